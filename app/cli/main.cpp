@@ -1,0 +1,356 @@
+// overlapscope-cli: records copy/compute overlap on a CUDA GPU or the
+// simulated device, without Qt, for headless GPU servers.
+
+#include "CliArgs.h"
+#include "ConsoleReport.h"
+
+#include "bench/BandwidthBench.h"
+#include "device/DeviceFactory.h"
+#include "pipeline/PipelineRunner.h"
+#include "record/TraceCollector.h"
+#include "trace/ChromeTraceExport.h"
+#include "trace/CsvExport.h"
+#include "trace/TraceJson.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+using namespace ovs;
+using ovs::cli::CliArgs;
+using ovs::cli::UsageError;
+
+namespace {
+
+const char* kUsage = R"(overlapscope-cli: record and compare CUDA copy/compute overlap
+
+Usage: overlapscope-cli COMMAND [options]
+
+Commands:
+  devices              list the devices this build can use
+  bench                transfer bandwidth sweep (pageable and pinned, HtoD and DtoH, bidirectional)
+  pipeline             run the pipelines and print the seed's table (serialized, overlapped, speedup)
+  record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
+  convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
+
+Device:
+  --device SPEC        auto (default: the CUDA GPU if one answers, else the simulated H200),
+                       cuda, cuda:N, sim, sim:h200, sim:rtx4090
+
+Pipeline options (pipeline, record):
+  --pipelines LIST     comma-separated: serialized,overlapped (default both)
+  --chunks N           chunks (default 8)
+  --chunk-mib N        chunk size in MiB (default 32); or --chunk-bytes N (multiple of 4)
+  --slots N            slots (streams + staging buffers) of the overlapped path (default 3)
+  --kernel-repeats N   increment passes per chunk (default 1)
+
+Benchmark options (bench, record):
+  --sizes LIST         transfer sizes in MiB (default 1,4,16,64,256)
+  --warmups N          warm-up copies per cell (default 3)
+  --samples N          timed copies per cell (default 10; the median is reported)
+  --no-bench           record: skip the sweep
+
+Other:
+  -o, --output FILE    where to write (record, convert; pipeline: optional trace)
+  --to FORMAT          convert: chrome, csv or native
+  --quiet              no progress on stderr
+  --help, --version
+
+Exit status: 0 success, 1 a run failed or did not verify, 2 bad usage or input.
+)";
+
+const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
+                                                "--chunk-bytes", "--slots",     "--kernel-repeats",
+                                                "--sizes",      "--warmups",   "--samples", "-o",
+                                                "--output",     "--to"};
+const std::vector<std::string> kFlagOptions = {"--quiet", "--no-bench", "--help", "-h", "--version"};
+
+// Progress on stderr, one line per step, so stdout stays a clean table.
+class ProgressPrinter : public RecordSink {
+public:
+    explicit ProgressPrinter(bool quiet) : m_quiet(quiet) {}
+    void progress(double fraction, const std::string& what) override
+    {
+        if (!m_quiet)
+            std::fprintf(stderr, "[%3.0f%%] %s\n", fraction * 100, what.c_str());
+    }
+
+private:
+    bool m_quiet;
+};
+
+// Ctrl-C cancels the run in flight; the run drains the device and reports.
+CancelFlag* g_cancel = nullptr;
+extern "C" void onInterrupt(int)
+{
+    if (g_cancel)
+        g_cancel->cancel();
+}
+
+std::string nowUtc()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
+std::unique_ptr<Device> openDevice(const CliArgs& args)
+{
+    try {
+        return createDevice(args.value("--device", "auto"));
+    } catch (const DeviceError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
+{
+    PipelineConfig base;
+    base.chunks = static_cast<int>(args.integer("--chunks", base.chunks, 1, 1'000'000));
+    if (args.has("--chunk-mib") && args.has("--chunk-bytes"))
+        throw UsageError("give --chunk-mib or --chunk-bytes, not both");
+    if (args.has("--chunk-bytes"))
+        base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-bytes", 0, 4, 16ll << 30));
+    else
+        base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, 16384)) << 20;
+    base.slots = static_cast<int>(args.integer("--slots", base.slots, 1, 64));
+    base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, 100000));
+
+    std::vector<PipelineConfig> configs;
+    for (const auto& id : args.list("--pipelines", {"serialized", "overlapped"})) {
+        auto kind = pipelineKindFromId(id);
+        if (!kind) {
+            std::string known;
+            for (const auto& info : pipelineKinds())
+                known += std::string(known.empty() ? "" : ", ") + info.id;
+            throw UsageError("unknown pipeline '" + id + "' (known: " + known + ")");
+        }
+        PipelineConfig config = base;
+        config.kind = *kind;
+        if (std::string problem = validate(config); !problem.empty())
+            throw UsageError(problem);
+        configs.push_back(config);
+    }
+    return configs;
+}
+
+BenchConfig benchConfig(const CliArgs& args)
+{
+    BenchConfig config;
+    if (args.has("--sizes")) {
+        config.sizes.clear();
+        for (const auto& item : args.list("--sizes", {}))
+            config.sizes.push_back(static_cast<std::uint64_t>(cli::parseInteger(item, "--sizes", 1, 16384)) << 20);
+    }
+    config.warmups = static_cast<int>(args.integer("--warmups", config.warmups, 0, 1000));
+    config.samples = static_cast<int>(args.integer("--samples", config.samples, 1, 10000));
+    if (std::string problem = validate(config); !problem.empty())
+        throw UsageError(problem);
+    return config;
+}
+
+std::string outputPath(const CliArgs& args, bool required)
+{
+    if (args.has("-o") && args.has("--output"))
+        throw UsageError("give -o or --output, not both");
+    auto path = args.value("-o");
+    if (!path)
+        path = args.value("--output");
+    if (!path && required)
+        throw UsageError("this command needs an output file: -o FILE");
+    return path.value_or("");
+}
+
+bool runsPassed(const std::vector<Run>& runs)
+{
+    for (const auto& run : runs)
+        if (run.status != RunStatus::Completed || !run.verification.passed)
+            return false;
+    return true;
+}
+
+int commandDevices()
+{
+    for (const auto& d : listDevices())
+        std::printf("%-12s %-40s %s%s%s\n", d.spec.c_str(), d.label.c_str(), d.available ? "available" : "unavailable",
+                    d.note.empty() ? "" : ": ", d.note.c_str());
+    return 0;
+}
+
+int commandBench(const CliArgs& args, CancelFlag& cancel)
+{
+    const BenchConfig config = benchConfig(args);
+    auto device = openDevice(args);
+    ProgressPrinter progress(args.has("--quiet"));
+    TraceCollector collector(&progress);
+    cli::printDeviceLine(stdout, device->info(), device->info().simulated ? "simulated" : "cuda-events");
+    const BandwidthSweep sweep = runBandwidthSweep(*device, config, collector, cancel);
+    cli::printBandwidthTable(stdout, sweep);
+    return 0;
+}
+
+// Runs the configured pipelines (and optionally the sweep) into a trace.
+Trace recordTrace(const CliArgs& args, Device& device, CancelFlag& cancel, bool withBench)
+{
+    const auto configs = pipelineConfigs(args);
+    const BenchConfig bench = withBench ? benchConfig(args) : BenchConfig{};
+    ProgressPrinter progress(args.has("--quiet"));
+    TraceCollector collector(&progress);
+    collector.trace().tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION;
+    collector.trace().createdUtc = nowUtc();
+    for (const auto& config : configs) {
+        if (cancel.isCancelled())
+            break;
+        runPipeline(device, config, collector, cancel);
+    }
+    if (withBench && !cancel.isCancelled())
+        runBandwidthSweep(device, bench, collector, cancel);
+    return collector.trace();
+}
+
+int report(const Trace& trace)
+{
+    if (!trace.runs.empty()) {
+        cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing);
+        cli::printPipelineTable(stdout, trace.runs);
+        cli::printOpCounts(stdout, trace.runs);
+    }
+    for (const auto& sweep : trace.sweeps)
+        cli::printBandwidthTable(stdout, sweep);
+    return runsPassed(trace.runs) ? 0 : 1;
+}
+
+int writeTrace(const Trace& trace, const std::string& path)
+{
+    std::string error;
+    if (!saveTrace(trace, path, &error)) {
+        std::fprintf(stderr, "overlapscope-cli: could not write %s: %s\n", path.c_str(), error.c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "trace written to %s\n", path.c_str());
+    return 0;
+}
+
+int commandPipeline(const CliArgs& args, CancelFlag& cancel)
+{
+    const std::string path = outputPath(args, false);
+    pipelineConfigs(args); // usage errors before the device opens
+    auto device = openDevice(args);
+    const Trace trace = recordTrace(args, *device, cancel, false);
+    int status = report(trace);
+    if (!path.empty())
+        status = std::max(status, writeTrace(trace, path));
+    return status;
+}
+
+int commandRecord(const CliArgs& args, CancelFlag& cancel)
+{
+    const std::string path = outputPath(args, true);
+    const bool withBench = !args.has("--no-bench");
+    pipelineConfigs(args);
+    if (withBench)
+        benchConfig(args);
+    auto device = openDevice(args);
+    Trace trace;
+    int status = 0;
+    try {
+        trace = recordTrace(args, *device, cancel, withBench);
+    } catch (const RunCancelled&) {
+        status = 1;
+        std::fprintf(stderr, "overlapscope-cli: cancelled; writing what was recorded\n");
+    }
+    status = std::max(status, report(trace));
+    return std::max(status, writeTrace(trace, path));
+}
+
+int commandConvert(const CliArgs& args)
+{
+    if (args.positionals().size() != 1)
+        throw UsageError("convert needs exactly one input trace");
+    const std::string to = args.value("--to", "");
+    if (to != "chrome" && to != "csv" && to != "native")
+        throw UsageError("convert needs --to chrome, csv or native");
+    const std::string path = outputPath(args, true);
+    const auto loaded = loadTrace(args.positionals().front());
+    if (!loaded.trace) {
+        std::fprintf(stderr, "overlapscope-cli: %s: %s\n", args.positionals().front().c_str(), loaded.error.c_str());
+        return 2;
+    }
+    std::string error;
+    bool ok = false;
+    if (to == "chrome")
+        ok = exportChromeTrace(*loaded.trace, path, &error);
+    else if (to == "csv")
+        ok = exportCsv(*loaded.trace, path, &error);
+    else
+        ok = saveTrace(*loaded.trace, path, &error);
+    if (!ok) {
+        std::fprintf(stderr, "overlapscope-cli: could not write %s: %s\n", path.c_str(), error.c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "wrote %s\n", path.c_str());
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> rest(argv + 1, argv + argc);
+    if (rest.empty()) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    const std::string command = rest.front();
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (command == "--version") {
+        std::printf("overlapscope-cli %s\n", OVERLAPSCOPE_VERSION);
+        return 0;
+    }
+    rest.erase(rest.begin());
+
+    CancelFlag cancel;
+    g_cancel = &cancel;
+    std::signal(SIGINT, onInterrupt);
+    try {
+        const CliArgs args(rest, kValueOptions, kFlagOptions);
+        if (args.has("--help") || args.has("-h")) {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (command != "convert" && !args.positionals().empty())
+            throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+        if (command == "devices")
+            return commandDevices();
+        if (command == "bench")
+            return commandBench(args, cancel);
+        if (command == "pipeline")
+            return commandPipeline(args, cancel);
+        if (command == "record")
+            return commandRecord(args, cancel);
+        if (command == "convert")
+            return commandConvert(args);
+        throw UsageError("unknown command '" + command + "'");
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "overlapscope-cli: %s\nRun 'overlapscope-cli --help' for usage.\n", e.what());
+        return 2;
+    } catch (const RunCancelled&) {
+        std::fprintf(stderr, "overlapscope-cli: cancelled\n");
+        return 1;
+    } catch (const DeviceError& e) {
+        std::fprintf(stderr, "overlapscope-cli: device error: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "overlapscope-cli: out of host memory\n");
+        return 1;
+    }
+}

@@ -1,0 +1,155 @@
+#include "bench/BandwidthBench.h"
+
+#include "device/Copies.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ovs {
+
+std::string validate(const BenchConfig& c)
+{
+    if (c.sizes.empty())
+        return "no transfer sizes given";
+    for (auto size : c.sizes)
+        if (size < sizeof(float) || size % sizeof(float) != 0 || size > (16ull << 30))
+            return "transfer size " + std::to_string(size) + " bytes is not a multiple of 4 between 4 B and 16 GiB";
+    if (c.warmups < 0 || c.warmups > 1000)
+        return "warm-ups must be between 0 and 1000";
+    if (c.samples < 1 || c.samples > 10000)
+        return "samples must be between 1 and 10000";
+    if (!c.pageable && !c.pinned && !c.bidirectional)
+        return "nothing to measure: enable pageable, pinned or bidirectional";
+    return {};
+}
+
+namespace {
+
+double gbpsOf(std::uint64_t bytes, double ms)
+{
+    return ms > 0 ? static_cast<double>(bytes) / (ms * 1e6) : 0;
+}
+
+// Times one copy per sample between two events on `stream`.
+class CellTimer {
+public:
+    CellTimer(Device& device, const BenchConfig& config, const CancelFlag& cancel)
+        : m_device(device), m_config(config), m_cancel(cancel), m_start(device), m_end(device)
+    {
+    }
+
+    template <typename Enqueue>
+    std::vector<double> time(Stream& stream, Enqueue&& enqueue)
+    {
+        std::vector<double> samples;
+        for (int i = 0; i < m_config.warmups + m_config.samples; ++i) {
+            m_cancel.throwIfCancelled();
+            m_start.record(stream);
+            CopyToken copy = enqueue();
+            // End event first, then the wait: the host's wake-up latency must
+            // not land inside the timed interval.
+            m_end.record(stream);
+            m_end.synchronize();
+            copy.wait();
+            if (i >= m_config.warmups)
+                samples.push_back(static_cast<double>(m_end.nsSince(m_start)) / 1e6);
+        }
+        return samples;
+    }
+
+private:
+    Device& m_device;
+    const BenchConfig& m_config;
+    const CancelFlag& m_cancel;
+    Event m_start;
+    Event m_end;
+};
+
+} // namespace
+
+BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel)
+{
+    if (std::string problem = validate(config); !problem.empty())
+        throw DeviceError("bad benchmark configuration: " + problem);
+
+    BandwidthSweep sweep;
+    sweep.device = device.info();
+    sweep.timing = device.info().simulated ? "simulated" : "cuda-events";
+    sweep.warmups = config.warmups;
+    sweep.samples = config.samples;
+    sink.sweepStarted(sweep);
+
+    Stream stream(device);
+    Stream second(device);
+    CellTimer timer(device, config, cancel);
+    const int cellsPerSize = (config.pageable ? 2 : 0) + (config.pinned ? 2 : 0) + (config.bidirectional ? 1 : 0);
+    const double totalCells = static_cast<double>(cellsPerSize * config.sizes.size());
+    int cellsDone = 0;
+
+    auto finishCell = [&](std::uint64_t bytes, std::uint64_t moved, HostMemoryKind memory, const char* direction,
+                          std::vector<double> samples) {
+        BandwidthPoint point;
+        point.bytes = bytes;
+        point.memory = memory;
+        point.direction = direction;
+        point.samplesMs = std::move(samples);
+        point.medianMs = medianOf(point.samplesMs);
+        point.gbps = gbpsOf(moved, point.medianMs);
+        sweep.points.push_back(point);
+        sink.bandwidthMeasured(point);
+        sink.progress(++cellsDone / totalCells, std::to_string(bytes >> 20) + " MiB " + toString(memory) + " "
+                                                    + direction + ": " + std::to_string(point.gbps) + " GB/s");
+    };
+
+    for (const std::uint64_t bytes : config.sizes) {
+        const std::size_t count = bytes / sizeof(float);
+        DeviceBuffer<float> deviceBuffer(device, count);
+
+        if (config.pageable) {
+            std::vector<float> pageable(count, 1.0f);
+            auto up = timer.time(stream, [&] {
+                return copyToDeviceAsync(stream, deviceBuffer, std::span<const float>(pageable),
+                                         HostMemoryKind::Pageable);
+            });
+            finishCell(bytes, bytes, HostMemoryKind::Pageable, "HtoD", std::move(up));
+            auto down = timer.time(stream, [&] {
+                return copyToHostAsync(stream, std::span<float>(pageable), deviceBuffer, HostMemoryKind::Pageable);
+            });
+            finishCell(bytes, bytes, HostMemoryKind::Pageable, "DtoH", std::move(down));
+        }
+        if (config.pinned || config.bidirectional) {
+            PinnedHostBuffer<float> pinned(device, count);
+            std::fill(pinned.span().begin(), pinned.span().end(), 1.0f);
+            if (config.pinned) {
+                auto up = timer.time(stream, [&] { return copyToDeviceAsync(stream, deviceBuffer, pinned); });
+                finishCell(bytes, bytes, HostMemoryKind::Pinned, "HtoD", std::move(up));
+                auto down = timer.time(stream, [&] { return copyToHostAsync(stream, pinned, deviceBuffer); });
+                finishCell(bytes, bytes, HostMemoryKind::Pinned, "DtoH", std::move(down));
+            }
+            if (config.bidirectional) {
+                DeviceBuffer<float> secondDevice(device, count);
+                PinnedHostBuffer<float> secondPinned(device, count);
+                Event forked(device);
+                Event joined(device);
+                CopyToken down;
+                // Both directions start at the first stream's start event and
+                // the second stream's end is joined back before the end event.
+                auto both = timer.time(stream, [&] {
+                    forked.record(stream);
+                    device.streamWaitEvent(second.id(), forked.id());
+                    CopyToken up = copyToDeviceAsync(stream, deviceBuffer, pinned);
+                    down = copyToHostAsync(second, secondPinned, secondDevice);
+                    joined.record(second);
+                    device.streamWaitEvent(stream.id(), joined.id());
+                    return up;
+                });
+                down.wait();
+                finishCell(bytes, 2 * bytes, HostMemoryKind::Pinned, "bidir", std::move(both));
+            }
+        }
+    }
+    sink.sweepFinished(sweep);
+    return sweep;
+}
+
+} // namespace ovs

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "device/Device.h"
+#include "record/CancelFlag.h"
+#include "record/RecordSink.h"
+#include "trace/BandwidthSweep.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// The seed's transfer benchmark: per size, pageable and pinned, HtoD and DtoH
+// (plus pinned HtoD and DtoH at once), each cell warmed up and then timed by
+// events around the copy, reported as the median.
+struct BenchConfig {
+    std::vector<std::uint64_t> sizes = {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20, 256ull << 20};
+    int warmups = 3;
+    int samples = 10;
+    bool pageable = true;
+    bool pinned = true;
+    bool bidirectional = true;
+};
+
+// Empty when the configuration is possible, else what is wrong.
+std::string validate(const BenchConfig& config);
+
+// Runs the sweep; each finished cell goes to sink.bandwidthMeasured as it
+// completes. Throws DeviceError (device trouble) or RunCancelled; the cells
+// measured before that have already reached the sink.
+BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel);
+
+} // namespace ovs

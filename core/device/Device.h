@@ -1,0 +1,86 @@
+#pragma once
+
+#include "device/DeviceInfo.h"
+#include "device/DeviceTypes.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// The one seam between the pipelines and a GPU. A CUDA device and the
+// simulated device implement it; pipelines, the benchmark and the recorder
+// only ever talk to this, so one implementation runs everywhere.
+//
+// The raw interface is deliberately untyped and handle-based; code should use
+// the RAII wrappers (Stream, Event, DeviceBuffer, PinnedHostBuffer, CopyToken)
+// which enforce the drain-before-free and wait-before-touch contracts.
+//
+// Not thread-safe: one host thread drives a device at a time.
+class Device {
+public:
+    virtual ~Device() = default;
+
+    virtual const DeviceInfo& info() const = 0;
+
+    // Memory. Failures throw DeviceError with the sizes in the message.
+    virtual void* allocateDevice(std::size_t bytes) = 0;
+    // Never frees under a copy: work still using `p` is drained first (the
+    // simulator also reports that as a hazard, since the caller should have
+    // waited; the RAII wrappers do).
+    virtual void freeDevice(void* p) = 0;
+    virtual void* allocatePinned(std::size_t bytes) = 0;
+    virtual void freePinned(void* p) = 0;
+    // Page-locks memory the caller owns (cudaHostRegister).
+    virtual void registerHost(void* p, std::size_t bytes) = 0;
+    virtual void unregisterHost(void* p) = 0;
+    // Blocks the host until no queued work reads or writes `p`.
+    virtual void waitForBuffer(const void* p) = 0;
+
+    // Streams are non-blocking (they do not synchronize with the legacy default stream).
+    virtual StreamId createStream() = 0;
+    // Drains the stream first.
+    virtual void destroyStream(StreamId stream) = 0;
+    virtual void synchronizeStream(StreamId stream) = 0;
+    virtual void synchronizeDevice() = 0;
+
+    virtual EventId createEvent() = 0;
+    virtual void destroyEvent(EventId event) = 0;
+    // The event completes when the stream reaches it.
+    virtual void recordEvent(EventId event, StreamId stream) = 0;
+    // Later work on `stream` waits for `event`.
+    virtual void streamWaitEvent(StreamId stream, EventId event) = 0;
+    virtual void synchronizeEvent(EventId event) = 0;
+    virtual bool eventDone(EventId event) = 0;
+    // Nanoseconds from `from` to `to`; both must have completed.
+    virtual std::int64_t eventElapsedNs(EventId from, EventId to) = 0;
+
+    // Enqueues a copy on `stream`. `hostKind` says what the host side is; a
+    // pageable copy is staged by the driver and returns only when the host
+    // side is consumed, so it does not overlap with host work.
+    virtual void copyAsync(void* dst, const void* src, std::size_t bytes, CopyDirection direction,
+                           HostMemoryKind hostKind, StreamId stream) = 0;
+    // data[i] += 1.0f, `repeats` times, for i < count.
+    virtual void launchIncrement(float* data, std::size_t count, int repeats, StreamId stream) = 0;
+
+    // Host-side work the timing model must see: a staging memcpy on this host
+    // thread. The simulator charges it at the host memcpy rate and reports a
+    // hazard if either range is in flight in a copy.
+    virtual void hostCopy(void* dst, const void* src, std::size_t bytes) = 0;
+    // Declares that the host is about to read or write [p, p+bytes). The
+    // simulator reports a hazard if a copy on that range is still in flight.
+    virtual void checkHostAccess(const void* p, std::size_t bytes) = 0;
+
+    // Contract violations detected since the last call (an in-flight host
+    // buffer touched or freed). The simulator detects them; real hardware
+    // cannot, so the default is none.
+    virtual std::vector<std::string> takeHazards() { return {}; }
+
+    // Monotonic host clock in ns (virtual in the simulator). Events are aligned
+    // to it by the recorder.
+    virtual std::int64_t hostNowNs() = 0;
+};
+
+} // namespace ovs

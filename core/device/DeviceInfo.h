@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ovs {
+
+// What a run was recorded on. `simulated` travels into every output so a
+// simulated figure can never pass for a measured one.
+struct DeviceInfo {
+    std::string name;           // "NVIDIA H200" or "Simulated H200 (PCIe Gen5)"
+    bool simulated = false;
+    std::string preset;         // simulator preset id; empty for real devices
+    std::string detail;         // compute capability, driver, bus: free text
+    int asyncEngineCount = 0;   // as the driver reports it (or the preset models)
+    std::uint64_t totalMemoryBytes = 0;
+
+    // "NVIDIA H200" or "Simulated H200 (PCIe Gen5) [simulated]"
+    std::string label() const { return simulated ? name + " [simulated]" : name; }
+};
+
+} // namespace ovs

@@ -1,0 +1,69 @@
+#include "pipeline/PipelineConfig.h"
+
+#include <unistd.h>
+
+namespace ovs {
+
+const std::vector<PipelineKindInfo>& pipelineKinds()
+{
+    static const std::vector<PipelineKindInfo> kinds = {
+        {PipelineKind::Serialized, "serialized", "serialized pageable",
+         "the seed's serialized path: per chunk, allocate a device buffer, copy from pageable memory, run the "
+         "kernel, copy back into a new host vector, copy into the output, free"},
+        {PipelineKind::Overlapped, "overlapped", "overlapped pinned",
+         "the seed's overlapped path: slots of stream + device buffer + pinned staging buffer; the host stages "
+         "each chunk into pinned memory and waits on a slot's event before reusing it"},
+    };
+    return kinds;
+}
+
+const PipelineKindInfo& pipelineKindInfo(PipelineKind kind)
+{
+    for (const auto& info : pipelineKinds())
+        if (info.kind == kind)
+            return info;
+    return pipelineKinds().front();
+}
+
+std::optional<PipelineKind> pipelineKindFromId(const std::string& id)
+{
+    for (const auto& info : pipelineKinds())
+        if (id == info.id)
+            return info.kind;
+    return std::nullopt;
+}
+
+namespace {
+std::uint64_t physicalMemoryBytes()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) : 0;
+}
+} // namespace
+
+std::string validate(const PipelineConfig& c)
+{
+    if (c.chunks < 1 || c.chunks > 1'000'000)
+        return "chunk count must be between 1 and 1000000 (got " + std::to_string(c.chunks) + ")";
+    if (c.chunkBytes < sizeof(float) || c.chunkBytes % sizeof(float) != 0)
+        return "chunk size must be a positive multiple of 4 bytes (one f32), got " + std::to_string(c.chunkBytes);
+    if (c.chunkBytes > (16ull << 30))
+        return "chunk size must be at most 16 GiB (got " + std::to_string(c.chunkBytes) + " bytes)";
+    if (c.slots < 1 || c.slots > 64)
+        return "slot count must be between 1 and 64 (got " + std::to_string(c.slots) + ")";
+    if (c.kernelRepeats < 1 || c.kernelRepeats > 100'000)
+        return "kernel repeats must be between 1 and 100000 (got " + std::to_string(c.kernelRepeats) + ")";
+    if (c.totalBytes() / c.chunkBytes != static_cast<std::uint64_t>(c.chunks))
+        return "chunk count x chunk size overflows";
+    // Input and output live in host memory; refuse what cannot fit rather than
+    // let the kernel's OOM killer end the program mid-run.
+    const std::uint64_t hostBytes = 2 * c.totalBytes();
+    const std::uint64_t physical = physicalMemoryBytes();
+    if (physical > 0 && hostBytes > physical / 10 * 8)
+        return "input and output need " + std::to_string(hostBytes >> 20) + " MiB of host memory, more than 80% of the "
+               + std::to_string(physical >> 20) + " MiB this machine has; use fewer or smaller chunks";
+    return {};
+}
+
+} // namespace ovs

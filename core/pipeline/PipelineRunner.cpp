@@ -1,0 +1,124 @@
+#include "pipeline/PipelineRunner.h"
+
+#include "pipeline/PipelineBody.h"
+#include "record/Recorder.h"
+
+#include <cmath>
+#include <limits>
+#include <new>
+#include <vector>
+
+namespace ovs {
+
+Verification verifyIncrement(std::span<const float> input, std::span<const float> output, int repeats)
+{
+    Verification v;
+    v.checked = true;
+    const float add = static_cast<float>(repeats);
+    std::size_t firstBad = output.size();
+    for (std::size_t i = 0; i < output.size() && i < input.size(); ++i) {
+        if (output[i] != input[i] + add) {
+            if (v.mismatches == 0)
+                firstBad = i;
+            ++v.mismatches;
+        }
+    }
+    if (input.size() != output.size())
+        v.mismatches += input.size() > output.size() ? input.size() - output.size() : output.size() - input.size();
+    v.passed = v.mismatches == 0;
+    const std::string total = std::to_string(output.size());
+    if (v.passed) {
+        v.message = "verified: all " + total + " floats equal input + " + std::to_string(repeats);
+    } else {
+        v.message = "FAILED: " + std::to_string(v.mismatches) + " of " + total + " floats differ from input + "
+                    + std::to_string(repeats);
+        if (firstBad < output.size())
+            v.message += " (first at index " + std::to_string(firstBad) + ": got " + std::to_string(output[firstBad])
+                         + ", expected " + std::to_string(input[firstBad] + add) + ")";
+    }
+    return v;
+}
+
+namespace {
+
+Run failedRun(Run header, std::string error)
+{
+    header.status = RunStatus::Failed;
+    header.error = std::move(error);
+    header.verification.message = "not verified: the run did not start";
+    return header;
+}
+
+} // namespace
+
+Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, const CancelFlag& cancel)
+{
+    const auto& kind = pipelineKindInfo(config.kind);
+    Run header;
+    header.name = kind.title;
+    header.pipeline = kind.id;
+    header.device = device.info();
+    header.params.chunks = config.chunks;
+    header.params.chunkBytes = config.chunkBytes;
+    header.params.slots = config.kind == PipelineKind::Serialized ? 1 : config.slots;
+    header.params.kernelRepeats = config.kernelRepeats;
+    header.params.stagingThreads = 1;
+
+    if (std::string problem = validate(config); !problem.empty()) {
+        Run run = failedRun(header, problem);
+        sink.runFinished(run);
+        return run;
+    }
+
+    std::vector<float> input;
+    std::vector<float> output;
+    try {
+        const std::size_t count = static_cast<std::size_t>(config.chunkFloats()) * static_cast<std::size_t>(config.chunks);
+        input.resize(count);
+        // NaN everywhere first, so an element no chunk wrote fails verification.
+        output.assign(count, std::numeric_limits<float>::quiet_NaN());
+        for (std::size_t i = 0; i < count; ++i)
+            input[i] = static_cast<float>(i % 257) * 0.25f;
+    } catch (const std::bad_alloc&) {
+        Run run = failedRun(header, "could not allocate " + std::to_string(2 * config.totalBytes() >> 20)
+                                        + " MiB of host memory for the input and output");
+        sink.runFinished(run);
+        return run;
+    }
+
+    device.takeHazards(); // only this run's hazards count
+    Recorder recorder(device, sink, header);
+    recorder.setHostLane(recorder.addHostLane("host"));
+    PipelineContext context{recorder, config, input, output, cancel, sink};
+
+    Run run;
+    try {
+        recorder.begin();
+        switch (config.kind) {
+        case PipelineKind::Serialized: runSerializedPipeline(context); break;
+        case PipelineKind::Overlapped: runOverlappedPipeline(context); break;
+        }
+        run = recorder.finish();
+        run.verification = verifyIncrement(input, output, config.kernelRepeats);
+    } catch (const RunCancelled& e) {
+        run = recorder.finish(RunStatus::Cancelled, e.what());
+        run.verification.message = "not verified: the run was cancelled";
+    } catch (const DeviceError& e) {
+        run = recorder.finish(RunStatus::Failed, e.what());
+        run.verification.message = "not verified: the run failed";
+    } catch (const std::bad_alloc&) {
+        run = recorder.finish(RunStatus::Failed, "out of host memory during the run");
+        run.verification.message = "not verified: the run failed";
+    }
+
+    const auto hazards = device.takeHazards();
+    if (!hazards.empty()) {
+        run.verification.passed = false;
+        run.verification.message += "; " + std::to_string(hazards.size()) + " async-contract hazard(s): " + hazards.front();
+    }
+    sink.progress(1.0, run.name + ": " + toString(run.status));
+    sink.runFinished(run);
+    return run;
+}
+
+} // namespace ovs

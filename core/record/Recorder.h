@@ -1,0 +1,135 @@
+#pragma once
+
+#include "device/Copies.h"
+#include "record/RecordSink.h"
+#include "trace/Run.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace ovs {
+
+// Records a timestamp for every operation a pipeline performs, all in one
+// time base (ns since the run began on the host clock):
+//  - GPU ops (upload, kernel, download) between two events recorded on their
+//    stream, converted to host time through an anchor event whose completion
+//    the host observed. Events mark when the stream *reached* a point, so an
+//    op queued behind a busy engine shows its queue time as part of it.
+//  - host ops (staging copies, waits, allocations, syncs) from the host clock.
+// Completed ops go to the sink as soon as they are known, so a UI can draw
+// them live.
+class Recorder {
+public:
+    Recorder(Device& device, RecordSink& sink, Run header);
+    ~Recorder();
+    Recorder(const Recorder&) = delete;
+    Recorder& operator=(const Recorder&) = delete;
+
+    Device& device() const { return m_device; }
+
+    // Lanes, in display order. A stream lane collects the GPU ops enqueued on it.
+    std::uint16_t addStreamLane(const Stream& stream, std::string name);
+    std::uint16_t addHostLane(std::string name);
+    void setHostLane(std::uint16_t lane) { m_hostLane = lane; }
+
+    // Starts the clock: aligns event time to host time. Ops before this are invalid.
+    void begin();
+    void markTimedBegin();
+    void markTimedEnd();
+
+    // GPU ops. Each returns when the op is enqueued (a pageable copy blocks
+    // until the driver has staged it: that host time is recorded too).
+    CopyToken upload(Stream& stream, DeviceBuffer<float>& dst, const PinnedHostBuffer<float>& src, int chunk);
+    CopyToken upload(Stream& stream, DeviceBuffer<float>& dst, std::span<const float> src, HostMemoryKind kind,
+                     int chunk);
+    void kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, int chunk);
+    CopyToken download(Stream& stream, PinnedHostBuffer<float>& dst, const DeviceBuffer<float>& src, int chunk);
+    CopyToken download(Stream& stream, std::span<float> dst, const DeviceBuffer<float>& src, HostMemoryKind kind,
+                       int chunk);
+
+    // Host ops.
+    void hostCopy(OpKind kind, void* dst, const void* src, std::size_t bytes, HostMemoryKind memory, int chunk);
+    void wait(CopyToken& token, int chunk);
+    void synchronize(Stream& stream);
+    template <typename T>
+    DeviceBuffer<T> allocateDevice(std::size_t count, int chunk)
+    {
+        const std::int64_t t0 = now();
+        DeviceBuffer<T> buffer(m_device, count);
+        emitHost(OpKind::Alloc, t0, chunk, count * sizeof(T), HostMemoryKind::None);
+        return buffer;
+    }
+    template <typename T>
+    PinnedHostBuffer<T> allocatePinned(std::size_t count, int chunk)
+    {
+        const std::int64_t t0 = now();
+        PinnedHostBuffer<T> buffer(m_device, count);
+        emitHost(OpKind::Alloc, t0, chunk, count * sizeof(T), HostMemoryKind::Pinned);
+        return buffer;
+    }
+    // Frees a buffer (waiting for its work first) and records the time it took.
+    template <typename Buffer>
+    void release(Buffer& buffer, int chunk, HostMemoryKind memory)
+    {
+        const std::int64_t t0 = now();
+        const auto bytes = buffer.bytes();
+        {
+            Buffer gone = std::move(buffer);
+        }
+        emitHost(OpKind::Free, t0, chunk, bytes, memory);
+    }
+
+    // Emits every op whose end event has completed.
+    void poll();
+    // Waits for every pending op, emits it, and returns the finished run.
+    Run finish(RunStatus status = RunStatus::Completed, std::string error = {});
+
+    // ns since begin() on the host clock.
+    std::int64_t now();
+
+private:
+    struct Pending {
+        std::shared_ptr<Event> start;
+        std::shared_ptr<Event> end;
+        Op op;
+    };
+
+    template <typename Enqueue>
+    CopyToken recordCopy(OpKind kind, Stream& stream, std::size_t bytes, HostMemoryKind memory, int chunk,
+                         Enqueue&& enqueue)
+    {
+        auto start = startEvent(stream);
+        const std::int64_t t0 = now();
+        CopyToken token = enqueue();
+        if (memory == HostMemoryKind::Pageable)
+            emitHost(OpKind::HostWait, t0, chunk, bytes, memory); // the driver staged it with this thread
+        addPending(kind, stream, std::move(start), token.completion(), bytes, memory, chunk);
+        return token;
+    }
+    std::shared_ptr<Event> startEvent(Stream& stream);
+    void addPending(OpKind kind, const Stream& stream, std::shared_ptr<Event> start, std::shared_ptr<Event> end,
+                    std::uint64_t bytes, HostMemoryKind memory, int chunk);
+    void emitHost(OpKind kind, std::int64_t startNs, int chunk, std::uint64_t bytes, HostMemoryKind memory);
+    std::int64_t eventTimeNs(Event& event);
+    std::uint16_t laneOf(const Stream& stream) const;
+    void flush();
+
+    Device& m_device;
+    RecordSink& m_sink;
+    Run m_run;
+    std::map<StreamId, std::uint16_t> m_streamLanes;
+    std::uint16_t m_hostLane = 0;
+    bool m_begun = false;
+    std::int64_t m_hostStartNs = 0;   // host clock at the run's t = 0
+    std::int64_t m_anchorHostNs = 0;  // run time at which the anchor event completed
+    std::unique_ptr<Stream> m_anchorStream;
+    std::unique_ptr<Event> m_anchor;
+    std::deque<Pending> m_pending;
+    std::vector<Op> m_batch;
+};
+
+} // namespace ovs

@@ -1,0 +1,447 @@
+#include "sim/SimDevice.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace ovs {
+
+namespace {
+std::string mib(std::size_t bytes)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    return text;
+}
+} // namespace
+
+SimDevice::SimDevice(SimPreset preset) : m_preset(std::move(preset))
+{
+    m_info.name = m_preset.name;
+    m_info.simulated = true;
+    m_info.preset = m_preset.id;
+    m_info.detail = m_preset.detail + "; " + m_preset.source;
+    m_info.asyncEngineCount = m_preset.asyncEngineCount;
+    m_info.totalMemoryBytes = m_preset.deviceMemoryBytes;
+    m_h2dEngines.resize(static_cast<std::size_t>(std::max(1, m_preset.h2dEngines)));
+    m_d2hEngines.resize(static_cast<std::size_t>(std::max(1, m_preset.d2hEngines)));
+}
+
+SimDevice::~SimDevice() = default;
+
+std::int64_t SimDevice::usToNs(double us)
+{
+    return static_cast<std::int64_t>(std::llround(us * 1000.0));
+}
+
+std::int64_t SimDevice::transferNs(std::size_t bytes, double gbps)
+{
+    // bytes / (GB/s * 1e9) seconds = bytes / GB/s nanoseconds
+    return gbps > 0 ? static_cast<std::int64_t>(std::llround(static_cast<double>(bytes) / gbps)) : 0;
+}
+
+// ---- memory ---------------------------------------------------------------
+
+void* SimDevice::allocate(std::size_t bytes, AllocKind kind)
+{
+    if (bytes == 0)
+        throw DeviceError("simulated allocation of 0 bytes");
+    if (kind == AllocKind::Device && bytes > m_preset.deviceMemoryBytes - std::min(m_deviceBytesInUse, m_preset.deviceMemoryBytes))
+        throw DeviceError("simulated cudaMalloc of " + std::to_string(bytes) + " bytes failed: out of memory ("
+                          + mib(m_preset.deviceMemoryBytes - m_deviceBytesInUse) + " free of "
+                          + mib(m_preset.deviceMemoryBytes) + ")");
+    Allocation allocation;
+    allocation.storage.reset(new (std::nothrow) std::byte[bytes]);
+    if (!allocation.storage)
+        throw DeviceError(std::string(kind == AllocKind::Device ? "simulated cudaMalloc" : "simulated cudaMallocHost")
+                          + " of " + std::to_string(bytes) + " bytes failed: the host could not provide the memory "
+                          "that backs the simulated buffer");
+    allocation.bytes = bytes;
+    allocation.kind = kind;
+    void* p = allocation.storage.get();
+    m_allocations.emplace(p, std::move(allocation));
+    if (kind == AllocKind::Device) {
+        m_deviceBytesInUse += bytes;
+        advanceHost(usToNs(m_preset.deviceAllocUs));
+    } else {
+        advanceHost(usToNs(m_preset.pinnedAllocUs) + transferNs(bytes, m_preset.pinnedAllocGBps));
+    }
+    return p;
+}
+
+SimDevice::Allocation* SimDevice::findAllocation(const void* p, AllocKind kind)
+{
+    auto it = m_allocations.find(p);
+    return (it != m_allocations.end() && it->second.kind == kind) ? &it->second : nullptr;
+}
+
+void SimDevice::release(void* p, AllocKind kind)
+{
+    if (!p)
+        return;
+    Allocation* allocation = findAllocation(p, kind);
+    if (!allocation)
+        throw DeviceError("simulated free of an address this device did not allocate");
+    const auto* lo = static_cast<const std::byte*>(p);
+    const std::int64_t busyUntil = inFlightEnd(lo, lo + allocation->bytes);
+    if (busyUntil > m_hostNs)
+        hazard("freed a " + std::string(kind == AllocKind::Device ? "device" : "pinned host") + " buffer of "
+               + mib(allocation->bytes) + " while a copy on it was in flight (until "
+               + std::to_string(busyUntil) + " ns); drained first");
+    // Like cudaFree and cudaFreeHost, a free synchronizes the whole device.
+    synchronizeDevice();
+    if (kind == AllocKind::Device) {
+        m_deviceBytesInUse -= allocation->bytes;
+        advanceHost(usToNs(m_preset.deviceFreeUs));
+    } else {
+        advanceHost(usToNs(m_preset.pinnedFreeUs));
+    }
+    m_allocations.erase(p);
+}
+
+void* SimDevice::allocateDevice(std::size_t bytes)
+{
+    return allocate(bytes, AllocKind::Device);
+}
+
+void SimDevice::freeDevice(void* p)
+{
+    release(p, AllocKind::Device);
+}
+
+void* SimDevice::allocatePinned(std::size_t bytes)
+{
+    return allocate(bytes, AllocKind::Pinned);
+}
+
+void SimDevice::freePinned(void* p)
+{
+    release(p, AllocKind::Pinned);
+}
+
+void SimDevice::registerHost(void* p, std::size_t bytes)
+{
+    if (!p || bytes == 0)
+        throw DeviceError("simulated cudaHostRegister of an empty range");
+    const auto* lo = static_cast<const std::byte*>(p);
+    for (const auto& [base, allocation] : m_allocations) {
+        const auto* b = static_cast<const std::byte*>(base);
+        if (lo < b + allocation.bytes && b < lo + bytes)
+            throw DeviceError("simulated cudaHostRegister: range overlaps memory already registered or pinned");
+    }
+    Allocation allocation;
+    allocation.bytes = bytes;
+    allocation.kind = AllocKind::Registered;
+    m_allocations.emplace(p, std::move(allocation));
+    advanceHost(usToNs(m_preset.registerUs) + transferNs(bytes, m_preset.registerGBps));
+}
+
+void SimDevice::unregisterHost(void* p)
+{
+    Allocation* allocation = findAllocation(p, AllocKind::Registered);
+    if (!allocation)
+        throw DeviceError("simulated cudaHostUnregister of memory that is not registered");
+    const auto* lo = static_cast<const std::byte*>(p);
+    if (inFlightEnd(lo, lo + allocation->bytes) > m_hostNs)
+        hazard("unregistered host memory while a copy on it was in flight; drained first");
+    synchronizeDevice();
+    advanceHost(usToNs(m_preset.registerUs));
+    m_allocations.erase(p);
+}
+
+void SimDevice::waitForBuffer(const void* p)
+{
+    auto it = m_allocations.find(p);
+    const auto* lo = static_cast<const std::byte*>(p);
+    const std::size_t bytes = it != m_allocations.end() ? it->second.bytes : 1;
+    waitHostUntil(inFlightEnd(lo, lo + bytes));
+}
+
+// ---- streams and events ---------------------------------------------------
+
+SimDevice::StreamState& SimDevice::stream(StreamId id)
+{
+    if (id >= m_streams.size() || !m_streams[id].alive)
+        throw DeviceError("simulated device: stream " + std::to_string(id) + " does not exist");
+    return m_streams[id];
+}
+
+SimDevice::EventState& SimDevice::event(EventId id)
+{
+    if (id >= m_events.size() || !m_events[id].alive)
+        throw DeviceError("simulated device: event " + std::to_string(id) + " does not exist");
+    return m_events[id];
+}
+
+StreamId SimDevice::createStream()
+{
+    m_streams.push_back({true, m_hostNs});
+    advanceHost(usToNs(m_preset.apiCallUs));
+    return static_cast<StreamId>(m_streams.size() - 1);
+}
+
+void SimDevice::destroyStream(StreamId id)
+{
+    synchronizeStream(id);
+    m_streams[id].alive = false;
+}
+
+void SimDevice::waitHostUntil(std::int64_t ns)
+{
+    if (ns > m_hostNs)
+        m_hostNs = ns + usToNs(m_preset.syncWakeUs);
+    pruneFinished();
+}
+
+void SimDevice::synchronizeStream(StreamId id)
+{
+    waitHostUntil(stream(id).readyNs);
+}
+
+std::int64_t SimDevice::allDeviceWorkEnd() const
+{
+    std::int64_t end = 0;
+    for (const auto& s : m_streams)
+        if (s.alive)
+            end = std::max(end, s.readyNs);
+    return end;
+}
+
+void SimDevice::synchronizeDevice()
+{
+    waitHostUntil(allDeviceWorkEnd());
+}
+
+EventId SimDevice::createEvent()
+{
+    if (!m_freeEvents.empty()) {
+        const EventId id = m_freeEvents.back();
+        m_freeEvents.pop_back();
+        m_events[id] = {true, -1};
+        return id;
+    }
+    m_events.push_back({true, -1});
+    return static_cast<EventId>(m_events.size() - 1);
+}
+
+void SimDevice::destroyEvent(EventId id)
+{
+    event(id).alive = false;
+    m_freeEvents.push_back(id);
+}
+
+void SimDevice::recordEvent(EventId id, StreamId streamId)
+{
+    EventState& e = event(id);
+    StreamState& s = stream(streamId);
+    advanceHost(usToNs(m_preset.apiCallUs));
+    // The event completes when the stream reaches it: after the work before
+    // it, and no earlier than the GPU could see the record command.
+    e.timeNs = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), s.readyNs);
+    s.readyNs = e.timeNs;
+}
+
+void SimDevice::streamWaitEvent(StreamId streamId, EventId id)
+{
+    EventState& e = event(id);
+    StreamState& s = stream(streamId);
+    if (e.timeNs < 0)
+        return; // like CUDA: waiting on a never-recorded event is a no-op
+    advanceHost(usToNs(m_preset.apiCallUs));
+    s.readyNs = std::max(s.readyNs, e.timeNs);
+}
+
+void SimDevice::synchronizeEvent(EventId id)
+{
+    const EventState& e = event(id);
+    if (e.timeNs < 0)
+        return;
+    waitHostUntil(e.timeNs);
+}
+
+bool SimDevice::eventDone(EventId id)
+{
+    const EventState& e = event(id);
+    advanceHost(usToNs(m_preset.apiCallUs) / 3);
+    return e.timeNs <= m_hostNs;
+}
+
+std::int64_t SimDevice::eventElapsedNs(EventId from, EventId to)
+{
+    const EventState& a = event(from);
+    const EventState& b = event(to);
+    if (a.timeNs < 0 || b.timeNs < 0)
+        throw DeviceError("simulated cudaEventElapsedTime: an event was never recorded");
+    if (a.timeNs > m_hostNs || b.timeNs > m_hostNs)
+        throw DeviceError("simulated cudaEventElapsedTime: an event has not completed yet (wait on it first)");
+    return b.timeNs - a.timeNs;
+}
+
+// ---- work -------------------------------------------------------------------
+
+void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDirection direction,
+                          HostMemoryKind hostKind, StreamId streamId)
+{
+    StreamState& s = stream(streamId);
+    if (bytes == 0)
+        return;
+    const bool toDevice = direction == CopyDirection::HostToDevice;
+    const void* hostSide = toDevice ? src : dst;
+    const void* deviceSide = toDevice ? dst : src;
+    auto devIt = m_allocations.upper_bound(deviceSide);
+    bool deviceOk = false;
+    if (devIt != m_allocations.begin()) {
+        --devIt;
+        const auto* base = static_cast<const std::byte*>(devIt->first);
+        deviceOk = devIt->second.kind == AllocKind::Device && static_cast<const std::byte*>(deviceSide) >= base
+                   && static_cast<const std::byte*>(deviceSide) + bytes <= base + devIt->second.bytes;
+    }
+    if (!deviceOk)
+        throw DeviceError("simulated cudaMemcpyAsync: the device side is not inside a device allocation of "
+                          + std::to_string(bytes) + " bytes");
+    if ((hostKind == HostMemoryKind::Pinned || hostKind == HostMemoryKind::Registered)) {
+        auto hostIt = m_allocations.upper_bound(hostSide);
+        bool hostOk = false;
+        if (hostIt != m_allocations.begin()) {
+            --hostIt;
+            const auto* base = static_cast<const std::byte*>(hostIt->first);
+            const AllocKind want = hostKind == HostMemoryKind::Pinned ? AllocKind::Pinned : AllocKind::Registered;
+            hostOk = hostIt->second.kind == want && static_cast<const std::byte*>(hostSide) >= base
+                     && static_cast<const std::byte*>(hostSide) + bytes <= base + hostIt->second.bytes;
+        }
+        if (!hostOk)
+            throw DeviceError(std::string("simulated cudaMemcpyAsync: host memory described as ") + toString(hostKind)
+                              + " is not a " + toString(hostKind) + " range of this device");
+    }
+    const bool pageable = hostKind == HostMemoryKind::Pageable;
+    const double gbps = toDevice ? (pageable ? m_preset.pageableH2DGBps : m_preset.pinnedH2DGBps)
+                                 : (pageable ? m_preset.pageableD2HGBps : m_preset.pinnedD2HGBps);
+    const std::int64_t duration = usToNs(m_preset.copyLatencyUs) + transferNs(bytes, gbps);
+    auto& engines = toDevice ? m_h2dEngines : m_d2hEngines;
+
+    advanceHost(usToNs(m_preset.apiCallUs));
+    const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), s.readyNs);
+    SimEngine* best = &engines.front();
+    for (auto& engine : engines)
+        if (engine.earliestStart(ready, duration) < best->earliestStart(ready, duration))
+            best = &engine;
+    const std::int64_t start = best->schedule(ready, duration);
+    const std::int64_t end = start + duration;
+    s.readyNs = end;
+
+    std::memcpy(dst, src, bytes);
+    m_activities.push_back({toDevice ? SimActivity::Kind::CopyHtoD : SimActivity::Kind::CopyDtoH, streamId, hostKind,
+                            bytes, ready, start, end});
+
+    if (pageable) {
+        // The driver stages pageable memory through its own pinned buffer
+        // with the host thread: the call returns only when it is done.
+        waitHostUntil(end);
+    } else {
+        track(hostSide, bytes, end, !toDevice, toDevice ? "an upload" : "a download");
+    }
+    track(deviceSide, bytes, end, toDevice, toDevice ? "an upload" : "a download");
+}
+
+void SimDevice::launchIncrement(float* data, std::size_t count, int repeats, StreamId streamId)
+{
+    StreamState& s = stream(streamId);
+    if (repeats < 1)
+        throw DeviceError("simulated kernel launch: repeats must be at least 1");
+    const std::size_t bytes = count * sizeof(float);
+    auto it = m_allocations.upper_bound(data);
+    bool ok = false;
+    if (it != m_allocations.begin()) {
+        --it;
+        const auto* base = static_cast<const std::byte*>(it->first);
+        ok = it->second.kind == AllocKind::Device && reinterpret_cast<const std::byte*>(data) >= base
+             && reinterpret_cast<const std::byte*>(data) + bytes <= base + it->second.bytes;
+    }
+    if (!ok)
+        throw DeviceError("simulated kernel launch: the data is not inside a device allocation");
+
+    for (int r = 0; r < repeats; ++r) {
+        // Each repeat is its own launch, a full pass reading and writing the data.
+        const std::int64_t duration = usToNs(m_preset.kernelFixedUs) + transferNs(2 * bytes, m_preset.kernelGBps);
+        advanceHost(usToNs(m_preset.apiCallUs));
+        const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), s.readyNs);
+        const std::int64_t start = m_compute.schedule(ready, duration);
+        s.readyNs = start + duration;
+        m_activities.push_back({SimActivity::Kind::Kernel, streamId, HostMemoryKind::None, bytes, ready, start,
+                                s.readyNs});
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        data[i] += static_cast<float>(repeats);
+    track(data, bytes, s.readyNs, true, "a kernel");
+}
+
+// ---- host side ----------------------------------------------------------------
+
+void SimDevice::hostCopy(void* dst, const void* src, std::size_t bytes)
+{
+    checkRange(dst, bytes, true, "written by a host copy");
+    checkRange(src, bytes, false, "read by a host copy");
+    std::memcpy(dst, src, bytes);
+    advanceHost(transferNs(bytes, m_preset.hostMemcpyGBps));
+}
+
+void SimDevice::checkHostAccess(const void* p, std::size_t bytes)
+{
+    checkRange(p, bytes, true, "touched by the host");
+}
+
+std::vector<std::string> SimDevice::takeHazards()
+{
+    return std::exchange(m_hazards, {});
+}
+
+void SimDevice::hazard(std::string message)
+{
+    m_hazards.push_back("at " + std::to_string(m_hostNs) + " ns: " + std::move(message));
+}
+
+void SimDevice::track(const void* p, std::size_t bytes, std::int64_t endNs, bool writes, std::string what)
+{
+    const auto* lo = static_cast<const std::byte*>(p);
+    m_inFlight.push_back({lo, lo + bytes, endNs, writes, std::move(what)});
+}
+
+void SimDevice::checkRange(const void* p, std::size_t bytes, bool hostWrites, const char* action)
+{
+    pruneFinished();
+    const auto* lo = static_cast<const std::byte*>(p);
+    const auto* hi = lo + bytes;
+    for (const auto& f : m_inFlight) {
+        if (f.endNs <= m_hostNs || hi <= f.lo || f.hi <= lo)
+            continue;
+        // Two readers never race; anything involving a write does.
+        if (!hostWrites && !f.writes)
+            continue;
+        hazard("host buffer " + std::string(action) + " while " + f.what + " on it was in flight (until "
+               + std::to_string(f.endNs) + " ns): wait on its token or event first");
+        return;
+    }
+}
+
+std::int64_t SimDevice::inFlightEnd(const void* lo, const void* hi) const
+{
+    std::int64_t end = 0;
+    for (const auto& f : m_inFlight)
+        if (static_cast<const std::byte*>(lo) < f.hi && f.lo < static_cast<const std::byte*>(hi))
+            end = std::max(end, f.endNs);
+    return end;
+}
+
+void SimDevice::pruneFinished()
+{
+    std::erase_if(m_inFlight, [this](const InFlight& f) { return f.endNs <= m_hostNs; });
+    for (auto& engine : m_h2dEngines)
+        engine.forgetBefore(m_hostNs);
+    for (auto& engine : m_d2hEngines)
+        engine.forgetBefore(m_hostNs);
+    m_compute.forgetBefore(m_hostNs);
+}
+
+} // namespace ovs

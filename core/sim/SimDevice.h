@@ -1,0 +1,138 @@
+#pragma once
+
+#include "device/Device.h"
+#include "sim/SimEngine.h"
+#include "sim/SimPreset.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// What an engine actually executed, as CUPTI would report it on real hardware.
+struct SimActivity {
+    enum class Kind : std::uint8_t { CopyHtoD, CopyDtoH, Kernel };
+    Kind kind = Kind::Kernel;
+    StreamId stream = 0;
+    HostMemoryKind memory = HostMemoryKind::None;
+    std::uint64_t bytes = 0;
+    std::int64_t readyNs = 0; // stream reached it and the launch latency passed
+    std::int64_t startNs = 0; // the engine started it
+    std::int64_t endNs = 0;
+};
+
+// A deterministic discrete-event model of a GPU behind PCIe (see SimPreset for
+// the figures). It really moves and increments the data, so pipelines verify
+// their output here exactly as on a GPU, while time is virtual: the host has
+// a clock that advances by what the host does (API calls, memcpy, waits), and
+// each engine books intervals in its own timeline.
+//
+// Unlike real hardware it sees every buffer access, so it reports the misuse
+// the async contract forbids (touching or freeing a host buffer while a copy
+// on it is in flight) as hazards.
+class SimDevice final : public Device {
+public:
+    explicit SimDevice(SimPreset preset);
+    ~SimDevice() override;
+    SimDevice(const SimDevice&) = delete;
+    SimDevice& operator=(const SimDevice&) = delete;
+
+    const DeviceInfo& info() const override { return m_info; }
+    const SimPreset& preset() const { return m_preset; }
+
+    void* allocateDevice(std::size_t bytes) override;
+    void freeDevice(void* p) override;
+    void* allocatePinned(std::size_t bytes) override;
+    void freePinned(void* p) override;
+    void registerHost(void* p, std::size_t bytes) override;
+    void unregisterHost(void* p) override;
+    void waitForBuffer(const void* p) override;
+
+    StreamId createStream() override;
+    void destroyStream(StreamId stream) override;
+    void synchronizeStream(StreamId stream) override;
+    void synchronizeDevice() override;
+
+    EventId createEvent() override;
+    void destroyEvent(EventId event) override;
+    void recordEvent(EventId event, StreamId stream) override;
+    void streamWaitEvent(StreamId stream, EventId event) override;
+    void synchronizeEvent(EventId event) override;
+    bool eventDone(EventId event) override;
+    std::int64_t eventElapsedNs(EventId from, EventId to) override;
+
+    void copyAsync(void* dst, const void* src, std::size_t bytes, CopyDirection direction, HostMemoryKind hostKind,
+                   StreamId stream) override;
+    void launchIncrement(float* data, std::size_t count, int repeats, StreamId stream) override;
+
+    void hostCopy(void* dst, const void* src, std::size_t bytes) override;
+    void checkHostAccess(const void* p, std::size_t bytes) override;
+    std::vector<std::string> takeHazards() override;
+    std::int64_t hostNowNs() override { return m_hostNs; }
+
+    // Engine-true intervals of everything executed so far, in issue order.
+    const std::vector<SimActivity>& activities() const { return m_activities; }
+    std::uint64_t deviceBytesInUse() const { return m_deviceBytesInUse; }
+
+private:
+    enum class AllocKind : std::uint8_t { Device, Pinned, Registered };
+    struct Allocation {
+        std::unique_ptr<std::byte[]> storage; // empty for registered user memory
+        std::size_t bytes = 0;
+        AllocKind kind = AllocKind::Device;
+    };
+    // A range some queued op reads or writes until endNs.
+    struct InFlight {
+        const std::byte* lo;
+        const std::byte* hi;
+        std::int64_t endNs;
+        bool writes; // the op writes the range (a download's destination)
+        std::string what;
+    };
+    struct StreamState {
+        bool alive = false;
+        std::int64_t readyNs = 0;
+    };
+    struct EventState {
+        bool alive = false;
+        std::int64_t timeNs = -1; // -1: never recorded
+    };
+
+    StreamState& stream(StreamId id);
+    EventState& event(EventId id);
+    void advanceHost(std::int64_t ns) { m_hostNs += ns; }
+    void waitHostUntil(std::int64_t ns);
+    void track(const void* p, std::size_t bytes, std::int64_t endNs, bool writes, std::string what);
+    // Reports a hazard if the host touching [p, p+bytes) races an in-flight op.
+    void checkRange(const void* p, std::size_t bytes, bool hostWrites, const char* action);
+    void hazard(std::string message);
+    std::int64_t inFlightEnd(const void* lo, const void* hi) const;
+    void pruneFinished();
+    std::int64_t allDeviceWorkEnd() const;
+    Allocation* findAllocation(const void* p, AllocKind kind);
+    void* allocate(std::size_t bytes, AllocKind kind);
+    void release(void* p, AllocKind kind);
+    static std::int64_t usToNs(double us);
+    static std::int64_t transferNs(std::size_t bytes, double gbps);
+
+    SimPreset m_preset;
+    DeviceInfo m_info;
+    std::int64_t m_hostNs = 0;
+    std::map<const void*, Allocation> m_allocations;
+    std::uint64_t m_deviceBytesInUse = 0;
+    std::vector<StreamState> m_streams;
+    std::vector<EventState> m_events;
+    std::vector<EventId> m_freeEvents;
+    std::vector<SimEngine> m_h2dEngines;
+    std::vector<SimEngine> m_d2hEngines;
+    SimEngine m_compute;
+    std::vector<InFlight> m_inFlight;
+    std::vector<std::string> m_hazards;
+    std::vector<SimActivity> m_activities;
+};
+
+} // namespace ovs

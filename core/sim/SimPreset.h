@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// The numbers the simulated device's timing model is made of. Rates are
+// decimal GB/s (1e9 bytes/s), times microseconds. Every preset says where its
+// numbers come from in `source`.
+struct SimPreset {
+    std::string id;     // "h200", "rtx4090"
+    std::string name;   // "Simulated H200 (PCIe Gen5)"
+    std::string detail; // shown beside the name
+    std::string source; // where the figures come from
+
+    int asyncEngineCount = 2;     // what the driver would report
+    int h2dEngines = 1;           // copies in one direction share the link: usually 1
+    int d2hEngines = 1;
+
+    double pinnedH2DGBps = 0;
+    double pinnedD2HGBps = 0;
+    double pageableH2DGBps = 0;   // end to end, including the driver's staging
+    double pageableD2HGBps = 0;
+    double copyLatencyUs = 0;     // engine-side setup per copy
+
+    double apiCallUs = 0;         // host time to enqueue one call
+    double launchLatencyUs = 0;   // from enqueue until the GPU can start it
+    double syncWakeUs = 0;        // from completion until a waiting host thread runs
+
+    double kernelGBps = 0;        // increment kernel: bytes read + written per second
+    double kernelFixedUs = 0;     // per launch
+
+    double hostMemcpyGBps = 0;    // one host thread, pageable <-> pinned
+
+    double deviceAllocUs = 0;     // cudaMalloc, fixed
+    double deviceFreeUs = 0;
+    double pinnedAllocUs = 0;     // cudaMallocHost, fixed
+    double pinnedAllocGBps = 0;   // ... plus page-locking at this rate
+    double pinnedFreeUs = 0;
+    double registerUs = 0;        // cudaHostRegister, fixed
+    double registerGBps = 0;      // ... plus page-locking at this rate
+
+    std::uint64_t deviceMemoryBytes = 0;
+};
+
+const std::vector<SimPreset>& simPresets();
+std::optional<SimPreset> findSimPreset(const std::string& id);
+const SimPreset& defaultSimPreset();
+
+} // namespace ovs

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "device/DeviceInfo.h"
+#include "device/DeviceTypes.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// One measured cell of the transfer benchmark: a size, a host memory kind and
+// a direction, timed by events over several samples.
+struct BandwidthPoint {
+    std::uint64_t bytes = 0;
+    HostMemoryKind memory = HostMemoryKind::Pinned;
+    // "HtoD", "DtoH", or "bidir" (H2D and D2H at once, pinned)
+    std::string direction;
+    std::vector<double> samplesMs; // in the order measured
+    double medianMs = 0;           // the 6th of 10 sorted, as the seed
+    double gbps = 0;               // decimal GB/s: bytes moved / (ms * 1e6)
+};
+
+struct BandwidthSweep {
+    DeviceInfo device;
+    std::string timing; // "cuda-events" or "simulated"
+    int warmups = 0;
+    int samples = 0;
+    std::vector<BandwidthPoint> points;
+};
+
+// Median as the seed takes it: the element at index n/2 of the sorted samples
+// (the 6th of 10).
+double medianOf(std::vector<double> samples);
+
+} // namespace ovs

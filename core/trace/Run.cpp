@@ -1,0 +1,25 @@
+#include "trace/Run.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ovs {
+
+const char* toString(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Completed: return "completed";
+    case RunStatus::Cancelled: return "cancelled";
+    case RunStatus::Failed: return "failed";
+    }
+    return "unknown";
+}
+
+void Run::sortOps()
+{
+    std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+        return std::tie(a.lane, a.startNs, a.endNs) < std::tie(b.lane, b.startNs, b.endNs);
+    });
+}
+
+} // namespace ovs

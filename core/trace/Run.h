@@ -1,0 +1,58 @@
+#pragma once
+
+#include "device/DeviceInfo.h"
+#include "trace/Op.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+struct Lane {
+    std::string name; // "stream 0", "host"
+    LaneKind kind = LaneKind::Stream;
+};
+
+// The knobs a pipeline run was made with.
+struct RunParams {
+    int chunks = 0;
+    std::uint64_t chunkBytes = 0;
+    int slots = 0;
+    int kernelRepeats = 1;
+    int stagingThreads = 1;
+};
+
+struct Verification {
+    bool checked = false;
+    bool passed = false;
+    std::uint64_t mismatches = 0;
+    std::string message; // "verified: 67108864 of 67108864 floats equal input + 1"
+};
+
+enum class RunStatus : std::uint8_t { Completed, Cancelled, Failed };
+const char* toString(RunStatus status);
+
+// One recorded pipeline run. Ops are sorted by (lane, startNs).
+struct Run {
+    std::string name;     // "serialized pageable"
+    std::string pipeline; // pipeline id: "serialized", "overlapped", ...
+    DeviceInfo device;
+    RunParams params;
+    std::string timing;   // "cuda-events", "cuda-events+cupti", "simulated"
+    RunStatus status = RunStatus::Completed;
+    std::string error;    // why it failed or was cancelled
+    // The region the seed times (wall time), in the run's time base. Setup
+    // before it (allocations) is recorded too and shown, but not counted.
+    std::int64_t timedBeginNs = 0;
+    std::int64_t timedEndNs = 0;
+    Verification verification;
+    std::vector<Lane> lanes;
+    std::vector<Op> ops;
+
+    std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
+    // Sorts ops by (lane, start, end); the loader and recorder both rely on it.
+    void sortOps();
+};
+
+} // namespace ovs

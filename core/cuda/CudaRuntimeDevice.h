@@ -1,0 +1,81 @@
+#pragma once
+
+#include "device/Device.h"
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+namespace ovs {
+
+// The Device on the CUDA runtime, for one GPU. Internal to core/cuda: others
+// get it as a Device from createCudaDevice(), so the CUDA headers stay here.
+class CudaRuntimeDevice final : public Device {
+public:
+    explicit CudaRuntimeDevice(int ordinal);
+    ~CudaRuntimeDevice() override;
+    CudaRuntimeDevice(const CudaRuntimeDevice&) = delete;
+    CudaRuntimeDevice& operator=(const CudaRuntimeDevice&) = delete;
+
+    const DeviceInfo& info() const override { return m_info; }
+
+    void* allocateDevice(std::size_t bytes) override;
+    void freeDevice(void* p) override;
+    void* allocatePinned(std::size_t bytes) override;
+    void freePinned(void* p) override;
+    void registerHost(void* p, std::size_t bytes) override;
+    void unregisterHost(void* p) override;
+    void waitForBuffer(const void* p) override;
+
+    StreamId createStream() override;
+    void destroyStream(StreamId stream) override;
+    void synchronizeStream(StreamId stream) override;
+    void synchronizeDevice() override;
+
+    EventId createEvent() override;
+    void destroyEvent(EventId event) override;
+    void recordEvent(EventId event, StreamId stream) override;
+    void streamWaitEvent(StreamId stream, EventId event) override;
+    void synchronizeEvent(EventId event) override;
+    bool eventDone(EventId event) override;
+    std::int64_t eventElapsedNs(EventId from, EventId to) override;
+
+    void copyAsync(void* dst, const void* src, std::size_t bytes, CopyDirection direction, HostMemoryKind hostKind,
+                   StreamId stream) override;
+    void launchIncrement(float* data, std::size_t count, int repeats, StreamId stream) override;
+
+    void hostCopy(void* dst, const void* src, std::size_t bytes) override;
+    void checkHostAccess(const void* p, std::size_t bytes) override;
+    std::int64_t hostNowNs() override;
+
+private:
+    // Destroyed events keep their CUDA handle for the next createEvent: the
+    // recorder makes events per op, and cudaEventCreate/Destroy there would
+    // show up as host time between ops.
+    struct EventSlot {
+        cudaEvent_t handle = nullptr;
+        bool alive = false;
+        // False until recorded since its (re)creation: a reused handle still
+        // carries its previous life's record, which must not leak into this one.
+        bool recorded = false;
+    };
+
+    // The runtime's current device is per host thread, and a device is often
+    // created on one thread and driven from a worker, so every entry point
+    // that reaches CUDA selects this GPU first.
+    void makeCurrent();
+    cudaStream_t streamHandle(StreamId id) const;
+    EventSlot& eventSlot(EventId id);
+    // Host memory and device memory are freed only once nothing queued can
+    // still touch them; see freeDevice.
+    void drainBeforeRelease(const char* release);
+
+    int m_ordinal;
+    int m_multiProcessorCount = 0;
+    DeviceInfo m_info;
+    std::vector<cudaStream_t> m_streams; // indexed by StreamId; nullptr: free
+    std::vector<EventSlot> m_events;     // indexed by EventId
+    std::vector<EventId> m_freeEvents;
+};
+
+} // namespace ovs

@@ -1,0 +1,109 @@
+// The transfer benchmark on the simulated device: the seed's protocol
+// (warm-ups, event-timed samples, median), every cell delivered live.
+#include "bench/BandwidthBench.h"
+#include "sim/SimDevice.h"
+
+#include <QtTest>
+
+using namespace ovs;
+
+namespace {
+class PointSink : public RecordSink {
+public:
+    std::vector<BandwidthPoint> points;
+    bool finished = false;
+    void bandwidthMeasured(const BandwidthPoint& p) override
+    {
+        QVERIFY(!finished); // live, before the sweep ends
+        points.push_back(p);
+    }
+    void sweepFinished(const BandwidthSweep&) override { finished = true; }
+};
+} // namespace
+
+class TestBandwidthBench : public QObject {
+    Q_OBJECT
+
+private slots:
+    void medianIsTheSixthOfTen()
+    {
+        QCOMPARE(medianOf({10, 1, 9, 2, 8, 3, 7, 4, 6, 5}), 6.0);
+        QCOMPARE(medianOf({3, 1, 2}), 2.0);
+        QCOMPARE(medianOf({}), 0.0);
+    }
+
+    void sweepMeasuresEveryCell()
+    {
+        SimDevice dev(*findSimPreset("h200"));
+        PointSink sink;
+        CancelFlag cancel;
+        BenchConfig config;
+        config.sizes = {1 << 20, 4 << 20};
+        const BandwidthSweep sweep = runBandwidthSweep(dev, config, sink, cancel);
+        QVERIFY(sink.finished);
+        QCOMPARE(sweep.points.size(), std::size_t(2 * 5));
+        QCOMPARE(sink.points.size(), sweep.points.size());
+        QCOMPARE(sweep.timing, std::string("simulated"));
+        QVERIFY(sweep.device.simulated);
+        for (const auto& p : sweep.points) {
+            QCOMPARE(int(p.samplesMs.size()), 10);
+            QCOMPARE(p.medianMs, medianOf(p.samplesMs));
+            const double moved = p.direction == "bidir" ? 2.0 * double(p.bytes) : double(p.bytes);
+            QCOMPARE(p.gbps, moved / (p.medianMs * 1e6));
+            QVERIFY(p.gbps > 0);
+        }
+        // The model's link rate comes back out of the event timing (within the
+        // fixed per-copy latencies, a few microseconds on 76).
+        auto find = [&](std::uint64_t bytes, HostMemoryKind memory, const char* dir) {
+            for (const auto& p : sweep.points)
+                if (p.bytes == bytes && p.memory == memory && p.direction == dir)
+                    return p.gbps;
+            return -1.0;
+        };
+        const auto& preset = dev.preset();
+        QVERIFY(qAbs(find(4 << 20, HostMemoryKind::Pinned, "HtoD") - preset.pinnedH2DGBps) < 0.1 * preset.pinnedH2DGBps);
+        QVERIFY(find(4 << 20, HostMemoryKind::Pageable, "HtoD") < find(4 << 20, HostMemoryKind::Pinned, "HtoD"));
+        // Both directions at once move nearly twice the bytes in the same time
+        // (less the extra fork/join calls, which weigh on a 76 us copy).
+        QVERIFY(find(4 << 20, HostMemoryKind::Pinned, "bidir") > 1.6 * find(4 << 20, HostMemoryKind::Pinned, "HtoD"));
+    }
+
+    void badConfigurationIsRefused_data()
+    {
+        QTest::addColumn<qulonglong>("size");
+        QTest::addColumn<int>("samples");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("size not a multiple of 4") << 6ull << 10 << "multiple of 4";
+        QTest::newRow("no samples") << 1024ull << 0 << "samples";
+    }
+    void badConfigurationIsRefused()
+    {
+        QFETCH(qulonglong, size);
+        QFETCH(int, samples);
+        QFETCH(QString, message);
+        BenchConfig config;
+        config.sizes = {size};
+        config.samples = samples;
+        QVERIFY(QString::fromStdString(validate(config)).contains(message));
+        SimDevice dev(*findSimPreset("h200"));
+        PointSink sink;
+        CancelFlag cancel;
+        QVERIFY_THROWS_EXCEPTION(DeviceError, runBandwidthSweep(dev, config, sink, cancel));
+    }
+
+    void cancelStopsBetweenSamples()
+    {
+        SimDevice dev(*findSimPreset("h200"));
+        PointSink sink;
+        CancelFlag cancel;
+        cancel.cancel();
+        BenchConfig config;
+        config.sizes = {1 << 20};
+        QVERIFY_THROWS_EXCEPTION(RunCancelled, runBandwidthSweep(dev, config, sink, cancel));
+        QVERIFY(sink.points.empty());
+        QCOMPARE(dev.deviceBytesInUse(), std::uint64_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBandwidthBench)
+#include "tst_bandwidth_bench.moc"

@@ -148,9 +148,8 @@ private slots:
 
     void theModelReproducesTheSeedsOrdering()
     {
-        // On the RTX 4090 preset, overlapped beats serialized as in the seed;
-        // on the H200 preset, with its slow single-thread staging, the margin
-        // is smaller. Deterministic model behaviour, not a timing measurement.
+        // On the RTX 4090 preset, overlapped beats serialized as in the seed.
+        // Deterministic model behaviour, not a timing measurement.
         SimDevice dev(*findSimPreset("rtx4090"));
         ProbeSink sink;
         CancelFlag cancel;

@@ -73,6 +73,11 @@ public:
     // simulator reports a hazard if a copy on that range is still in flight.
     virtual void checkHostAccess(const void* p, std::size_t bytes) = 0;
 
+    // Declares [p, p+bytes) as freshly allocated pageable memory whose pages
+    // the OS has not mapped yet, so the first write into it page-faults. Real
+    // devices pay that for real and ignore this; the simulator charges it.
+    virtual void noteFreshHostMemory(void* p, std::size_t bytes) { (void)p, (void)bytes; }
+
     // Contract violations detected since the last call (an in-flight host
     // buffer touched or freed). The simulator detects them; real hardware
     // cannot, so the default is none.

@@ -33,6 +33,7 @@ void runSerializedPipeline(const PipelineContext& ctx)
         // A fresh, uninitialized host vector, as the seed copies into a new Vec:
         // its pages are first touched by the copy.
         std::unique_ptr<float[]> back(new float[n]);
+        rec.device().noteFreshHostMemory(back.get(), n * sizeof(float));
         CopyToken down = rec.download(stream, std::span<float>(back.get(), n), buffer, HostMemoryKind::Pageable, c);
         rec.wait(down, c);
         rec.hostCopy(OpKind::StageOut, ctx.outputChunk(c).data(), back.get(), n * sizeof(float),

@@ -318,7 +318,9 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
     const bool pageable = hostKind == HostMemoryKind::Pageable;
     const double gbps = toDevice ? (pageable ? m_preset.pageableH2DGBps : m_preset.pinnedH2DGBps)
                                  : (pageable ? m_preset.pageableD2HGBps : m_preset.pinnedD2HGBps);
-    const std::int64_t duration = usToNs(m_preset.copyLatencyUs) + transferNs(bytes, gbps);
+    // A pageable destination still unmapped faults its pages in as it is written.
+    const std::int64_t faults = (!toDevice && pageable) ? faultInNs(dst, bytes) : 0;
+    const std::int64_t duration = usToNs(m_preset.copyLatencyUs) + transferNs(bytes, gbps) + faults;
     auto& engines = toDevice ? m_h2dEngines : m_d2hEngines;
 
     advanceHost(usToNs(m_preset.apiCallUs));
@@ -384,7 +386,37 @@ void SimDevice::hostCopy(void* dst, const void* src, std::size_t bytes)
     checkRange(dst, bytes, true, "written by a host copy");
     checkRange(src, bytes, false, "read by a host copy");
     std::memcpy(dst, src, bytes);
-    advanceHost(transferNs(bytes, m_preset.hostMemcpyGBps));
+    advanceHost(transferNs(bytes, m_preset.hostMemcpyGBps) + faultInNs(dst, bytes));
+}
+
+void SimDevice::noteFreshHostMemory(void* p, std::size_t bytes)
+{
+    const auto* lo = static_cast<const std::byte*>(p);
+    // An address can come back from the allocator after a free: whatever was
+    // recorded for it before no longer holds.
+    faultInNs(p, bytes);
+    m_freshHost.emplace_back(lo, lo + bytes);
+}
+
+std::int64_t SimDevice::faultInNs(const void* p, std::size_t bytes)
+{
+    const auto* lo = static_cast<const std::byte*>(p);
+    const auto* hi = lo + bytes;
+    std::size_t faulted = 0;
+    std::vector<std::pair<const std::byte*, const std::byte*>> remaining;
+    for (const auto& [a, b] : m_freshHost) {
+        if (hi <= a || b <= lo) {
+            remaining.emplace_back(a, b);
+            continue;
+        }
+        faulted += static_cast<std::size_t>(std::min(b, hi) - std::max(a, lo));
+        if (a < lo)
+            remaining.emplace_back(a, lo);
+        if (hi < b)
+            remaining.emplace_back(hi, b);
+    }
+    m_freshHost = std::move(remaining);
+    return transferNs(faulted, m_preset.pageFaultGBps);
 }
 
 void SimDevice::checkHostAccess(const void* p, std::size_t bytes)

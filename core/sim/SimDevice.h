@@ -71,6 +71,7 @@ public:
 
     void hostCopy(void* dst, const void* src, std::size_t bytes) override;
     void checkHostAccess(const void* p, std::size_t bytes) override;
+    void noteFreshHostMemory(void* p, std::size_t bytes) override;
     std::vector<std::string> takeHazards() override;
     std::int64_t hostNowNs() override { return m_hostNs; }
 
@@ -112,6 +113,8 @@ private:
     void hazard(std::string message);
     std::int64_t inFlightEnd(const void* lo, const void* hi) const;
     void pruneFinished();
+    // Page-fault time for writing [p, p+bytes), forgetting those pages as fresh.
+    std::int64_t faultInNs(const void* p, std::size_t bytes);
     std::int64_t allDeviceWorkEnd() const;
     Allocation* findAllocation(const void* p, AllocKind kind);
     void* allocate(std::size_t bytes, AllocKind kind);
@@ -131,6 +134,7 @@ private:
     std::vector<SimEngine> m_d2hEngines;
     SimEngine m_compute;
     std::vector<InFlight> m_inFlight;
+    std::vector<std::pair<const std::byte*, const std::byte*>> m_freshHost;
     std::vector<std::string> m_hazards;
     std::vector<SimActivity> m_activities;
 };

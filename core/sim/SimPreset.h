@@ -34,6 +34,9 @@ struct SimPreset {
     double kernelFixedUs = 0;     // per launch
 
     double hostMemcpyGBps = 0;    // one host thread, pageable <-> pinned
+    // First write into freshly allocated pageable memory: the OS maps and
+    // zeroes each page. Charged on top of the copy into it.
+    double pageFaultGBps = 0;
 
     double deviceAllocUs = 0;     // cudaMalloc, fixed
     double deviceFreeUs = 0;

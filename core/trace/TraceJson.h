@@ -1,0 +1,34 @@
+#pragma once
+
+#include "trace/Trace.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ovs {
+
+// The native trace format: versioned JSON, described in docs/trace-format.md.
+
+// Compact JSON text of the whole trace.
+std::string traceToJson(const Trace& trace);
+
+// Writes traceToJson() to `path` through a temporary file in the same folder
+// and a rename, so a failed save leaves an existing file as it was. On failure
+// returns false and, when `error` is given, says why.
+bool saveTrace(const Trace& trace, const std::string& path, std::string* error);
+
+struct TraceLoadResult {
+    std::optional<Trace> trace;
+    std::string error; // one line for the user; empty on success
+};
+
+// Checks everything (see docs/trace-format.md); a trace that loads is one the
+// views can draw without further checks. Ops come back sorted (Run::sortOps).
+TraceLoadResult traceFromJson(std::string_view text);
+TraceLoadResult loadTrace(const std::string& path);
+
+// The save path shared by every exporter: temporary file + rename.
+bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error);
+
+} // namespace ovs

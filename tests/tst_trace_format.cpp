@@ -1,0 +1,601 @@
+#include "trace/Json.h"
+#include "trace/JsonParser.h"
+#include "trace/TraceJson.h"
+
+#include <QtTest>
+
+// RunParams has a member named `slots`, which Qt's keyword macro would erase.
+#undef slots
+
+#include <functional>
+#include <random>
+
+using namespace ovs;
+
+namespace {
+
+Op makeOp(OpKind kind, int lane, int chunk, std::int64_t start, std::int64_t end, std::uint64_t bytes,
+          HostMemoryKind memory, std::int64_t execStart = -1, std::int64_t execEnd = -1)
+{
+    Op op;
+    op.kind = kind;
+    op.lane = static_cast<std::uint16_t>(lane);
+    op.chunk = chunk;
+    op.startNs = start;
+    op.endNs = end;
+    op.bytes = bytes;
+    op.memory = memory;
+    op.execStartNs = execStart;
+    op.execEndNs = execEnd;
+    return op;
+}
+
+// Two runs, one of them simulated, several lanes, ops with and without engine
+// times, and a sweep: every field has a value that differs from its default.
+Trace makeTrace()
+{
+    Trace trace;
+    trace.tool = "overlapscope-cli 0.1.0";
+    trace.createdUtc = "2025-01-02T03:04:05Z";
+
+    Run overlapped;
+    overlapped.name = "overlapped pinned";
+    overlapped.pipeline = "overlapped";
+    overlapped.device = {"NVIDIA H200", false, "", "sm_90, driver 550.54, PCIe Gen5 x16", 3, 150'000'000'000ULL};
+    overlapped.params = {8, 64ULL << 20, 3, 4, 2};
+    overlapped.timing = "cuda-events+cupti";
+    overlapped.status = RunStatus::Completed;
+    overlapped.timedBeginNs = 1'000;
+    overlapped.timedEndNs = 9'500'000'000LL;
+    overlapped.verification = {true, true, 0, "verified: 16777216 of 16777216 floats equal input + 1"};
+    overlapped.lanes = {{"stream 0", LaneKind::Stream}, {"stream 1", LaneKind::Stream}, {"host", LaneKind::HostThread},
+                        {"staging 1", LaneKind::HostThread}};
+    overlapped.ops = {
+        makeOp(OpKind::Upload, 0, 0, 2'000, 5'000, 67'108'864, HostMemoryKind::Pinned, 2'100, 4'900),
+        makeOp(OpKind::Kernel, 0, 0, 5'000, 8'000, 0, HostMemoryKind::None),
+        makeOp(OpKind::Download, 0, 0, 8'000, 12'000, 67'108'864, HostMemoryKind::Pinned, 9'000, 11'000),
+        makeOp(OpKind::Upload, 1, 1, 3'000, 7'000, 67'108'864, HostMemoryKind::Pinned, 5'000, 7'000),
+        makeOp(OpKind::Alloc, 2, -1, 0, 900, 201'326'592, HostMemoryKind::Pinned),
+        makeOp(OpKind::StageIn, 2, 0, 1'000, 2'000, 67'108'864, HostMemoryKind::Pageable),
+        makeOp(OpKind::HostWait, 2, 0, 2'000, 2'000, 0, HostMemoryKind::None),
+        makeOp(OpKind::Sync, 2, -1, 12'000, 9'500'000'000LL, 0, HostMemoryKind::None),
+        makeOp(OpKind::StageOut, 3, 0, 12'000, 13'000, 67'108'864, HostMemoryKind::Pageable),
+        makeOp(OpKind::Free, 3, -1, 13'000, 13'500, 0, HostMemoryKind::Registered),
+    };
+    overlapped.sortOps();
+
+    Run serialized;
+    serialized.name = "serialized \"pageable\", ünïcode — run";
+    serialized.pipeline = "serialized";
+    serialized.device = {"Simulated H200 (PCIe Gen5)", true, "h200-pcie5", "model v1", 2, 141ULL << 30};
+    serialized.params = {4, 1ULL << 20, 1, 1, 1};
+    serialized.timing = "simulated";
+    serialized.status = RunStatus::Cancelled;
+    serialized.error = "cancelled by the user\nafter 2 chunks";
+    serialized.timedBeginNs = 0;
+    serialized.timedEndNs = 0;
+    serialized.verification = {true, false, 12, "12 mismatches"};
+    serialized.lanes = {{"host", LaneKind::HostThread}, {"stream 0", LaneKind::Stream}};
+    serialized.ops = {
+        makeOp(OpKind::Register, 0, -1, 0, 10, 4096, HostMemoryKind::Registered),
+        makeOp(OpKind::Upload, 1, 2'147'483'647, 10, 20, 1, HostMemoryKind::Registered, 10, 20),
+        makeOp(OpKind::Kernel, 1, 3, 20, 20, 0, HostMemoryKind::None, 20, 20),
+    };
+    serialized.sortOps();
+
+    trace.runs = {overlapped, serialized};
+
+    BandwidthSweep sweep;
+    sweep.device = overlapped.device;
+    sweep.timing = "cuda-events";
+    sweep.warmups = 3;
+    sweep.samples = 10;
+    sweep.points = {
+        {1ULL << 20, HostMemoryKind::Pinned, "HtoD", {0.1, 0.123456789012345, 1.0 / 3.0}, 0.123456789012345, 8.49},
+        {256ULL << 20, HostMemoryKind::Pageable, "bidir", {12.5}, 12.5, 21.474836},
+    };
+    trace.sweeps = {sweep};
+    return trace;
+}
+
+void compareDevice(const DeviceInfo& a, const DeviceInfo& b)
+{
+    QCOMPARE(a.name, b.name);
+    QCOMPARE(a.simulated, b.simulated);
+    QCOMPARE(a.preset, b.preset);
+    QCOMPARE(a.detail, b.detail);
+    QCOMPARE(a.asyncEngineCount, b.asyncEngineCount);
+    QCOMPARE(a.totalMemoryBytes, b.totalMemoryBytes);
+}
+
+void compareTraces(const Trace& a, const Trace& b)
+{
+    QCOMPARE(a.tool, b.tool);
+    QCOMPARE(a.createdUtc, b.createdUtc);
+    QCOMPARE(a.runs.size(), b.runs.size());
+    for (std::size_t r = 0; r < a.runs.size(); ++r) {
+        const Run& x = a.runs[r];
+        const Run& y = b.runs[r];
+        QCOMPARE(x.name, y.name);
+        QCOMPARE(x.pipeline, y.pipeline);
+        compareDevice(x.device, y.device);
+        QCOMPARE(x.params.chunks, y.params.chunks);
+        QCOMPARE(x.params.chunkBytes, y.params.chunkBytes);
+        QCOMPARE(x.params.slots, y.params.slots);
+        QCOMPARE(x.params.kernelRepeats, y.params.kernelRepeats);
+        QCOMPARE(x.params.stagingThreads, y.params.stagingThreads);
+        QCOMPARE(x.timing, y.timing);
+        QCOMPARE(x.status, y.status);
+        QCOMPARE(x.error, y.error);
+        QCOMPARE(x.timedBeginNs, y.timedBeginNs);
+        QCOMPARE(x.timedEndNs, y.timedEndNs);
+        QCOMPARE(x.verification.checked, y.verification.checked);
+        QCOMPARE(x.verification.passed, y.verification.passed);
+        QCOMPARE(x.verification.mismatches, y.verification.mismatches);
+        QCOMPARE(x.verification.message, y.verification.message);
+        QCOMPARE(x.lanes.size(), y.lanes.size());
+        for (std::size_t l = 0; l < x.lanes.size(); ++l) {
+            QCOMPARE(x.lanes[l].name, y.lanes[l].name);
+            QCOMPARE(x.lanes[l].kind, y.lanes[l].kind);
+        }
+        QCOMPARE(x.ops.size(), y.ops.size());
+        for (std::size_t i = 0; i < x.ops.size(); ++i) {
+            const Op& p = x.ops[i];
+            const Op& q = y.ops[i];
+            QCOMPARE(p.kind, q.kind);
+            QCOMPARE(p.lane, q.lane);
+            QCOMPARE(p.chunk, q.chunk);
+            QCOMPARE(p.startNs, q.startNs);
+            QCOMPARE(p.endNs, q.endNs);
+            QCOMPARE(p.bytes, q.bytes);
+            QCOMPARE(p.memory, q.memory);
+            QCOMPARE(p.execStartNs, q.execStartNs);
+            QCOMPARE(p.execEndNs, q.execEndNs);
+        }
+    }
+    QCOMPARE(a.sweeps.size(), b.sweeps.size());
+    for (std::size_t s = 0; s < a.sweeps.size(); ++s) {
+        const BandwidthSweep& x = a.sweeps[s];
+        const BandwidthSweep& y = b.sweeps[s];
+        compareDevice(x.device, y.device);
+        QCOMPARE(x.timing, y.timing);
+        QCOMPARE(x.warmups, y.warmups);
+        QCOMPARE(x.samples, y.samples);
+        QCOMPARE(x.points.size(), y.points.size());
+        for (std::size_t i = 0; i < x.points.size(); ++i) {
+            QCOMPARE(x.points[i].bytes, y.points[i].bytes);
+            QCOMPARE(x.points[i].memory, y.points[i].memory);
+            QCOMPARE(x.points[i].direction, y.points[i].direction);
+            // Exact: the writer prints doubles so they read back bit-identical.
+            QCOMPARE(x.points[i].samplesMs, y.points[i].samplesMs);
+            QCOMPARE(x.points[i].medianMs, y.points[i].medianMs);
+            QCOMPARE(x.points[i].gbps, y.points[i].gbps);
+        }
+    }
+}
+
+Json& member(Json& object, std::string_view key)
+{
+    for (auto& [name, value] : object.asObject())
+        if (name == key)
+            return value;
+    qFatal("test bug: no member %s", std::string(key).c_str());
+}
+
+void removeMember(Json& object, std::string_view key)
+{
+    auto& members = object.asObject();
+    std::erase_if(members, [key](const Json::Member& m) { return m.first == key; });
+}
+
+Json& run(Json& root, std::size_t index) { return member(root, "runs").asArray()[index]; }
+Json& op(Json& root, std::size_t runIndex, std::size_t index)
+{
+    return member(run(root, runIndex), "ops").asArray()[index];
+}
+Json& opElement(Json& root, std::size_t runIndex, std::size_t index, std::size_t element)
+{
+    return op(root, runIndex, index).asArray()[element];
+}
+Json& point(Json& root, std::size_t index)
+{
+    return member(member(root, "sweeps").asArray()[0], "points").asArray()[index];
+}
+
+QByteArray mutated(const std::function<void(Json&)>& change)
+{
+    Json root = *parseJson(traceToJson(makeTrace())).value;
+    change(root);
+    return QByteArray::fromStdString(root.toText());
+}
+
+QString tempPath(const QTemporaryDir& dir, const char* name) { return dir.filePath(QString::fromLatin1(name)); }
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+} // namespace
+
+class TestTraceFormat : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTripInMemory();
+    void roundTripThroughFile();
+    void opsAreCompactArrays();
+    void loadSortsOps();
+    void loadsMinimalTrace();
+    void acceptsTouchingOps();
+    void loadMissingFile();
+    void loadEmptyFile();
+    void loadFolder();
+    void saveToMissingFolderFails();
+    void saveReplacesExistingFileAndLeavesNoTemporary();
+    void rejectsMalformed_data();
+    void rejectsMalformed();
+    void everyTruncationIsRejected();
+    void randomCorruptionNeverCrashes();
+};
+
+void TestTraceFormat::roundTripInMemory()
+{
+    const Trace original = makeTrace();
+    const std::string text = traceToJson(original);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY(loaded.error.empty());
+    compareTraces(original, *loaded.trace);
+    // Saving what was loaded gives the same bytes: nothing drifts.
+    QCOMPARE(traceToJson(*loaded.trace), text);
+}
+
+void TestTraceFormat::roundTripThroughFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = tempPath(dir, "trace.json").toStdString();
+    const Trace original = makeTrace();
+    std::string error;
+    QVERIFY2(saveTrace(original, path, &error), error.c_str());
+    QVERIFY(error.empty());
+    const auto loaded = loadTrace(path);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+}
+
+void TestTraceFormat::opsAreCompactArrays()
+{
+    const auto parsed = parseJson(traceToJson(makeTrace()));
+    QVERIFY(parsed.value);
+    const Json& root = *parsed.value;
+    QCOMPARE(root.find("format")->asString(), std::string("overlapscope-trace"));
+    QCOMPARE(root.find("version")->asInteger(), std::int64_t(Trace::kFormatVersion));
+    const auto& ops = root.find("runs")->asArray()[0].find("ops")->asArray();
+    // Sorted by lane then start: lane 0 holds upload, kernel, download.
+    QCOMPARE(ops[0].toText(), std::string(R"(["upload",0,0,2000,5000,67108864,"pinned",2100,4900])"));
+    QCOMPARE(ops[1].toText(), std::string(R"(["kernel",0,0,5000,8000,0,"none"])"));
+}
+
+void TestTraceFormat::loadSortsOps()
+{
+    // A file may list ops in any order; they come back sorted by (lane, start).
+    const QByteArray text = mutated([](Json& root) {
+        auto& ops = member(run(root, 0), "ops").asArray();
+        std::reverse(ops.begin(), ops.end());
+    });
+    const auto loaded = traceFromJson(text.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(makeTrace(), *loaded.trace);
+}
+
+void TestTraceFormat::loadsMinimalTrace()
+{
+    const auto loaded = traceFromJson(
+        R"({"format":"overlapscope-trace","version":1,"tool":"t","created":"","runs":[],"sweeps":[],"future":42})");
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(loaded.trace->tool, std::string("t"));
+    QVERIFY(loaded.trace->runs.empty());
+    QVERIFY(loaded.trace->sweeps.empty());
+}
+
+void TestTraceFormat::acceptsTouchingOps()
+{
+    Trace trace = makeTrace();
+    // Zero-length ops at the boundary of their neighbours are fine too.
+    trace.runs[0].ops.push_back(makeOp(OpKind::Kernel, 0, 5, 12'000, 12'000, 0, HostMemoryKind::None));
+    trace.runs[0].ops.push_back(makeOp(OpKind::Kernel, 0, 6, 12'000, 12'500, 0, HostMemoryKind::None));
+    trace.runs[0].sortOps();
+    const auto loaded = traceFromJson(traceToJson(trace));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(loaded.trace->runs[0].ops.size(), trace.runs[0].ops.size());
+}
+
+void TestTraceFormat::loadMissingFile()
+{
+    QTemporaryDir dir;
+    const std::string path = tempPath(dir, "nope.json").toStdString();
+    const auto loaded = loadTrace(path);
+    QVERIFY(!loaded.trace);
+    const QString error = QString::fromStdString(loaded.error);
+    QVERIFY2(error.contains("cannot open"), qPrintable(error));
+    QVERIFY2(error.contains(QString::fromStdString(path)), qPrintable(error));
+    QVERIFY2(error.contains("No such file"), qPrintable(error));
+}
+
+void TestTraceFormat::loadEmptyFile()
+{
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "empty.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY(!loaded.trace);
+    QVERIFY2(QString::fromStdString(loaded.error).contains("is empty"), loaded.error.c_str());
+}
+
+void TestTraceFormat::loadFolder()
+{
+    QTemporaryDir dir;
+    const auto loaded = loadTrace(dir.path().toStdString());
+    QVERIFY(!loaded.trace);
+    QVERIFY2(QString::fromStdString(loaded.error).contains("is a folder"), loaded.error.c_str());
+}
+
+void TestTraceFormat::saveToMissingFolderFails()
+{
+    QTemporaryDir dir;
+    const std::string path = tempPath(dir, "no/such/folder/trace.json").toStdString();
+    std::string error;
+    QVERIFY(!saveTrace(makeTrace(), path, &error));
+    const QString message = QString::fromStdString(error);
+    QVERIFY2(message.contains(QString::fromStdString(path)), qPrintable(message));
+    QVERIFY2(message.contains("No such file or directory"), qPrintable(message));
+    QVERIFY(!QFileInfo::exists(QString::fromStdString(path)));
+    // A null error pointer is allowed.
+    QVERIFY(!saveTrace(makeTrace(), path, nullptr));
+}
+
+void TestTraceFormat::saveReplacesExistingFileAndLeavesNoTemporary()
+{
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "trace.json");
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("old contents");
+    }
+    std::string error;
+    QVERIFY2(saveTrace(makeTrace(), path.toStdString(), &error), error.c_str());
+    QCOMPARE(readAll(path), QByteArray::fromStdString(traceToJson(makeTrace())));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"trace.json"});
+
+    // Saving over a folder fails and leaves it alone.
+    const QString folder = tempPath(dir, "folder.json");
+    QVERIFY(QDir().mkdir(folder));
+    QVERIFY(!saveTrace(makeTrace(), folder.toStdString(), &error));
+    QVERIFY2(QString::fromStdString(error).contains("is a folder"), error.c_str());
+    QVERIFY(QFileInfo(folder).isDir());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"trace.json"});
+}
+
+void TestTraceFormat::rejectsMalformed_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("message");
+
+    const QByteArray good = QByteArray::fromStdString(traceToJson(makeTrace()));
+    const QString run0 = "run 0 ('overlapped pinned')";
+
+    // The file as a whole.
+    QTest::newRow("empty") << QByteArray() << "the trace is empty";
+    QTest::newRow("whitespace only") << QByteArray(" \n\t ") << "the trace is empty";
+    QTest::newRow("truncated") << good.left(good.size() / 2) << "not valid JSON: line 1, column";
+    QTest::newRow("binary garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)
+                                    << "not valid JSON: line 1, column 1: expected a value, found byte 0x89";
+    QTest::newRow("JSON array") << QByteArray("[1, 2, 3]") << "not an OverlapScope trace: the file holds an array";
+    QTest::newRow("trailing garbage") << good + "}" << "after the JSON value";
+    QTest::newRow("NaN sample") << QByteArray(good).replace("12.5]", "NaN]") << "not valid JSON";
+    QTest::newRow("no format") << mutated([](Json& r) { removeMember(r, "format"); }) << "there is no \"format\" field";
+    QTest::newRow("wrong format") << mutated([](Json& r) { member(r, "format") = "chrome-trace"; })
+                                  << "\"format\" is \"chrome-trace\", expected \"overlapscope-trace\"";
+    QTest::newRow("no version") << mutated([](Json& r) { removeMember(r, "version"); })
+                                << "trace: missing field \"version\"";
+    QTest::newRow("version as string") << mutated([](Json& r) { member(r, "version") = "1"; })
+                                       << "field \"version\" must be an integer, not a string";
+    QTest::newRow("version as fraction") << mutated([](Json& r) { member(r, "version") = 1.5; })
+                                         << "field \"version\" must be an integer, not a number";
+    QTest::newRow("version 99") << mutated([](Json& r) { member(r, "version") = 99; })
+                                << "this trace is format version 99; this build reads up to 1: update OverlapScope";
+    QTest::newRow("version 0") << mutated([](Json& r) { member(r, "version") = 0; })
+                               << "format version 0 is not valid";
+    QTest::newRow("no runs") << mutated([](Json& r) { removeMember(r, "runs"); }) << "trace: missing field \"runs\"";
+    QTest::newRow("runs not array") << mutated([](Json& r) { member(r, "runs") = Json::object(); })
+                                    << "field \"runs\" must be an array, not an object";
+    QTest::newRow("no sweeps") << mutated([](Json& r) { removeMember(r, "sweeps"); })
+                               << "trace: missing field \"sweeps\"";
+    QTest::newRow("tool not string") << mutated([](Json& r) { member(r, "tool") = nullptr; })
+                                     << "field \"tool\" must be a string, not null";
+
+    // Runs.
+    QTest::newRow("run not object") << mutated([](Json& r) { run(r, 1) = 7; })
+                                    << "run 1: must be an object, not an integer";
+    QTest::newRow("run without name") << mutated([](Json& r) { removeMember(run(r, 0), "name"); })
+                                      << "run 0: missing field \"name\"";
+    QTest::newRow("run 1 named in message")
+        << mutated([](Json& r) { removeMember(run(r, 1), "pipeline"); })
+        << "run 1 ('serialized \"pageable\", ünïcode — run'): missing field \"pipeline\"";
+    QTest::newRow("line break in run name") << mutated([](Json& r) {
+        member(run(r, 0), "name") = "two\nlines";
+        removeMember(run(r, 0), "timing");
+    }) << "run 0 ('two lines'): missing field \"timing\"";
+    QTest::newRow("unknown kind with line break") << mutated([](Json& r) { opElement(r, 0, 2, 0) = "a\nb"; })
+                                                  << run0 + ", op 2: unknown op kind \"a b\"";
+    QTest::newRow("simulated not bool")
+        << mutated([](Json& r) { member(member(run(r, 0), "device"), "simulated") = "yes"; })
+        << run0 + ", device: field \"simulated\" must be true or false, not a string";
+    QTest::newRow("engine count too big")
+        << mutated([](Json& r) { member(member(run(r, 0), "device"), "asyncEngineCount") = std::int64_t(1) << 40; })
+        << run0 + ", device: field \"asyncEngineCount\" is 1099511627776; it must be at most 2147483647";
+    QTest::newRow("chunks fractional") << mutated([](Json& r) { member(member(run(r, 0), "params"), "chunks") = 2.5; })
+                                       << run0 + ", params: field \"chunks\" must be an integer, not a number";
+    QTest::newRow("negative chunk bytes")
+        << mutated([](Json& r) { member(member(run(r, 0), "params"), "chunkBytes") = -1; })
+        << run0 + ", params: field \"chunkBytes\" is -1; it must be at least 0";
+    QTest::newRow("unknown status") << mutated([](Json& r) { member(run(r, 0), "status") = "exploded"; })
+                                    << run0 + ": unknown status \"exploded\"";
+    QTest::newRow("negative timed begin") << mutated([](Json& r) { member(run(r, 0), "timedBeginNs") = -1; })
+                                          << run0 + ": field \"timedBeginNs\" is -1; it must be at least 0";
+    QTest::newRow("timed end before begin") << mutated([](Json& r) {
+        member(run(r, 0), "timedBeginNs") = 20;
+        member(run(r, 0), "timedEndNs") = 10;
+    }) << run0 + ": timedEndNs 10 is before timedBeginNs 20";
+    QTest::newRow("no verification") << mutated([](Json& r) { removeMember(run(r, 0), "verification"); })
+                                     << run0 + ": missing field \"verification\"";
+    QTest::newRow("mismatches negative")
+        << mutated([](Json& r) { member(member(run(r, 0), "verification"), "mismatches") = -3; })
+        << run0 + ", verification: field \"mismatches\" is -3; it must be at least 0";
+
+    // Lanes.
+    QTest::newRow("unknown lane kind")
+        << mutated([](Json& r) { member(member(run(r, 0), "lanes").asArray()[1], "kind") = "gpu"; })
+        << run0 + ", lane 1: unknown lane kind \"gpu\"";
+    QTest::newRow("duplicate lane name")
+        << mutated([](Json& r) { member(member(run(r, 0), "lanes").asArray()[1], "name") = "stream 0"; })
+        << run0 + ", lane 1: has the same name 'stream 0' as lane 0";
+    QTest::newRow("lane not object") << mutated([](Json& r) { member(run(r, 0), "lanes").asArray()[2] = "host"; })
+                                     << run0 + ", lane 2: must be an object, not a string";
+    QTest::newRow("too many lanes") << mutated([](Json& r) {
+        Json::Array lanes;
+        for (int i = 0; i < 65536; ++i)
+            lanes.push_back(Json(Json::Object{{"name", "s" + std::to_string(i)}, {"kind", "stream"}}));
+        member(run(r, 1), "lanes") = Json(std::move(lanes));
+    }) << "has 65536 lanes; at most 65535 are supported";
+
+    // Ops (run 0, sorted: lane 0 upload/kernel/download, lane 1 upload, lane 2
+    // alloc/stage_in/host_wait/sync, lane 3 stage_out/free).
+    QTest::newRow("op not array") << mutated([](Json& r) { op(r, 0, 3) = Json::object(); })
+                                  << run0 + ", op 3: must be an array [kind, lane, chunk, startNs, endNs, bytes, "
+                                            "memory], not an object";
+    QTest::newRow("op with 8 elements") << mutated([](Json& r) { op(r, 0, 0).asArray().pop_back(); })
+                                        << run0 + ", op 0: has 8 elements; expected 7";
+    QTest::newRow("op with 6 elements") << mutated([](Json& r) { op(r, 0, 1).asArray().pop_back(); })
+                                        << run0 + ", op 1: has 6 elements";
+    QTest::newRow("unknown op kind") << mutated([](Json& r) { opElement(r, 0, 2, 0) = "teleport"; })
+                                     << run0 + ", op 2: unknown op kind \"teleport\"";
+    QTest::newRow("op kind not string") << mutated([](Json& r) { opElement(r, 0, 2, 0) = 1; })
+                                        << run0 + ", op 2: kind (element 0) must be a string, not an integer";
+    QTest::newRow("unknown memory kind") << mutated([](Json& r) { opElement(r, 0, 1, 6) = "velvet"; })
+                                         << run0 + ", op 1: unknown memory kind \"velvet\"";
+    QTest::newRow("lane out of range") << mutated([](Json& r) { opElement(r, 0, 0, 1) = 9; })
+                                       << run0 + ", op 0: lane 9 is out of range: the run has 4 lanes";
+    QTest::newRow("negative lane") << mutated([](Json& r) { opElement(r, 0, 0, 1) = -1; })
+                                   << run0 + ", op 0: lane -1 is out of range";
+    QTest::newRow("chunk below -1") << mutated([](Json& r) { opElement(r, 0, 0, 2) = -2; })
+                                    << run0 + ", op 0: chunk -2 is invalid";
+    QTest::newRow("chunk beyond int32") << mutated([](Json& r) { opElement(r, 0, 0, 2) = std::int64_t(1) << 31; })
+                                        << run0 + ", op 0: chunk 2147483648 is invalid";
+    QTest::newRow("negative start") << mutated([](Json& r) { opElement(r, 0, 1, 3) = -5; })
+                                    << run0 + ", op 1: start -5 is negative";
+    QTest::newRow("end before start") << mutated([](Json& r) {
+        opElement(r, 0, 1, 3) = 900;
+        opElement(r, 0, 1, 4) = 500;
+    }) << run0 + ", op 1: end 500 is before start 900";
+    QTest::newRow("time as double") << mutated([](Json& r) { opElement(r, 0, 1, 4) = 8000.0; })
+                                    << run0 + ", op 1: endNs (element 4) must be an integer, not a number";
+    QTest::newRow("negative bytes") << mutated([](Json& r) { opElement(r, 0, 0, 5) = -1; })
+                                    << run0 + ", op 0: bytes -1 is negative";
+    QTest::newRow("huge bytes") << mutated([](Json& r) { opElement(r, 0, 0, 5) = 1e20; })
+                                << run0 + ", op 0: bytes (element 5) must be an integer, not a number";
+    QTest::newRow("exec end before exec start") << mutated([](Json& r) { opElement(r, 0, 0, 8) = 2000; })
+                                                << run0 + ", op 0: exec end 2000 is before exec start 2100";
+    QTest::newRow("negative exec start") << mutated([](Json& r) { opElement(r, 0, 0, 7) = -1; })
+                                         << run0 + ", op 0: exec start -1 is negative";
+    QTest::newRow("exec not integer") << mutated([](Json& r) { opElement(r, 0, 0, 7) = "2100"; })
+                                      << run0 + ", op 0: execStartNs (element 7) must be an integer, not a string";
+    QTest::newRow("GPU op on host lane") << mutated([](Json& r) { opElement(r, 0, 1, 1) = 2; })
+                                         << run0 + ", op 1: a kernel op runs on a GPU stream, but lane 2 ('host') "
+                                                   "is a host lane";
+    QTest::newRow("host op on stream lane") << mutated([](Json& r) { opElement(r, 0, 5, 1) = 1; })
+                                            << run0 + ", op 5: a stage_in op runs on the host, but lane 1 ('stream 1') "
+                                                      "is a stream lane";
+    QTest::newRow("ops overlap on a lane") << mutated([](Json& r) { opElement(r, 0, 1, 3) = 4999; })
+                                           << run0 + ": ops 0 and 1 overlap on lane 0 ('stream 0'): op 1 starts at "
+                                                     "4999, before op 0 ends at 5000";
+    QTest::newRow("overlap found in unsorted file") << mutated([](Json& r) {
+        auto& ops = member(run(r, 0), "ops").asArray();
+        opElement(r, 0, 8, 3) = 12'999; // stage_out ends at 13000; free now starts inside it
+        opElement(r, 0, 9, 3) = 12'999;
+        std::reverse(ops.begin(), ops.end());
+    }) << run0 + ": ops 1 and 0 overlap on lane 3 ('staging 1'): op 0 starts at 12999, before op 1 ends at 13000";
+
+    // Sweeps.
+    QTest::newRow("sweep not object") << mutated([](Json& r) { member(r, "sweeps").asArray()[0] = "x"; })
+                                      << "sweep 0: must be an object, not a string";
+    QTest::newRow("point bytes zero") << mutated([](Json& r) { member(point(r, 0), "bytes") = 0; })
+                                      << "sweep 0, point 0: field \"bytes\" is 0; it must be at least 1";
+    QTest::newRow("point bytes negative") << mutated([](Json& r) { member(point(r, 1), "bytes") = -4; })
+                                          << "sweep 0, point 1: field \"bytes\" is -4; it must be at least 1";
+    QTest::newRow("unknown direction") << mutated([](Json& r) { member(point(r, 1), "direction") = "sideways"; })
+                                       << "sweep 0, point 1: unknown direction \"sideways\"";
+    QTest::newRow("point memory unknown") << mutated([](Json& r) { member(point(r, 0), "memory") = "swap"; })
+                                          << "sweep 0, point 0: unknown memory kind \"swap\"";
+    QTest::newRow("empty samples") << mutated([](Json& r) { member(point(r, 0), "samplesMs") = Json::array(); })
+                                   << "sweep 0, point 0: has no samples";
+    QTest::newRow("sample not number")
+        << mutated([](Json& r) { member(point(r, 0), "samplesMs").asArray()[1] = "fast"; })
+        << "sweep 0, point 0: sample 1 must be a number, not a string";
+    QTest::newRow("negative sample") << mutated([](Json& r) { member(point(r, 0), "samplesMs").asArray()[2] = -0.5; })
+                                     << "sweep 0, point 0: sample 2 is negative";
+    QTest::newRow("no gbps") << mutated([](Json& r) { removeMember(point(r, 1), "gbps"); })
+                             << "sweep 0, point 1: missing field \"gbps\"";
+}
+
+void TestTraceFormat::rejectsMalformed()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, message);
+    const auto loaded = traceFromJson(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    QVERIFY2(!loaded.trace, "a malformed trace was accepted");
+    const QString error = QString::fromStdString(loaded.error);
+    QVERIFY2(error.contains(message), qPrintable("got: " + error + "\nwanted: " + message));
+    // One line for the user.
+    QVERIFY2(!error.contains('\n'), qPrintable(error));
+}
+
+void TestTraceFormat::everyTruncationIsRejected()
+{
+    const std::string text = traceToJson(makeTrace());
+    // The trailing newline is whitespace; without it the text is still whole.
+    for (std::size_t n = 0; n + 1 < text.size(); ++n) {
+        const auto loaded = traceFromJson(std::string_view(text).substr(0, n));
+        QVERIFY2(!loaded.trace, qPrintable(QStringLiteral("prefix of length %1 loaded").arg(n)));
+        QVERIFY(!loaded.error.empty());
+    }
+}
+
+void TestTraceFormat::randomCorruptionNeverCrashes()
+{
+    const std::string good = traceToJson(makeTrace());
+    std::mt19937 random(2024);
+    for (int i = 0; i < 5000; ++i) {
+        std::string text = good;
+        const int edits = 1 + static_cast<int>(random() % 3);
+        for (int e = 0; e < edits; ++e)
+            text[random() % text.size()] = "0123456789-\",[]{}:. xe\x01\xff"[random() % 24];
+        const auto loaded = traceFromJson(text);
+        QVERIFY(loaded.trace.has_value() != !loaded.error.empty());
+        if (loaded.trace) {
+            // Whatever loads saves and loads again.
+            QVERIFY(traceFromJson(traceToJson(*loaded.trace)).trace.has_value());
+        }
+    }
+}
+
+QTEST_APPLESS_MAIN(TestTraceFormat)
+#include "tst_trace_format.moc"

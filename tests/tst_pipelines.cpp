@@ -52,8 +52,13 @@ public:
 
 PipelineConfig config(PipelineKind kind, int chunks, std::uint64_t chunkBytes, int slotCount, int repeats)
 {
-    // Positional: Qt's `slots` keyword macro forbids naming the member here.
-    return PipelineConfig{kind, chunks, chunkBytes, slotCount, repeats};
+    PipelineConfig c;
+    c.kind = kind;
+    c.chunks = chunks;
+    c.chunkBytes = chunkBytes;
+    c.slotCount = slotCount;
+    c.kernelRepeats = repeats;
+    return c;
 }
 
 } // namespace

@@ -4,9 +4,6 @@
 
 #include <QtTest>
 
-// RunParams has a member named `slots`, which Qt's keyword macro would erase.
-#undef slots
-
 #include <functional>
 #include <random>
 
@@ -121,7 +118,7 @@ void compareTraces(const Trace& a, const Trace& b)
         compareDevice(x.device, y.device);
         QCOMPARE(x.params.chunks, y.params.chunks);
         QCOMPARE(x.params.chunkBytes, y.params.chunkBytes);
-        QCOMPARE(x.params.slots, y.params.slots);
+        QCOMPARE(x.params.slotCount, y.params.slotCount);
         QCOMPARE(x.params.kernelRepeats, y.params.kernelRepeats);
         QCOMPARE(x.params.stagingThreads, y.params.stagingThreads);
         QCOMPARE(x.timing, y.timing);
@@ -224,7 +221,7 @@ QByteArray readAll(const QString& path)
 class TestTraceFormat : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+private slots:
     void roundTripInMemory();
     void roundTripThroughFile();
     void opsAreCompactArrays();

@@ -63,7 +63,7 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
     const auto& first = runs.front();
     int slots = 1;
     for (const auto& run : runs)
-        slots = std::max(slots, run.params.slots);
+        slots = std::max(slots, run.params.slotCount);
     std::fprintf(out, "\nPipeline: %d chunks x %llu MiB, %d slots, kernel x%d%s\n", first.params.chunks,
                  static_cast<unsigned long long>(first.params.chunkBytes >> 20), slots,
                  first.params.kernelRepeats, first.device.simulated ? " (SIMULATED)" : "");

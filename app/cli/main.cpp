@@ -119,7 +119,7 @@ std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
         base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-bytes", 0, 4, 16ll << 30));
     else
         base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, 16384)) << 20;
-    base.slots = static_cast<int>(args.integer("--slots", base.slots, 1, 64));
+    base.slotCount = static_cast<int>(args.integer("--slots", base.slotCount, 1, 64));
     base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, 100000));
 
     std::vector<PipelineConfig> configs;

@@ -28,8 +28,8 @@ void runOverlappedPipeline(const PipelineContext& ctx)
     const std::size_t bytes = n * sizeof(float);
 
     std::vector<Slot> slots;
-    slots.reserve(static_cast<std::size_t>(ctx.config.slots));
-    for (int s = 0; s < ctx.config.slots; ++s) {
+    slots.reserve(static_cast<std::size_t>(ctx.config.slotCount));
+    for (int s = 0; s < ctx.config.slotCount; ++s) {
         Stream stream(device);
         rec.addStreamLane(stream, "stream " + std::to_string(s));
         auto deviceBuffer = rec.allocateDevice<float>(n, -1);
@@ -52,7 +52,7 @@ void runOverlappedPipeline(const PipelineContext& ctx)
     rec.markTimedBegin();
     for (int c = 0; c < ctx.config.chunks; ++c) {
         ctx.beginChunk(c);
-        Slot& slot = slots[static_cast<std::size_t>(c % ctx.config.slots)];
+        Slot& slot = slots[static_cast<std::size_t>(c % ctx.config.slotCount)];
         drainSlot(slot);
         rec.hostCopy(OpKind::StageIn, slot.staging.span().data(), ctx.inputChunk(c).data(), bytes,
                      HostMemoryKind::Pinned, c);
@@ -62,9 +62,9 @@ void runOverlappedPipeline(const PipelineContext& ctx)
         slot.chunk = c;
     }
     // Results in chunk order: the slot holding the oldest chunk first.
-    for (int k = 0; k < ctx.config.slots; ++k) {
+    for (int k = 0; k < ctx.config.slotCount; ++k) {
         const int c = ctx.config.chunks + k;
-        drainSlot(slots[static_cast<std::size_t>(c % ctx.config.slots)]);
+        drainSlot(slots[static_cast<std::size_t>(c % ctx.config.slotCount)]);
     }
     for (auto& slot : slots)
         rec.synchronize(slot.stream);

@@ -50,8 +50,8 @@ std::string validate(const PipelineConfig& c)
         return "chunk size must be a positive multiple of 4 bytes (one f32), got " + std::to_string(c.chunkBytes);
     if (c.chunkBytes > (16ull << 30))
         return "chunk size must be at most 16 GiB (got " + std::to_string(c.chunkBytes) + " bytes)";
-    if (c.slots < 1 || c.slots > 64)
-        return "slot count must be between 1 and 64 (got " + std::to_string(c.slots) + ")";
+    if (c.slotCount < 1 || c.slotCount > 64)
+        return "slot count must be between 1 and 64 (got " + std::to_string(c.slotCount) + ")";
     if (c.kernelRepeats < 1 || c.kernelRepeats > 100'000)
         return "kernel repeats must be between 1 and 100000 (got " + std::to_string(c.kernelRepeats) + ")";
     if (c.totalBytes() / c.chunkBytes != static_cast<std::uint64_t>(c.chunks))

@@ -28,7 +28,7 @@ struct PipelineConfig {
     PipelineKind kind = PipelineKind::Overlapped;
     int chunks = 8;
     std::uint64_t chunkBytes = 32ull << 20;
-    int slots = 3;
+    int slotCount = 3; // not `slots`: Qt defines that word as a macro
     int kernelRepeats = 1;
 
     std::uint64_t chunkFloats() const { return chunkBytes / sizeof(float); }

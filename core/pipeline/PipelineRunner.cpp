@@ -60,7 +60,7 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
     header.device = device.info();
     header.params.chunks = config.chunks;
     header.params.chunkBytes = config.chunkBytes;
-    header.params.slots = config.kind == PipelineKind::Serialized ? 1 : config.slots;
+    header.params.slotCount = config.kind == PipelineKind::Serialized ? 1 : config.slotCount;
     header.params.kernelRepeats = config.kernelRepeats;
     header.params.stagingThreads = 1;
 

@@ -18,7 +18,7 @@ struct Lane {
 struct RunParams {
     int chunks = 0;
     std::uint64_t chunkBytes = 0;
-    int slots = 0;
+    int slotCount = 0; // not `slots`: Qt defines that word as a macro
     int kernelRepeats = 1;
     int stagingThreads = 1;
 };

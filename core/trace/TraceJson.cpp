@@ -50,7 +50,7 @@ void writeRun(JsonWriter& w, const Run& run)
     w.beginObject();
     w.member("chunks", run.params.chunks);
     w.member("chunkBytes", run.params.chunkBytes);
-    w.member("slots", run.params.slots);
+    w.member("slots", run.params.slotCount);
     w.member("kernelRepeats", run.params.kernelRepeats);
     w.member("stagingThreads", run.params.stagingThreads);
     w.endObject();
@@ -247,7 +247,7 @@ RunParams readParams(const Json& object, const std::string& where)
     RunParams params;
     params.chunks = static_cast<int>(integerField(object, where, "chunks", 0, kMaxInt));
     params.chunkBytes = static_cast<std::uint64_t>(integerField(object, where, "chunkBytes", 0, kMaxInt64));
-    params.slots = static_cast<int>(integerField(object, where, "slots", 0, kMaxInt));
+    params.slotCount = static_cast<int>(integerField(object, where, "slots", 0, kMaxInt));
     params.kernelRepeats = static_cast<int>(integerField(object, where, "kernelRepeats", 0, kMaxInt));
     params.stagingThreads = static_cast<int>(integerField(object, where, "stagingThreads", 0, kMaxInt));
     return params;

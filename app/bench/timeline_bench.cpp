@@ -1,0 +1,175 @@
+// Loads and renders synthetic traces of 10k, 100k and 1M ops with the same
+// TimelinePlot the window uses, offscreen, and prints a table:
+//   overlapscope-timeline-bench [--sizes 10000,100000,1000000] [--width 1600]
+// The traces have the overlapped pipeline's shape (host staging, then upload,
+// kernel, download rotating over 3 streams), so folding sees realistic runs
+// of small ops.
+
+#include "AppSetup.h"
+#include "TimelinePlot.h"
+#include "TraceDocument.h"
+#include "ViewState.h"
+
+#include "trace/TraceJson.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace ovs;
+
+namespace {
+
+// Resident set size in bytes, from /proc (Linux).
+long long residentBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    long long pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return resident * 4096;
+}
+
+Trace syntheticTrace(std::size_t targetOps)
+{
+    Run run;
+    run.name = "synthetic overlapped";
+    run.pipeline = "overlapped";
+    run.device.name = "Synthetic device";
+    run.device.simulated = true;
+    run.timing = "simulated";
+    run.lanes = {{"host", LaneKind::HostThread}, {"stream 0", LaneKind::Stream}, {"stream 1", LaneKind::Stream},
+                 {"stream 2", LaneKind::Stream}};
+    // Per chunk: stage in, upload, kernel, download, stage out = 5 ops.
+    const std::size_t chunks = targetOps / 5;
+    run.params.chunks = static_cast<int>(chunks);
+    run.params.chunkBytes = 1 << 20;
+    run.params.slotCount = 3;
+    std::vector<std::int64_t> streamReady(3, 0);
+    std::int64_t host = 0;
+    const std::uint64_t bytes = 1 << 20;
+    for (std::size_t c = 0; c < chunks; ++c) {
+        const int chunk = static_cast<int>(c);
+        const auto stream = static_cast<std::uint16_t>(1 + c % 3);
+        Op in{host, host + 160'000, -1, -1, bytes, chunk, 0, OpKind::StageIn, HostMemoryKind::Pinned};
+        host = in.endNs;
+        run.ops.push_back(in);
+        std::int64_t t = std::max(host, streamReady[stream - 1]);
+        for (OpKind kind : {OpKind::Upload, OpKind::Kernel, OpKind::Download}) {
+            const std::int64_t d = kind == OpKind::Kernel ? 4'000 : 19'000;
+            run.ops.push_back({t, t + d, -1, -1, bytes, chunk, stream, kind,
+                               kind == OpKind::Kernel ? HostMemoryKind::None : HostMemoryKind::Pinned});
+            t += d + 500;
+        }
+        streamReady[stream - 1] = t;
+        Op out{host, host + 150'000, -1, -1, bytes, chunk, 0, OpKind::StageOut, HostMemoryKind::Pinned};
+        host = out.endNs + 1'000;
+        run.ops.push_back(out);
+    }
+    run.timedBeginNs = 0;
+    run.timedEndNs = host;
+    run.verification = {true, true, 0, "synthetic: not a real run"};
+    run.sortOps();
+    Trace trace;
+    trace.tool = "overlapscope-timeline-bench";
+    trace.runs.push_back(std::move(run));
+    return trace;
+}
+
+double medianMs(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ui::setUpApplicationFont();
+
+    std::vector<std::size_t> sizes = {10'000, 100'000, 1'000'000};
+    int width = 1600;
+    const QStringList args = QApplication::arguments();
+    for (int i = 1; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--sizes") {
+            sizes.clear();
+            for (const auto& s : args[i + 1].split(','))
+                sizes.push_back(s.toULongLong());
+        } else if (args[i] == "--width") {
+            width = args[i + 1].toInt();
+        }
+    }
+
+    QTemporaryDir dir;
+    std::printf("| ops | file MB | load s | to view s | replot full ms | replot zoomed ms | bytes/op in view |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::size_t target : sizes) {
+        const std::string path = dir.filePath(QString("t%1.json").arg(target)).toStdString();
+        std::string error;
+        {
+            const Trace trace = syntheticTrace(target);
+            if (!saveTrace(trace, path, &error)) {
+                std::fprintf(stderr, "could not write %s: %s\n", path.c_str(), error.c_str());
+                return 1;
+            }
+        }
+        const double fileMb = static_cast<double>(QFileInfo(QString::fromStdString(path)).size()) / 1e6;
+
+        QElapsedTimer timer;
+        timer.start();
+        auto loaded = loadTrace(path);
+        const double loadS = timer.nsecsElapsed() / 1e9;
+        if (!loaded.trace) {
+            std::fprintf(stderr, "%s\n", loaded.error.c_str());
+            return 1;
+        }
+        const std::size_t ops = loaded.trace->runs.front().ops.size();
+
+        const long long before = residentBytes();
+        timer.restart();
+        auto* document = new ui::TraceDocument;
+        auto* view = new ui::ViewState;
+        document->setTrace(*loaded.trace, QString::fromStdString(path));
+        loaded.trace.reset(); // what stays is what the view holds
+        view->setExtent(document->endNs());
+        view->resetView();
+        auto* plot = new ui::TimelinePlot(document, view);
+        plot->resize(width, plot->preferredHeight());
+        plot->replot();
+        const double toViewS = timer.nsecsElapsed() / 1e9;
+        const long long held = residentBytes() - before;
+
+        auto timeReplots = [&] {
+            std::vector<double> samples;
+            for (int i = 0; i < 9; ++i) {
+                timer.restart();
+                plot->replot();
+                samples.push_back(timer.nsecsElapsed() / 1e6);
+            }
+            return medianMs(samples);
+        };
+        const double full = timeReplots();
+        // Zoomed to 1/1000 of the run, in its middle.
+        const std::int64_t mid = document->endNs() / 2;
+        const std::int64_t half = std::max<std::int64_t>(document->endNs() / 2000, 1000);
+        view->setVisibleRange(mid - half, mid + half);
+        const double zoomed = timeReplots();
+
+        std::printf("| %zu | %.1f | %.3f | %.3f | %.2f | %.2f | %.0f |\n", ops, fileMb, loadS, toViewS, full, zoomed,
+                    static_cast<double>(held) / static_cast<double>(ops));
+        std::fflush(stdout);
+        delete plot;
+        delete view;
+        delete document;
+    }
+    return 0;
+}

@@ -1,0 +1,163 @@
+// The window as a user drives it: open good and bad traces (the view is kept
+// on failure), run on the simulated device and watch the timeline fill, cancel.
+#include "AppSetup.h"
+#include "ControlPanel.h"
+#include "MainWindow.h"
+#include "RunController.h"
+#include "TimelinePlot.h"
+#include "TraceDocument.h"
+#include "ViewState.h"
+
+#include "trace/TraceJson.h"
+
+#include <QtTest>
+
+using namespace ovs;
+using namespace ovs::ui;
+
+namespace {
+
+QString sourceTrace()
+{
+    return QString(OVERLAPSCOPE_SOURCE_DIR) + "/docs/traces/sim-h200-seed-defaults.json";
+}
+
+RunRequest smallRequest(int chunks, int chunkMiB)
+{
+    RunRequest request;
+    request.deviceSpec = "sim:h200";
+    for (auto kind : {PipelineKind::Serialized, PipelineKind::Overlapped}) {
+        PipelineConfig config;
+        config.kind = kind;
+        config.chunks = chunks;
+        config.chunkBytes = std::uint64_t(chunkMiB) << 20;
+        request.pipelines.push_back(config);
+    }
+    request.runBench = false;
+    return request;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString writeFile(const QString& name, const QByteArray& content)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(content);
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("OverlapScopeTest");
+        setUpApplicationFont();
+    }
+
+    void opensATrace()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.openTrace(sourceTrace());
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
+        QVERIFY(window.document()->run(0).opCount() > 0);
+        QVERIFY(window.viewState()->visibleEndNs() >= window.document()->endNs());
+        QVERIFY(window.lastMessage().contains("2 runs"));
+    }
+
+    void badFilesShowAnErrorAndKeepTheView_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("truncated") << QByteArray("{\"format\":\"overlapscope-trace\",\"version\":1,\"runs\":[") << "line 1";
+        QTest::newRow("not a trace") << QByteArray("\x89PNG\r\n\x1a\n binary") << "bad.json";
+        QTest::newRow("newer version") << QByteArray("{\"format\":\"overlapscope-trace\",\"version\":99,\"runs\":[],\"sweeps\":[]}")
+                                       << "99";
+        QTest::newRow("empty") << QByteArray() << "bad.json";
+    }
+    void badFilesShowAnErrorAndKeepTheView()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        MainWindow window;
+        window.setInteractive(false);
+        window.openTrace(sourceTrace());
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
+        window.viewState()->setVisibleRange(1000, 2'000'000);
+        const auto start = window.viewState()->visibleStartNs();
+        const auto end = window.viewState()->visibleEndNs();
+
+        window.openTrace(writeFile("bad.json", content));
+        QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains("Could not") || window.lastMessage().contains(message), 10000);
+        QVERIFY2(window.lastMessage().contains(message), qPrintable(window.lastMessage()));
+        QCOMPARE(window.document()->runCount(), 2);
+        QCOMPARE(window.document()->sourcePath(), sourceTrace());
+        QCOMPARE(window.viewState()->visibleStartNs(), start);
+        QCOMPARE(window.viewState()->visibleEndNs(), end);
+    }
+
+    void aLiveRunFillsTheTimeline()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        int changesBeforeFinish = 0;
+        bool finished = false;
+        bool ok = false;
+        connect(window.document(), &TraceDocument::runChanged, this, [&] {
+            if (!finished)
+                ++changesBeforeFinish;
+        });
+        connect(window.runController(), &RunController::finished, this, [&](bool success, const QString&) {
+            finished = true;
+            ok = success;
+        });
+        window.runController()->start(smallRequest(6, 2));
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 60000);
+        QVERIFY(ok);
+        QCOMPARE(window.document()->runCount(), 2);
+        QVERIFY(changesBeforeFinish > 2);
+        for (int r = 0; r < 2; ++r) {
+            const auto& run = window.document()->run(r).run();
+            QVERIFY2(run.verification.passed, run.verification.message.c_str());
+            QVERIFY(window.document()->run(r).opCount() > 0);
+        }
+        QVERIFY(window.document()->isModified());
+        QVERIFY(window.timeline()->preferredHeight() > 200);
+    }
+
+    void cancelLeavesTheWindowUsable()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        bool finished = false;
+        connect(window.runController(), &RunController::finished, this, [&](bool, const QString&) { finished = true; });
+        bool cancelled = false;
+        connect(window.document(), &TraceDocument::runChanged, this, [&] {
+            if (!cancelled) {
+                cancelled = true;
+                window.runController()->cancel();
+            }
+        });
+        window.runController()->start(smallRequest(64, 8));
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 120000);
+        QVERIFY(window.document()->runCount() >= 1);
+        QCOMPARE(window.document()->run(0).run().status, RunStatus::Cancelled);
+        QVERIFY(!window.runController()->isRunning());
+
+        // The next run works.
+        finished = false;
+        window.runController()->start(smallRequest(2, 1));
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 60000);
+        const auto& last = window.document()->run(window.document()->runCount() - 1).run();
+        QVERIFY2(last.verification.passed, last.verification.message.c_str());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,197 @@
+// The comparison table and the selected op's details, read back as the plain
+// text the panels show.
+#include "OpDetailsPanel.h"
+#include "SummaryPanel.h"
+#include "TraceDocument.h"
+#include "ViewState.h"
+
+#include <QtTest>
+
+using namespace ovs;
+using namespace ovs::ui;
+
+namespace {
+
+DeviceInfo simulatedH200()
+{
+    DeviceInfo device;
+    device.name = "Simulated H200 (PCIe Gen5)";
+    device.simulated = true;
+    device.preset = "h200";
+    device.detail = "PCIe Gen5 x16 model";
+    device.asyncEngineCount = 2;
+    return device;
+}
+
+Run makeRun(const char* pipeline, const char* name, std::int64_t wallNs, RunStatus status = RunStatus::Completed)
+{
+    Run run;
+    run.name = name;
+    run.pipeline = pipeline;
+    run.device = simulatedH200();
+    run.timing = "simulated";
+    run.params = {8, 32ull << 20, 3, 1, 1};
+    run.status = status;
+    run.timedBeginNs = 1'000'000;
+    run.timedEndNs = run.timedBeginNs + wallNs;
+    run.verification.checked = status == RunStatus::Completed;
+    run.verification.passed = status == RunStatus::Completed;
+    run.verification.message = status == RunStatus::Completed ? "verified: all 67108864 floats equal input + 1"
+                                                              : "not verified: the run was cancelled";
+    if (status == RunStatus::Cancelled)
+        run.error = "cancelled by the user";
+    run.lanes = {{"host", LaneKind::HostThread}, {"stream 0", LaneKind::Stream}};
+    Op upload;
+    upload.kind = OpKind::Upload;
+    upload.lane = 1;
+    upload.chunk = 0;
+    upload.startNs = 1'500'000;
+    upload.endNs = 1'500'000 + 610'000;
+    upload.execStartNs = 1'520'000;
+    upload.execEndNs = upload.endNs;
+    upload.bytes = 32ull << 20;
+    upload.memory = HostMemoryKind::Pinned;
+    Op stage;
+    stage.kind = OpKind::StageIn;
+    stage.lane = 0;
+    stage.chunk = 0;
+    stage.startNs = 1'000'000;
+    stage.endNs = 1'450'000;
+    stage.bytes = 32ull << 20;
+    stage.memory = HostMemoryKind::Pinned;
+    run.ops = {stage, upload};
+    run.sortOps();
+    return run;
+}
+
+QStringList rowOf(const SummaryPanel& panel, int row)
+{
+    return panel.summaryText().split('\n').at(2 + row).split('\t');
+}
+
+} // namespace
+
+class TestSummaryPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void emptyDocumentSaysWhatToDo()
+    {
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        QVERIFY(panel.summaryText().startsWith("No runs yet"));
+        QCOMPARE(panel.summaryText().split('\n').size(), 2); // the hint and the header
+    }
+
+    void comparesRunsAsTheSeedsTable_data()
+    {
+        QTest::addColumn<QList<int>>("order"); // 0: serialized, 1: overlapped
+        QTest::addColumn<QStringList>("speedups");
+        QTest::newRow("serialized first") << QList<int>{0, 1} << QStringList{"1.00x", "3.44x"};
+        QTest::newRow("overlapped first") << QList<int>{1, 0} << QStringList{"3.44x", "1.00x"};
+        QTest::newRow("no baseline") << QList<int>{1} << QStringList{"\u2013"};
+    }
+
+    void comparesRunsAsTheSeedsTable()
+    {
+        QFETCH(QList<int>, order);
+        QFETCH(QStringList, speedups);
+        const Run runs[] = {makeRun("serialized", "serialized pageable", 322'000'000),
+                            makeRun("overlapped", "overlapped pinned", 93'600'000)};
+        Trace trace;
+        for (int i : order)
+            trace.runs.push_back(runs[i]);
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        document.setTrace(trace, "t.json");
+
+        const QString text = panel.summaryText();
+        QVERIFY2(text.contains("Simulated H200 (PCIe Gen5) [simulated]"), qPrintable(text));
+        QVERIFY2(text.contains("PCIe Gen5 x16 model"), qPrintable(text));
+        QVERIFY2(text.contains("timing: simulated"), qPrintable(text));
+        for (int row = 0; row < order.size(); ++row) {
+            const QStringList cells = rowOf(panel, row);
+            QCOMPARE(cells.size(), int(SummaryPanel::ColumnCount));
+            QCOMPARE(cells[SummaryPanel::RunColumn], QString::fromStdString(runs[order[row]].name));
+            QCOMPARE(cells[SummaryPanel::DeviceColumn], QString("Simulated H200 (PCIe Gen5) [simulated]"));
+            QCOMPARE(cells[SummaryPanel::StatusColumn], QString("completed"));
+            QCOMPARE(cells[SummaryPanel::WallColumn], order[row] == 0 ? QString("322.000 ms") : QString("93.600 ms"));
+            QCOMPARE(cells[SummaryPanel::SpeedupColumn], speedups[row]);
+            QCOMPARE(cells[SummaryPanel::VerificationColumn], QString("verified: all 67108864 floats equal input + 1"));
+            QCOMPARE(cells[SummaryPanel::OpsColumn], QString("2"));
+        }
+    }
+
+    void speedupOnlyWithinOneWorkload()
+    {
+        Run serialized = makeRun("serialized", "serialized pageable", 322'000'000);
+        Run overlapped = makeRun("overlapped", "overlapped pinned", 93'600'000);
+        overlapped.params.chunks = 16; // another workload: nothing to compare with
+        Trace trace;
+        trace.runs = {serialized, overlapped};
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        document.setTrace(trace, "t.json");
+        QCOMPARE(rowOf(panel, 1)[SummaryPanel::SpeedupColumn], QString("\u2013"));
+    }
+
+    void liveAndCancelledRuns()
+    {
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        const Run serialized = makeRun("serialized", "serialized pageable", 322'000'000);
+        Run header = makeRun("overlapped", "overlapped pinned", 0);
+        header.ops.clear();
+        document.finishRun(document.beginRun(serialized), serialized);
+        const int live = document.beginRun(header);
+        QStringList cells = rowOf(panel, 1);
+        QCOMPARE(cells[SummaryPanel::StatusColumn], QString("running"));
+        QCOMPARE(cells[SummaryPanel::WallColumn], QString("\u2013"));
+        QCOMPARE(cells[SummaryPanel::OpsColumn], QString("0"));
+
+        const Run ops = makeRun("overlapped", "overlapped pinned", 0);
+        document.addOps(live, ops.ops);
+        QCOMPARE(rowOf(panel, 1)[SummaryPanel::OpsColumn], QString("2"));
+
+        document.finishRun(live, makeRun("overlapped", "overlapped pinned", 40'000'000, RunStatus::Cancelled));
+        cells = rowOf(panel, 1);
+        QCOMPARE(cells[SummaryPanel::StatusColumn], QString("cancelled: cancelled by the user"));
+        QCOMPARE(cells[SummaryPanel::SpeedupColumn], QString("\u2013")); // a cancelled run is not a result
+        QCOMPARE(cells[SummaryPanel::VerificationColumn], QString("not verified: the run was cancelled"));
+        QCOMPARE(rowOf(panel, 0)[SummaryPanel::SpeedupColumn], QString("1.00x"));
+
+        document.clear();
+        QCOMPARE(panel.summaryText().split('\n').size(), 2);
+    }
+
+    void detailsOfTheSelectedOp()
+    {
+        TraceDocument document;
+        ViewState view;
+        OpDetailsPanel panel(&document, &view);
+        QCOMPARE(panel.detailsText(), QString("Click an op in the timeline to see its details."));
+
+        Trace trace;
+        trace.runs = {makeRun("overlapped", "overlapped pinned", 93'600'000)};
+        document.setTrace(trace, "t.json");
+        view.setSelection({0, 1, 0}); // the upload on stream 0
+        const QString text = panel.detailsText();
+        for (const char* expected : {"Kind: Upload (HtoD)", "Run: overlapped pinned", "Lane: stream 0", "Chunk: 0",
+                                     "Start: 1.500 ms", "End: 2.110 ms", "Duration: 610 \u00b5s", "Interval (ns): 1500000 .. 2110000",
+                                     "Bytes: 32 MiB (33554432 B)", "Rate: 55.0 GB/s", "Host memory: pinned",
+                                     "Engine ran: 1.520 ms to 2.110 ms (590 \u00b5s)", "Queued: 20.0 \u00b5s",
+                                     "Engine rate: 56.9 GB/s", "Device: Simulated H200 (PCIe Gen5) [simulated]"})
+            QVERIFY2(text.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text));
+
+        view.setSelection({0, 0, 0}); // the staging copy: host time only
+        QVERIFY(panel.detailsText().contains("Kind: Stage in (host memcpy)"));
+        QVERIFY(!panel.detailsText().contains("Engine ran"));
+
+        // A selection the document no longer has falls back to the hint.
+        document.clear();
+        QCOMPARE(panel.detailsText(), QString("Click an op in the timeline to see its details."));
+    }
+};
+
+QTEST_MAIN(TestSummaryPanel)
+#include "tst_summary_panel.moc"

@@ -1,0 +1,506 @@
+#include "OpStyle.h"
+#include "TimelineLegendItem.h"
+#include "TimelinePlot.h"
+#include "TraceDocument.h"
+#include "ViewState.h"
+
+#include "trace/TraceJson.h"
+
+#include <QFontDatabase>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolTip>
+
+using ovs::Lane;
+using ovs::LaneKind;
+using ovs::Op;
+using ovs::OpKind;
+using ovs::Run;
+using ovs::ui::OpRef;
+using ovs::ui::TimelinePlot;
+using ovs::ui::TraceDocument;
+using ovs::ui::ViewState;
+
+namespace {
+
+Op makeOp(std::uint16_t lane, std::int64_t start, std::int64_t end, OpKind kind, int chunk)
+{
+    Op op;
+    op.lane = lane;
+    op.startNs = start;
+    op.endNs = end;
+    op.kind = kind;
+    op.chunk = chunk;
+    op.bytes = kind == OpKind::Kernel ? 0 : 1 << 20;
+    return op;
+}
+
+// Two runs on one time axis: a serialized one (host + 1 stream) on a
+// simulated device and a cancelled overlapped one (host + 2 streams).
+ovs::Trace twoRuns()
+{
+    Run a;
+    a.name = "serialized pageable";
+    a.device.name = "Simulated H200";
+    a.device.simulated = true;
+    a.params.chunks = 2;
+    a.params.chunkBytes = 1 << 20;
+    a.lanes = {Lane{"host", LaneKind::HostThread}, Lane{"stream 0", LaneKind::Stream}};
+    a.ops = {makeOp(0, 0, 20'000, OpKind::StageIn, 0), makeOp(1, 20'000, 120'000, OpKind::Upload, 0),
+             makeOp(1, 120'000, 160'000, OpKind::Kernel, 0), makeOp(1, 160'000, 260'000, OpKind::Download, 0)};
+    a.timedBeginNs = 0;
+    a.timedEndNs = 260'000;
+    a.verification.checked = true;
+    a.verification.passed = true;
+
+    Run b;
+    b.name = "overlapped pinned";
+    b.device.name = "NVIDIA H200";
+    b.params.chunks = 2;
+    b.params.chunkBytes = 1 << 20;
+    b.params.slotCount = 2;
+    b.status = ovs::RunStatus::Cancelled;
+    b.lanes = {Lane{"host", LaneKind::HostThread}, Lane{"stream 0", LaneKind::Stream},
+               Lane{"stream 1", LaneKind::Stream}};
+    b.ops = {makeOp(1, 10'000, 110'000, OpKind::Upload, 0), makeOp(2, 110'000, 210'000, OpKind::Upload, 1),
+             makeOp(1, 110'000, 150'000, OpKind::Kernel, 0), makeOp(0, 0, 10'000, OpKind::Alloc, -1)};
+    b.timedBeginNs = 5'000;
+    b.timedEndNs = 210'000;
+    ovs::Trace trace;
+    trace.runs = {a, b};
+    for (Run& run : trace.runs)
+        run.sortOps();
+    return trace;
+}
+
+bool closeTo(QColor a, QColor b, int tolerance = 12)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+void sendWheel(QWidget* widget, QPoint pos, QPoint angleDelta, Qt::KeyboardModifiers modifiers)
+{
+    QWheelEvent event(pos, widget->mapToGlobal(pos), QPoint(), angleDelta, Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &event);
+}
+
+void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons,
+               Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QMouseEvent event(type, pos, widget->mapToGlobal(pos), button, buttons, modifiers);
+    QApplication::sendEvent(widget, &event);
+}
+
+void drag(QWidget* widget, QPoint from, QPoint to, Qt::MouseButton button, Qt::KeyboardModifiers modifiers)
+{
+    sendMouse(widget, QEvent::MouseButtonPress, from, button, button, modifiers);
+    const QPoint middle = (from + to) / 2;
+    sendMouse(widget, QEvent::MouseMove, middle, Qt::NoButton, button, modifiers);
+    sendMouse(widget, QEvent::MouseMove, to, Qt::NoButton, button, modifiers);
+    sendMouse(widget, QEvent::MouseButtonRelease, to, button, Qt::NoButton, modifiers);
+}
+
+} // namespace
+
+class TestTimelinePlot : public QObject {
+    Q_OBJECT
+
+private:
+    TraceDocument* m_document = nullptr;
+    ViewState* m_view = nullptr;
+    TimelinePlot* m_plot = nullptr;
+    QTemporaryDir m_dir;
+
+    // A pixel of an op (its centre by default), through the axes' mapping.
+    QPoint opPixel(int run, int lane, double fraction = 0.5, double laneOffset = 0) const
+    {
+        const Op& op = m_document->run(run).laneOps(lane).front();
+        const double t = op.startNs + fraction * op.durationNs();
+        const QCPAxisRect* rect = m_plot->runAxisRect(run);
+        return QPoint(static_cast<int>(std::lround(rect->axis(QCPAxis::atBottom)->coordToPixel(t))),
+                      static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->coordToPixel(lane + laneOffset))));
+    }
+
+    qint64 span() const { return m_view->visibleEndNs() - m_view->visibleStartNs(); }
+
+private slots:
+    void initTestCase()
+    {
+        Q_INIT_RESOURCE(resources);
+        QVERIFY(QFontDatabase::addApplicationFont(QStringLiteral(":/fonts/DejaVuSans.ttf")) >= 0);
+        QVERIFY(QFontDatabase::addApplicationFont(QStringLiteral(":/fonts/DejaVuSans-Bold.ttf")) >= 0);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init()
+    {
+        m_document = new TraceDocument(this);
+        m_view = new ViewState(this);
+        m_plot = new TimelinePlot(m_document, m_view);
+        m_document->setTrace(twoRuns(), QString());
+        m_plot->resize(1000, 500);
+        m_plot->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_plot));
+        m_plot->replot();
+    }
+
+    void cleanup()
+    {
+        delete m_plot;
+        delete m_view;
+        delete m_document;
+    }
+
+    void structure()
+    {
+        QCOMPARE(m_plot->axisRectCount(), 2);
+        const QStringList expectedLanes[] = {{"host", "stream 0"}, {"host", "stream 0", "stream 1"}};
+        for (int run = 0; run < 2; ++run) {
+            const auto ticker = m_plot->runAxisRect(run)->axis(QCPAxis::atLeft)->ticker().dynamicCast<QCPAxisTickerText>();
+            QVERIFY(ticker);
+            QCOMPARE(QStringList(ticker->ticks().values()), expectedLanes[run]);
+            QCOMPARE(ticker->ticks().firstKey(), 0.0);
+        }
+        // Only the bottom run labels the shared time axis.
+        QVERIFY(!m_plot->runAxisRect(0)->axis(QCPAxis::atBottom)->tickLabels());
+        QVERIFY(m_plot->runAxisRect(1)->axis(QCPAxis::atBottom)->tickLabels());
+
+        QStringList titles;
+        for (int i = 0; i < m_plot->plotLayout()->elementCount(); ++i)
+            if (auto* text = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->elementAt(i)))
+                titles << text->text();
+        QCOMPARE(titles.size(), 2);
+        QVERIFY2(titles[0].contains("serialized pageable") && titles[0].contains("[simulated]")
+                     && titles[0].contains("wall 260.0 \u00b5s") && titles[0].contains("verified"),
+                 qPrintable(titles[0]));
+        QVERIFY2(titles[1].contains("NVIDIA H200") && titles[1].contains("cancelled")
+                     && !titles[1].contains("[simulated]"),
+                 qPrintable(titles[1]));
+
+        // The legend lists the kinds present, in legend order.
+        QList<int> legend;
+        for (auto* element : m_plot->plotLayout()->elements(true))
+            if (auto* item = qobject_cast<ovs::ui::TimelineLegendItem*>(element))
+                legend << int(item->kind());
+        const QList<int> expected = {int(OpKind::Upload), int(OpKind::Kernel), int(OpKind::Download),
+                                     int(OpKind::StageIn), int(OpKind::Alloc)};
+        QCOMPARE(legend, expected);
+    }
+
+    void xRangeFollowsViewState()
+    {
+        m_view->setVisibleRange(10'000, 20'000);
+        for (int run = 0; run < 2; ++run) {
+            const QCPRange range = m_plot->runAxisRect(run)->axis(QCPAxis::atBottom)->range();
+            QCOMPARE(range.lower, 10'000.0);
+            QCOMPARE(range.upper, 20'000.0);
+        }
+        // And back: an axis changed directly moves the view and the other axis.
+        m_plot->runAxisRect(1)->axis(QCPAxis::atBottom)->setRange(30'000, 70'000);
+        QCOMPARE(m_view->visibleStartNs(), 30'000);
+        QCOMPARE(m_view->visibleEndNs(), 70'000);
+        QCOMPARE(m_plot->runAxisRect(0)->axis(QCPAxis::atBottom)->range().lower, 30'000.0);
+        // Out of bounds: the view clamps, the axes follow the view.
+        m_plot->runAxisRect(0)->axis(QCPAxis::atBottom)->setRange(-50'000, -10'000);
+        QCOMPARE(m_view->visibleStartNs(), 0);
+        QCOMPARE(m_plot->runAxisRect(0)->axis(QCPAxis::atBottom)->range().lower, 0.0);
+        QCOMPARE(m_plot->runAxisRect(1)->axis(QCPAxis::atBottom)->range().upper, 40'000.0);
+    }
+
+    void keyboard_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<int>("spanChange"); // -1 shrinks, 0 same, 1 grows
+        QTest::addColumn<int>("startChange");
+        QTest::newRow("W zooms in") << int(Qt::Key_W) << -1 << 1;
+        QTest::newRow("S zooms out") << int(Qt::Key_S) << 1 << -1;
+        QTest::newRow("A pans left") << int(Qt::Key_A) << 0 << -1;
+        QTest::newRow("D pans right") << int(Qt::Key_D) << 0 << 1;
+        QTest::newRow("Left pans left") << int(Qt::Key_Left) << 0 << -1;
+    }
+    void keyboard()
+    {
+        QFETCH(int, key);
+        QFETCH(int, spanChange);
+        QFETCH(int, startChange);
+        m_view->setVisibleRange(100'000, 150'000);
+        const qint64 span0 = span();
+        const qint64 start0 = m_view->visibleStartNs();
+        QTest::keyClick(m_plot, Qt::Key(key));
+        QCOMPARE(span() < span0 ? -1 : (span() > span0 ? 1 : 0), spanChange);
+        QCOMPARE(m_view->visibleStartNs() < start0 ? -1 : (m_view->visibleStartNs() > start0 ? 1 : 0), startChange);
+    }
+
+    void resetKeys_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::newRow("0") << int(Qt::Key_0);
+        QTest::newRow("Home") << int(Qt::Key_Home);
+    }
+    void resetKeys()
+    {
+        QFETCH(int, key);
+        m_view->setVisibleRange(100'000, 150'000);
+        QTest::keyClick(m_plot, Qt::Key(key));
+        QCOMPARE(m_view->visibleStartNs(), 0);
+        QVERIFY(m_view->visibleEndNs() >= m_document->endNs());
+    }
+
+    void wheelZoomsAroundTheCursor()
+    {
+        m_view->setVisibleRange(0, 200'000);
+        m_plot->replot();
+        const QPoint at = opPixel(0, 1); // the upload, 70 µs in
+        const double before = m_plot->timeAtPixel(at.x());
+        sendWheel(m_plot, at, QPoint(0, 120), Qt::ControlModifier);
+        QVERIFY(span() < 200'000);
+        m_plot->replot();
+        QVERIFY(std::abs(m_plot->timeAtPixel(at.x()) - before) < 500);
+        const qint64 zoomed = span();
+        sendWheel(m_plot, at, QPoint(0, -120), Qt::ControlModifier);
+        QVERIFY(span() > zoomed);
+        // A plain wheel is left to the parent (scrolling), time stays.
+        const qint64 start = m_view->visibleStartNs();
+        const qint64 width = span();
+        sendWheel(m_plot, at, QPoint(0, 120), Qt::NoModifier);
+        QCOMPARE(m_view->visibleStartNs(), start);
+        QCOMPARE(span(), width);
+        // Shift+wheel pans.
+        sendWheel(m_plot, at, QPoint(0, -120), Qt::ShiftModifier);
+        QVERIFY(m_view->visibleStartNs() > start);
+        QCOMPARE(span(), width);
+    }
+
+    void clickSelects()
+    {
+        m_plot->replot();
+        const QPoint onUpload = opPixel(1, 2); // run 1, lane "stream 1": its only op
+        QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, onUpload);
+        QCOMPARE(m_view->selection(), (OpRef{1, 2, 0}));
+        QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, opPixel(0, 1));
+        QCOMPARE(m_view->selection(), (OpRef{0, 1, 0}));
+        // Empty space (run 0's stream lane, after its last op) clears.
+        const QCPAxisRect* rect = m_plot->runAxisRect(0);
+        const QPoint empty(rect->right() - 3, static_cast<int>(rect->axis(QCPAxis::atLeft)->coordToPixel(0)));
+        QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, empty);
+        QVERIFY(!m_view->selection().isValid());
+        // Esc clears a selection too.
+        QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, onUpload);
+        QVERIFY(m_view->selection().isValid());
+        QTest::keyClick(m_plot, Qt::Key_Escape);
+        QVERIFY(!m_view->selection().isValid());
+    }
+
+    void hoverTooltip()
+    {
+        m_plot->replot();
+        const QPoint onKernel = opPixel(1, 1, 0.2);
+        QCOMPARE(m_plot->opAt(onKernel), (OpRef{1, 1, 0})); // lane 1 of run 1 starts with the upload
+        const QString text = m_plot->toolTipTextAt(opPixel(0, 1));
+        QVERIFY2(text.contains("Upload (HtoD)") && text.contains("stream 0") && text.contains("100 \u00b5s")
+                     && text.contains("1 MiB"),
+                 qPrintable(text));
+        QVERIFY(m_plot->toolTipTextAt(QPoint(2, 2)).isEmpty());
+        sendMouse(m_plot, QEvent::MouseMove, opPixel(0, 1), Qt::NoButton, Qt::NoButton);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), text);
+    }
+
+    void dragPans()
+    {
+        m_view->setVisibleRange(50'000, 150'000);
+        m_plot->replot();
+        const QPoint from = opPixel(0, 1);
+        drag(m_plot, from, from + QPoint(100, 0), Qt::LeftButton, Qt::NoModifier);
+        QVERIFY(m_view->visibleStartNs() < 50'000);
+        QCOMPARE(span(), 100'000);
+        QVERIFY(!m_view->selection().isValid()); // a drag is not a click
+    }
+
+    void shiftDragZoomsToRange()
+    {
+        m_view->setVisibleRange(0, 300'000);
+        m_plot->replot();
+        const int y = opPixel(0, 1).y();
+        const int x0 = static_cast<int>(m_plot->pixelAtTime(100'000));
+        const int x1 = static_cast<int>(m_plot->pixelAtTime(200'000));
+        const qint64 t0 = std::llround(m_plot->timeAtPixel(x0));
+        const qint64 t1 = std::llround(m_plot->timeAtPixel(x1));
+        drag(m_plot, QPoint(x0, y), QPoint(x1, y), Qt::LeftButton, Qt::ShiftModifier);
+        QCOMPARE(m_view->visibleStartNs(), t0);
+        QCOMPARE(m_view->visibleEndNs(), t1);
+        // The right button does the same.
+        m_view->setVisibleRange(0, 300'000);
+        m_plot->replot();
+        drag(m_plot, QPoint(x0, y), QPoint(x1, y), Qt::RightButton, Qt::NoModifier);
+        QCOMPARE(m_view->visibleStartNs(), t0);
+    }
+
+    void ctrlDragMeasures()
+    {
+        m_view->setVisibleRange(0, 300'000);
+        m_plot->replot();
+        const int y = opPixel(0, 1).y();
+        const int x0 = static_cast<int>(m_plot->pixelAtTime(50'000));
+        const int x1 = static_cast<int>(m_plot->pixelAtTime(150'000));
+        drag(m_plot, QPoint(x1, y), QPoint(x0, y), Qt::LeftButton, Qt::ControlModifier);
+        QVERIFY(m_view->measurement().has_value());
+        QCOMPARE(m_view->measurement()->first, std::llround(m_plot->timeAtPixel(x0)));
+        QCOMPARE(m_view->measurement()->second, std::llround(m_plot->timeAtPixel(x1)));
+        QCOMPARE(span(), 300'000); // measuring does not pan
+        QTest::keyClick(m_plot, Qt::Key_Escape);
+        QVERIFY(!m_view->measurement().has_value());
+    }
+
+    void exportPng_data()
+    {
+        QTest::addColumn<double>("scale");
+        QTest::newRow("1x") << 1.0;
+        QTest::newRow("2x") << 2.0;
+    }
+    void exportPng()
+    {
+        QFETCH(double, scale);
+        m_view->resetView();
+        m_view->setSelection({});
+        m_plot->replot();
+        const QString path = m_dir.filePath(QStringLiteral("timeline-%1.png").arg(scale));
+        QString error;
+        QVERIFY2(m_plot->exportImage(path, "png", m_plot->width(), m_plot->height(), scale, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(m_plot->width(), m_plot->height()) * scale);
+        m_plot->replot();
+        // Each op's colour where the widget draws it (above its label).
+        const struct {
+            int run, lane;
+            OpKind kind;
+        } samples[] = {{0, 1, OpKind::Upload}, {1, 2, OpKind::Upload}, {0, 0, OpKind::StageIn}, {1, 0, OpKind::Alloc}};
+        for (const auto& sample : samples) {
+            const QPoint at = opPixel(sample.run, sample.lane, 0.5, -0.25) * scale;
+            const QColor got = image.pixelColor(at);
+            QVERIFY2(closeTo(got, ovs::ui::opColor(sample.kind)),
+                     qPrintable(QStringLiteral("run %1 lane %2: %3 vs %4")
+                                    .arg(sample.run)
+                                    .arg(sample.lane)
+                                    .arg(got.name(), ovs::ui::opColor(sample.kind).name())));
+        }
+    }
+
+    void exportVector_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("svg") << "svg" << QByteArray("<?xml");
+        QTest::newRow("pdf") << "pdf" << QByteArray("%PDF");
+    }
+    void exportVector()
+    {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, magic);
+        const QString path = m_dir.filePath("timeline." + format);
+        QString error;
+        QVERIFY2(m_plot->exportImage(path, format, 1200, 0, 1.0, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray data = file.readAll();
+        QVERIFY(data.size() > 1000);
+        QVERIFY(data.startsWith(magic));
+        if (format == "svg")
+            QVERIFY(data.contains("stream 1"));
+    }
+
+    void exportErrors_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("mention");
+        QTest::newRow("missing folder") << "/nonexistent-overlapscope-dir/t.png" << "png"
+                                        << "/nonexistent-overlapscope-dir/t.png";
+        QTest::newRow("missing folder, pdf") << "/nonexistent-overlapscope-dir/t.pdf" << "pdf" << "t.pdf";
+        QTest::newRow("unknown format") << m_dir.filePath("t.gif") << "gif" << "gif";
+    }
+    void exportErrors()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, format);
+        QFETCH(QString, mention);
+        QString error;
+        QVERIFY(!m_plot->exportImage(path, format, 800, 400, 1.0, &error));
+        QVERIFY2(error.contains(mention), qPrintable(error));
+        QVERIFY(!QFile::exists(path));
+    }
+
+    void preferredHeightGrowsWithLanes()
+    {
+        const int two = m_plot->preferredHeight(1000);
+        ovs::Trace trace = twoRuns();
+        for (int i = 2; i < 8; ++i)
+            trace.runs[1].lanes.push_back(Lane{"stream " + std::to_string(i), LaneKind::Stream});
+        m_document->setTrace(trace, QString());
+        const int more = m_plot->preferredHeight(1000);
+        QCOMPARE(more - two, 6 * m_plot->rowHeight());
+        // An export without a height uses it.
+        const QString path = m_dir.filePath("tall.png");
+        QString error;
+        QVERIFY2(m_plot->exportImage(path, "png", 1000, 0, 1.0, &error), qPrintable(error));
+        QCOMPARE(QImage(path).height(), more);
+    }
+
+    void liveRunUpdates()
+    {
+        Run header;
+        header.name = "live one";
+        header.device.name = "NVIDIA H200";
+        header.lanes = {Lane{"host", LaneKind::HostThread}};
+        const int run = m_document->beginRun(header);
+        QCOMPARE(m_plot->axisRectCount(), 3);
+        m_document->addLane(run, Lane{"stream 0", LaneKind::Stream}, 1);
+        const std::vector<Op> ops = {makeOp(1, 0, 400'000, OpKind::Download, 0)};
+        m_document->addOps(run, ops);
+        QTRY_COMPARE(m_plot->runAxisRect(run)
+                         ->axis(QCPAxis::atLeft)
+                         ->ticker()
+                         .dynamicCast<QCPAxisTickerText>()
+                         ->ticks()
+                         .size(),
+                     2);
+        // The view followed the growing run.
+        QTRY_VERIFY(m_view->visibleEndNs() >= 400'000);
+    }
+
+    void realTraceRenders()
+    {
+        const auto loaded = ovs::loadTrace(OVERLAPSCOPE_SOURCE_DIR "/docs/traces/h200-seed-defaults.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        m_document->setTrace(*loaded.trace, QString());
+        const QString path = m_dir.filePath("real.png");
+        QString error;
+        QVERIFY2(m_plot->exportImage(path, "png", 1600, 0, 1.0, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.width(), 1600);
+        int downloadPixels = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                downloadPixels += closeTo(image.pixelColor(x, y), ovs::ui::opColor(OpKind::Download), 4);
+        QVERIFY(downloadPixels > 1000);
+    }
+
+    void emptyDocument()
+    {
+        m_document->clear();
+        QCOMPARE(m_plot->axisRectCount(), 0);
+        const QString path = m_dir.filePath("empty.png");
+        QString error;
+        QVERIFY2(m_plot->exportImage(path, "png", 400, 0, 1.0, &error), qPrintable(error));
+        QVERIFY(!QImage(path).isNull());
+        QTest::keyClick(m_plot, Qt::Key_W); // no rects: nothing to crash on
+        QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, QPoint(50, 50));
+    }
+};
+
+QTEST_MAIN(TestTimelinePlot)
+#include "tst_timeline_plot.moc"

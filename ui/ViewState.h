@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QObject>
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace ovs::ui {
+
+// Which op of the document: run, lane, index in RunTimeline::laneOps(lane).
+struct OpRef {
+    int run = -1;
+    int lane = -1;
+    int index = -1;
+    bool isValid() const { return run >= 0 && lane >= 0 && index >= 0; }
+    bool operator==(const OpRef&) const = default;
+};
+
+// The shared view of the time axis, selection and measurement: every view
+// (timeline, details, charts) reads it and changes it through here, so they
+// stay in step. Times are ns on the runs' common axis.
+class ViewState : public QObject {
+    Q_OBJECT
+
+public:
+    static constexpr std::int64_t kMinimumSpanNs = 100;
+
+    explicit ViewState(QObject* parent = nullptr);
+
+    std::int64_t visibleStartNs() const { return m_startNs; }
+    std::int64_t visibleEndNs() const { return m_endNs; }
+    std::int64_t extentNs() const { return m_extentNs; }
+    // Clamped to [0, extent] where possible, never narrower than kMinimumSpanNs.
+    void setVisibleRange(std::int64_t startNs, std::int64_t endNs);
+    // factor > 1 zooms in around centerNs, < 1 zooms out.
+    void zoom(double factor, std::int64_t centerNs);
+    // Moves by a fraction of the visible width (negative: left).
+    void pan(double fraction);
+    // The whole extent (with a margin), e.g. after a load or on "reset view".
+    void setExtent(std::int64_t extentNs);
+    void resetView();
+
+    OpRef selection() const { return m_selection; }
+    void setSelection(const OpRef& op);
+
+    // Two instants the user marked, to read the interval between them.
+    std::optional<std::pair<std::int64_t, std::int64_t>> measurement() const { return m_measurement; }
+    void setMeasurement(std::int64_t aNs, std::int64_t bNs);
+    void clearMeasurement();
+
+signals:
+    void visibleRangeChanged(qint64 startNs, qint64 endNs);
+    void selectionChanged(const ovs::ui::OpRef& op);
+    void measurementChanged();
+
+private:
+    std::int64_t m_startNs = 0;
+    std::int64_t m_endNs = 1'000'000;
+    std::int64_t m_extentNs = 1'000'000;
+    OpRef m_selection;
+    std::optional<std::pair<std::int64_t, std::int64_t>> m_measurement;
+};
+
+} // namespace ovs::ui

@@ -28,6 +28,8 @@ Usage:
       --scale F        PNG pixel scale (2 doubles the resolution of the same layout; default 1)
       --width N        layout width in pixels (default 1600)
       --height N       layout height (default: what the lanes need)
+      --from-ms T      start of the time range shown (default: the whole trace)
+      --to-ms T        end of the time range shown
       --bandwidth OUT  also render the bandwidth sweep chart (PNG/PDF)
   overlapscope --help | --version
 
@@ -44,6 +46,7 @@ int exportHeadless(const QStringList& args)
 {
     QString input, output, bandwidth;
     double scale = 1.0;
+    double fromMs = -1, toMs = -1;
     int width = 1600, height = 0;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -61,6 +64,10 @@ int exportHeadless(const QStringList& args)
             bandwidth = next("--bandwidth");
         else if (a == "--scale")
             scale = next("--scale").toDouble(&ok), ok = ok && scale >= 0.25 && scale <= 8;
+        else if (a == "--from-ms")
+            fromMs = next("--from-ms").toDouble(&ok), ok = ok && fromMs >= 0;
+        else if (a == "--to-ms")
+            toMs = next("--to-ms").toDouble(&ok), ok = ok && toMs > 0;
         else if (a == "--width")
             width = next("--width").toInt(&ok), ok = ok && width >= 200 && width <= 20000;
         else if (a == "--height")
@@ -72,10 +79,13 @@ int exportHeadless(const QStringList& args)
         else
             return fail(2, QString("unexpected argument '%1'").arg(a));
         if (!ok)
-            return fail(2, QString("bad value for %1 (scale 0.25-8, width 200-20000, height 100-20000)").arg(a));
+            return fail(2, QString("bad value for %1 (scale 0.25-8, width 200-20000, height 100-20000, "
+                                   "times in ms >= 0)").arg(a));
     }
     if (input.isEmpty() || output.isEmpty())
         return fail(2, "export needs a trace and -o OUT (see --help)");
+    if ((fromMs >= 0) != (toMs >= 0) || (fromMs >= 0 && toMs <= fromMs))
+        return fail(2, "give both --from-ms and --to-ms, with from < to");
     const QString format = QFileInfo(output).suffix().toLower();
     if (format != "png" && format != "svg" && format != "pdf")
         return fail(2, QString("cannot tell the format of '%1': use .png, .svg or .pdf").arg(output));
@@ -89,6 +99,8 @@ int exportHeadless(const QStringList& args)
     document.setTrace(*loaded.trace, input);
     view.setExtent(document.endNs());
     view.resetView();
+    if (fromMs >= 0)
+        view.setVisibleRange(static_cast<std::int64_t>(fromMs * 1e6), static_cast<std::int64_t>(toMs * 1e6));
     ovs::ui::TimelinePlot plot(&document, &view);
     plot.resize(width, height > 0 ? height : plot.preferredHeight());
     QString error;

@@ -77,6 +77,10 @@ private slots:
         QTest::newRow("unknown format") << QStringList{"export", "x.json", "-o", "a.bmp"} << 2 << ".png, .svg or .pdf";
         QTest::newRow("missing trace") << QStringList{"export", "/nonexistent/t.json", "-o", "a.png"} << 2 << "t.json";
         QTest::newRow("bad scale") << QStringList{"export", "x.json", "-o", "a.png", "--scale", "99"} << 2 << "bad value";
+        QTest::newRow("half a range") << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "3"} << 2
+                                      << "both --from-ms and --to-ms";
+        QTest::newRow("reversed range") << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "3", "--to-ms", "1"}
+                                        << 2 << "from < to";
         QTest::newRow("unknown option") << QStringList{"export", "x.json", "--frob"} << 2 << "unknown option";
     }
     void badInputIsAClearError()

@@ -36,10 +36,21 @@ private slots:
         QTest::newRow("chunk not whole floats") << QStringList{"pipeline", "--chunk-bytes", "6"} << "multiple of 4";
         QTest::newRow("missing value") << QStringList{"pipeline", "--slots"} << "needs a value";
         QTest::newRow("unknown pipeline") << QStringList{"pipeline", "--pipelines", "magic"} << "unknown pipeline";
+        QTest::newRow("no staging threads") << QStringList{"pipeline", "--device", "sim", "--staging-threads", "0"}
+                                            << "--staging-threads must be between 1 and 64";
+        QTest::newRow("too many staging threads") << QStringList{"pipeline", "--staging-threads", "65"}
+                                                  << "--staging-threads must be between 1 and 64";
+        QTest::newRow("all among others") << QStringList{"pipeline", "--pipelines", "serialized,all"}
+                                          << "unknown pipeline 'all'";
         QTest::newRow("unknown preset") << QStringList{"pipeline", "--device", "sim:voodoo"} << "unknown simulator preset";
         QTest::newRow("record without output") << QStringList{"record", "--device", "sim"} << "needs an output file";
         QTest::newRow("convert without format") << QStringList{"convert", "x.json", "-o", "y"} << "--to chrome";
         QTest::newRow("bad sizes") << QStringList{"bench", "--sizes", "1,,4"} << "empty item";
+        QTest::newRow("analyze without a trace") << QStringList{"analyze"} << "analyze needs exactly one trace";
+        QTest::newRow("analyze two traces") << QStringList{"analyze", "a.json", "b.json"}
+                                            << "analyze needs exactly one trace";
+        QTest::newRow("analyze a missing trace") << QStringList{"analyze", "no-such-trace.json"}
+                                                 << "no-such-trace.json";
     }
     void usageErrorsExitTwoWithAMessage()
     {
@@ -70,6 +81,25 @@ private slots:
         QCOMPARE(r.out.count("verified: all 1048576 floats equal input + 1"), 2);
         QVERIFY(r.out.contains("serialized pageable"));
         QVERIFY(r.out.contains("overlapped pinned"));
+    }
+
+    void everyStrategyOnTheSimulator()
+    {
+        const Result r = cli({"pipeline", "--device", "sim:h200", "--pipelines", "all", "--chunks", "4", "--chunk-mib",
+                              "1", "--staging-threads", "4", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.count("verified: all 1048576 floats equal input + 1"), 6);
+        for (const char* title : {"serialized pageable", "overlapped pinned, 4 staging threads", "registered host memory",
+                                  "data already pinned", "pageable async", "pinned, one stream"})
+            QVERIFY2(r.out.contains(title), title);
+    }
+
+    void helpListsEveryStrategy()
+    {
+        const Result r = cli({"--help"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* id : {"registered", "pinned-data", "pageable-async", "pinned-one-stream", "--staging-threads"})
+            QVERIFY2(r.out.contains(id), id);
     }
 
     void recordThenConvert()
@@ -113,6 +143,45 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("bad.json") && r.err.contains("line 1"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
+    }
+
+    void analyzeTheRecordedH200Trace()
+    {
+        const QString trace = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + "/../docs/traces/h200-seed-defaults.json";
+        const Result r = cli({"analyze", QDir::cleanPath(trace)});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* expected :
+             {"## serialized pageable", "## overlapped pinned", "| wall time | 93.598 ms |",
+              "| copies overlapping kernels |", "| H2D overlapping D2H |", "| host staging |", "| host waiting (main thread) |",
+              "| speedup vs serialized | 3.44x |", "bandwidth sweep of NVIDIA H200 (256 MiB medians)",
+              "| **binding: host staging** |", "| **binding: serial** |",
+              "- serialized pageable: serialized: copies, kernels and host copies never overlap; 67% of wall time in "
+              "pageable downloads at 1.24 GB/s",
+              "- overlapped pinned: host staging bound: 99% of wall time in single-thread memcpy at 5.81 GB/s"})
+            QVERIFY2(r.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + r.out));
+    }
+
+    void analyzeABadTraceExitsTwo()
+    {
+        const QString bad = m_dir.filePath("truncated.json");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\":\"overlapscope-trace\",\"version\":1,\"runs\":[");
+        f.close();
+        const Result r = cli({"analyze", bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("truncated.json") && r.err.contains("line 1"), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void everyRunEndsWithItsDiagnosis()
+    {
+        const Result r = cli({"pipeline", "--device", "sim:h200", "--chunks", "8", "--chunk-mib", "4", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("| pipeline | wall ms | H2D busy | D2H busy | compute busy | overlap |"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("- serialized pageable: serialized: "), qPrintable(r.out));
+        QVERIFY2(r.out.contains("- overlapped pinned: host staging bound: "), qPrintable(r.out));
+        QVERIFY2(r.out.contains("(simulator preset h200)"), qPrintable(r.out));
     }
 
     void unwritableOutputFailsClearly()

@@ -139,6 +139,119 @@ private slots:
         QCOMPARE(h.span()[kMB - 1], std::byte{7});
     }
 
+    void hostCopyParallelSharesTheHostsBandwidth_data()
+    {
+        // 1,024,000 bytes: parts fall on 64-byte lines for 2 and 4 threads.
+        // Per thread 4 ns/byte; the cap, when set, is 0.5 bytes/ns together.
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<double>("capGBps");
+        QTest::addColumn<QList<qlonglong>>("ends");
+        QTest::newRow("one thread, under the cap") << 1 << 0.5 << QList<qlonglong>{4'096'000};
+        QTest::newRow("two threads reach the cap") << 2 << 0.5 << QList<qlonglong>{2'048'000, 2'048'000};
+        // Four threads would want 1 byte/ns; they get 0.125 each (8 ns/byte).
+        QTest::newRow("four threads, capped") << 4 << 0.5
+                                              << QList<qlonglong>{2'048'000, 2'048'000, 2'048'000, 2'048'000};
+        QTest::newRow("four threads, no cap") << 4 << 0.0
+                                              << QList<qlonglong>{1'024'000, 1'024'000, 1'024'000, 1'024'000};
+        // Parts of 341,312, 341,312 and 341,376 bytes: all three at 6 ns/byte
+        // until the two smaller end at 2,047,872 ns; the last 64 bytes then
+        // run alone at the per-thread 4 ns/byte.
+        QTest::newRow("three uneven parts, capped") << 3 << 0.5
+                                                    << QList<qlonglong>{2'047'872, 2'047'872, 2'048'128};
+    }
+    void hostCopyParallelSharesTheHostsBandwidth()
+    {
+        QFETCH(int, threads);
+        QFETCH(double, capGBps);
+        QFETCH(QList<qlonglong>, ends);
+        SimPreset preset = roundPreset();
+        preset.hostMemoryGBps = capGBps;
+        SimDevice dev(preset);
+        constexpr std::size_t bytes = 1'024'000;
+        PinnedHostBuffer<std::byte> h(dev, bytes);
+        std::vector<std::byte> src(bytes);
+        for (std::size_t i = 0; i < bytes; ++i)
+            src[i] = std::byte(i % 251);
+        const auto t0 = dev.hostNowNs();
+        const auto intervals = dev.hostCopyParallel(h.hostPtr(), src.data(), bytes, threads);
+        QCOMPARE(intervals.size(), std::size_t(ends.size()));
+        qlonglong last = 0;
+        for (int i = 0; i < ends.size(); ++i) {
+            QCOMPARE(intervals[std::size_t(i)].startNs, t0);
+            QCOMPARE(intervals[std::size_t(i)].endNs - t0, ends[i]);
+            last = std::max(last, ends[i]);
+        }
+        QCOMPARE(dev.hostNowNs() - t0, last); // the caller waits for the last part
+        const auto copied = h.span();
+        QVERIFY(std::equal(copied.begin(), copied.end(), src.begin()));
+        QVERIFY(dev.takeHazards().empty());
+    }
+
+    void hostCopyParallelChecksHazards_data()
+    {
+        QTest::addColumn<bool>("intoDownloadTarget"); // else: read the source of an upload
+        QTest::addColumn<bool>("writesUploadSource");
+        QTest::addColumn<bool>("hazard");
+        QTest::newRow("write into a buffer a download is filling") << true << false << true;
+        QTest::newRow("read a buffer an upload is reading") << false << false << false;
+        QTest::newRow("write into a buffer an upload is reading") << false << true << true;
+    }
+    void hostCopyParallelChecksHazards()
+    {
+        QFETCH(bool, intoDownloadTarget);
+        QFETCH(bool, writesUploadSource);
+        QFETCH(bool, hazard);
+        SimDevice dev(roundPreset());
+        Stream s(dev);
+        DeviceBuffer<std::byte> d(dev, kMB);
+        PinnedHostBuffer<std::byte> busy(dev, kMB);
+        PinnedHostBuffer<std::byte> other(dev, kMB);
+        CopyToken t = intoDownloadTarget ? copyToHostAsync(s, busy, d) : copyToDeviceAsync(s, d, busy);
+        if (intoDownloadTarget || writesUploadSource)
+            dev.hostCopyParallel(busy.hostPtr(), other.hostPtr(), kMB, 4);
+        else
+            dev.hostCopyParallel(other.hostPtr(), busy.hostPtr(), kMB, 4);
+        const auto hazards = dev.takeHazards();
+        QCOMPARE(!hazards.empty(), hazard);
+        if (hazard)
+            QVERIFY2(QString::fromStdString(hazards.front()).contains("host copy"), hazards.front().c_str());
+        t.wait();
+        // After the wait the same copy is fine.
+        dev.hostCopyParallel(busy.hostPtr(), other.hostPtr(), kMB, 4);
+        QVERIFY(dev.takeHazards().empty());
+    }
+
+    void hostCopyParallelRefusesBadThreadCounts()
+    {
+        SimDevice dev(roundPreset());
+        std::vector<std::byte> a(64), b(64);
+        for (int threads : {0, -1, 65}) {
+            try {
+                dev.hostCopyParallel(a.data(), b.data(), a.size(), threads);
+                QFAIL("expected a DeviceError");
+            } catch (const DeviceError& e) {
+                QVERIFY2(QString(e.what()).contains("threads"), e.what());
+            }
+        }
+    }
+
+    void registrationCostsPerPreset()
+    {
+        // registerUs fixed plus page-locking at registerGBps; unregistering
+        // costs the fixed part.
+        SimPreset preset = roundPreset();
+        preset.registerUs = 10.0;
+        preset.registerGBps = 0.5;
+        SimDevice dev(preset);
+        std::vector<std::byte> user(kMB);
+        const auto t0 = dev.hostNowNs();
+        dev.registerHost(user.data(), kMB);
+        QCOMPARE(dev.hostNowNs() - t0, std::int64_t(10'000 + 2 * kMB));
+        const auto t1 = dev.hostNowNs();
+        dev.unregisterHost(user.data());
+        QCOMPARE(dev.hostNowNs() - t1, std::int64_t(10'000));
+    }
+
     void pageableCopyBlocksTheHost()
     {
         SimDevice dev(roundPreset());

@@ -41,7 +41,7 @@ QSpinBox* spinBox(const QString& name, int minimum, int maximum, int value, cons
 
 ControlPanel::ControlPanel(QWidget* parent)
     : QWidget(parent), m_device(new QComboBox), m_chunks(nullptr), m_chunkMiB(nullptr), m_slots(nullptr),
-      m_kernelRepeats(nullptr), m_bench(new QCheckBox(tr("&Bandwidth sweep"))), m_benchSizes(new QLineEdit),
+      m_stagingThreads(nullptr), m_kernelRepeats(nullptr), m_bench(new QCheckBox(tr("&Bandwidth sweep"))), m_benchSizes(new QLineEdit),
       m_problem(new QLabel), m_run(new QPushButton(tr("R&un"))), m_cancel(new QPushButton(tr("Ca&ncel"))),
       m_progress(new QProgressBar), m_status(new QLabel)
 {
@@ -56,13 +56,15 @@ ControlPanel::ControlPanel(QWidget* parent)
                           QString::fromStdString("sim:" + preset.id));
     m_device->setCurrentIndex(m_device->findData(QString::fromStdString("sim:" + defaultSimPreset().id)));
 
+    // Every strategy the core knows; the seed's two are checked to start
+    // with, as the CLI runs by default.
     auto* pipelineBox = new QVBoxLayout;
     for (const auto& kind : pipelineKinds()) {
         auto* box = new QCheckBox(QString::fromUtf8(kind.title));
         box->setObjectName(QStringLiteral("pipeline:%1").arg(QString::fromUtf8(kind.id)));
         box->setProperty("pipelineId", QString::fromUtf8(kind.id));
         box->setToolTip(QString::fromUtf8(kind.description));
-        box->setChecked(true);
+        box->setChecked(kind.kind == PipelineKind::Serialized || kind.kind == PipelineKind::Overlapped);
         pipelineBox->addWidget(box);
         m_pipelines.push_back(box);
     }
@@ -73,7 +75,11 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_chunkMiB->setSuffix(tr(" MiB"));
     m_slots = spinBox("slots", 1, 64, defaults.slotCount,
                       tr("Slots of the overlapped path: a stream, a device buffer and a pinned staging buffer "
-                         "each (the serialized path always uses one)"));
+                         "each; the streams of registered, data already pinned and pageable async (the "
+                         "serialized path and pinned, one stream always use one)"));
+    m_stagingThreads = spinBox("stagingThreads", 1, 64, defaults.stagingThreads,
+                               tr("Host threads that share each staging copy of the overlapped path (one, as "
+                                  "in the seed, is usually what bounds it)"));
     m_kernelRepeats = spinBox("kernelRepeats", 1, 100'000, defaults.kernelRepeats,
                               tr("Increment passes per chunk: more makes the run compute-bound"));
 
@@ -116,6 +122,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     form->addRow(tr("C&hunks:"), m_chunks);
     form->addRow(tr("Chunk si&ze:"), m_chunkMiB);
     form->addRow(tr("&Slots:"), m_slots);
+    form->addRow(tr("S&taging threads:"), m_stagingThreads);
     form->addRow(tr("&Kernel repeats:"), m_kernelRepeats);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -130,7 +137,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     connect(m_device, &QComboBox::currentIndexChanged, this, &ControlPanel::updateProblem);
     for (QCheckBox* box : m_pipelines)
         connect(box, &QCheckBox::toggled, this, &ControlPanel::updateProblem);
-    for (QSpinBox* box : {m_chunks, m_chunkMiB, m_slots, m_kernelRepeats})
+    for (QSpinBox* box : {m_chunks, m_chunkMiB, m_slots, m_stagingThreads, m_kernelRepeats})
         connect(box, &QSpinBox::valueChanged, this, &ControlPanel::updateProblem);
     connect(m_bench, &QCheckBox::toggled, this, &ControlPanel::updateProblem);
     connect(m_benchSizes, &QLineEdit::textChanged, this, &ControlPanel::updateProblem);
@@ -183,6 +190,7 @@ RunRequest ControlPanel::request() const
         config.chunks = m_chunks->value();
         config.chunkBytes = static_cast<std::uint64_t>(m_chunkMiB->value()) << 20;
         config.slotCount = m_slots->value();
+        config.stagingThreads = m_stagingThreads->value();
         config.kernelRepeats = m_kernelRepeats->value();
         request.pipelines.push_back(config);
     }
@@ -212,7 +220,8 @@ void ControlPanel::updateEnabled()
     m_device->setEnabled(!m_running);
     for (QCheckBox* box : m_pipelines)
         box->setEnabled(!m_running);
-    for (QWidget* widget : std::initializer_list<QWidget*>{m_chunks, m_chunkMiB, m_slots, m_kernelRepeats, m_bench})
+    for (QWidget* widget :
+         std::initializer_list<QWidget*>{m_chunks, m_chunkMiB, m_slots, m_stagingThreads, m_kernelRepeats, m_bench})
         widget->setEnabled(!m_running);
     m_benchSizes->setEnabled(!m_running && m_bench->isChecked());
     m_run->setEnabled(!m_running && m_problemText.isEmpty());

@@ -19,13 +19,13 @@ class QSpinBox;
 
 namespace ovs::ui {
 
-// The knobs of a run: device, pipelines, chunk count and size, slots, kernel
-// work, the optional bandwidth sweep; Run and Cancel; progress. Problems with
+// The knobs of a run: device, pipelines, chunk count and size, slots, staging
+// threads, kernel work, the optional bandwidth sweep; Run and Cancel; progress. Problems with
 // the parameters are shown under the knobs as they are typed (and Run stays
 // disabled), never in a dialog.
 //
 // Children carry object names for tests and scripting: "device", "pipeline:ID"
-// (per ovs::pipelineKinds()), "chunks", "chunkMiB", "slots", "kernelRepeats",
+// (per ovs::pipelineKinds()), "chunks", "chunkMiB", "slots", "stagingThreads", "kernelRepeats",
 // "bench", "benchSizes", "problem", "run", "cancel", "progress", "status".
 class ControlPanel : public QWidget {
     Q_OBJECT
@@ -74,6 +74,7 @@ private:
     QSpinBox* m_chunks;
     QSpinBox* m_chunkMiB;
     QSpinBox* m_slots;
+    QSpinBox* m_stagingThreads;
     QSpinBox* m_kernelRepeats;
     QCheckBox* m_bench;
     QLineEdit* m_benchSizes;

@@ -3,6 +3,8 @@
 #include "TimeFormat.h"
 #include "TraceDocument.h"
 
+#include "analysis/RunAnalysis.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QStringList>
@@ -100,13 +102,17 @@ QString deviceLine(const TraceDocument& document)
 } // namespace
 
 SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_deviceLine(new QLabel), m_table(new QTreeWidget)
+    : QWidget(parent), m_document(document), m_deviceLine(new QLabel), m_table(new QTreeWidget),
+      m_diagnoses(new QLabel)
 {
     m_deviceLine->setWordWrap(true);
     m_deviceLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setColumnCount(ColumnCount);
-    m_table->setHeaderLabels({tr("Run"), tr("Device"), tr("Status"), tr("Wall time"), tr("Speedup"),
-                              tr("Verification"), tr("Ops")});
+    m_table->setHeaderLabels({tr("Run"), tr("Device"), tr("Status"), tr("Wall time"), tr("Speedup"), tr("Overlap"),
+                              tr("Bound"), tr("Verification"), tr("Ops")});
+    m_table->headerItem()->setToolTip(OverlapColumn, tr("Share of copy time during which a kernel ran"));
+    m_table->headerItem()->setToolTip(BoundColumn,
+                                      tr("Wall time over the fastest this pipeline could go at the measured rates"));
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);
     m_table->setAlternatingRowColors(true);
@@ -115,15 +121,27 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->header()->setSectionResizeMode(VerificationColumn, QHeaderView::Stretch);
 
+    m_diagnoses->setObjectName(QStringLiteral("diagnoses"));
+    m_diagnoses->setWordWrap(true);
+    m_diagnoses->setTextFormat(Qt::RichText);
+    m_diagnoses->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diagnoses->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_deviceLine);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_diagnoses);
 
     if (document) {
-        connect(document, &TraceDocument::reset, this, &SummaryPanel::refresh);
+        // Rates come from the sweeps, so new sweeps change every analysis.
+        auto invalidate = [this] {
+            m_analyses.clear();
+            refresh();
+        };
+        connect(document, &TraceDocument::reset, this, invalidate);
         connect(document, &TraceDocument::runAdded, this, &SummaryPanel::refresh);
         connect(document, &TraceDocument::runChanged, this, &SummaryPanel::refresh);
-        connect(document, &TraceDocument::sweepsChanged, this, &SummaryPanel::refresh);
+        connect(document, &TraceDocument::sweepsChanged, this, invalidate);
     }
     refresh();
 }
@@ -139,10 +157,13 @@ void SummaryPanel::refresh()
         delete m_table->takeTopLevelItem(m_table->topLevelItemCount() - 1);
     while (m_table->topLevelItemCount() < runs) {
         auto* item = new QTreeWidgetItem(m_table);
-        for (int column : {WallColumn, SpeedupColumn, OpsColumn})
+        for (int column : {WallColumn, SpeedupColumn, OverlapColumn, BoundColumn, OpsColumn})
             item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
     }
 
+    m_analyses.resize(static_cast<std::size_t>(runs));
+    m_diagnosisLines.clear();
+    QStringList diagnosisHtml;
     for (int i = 0; i < runs; ++i) {
         const RunTimeline& timeline = m_document->run(i);
         const Run& run = timeline.run();
@@ -160,6 +181,16 @@ void SummaryPanel::refresh()
         item->setText(VerificationColumn, verification);
         item->setToolTip(VerificationColumn, verification);
         item->setText(OpsColumn, QString::number(timeline.opCount()));
+        const Analysis& analysis = analysisOf(i);
+        item->setText(OverlapColumn, analysis.overlap);
+        item->setToolTip(OverlapColumn, analysis.overlapTip);
+        item->setText(BoundColumn, analysis.bound);
+        item->setToolTip(BoundColumn, analysis.boundTip);
+        if (!analysis.diagnosis.isEmpty()) {
+            const QString name = QString::fromStdString(run.name);
+            m_diagnosisLines << name + QStringLiteral(": ") + analysis.diagnosis;
+            diagnosisHtml << QStringLiteral("<b>%1</b>: %2").arg(name.toHtmlEscaped(), analysis.diagnosis.toHtmlEscaped());
+        }
         const bool bad = !timeline.isLive()
                          && (run.status != RunStatus::Completed || !run.verification.passed);
         for (int column : {StatusColumn, VerificationColumn}) {
@@ -169,6 +200,60 @@ void SummaryPanel::refresh()
                 item->setData(column, Qt::ForegroundRole, QVariant()); // the palette's, light or dark
         }
     }
+    m_diagnoses->setText(diagnosisHtml.join(QStringLiteral("<br>")));
+    m_diagnoses->setVisible(!diagnosisHtml.isEmpty());
+}
+
+const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)
+{
+    const RunTimeline& timeline = m_document->run(index);
+    const Run& header = timeline.run();
+    Analysis& cached = m_analyses[static_cast<std::size_t>(index)];
+    if (timeline.isLive()) {
+        // A run in flight has no wall time yet: nothing to judge.
+        cached = Analysis{};
+        cached.overlap = cached.bound = kNone;
+        return cached;
+    }
+    if (cached.valid && cached.opCount == timeline.opCount() && cached.status == static_cast<int>(header.status))
+        return cached;
+
+    const RunAnalysis a = analyzeRun(timeline.toRun(), m_document->sweeps(), baselineFor(*m_document, header));
+    cached = Analysis{};
+    cached.valid = true;
+    cached.opCount = timeline.opCount();
+    cached.status = static_cast<int>(header.status);
+    const RunMetrics& m = a.metrics;
+    if (m.copies.busyNs > 0 && header.status == RunStatus::Completed) {
+        cached.overlap = QStringLiteral("%1%").arg(m.overlapPercent, 0, 'f', 0);
+        cached.overlapTip = tr("Copies ran while a kernel ran %1% of copy time; uploads with downloads %2%.\n"
+                               "Busy: H2D %3, D2H %4, kernels %5 (%6)")
+                                .arg(m.overlapPercent, 0, 'f', 1)
+                                .arg(m.h2dWithD2hPercent, 0, 'f', 1)
+                                .arg(TimeFormat::duration(static_cast<double>(m.h2d.busyNs)),
+                                     TimeFormat::duration(static_cast<double>(m.d2h.busyNs)),
+                                     TimeFormat::duration(static_cast<double>(m.compute.busyNs)),
+                                     QString::fromStdString(m.engineTimes));
+    } else {
+        cached.overlap = kNone;
+        cached.overlapTip = tr("only completed runs with copies have an overlap");
+    }
+    const Bounds& b = a.bounds;
+    if (b.distance > 0) {
+        cached.bound = tr("%1x of bound").arg(b.distance, 0, 'f', 2);
+        cached.boundTip = tr("Binding: %1 bound, %2 (transfer %3, host staging %4, compute %5).\nCopy rates: %6")
+                              .arg(QString::fromLatin1(toString(b.binding)),
+                                   TimeFormat::duration(static_cast<double>(b.boundNs)),
+                                   TimeFormat::duration(static_cast<double>(b.transferNs)),
+                                   b.stagingNs > 0 ? TimeFormat::duration(static_cast<double>(b.stagingNs)) : kNone,
+                                   TimeFormat::duration(static_cast<double>(b.computeNs)),
+                                   QString::fromStdString(a.rates.source));
+    } else {
+        cached.bound = kNone;
+        cached.boundTip = tr("only completed runs with GPU work have a bound");
+    }
+    cached.diagnosis = QString::fromStdString(a.diagnosis.sentence);
+    return cached;
 }
 
 QString SummaryPanel::summaryText() const
@@ -184,6 +269,7 @@ QString SummaryPanel::summaryText() const
             cells << m_table->topLevelItem(i)->text(column);
         lines << cells.join(QLatin1Char('\t'));
     }
+    lines << m_diagnosisLines;
     return lines.join(QLatin1Char('\n'));
 }
 

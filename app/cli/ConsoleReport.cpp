@@ -1,19 +1,28 @@
 #include "ConsoleReport.h"
 
+#include "analysis/RunAnalysis.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ovs::cli {
 
-void printDeviceLine(std::FILE* out, const DeviceInfo& device, const std::string& timing)
+void printDeviceLine(std::FILE* out, const DeviceInfo& device, const std::string& timing,
+                     const std::string& whyNoEngineTiming)
 {
     std::fprintf(out, "Device: %s\n", device.label().c_str());
     if (!device.detail.empty())
         std::fprintf(out, "        %s\n", device.detail.c_str());
     if (device.simulated)
         std::fprintf(out, "        SIMULATED: every time below comes from the simulator's model, not a GPU\n");
+    else if (timing == "cuda-events+cupti")
+        std::fprintf(out, "        timing: CUDA events + CUPTI engine records\n");
+    else if (timing == "cuda-events")
+        std::fprintf(out, "        timing: CUDA events only%s%s%s\n", whyNoEngineTiming.empty() ? "" : " (",
+                     whyNoEngineTiming.c_str(), whyNoEngineTiming.empty() ? "" : ")");
     else
         std::fprintf(out, "        timing: %s\n", timing.c_str());
 }
@@ -89,17 +98,173 @@ void printOpCounts(std::FILE* out, const std::vector<Run>& runs)
     std::fprintf(out, "\nRecorded ops per run (GPU ops timed by %s events; host ops by the host clock)\n",
                  !runs.empty() && runs.front().device.simulated ? "simulated" : "CUDA");
     std::fprintf(out, "| pipeline | lanes | upload | kernel | download | stage in | stage out | host wait | alloc | "
-                      "free | sync | total |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                      "free | sync | register | total |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const auto& run : runs) {
         std::array<int, kOpKindCount> counts{};
         for (const auto& op : run.ops)
             ++counts[static_cast<std::size_t>(op.kind)];
         std::fprintf(out, "| %s | %zu |", run.name.c_str(), run.lanes.size());
         for (OpKind kind : {OpKind::Upload, OpKind::Kernel, OpKind::Download, OpKind::StageIn, OpKind::StageOut,
-                            OpKind::HostWait, OpKind::Alloc, OpKind::Free, OpKind::Sync})
+                            OpKind::HostWait, OpKind::Alloc, OpKind::Free, OpKind::Sync, OpKind::Register})
             std::fprintf(out, " %d |", counts[static_cast<std::size_t>(kind)]);
         std::fprintf(out, " %zu |\n", run.ops.size());
     }
+}
+
+namespace {
+
+std::string printed(const char* pattern, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+std::string ms(std::int64_t ns)
+{
+    return printed("%.3f", static_cast<double>(ns) / 1e6);
+}
+
+std::string busyCell(const EngineBusy& busy)
+{
+    return printed("%.1f%%", 100.0 * busy.utilisation);
+}
+
+std::string speedupCell(const RunMetrics& m)
+{
+    return m.speedup ? printed("%.2fx", *m.speedup) : std::string("-");
+}
+
+std::string distanceCell(const Bounds& b)
+{
+    return b.distance > 0 ? printed("%.2fx", b.distance) : std::string("-");
+}
+
+std::string mib(std::uint64_t bytes)
+{
+    return printed("%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+}
+
+// Every rate the bounds use, with where it came from.
+std::string ratesLine(const TransferRates& r)
+{
+    std::string line = "pinned H2D " + printed("%.2f", r.pinnedH2DGBps) + ", D2H " + printed("%.2f", r.pinnedD2HGBps);
+    if (r.pageableH2DGBps > 0 || r.pageableD2HGBps > 0)
+        line += "; pageable H2D " + printed("%.2f", r.pageableH2DGBps) + ", D2H " + printed("%.2f", r.pageableD2HGBps);
+    line += " GB/s (" + r.source + "); host memcpy " + printed("%.2f", r.hostMemcpyGBps) + " GB/s per thread ("
+            + r.hostSource + ")";
+    if (r.kernelGBps > 0)
+        line += "; kernel " + printed("%.0f", r.kernelGBps) + " GB/s read + written (" + r.kernelSource + ")";
+    return line;
+}
+
+struct Analysed {
+    const Run* run;
+    RunAnalysis analysis;
+};
+
+std::vector<Analysed> analyseAll(const Trace& trace)
+{
+    std::vector<Analysed> all;
+    for (const Run& run : trace.runs)
+        all.push_back({&run, analyzeRun(run, trace.sweeps, findSerializedBaseline(trace.runs, run))});
+    return all;
+}
+
+void printKindRow(std::FILE* out, const char* label, const KindThroughput& t)
+{
+    if (t.count == 0)
+        return;
+    std::string value = std::to_string(t.count) + " ops, " + mib(t.bytes) + " in " + ms(t.ns) + " ms";
+    if (t.bytes > 0 && t.ns > 0)
+        value += ", " + printed("%.2f GB/s", t.gbps());
+    if (t.ofRate > 0)
+        value += printed(" (%.0f%% of the rate)", 100.0 * t.ofRate);
+    std::fprintf(out, "| %s | %s |\n", label, value.c_str());
+}
+
+} // namespace
+
+void printAnalysis(std::FILE* out, const Trace& trace)
+{
+    for (const Analysed& a : analyseAll(trace)) {
+        const Run& run = *a.run;
+        const RunMetrics& m = a.analysis.metrics;
+        const Bounds& b = a.analysis.bounds;
+        std::fprintf(out, "\n## %s (%s, %s%s)\n", run.name.c_str(), run.device.label().c_str(), run.timing.c_str(),
+                     run.status == RunStatus::Completed ? "" : (std::string(", ") + toString(run.status)).c_str());
+        std::fprintf(out, "Engine busy times from %s.\n", m.engineTimes.c_str());
+        std::fprintf(out, "Rates: %s\n", ratesLine(a.analysis.rates).c_str());
+        std::fprintf(out, "| metric | value |\n|---|---|\n");
+        std::fprintf(out, "| wall time | %s ms |\n", ms(m.wallNs).c_str());
+        for (auto [label, busy] : {std::pair{"H2D copy engine busy", &m.h2d}, std::pair{"D2H copy engine busy", &m.d2h},
+                                   std::pair{"copy engines busy (either direction)", &m.copies},
+                                   std::pair{"compute busy", &m.compute}})
+            std::fprintf(out, "| %s | %s ms (%s) |\n", label, ms(busy->busyNs).c_str(), busyCell(*busy).c_str());
+        std::fprintf(out, "| copies overlapping kernels | %.1f%% of copy time |\n", m.overlapPercent);
+        std::fprintf(out, "| H2D overlapping D2H | %.1f%% of copy time |\n", m.h2dWithD2hPercent);
+        std::fprintf(out, "| host staging | %s ms (%s); %s ms thread time on %d thread%s |\n",
+                     ms(m.staging.busyNs).c_str(), busyCell(m.staging).c_str(), ms(m.stagingThreadNs).c_str(),
+                     m.stagingThreads, m.stagingThreads == 1 ? "" : "s");
+        std::fprintf(out, "| host waiting (main thread) | %s ms (%.1f%%) |\n", ms(m.hostWaitNs).c_str(),
+                     m.wallNs > 0 ? 100.0 * static_cast<double>(m.hostWaitNs) / static_cast<double>(m.wallNs) : 0.0);
+        printKindRow(out, "uploads", m.kind(OpKind::Upload));
+        printKindRow(out, "kernels (bytes read + written)", m.kind(OpKind::Kernel));
+        printKindRow(out, "downloads", m.kind(OpKind::Download));
+        printKindRow(out, "staging in", m.kind(OpKind::StageIn));
+        printKindRow(out, "staging out", m.kind(OpKind::StageOut));
+        if (m.h2dQueue.ns > 0 || m.d2hQueue.ns > 0)
+            std::fprintf(out, "| copies queued behind other streams | uploads %s ms, downloads %s ms |\n",
+                         ms(m.h2dQueue.ns).c_str(), ms(m.d2hQueue.ns).c_str());
+        std::fprintf(out, "| speedup vs serialized | %s |\n", speedupCell(m).c_str());
+        if (b.binding != BoundKind::None) {
+            std::fprintf(out, "Bounds (the fastest this pipeline could go at those rates):\n| bound | ms | how |\n|---|---:|---|\n");
+            std::fprintf(out, "| transfer | %s | %s: %d chunks, upload %s ms, download %s ms, kernel %s ms per chunk |\n",
+                         ms(b.transferNs).c_str(), b.transferModel.c_str(), b.chunks, ms(b.uploadChunkNs).c_str(),
+                         ms(b.downloadChunkNs).c_str(), ms(b.kernelChunkNs).c_str());
+            if (b.stagingNs > 0)
+                std::fprintf(out, "| host staging | %s | staged bytes / (%d thread%s x host memcpy rate) |\n",
+                             ms(b.stagingNs).c_str(), b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
+            std::fprintf(out, "| compute | %s | the run's kernel time |\n", ms(b.computeNs).c_str());
+            std::fprintf(out, "| **binding: %s** | %s | the run took %s of it |\n", toString(b.binding),
+                         ms(b.boundNs).c_str(), distanceCell(b).c_str());
+        }
+        std::fprintf(out, "Diagnosis: %s\n", a.analysis.diagnosis.sentence.c_str());
+    }
+}
+
+void printAnalysisSummary(std::FILE* out, const Trace& trace)
+{
+    if (trace.runs.empty())
+        return;
+    const std::vector<Analysed> all = analyseAll(trace);
+    std::fprintf(out, "\nAnalysis (busy: share of wall time; overlap: copy time during kernels; distance: wall / "
+                      "the fastest the pipeline could go)\n");
+    std::fprintf(out, "| pipeline | wall ms | H2D busy | D2H busy | compute busy | overlap | H2D+D2H | staging ms | "
+                      "host wait ms | speedup | bound ms | distance |\n"
+                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const Analysed& a : all) {
+        const RunMetrics& m = a.analysis.metrics;
+        const Bounds& b = a.analysis.bounds;
+        const std::string bound =
+            b.binding == BoundKind::None ? std::string("-") : ms(b.boundNs) + " (" + toString(b.binding) + ")";
+        std::fprintf(out, "| %s | %s | %s | %s | %s | %.1f%% | %.1f%% | %s | %s | %s | %s | %s |\n",
+                     a.run->name.c_str(), ms(m.wallNs).c_str(), busyCell(m.h2d).c_str(), busyCell(m.d2h).c_str(),
+                     busyCell(m.compute).c_str(), m.overlapPercent, m.h2dWithD2hPercent, ms(m.staging.busyNs).c_str(),
+                     ms(m.hostWaitNs).c_str(), speedupCell(m).c_str(), bound.c_str(), distanceCell(b).c_str());
+    }
+    // Runs judged by the same rates share one line.
+    std::vector<std::string> printedRates;
+    for (const Analysed& a : all) {
+        const std::string line = ratesLine(a.analysis.rates);
+        if (std::find(printedRates.begin(), printedRates.end(), line) != printedRates.end())
+            continue;
+        printedRates.push_back(line);
+        std::fprintf(out, "Rates (%s): %s\n", a.run->name.c_str(), line.c_str());
+    }
+    std::fprintf(out, "Diagnosis:\n");
+    for (const Analysed& a : all)
+        std::fprintf(out, "- %s: %s\n", a.run->name.c_str(), a.analysis.diagnosis.sentence.c_str());
 }
 
 } // namespace ovs::cli

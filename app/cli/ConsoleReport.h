@@ -2,6 +2,7 @@
 
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
+#include "trace/Trace.h"
 
 #include <cstdio>
 #include <vector>
@@ -9,10 +10,17 @@
 namespace ovs::cli {
 
 // The tables the CLI prints, in the seed's layout.
-void printDeviceLine(std::FILE* out, const DeviceInfo& device, const std::string& timing);
+// `whyNoEngineTiming`: why a live device gives event times only ("libcupti not found: ...").
+void printDeviceLine(std::FILE* out, const DeviceInfo& device, const std::string& timing,
+                     const std::string& whyNoEngineTiming = {});
 void printBandwidthTable(std::FILE* out, const BandwidthSweep& sweep);
 void printPipelineTable(std::FILE* out, const std::vector<Run>& runs);
 // Per run: how many ops of each kind were recorded, and on how many lanes.
 void printOpCounts(std::FILE* out, const std::vector<Run>& runs);
+// `analyze`: per run, the rates it is judged by, its metrics, its bounds and
+// the diagnosis.
+void printAnalysis(std::FILE* out, const Trace& trace);
+// After every pipeline run: one compact row per run and its diagnosis line.
+void printAnalysisSummary(std::FILE* out, const Trace& trace);
 
 } // namespace ovs::cli

@@ -35,16 +35,25 @@ Commands:
   pipeline             run the pipelines and print the seed's table (serialized, overlapped, speedup)
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
   convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
+  analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
 
 Device:
   --device SPEC        auto (default: the CUDA GPU if one answers, else the simulated H200),
                        cuda, cuda:N, sim, sim:h200, sim:rtx4090
 
 Pipeline options (pipeline, record):
-  --pipelines LIST     comma-separated: serialized,overlapped (default both)
+  --pipelines LIST     comma-separated strategies, or 'all' (default serialized,overlapped):
+                         serialized         the seed's serialized path over pageable memory
+                         overlapped         the seed's slots with pinned staging buffers
+                         registered         the user's buffers cudaHostRegister'ed (cost timed), no staging
+                         pinned-data        data already in pinned memory, no staging
+                         pageable-async     cudaMemcpyAsync on pageable memory (the driver stages it)
+                         pinned-one-stream  data already pinned, every chunk on one stream
   --chunks N           chunks (default 8)
   --chunk-mib N        chunk size in MiB (default 32); or --chunk-bytes N (multiple of 4)
-  --slots N            slots (streams + staging buffers) of the overlapped path (default 3)
+  --slots N            slots (streams + staging buffers) of the overlapped path, and streams of
+                       registered, pinned-data and pageable-async (default 3)
+  --staging-threads N  host threads sharing each staging copy of the overlapped path, 1..64 (default 1)
   --kernel-repeats N   increment passes per chunk (default 1)
 
 Benchmark options (bench, record):
@@ -63,7 +72,7 @@ Exit status: 0 success, 1 a run failed or did not verify, 2 bad usage or input.
 )";
 
 const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
-                                                "--chunk-bytes", "--slots",     "--kernel-repeats",
+                                                "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
                                                 "--sizes",      "--warmups",   "--samples", "-o",
                                                 "--output",     "--to"};
 const std::vector<std::string> kFlagOptions = {"--quiet", "--no-bench", "--help", "-h", "--version"};
@@ -121,15 +130,22 @@ std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
         base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, 16384)) << 20;
     base.slotCount = static_cast<int>(args.integer("--slots", base.slotCount, 1, 64));
     base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, 100000));
+    base.stagingThreads = static_cast<int>(args.integer("--staging-threads", base.stagingThreads, 1, 64));
 
+    std::vector<std::string> ids = args.list("--pipelines", {"serialized", "overlapped"});
+    if (ids == std::vector<std::string>{"all"}) {
+        ids.clear();
+        for (const auto& info : pipelineKinds())
+            ids.emplace_back(info.id);
+    }
     std::vector<PipelineConfig> configs;
-    for (const auto& id : args.list("--pipelines", {"serialized", "overlapped"})) {
+    for (const auto& id : ids) {
         auto kind = pipelineKindFromId(id);
         if (!kind) {
             std::string known;
             for (const auto& info : pipelineKinds())
                 known += std::string(known.empty() ? "" : ", ") + info.id;
-            throw UsageError("unknown pipeline '" + id + "' (known: " + known + ")");
+            throw UsageError("unknown pipeline '" + id + "' (known: " + known + ", or all)");
         }
         PipelineConfig config = base;
         config.kind = *kind;
@@ -214,12 +230,21 @@ Trace recordTrace(const CliArgs& args, Device& device, CancelFlag& cancel, bool 
     return collector.trace();
 }
 
-int report(const Trace& trace)
+// Why `device` gives event times only; empty when it reports engine intervals.
+std::string whyNoEngineTiming(const Device& device)
+{
+    std::string why;
+    device.engineTimingSource(&why);
+    return why;
+}
+
+int report(const Trace& trace, const std::string& whyNoEngine = {})
 {
     if (!trace.runs.empty()) {
-        cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing);
+        cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing, whyNoEngine);
         cli::printPipelineTable(stdout, trace.runs);
         cli::printOpCounts(stdout, trace.runs);
+        cli::printAnalysisSummary(stdout, trace);
     }
     for (const auto& sweep : trace.sweeps)
         cli::printBandwidthTable(stdout, sweep);
@@ -243,7 +268,7 @@ int commandPipeline(const CliArgs& args, CancelFlag& cancel)
     pipelineConfigs(args); // usage errors before the device opens
     auto device = openDevice(args);
     const Trace trace = recordTrace(args, *device, cancel, false);
-    int status = report(trace);
+    int status = report(trace, whyNoEngineTiming(*device));
     if (!path.empty())
         status = std::max(status, writeTrace(trace, path));
     return status;
@@ -265,7 +290,7 @@ int commandRecord(const CliArgs& args, CancelFlag& cancel)
         status = 1;
         std::fprintf(stderr, "overlapscope-cli: cancelled; writing what was recorded\n");
     }
-    status = std::max(status, report(trace));
+    status = std::max(status, report(trace, whyNoEngineTiming(*device)));
     return std::max(status, writeTrace(trace, path));
 }
 
@@ -298,6 +323,28 @@ int commandConvert(const CliArgs& args)
     return 0;
 }
 
+int commandAnalyze(const CliArgs& args)
+{
+    if (args.positionals().size() != 1)
+        throw UsageError("analyze needs exactly one trace");
+    const std::string& path = args.positionals().front();
+    const auto loaded = loadTrace(path);
+    if (!loaded.trace) {
+        std::fprintf(stderr, "overlapscope-cli: %s: %s\n", path.c_str(), loaded.error.c_str());
+        return 2;
+    }
+    const Trace& trace = *loaded.trace;
+    if (trace.runs.empty()) {
+        std::printf("%s holds no pipeline runs to analyze\n", path.c_str());
+        return 0;
+    }
+    cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing);
+    cli::printPipelineTable(stdout, trace.runs);
+    cli::printAnalysis(stdout, trace);
+    cli::printAnalysisSummary(stdout, trace);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -327,7 +374,7 @@ int main(int argc, char** argv)
             std::fputs(kUsage, stdout);
             return 0;
         }
-        if (command != "convert" && !args.positionals().empty())
+        if (command != "convert" && command != "analyze" && !args.positionals().empty())
             throw UsageError("unexpected argument '" + args.positionals().front() + "'");
         if (command == "devices")
             return commandDevices();
@@ -339,6 +386,8 @@ int main(int argc, char** argv)
             return commandRecord(args, cancel);
         if (command == "convert")
             return commandConvert(args);
+        if (command == "analyze")
+            return commandAnalyze(args);
         throw UsageError("unknown command '" + command + "'");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "overlapscope-cli: %s\nRun 'overlapscope-cli --help' for usage.\n", e.what());

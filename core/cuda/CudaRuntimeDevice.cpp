@@ -2,6 +2,9 @@
 
 #include "cuda/CudaCheck.h"
 #include "cuda/IncrementKernel.h"
+#if OVERLAPSCOPE_HAVE_CUPTI
+#include "cuda/CuptiActivityCollector.h"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -52,6 +55,14 @@ CudaRuntimeDevice::CudaRuntimeDevice(int ordinal) : m_ordinal(ordinal)
         + formatGiB(properties.totalGlobalMem);
     m_info.asyncEngineCount = properties.asyncEngineCount;
     m_info.totalMemoryBytes = properties.totalGlobalMem;
+
+    // Last, so nothing after it can throw and leave the collector attached
+    // (CUPTI traces work enqueued after enabling, whenever the context was made).
+#if OVERLAPSCOPE_HAVE_CUPTI
+    m_cuptiOwner = CuptiActivityCollector::instance().attach(&m_whyNoCupti);
+#else
+    m_whyNoCupti = "built without the CUPTI headers";
+#endif
 }
 
 CudaRuntimeDevice::~CudaRuntimeDevice()
@@ -67,6 +78,17 @@ CudaRuntimeDevice::~CudaRuntimeDevice()
     for (const EventSlot& slot : m_events)
         static_cast<void>(cudaEventDestroy(slot.handle));
     static_cast<void>(cudaGetLastError());
+#if OVERLAPSCOPE_HAVE_CUPTI
+    if (m_cuptiOwner) {
+        try {
+            if (m_tagPushed)
+                CuptiActivityCollector::instance().popOpId();
+        } catch (const DeviceError&) {
+            // The id stack is per thread and this may be another one; nothing to report to.
+        }
+        CuptiActivityCollector::instance().detach(m_cuptiOwner);
+    }
+#endif
 }
 
 void CudaRuntimeDevice::makeCurrent()
@@ -358,6 +380,12 @@ void CudaRuntimeDevice::hostCopy(void* dst, const void* src, std::size_t bytes)
         std::memcpy(dst, src, bytes);
 }
 
+std::vector<HostInterval> CudaRuntimeDevice::hostCopyParallel(void* dst, const void* src, std::size_t bytes,
+                                                             int threads)
+{
+    return m_copyPool.copy(dst, src, bytes, threads);
+}
+
 void CudaRuntimeDevice::checkHostAccess(const void*, std::size_t)
 {
     // Real hardware cannot see host accesses; the simulator checks them.
@@ -367,6 +395,55 @@ std::int64_t CudaRuntimeDevice::hostNowNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
+}
+
+void CudaRuntimeDevice::tagWork(std::uint64_t opId)
+{
+#if OVERLAPSCOPE_HAVE_CUPTI
+    if (!m_cuptiOwner)
+        return;
+    CuptiActivityCollector& collector = CuptiActivityCollector::instance();
+    if (m_tagPushed) {
+        m_tagPushed = false;
+        collector.popOpId();
+    }
+    if (opId != 0) {
+        collector.pushOpId(m_cuptiOwner, opId);
+        m_tagPushed = true;
+    }
+#else
+    static_cast<void>(opId);
+#endif
+}
+
+std::vector<EngineRecord> CudaRuntimeDevice::takeEngineRecords()
+{
+#if OVERLAPSCOPE_HAVE_CUPTI
+    if (m_cuptiOwner) {
+        // A forced flush hands over records of work still running with their
+        // times unset, and those are lost; force it only when every stream is
+        // idle (seen on the H200: an upload in flight lost its record).
+        bool idle = true;
+        for (cudaStream_t stream : m_streams) {
+            if (stream && cudaStreamQuery(stream) != cudaSuccess) {
+                idle = false;
+                static_cast<void>(cudaGetLastError()); // cudaErrorNotReady is not an error
+                break;
+            }
+        }
+        return CuptiActivityCollector::instance().take(m_cuptiOwner, idle);
+    }
+#endif
+    return {};
+}
+
+std::string CudaRuntimeDevice::engineTimingSource(std::string* whyNot) const
+{
+    if (m_cuptiOwner)
+        return "cupti";
+    if (whyNot)
+        *whyNot = m_whyNoCupti;
+    return {};
 }
 
 } // namespace ovs

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "device/Device.h"
+#include "device/HostCopyPool.h"
 
 #include <cuda_runtime_api.h>
 
+#include <string>
 #include <vector>
 
 namespace ovs {
@@ -45,8 +47,14 @@ public:
     void launchIncrement(float* data, std::size_t count, int repeats, StreamId stream) override;
 
     void hostCopy(void* dst, const void* src, std::size_t bytes) override;
+    std::vector<HostInterval> hostCopyParallel(void* dst, const void* src, std::size_t bytes, int threads) override;
     void checkHostAccess(const void* p, std::size_t bytes) override;
     std::int64_t hostNowNs() override;
+
+    // CUPTI activity records where libcupti loads (see CuptiActivityCollector).
+    void tagWork(std::uint64_t opId) override;
+    std::vector<EngineRecord> takeEngineRecords() override;
+    std::string engineTimingSource(std::string* whyNot = nullptr) const override;
 
 private:
     // Destroyed events keep their CUDA handle for the next createEvent: the
@@ -76,6 +84,12 @@ private:
     std::vector<cudaStream_t> m_streams; // indexed by StreamId; nullptr: free
     std::vector<EventSlot> m_events;     // indexed by EventId
     std::vector<EventId> m_freeEvents;
+    // Our owner id with the CUPTI collector; 0: no engine records, and why.
+    std::uint16_t m_cuptiOwner = 0;
+    std::string m_whyNoCupti;
+    bool m_tagPushed = false; // an op id is on this thread's CUPTI stack
+    // Staging threads, kept from copy to copy; its clock is hostNowNs's.
+    HostCopyPool m_copyPool;
 };
 
 } // namespace ovs

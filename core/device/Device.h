@@ -73,6 +73,30 @@ public:
     // simulator reports a hazard if a copy on that range is still in flight.
     virtual void checkHostAccess(const void* p, std::size_t bytes) = 0;
 
+    // Copies with `threads` host threads, each a contiguous part, and returns
+    // when all are done, with each part's interval on the host clock (in
+    // part order). The simulator charges each thread the host memcpy rate,
+    // capped by the host's aggregate memory bandwidth.
+    virtual std::vector<HostInterval> hostCopyParallel(void* dst, const void* src, std::size_t bytes, int threads) = 0;
+
+    // ---- Engine-true timing -------------------------------------------------
+    // Events say when a stream reached a point; these say when an engine ran
+    // the work (CUPTI activity records on CUDA, the engine model in the
+    // simulator). Work enqueued after tagWork(id) carries `id` until the next
+    // tagWork; tagWork(0) stops tagging.
+    virtual void tagWork(std::uint64_t opId) { (void)opId; }
+    // Engine intervals of tagged work completed since the last call, on the
+    // host clock. An op made of several launches has several records.
+    virtual std::vector<EngineRecord> takeEngineRecords() { return {}; }
+    // Where engine intervals come from ("cupti", "simulated engine model"),
+    // or empty with `whyNot` saying why there are none.
+    virtual std::string engineTimingSource(std::string* whyNot = nullptr) const
+    {
+        if (whyNot)
+            *whyNot = "this device reports no engine activity";
+        return {};
+    }
+
     // Declares [p, p+bytes) as freshly allocated pageable memory whose pages
     // the OS has not mapped yet, so the first write into it page-faults. Real
     // devices pay that for real and ignore this; the simulator charges it.

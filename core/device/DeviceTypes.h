@@ -14,6 +14,22 @@ enum class CopyDirection : std::uint8_t { HostToDevice, DeviceToHost };
 using StreamId = std::uint32_t;
 using EventId = std::uint32_t;
 
+// A span of host time, ns on the device's host clock (Device::hostNowNs).
+struct HostInterval {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+
+// When an engine actually ran a piece of tagged work (see Device::tagWork).
+struct EngineRecord {
+    std::uint64_t opId = 0;
+    std::int64_t startNs = 0; // host clock
+    std::int64_t endNs = 0;
+    // A copy's host side as the engine saw it (CUPTI tells pageable from
+    // pinned, so a buffer assumed pinned that was not shows up here).
+    HostMemoryKind memory = HostMemoryKind::None;
+};
+
 // Every failure the device layer reports (allocation, launch, bad arguments,
 // no GPU) arrives as this, with a message meant for the user.
 class DeviceError : public std::runtime_error {

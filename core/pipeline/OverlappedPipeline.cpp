@@ -17,15 +17,28 @@ struct Slot {
 };
 } // namespace
 
-// The seed's overlapped path. Device and staging buffers are allocated before
-// the timer starts (recorded, but outside the timed region); host staging
-// copies, event waits and result copies are inside it.
+// The seed's overlapped path, with its staging copies optionally shared by
+// several host threads. Device and staging buffers are allocated before the
+// timer starts (recorded, but outside the timed region); host staging copies,
+// event waits and result copies are inside it.
 void runOverlappedPipeline(const PipelineContext& ctx)
 {
     Recorder& rec = ctx.recorder;
     Device& device = rec.device();
     const std::size_t n = ctx.config.chunkFloats();
     const std::size_t bytes = n * sizeof(float);
+
+    const int threads = ctx.config.stagingThreads;
+    // One thread stages on the host lane, as the seed does; several each get
+    // a lane of their own, placed before the streams.
+    auto stage = [&](OpKind kind, void* dst, const void* src, int chunk) {
+        if (threads > 1)
+            rec.hostCopyParallel(kind, dst, src, bytes, threads, HostMemoryKind::Pinned, chunk);
+        else
+            rec.hostCopy(kind, dst, src, bytes, HostMemoryKind::Pinned, chunk);
+    };
+    if (threads > 1)
+        rec.ensureStagingLanes(threads);
 
     std::vector<Slot> slots;
     slots.reserve(static_cast<std::size_t>(ctx.config.slotCount));
@@ -44,8 +57,7 @@ void runOverlappedPipeline(const PipelineContext& ctx)
             return;
         rec.wait(slot.download, slot.chunk);
         slot.upload.wait(); // already complete: the download came after it on the same stream
-        rec.hostCopy(OpKind::StageOut, ctx.outputChunk(slot.chunk).data(), slot.staging.span().data(), bytes,
-                     HostMemoryKind::Pinned, slot.chunk);
+        stage(OpKind::StageOut, ctx.outputChunk(slot.chunk).data(), slot.staging.span().data(), slot.chunk);
         slot.chunk = -1;
     };
 
@@ -54,8 +66,7 @@ void runOverlappedPipeline(const PipelineContext& ctx)
         ctx.beginChunk(c);
         Slot& slot = slots[static_cast<std::size_t>(c % ctx.config.slotCount)];
         drainSlot(slot);
-        rec.hostCopy(OpKind::StageIn, slot.staging.span().data(), ctx.inputChunk(c).data(), bytes,
-                     HostMemoryKind::Pinned, c);
+        stage(OpKind::StageIn, slot.staging.span().data(), ctx.inputChunk(c).data(), c);
         slot.upload = rec.upload(slot.stream, slot.device, slot.staging, c);
         rec.kernel(slot.stream, slot.device, ctx.config.kernelRepeats, c);
         slot.download = rec.download(slot.stream, slot.staging, slot.device, c);

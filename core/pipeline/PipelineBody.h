@@ -31,5 +31,10 @@ private:
 
 void runSerializedPipeline(const PipelineContext& context);
 void runOverlappedPipeline(const PipelineContext& context);
+// The strategies without staging (DirectPipelines.cpp).
+void runRegisteredPipeline(const PipelineContext& context);
+void runPinnedDataPipeline(const PipelineContext& context);
+void runPageableAsyncPipeline(const PipelineContext& context);
+void runPinnedOneStreamPipeline(const PipelineContext& context);
 
 } // namespace ovs

@@ -12,7 +12,20 @@ const std::vector<PipelineKindInfo>& pipelineKinds()
          "kernel, copy back into a new host vector, copy into the output, free"},
         {PipelineKind::Overlapped, "overlapped", "overlapped pinned",
          "the seed's overlapped path: slots of stream + device buffer + pinned staging buffer; the host stages "
-         "each chunk into pinned memory and waits on a slot's event before reusing it"},
+         "each chunk into pinned memory (with one or more staging threads) and waits on a slot's event before "
+         "reusing it"},
+        {PipelineKind::Registered, "registered", "registered host memory",
+         "no staging: the user's input and output are page-locked in place with cudaHostRegister (its cost timed "
+         "and shown), then every chunk is copied straight from and to them on rotating streams"},
+        {PipelineKind::PinnedData, "pinned-data", "data already pinned",
+         "no staging: the input and output already live in pinned memory (put there before the timer starts), "
+         "and every chunk is copied straight from and to them on rotating streams"},
+        {PipelineKind::PageableAsync, "pageable-async", "pageable async",
+         "no staging by the program: cudaMemcpyAsync straight from and to the user's pageable memory on rotating "
+         "streams, which the driver stages with the calling thread, so each copy blocks the host"},
+        {PipelineKind::PinnedOneStream, "pinned-one-stream", "pinned, one stream",
+         "as data already pinned, but every chunk on one stream, so no copy or kernel of one chunk overlaps "
+         "another's"},
     };
     return kinds;
 }
@@ -54,16 +67,42 @@ std::string validate(const PipelineConfig& c)
         return "slot count must be between 1 and 64 (got " + std::to_string(c.slotCount) + ")";
     if (c.kernelRepeats < 1 || c.kernelRepeats > 100'000)
         return "kernel repeats must be between 1 and 100000 (got " + std::to_string(c.kernelRepeats) + ")";
+    if (c.stagingThreads < 1 || c.stagingThreads > 64)
+        return "staging threads must be between 1 and 64 (got " + std::to_string(c.stagingThreads) + ")";
     if (c.totalBytes() / c.chunkBytes != static_cast<std::uint64_t>(c.chunks))
         return "chunk count x chunk size overflows";
     // Input and output live in host memory; refuse what cannot fit rather than
     // let the kernel's OOM killer end the program mid-run.
-    const std::uint64_t hostBytes = 2 * c.totalBytes();
+    // Data already pinned keeps a pinned copy of both beside the user's vectors.
+    const bool pinnedCopies = c.kind == PipelineKind::PinnedData || c.kind == PipelineKind::PinnedOneStream;
+    const std::uint64_t hostBytes = (pinnedCopies ? 4 : 2) * c.totalBytes();
     const std::uint64_t physical = physicalMemoryBytes();
     if (physical > 0 && hostBytes > physical / 10 * 8)
-        return "input and output need " + std::to_string(hostBytes >> 20) + " MiB of host memory, more than 80% of the "
+        return std::string(pinnedCopies ? "input and output, with their pinned copies, need " : "input and output need ")
+               + std::to_string(hostBytes >> 20) + " MiB of host memory, more than 80% of the "
                + std::to_string(physical >> 20) + " MiB this machine has; use fewer or smaller chunks";
     return {};
+}
+
+std::string pipelineTitle(const PipelineConfig& config)
+{
+    std::string title = pipelineKindInfo(config.kind).title;
+    if (config.kind == PipelineKind::Overlapped && config.stagingThreads > 1)
+        title += ", " + std::to_string(config.stagingThreads) + " staging threads";
+    return title;
+}
+
+int pipelineStreamCount(const PipelineConfig& config)
+{
+    switch (config.kind) {
+    case PipelineKind::Serialized:
+    case PipelineKind::PinnedOneStream: return 1;
+    case PipelineKind::Overlapped:
+    case PipelineKind::Registered:
+    case PipelineKind::PinnedData:
+    case PipelineKind::PageableAsync: return config.slotCount;
+    }
+    return config.slotCount;
 }
 
 } // namespace ovs

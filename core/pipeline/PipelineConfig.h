@@ -11,6 +11,11 @@ namespace ovs {
 enum class PipelineKind : std::uint8_t {
     Serialized, // the seed's serialized path: pageable memory, a device buffer per chunk, synchronous copies
     Overlapped, // the seed's overlapped path: a ring of slots (stream + device buffer + pinned staging)
+    // Strategies without staging; copies go straight from and to the data.
+    Registered,      // the user's buffers page-locked in place (cudaHostRegister), on rotating streams
+    PinnedData,      // the data already lives in pinned memory, on rotating streams
+    PageableAsync,   // cudaMemcpyAsync on the user's pageable buffers, on rotating streams
+    PinnedOneStream, // as PinnedData, but every chunk on one stream
 };
 
 struct PipelineKindInfo {
@@ -30,6 +35,8 @@ struct PipelineConfig {
     std::uint64_t chunkBytes = 32ull << 20;
     int slotCount = 3; // not `slots`: Qt defines that word as a macro
     int kernelRepeats = 1;
+    // Host threads that share each staging copy of the overlapped path.
+    int stagingThreads = 1;
 
     std::uint64_t chunkFloats() const { return chunkBytes / sizeof(float); }
     std::uint64_t totalBytes() const { return chunkBytes * static_cast<std::uint64_t>(chunks); }
@@ -38,5 +45,11 @@ struct PipelineConfig {
 // Empty when the parameters are possible; else a message saying which one is
 // wrong and what the limits are.
 std::string validate(const PipelineConfig& config);
+
+// The run's name: the kind's title, plus the staging threads where they apply.
+std::string pipelineTitle(const PipelineConfig& config);
+// Streams the run uses: one for the serialized path and pinned-one-stream,
+// else one per slot.
+int pipelineStreamCount(const PipelineConfig& config);
 
 } // namespace ovs

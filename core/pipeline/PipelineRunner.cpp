@@ -1,5 +1,6 @@
 #include "pipeline/PipelineRunner.h"
 
+#include "pipeline/PageAlignedAllocator.h"
 #include "pipeline/PipelineBody.h"
 #include "record/Recorder.h"
 
@@ -55,14 +56,15 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
 {
     const auto& kind = pipelineKindInfo(config.kind);
     Run header;
-    header.name = kind.title;
+    header.name = pipelineTitle(config);
     header.pipeline = kind.id;
     header.device = device.info();
     header.params.chunks = config.chunks;
     header.params.chunkBytes = config.chunkBytes;
-    header.params.slotCount = config.kind == PipelineKind::Serialized ? 1 : config.slotCount;
+    header.params.slotCount = pipelineStreamCount(config);
     header.params.kernelRepeats = config.kernelRepeats;
-    header.params.stagingThreads = 1;
+    // Only the overlapped path stages; the others have no staging thread to count.
+    header.params.stagingThreads = config.kind == PipelineKind::Overlapped ? config.stagingThreads : 1;
 
     if (std::string problem = validate(config); !problem.empty()) {
         Run run = failedRun(header, problem);
@@ -70,8 +72,11 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
         return run;
     }
 
-    std::vector<float> input;
-    std::vector<float> output;
+    // Whole pages of their own: the registered strategy page-locks both with
+    // cudaHostRegister, which refuses a page already registered, and two
+    // small heap vectors can share one.
+    std::vector<float, PageAlignedAllocator<float>> input;
+    std::vector<float, PageAlignedAllocator<float>> output;
     try {
         const std::size_t count = static_cast<std::size_t>(config.chunkFloats()) * static_cast<std::size_t>(config.chunks);
         input.resize(count);
@@ -97,6 +102,10 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
         switch (config.kind) {
         case PipelineKind::Serialized: runSerializedPipeline(context); break;
         case PipelineKind::Overlapped: runOverlappedPipeline(context); break;
+        case PipelineKind::Registered: runRegisteredPipeline(context); break;
+        case PipelineKind::PinnedData: runPinnedDataPipeline(context); break;
+        case PipelineKind::PageableAsync: runPageableAsyncPipeline(context); break;
+        case PipelineKind::PinnedOneStream: runPinnedOneStreamPipeline(context); break;
         }
         run = recorder.finish();
         run.verification = verifyIncrement(input, output, config.kernelRepeats);

@@ -1,8 +1,29 @@
 #include "record/Recorder.h"
 
+#include "device/HostCopyPool.h"
+
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 namespace ovs {
+namespace {
+
+// CUPTI hands records over in buffers once all their records are complete,
+// so an op's records can trail its end event by as long as the work around
+// it takes. Its emission waits that long at most; records arriving later
+// still reach the finished run.
+constexpr std::int64_t kEngineRecordWaitNs = 20'000'000;
+// After the final drain every record is complete, but delivery runs on
+// CUPTI's thread: how long finish() gives it.
+constexpr auto kFinalRecordWait = std::chrono::milliseconds(200);
+// Events and engine records are aligned to the host clock separately, each
+// within about a microsecond. An engine cannot run an op before its stream
+// reached it nor after its end event, so an excess this small is that error.
+constexpr std::int64_t kAlignmentSlackNs = 10'000;
+constexpr std::size_t kNotEmitted = static_cast<std::size_t>(-1);
+
+} // namespace
 
 Recorder::Recorder(Device& device, RecordSink& sink, Run header) : m_device(device), m_sink(sink), m_run(std::move(header))
 {
@@ -11,6 +32,7 @@ Recorder::Recorder(Device& device, RecordSink& sink, Run header) : m_device(devi
     m_run.lanes.clear();
     if (m_run.timing.empty())
         m_run.timing = device.info().simulated ? "simulated" : "cuda-events";
+    m_engineTiming = !device.engineTimingSource().empty();
 }
 
 Recorder::~Recorder() = default;
@@ -54,6 +76,10 @@ void Recorder::begin()
         }
     }
     m_anchorHostNs = now();
+    // Op ids restart at 1 in every run: an earlier run's leftovers must not
+    // join this run's ops.
+    if (m_engineTiming)
+        m_device.takeEngineRecords();
 }
 
 std::int64_t Recorder::now()
@@ -87,7 +113,7 @@ std::shared_ptr<Event> Recorder::startEvent(Stream& stream)
 }
 
 void Recorder::addPending(OpKind kind, const Stream& stream, std::shared_ptr<Event> start, std::shared_ptr<Event> end,
-                          std::uint64_t bytes, HostMemoryKind memory, int chunk)
+                          std::uint64_t bytes, HostMemoryKind memory, int chunk, std::uint64_t opId, int launches)
 {
     Pending pending;
     pending.start = std::move(start);
@@ -97,7 +123,25 @@ void Recorder::addPending(OpKind kind, const Stream& stream, std::shared_ptr<Eve
     pending.op.chunk = chunk;
     pending.op.bytes = bytes;
     pending.op.memory = memory;
+    pending.opId = opId;
+    pending.launches = launches;
     m_pending.push_back(std::move(pending));
+}
+
+std::uint64_t Recorder::nextOpId()
+{
+    m_engineSpans.emplace_back();
+    m_opIndex.push_back(kNotEmitted);
+    return m_engineSpans.size();
+}
+
+void Recorder::untagAfterFailure()
+{
+    try {
+        m_device.tagWork(0);
+    } catch (const DeviceError&) {
+        // The failure being thrown already is the one to report.
+    }
 }
 
 CopyToken Recorder::upload(Stream& stream, DeviceBuffer<float>& dst, const PinnedHostBuffer<float>& src, int chunk)
@@ -129,10 +173,20 @@ CopyToken Recorder::download(Stream& stream, std::span<float> dst, const DeviceB
 void Recorder::kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, int chunk)
 {
     auto start = startEvent(stream);
-    m_device.launchIncrement(data.devicePtr(), data.size(), repeats, stream.id());
+    const std::uint64_t opId = nextOpId();
+    m_device.tagWork(opId);
+    try {
+        m_device.launchIncrement(data.devicePtr(), data.size(), repeats, stream.id());
+    } catch (...) {
+        untagAfterFailure();
+        throw;
+    }
+    m_device.tagWork(0);
     auto end = std::make_shared<Event>(m_device);
     end->record(stream);
-    addPending(OpKind::Kernel, stream, std::move(start), std::move(end), data.bytes(), HostMemoryKind::None, chunk);
+    const int launches = data.size() > 0 ? std::max(repeats, 0) : 0; // one launch per pass
+    addPending(OpKind::Kernel, stream, std::move(start), std::move(end), data.bytes(), HostMemoryKind::None, chunk,
+               opId, launches);
 }
 
 void Recorder::hostCopy(OpKind kind, void* dst, const void* src, std::size_t bytes, HostMemoryKind memory, int chunk)
@@ -140,6 +194,51 @@ void Recorder::hostCopy(OpKind kind, void* dst, const void* src, std::size_t byt
     const std::int64_t t0 = now();
     m_device.hostCopy(dst, src, bytes);
     emitHost(kind, t0, chunk, bytes, memory);
+}
+
+void Recorder::ensureStagingLanes(int threads)
+{
+    while (static_cast<int>(m_stagingLanes.size()) < threads)
+        m_stagingLanes.push_back(addHostLane("staging " + std::to_string(m_stagingLanes.size() + 1)));
+}
+
+void Recorder::hostCopyParallel(OpKind kind, void* dst, const void* src, std::size_t bytes, int threads,
+                                HostMemoryKind memory, int chunk)
+{
+    ensureStagingLanes(threads);
+    const auto intervals = m_device.hostCopyParallel(dst, src, bytes, threads);
+    // Devices cut the copy as HostCopyPool::split does, so part i's size is known here.
+    const auto parts = HostCopyPool::split(bytes, threads);
+    for (std::size_t i = 0; i < intervals.size() && i < parts.size(); ++i) {
+        Op op;
+        op.kind = kind;
+        op.lane = m_stagingLanes[i];
+        op.chunk = chunk;
+        op.bytes = parts[i].bytes;
+        op.memory = memory;
+        op.startNs = intervals[i].startNs - m_hostStartNs;
+        op.endNs = intervals[i].endNs - m_hostStartNs;
+        m_run.ops.push_back(op);
+        m_batch.push_back(op);
+    }
+}
+
+HostRegistration Recorder::registerHost(void* p, std::size_t bytes)
+{
+    const std::int64_t t0 = now();
+    HostRegistration registration(m_device, p, bytes);
+    emitHost(OpKind::Register, t0, -1, bytes, HostMemoryKind::Registered);
+    return registration;
+}
+
+void Recorder::unregisterHost(HostRegistration& registration)
+{
+    const std::int64_t t0 = now();
+    const auto bytes = registration.bytes();
+    {
+        HostRegistration gone = std::move(registration);
+    }
+    emitHost(OpKind::Register, t0, -1, bytes, HostMemoryKind::Registered);
 }
 
 void Recorder::wait(CopyToken& token, int chunk)
@@ -179,21 +278,89 @@ std::int64_t Recorder::eventTimeNs(Event& event)
 
 void Recorder::poll()
 {
+    emitCompleted(true);
+}
+
+void Recorder::emitCompleted(bool waitForEngine)
+{
     // Streams complete in order, so the first unfinished op of a stream
     // blocks the rest of that stream; other streams' ops are still emitted.
+    // Completion is checked before the engine records are fetched, so the
+    // records of every op seen complete had their chance to arrive. Fetching
+    // (a CUPTI flush) costs host time between ops, so it happens only when a
+    // completed op still lacks records, and always at the end.
+    const auto recordsMissing = [&](const Pending& p) {
+        return m_engineTiming && p.opId != 0 && m_engineSpans[p.opId - 1].records < p.launches;
+    };
+    bool fetch = !waitForEngine;
+    // Once an op of a lane is not done, the later ones of that lane are not
+    // either: skip querying them (each query costs host time).
+    std::vector<bool> laneBlocked(m_run.lanes.size(), false);
+    for (auto& pending : m_pending) {
+        if (pending.doneNs < 0 && !laneBlocked[pending.op.lane]) {
+            if (pending.end->isDone())
+                pending.doneNs = now();
+            else
+                laneBlocked[pending.op.lane] = true;
+        }
+        fetch = fetch || (pending.doneNs >= 0 && recordsMissing(pending));
+    }
+    if (fetch)
+        collectEngineRecords();
+    const std::int64_t t = now();
     for (auto it = m_pending.begin(); it != m_pending.end();) {
-        if (!it->end->isDone()) {
+        if (it->doneNs < 0) {
+            ++it;
+            continue;
+        }
+        if (waitForEngine && recordsMissing(*it) && t - it->doneNs < kEngineRecordWaitNs) {
             ++it;
             continue;
         }
         Op op = it->op;
         op.startNs = eventTimeNs(*it->start);
         op.endNs = eventTimeNs(*it->end);
+        if (it->opId != 0) {
+            applyExec(op, m_engineSpans[it->opId - 1]);
+            m_opIndex[it->opId - 1] = m_run.ops.size();
+        }
         m_run.ops.push_back(op);
         m_batch.push_back(op);
         it = m_pending.erase(it);
     }
     flush();
+}
+
+void Recorder::collectEngineRecords()
+{
+    if (!m_engineTiming)
+        return;
+    for (const EngineRecord& record : m_device.takeEngineRecords()) {
+        if (record.opId == 0 || record.opId > m_engineSpans.size())
+            continue; // not this run's
+        EngineSpan& span = m_engineSpans[record.opId - 1];
+        span.startNs = span.records ? std::min(span.startNs, record.startNs) : record.startNs;
+        span.endNs = span.records ? std::max(span.endNs, record.endNs) : record.endNs;
+        ++span.records;
+        const std::size_t index = m_opIndex[record.opId - 1];
+        if (index != kNotEmitted)
+            applyExec(m_run.ops[index], span);
+    }
+}
+
+void Recorder::applyExec(Op& op, const EngineSpan& span)
+{
+    if (span.records == 0)
+        return;
+    std::int64_t start = span.startNs - m_hostStartNs;
+    std::int64_t end = span.endNs - m_hostStartNs;
+    if (start < op.startNs && op.startNs - start <= kAlignmentSlackNs)
+        start = op.startNs;
+    if (end > op.endNs && end - op.endNs <= kAlignmentSlackNs)
+        end = op.endNs;
+    op.execStartNs = start;
+    op.execEndNs = std::max(start, end);
+    m_engineJoined = true;
 }
 
 void Recorder::flush()
@@ -209,7 +376,13 @@ Run Recorder::finish(RunStatus status, std::string error)
     try {
         for (auto& pending : m_pending)
             pending.end->synchronize();
-        poll();
+        emitCompleted(true);
+        const auto giveUp = std::chrono::steady_clock::now() + kFinalRecordWait;
+        while (!m_pending.empty() && std::chrono::steady_clock::now() < giveUp) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            emitCompleted(true);
+        }
+        emitCompleted(false);
     } catch (const DeviceError& e) {
         // The device is lost; keep what was recorded and say why the rest is missing.
         m_pending.clear();
@@ -220,6 +393,8 @@ Run Recorder::finish(RunStatus status, std::string error)
     flush();
     m_run.status = status;
     m_run.error = std::move(error);
+    if (m_engineJoined && m_run.timing == "cuda-events")
+        m_run.timing = "cuda-events+cupti";
     if (m_run.timedEndNs < m_run.timedBeginNs)
         m_run.timedEndNs = now();
     m_run.sortOps();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "device/Copies.h"
+#include "device/HostRegistration.h"
 #include "record/RecordSink.h"
 #include "trace/Run.h"
 
@@ -19,6 +20,9 @@ namespace ovs {
 //    stream, converted to host time through an anchor event whose completion
 //    the host observed. Events mark when the stream *reached* a point, so an
 //    op queued behind a busy engine shows its queue time as part of it.
+//    Where the device reports engine intervals (CUPTI, the simulator's
+//    model), each GPU op's work is tagged with an op id and the op also gets
+//    when the engine really ran it (Op::execStartNs/execEndNs).
 //  - host ops (staging copies, waits, allocations, syncs) from the host clock.
 // Completed ops go to the sink as soon as they are known, so a UI can draw
 // them live.
@@ -53,6 +57,18 @@ public:
 
     // Host ops.
     void hostCopy(OpKind kind, void* dst, const void* src, std::size_t bytes, HostMemoryKind memory, int chunk);
+    // The same copy cut into `threads` parts done at once by the device's
+    // staging threads: one op per part, part i on lane "staging i+1". The
+    // calling thread only waits, so its own lane stays empty meanwhile.
+    void hostCopyParallel(OpKind kind, void* dst, const void* src, std::size_t bytes, int threads,
+                          HostMemoryKind memory, int chunk);
+    // Adds host lanes "staging 1".."staging N" that do not exist yet; a
+    // pipeline calls it up front to place them before its stream lanes.
+    void ensureStagingLanes(int threads);
+    // cudaHostRegister / cudaHostUnregister of the user's memory, each an op
+    // of kind Register on the host lane.
+    HostRegistration registerHost(void* p, std::size_t bytes);
+    void unregisterHost(HostRegistration& registration);
     void wait(CopyToken& token, int chunk);
     void synchronize(Stream& stream);
     template <typename T>
@@ -96,6 +112,16 @@ private:
         std::shared_ptr<Event> start;
         std::shared_ptr<Event> end;
         Op op;
+        std::uint64_t opId = 0; // the device work's tag (see Device::tagWork); 0: untagged
+        int launches = 0;       // engine records to expect: one per copy or kernel pass
+        std::int64_t doneNs = -1; // run time its end event was first seen complete
+    };
+    // The engine interval of one op so far, host clock; min start, max end
+    // over its records.
+    struct EngineSpan {
+        std::int64_t startNs = 0;
+        std::int64_t endNs = 0;
+        int records = 0;
     };
 
     template <typename Enqueue>
@@ -104,15 +130,34 @@ private:
     {
         auto start = startEvent(stream);
         const std::int64_t t0 = now();
-        CopyToken token = enqueue();
+        const std::uint64_t opId = nextOpId();
+        m_device.tagWork(opId);
+        CopyToken token;
+        try {
+            token = enqueue();
+        } catch (...) {
+            untagAfterFailure();
+            throw;
+        }
+        m_device.tagWork(0);
         if (memory == HostMemoryKind::Pageable)
             emitHost(OpKind::HostWait, t0, chunk, bytes, memory); // the driver staged it with this thread
-        addPending(kind, stream, std::move(start), token.completion(), bytes, memory, chunk);
+        addPending(kind, stream, std::move(start), token.completion(), bytes, memory, chunk, opId, bytes > 0 ? 1 : 0);
         return token;
     }
     std::shared_ptr<Event> startEvent(Stream& stream);
+    // `launches` engine records are expected for `opId` (0: none).
     void addPending(OpKind kind, const Stream& stream, std::shared_ptr<Event> start, std::shared_ptr<Event> end,
-                    std::uint64_t bytes, HostMemoryKind memory, int chunk);
+                    std::uint64_t bytes, HostMemoryKind memory, int chunk, std::uint64_t opId = 0, int launches = 0);
+    std::uint64_t nextOpId();
+    void untagAfterFailure();
+    // Joins the device's engine records to their ops; an op already emitted
+    // gets them in the finished run.
+    void collectEngineRecords();
+    void applyExec(Op& op, const EngineSpan& span);
+    // Emits completed ops; with `waitForEngine`, an op whose engine records
+    // have not all arrived stays pending a while (see kEngineRecordWaitNs).
+    void emitCompleted(bool waitForEngine);
     void emitHost(OpKind kind, std::int64_t startNs, int chunk, std::uint64_t bytes, HostMemoryKind memory);
     std::int64_t eventTimeNs(Event& event);
     std::uint16_t laneOf(const Stream& stream) const;
@@ -123,6 +168,7 @@ private:
     Run m_run;
     std::map<StreamId, std::uint16_t> m_streamLanes;
     std::uint16_t m_hostLane = 0;
+    std::vector<std::uint16_t> m_stagingLanes; // lane of staging thread i
     bool m_begun = false;
     std::int64_t m_hostStartNs = 0;   // host clock at the run's t = 0
     std::int64_t m_anchorHostNs = 0;  // run time at which the anchor event completed
@@ -130,6 +176,10 @@ private:
     std::unique_ptr<Event> m_anchor;
     std::deque<Pending> m_pending;
     std::vector<Op> m_batch;
+    bool m_engineTiming = false;   // the device reports engine intervals
+    bool m_engineJoined = false;   // some op got one
+    std::vector<EngineSpan> m_engineSpans; // indexed by op id - 1
+    std::vector<std::size_t> m_opIndex;     // indexed by op id - 1: its place in m_run.ops once emitted
 };
 
 } // namespace ovs

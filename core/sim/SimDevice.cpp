@@ -1,5 +1,7 @@
 #include "sim/SimDevice.h"
 
+#include "device/HostCopyPool.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -147,7 +149,7 @@ void SimDevice::unregisterHost(void* p)
     if (inFlightEnd(lo, lo + allocation->bytes) > m_hostNs)
         hazard("unregistered host memory while a copy on it was in flight; drained first");
     synchronizeDevice();
-    advanceHost(usToNs(m_preset.registerUs));
+    advanceHost(usToNs(m_preset.registerUs) + transferNs(allocation->bytes, m_preset.unregisterGBps));
     m_allocations.erase(p);
 }
 
@@ -336,6 +338,11 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
     std::memcpy(dst, src, bytes);
     m_activities.push_back({toDevice ? SimActivity::Kind::CopyHtoD : SimActivity::Kind::CopyDtoH, streamId, hostKind,
                             bytes, ready, start, end});
+    if (m_tag) {
+        // CUPTI reports registered pages as pinned, which is what they are to the engine.
+        const HostMemoryKind seen = hostKind == HostMemoryKind::Registered ? HostMemoryKind::Pinned : hostKind;
+        m_engineRecords.push_back({m_tag, start, end, seen});
+    }
 
     if (pageable) {
         // The driver stages pageable memory through its own pinned buffer
@@ -373,6 +380,8 @@ void SimDevice::launchIncrement(float* data, std::size_t count, int repeats, Str
         s.readyNs = start + duration;
         m_activities.push_back({SimActivity::Kind::Kernel, streamId, HostMemoryKind::None, bytes, ready, start,
                                 s.readyNs});
+        if (m_tag)
+            m_engineRecords.push_back({m_tag, start, s.readyNs, HostMemoryKind::None});
     }
     for (std::size_t i = 0; i < count; ++i)
         data[i] += static_cast<float>(repeats);
@@ -386,7 +395,58 @@ void SimDevice::hostCopy(void* dst, const void* src, std::size_t bytes)
     checkRange(dst, bytes, true, "written by a host copy");
     checkRange(src, bytes, false, "read by a host copy");
     std::memcpy(dst, src, bytes);
-    advanceHost(transferNs(bytes, m_preset.hostMemcpyGBps) + faultInNs(dst, bytes));
+    advanceHost(transferNs(bytes, hostCopyRate(1)) + faultInNs(dst, bytes));
+}
+
+double SimDevice::hostCopyRate(int active) const
+{
+    const double perThread = m_preset.hostMemcpyGBps;
+    if (m_preset.hostMemoryGBps <= 0)
+        return perThread;
+    return std::min(perThread, m_preset.hostMemoryGBps / active);
+}
+
+std::vector<HostInterval> SimDevice::hostCopyParallel(void* dst, const void* src, std::size_t bytes, int threads)
+{
+    if (threads < 1 || threads > HostCopyPool::kMaxThreads)
+        throw DeviceError("simulated host copy with " + std::to_string(threads) + " threads: use 1 to "
+                          + std::to_string(HostCopyPool::kMaxThreads));
+    checkRange(dst, bytes, true, "written by a host copy");
+    checkRange(src, bytes, false, "read by a host copy");
+    if (bytes != 0)
+        std::memcpy(dst, src, bytes);
+
+    const auto parts = HostCopyPool::split(bytes, threads);
+    // Every running thread advances at the same rate, so parts finish in
+    // order of size: walk them smallest first, each step at the rate of the
+    // threads still copying.
+    std::vector<std::size_t> bySize(parts.size());
+    for (std::size_t i = 0; i < bySize.size(); ++i)
+        bySize[i] = i;
+    std::stable_sort(bySize.begin(), bySize.end(),
+                     [&](std::size_t a, std::size_t b) { return parts[a].bytes < parts[b].bytes; });
+    const std::int64_t t0 = m_hostNs;
+    std::vector<HostInterval> intervals(parts.size(), HostInterval{t0, t0});
+    double elapsedNs = 0;
+    double progressBytes = 0;
+    for (std::size_t rank = 0; rank < bySize.size(); ++rank) {
+        const std::size_t i = bySize[rank];
+        const double rate = hostCopyRate(static_cast<int>(parts.size() - rank));
+        const auto size = static_cast<double>(parts[i].bytes);
+        if (rate > 0)
+            elapsedNs += (size - progressBytes) / rate;
+        progressBytes = size;
+        intervals[i].endNs = t0 + static_cast<std::int64_t>(std::llround(elapsedNs));
+    }
+    // Fresh destination pages fault in on the thread that first writes them;
+    // their cost is added to that thread (the others do not speed up meanwhile).
+    std::int64_t last = t0;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        intervals[i].endNs += faultInNs(static_cast<std::byte*>(dst) + parts[i].offset, parts[i].bytes);
+        last = std::max(last, intervals[i].endNs);
+    }
+    m_hostNs = last;
+    return intervals;
 }
 
 void SimDevice::noteFreshHostMemory(void* p, std::size_t bytes)
@@ -427,6 +487,23 @@ void SimDevice::checkHostAccess(const void* p, std::size_t bytes)
 std::vector<std::string> SimDevice::takeHazards()
 {
     return std::exchange(m_hazards, {});
+}
+
+std::vector<EngineRecord> SimDevice::takeEngineRecords()
+{
+    // Only work the engines finished by now on the virtual host clock, as CUPTI
+    // delivers records of completed work only.
+    std::vector<EngineRecord> done;
+    std::vector<EngineRecord> running;
+    for (const EngineRecord& record : m_engineRecords)
+        (record.endNs <= m_hostNs ? done : running).push_back(record);
+    m_engineRecords = std::move(running);
+    return done;
+}
+
+std::string SimDevice::engineTimingSource(std::string*) const
+{
+    return "simulated engine model";
 }
 
 void SimDevice::hazard(std::string message)

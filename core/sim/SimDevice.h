@@ -70,9 +70,17 @@ public:
     void launchIncrement(float* data, std::size_t count, int repeats, StreamId stream) override;
 
     void hostCopy(void* dst, const void* src, std::size_t bytes) override;
+    // Each part at the per-thread memcpy rate while the threads together stay
+    // under the host's memory bandwidth; beyond it they share that bandwidth
+    // evenly, and the rest speed up as parts finish.
+    std::vector<HostInterval> hostCopyParallel(void* dst, const void* src, std::size_t bytes, int threads) override;
     void checkHostAccess(const void* p, std::size_t bytes) override;
     void noteFreshHostMemory(void* p, std::size_t bytes) override;
     std::vector<std::string> takeHazards() override;
+    // The engine model's interval of each tagged copy and kernel pass.
+    void tagWork(std::uint64_t opId) override { m_tag = opId; }
+    std::vector<EngineRecord> takeEngineRecords() override;
+    std::string engineTimingSource(std::string* whyNot = nullptr) const override;
     std::int64_t hostNowNs() override { return m_hostNs; }
 
     // Engine-true intervals of everything executed so far, in issue order.
@@ -116,6 +124,8 @@ private:
     // Page-fault time for writing [p, p+bytes), forgetting those pages as fresh.
     std::int64_t faultInNs(const void* p, std::size_t bytes);
     std::int64_t allDeviceWorkEnd() const;
+    // Bytes per ns one of `active` host threads copying at once gets.
+    double hostCopyRate(int active) const;
     Allocation* findAllocation(const void* p, AllocKind kind);
     void* allocate(std::size_t bytes, AllocKind kind);
     void release(void* p, AllocKind kind);
@@ -137,6 +147,8 @@ private:
     std::vector<std::pair<const std::byte*, const std::byte*>> m_freshHost;
     std::vector<std::string> m_hazards;
     std::vector<SimActivity> m_activities;
+    std::uint64_t m_tag = 0;
+    std::vector<EngineRecord> m_engineRecords; // tagged, not yet taken
 };
 
 } // namespace ovs

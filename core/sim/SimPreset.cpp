@@ -19,7 +19,10 @@ void sharedFixedCosts(SimPreset& p)
     p.pinnedAllocGBps = 2.4;
     p.pinnedFreeUs = 200.0;
     p.registerUs = 100.0;
-    p.registerGBps = 2.4;
+    // cudaHostRegister of 2 GiB took 83 to 89 ms on the H200 (about 25 GB/s),
+    // cudaHostUnregister about 43 ms (50 GB/s).
+    p.registerGBps = 25.0;
+    p.unregisterGBps = 50.0;
 }
 
 SimPreset h200()
@@ -44,6 +47,10 @@ SimPreset h200()
     p.pageFaultGBps = 1.36;
     // One host thread's memcpy between pageable and pinned memory.
     p.hostMemcpyGBps = 5.8;
+    // What several staging threads copying at once reach together: 16
+    // threads staged 2 x 2 GiB in 108.6 ms (39.5 GB/s) on the H200, 8 threads
+    // 34 GB/s (--staging-threads sweep in docs/measurements.md).
+    p.hostMemoryGBps = 40.0;
     p.kernelGBps = 3000.0;
     p.deviceMemoryBytes = 150'000'000'000ull;
     return p;
@@ -70,6 +77,9 @@ SimPreset rtx4090()
     p.pageableD2HGBps = 12.84;
     p.pageFaultGBps = 4.87;
     p.hostMemcpyGBps = 5.6;
+    // ASSUMPTION, not measured: a desktop's dual-channel DDR5 shared by
+    // parallel memcpys (reading and writing), by analogy with the H200 host.
+    p.hostMemoryGBps = 25.0;
     p.kernelGBps = 900.0;
     p.deviceMemoryBytes = 24'000'000'000ull;
     return p;

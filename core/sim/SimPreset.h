@@ -34,6 +34,9 @@ struct SimPreset {
     double kernelFixedUs = 0;     // per launch
 
     double hostMemcpyGBps = 0;    // one host thread, pageable <-> pinned
+    // All host threads copying at once share the host's memory bandwidth:
+    // parallel staging stops scaling at this aggregate rate. 0: no cap.
+    double hostMemoryGBps = 0;
     // First write into freshly allocated pageable memory: the OS maps and
     // zeroes each page. Charged on top of the copy into it.
     double pageFaultGBps = 0;
@@ -45,6 +48,7 @@ struct SimPreset {
     double pinnedFreeUs = 0;
     double registerUs = 0;        // cudaHostRegister, fixed
     double registerGBps = 0;      // ... plus page-locking at this rate
+    double unregisterGBps = 0;    // cudaHostUnregister: unlocking at this rate
 
     std::uint64_t deviceMemoryBytes = 0;
 };

@@ -34,12 +34,15 @@ private slots:
         ControlPanel panel;
         const RunRequest request = panel.request();
         QCOMPARE(request.deviceSpec, QString("sim:h200"));
-        QCOMPARE(request.pipelines.size(), pipelineKinds().size());
+        // The seed's two pipelines, as the CLI runs by default.
+        QCOMPARE(request.pipelines.size(), std::size_t(2));
+        QCOMPARE(request.pipelines[0].kind, PipelineKind::Serialized);
+        QCOMPARE(request.pipelines[1].kind, PipelineKind::Overlapped);
         for (std::size_t i = 0; i < request.pipelines.size(); ++i) {
-            QCOMPARE(request.pipelines[i].kind, pipelineKinds()[i].kind);
             QCOMPARE(request.pipelines[i].chunks, 8);
             QCOMPARE(request.pipelines[i].chunkBytes, 32ull << 20);
             QCOMPARE(request.pipelines[i].slotCount, 3);
+            QCOMPARE(request.pipelines[i].stagingThreads, 1);
             QCOMPARE(request.pipelines[i].kernelRepeats, 1);
         }
         QVERIFY(!request.runBench);
@@ -119,6 +122,30 @@ private slots:
         QCOMPARE(requested.count(), 1);
         QCOMPARE(requested.at(0).at(0).value<RunRequest>().pipelines.size(), request.pipelines.size());
         QCOMPARE(requested.at(0).at(0).value<RunRequest>().deviceSpec, device);
+    }
+
+    void everyStrategyCanBeChosenWithStagingThreads()
+    {
+        ControlPanel panel;
+        for (const auto& kind : pipelineKinds()) {
+            auto* box = child<QCheckBox>(panel, qPrintable(QString("pipeline:%1").arg(kind.id)));
+            QCOMPARE(box->text(), QString::fromUtf8(kind.title));
+            QCOMPARE(box->toolTip(), QString::fromUtf8(kind.description));
+            box->setChecked(true);
+        }
+        child<QSpinBox>(panel, "stagingThreads")->setValue(4);
+        const RunRequest request = panel.request();
+        QCOMPARE(request.pipelines.size(), pipelineKinds().size());
+        for (std::size_t i = 0; i < request.pipelines.size(); ++i) {
+            QCOMPARE(request.pipelines[i].kind, pipelineKinds()[i].kind);
+            QCOMPARE(request.pipelines[i].stagingThreads, 4);
+        }
+        QVERIFY(panel.problem().isEmpty());
+        auto* threads = child<QSpinBox>(panel, "stagingThreads");
+        QCOMPARE(threads->minimum(), 1);
+        QCOMPARE(threads->maximum(), 64);
+        panel.setRunning(true);
+        QVERIFY(!threads->isEnabled());
     }
 
     void parseSizes_data()

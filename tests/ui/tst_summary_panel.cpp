@@ -5,6 +5,11 @@
 #include "TraceDocument.h"
 #include "ViewState.h"
 
+#include "analysis/RunAnalysis.h"
+#include "pipeline/PipelineRunner.h"
+#include "sim/SimDevice.h"
+
+#include <QLabel>
 #include <QtTest>
 
 using namespace ovs;
@@ -67,6 +72,18 @@ Run makeRun(const char* pipeline, const char* name, std::int64_t wallNs, RunStat
 QStringList rowOf(const SummaryPanel& panel, int row)
 {
     return panel.summaryText().split('\n').at(2 + row).split('\t');
+}
+
+Run simulated(PipelineKind kind)
+{
+    SimDevice device(*findSimPreset("h200"));
+    RecordSink sink;
+    CancelFlag cancel;
+    PipelineConfig config;
+    config.kind = kind;
+    config.chunks = 8;
+    config.chunkBytes = 4 << 20;
+    return runPipeline(device, config, sink, cancel);
 }
 
 } // namespace
@@ -162,6 +179,60 @@ private slots:
 
         document.clear();
         QCOMPARE(panel.summaryText().split('\n').size(), 2);
+    }
+
+    void overlapBoundAndDiagnosisPerRun()
+    {
+        Trace trace;
+        trace.runs = {simulated(PipelineKind::Serialized), simulated(PipelineKind::Overlapped)};
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        document.setTrace(trace, "t.json");
+
+        for (int row = 0; row < 2; ++row) {
+            const Run& run = trace.runs[static_cast<std::size_t>(row)];
+            const RunAnalysis a = analyzeRun(run, {}, &trace.runs[0]);
+            const QStringList cells = rowOf(panel, row);
+            QCOMPARE(cells.size(), int(SummaryPanel::ColumnCount));
+            QCOMPARE(cells[SummaryPanel::OverlapColumn], QString("%1%").arg(a.metrics.overlapPercent, 0, 'f', 0));
+            QCOMPARE(cells[SummaryPanel::BoundColumn], QString("%1x of bound").arg(a.bounds.distance, 0, 'f', 2));
+        }
+        QCOMPARE(rowOf(panel, 0)[SummaryPanel::OverlapColumn], QString("0%"));
+        QVERIFY(rowOf(panel, 1)[SummaryPanel::BoundColumn].startsWith("1.0"));
+
+        // Under the table, one line per run: its name, then the diagnosis.
+        const QStringList lines = panel.summaryText().split('\n');
+        QCOMPARE(lines.size(), 2 + 2 + 2);
+        QVERIFY2(lines[4].startsWith("serialized pageable: serialized: copies, kernels and host copies never overlap"),
+                 qPrintable(lines[4]));
+        QVERIFY2(lines[5].startsWith("overlapped pinned: host staging bound: "), qPrintable(lines[5]));
+        const auto* label = panel.findChild<QLabel*>("diagnoses");
+        QVERIFY(label);
+        QVERIFY(label->isVisibleTo(&panel));
+        QVERIFY2(label->text().contains("<b>overlapped pinned</b>: host staging bound: "), qPrintable(label->text()));
+
+        document.clear();
+        QCOMPARE(panel.summaryText().split('\n').size(), 2);
+        QVERIFY(!label->isVisibleTo(&panel));
+    }
+
+    void liveAndCancelledRunsHaveNoBound()
+    {
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        const int live = document.beginRun(makeRun("overlapped", "overlapped pinned", 0));
+        QStringList cells = rowOf(panel, 0);
+        QCOMPARE(cells[SummaryPanel::OverlapColumn], QString("\u2013"));
+        QCOMPARE(cells[SummaryPanel::BoundColumn], QString("\u2013"));
+        QCOMPARE(panel.summaryText().split('\n').size(), 3); // no diagnosis while it runs
+
+        document.finishRun(live, makeRun("overlapped", "overlapped pinned", 40'000'000, RunStatus::Cancelled));
+        cells = rowOf(panel, 0);
+        QCOMPARE(cells[SummaryPanel::OverlapColumn], QString("\u2013"));
+        QCOMPARE(cells[SummaryPanel::BoundColumn], QString("\u2013"));
+        QVERIFY2(panel.summaryText().endsWith("overlapped pinned: cancelled: cancelled by the user; the 2 ops recorded "
+                                              "before it stopped are shown, but a partial run has no bound"),
+                 qPrintable(panel.summaryText()));
     }
 
     void detailsOfTheSelectedOp()

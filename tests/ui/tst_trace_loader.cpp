@@ -19,7 +19,7 @@ namespace {
 
 constexpr int kTimeoutMs = 30'000;
 
-// A real recording: both pipelines on the simulated H200.
+// A real recording: every strategy on the simulated H200.
 Trace recordedTrace()
 {
     auto device = createDevice("sim:h200");
@@ -60,7 +60,7 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_trace = recordedTrace();
-        QCOMPARE(m_trace.runs.size(), std::size_t(2));
+        QCOMPARE(m_trace.runs.size(), pipelineKinds().size());
         m_good = m_dir.filePath("good.json");
         std::string error;
         QVERIFY2(saveTrace(m_trace, m_good.toStdString(), &error), error.c_str());

@@ -1,0 +1,113 @@
+#include "analysis/Bounds.h"
+
+#include <algorithm>
+
+namespace ovs {
+
+namespace {
+
+// Time to move `bytes` at `gbps`; when the rate is unknown, the run's own
+// achieved rate for that kind stands in (so the bound is never zero for work
+// that took time).
+std::int64_t chunkNs(double bytes, double gbps, const KindThroughput& achieved)
+{
+    const double rate = gbps > 0 ? gbps : achieved.gbps();
+    return rate > 0 ? static_cast<std::int64_t>(bytes / rate) : 0;
+}
+
+double meanBytes(const KindThroughput& t)
+{
+    return t.count > 0 ? static_cast<double>(t.bytes) / t.count : 0.0;
+}
+
+} // namespace
+
+const char* toString(BoundKind kind)
+{
+    switch (kind) {
+    case BoundKind::None: return "none";
+    case BoundKind::Transfer: return "transfer";
+    case BoundKind::HostStaging: return "host staging";
+    case BoundKind::Compute: return "compute";
+    case BoundKind::Serial: return "serial";
+    }
+    return "?";
+}
+
+Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+{
+    Bounds b;
+    const KindThroughput& up = metrics.kind(OpKind::Upload);
+    const KindThroughput& down = metrics.kind(OpKind::Download);
+    const KindThroughput& kernels = metrics.kind(OpKind::Kernel);
+    if (metrics.gpuOps == 0)
+        return b;
+
+    b.chunks = std::max(up.count, down.count);
+    const std::int64_t n = b.chunks;
+    b.uploadChunkNs = chunkNs(meanBytes(up), rates.h2dGBps(up.memory), up);
+    b.downloadChunkNs = chunkNs(meanBytes(down), rates.d2hGBps(down.memory), down);
+    b.kernelChunkNs = kernels.count > 0 ? kernels.ns / kernels.count : 0;
+    b.computeNs = kernels.ns;
+
+    const std::int64_t u = b.uploadChunkNs;
+    const std::int64_t d = b.downloadChunkNs;
+    // One stream runs its ops in order, so its copies and kernels add up. On
+    // several streams the copies form a three-stage pipeline (upload, kernel,
+    // download on three engines): once full, a chunk leaves every
+    // max(stage) and the slowest copy direction sets the pace; the first
+    // chunk still pays the other stages before the pipe is full (fill), and
+    // the last one after the slowest stage is done (drain). So N chunks take
+    // N * max(u, d) + min(u, d) + one kernel. With one copy engine for both
+    // directions, uploads and downloads queue on it: N * (u + d) + one kernel.
+    // Pageable copies both ways are staged by the driver through the calling
+    // thread, which does one at a time: the same sum, at pageable rates.
+    const bool pageableBothWays = up.memory == HostMemoryKind::Pageable && down.memory == HostMemoryKind::Pageable;
+    if (metrics.streams <= 1) {
+        b.transferNs = n * (u + d);
+        b.transferModel = "one stream: every chunk's upload and download in sequence";
+    } else if (run.device.asyncEngineCount == 1) {
+        b.transferNs = n * (u + d) + b.kernelChunkNs;
+        b.transferModel = "one copy engine shared by both directions";
+    } else if (pageableBothWays) {
+        b.transferNs = n * (u + d) + b.kernelChunkNs;
+        b.transferModel = "pageable copies, staged one at a time by the calling thread";
+    } else {
+        b.transferNs = n * std::max(u, d) + std::min(u, d) + b.kernelChunkNs;
+        b.transferModel = "three-stage pipeline with fill and drain";
+    }
+
+    // Host staging: the bytes the host copies into and out of staging
+    // buffers, spread over the threads that staged. A pageable copy's driver
+    // staging is not here: pageable link rates already include it.
+    const KindThroughput& in = metrics.kind(OpKind::StageIn);
+    const KindThroughput& out = metrics.kind(OpKind::StageOut);
+    b.stagingThreads = std::max(1, metrics.stagingThreads);
+    if (in.bytes + out.bytes > 0 && rates.hostMemcpyGBps > 0)
+        b.stagingNs = static_cast<std::int64_t>(static_cast<double>(in.bytes + out.bytes)
+                                                / (b.stagingThreads * rates.hostMemcpyGBps));
+
+    if (run.pipeline == "serialized") {
+        // The seed's serialized path waits for every copy before the next
+        // step, so host copies, copies and kernels add up.
+        b.boundNs = b.transferNs + b.computeNs + b.stagingNs;
+        b.binding = BoundKind::Serial;
+    } else {
+        const bool oneStream = metrics.streams <= 1;
+        b.boundNs = oneStream ? b.transferNs + b.computeNs : b.transferNs;
+        b.binding = oneStream ? BoundKind::Serial : BoundKind::Transfer;
+        if (b.stagingNs > b.boundNs) {
+            b.boundNs = b.stagingNs;
+            b.binding = BoundKind::HostStaging;
+        }
+        if (!oneStream && b.computeNs > b.boundNs) {
+            b.boundNs = b.computeNs;
+            b.binding = BoundKind::Compute;
+        }
+    }
+    if (b.boundNs > 0 && metrics.wallNs > 0)
+        b.distance = static_cast<double>(metrics.wallNs) / static_cast<double>(b.boundNs);
+    return b;
+}
+
+} // namespace ovs

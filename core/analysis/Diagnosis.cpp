@@ -1,0 +1,319 @@
+#include "analysis/Diagnosis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ovs {
+
+namespace {
+
+// Below this share of the wall time two activities count as never
+// overlapping: host and GPU clocks are aligned to about a microsecond, so a
+// recording of strictly sequential work can still show slivers of overlap.
+constexpr double kNoOverlapShare = 0.005;
+// Under this, no resource is busy enough to be what limits the run.
+constexpr double kBusyEnough = 0.5;
+// Queueing worth a clause: copies waited this share of the wall time.
+constexpr double kQueueWorthSaying = 0.05;
+// The most staging threads worth suggesting: host memory bandwidth runs out
+// well before the core count does.
+constexpr int kMaxSuggestedThreads = 8;
+
+std::string format(const char* pattern, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+std::string percent(double share)
+{
+    return format("%.0f%%", 100.0 * share);
+}
+
+std::string rate(double gbps)
+{
+    return format(gbps >= 10 ? "%.1f GB/s" : "%.2f GB/s", gbps);
+}
+
+std::string duration(std::int64_t ns)
+{
+    if (ns >= 1'000'000'000)
+        return format("%.2f s", static_cast<double>(ns) / 1e9);
+    if (ns >= 1'000'000)
+        return format("%.1f ms", static_cast<double>(ns) / 1e6);
+    if (ns >= 1'000)
+        return format("%.1f \u00b5s", static_cast<double>(ns) / 1e3);
+    return std::to_string(ns) + " ns";
+}
+
+double share(std::int64_t ns, std::int64_t wallNs)
+{
+    return wallNs > 0 ? static_cast<double>(ns) / static_cast<double>(wallNs) : 0.0;
+}
+
+std::string withMemory(HostMemoryKind memory, const char* what)
+{
+    if (memory == HostMemoryKind::None)
+        return what;
+    return std::string(toString(memory)) + " " + what;
+}
+
+// "within 8% of the transfer bound", "1.35x the host staging bound".
+std::string distancePhrase(const Bounds& bounds)
+{
+    if (bounds.distance <= 0)
+        return {};
+    const std::string name = std::string(toString(bounds.binding)) + " bound";
+    if (std::abs(bounds.distance - 1.0) < 0.005)
+        return "at the " + name;
+    if (bounds.distance > 1.0 && bounds.distance <= 1.15)
+        return "within " + format("%.0f%%", std::max(1.0, std::round(100.0 * (bounds.distance - 1.0)))) + " of the "
+               + name;
+    return format("%.2fx", bounds.distance) + " the " + name;
+}
+
+std::vector<Cause> rankCauses(const Run& run, const RunMetrics& m)
+{
+    const KindThroughput& up = m.kind(OpKind::Upload);
+    const KindThroughput& down = m.kind(OpKind::Download);
+    const KindThroughput& in = m.kind(OpKind::StageIn);
+    const KindThroughput& out = m.kind(OpKind::StageOut);
+    const double stagingGBps = in.ns + out.ns > 0 ? static_cast<double>(in.bytes + out.bytes)
+                                                        / static_cast<double>(in.ns + out.ns)
+                                                  : 0.0;
+    std::vector<Cause> causes = {
+        {withMemory(up.memory, "uploads"), up.unionNs, 0, up.gbps()},
+        {withMemory(down.memory, "downloads"), down.unionNs, 0, down.gbps()},
+        {"kernels", m.kind(OpKind::Kernel).unionNs, 0, 0},
+        {run.pipeline == "serialized" ? "host copies" : "host staging memcpy", m.staging.busyNs, 0, stagingGBps},
+        {"allocation and free", m.kind(OpKind::Alloc).unionNs + m.kind(OpKind::Free).unionNs, 0, 0},
+        {"host memory registration", m.kind(OpKind::Register).unionNs, 0, m.kind(OpKind::Register).gbps()},
+    };
+    std::erase_if(causes, [](const Cause& c) { return c.ns <= 0; });
+    for (Cause& c : causes)
+        c.share = share(c.ns, m.wallNs);
+    std::stable_sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) { return a.ns > b.ns; });
+    return causes;
+}
+
+std::string serializedSentence(const RunMetrics& m, const Bounds& bounds, const TransferRates& rates,
+                               const std::vector<Cause>& causes)
+{
+    std::string s = m.staging.busyNs > 0 ? "copies, kernels and host copies never overlap"
+                                         : "copies and kernels never overlap";
+    if (!causes.empty()) {
+        const Cause& top = causes.front();
+        s += "; " + percent(top.share) + " of wall time in " + top.what;
+        if (top.gbps > 0)
+            s += " at " + rate(top.gbps);
+        // A pageable download far slower than into warm memory is paying
+        // for the OS to map and zero the fresh pages it writes.
+        const KindThroughput& down = m.kind(OpKind::Download);
+        if (down.memory == HostMemoryKind::Pageable && top.what == withMemory(down.memory, "downloads")
+            && rates.pageableD2HGBps > 0
+            && down.gbps() < 0.5 * rates.pageableD2HGBps)
+            s += " (" + rate(rates.pageableD2HGBps) + " into warm memory: the copy faults in fresh pages)";
+    }
+    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+        s += "; " + distance;
+    const bool pageable = m.kind(OpKind::Upload).memory == HostMemoryKind::Pageable
+                          || m.kind(OpKind::Download).memory == HostMemoryKind::Pageable;
+    if (pageable)
+        s += "; pinned memory on several streams would let them overlap";
+    else if (m.streams <= 1)
+        s += "; several streams would let them overlap";
+    else
+        s += "; the host waits for each chunk before it starts the next: enqueue ahead on more slots";
+    return s;
+}
+
+std::string stagingSentence(const RunMetrics& m, const Bounds& bounds, const TransferRates& rates, double busyShare)
+{
+    const KindThroughput& in = m.kind(OpKind::StageIn);
+    const KindThroughput& out = m.kind(OpKind::StageOut);
+    const std::int64_t threadNs = in.ns + out.ns;
+    const double perThread = threadNs > 0 ? static_cast<double>(in.bytes + out.bytes) / static_cast<double>(threadNs)
+                                          : rates.hostMemcpyGBps;
+    const int threads = std::max(1, m.stagingThreads);
+    std::string s = threads == 1 ? percent(busyShare) + " of wall time in single-thread memcpy at " + rate(perThread)
+                                 : std::to_string(threads) + " staging threads busy " + percent(busyShare)
+                                       + " of wall time on average, at " + rate(perThread) + " each";
+    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+        s += "; " + distance;
+    // Threads enough to bring staging down to the GPU's own bound.
+    const std::int64_t gpuNs = std::max(bounds.transferNs, bounds.computeNs);
+    const double singleThreadNs = static_cast<double>(bounds.stagingNs) * threads;
+    int suggest = gpuNs > 0 ? static_cast<int>(std::ceil(singleThreadNs / static_cast<double>(gpuNs))) : threads + 1;
+    suggest = std::clamp(suggest, threads + 1, std::max(threads + 1, kMaxSuggestedThreads));
+    if (threads >= kMaxSuggestedThreads)
+        s += "; registered memory (no staging copies) is the way past it";
+    else
+        s += "; try " + std::to_string(suggest) + " staging threads or registered memory (no staging copies)";
+    return s;
+}
+
+std::string transferSentence(const RunMetrics& m, const Bounds& bounds)
+{
+    const KindThroughput& up = m.kind(OpKind::Upload);
+    const KindThroughput& down = m.kind(OpKind::Download);
+    std::string s = "copy engines busy " + percent(m.copies.utilisation);
+    std::string rates;
+    if (up.count > 0)
+        rates += withMemory(up.memory, "uploads") + " " + rate(up.gbps());
+    if (down.count > 0)
+        rates += (rates.empty() ? "" : ", ") + withMemory(down.memory, "downloads") + " " + rate(down.gbps());
+    if (!rates.empty())
+        s += " (" + rates + ")";
+    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+        s += "; " + distance;
+    const bool pageable = up.memory == HostMemoryKind::Pageable || down.memory == HostMemoryKind::Pageable;
+    const bool bothWays = up.count > 0 && down.count > 0;
+    if (pageable)
+        s += "; pinned or registered memory copies several times faster";
+    else if (bothWays && m.streams >= 2 && m.h2dWithD2hPercent < 50)
+        s += "; uploads run alongside downloads only " + format("%.0f%%", m.h2dWithD2hPercent)
+             + " of copy time: more slots let the two directions overlap";
+    else
+        s += "; the link is the limit: only moving fewer bytes goes faster";
+    return s;
+}
+
+std::string computeSentence(const RunMetrics& m, const Bounds& bounds)
+{
+    std::string s = "kernels busy " + percent(m.compute.utilisation) + " of the run";
+    if (m.copies.busyNs > 0)
+        s += m.overlapPercent >= 50 ? "; copies hide under them (" + format("%.0f%%", m.overlapPercent) + " overlap)"
+                                    : "; only " + format("%.0f%%", m.overlapPercent) + " of copy time overlaps them";
+    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+        s += "; " + distance;
+    s += m.overlapPercent >= 50 || m.copies.busyNs == 0 ? "; only faster kernels help"
+                                                        : "; more slots would hide the copies under the kernels";
+    return s;
+}
+
+std::string latencySentence(const Run& run, const RunMetrics& m, const Bounds& bounds, const char* busiest,
+                            double busiestShare)
+{
+    std::string s = "nothing is busy most of the run (the busiest, " + std::string(busiest) + ", "
+                    + percent(busiestShare) + ")";
+    // Fill and drain: the part of the transfer bound that is not the steady
+    // state. Large when there are few chunks per stream.
+    const std::int64_t steady = static_cast<std::int64_t>(bounds.chunks)
+                                * std::max(bounds.uploadChunkNs, bounds.downloadChunkNs);
+    const double fillDrain = bounds.transferNs > 0 ? share(bounds.transferNs - steady, bounds.transferNs) : 0.0;
+    const int depth = std::max({1, m.streams, run.params.slotCount});
+    if (bounds.chunks < 2 * depth || fillDrain > 0.25)
+        s += "; " + std::to_string(bounds.chunks) + " chunks are too few to fill a " + std::to_string(depth)
+             + "-deep pipeline: use more, smaller chunks";
+    else
+        s += "; fixed per-op costs (launches, waits, API calls) leave the engines idle: use larger chunks";
+    return s;
+}
+
+std::string queueClause(const RunMetrics& m)
+{
+    std::vector<std::string> parts;
+    for (auto [wait, what] : {std::pair{&m.h2dQueue, "uploads"}, std::pair{&m.d2hQueue, "downloads"}}) {
+        if (share(wait->ns, m.wallNs) >= kQueueWorthSaying)
+            parts.push_back(std::to_string(wait->streams) + (wait->streams == 1 ? " stream's " : " streams' ") + what
+                            + " waited " + duration(wait->ns));
+    }
+    if (parts.empty())
+        return {};
+    std::string s = "; queueing: " + parts.front();
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        s += " and " + parts[i];
+    return s + (parts.size() == 1 ? " on one copy engine" : " on their copy engines")
+           + " (event times count the wait as copy time)";
+}
+
+} // namespace
+
+const char* toString(DiagnosisKind kind)
+{
+    switch (kind) {
+    case DiagnosisKind::Cancelled: return "cancelled";
+    case DiagnosisKind::Failed: return "failed";
+    case DiagnosisKind::NoWork: return "no work";
+    case DiagnosisKind::Serialized: return "serialized";
+    case DiagnosisKind::HostStagingBound: return "host staging bound";
+    case DiagnosisKind::TransferBound: return "transfer bound";
+    case DiagnosisKind::ComputeBound: return "compute bound";
+    case DiagnosisKind::LatencyBound: return "latency bound";
+    case DiagnosisKind::SetupBound: return "setup bound";
+    }
+    return "?";
+}
+
+Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& bounds, const TransferRates& rates)
+{
+    Diagnosis d;
+    const std::string ops = std::to_string(run.ops.size()) + (run.ops.size() == 1 ? " op" : " ops");
+    if (run.status != RunStatus::Completed) {
+        const bool cancelled = run.status == RunStatus::Cancelled;
+        d.kind = cancelled ? DiagnosisKind::Cancelled : DiagnosisKind::Failed;
+        d.sentence = std::string(toString(d.kind)) + ": "
+                     + (run.error.empty() ? std::string(cancelled ? "stopped before the end" : "no reason given")
+                                          : run.error)
+                     + "; the " + ops + " recorded before it stopped are shown, but a partial run has no bound";
+        return d;
+    }
+    d.causes = rankCauses(run, metrics);
+    if (metrics.wallNs <= 0 || metrics.gpuOps == 0) {
+        d.kind = DiagnosisKind::NoWork;
+        d.sentence = "no work: the timed region holds no GPU copies or kernels";
+        return d;
+    }
+
+    const std::int64_t overlapNs = metrics.copyWithKernelNs + metrics.h2dWithD2hNs + metrics.stagingWithGpuNs;
+    const Cause* top = d.causes.empty() ? nullptr : &d.causes.front();
+    const bool setup = top && (top->what == "allocation and free" || top->what == "host memory registration");
+    std::string body;
+    if (setup && top->share >= kBusyEnough) {
+        // One-time costs inside the timed region hide what the pipeline does.
+        d.kind = DiagnosisKind::SetupBound;
+        body = percent(top->share) + " of wall time in " + top->what + (top->gbps > 0 ? " at " + rate(top->gbps) : "");
+        if (const std::string distance = distancePhrase(bounds); !distance.empty())
+            body += "; " + distance + " (which leaves setup out)";
+        body += top->what == "allocation and free" ? "; allocate the buffers once and reuse them"
+                                                  : "; register the buffers once and reuse them across runs";
+    } else if (share(overlapNs, metrics.wallNs) < kNoOverlapShare) {
+        d.kind = DiagnosisKind::Serialized;
+        body = serializedSentence(metrics, bounds, rates, d.causes);
+    } else {
+        // Which resource was busiest, as a share of the wall time: N staging
+        // threads count by their average, so 4 threads each busy half the
+        // time are not a bottleneck.
+        const int threads = std::max(1, metrics.stagingThreads);
+        const double staging = share(metrics.stagingThreadNs, metrics.wallNs * threads);
+        const double copies = metrics.copies.utilisation;
+        const double compute = metrics.compute.utilisation;
+        if (copies >= staging && copies >= compute) {
+            d.kind = DiagnosisKind::TransferBound;
+        } else if (staging >= compute) {
+            d.kind = DiagnosisKind::HostStagingBound;
+        } else {
+            d.kind = DiagnosisKind::ComputeBound;
+        }
+        const double busiest = std::max({staging, copies, compute});
+        if (busiest < kBusyEnough) {
+            const char* name = d.kind == DiagnosisKind::TransferBound   ? "copy engines"
+                               : d.kind == DiagnosisKind::HostStagingBound ? "host staging"
+                                                                          : "kernels";
+            d.kind = DiagnosisKind::LatencyBound;
+            body = latencySentence(run, metrics, bounds, name, busiest);
+        } else if (d.kind == DiagnosisKind::TransferBound) {
+            body = transferSentence(metrics, bounds);
+        } else if (d.kind == DiagnosisKind::HostStagingBound) {
+            body = stagingSentence(metrics, bounds, rates, staging);
+        } else {
+            body = computeSentence(metrics, bounds);
+        }
+    }
+    d.sentence = std::string(toString(d.kind)) + ": " + body + queueClause(metrics);
+    return d;
+}
+
+} // namespace ovs

@@ -1,0 +1,181 @@
+#include "analysis/RunMetrics.h"
+
+#include "analysis/IntervalSet.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace ovs {
+
+namespace {
+
+// The interval an op occupied its engine or thread: for GPU ops the engine's
+// own (exec) times where the recording has them, since event times include
+// the wait behind another stream's op.
+Interval busyInterval(const Op& op)
+{
+    if (isGpuOp(op.kind) && op.hasExec())
+        return {op.execStartNs, op.execEndNs};
+    return {op.startNs, op.endNs};
+}
+
+bool inTimedRegion(const Run& run, const Op& op)
+{
+    return op.startNs >= run.timedBeginNs && op.startNs < run.timedEndNs;
+}
+
+double percentOf(std::int64_t part, std::int64_t whole)
+{
+    return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+EngineBusy busy(const IntervalSet& set, std::int64_t wallNs)
+{
+    EngineBusy b;
+    b.busyNs = set.length();
+    b.utilisation = wallNs > 0 ? static_cast<double>(b.busyNs) / static_cast<double>(wallNs) : 0.0;
+    return b;
+}
+
+std::string describeEngineTimes(int gpuOps, int withExec)
+{
+    if (gpuOps == 0)
+        return "no GPU ops";
+    if (withExec == gpuOps)
+        return "engine execution intervals";
+    if (withExec == 0)
+        return "event intervals (they include time queued behind other streams)";
+    return "engine execution intervals for " + std::to_string(withExec) + " of " + std::to_string(gpuOps)
+           + " GPU ops, event intervals for the rest";
+}
+
+double availableRate(OpKind kind, HostMemoryKind memory, const TransferRates& rates)
+{
+    switch (kind) {
+    case OpKind::Upload: return rates.h2dGBps(memory);
+    case OpKind::Download: return rates.d2hGBps(memory);
+    case OpKind::Kernel: return rates.kernelGBps;
+    case OpKind::StageIn:
+    case OpKind::StageOut: return rates.hostMemcpyGBps;
+    default: return 0;
+    }
+}
+
+QueueWait queueWait(const Run& run, OpKind kind, std::int64_t wallNs)
+{
+    std::map<int, std::int64_t> perStream;
+    for (const Op& op : run.ops)
+        if (op.kind == kind && op.hasExec() && inTimedRegion(run, op))
+            perStream[op.lane] += std::max<std::int64_t>(0, op.execStartNs - op.startNs);
+    QueueWait wait;
+    for (const auto& [lane, ns] : perStream) {
+        wait.ns += ns;
+        // Every op waits a launch latency; a stream counts as queued only
+        // when its waits add up to something a user would see.
+        if (wallNs > 0 && ns * 100 >= wallNs)
+            ++wait.streams;
+    }
+    return wait;
+}
+
+} // namespace
+
+RunMetrics computeMetrics(const Run& run, const TransferRates& rates, const Run* serializedBaseline)
+{
+    RunMetrics m;
+    m.wallNs = std::max<std::int64_t>(0, run.wallNs());
+
+    int mainHostLane = -1;
+    for (std::size_t i = 0; i < run.lanes.size() && mainHostLane < 0; ++i)
+        if (run.lanes[i].kind == LaneKind::HostThread)
+            mainHostLane = static_cast<int>(i);
+
+    std::vector<Interval> uploads, downloads, kernels, staging, waits;
+    std::array<std::vector<Interval>, kOpKindCount> perKind;
+    std::array<std::set<HostMemoryKind>, kOpKindCount> memories;
+    std::set<int> streams, stagingLanes;
+    const double repeats = std::max(1, run.params.kernelRepeats);
+    for (const Op& op : run.ops) {
+        if (!inTimedRegion(run, op))
+            continue;
+        const Interval interval = busyInterval(op);
+        const auto k = static_cast<std::size_t>(op.kind);
+        KindThroughput& t = m.kinds[k];
+        ++t.count;
+        t.bytes += op.kind == OpKind::Kernel ? static_cast<std::uint64_t>(2 * repeats * static_cast<double>(op.bytes))
+                                             : op.bytes;
+        t.ns += interval.endNs - interval.beginNs;
+        perKind[k].push_back(interval);
+        memories[k].insert(op.memory);
+        if (isGpuOp(op.kind)) {
+            ++m.gpuOps;
+            if (op.hasExec())
+                ++m.gpuOpsWithExec;
+            streams.insert(op.lane);
+        }
+        switch (op.kind) {
+        case OpKind::Upload: uploads.push_back(interval); break;
+        case OpKind::Download: downloads.push_back(interval); break;
+        case OpKind::Kernel: kernels.push_back(interval); break;
+        case OpKind::StageIn:
+        case OpKind::StageOut:
+            staging.push_back(interval);
+            m.stagingThreadNs += interval.endNs - interval.beginNs;
+            stagingLanes.insert(op.lane);
+            break;
+        case OpKind::HostWait:
+        case OpKind::Sync:
+            if (op.lane == mainHostLane)
+                waits.push_back(interval);
+            break;
+        default: break;
+        }
+    }
+    m.engineTimes = describeEngineTimes(m.gpuOps, m.gpuOpsWithExec);
+    m.streams = static_cast<int>(streams.size());
+    m.stagingThreads = static_cast<int>(stagingLanes.size());
+
+    // Intervals may reach past the timed region (a copy the timer's end
+    // waited for is inside it, but a drain can straddle it): clip them.
+    const auto clip = [&](std::vector<Interval> v) {
+        return IntervalSet(std::move(v)).clipped(run.timedBeginNs, run.timedEndNs);
+    };
+    const IntervalSet h2d = clip(std::move(uploads));
+    const IntervalSet d2h = clip(std::move(downloads));
+    const IntervalSet copies = h2d.united(d2h);
+    const IntervalSet compute = clip(std::move(kernels));
+    const IntervalSet stage = clip(std::move(staging));
+    m.h2d = busy(h2d, m.wallNs);
+    m.d2h = busy(d2h, m.wallNs);
+    m.copies = busy(copies, m.wallNs);
+    m.compute = busy(compute, m.wallNs);
+    m.staging = busy(stage, m.wallNs);
+    m.copyWithKernelNs = copies.intersected(compute).length();
+    m.h2dWithD2hNs = h2d.intersected(d2h).length();
+    m.stagingWithGpuNs = stage.intersected(copies.united(compute)).length();
+    m.overlapPercent = percentOf(m.copyWithKernelNs, m.copies.busyNs);
+    m.h2dWithD2hPercent = percentOf(m.h2dWithD2hNs, m.copies.busyNs);
+    m.hostWaitNs = clip(std::move(waits)).length();
+
+    for (std::size_t k = 0; k < m.kinds.size(); ++k) {
+        KindThroughput& t = m.kinds[k];
+        t.unionNs = clip(std::move(perKind[k])).length();
+        if (memories[k].size() == 1)
+            t.memory = *memories[k].begin();
+        const double available = availableRate(static_cast<OpKind>(k), t.memory, rates);
+        if (available > 0 && t.ns > 0)
+            t.ofRate = t.gbps() / available;
+    }
+
+    m.h2dQueue = queueWait(run, OpKind::Upload, m.wallNs);
+    m.d2hQueue = queueWait(run, OpKind::Download, m.wallNs);
+
+    if (serializedBaseline && serializedBaseline->status == RunStatus::Completed && serializedBaseline->wallNs() > 0
+        && run.status == RunStatus::Completed && m.wallNs > 0)
+        m.speedup = static_cast<double>(serializedBaseline->wallNs()) / static_cast<double>(m.wallNs);
+    return m;
+}
+
+} // namespace ovs

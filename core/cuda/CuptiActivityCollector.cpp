@@ -1,0 +1,412 @@
+#include "cuda/CuptiActivityCollector.h"
+
+#include "cuda/CuptiLoader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <string_view>
+#include <utility>
+
+namespace ovs {
+namespace {
+
+// Buffers of the size CUPTI's own samples use, filled with as many records as
+// fit (0); a forced flush hands over the finished records of a partly filled
+// buffer. (Buffers capped at 64 records stopped arriving after the first on
+// the H200.)
+constexpr std::size_t kRecordsPerBuffer = 0;
+constexpr std::size_t kBufferBytes = 1024 * 1024;
+constexpr std::align_val_t kBufferAlignment{8}; // CUPTI's ACTIVITY_RECORD_ALIGNMENT
+constexpr std::size_t kSpareBuffers = 64;
+// Correlations and records that never meet a partner (work nobody tagged:
+// benchmarks, checks, API calls that enqueue nothing) are dropped oldest first.
+constexpr std::size_t kMaxUnpaired = std::size_t(1) << 17;
+constexpr int kOwnerShift = 48;
+constexpr int kClockSamples = 5;
+constexpr std::int64_t kRecalibrateEveryNs = 1'000'000;
+constexpr std::size_t kMaxClockPairs = 4096;
+
+// Enabled in this order, disabled in reverse. RUNTIME and DRIVER records are
+// never read: CUPTI emits external correlation records only for API calls it
+// traces, and a copy or kernel carries the correlation id of the runtime call
+// that launched it (seen on the H200: with driver records alone none joined).
+constexpr std::pair<CUpti_ActivityKind, const char*> kKinds[] = {
+    {CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, "external correlation"},
+    {CUPTI_ACTIVITY_KIND_RUNTIME, "runtime API"},
+    {CUPTI_ACTIVITY_KIND_DRIVER, "driver API"},
+    {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "concurrent kernel"},
+};
+
+std::int64_t steadyNowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+HostMemoryKind hostMemoryKind(std::uint8_t cuptiKind)
+{
+    switch (cuptiKind) {
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+        return HostMemoryKind::Pageable;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+        return HostMemoryKind::Pinned;
+    default:
+        return HostMemoryKind::None;
+    }
+}
+
+void CUPTIAPI onBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
+{
+    *buffer = CuptiActivityCollector::instance().provideBuffer(size, maxNumRecords);
+}
+
+void CUPTIAPI onBufferCompleted(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t validSize)
+{
+    CuptiActivityCollector::instance().bufferCompleted(buffer, validSize);
+}
+
+} // namespace
+
+CuptiActivityCollector& CuptiActivityCollector::instance()
+{
+    // Leaked on purpose: CUPTI's worker thread may still deliver a buffer while
+    // the process exits, after static destructors would have run.
+    static CuptiActivityCollector* collector = new CuptiActivityCollector;
+    return *collector;
+}
+
+void CuptiActivityCollector::check(int result, const char* what) const
+{
+    if (result != CUPTI_SUCCESS)
+        throw DeviceError(CuptiLoader::instance().describe(static_cast<CUptiResult>(result), what));
+}
+
+std::uint16_t CuptiActivityCollector::attach(std::string* whyNot)
+{
+    // Tracing costs host time per CUDA call; this measures runs without it.
+    if (const char* off = std::getenv("OVERLAPSCOPE_NO_CUPTI"); off && *off && std::string_view(off) != "0") {
+        if (whyNot)
+            *whyNot = "CUPTI turned off by OVERLAPSCOPE_NO_CUPTI";
+        return 0;
+    }
+    const CuptiLoader& loader = CuptiLoader::instance();
+    if (!loader.loaded()) {
+        if (whyNot)
+            *whyNot = loader.whyNot();
+        return 0;
+    }
+    std::lock_guard attachLock(m_attachMutex);
+    if (m_owners == 0 && !enable(whyNot))
+        return 0;
+    ++m_owners;
+    if (++m_lastOwner == 0) // 0 means "no owner"
+        ++m_lastOwner;
+    return m_lastOwner;
+}
+
+bool CuptiActivityCollector::enable(std::string* whyNot)
+{
+    const CuptiLoader& loader = CuptiLoader::instance();
+    const CuptiLoader::Api& api = loader.api();
+    auto refuse = [&](CUptiResult result, const std::string& what) {
+        if (whyNot)
+            *whyNot = loader.describe(result, what) + " (" + loader.path() + ")";
+        return false;
+    };
+    if (!m_callbacksRegistered) {
+        const CUptiResult result = api.activityRegisterCallbacks(onBufferRequested, onBufferCompleted);
+        if (result != CUPTI_SUCCESS)
+            return refuse(result, "cuptiActivityRegisterCallbacks");
+        m_callbacksRegistered = true;
+    }
+    for (std::size_t i = 0; i < std::size(kKinds); ++i) {
+        const CUptiResult result = api.activityEnable(kKinds[i].first);
+        if (result != CUPTI_SUCCESS) {
+            const std::string what = std::string("cuptiActivityEnable(") + kKinds[i].second + " records)";
+            // Leaves nothing half on; a failure here cannot add to the one reported.
+            while (i-- > 0)
+                static_cast<void>(api.activityDisable(kKinds[i].first));
+            return refuse(result, what);
+        }
+    }
+    try {
+        const ClockPair pair = sampleClocks();
+        std::lock_guard lock(m_mutex);
+        m_clock.assign(1, pair);
+    } catch (const DeviceError& error) {
+        disable();
+        if (whyNot)
+            *whyNot = error.what();
+        return false;
+    }
+    return true;
+}
+
+void CuptiActivityCollector::detach(std::uint16_t owner)
+{
+    if (owner == 0)
+        return;
+    std::lock_guard attachLock(m_attachMutex);
+    {
+        std::lock_guard lock(m_mutex);
+        std::erase_if(m_joined, [owner](const Activity& a) { return a.externalId >> kOwnerShift == owner; });
+    }
+    if (--m_owners == 0)
+        disable();
+}
+
+void CuptiActivityCollector::disable()
+{
+    const CuptiLoader::Api& api = CuptiLoader::instance().api();
+    // Runs from device destructors, which cannot report failures; a kind that
+    // would not disable costs only tracing overhead until the process exits.
+    for (std::size_t i = std::size(kKinds); i-- > 0;)
+        static_cast<void>(api.activityDisable(kKinds[i].first));
+    // Takes CUPTI's buffers back (their records are of no use any more).
+    static_cast<void>(api.activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    std::lock_guard lock(m_mutex);
+    m_externalIds.clear();
+    m_unjoined.clear();
+    m_joined.clear();
+    m_clock.clear();
+    m_problem.clear();
+}
+
+void CuptiActivityCollector::pushOpId(std::uint16_t owner, std::uint64_t opId)
+{
+    if (opId == 0 || opId > kMaxOpId)
+        throw DeviceError("CUPTI tagging: op id " + std::to_string(opId) + " is outside 1.."
+                          + std::to_string(kMaxOpId));
+    const std::uint64_t externalId = (std::uint64_t(owner) << kOwnerShift) | opId;
+    check(CuptiLoader::instance().api().activityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+                                                                         externalId),
+          "cuptiActivityPushExternalCorrelationId");
+}
+
+void CuptiActivityCollector::popOpId()
+{
+    std::uint64_t last = 0;
+    check(CuptiLoader::instance().api().activityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+                                                                        &last),
+          "cuptiActivityPopExternalCorrelationId");
+}
+
+CuptiActivityCollector::ClockPair CuptiActivityCollector::sampleClocks() const
+{
+    // The pair read closest together (least preempted) bounds the error best:
+    // the CUPTI reading lies within [before, after] on the host clock.
+    const CuptiLoader::Api& api = CuptiLoader::instance().api();
+    ClockPair best;
+    std::int64_t bestSpan = std::numeric_limits<std::int64_t>::max();
+    for (int i = 0; i < kClockSamples; ++i) {
+        std::uint64_t cupti = 0;
+        const std::int64_t before = steadyNowNs();
+        const CUptiResult result = api.getTimestamp(&cupti);
+        const std::int64_t after = steadyNowNs();
+        check(result, "cuptiGetTimestamp");
+        if (after - before < bestSpan) {
+            bestSpan = after - before;
+            best = {static_cast<std::int64_t>(cupti), before + (after - before) / 2};
+        }
+    }
+    return best;
+}
+
+std::int64_t CuptiActivityCollector::toHostNs(std::uint64_t cuptiNs) const
+{
+    // CUPTI's clock and steady_clock tick at slightly different rates (tens of
+    // ppm is common, and NTP may slew one of them), so one offset taken at
+    // enable time drifts by microseconds per second of run. The offset is
+    // resampled at every take() and interpolated linearly between the samples
+    // around each record, which leaves only the sampling error.
+    const auto c = static_cast<std::int64_t>(cuptiNs);
+    const auto next = std::upper_bound(m_clock.begin(), m_clock.end(), c,
+                                       [](std::int64_t v, const ClockPair& p) { return v < p.cuptiNs; });
+    if (next == m_clock.begin())
+        return c + (next->hostNs - next->cuptiNs);
+    const ClockPair& before = *(next - 1);
+    const std::int64_t beforeOffset = before.hostNs - before.cuptiNs;
+    if (next == m_clock.end())
+        return c + beforeOffset;
+    const std::int64_t afterOffset = next->hostNs - next->cuptiNs;
+    const double f = static_cast<double>(c - before.cuptiNs) / static_cast<double>(next->cuptiNs - before.cuptiNs);
+    return c + beforeOffset + std::llround(f * static_cast<double>(afterOffset - beforeOffset));
+}
+
+std::vector<EngineRecord> CuptiActivityCollector::take(std::uint16_t owner, bool forced)
+{
+    // Unforced, CUPTI hands over only full buffers, which a short run never
+    // fills; forced, also the records of work still in flight, untimed.
+    check(CuptiLoader::instance().api().activityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0),
+          "cuptiActivityFlushAll");
+    const ClockPair pair = sampleClocks();
+
+    std::lock_guard lock(m_mutex);
+    if (!m_problem.empty())
+        throw DeviceError(std::exchange(m_problem, {}));
+    if (m_clock.empty() || pair.hostNs - m_clock.back().hostNs >= kRecalibrateEveryNs) {
+        if (m_clock.empty() || pair.cuptiNs > m_clock.back().cuptiNs)
+            m_clock.push_back(pair);
+        if (m_clock.size() > kMaxClockPairs)
+            m_clock.erase(m_clock.begin(), m_clock.begin() + static_cast<std::ptrdiff_t>(m_clock.size() / 2));
+    }
+
+    if (std::getenv("OVERLAPSCOPE_CUPTI_DEBUG"))
+        std::fprintf(stderr, "%s\n", countsText().c_str());
+    std::vector<EngineRecord> records;
+    std::size_t kept = 0;
+    for (const Activity& a : m_joined) {
+        if (a.externalId >> kOwnerShift != owner) {
+            m_joined[kept++] = a;
+            continue;
+        }
+        records.push_back({a.externalId & kMaxOpId, toHostNs(a.startNs), toHostNs(a.endNs), a.memory});
+    }
+    m_joined.resize(kept);
+    return records;
+}
+
+std::uint8_t* CuptiActivityCollector::provideBuffer(std::size_t* bytes, std::size_t* maxRecords)
+{
+    std::uint8_t* buffer = nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_freeBuffers.empty()) {
+            buffer = m_freeBuffers.back();
+            m_freeBuffers.pop_back();
+        }
+    }
+    if (!buffer)
+        buffer = static_cast<std::uint8_t*>(::operator new(kBufferBytes, kBufferAlignment, std::nothrow));
+    if (!buffer) {
+        // CUPTI drops the records it has no buffer for; say so rather than
+        // show ops without engine times for no visible reason.
+        std::lock_guard lock(m_mutex);
+        if (m_problem.empty())
+            m_problem = "out of host memory for a CUPTI activity buffer: engine records were dropped";
+    }
+    *bytes = buffer ? kBufferBytes : 0;
+    *maxRecords = kRecordsPerBuffer;
+    return buffer;
+}
+
+void CuptiActivityCollector::bufferCompleted(std::uint8_t* buffer, std::size_t validBytes)
+{
+    if (!buffer)
+        return;
+    {
+        std::lock_guard lock(m_mutex);
+        parse(buffer, validBytes);
+    }
+    releaseBuffer(buffer);
+}
+
+void CuptiActivityCollector::releaseBuffer(std::uint8_t* buffer)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_freeBuffers.size() < kSpareBuffers) {
+            m_freeBuffers.push_back(buffer);
+            return;
+        }
+    }
+    ::operator delete(buffer, kBufferAlignment);
+}
+
+std::string CuptiActivityCollector::countsText() const
+{
+    return "CUPTI delivered " + std::to_string(m_counts[0]) + " buffers: " + std::to_string(m_counts[1])
+           + " external correlations, " + std::to_string(m_counts[2]) + " memcpys, " + std::to_string(m_counts[3])
+           + " kernels, " + std::to_string(m_counts[4]) + " other records; " + std::to_string(m_counts[5])
+           + " joined; " + std::to_string(m_unjoined.size()) + " waiting for a correlation";
+}
+
+void CuptiActivityCollector::parse(std::uint8_t* buffer, std::size_t validBytes)
+{
+    ++m_counts[0];
+    const CuptiLoader& loader = CuptiLoader::instance();
+    CUpti_Activity* record = nullptr;
+    for (;;) {
+        const CUptiResult result = loader.api().activityGetNextRecord(buffer, validBytes, &record);
+        if (result == CUPTI_ERROR_MAX_LIMIT_REACHED) // the end of the buffer
+            return;
+        if (result != CUPTI_SUCCESS) {
+            if (m_problem.empty())
+                m_problem = loader.describe(result, "reading a CUPTI activity buffer (cuptiActivityGetNextRecord)");
+            return;
+        }
+        // The layouts are those of the headers we built with; libcupti of the
+        // same major version writes them, and the fields read here sit in the
+        // prefix that every version of these records shares.
+        switch (record->kind) {
+        case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
+            ++m_counts[1];
+            const auto* c = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
+            if (c->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0)
+                addCorrelation(c->correlationId, c->externalId);
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMCPY: {
+            ++m_counts[2];
+            const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+            if (m->start == 0 && m->end == 0) // CUPTI could not time it
+                break;
+            HostMemoryKind memory = HostMemoryKind::None;
+            if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD)
+                memory = hostMemoryKind(m->srcKind);
+            else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH)
+                memory = hostMemoryKind(m->dstKind);
+            addActivity(m->correlationId, {0, m->start, m->end, memory});
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+            ++m_counts[3];
+            const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+            if (k->start == 0 && k->end == 0)
+                break;
+            addActivity(k->correlationId, {0, k->start, k->end, HostMemoryKind::None});
+            break;
+        }
+        default:
+            ++m_counts[4];
+            break;
+        }
+    }
+}
+
+void CuptiActivityCollector::addCorrelation(std::uint32_t correlationId, std::uint64_t externalId)
+{
+    m_externalIds[correlationId] = externalId;
+    if (m_externalIds.size() > kMaxUnpaired)
+        m_externalIds.erase(m_externalIds.begin());
+    const auto [first, last] = m_unjoined.equal_range(correlationId);
+    for (auto it = first; it != last; ++it) {
+        Activity activity = it->second;
+        activity.externalId = externalId;
+        ++m_counts[5];
+        m_joined.push_back(activity);
+    }
+    m_unjoined.erase(first, last);
+}
+
+void CuptiActivityCollector::addActivity(std::uint32_t correlationId, Activity activity)
+{
+    const auto known = m_externalIds.find(correlationId);
+    if (known != m_externalIds.end()) {
+        activity.externalId = known->second;
+        ++m_counts[5];
+        m_joined.push_back(activity);
+        return;
+    }
+    m_unjoined.emplace(correlationId, activity);
+    if (m_unjoined.size() > kMaxUnpaired)
+        m_unjoined.erase(m_unjoined.begin());
+}
+
+} // namespace ovs

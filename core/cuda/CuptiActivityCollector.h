@@ -1,0 +1,110 @@
+#pragma once
+
+#include "device/DeviceTypes.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// CUPTI's activity API, which is process-wide: one collector serves every
+// CUDA device of the process. It records when the copy engines and SMs really
+// ran each memcpy and kernel, and joins those records to our ops through
+// CUPTI's external correlation ids (pushed around the API calls that enqueue
+// an op: CUPTI then emits a record tying the call's correlation id, which the
+// memcpy or kernel record carries, to our id).
+//
+// Each attached device is an owner: the external id carries the owner in its
+// top 16 bits and the device's op id below, so records reach the device that
+// enqueued the work even when two devices record at once.
+//
+// Internal to core/cuda. Never destroyed (see instance()).
+class CuptiActivityCollector {
+public:
+    // The largest op id an owner can tag work with.
+    static constexpr std::uint64_t kMaxOpId = (std::uint64_t(1) << 48) - 1;
+
+    static CuptiActivityCollector& instance();
+
+    // Starts collecting for one more owner: the first enables CUPTI's activity
+    // kinds. Returns the owner id, or 0 with `whyNot` when libcupti is missing
+    // or refuses ("libcupti not found: ...").
+    std::uint16_t attach(std::string* whyNot);
+    // The last owner to go disables collection. Drops the owner's records.
+    void detach(std::uint16_t owner);
+
+    // CUDA work the calling thread enqueues between push and pop carries
+    // `opId` (CUPTI keeps the id stack per thread). Throw DeviceError when
+    // CUPTI refuses.
+    void pushOpId(std::uint16_t owner, std::uint64_t opId);
+    void popOpId();
+
+    // Flushes CUPTI's completed buffers and returns the owner's records whose
+    // op is known, converted to the host clock (steady_clock ns). Throws
+    // DeviceError when CUPTI failed to deliver or parse records.
+    // `forced`: also hand over partly filled buffers, which is safe only when
+    // no traced work is still running (its records would come back untimed).
+    std::vector<EngineRecord> take(std::uint16_t owner, bool forced);
+
+    // Called from CUPTI's buffer callbacks (any thread).
+    std::uint8_t* provideBuffer(std::size_t* bytes, std::size_t* maxRecords);
+    void bufferCompleted(std::uint8_t* buffer, std::size_t validBytes);
+
+private:
+    // One memcpy or kernel as CUPTI timed it; times in CUPTI's clock.
+    struct Activity {
+        std::uint64_t externalId = 0;
+        std::uint64_t startNs = 0;
+        std::uint64_t endNs = 0;
+        HostMemoryKind memory = HostMemoryKind::None;
+    };
+    // A CUPTI timestamp and the host clock read together.
+    struct ClockPair {
+        std::int64_t cuptiNs = 0;
+        std::int64_t hostNs = 0;
+    };
+
+    CuptiActivityCollector() = default;
+
+    bool enable(std::string* whyNot);
+    void disable();
+    // Throws DeviceError unless `result` is CUPTI_SUCCESS.
+    void check(int result, const char* what) const;
+    ClockPair sampleClocks() const;
+    std::int64_t toHostNs(std::uint64_t cuptiNs) const;
+    void parse(std::uint8_t* buffer, std::size_t validBytes);
+    void addActivity(std::uint32_t correlationId, Activity activity);
+    void addCorrelation(std::uint32_t correlationId, std::uint64_t externalId);
+    void releaseBuffer(std::uint8_t* buffer);
+    // What CUPTI delivered so far, for OVERLAPSCOPE_CUPTI_DEBUG=1.
+    std::string countsText() const;
+
+    // Serialises attach and detach (devices may be made on different threads).
+    // buffers, external correlations, memcpys, kernels, other records, joined
+    std::uint64_t m_counts[6] = {};
+    std::mutex m_attachMutex;
+    int m_owners = 0;
+    std::uint16_t m_lastOwner = 0;
+    bool m_callbacksRegistered = false;
+
+    // Guards everything below; CUPTI delivers buffers on its own thread. Never
+    // held across a CUPTI call that can deliver buffers (flush, disable),
+    // since it may deliver on the calling thread.
+    mutable std::mutex m_mutex;
+    std::string m_problem; // first failure inside a callback, reported by take()
+    // CUPTI call correlation id -> our external id, and memcpy/kernel records
+    // still waiting for theirs (records of one call may arrive in a later
+    // buffer than the correlation, or earlier). Both are capped: work nobody
+    // tagged (benchmarks, checks) never finds a partner.
+    std::map<std::uint32_t, std::uint64_t> m_externalIds;
+    std::multimap<std::uint32_t, Activity> m_unjoined;
+    std::vector<Activity> m_joined;
+    std::vector<ClockPair> m_clock; // ascending, for piecewise-linear alignment
+    std::vector<std::uint8_t*> m_freeBuffers;
+};
+
+} // namespace ovs

@@ -1,0 +1,535 @@
+// The analysis: interval unions, per-engine busy time and overlap on
+// hand-built runs with exact numbers; rates and where they come from; bounds
+// by formula; and diagnoses of simulated runs built to be each kind of bound.
+#include "analysis/IntervalSet.h"
+#include "analysis/RunAnalysis.h"
+#include "pipeline/PipelineRunner.h"
+#include "sim/SimDevice.h"
+#include "trace/TraceJson.h"
+
+#include <QtTest>
+
+using namespace ovs;
+
+Q_DECLARE_METATYPE(ovs::DiagnosisKind)
+Q_DECLARE_METATYPE(ovs::BoundKind)
+
+namespace {
+
+Op makeOp(OpKind kind, int lane, int chunk, std::int64_t start, std::int64_t end, std::uint64_t bytes = 0,
+          HostMemoryKind memory = HostMemoryKind::None)
+{
+    Op op;
+    op.kind = kind;
+    op.lane = static_cast<std::uint16_t>(lane);
+    op.chunk = chunk;
+    op.startNs = start;
+    op.endNs = end;
+    op.bytes = bytes;
+    op.memory = memory;
+    return op;
+}
+
+Op withExec(Op op, std::int64_t start, std::int64_t end)
+{
+    op.execStartNs = start;
+    op.execEndNs = end;
+    return op;
+}
+
+// A run on a real (not simulated) device, so the rates come from its ops or
+// from what the test passes.
+Run makeRun(const char* pipeline, std::int64_t timedBegin, std::int64_t timedEnd, int streams, int hostLanes = 1)
+{
+    Run run;
+    run.name = pipeline;
+    run.pipeline = pipeline;
+    run.device.name = "Test GPU";
+    run.device.asyncEngineCount = 2;
+    run.timing = "cuda-events";
+    run.params = {4, 1000, streams, 1, hostLanes};
+    run.timedBeginNs = timedBegin;
+    run.timedEndNs = timedEnd;
+    run.lanes.push_back({"host", LaneKind::HostThread});
+    for (int s = 0; s < streams; ++s)
+        run.lanes.push_back({"stream " + std::to_string(s), LaneKind::Stream});
+    for (int h = 1; h < hostLanes; ++h)
+        run.lanes.push_back({"staging " + std::to_string(h), LaneKind::HostThread});
+    return run;
+}
+
+Run simulate(const SimPreset& preset, PipelineKind kind, int chunks, std::uint64_t chunkBytes, int repeats = 1)
+{
+    SimDevice device(preset);
+    RecordSink sink;
+    CancelFlag cancel;
+    PipelineConfig config;
+    config.kind = kind;
+    config.chunks = chunks;
+    config.chunkBytes = chunkBytes;
+    config.kernelRepeats = repeats;
+    return runPipeline(device, config, sink, cancel);
+}
+
+// The H200 preset's link, kernel and fixed-cost figures on a fresh preset, so
+// that model features added later stay at their neutral defaults and the
+// case stays what it was built to be.
+SimPreset customPreset(const char* id)
+{
+    const SimPreset h200 = *findSimPreset("h200");
+    SimPreset p;
+    p.id = id; // unknown to findSimPreset: the copy rates must come from the run
+    p.name = std::string("Simulated ") + id;
+    p.asyncEngineCount = h200.asyncEngineCount;
+    p.pinnedH2DGBps = h200.pinnedH2DGBps;
+    p.pinnedD2HGBps = h200.pinnedD2HGBps;
+    p.pageableH2DGBps = h200.pageableH2DGBps;
+    p.pageableD2HGBps = h200.pageableD2HGBps;
+    p.copyLatencyUs = h200.copyLatencyUs;
+    p.apiCallUs = h200.apiCallUs;
+    p.launchLatencyUs = h200.launchLatencyUs;
+    p.syncWakeUs = h200.syncWakeUs;
+    p.kernelGBps = h200.kernelGBps;
+    p.kernelFixedUs = h200.kernelFixedUs;
+    p.hostMemcpyGBps = h200.hostMemcpyGBps;
+    p.pageFaultGBps = h200.pageFaultGBps;
+    p.deviceAllocUs = h200.deviceAllocUs;
+    p.deviceFreeUs = h200.deviceFreeUs;
+    p.pinnedAllocUs = h200.pinnedAllocUs;
+    p.pinnedAllocGBps = h200.pinnedAllocGBps;
+    p.pinnedFreeUs = h200.pinnedFreeUs;
+    p.deviceMemoryBytes = h200.deviceMemoryBytes;
+    return p;
+}
+
+} // namespace
+
+class TestAnalysis : public QObject {
+    Q_OBJECT
+
+private slots:
+    void intervalUnionAndIntersection_data()
+    {
+        QTest::addColumn<QList<qint64>>("a"); // begin, end pairs
+        QTest::addColumn<QList<qint64>>("b");
+        QTest::addColumn<qint64>("unionA");
+        QTest::addColumn<qint64>("unionAB");
+        QTest::addColumn<qint64>("intersection");
+        QTest::addColumn<int>("piecesA");
+        QTest::newRow("empty") << QList<qint64>{} << QList<qint64>{} << 0ll << 0ll << 0ll << 0;
+        QTest::newRow("disjoint") << QList<qint64>{0, 10, 20, 30} << QList<qint64>{40, 50} << 20ll << 30ll << 0ll << 2;
+        QTest::newRow("overlapping") << QList<qint64>{0, 100, 50, 150} << QList<qint64>{120, 200} << 150ll << 200ll
+                                     << 30ll << 1;
+        QTest::newRow("touching join, do not intersect")
+            << QList<qint64>{0, 100, 100, 200} << QList<qint64>{200, 300} << 200ll << 300ll << 0ll << 1;
+        QTest::newRow("nested and unsorted") << QList<qint64>{50, 60, 0, 100, 10, 20} << QList<qint64>{90, 95, 5, 15}
+                                             << 100ll << 100ll << 15ll << 1;
+        QTest::newRow("empty and inverted dropped") << QList<qint64>{10, 10, 30, 20} << QList<qint64>{0, 5} << 0ll
+                                                    << 5ll << 0ll << 0;
+    }
+    void intervalUnionAndIntersection()
+    {
+        QFETCH(QList<qint64>, a);
+        QFETCH(QList<qint64>, b);
+        QFETCH(qint64, unionA);
+        QFETCH(qint64, unionAB);
+        QFETCH(qint64, intersection);
+        QFETCH(int, piecesA);
+        auto toSet = [](const QList<qint64>& v) {
+            std::vector<Interval> intervals;
+            for (int i = 0; i + 1 < v.size(); i += 2)
+                intervals.push_back({v[i], v[i + 1]});
+            return IntervalSet(intervals);
+        };
+        const IntervalSet setA = toSet(a);
+        const IntervalSet setB = toSet(b);
+        QCOMPARE(setA.length(), unionA);
+        QCOMPARE(int(setA.pieces().size()), piecesA);
+        QCOMPARE(setA.united(setB).length(), unionAB);
+        QCOMPARE(setA.intersected(setB).length(), intersection);
+        QCOMPARE(setB.intersected(setA).length(), intersection);
+        QCOMPARE(setA.clipped(0, 25).length(), setA.intersected(IntervalSet({{0, 25}})).length());
+    }
+
+    // Three streams whose ops overlap each other: every number by hand.
+    void unionsAndOverlapOnThreeStreams()
+    {
+        Run run = makeRun("overlapped", 0, 500, 3, 2);
+        const int host = 0, s0 = 1, s1 = 2, s2 = 3, staging = 4;
+        run.ops = {
+            makeOp(OpKind::Upload, s0, 0, 0, 100, 1000, HostMemoryKind::Pinned),
+            makeOp(OpKind::Kernel, s0, 0, 100, 200, 1000),
+            makeOp(OpKind::Download, s0, 0, 200, 300, 1000, HostMemoryKind::Pinned),
+            makeOp(OpKind::Upload, s1, 1, 50, 150, 1000, HostMemoryKind::Pinned),
+            makeOp(OpKind::Kernel, s1, 1, 150, 260, 1000),
+            makeOp(OpKind::Download, s1, 1, 260, 350, 1000, HostMemoryKind::Pinned),
+            makeOp(OpKind::Upload, s2, 2, 300, 400, 1000, HostMemoryKind::Pinned),
+            makeOp(OpKind::StageIn, host, 0, 0, 40, 400, HostMemoryKind::Pinned),
+            makeOp(OpKind::StageIn, staging, 1, 20, 60, 400, HostMemoryKind::Pinned),
+            makeOp(OpKind::HostWait, host, 0, 100, 130),
+            makeOp(OpKind::Sync, host, -1, 120, 150),
+            makeOp(OpKind::HostWait, staging, 1, 60, 480), // not the main host lane
+            makeOp(OpKind::Alloc, host, -1, 500, 600, 1000), // after the timed region
+        };
+        run.sortOps();
+        const RunMetrics m = computeMetrics(run, ratesFromRunOps(run));
+
+        QCOMPARE(m.wallNs, 500ll);
+        QCOMPARE(m.gpuOps, 7);
+        QCOMPARE(m.streams, 3);
+        QVERIFY(m.engineTimes.starts_with("event intervals"));
+        QCOMPARE(m.h2d.busyNs, 250ll); // [0,150) + [300,400)
+        QCOMPARE(m.h2d.utilisation, 0.5);
+        QCOMPARE(m.d2h.busyNs, 150ll); // [200,350)
+        QCOMPARE(m.compute.busyNs, 160ll); // [100,260)
+        QCOMPARE(m.copies.busyNs, 350ll); // [0,150) + [200,400)
+        QCOMPARE(m.copyWithKernelNs, 110ll); // [100,150) + [200,260)
+        QCOMPARE(m.h2dWithD2hNs, 50ll); // [300,350)
+        QCOMPARE(m.overlapPercent, 100.0 * 110 / 350);
+        QCOMPARE(m.h2dWithD2hPercent, 100.0 * 50 / 350);
+        QCOMPARE(m.staging.busyNs, 60ll); // [0,60) over two host lanes
+        QCOMPARE(m.stagingThreadNs, 80ll);
+        QCOMPARE(m.stagingThreads, 2);
+        QCOMPARE(m.stagingWithGpuNs, 60ll); // the first upload runs under all of it
+        QCOMPARE(m.hostWaitNs, 50ll); // [100,150) on the main host lane only
+        QCOMPARE(m.kind(OpKind::Upload).count, 3);
+        QCOMPARE(m.kind(OpKind::Upload).ns, 300ll);
+        QCOMPARE(m.kind(OpKind::Upload).gbps(), 10.0); // 3000 bytes / 300 ns
+        QCOMPARE(m.kind(OpKind::Upload).memory, HostMemoryKind::Pinned);
+        QCOMPARE(m.kind(OpKind::Kernel).bytes, std::uint64_t(4000)); // read + written, one pass each
+        QCOMPARE(m.kind(OpKind::Alloc).count, 0);
+        QVERIFY(!m.speedup);
+    }
+
+    void engineTimesPreferredWhereKnown()
+    {
+        // Two streams reach their uploads at once; the engine runs them in
+        // turn. Events say both took the whole span; exec times say not.
+        Run run = makeRun("overlapped", 0, 400, 2);
+        run.ops = {
+            withExec(makeOp(OpKind::Upload, 1, 0, 0, 100, 1000, HostMemoryKind::Pinned), 0, 100),
+            withExec(makeOp(OpKind::Upload, 2, 1, 0, 240, 1000, HostMemoryKind::Pinned), 140, 240),
+            withExec(makeOp(OpKind::Kernel, 1, 0, 100, 150, 1000), 100, 150),
+        };
+        run.sortOps();
+        RunMetrics m = computeMetrics(run, ratesFromRunOps(run));
+        QCOMPARE(m.engineTimes, std::string("engine execution intervals"));
+        QCOMPARE(m.gpuOpsWithExec, 3);
+        QCOMPARE(m.h2d.busyNs, 200ll);
+        QCOMPARE(m.copyWithKernelNs, 10ll); // [140,150)
+        QCOMPARE(m.kind(OpKind::Upload).gbps(), 10.0); // 2000 bytes / 200 engine ns
+        QCOMPARE(m.h2dQueue.ns, 140ll);
+        QCOMPARE(m.h2dQueue.streams, 1);
+
+        for (Op& op : run.ops)
+            op.execStartNs = op.execEndNs = -1;
+        m = computeMetrics(run, ratesFromRunOps(run));
+        QVERIFY(m.engineTimes.starts_with("event intervals"));
+        QCOMPARE(m.h2d.busyNs, 240ll);
+        QCOMPARE(m.copyWithKernelNs, 50ll);
+        QCOMPARE(m.h2dQueue.ns, 0ll);
+
+        run.ops[0] = withExec(run.ops[0], 0, 100);
+        m = computeMetrics(run, ratesFromRunOps(run));
+        QCOMPARE(m.engineTimes, std::string("engine execution intervals for 1 of 3 GPU ops, event intervals for the rest"));
+    }
+
+    void emptyRunHasNoWork()
+    {
+        const Run run = makeRun("overlapped", 0, 0, 1);
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QCOMPARE(a.metrics.wallNs, 0ll);
+        QCOMPARE(a.metrics.copies.busyNs, 0ll);
+        QCOMPARE(a.metrics.overlapPercent, 0.0);
+        QCOMPARE(QString(toString(a.bounds.binding)), QString(toString(BoundKind::None)));
+        QCOMPARE(a.bounds.distance, 0.0);
+        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(DiagnosisKind::NoWork)));
+        QVERIFY(a.diagnosis.sentence.starts_with("no work: "));
+        QVERIFY(a.diagnosis.causes.empty());
+    }
+
+    void cancelledAndFailedRunsSaySo_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<DiagnosisKind>("kind");
+        QTest::addColumn<QString>("start");
+        QTest::newRow("cancelled") << int(RunStatus::Cancelled) << "cancelled by the user" << DiagnosisKind::Cancelled
+                                   << "cancelled: cancelled by the user; the 2 ops recorded";
+        QTest::newRow("failed") << int(RunStatus::Failed) << "out of device memory" << DiagnosisKind::Failed
+                                << "failed: out of device memory; the 2 ops recorded";
+        QTest::newRow("cancelled, no reason") << int(RunStatus::Cancelled) << "" << DiagnosisKind::Cancelled
+                                              << "cancelled: stopped before the end";
+    }
+    void cancelledAndFailedRunsSaySo()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, error);
+        QFETCH(DiagnosisKind, kind);
+        QFETCH(QString, start);
+        Run run = makeRun("overlapped", 0, 300, 1);
+        run.status = static_cast<RunStatus>(status);
+        run.error = error.toStdString();
+        run.ops = {makeOp(OpKind::Upload, 1, 0, 0, 100, 1000, HostMemoryKind::Pinned),
+                   makeOp(OpKind::Kernel, 1, 0, 100, 200, 1000)};
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(kind)));
+        QVERIFY2(a.diagnosis.sentence.starts_with(start.toStdString()), a.diagnosis.sentence.c_str());
+        QCOMPARE(QString(toString(a.bounds.binding)), QString(toString(BoundKind::None)));
+        QCOMPARE(a.metrics.h2d.busyNs, 100ll); // what was recorded is still measured
+        QVERIFY(!a.metrics.speedup);
+    }
+
+    void ratesSayWhereTheyComeFrom()
+    {
+        Run gpu = makeRun("overlapped", 0, 1000, 1);
+        gpu.ops = {makeOp(OpKind::Upload, 1, 0, 0, 100, 1000, HostMemoryKind::Pinned),
+                   makeOp(OpKind::Upload, 1, 1, 100, 150, 1000, HostMemoryKind::Pinned),
+                   makeOp(OpKind::Download, 1, 0, 200, 400, 1000, HostMemoryKind::Pinned)};
+        TransferRates r = transferRatesFor(gpu, {});
+        QCOMPARE(r.source, std::string("estimated from this run's ops"));
+        QCOMPARE(r.pinnedH2DGBps, 20.0); // the best op, not the mean
+        QCOMPARE(r.pinnedD2HGBps, 5.0);
+        QCOMPARE(r.hostMemcpyGBps, 6.0);
+        QCOMPARE(r.hostSource, std::string("assumed"));
+
+        gpu.ops.push_back(makeOp(OpKind::StageIn, 0, 0, 0, 500, 1000, HostMemoryKind::Pinned));
+        gpu.ops.push_back(makeOp(OpKind::StageOut, 0, 0, 500, 1000, 1000, HostMemoryKind::Pinned));
+        r = transferRatesFor(gpu, {});
+        QCOMPARE(r.hostMemcpyGBps, 2.0);
+        QCOMPARE(r.hostSource, std::string("this run's staging copies"));
+
+        BandwidthSweep sweep;
+        sweep.device = gpu.device;
+        auto point = [](std::uint64_t mib, HostMemoryKind memory, const char* direction, double gbps) {
+            BandwidthPoint p;
+            p.bytes = mib << 20;
+            p.memory = memory;
+            p.direction = direction;
+            p.gbps = gbps;
+            return p;
+        };
+        sweep.points = {point(1, HostMemoryKind::Pinned, "HtoD", 30), point(64, HostMemoryKind::Pinned, "HtoD", 55),
+                        point(64, HostMemoryKind::Pinned, "DtoH", 54), point(64, HostMemoryKind::Pageable, "DtoH", 14),
+                        point(64, HostMemoryKind::Pinned, "bidir", 99)};
+        BandwidthSweep otherDevice = sweep;
+        otherDevice.device.name = "Another GPU";
+        r = transferRatesFor(gpu, {sweep, otherDevice});
+        QCOMPARE(r.source, std::string("bandwidth sweep of Test GPU (64 MiB medians)"));
+        QCOMPARE(r.pinnedH2DGBps, 55.0);
+        QCOMPARE(r.pinnedD2HGBps, 54.0);
+        QCOMPARE(r.pageableD2HGBps, 14.0);
+        QCOMPARE(r.pageableH2DGBps, 0.0); // neither the sweep nor the run has it
+        r = transferRatesFor(gpu, {otherDevice});
+        QCOMPARE(r.source, std::string("estimated from this run's ops"));
+
+        Run sim = gpu;
+        sim.device.simulated = true;
+        sim.device.preset = "h200";
+        sim.ops.resize(3); // no staging: the host rate is the preset's
+        r = transferRatesFor(sim, {});
+        QCOMPARE(r.source, std::string("simulator preset h200"));
+        QCOMPARE(r.pinnedH2DGBps, findSimPreset("h200")->pinnedH2DGBps);
+        QCOMPARE(r.hostMemcpyGBps, findSimPreset("h200")->hostMemcpyGBps);
+        QCOMPARE(r.kernelSource, std::string("simulator preset h200"));
+    }
+
+    // 4 chunks of 1000 bytes at H2D 10 GB/s and D2H 5 GB/s: 100 and 200 ns a
+    // chunk; kernels 50 ns each; 8000 staged bytes at 20 GB/s: 400 ns.
+    void boundsByFormula_data()
+    {
+        QTest::addColumn<QString>("pipeline");
+        QTest::addColumn<int>("streams");
+        QTest::addColumn<int>("engines");
+        QTest::addColumn<qint64>("transfer");
+        QTest::addColumn<qint64>("bound");
+        QTest::addColumn<BoundKind>("binding");
+        QTest::addColumn<bool>("pageable");
+        // 4 * max(100, 200) + min(100, 200) + one kernel
+        QTest::newRow("pipelined") << "overlapped" << 2 << 2 << 950ll << 950ll << BoundKind::Transfer << false;
+        // 4 * (100 + 200) + one kernel
+        QTest::newRow("one copy engine") << "overlapped" << 2 << 1 << 1250ll << 1250ll << BoundKind::Transfer << false;
+        // the calling thread stages pageable copies one at a time: the same
+        QTest::newRow("pageable both ways") << "pageable-async" << 2 << 2 << 1250ll << 1250ll << BoundKind::Transfer
+                                            << true;
+        // copies then kernels, all in order: 4 * 300 + 4 * 50
+        QTest::newRow("one stream") << "pinned-one-stream" << 1 << 2 << 1200ll << 1400ll << BoundKind::Serial << false;
+        // and the host copies too: + 400
+        QTest::newRow("serialized") << "serialized" << 1 << 2 << 1200ll << 1800ll << BoundKind::Serial << false;
+    }
+    void boundsByFormula()
+    {
+        QFETCH(QString, pipeline);
+        QFETCH(int, streams);
+        QFETCH(int, engines);
+        QFETCH(qint64, transfer);
+        QFETCH(qint64, bound);
+        QFETCH(BoundKind, binding);
+        QFETCH(bool, pageable);
+        const HostMemoryKind memory = pageable ? HostMemoryKind::Pageable : HostMemoryKind::Pinned;
+        Run run = makeRun(qPrintable(pipeline), 0, 1900, streams);
+        run.device.asyncEngineCount = engines;
+        std::int64_t t = 0;
+        for (int c = 0; c < 4; ++c) {
+            const int lane = 1 + c % streams;
+            run.ops.push_back(makeOp(OpKind::StageIn, 0, c, t, t + 10, 1000, HostMemoryKind::Pinned));
+            run.ops.push_back(makeOp(OpKind::Upload, lane, c, t + 10, t + 110, 1000, memory));
+            run.ops.push_back(makeOp(OpKind::Kernel, lane, c, t + 110, t + 160, 1000));
+            run.ops.push_back(makeOp(OpKind::Download, lane, c, t + 160, t + 360, 1000, memory));
+            run.ops.push_back(makeOp(OpKind::StageOut, 0, c, t + 360, t + 370, 1000, HostMemoryKind::Pinned));
+            t += 400;
+        }
+        run.sortOps();
+        TransferRates rates;
+        rates.pinnedH2DGBps = rates.pageableH2DGBps = 10;
+        rates.pinnedD2HGBps = rates.pageableD2HGBps = 5;
+        rates.hostMemcpyGBps = 20;
+        const RunMetrics m = computeMetrics(run, rates);
+        const Bounds b = computeBounds(run, m, rates);
+        QCOMPARE(b.chunks, 4);
+        QCOMPARE(b.uploadChunkNs, 100ll);
+        QCOMPARE(b.downloadChunkNs, 200ll);
+        QCOMPARE(b.kernelChunkNs, 50ll);
+        QCOMPARE(b.computeNs, 200ll);
+        QCOMPARE(b.stagingNs, 400ll);
+        QCOMPARE(b.transferNs, transfer);
+        QCOMPARE(b.boundNs, bound);
+        QCOMPARE(QString(toString(b.binding)), QString(toString(binding)));
+        QCOMPARE(b.distance, 1900.0 / static_cast<double>(bound));
+
+        // One thread staging at a twentieth of the rate binds instead.
+        rates.hostMemcpyGBps = 1;
+        const Bounds slow = computeBounds(run, computeMetrics(run, rates), rates);
+        QCOMPARE(slow.stagingNs, 8000ll);
+        if (pipeline != "serialized") {
+            QCOMPARE(QString(toString(slow.binding)), QString(toString(BoundKind::HostStaging)));
+            QCOMPARE(slow.boundNs, 8000ll);
+        }
+    }
+
+    void setupInsideTheTimedRegion()
+    {
+        // Registering the user's memory takes most of the run.
+        Run run = makeRun("registered", 0, 1000, 1);
+        run.ops = {makeOp(OpKind::Register, 0, -1, 0, 800, 4000, HostMemoryKind::Registered),
+                   makeOp(OpKind::Upload, 1, 0, 800, 900, 1000, HostMemoryKind::Registered),
+                   makeOp(OpKind::Kernel, 1, 0, 900, 950, 1000),
+                   makeOp(OpKind::Download, 1, 0, 950, 1000, 1000, HostMemoryKind::Registered)};
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(DiagnosisKind::SetupBound)));
+        QCOMPARE(a.diagnosis.sentence,
+                 std::string("setup bound: 80% of wall time in host memory registration at 5.00 GB/s; 5.00x the serial "
+                             "bound (which leaves setup out); register the buffers once and reuse them across runs"));
+        QCOMPARE(a.diagnosis.causes.front().what, std::string("host memory registration"));
+        QCOMPARE(a.diagnosis.causes.front().share, 0.8);
+    }
+
+    void simulatedRunsDiagnosedAsBuilt_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<DiagnosisKind>("kind");
+        QTest::addColumn<BoundKind>("binding");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("staging") << "staging" << DiagnosisKind::HostStagingBound << BoundKind::HostStaging
+                                 << "single-thread memcpy at 5.80 GB/s";
+        QTest::newRow("compute") << "compute" << DiagnosisKind::ComputeBound << BoundKind::Compute << "kernels busy";
+        QTest::newRow("serialized") << "serialized" << DiagnosisKind::Serialized << BoundKind::Serial
+                                    << "pageable downloads at";
+        QTest::newRow("transfer") << "transfer" << DiagnosisKind::TransferBound << BoundKind::Transfer
+                                  << "copy engines busy";
+    }
+    void simulatedRunsDiagnosedAsBuilt()
+    {
+        QFETCH(QString, name);
+        QFETCH(DiagnosisKind, kind);
+        QFETCH(BoundKind, binding);
+        QFETCH(QString, mentions);
+        Run run;
+        if (name == "staging") {
+            run = simulate(*findSimPreset("h200"), PipelineKind::Overlapped, 8, 4 << 20);
+        } else if (name == "compute") {
+            SimPreset slowKernels = customPreset("slow-kernels");
+            slowKernels.kernelGBps = 50;
+            run = simulate(slowKernels, PipelineKind::Overlapped, 8, 1 << 20, 100);
+        } else if (name == "serialized") {
+            run = simulate(*findSimPreset("h200"), PipelineKind::Serialized, 8, 4 << 20);
+        } else {
+            SimPreset fastHost = customPreset("fast-host");
+            fastHost.hostMemcpyGBps = 1000;
+            run = simulate(fastHost, PipelineKind::Overlapped, 8, 4 << 20);
+        }
+        QCOMPARE(run.status, RunStatus::Completed);
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        const std::string& sentence = a.diagnosis.sentence;
+        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(kind)));
+        QVERIFY2(sentence.starts_with(std::string(toString(kind)) + ": "), sentence.c_str());
+        QVERIFY2(sentence.find(mentions.toStdString()) != std::string::npos, sentence.c_str());
+        QCOMPARE(QString(toString(a.bounds.binding)), QString(toString(binding)));
+        // The simulator runs at its own rates, so a run is never faster than
+        // the bound those rates give, and the pipelined ones come close.
+        QVERIFY2(a.bounds.distance >= 0.99, qPrintable(QString::number(a.bounds.distance)));
+        if (kind != DiagnosisKind::Serialized)
+            QVERIFY2(a.bounds.distance < 1.3, qPrintable(QString::number(a.bounds.distance) + " " + sentence.c_str()));
+        QVERIFY(!a.diagnosis.causes.empty());
+        for (std::size_t i = 1; i < a.diagnosis.causes.size(); ++i)
+            QVERIFY(a.diagnosis.causes[i - 1].ns >= a.diagnosis.causes[i].ns);
+        // Deterministic: the same run says the same thing.
+        QCOMPARE(analyzeRun(run, {}, nullptr).diagnosis.sentence, sentence);
+
+        if (name == "serialized") {
+            QCOMPARE(a.diagnosis.causes.front().what, std::string("pageable downloads"));
+            QVERIFY2(sentence.find("fresh pages") != std::string::npos, sentence.c_str());
+            QCOMPARE(a.metrics.overlapPercent, 0.0);
+        }
+        if (name == "staging") {
+            QCOMPARE(a.rates.source, std::string("simulator preset h200"));
+            QVERIFY2(sentence.find("try 8 staging threads or registered memory") != std::string::npos, sentence.c_str());
+        }
+        if (name == "transfer") {
+            QCOMPARE(a.rates.source, std::string("estimated from this run's ops"));
+            QVERIFY(a.metrics.copies.utilisation > 0.8);
+        }
+        if (name == "compute")
+            QVERIFY(a.metrics.compute.utilisation > 0.9);
+    }
+
+    void speedupAgainstTheSerializedRunOfTheSameWorkload()
+    {
+        const Run serialized = simulate(*findSimPreset("h200"), PipelineKind::Serialized, 4, 1 << 20);
+        const Run overlapped = simulate(*findSimPreset("h200"), PipelineKind::Overlapped, 4, 1 << 20);
+        Run otherSize = simulate(*findSimPreset("h200"), PipelineKind::Overlapped, 5, 1 << 20);
+        const std::vector<Run> runs = {serialized, overlapped, otherSize};
+        QCOMPARE(findSerializedBaseline(runs, overlapped), &runs[0]);
+        QCOMPARE(findSerializedBaseline(runs, otherSize), nullptr);
+        const RunAnalysis a = analyzeRun(overlapped, {}, findSerializedBaseline(runs, overlapped));
+        QVERIFY(a.metrics.speedup);
+        QCOMPARE(*a.metrics.speedup, static_cast<double>(serialized.wallNs()) / static_cast<double>(overlapped.wallNs()));
+        QCOMPARE(*analyzeRun(serialized, {}, &runs[0]).metrics.speedup, 1.0);
+    }
+
+    // The H200 recording in docs/: what docs/measurements.md says of it.
+    void recordedH200Trace()
+    {
+        const QString path = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + "/../docs/traces/h200-seed-defaults.json";
+        const auto loaded = loadTrace(QDir::cleanPath(path).toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        const Trace& trace = *loaded.trace;
+        QCOMPARE(trace.runs.size(), std::size_t(2));
+        const RunAnalysis serialized = analyzeRun(trace.runs[0], trace.sweeps, &trace.runs[0]);
+        const RunAnalysis overlapped = analyzeRun(trace.runs[1], trace.sweeps, &trace.runs[0]);
+        QVERIFY(serialized.rates.source.starts_with("bandwidth sweep of NVIDIA H200 (256 MiB"));
+        QCOMPARE(QString(toString(serialized.diagnosis.kind)), QString(toString(DiagnosisKind::Serialized)));
+        QVERIFY2(serialized.diagnosis.sentence.find("67% of wall time in pageable downloads at 1.24 GB/s")
+                     != std::string::npos,
+                 serialized.diagnosis.sentence.c_str());
+        QCOMPARE(QString(toString(overlapped.diagnosis.kind)), QString(toString(DiagnosisKind::HostStagingBound)));
+        QVERIFY2(overlapped.diagnosis.sentence.starts_with("host staging bound: 99% of wall time in single-thread memcpy"),
+                 overlapped.diagnosis.sentence.c_str());
+        QCOMPARE(QString(toString(overlapped.bounds.binding)), QString(toString(BoundKind::HostStaging)));
+        QVERIFY(overlapped.bounds.distance > 1.0 && overlapped.bounds.distance < 1.02);
+        QVERIFY(std::abs(*overlapped.metrics.speedup - 3.44) < 0.005);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnalysis)
+#include "tst_analysis.moc"

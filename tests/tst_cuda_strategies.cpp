@@ -1,0 +1,144 @@
+// Every strategy on a real GPU: each verifies, records what the simulator
+// records, and the staging threads really copy in parallel. Skips where no
+// GPU answers; runs on the lent H200 before merging.
+#include <QtTest>
+
+#ifdef OVERLAPSCOPE_HAVE_CUDA
+
+#include "cuda/CudaDevice.h"
+#include "pipeline/PipelineRunner.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ovs;
+
+Q_DECLARE_METATYPE(ovs::PipelineKind)
+
+namespace {
+
+int count(const Run& run, OpKind kind)
+{
+    return static_cast<int>(std::count_if(run.ops.begin(), run.ops.end(), [kind](const Op& op) { return op.kind == kind; }));
+}
+
+} // namespace
+
+class TestCudaStrategies : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        std::string why;
+        if (!cudaRuntimeHasDevice(&why)) {
+            m_skipReason = QByteArray("no CUDA device: ") + why.c_str();
+            return;
+        }
+        try {
+            m_device = createCudaDevice(0);
+        } catch (const DeviceError& error) {
+            QFAIL(error.what());
+        }
+    }
+
+    void init()
+    {
+        if (!m_device)
+            QSKIP(m_skipReason.constData());
+    }
+
+    void cleanupTestCase() { m_device.reset(); }
+
+    void hostCopyParallelCopiesOnTheHostClock()
+    {
+        std::vector<float> src(8 << 20);
+        for (std::size_t i = 0; i < src.size(); ++i)
+            src[i] = static_cast<float>(i % 1021);
+        std::vector<float> dst(src.size(), -1.0f);
+        const auto before = m_device->hostNowNs();
+        const auto intervals = m_device->hostCopyParallel(dst.data(), src.data(), src.size() * sizeof(float), 4);
+        const auto after = m_device->hostNowNs();
+        QVERIFY(dst == src);
+        QCOMPARE(intervals.size(), std::size_t(4));
+        for (const auto& interval : intervals) {
+            QVERIFY(interval.startNs >= before);
+            QVERIFY(interval.startNs <= interval.endNs);
+            QVERIFY(interval.endNs <= after);
+        }
+    }
+
+    void everyStrategyVerifies_data()
+    {
+        QTest::addColumn<PipelineKind>("kind");
+        QTest::addColumn<int>("threads");
+        for (const auto& info : pipelineKinds())
+            QTest::newRow(info.id) << info.kind << 1;
+        QTest::newRow("overlapped, 4 staging threads") << PipelineKind::Overlapped << 4;
+    }
+    void everyStrategyVerifies()
+    {
+        QFETCH(PipelineKind, kind);
+        QFETCH(int, threads);
+        PipelineConfig config;
+        config.kind = kind;
+        config.chunks = 6;
+        config.chunkBytes = 4 << 20;
+        config.slotCount = 3;
+        config.stagingThreads = threads;
+        RecordSink sink;
+        CancelFlag cancel;
+        const Run run = runPipeline(*m_device, config, sink, cancel);
+        QVERIFY2(run.status == RunStatus::Completed, run.error.c_str());
+        QVERIFY2(run.verification.passed, run.verification.message.c_str());
+        QCOMPARE(count(run, OpKind::Upload), config.chunks);
+        QCOMPARE(count(run, OpKind::Download), config.chunks);
+        QCOMPARE(count(run, OpKind::Register), kind == PipelineKind::Registered ? 4 : 0);
+        if (kind == PipelineKind::Overlapped && threads > 1) {
+            // A part of every chunk on every staging lane.
+            std::map<int, int> perLane;
+            for (const auto& op : run.ops)
+                if (op.kind == OpKind::StageIn)
+                    ++perLane[op.lane];
+            QCOMPARE(perLane.size(), std::size_t(threads));
+            for (const auto& [lane, parts] : perLane)
+                QCOMPARE(parts, config.chunks);
+        }
+    }
+
+    void smallBuffersRegisterSeparately()
+    {
+        // Input and output smaller than a page each must not share one:
+        // cudaHostRegister refuses a page already registered.
+        PipelineConfig config;
+        config.kind = PipelineKind::Registered;
+        config.chunks = 1;
+        config.chunkBytes = 64;
+        RecordSink sink;
+        CancelFlag cancel;
+        const Run run = runPipeline(*m_device, config, sink, cancel);
+        QVERIFY2(run.status == RunStatus::Completed, run.error.c_str());
+        QVERIFY2(run.verification.passed, run.verification.message.c_str());
+    }
+
+private:
+    std::unique_ptr<Device> m_device;
+    QByteArray m_skipReason;
+};
+
+#else
+
+class TestCudaStrategies : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cudaStrategies() { QSKIP("built without CUDA"); }
+};
+
+#endif
+
+QTEST_GUILESS_MAIN(TestCudaStrategies)
+#include "tst_cuda_strategies.moc"

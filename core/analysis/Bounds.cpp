@@ -73,8 +73,17 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         b.transferNs = n * (u + d) + b.kernelChunkNs;
         b.transferModel = "pageable copies, staged one at a time by the calling thread";
     } else {
-        b.transferNs = n * std::max(u, d) + std::min(u, d) + b.kernelChunkNs;
-        b.transferModel = "three-stage pipeline with fill and drain";
+        // Once the pipe is full an upload and a download share the link:
+        // where the sweep measured both directions at once, a chunk's pair of
+        // copies takes at least their bytes at that combined rate.
+        std::int64_t pace = std::max(u, d);
+        const bool pinnedBothWays = up.memory != HostMemoryKind::Pageable && down.memory != HostMemoryKind::Pageable;
+        if (pinnedBothWays && rates.bidirectionalGBps > 0)
+            pace = std::max(pace, static_cast<std::int64_t>((meanBytes(up) + meanBytes(down)) / rates.bidirectionalGBps));
+        b.transferNs = n * pace + std::min(u, d) + b.kernelChunkNs;
+        b.transferModel = pace > std::max(u, d) ? "three-stage pipeline with fill and drain, both directions sharing "
+                                                  "the link at the measured bidirectional rate"
+                                                : "three-stage pipeline with fill and drain";
     }
 
     // Host staging: the bytes the host copies into and out of staging

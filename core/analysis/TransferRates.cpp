@@ -74,6 +74,8 @@ TransferRates ratesFromSweep(const BandwidthSweep& sweep)
             (pinned ? rates.pinnedH2DGBps : rates.pageableH2DGBps) = p.gbps;
         else if (p.direction == "DtoH")
             (pinned ? rates.pinnedD2HGBps : rates.pageableD2HGBps) = p.gbps;
+        else if (p.direction == "bidir")
+            rates.bidirectionalGBps = p.gbps;
     }
     rates.source = "bandwidth sweep of " + sweep.device.label() + " (" + std::to_string(largest >> 20)
                    + " MiB medians)";
@@ -140,6 +142,7 @@ TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>
         rates.pinnedD2HGBps = measured.pinnedD2HGBps;
         rates.pageableH2DGBps = measured.pageableH2DGBps;
         rates.pageableD2HGBps = measured.pageableD2HGBps;
+        rates.bidirectionalGBps = measured.bidirectionalGBps;
         rates.source = measured.source;
     } else if (preset) {
         const TransferRates modelled = ratesFromPreset(*preset);

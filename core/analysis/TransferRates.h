@@ -20,6 +20,9 @@ struct TransferRates {
     double pageableH2DGBps = 0;
     double pageableD2HGBps = 0;
     double hostMemcpyGBps = 0; // one host thread, pageable <-> pinned
+    // Pinned HtoD and DtoH at once, both directions together: the link and
+    // host memory share some bandwidth (99 GB/s on the H200, not 2 x 55).
+    double bidirectionalGBps = 0;
     double kernelGBps = 0;     // increment kernel: bytes read + written per second, as SimPreset counts it
 
     std::string source;       // of the copy rates

@@ -132,8 +132,6 @@ QString TimelinePlot::runTitle(int run) const
         QString params = QStringLiteral("%1 \u00d7 %2").arg(r.params.chunks).arg(TimeFormat::bytes(r.params.chunkBytes));
         if (r.params.slotCount > 1)
             params += QStringLiteral(", %1 slots").arg(r.params.slotCount);
-        if (r.params.stagingThreads > 1)
-            params += QStringLiteral(", %1 staging threads").arg(r.params.stagingThreads);
         if (r.params.kernelRepeats > 1)
             params += QStringLiteral(", kernel \u00d7%1").arg(r.params.kernelRepeats);
         parts << params;

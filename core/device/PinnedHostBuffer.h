@@ -1,10 +1,8 @@
 #pragma once
 
-#include "device/Device.h"
+#include "device/OwnedAllocation.h"
 
-#include <cstddef>
 #include <span>
-#include <utility>
 
 namespace ovs {
 
@@ -15,64 +13,22 @@ namespace ovs {
 // reports a hazard if a copy on the buffer is still in flight. Freeing waits
 // for queued work on the buffer first.
 template <typename T>
-class PinnedHostBuffer {
+class PinnedHostBuffer : public OwnedAllocation<T, &Device::allocatePinned, &Device::freePinned> {
 public:
-    PinnedHostBuffer(Device& device, std::size_t count)
-        : m_device(&device), m_data(static_cast<T*>(device.allocatePinned(count * sizeof(T)))), m_count(count)
-    {
-    }
-    ~PinnedHostBuffer() { reset(); }
-    PinnedHostBuffer(PinnedHostBuffer&& other) noexcept
-        : m_device(std::exchange(other.m_device, nullptr)), m_data(std::exchange(other.m_data, nullptr)),
-          m_count(std::exchange(other.m_count, 0))
-    {
-    }
-    PinnedHostBuffer& operator=(PinnedHostBuffer&& other) noexcept
-    {
-        if (this != &other) {
-            reset();
-            m_device = std::exchange(other.m_device, nullptr);
-            m_data = std::exchange(other.m_data, nullptr);
-            m_count = std::exchange(other.m_count, 0);
-        }
-        return *this;
-    }
-    PinnedHostBuffer(const PinnedHostBuffer&) = delete;
-    PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
+    using OwnedAllocation<T, &Device::allocatePinned, &Device::freePinned>::OwnedAllocation;
 
     std::span<T> span()
     {
-        m_device->checkHostAccess(m_data, bytes());
-        return {m_data, m_count};
+        this->device().checkHostAccess(this->data(), this->bytes());
+        return {this->data(), this->size()};
     }
     std::span<const T> span() const
     {
-        m_device->checkHostAccess(m_data, bytes());
-        return {m_data, m_count};
+        this->device().checkHostAccess(this->data(), this->bytes());
+        return {this->data(), this->size()};
     }
     // Raw address for enqueueing copies; does not count as a host access.
-    T* hostPtr() const { return m_data; }
-    std::size_t size() const { return m_count; }
-    std::size_t bytes() const { return m_count * sizeof(T); }
-    Device& device() const { return *m_device; }
-
-private:
-    void reset() noexcept
-    {
-        if (!m_device)
-            return;
-        try {
-            m_device->waitForBuffer(m_data);
-            m_device->freePinned(m_data);
-        } catch (...) {
-        }
-        m_device = nullptr;
-        m_data = nullptr;
-    }
-
-    Device* m_device;
-    T* m_data;
-    std::size_t m_count;
+    T* hostPtr() const { return this->data(); }
 };
 
 } // namespace ovs

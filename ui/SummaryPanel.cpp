@@ -69,6 +69,18 @@ QString statusText(const RunTimeline& timeline)
     return text;
 }
 
+// What a run's timing string means for the reader of its times.
+QString timingText(const std::string& timing)
+{
+    if (timing == "cuda-events+cupti")
+        return QObject::tr("CUDA events + CUPTI engine-true intervals");
+    if (timing == "cuda-events")
+        return QObject::tr("CUDA event times only (no engine-true intervals: CUPTI was not available)");
+    if (timing == "simulated")
+        return QObject::tr("simulated (engine intervals from the model)");
+    return QString::fromStdString(timing);
+}
+
 QString deviceLine(const TraceDocument& document)
 {
     // One entry per device, in order of first appearance, so a document that
@@ -87,7 +99,7 @@ QString deviceLine(const TraceDocument& document)
             parts << (device.asyncEngineCount == 1 ? QObject::tr("1 copy engine")
                                                    : QObject::tr("%1 copy engines").arg(device.asyncEngineCount));
         if (!timing.empty())
-            parts << QObject::tr("timing: %1").arg(QString::fromStdString(timing));
+            parts << QObject::tr("timing: %1").arg(timingText(timing));
         lines << QObject::tr("Device: %1").arg(parts.join(QStringLiteral(" \u00b7 ")));
     };
     for (int i = 0; i < document.runCount(); ++i)

@@ -7,28 +7,18 @@
 #include "sim/SimDevice.h"
 #include "trace/TraceJson.h"
 
+#include "TestOps.h"
+
 #include <QtTest>
 
 using namespace ovs;
+using ovs::test::makeOp;
 
 Q_DECLARE_METATYPE(ovs::DiagnosisKind)
 Q_DECLARE_METATYPE(ovs::BoundKind)
 
 namespace {
 
-Op makeOp(OpKind kind, int lane, int chunk, std::int64_t start, std::int64_t end, std::uint64_t bytes = 0,
-          HostMemoryKind memory = HostMemoryKind::None)
-{
-    Op op;
-    op.kind = kind;
-    op.lane = static_cast<std::uint16_t>(lane);
-    op.chunk = chunk;
-    op.startNs = start;
-    op.endNs = end;
-    op.bytes = bytes;
-    op.memory = memory;
-    return op;
-}
 
 Op withExec(Op op, std::int64_t start, std::int64_t end)
 {

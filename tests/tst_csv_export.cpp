@@ -1,26 +1,14 @@
 #include "trace/CsvExport.h"
 
+#include "TestOps.h"
+
 #include <QtTest>
 
 using namespace ovs;
+using ovs::test::makeOp;
 
 namespace {
 
-Op makeOp(OpKind kind, int lane, int chunk, std::int64_t start, std::int64_t end, std::uint64_t bytes,
-          HostMemoryKind memory, std::int64_t execStart = -1, std::int64_t execEnd = -1)
-{
-    Op op;
-    op.kind = kind;
-    op.lane = static_cast<std::uint16_t>(lane);
-    op.chunk = chunk;
-    op.startNs = start;
-    op.endNs = end;
-    op.bytes = bytes;
-    op.memory = memory;
-    op.execStartNs = execStart;
-    op.execEndNs = execEnd;
-    return op;
-}
 
 Trace makeTrace()
 {

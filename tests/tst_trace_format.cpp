@@ -2,30 +2,18 @@
 #include "trace/JsonParser.h"
 #include "trace/TraceJson.h"
 
+#include "TestOps.h"
+
 #include <QtTest>
 
 #include <functional>
 #include <random>
 
 using namespace ovs;
+using ovs::test::makeOp;
 
 namespace {
 
-Op makeOp(OpKind kind, int lane, int chunk, std::int64_t start, std::int64_t end, std::uint64_t bytes,
-          HostMemoryKind memory, std::int64_t execStart = -1, std::int64_t execEnd = -1)
-{
-    Op op;
-    op.kind = kind;
-    op.lane = static_cast<std::uint16_t>(lane);
-    op.chunk = chunk;
-    op.startNs = start;
-    op.endNs = end;
-    op.bytes = bytes;
-    op.memory = memory;
-    op.execStartNs = execStart;
-    op.execEndNs = execEnd;
-    return op;
-}
 
 // Two runs, one of them simulated, several lanes, ops with and without engine
 // times, and a sweep: every field has a value that differs from its default.

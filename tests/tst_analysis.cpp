@@ -19,7 +19,6 @@ Q_DECLARE_METATYPE(ovs::BoundKind)
 
 namespace {
 
-
 Op withExec(Op op, std::int64_t start, std::int64_t end)
 {
     op.execStartNs = start;

@@ -13,7 +13,6 @@ using ovs::test::makeOp;
 
 namespace {
 
-
 Trace makeTrace()
 {
     Trace trace;

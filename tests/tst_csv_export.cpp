@@ -9,7 +9,6 @@ using ovs::test::makeOp;
 
 namespace {
 
-
 Trace makeTrace()
 {
     Trace trace;

@@ -14,7 +14,6 @@ using ovs::test::makeOp;
 
 namespace {
 
-
 // Two runs, one of them simulated, several lanes, ops with and without engine
 // times, and a sweep: every field has a value that differs from its default.
 Trace makeTrace()

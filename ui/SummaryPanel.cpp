@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QStringList>
 #include <QTreeWidget>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace ovs::ui {
@@ -139,10 +140,16 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     m_diagnoses->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_diagnoses->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
+    // The diagnoses can run long (a sentence per run); they scroll in their
+    // own area so the table keeps its rows visible.
+    m_diagnosesArea = new QScrollArea;
+    m_diagnosesArea->setWidget(m_diagnoses);
+    m_diagnosesArea->setWidgetResizable(true);
+    m_diagnosesArea->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_deviceLine);
     layout->addWidget(m_table, 1);
-    layout->addWidget(m_diagnoses);
+    layout->addWidget(m_diagnosesArea, 1);
 
     if (document) {
         // Rates come from the sweeps, so new sweeps change every analysis.
@@ -213,7 +220,7 @@ void SummaryPanel::refresh()
         }
     }
     m_diagnoses->setText(diagnosisHtml.join(QStringLiteral("<br>")));
-    m_diagnoses->setVisible(!diagnosisHtml.isEmpty());
+    m_diagnosesArea->setVisible(!diagnosisHtml.isEmpty());
 }
 
 const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QLabel;
+class QScrollArea;
 class QTreeWidget;
 
 namespace ovs::ui {
@@ -53,6 +54,7 @@ private:
     QLabel* m_deviceLine;
     QTreeWidget* m_table;
     QLabel* m_diagnoses;
+    QScrollArea* m_diagnosesArea = nullptr;
     std::vector<Analysis> m_analyses;
     QStringList m_diagnosisLines; // plain text, for summaryText
 };

@@ -163,6 +163,10 @@ void MainWindow::buildMenus()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Reset zoom"), QKeySequence(Qt::Key_0), this, [this] { resetViewToDocument(); });
+    QAction* align = view->addAction(tr("&Align runs at their timed region"));
+    align->setCheckable(true);
+    align->setToolTip(tr("Shift each run so that all timed regions start together, to compare wall times at a glance"));
+    connect(align, &QAction::toggled, m_document, &TraceDocument::setAlignTimedRegions);
     view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Plus), this,
                     [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,

@@ -279,7 +279,10 @@ void TimelinePlot::applyStyle()
         time->setSubTickLengthIn(0);
         time->setSubTickLengthOut(bottom ? 3 : 0);
         time->setTickLabels(bottom);
-        time->setLabel(bottom ? QStringLiteral("time since run start") : QString());
+        time->setLabel(bottom ? (m_document->alignTimedRegions()
+                                     ? QStringLiteral("time, runs aligned where their timed regions start")
+                                     : QStringLiteral("time since run start"))
+                              : QString());
         time->grid()->setPen(QPen(gridColor, 1, Qt::SolidLine));
         time->grid()->setZeroLinePen(Qt::NoPen);
         time->grid()->setSubGridVisible(false);
@@ -671,7 +674,8 @@ void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event)
     const Op& op = m_document->run(ref.run).laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
     const std::int64_t margin = std::max<std::int64_t>(op.durationNs() / 4, ViewState::kMinimumSpanNs);
     m_view->setSelection(ref);
-    m_view->setVisibleRange(op.startNs - margin, op.endNs + margin);
+    const std::int64_t offset = m_document->displayOffsetNs(ref.run);
+    m_view->setVisibleRange(op.startNs + offset - margin, op.endNs + offset + margin);
     event->accept();
 }
 

@@ -65,8 +65,10 @@ QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int l
 {
     const QCPAxis* keyAxis = mKeyAxis.data();
     const QCPAxis* valueAxis = mValueAxis.data();
-    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs));
-    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs));
+    // Op times are the run's own; the axis is the document's shared one.
+    const std::int64_t offset = m_document->displayOffsetNs(m_run);
+    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs + offset));
+    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs + offset));
     x0 = std::clamp(x0, clip.left() - kClampMargin, clip.right() + kClampMargin);
     x1 = std::clamp(x1, clip.left() - kClampMargin, clip.right() + kClampMargin);
     // Every op stays visible: at least one pixel wide.
@@ -101,9 +103,10 @@ void TimelinePlottable::drawTimedRegion(QCPPainter* painter, const QRect& clip) 
     if (header.timedEndNs <= header.timedBeginNs)
         return;
     const QCPAxis* keyAxis = mKeyAxis.data();
-    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs)),
+    const std::int64_t offset = m_document->displayOffsetNs(m_run);
+    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs + offset)),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
-    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs)),
+    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs + offset)),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
     painter->fillRect(QRectF(QPointF(x0, clip.top()), QPointF(x1, clip.bottom() + 1)), m_style.timedRegion);
     QPen edge(m_style.timedEdge, 1, Qt::DashLine);
@@ -127,8 +130,9 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
 {
     const RunTimeline& run = m_document->run(m_run);
     const QCPRange range = mKeyAxis->range();
-    const auto [first, last] = run.visibleRange(lane, static_cast<std::int64_t>(std::floor(range.lower)),
-                                                static_cast<std::int64_t>(std::ceil(range.upper)));
+    const std::int64_t offset = m_document->displayOffsetNs(m_run);
+    const auto [first, last] = run.visibleRange(lane, static_cast<std::int64_t>(std::floor(range.lower)) - offset,
+                                                static_cast<std::int64_t>(std::ceil(range.upper)) - offset);
     const std::vector<Op>& ops = run.laneOps(lane);
     TimelineFolding::fold(ops, first, last, nsPerPixel(), m_items);
     for (const TimelineFolding::Item& item : m_items) {
@@ -278,7 +282,7 @@ OpRef TimelinePlottable::opAt(const QPointF& pixel) const
     // Inside the row's band, with a little slack above and below the rects.
     if (lane < 0 || lane >= run.laneCount() || std::abs(laneCoord - lane) > kRowFill / 2 + 0.08)
         return {};
-    const double t = mKeyAxis->pixelToCoord(pixel.x());
+    const double t = mKeyAxis->pixelToCoord(pixel.x()) - static_cast<double>(m_document->displayOffsetNs(m_run));
     const auto tolerance = static_cast<std::int64_t>(std::ceil(kHitTolerancePixels * nsPerPixel()));
     const int index = run.opIndexAt(lane, std::llround(t), tolerance);
     if (index < 0)
@@ -305,8 +309,9 @@ QCPRange TimelinePlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const
         return {};
     const RunTimeline& run = m_document->run(m_run);
     const auto end = std::max(run.endNs(), run.run().timedEndNs);
+    const auto offset = static_cast<double>(m_document->displayOffsetNs(m_run));
     foundRange = end > 0;
-    return QCPRange(0, static_cast<double>(end));
+    return QCPRange(offset, offset + static_cast<double>(end));
 }
 
 QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const

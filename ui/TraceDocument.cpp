@@ -9,9 +9,38 @@ TraceDocument::TraceDocument(QObject* parent) : QObject(parent) {}
 std::int64_t TraceDocument::endNs() const
 {
     std::int64_t end = 0;
-    for (const auto& run : m_runs)
-        end = std::max({end, run.endNs(), run.run().timedEndNs});
+    for (int i = 0; i < runCount(); ++i) {
+        const RunTimeline& run = m_runs[static_cast<std::size_t>(i)];
+        end = std::max(end, std::max(run.endNs(), run.run().timedEndNs) + displayOffsetNs(i));
+    }
     return end;
+}
+
+void TraceDocument::setAlignTimedRegions(bool align)
+{
+    if (align == m_alignTimedRegions)
+        return;
+    m_alignTimedRegions = align;
+    emit reset();
+}
+
+std::int64_t TraceDocument::displayOffsetNs(int run) const
+{
+    if (!m_alignTimedRegions || run < 0 || run >= runCount())
+        return 0;
+    // A run still recording has no timed region yet: it stays at 0 until it
+    // finishes, then joins the others.
+    const auto hasRegion = [](const RunTimeline& r) {
+        return !r.isLive() && r.run().timedEndNs > r.run().timedBeginNs;
+    };
+    const RunTimeline& self = m_runs[static_cast<std::size_t>(run)];
+    if (!hasRegion(self))
+        return 0;
+    std::int64_t latestBegin = 0;
+    for (const auto& r : m_runs)
+        if (hasRegion(r))
+            latestBegin = std::max(latestBegin, r.run().timedBeginNs);
+    return latestBegin - self.run().timedBeginNs;
 }
 
 void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)

@@ -25,8 +25,17 @@ public:
     const RunTimeline& run(int index) const { return m_runs.at(static_cast<std::size_t>(index)); }
     const std::vector<BandwidthSweep>& sweeps() const { return m_sweeps; }
     bool isEmpty() const { return m_runs.empty() && m_sweeps.empty(); }
-    // Latest op end over all runs: the extent of the shared time axis.
+    // Latest op end over all runs, with their display offsets: the extent of
+    // the shared time axis.
     std::int64_t endNs() const;
+
+    // When on, each finished run is shifted on the shared axis so that all
+    // timed regions start together: wall times then compare at a glance,
+    // whatever setup came before each timer. Off: every run from its own t = 0.
+    void setAlignTimedRegions(bool align);
+    bool alignTimedRegions() const { return m_alignTimedRegions; }
+    // Where a run's t = 0 sits on the shared axis (0 unless aligned).
+    std::int64_t displayOffsetNs(int run) const;
 
     // Replaces everything with a loaded trace.
     void setTrace(const Trace& trace, const QString& sourcePath);
@@ -64,6 +73,7 @@ private:
     std::vector<BandwidthSweep> m_sweeps;
     QString m_sourcePath;
     bool m_modified = false;
+    bool m_alignTimedRegions = false;
 };
 
 } // namespace ovs::ui

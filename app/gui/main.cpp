@@ -30,6 +30,7 @@ Usage:
       --height N       layout height (default: what the lanes need)
       --from-ms T      start of the time range shown (default: the whole trace)
       --to-ms T        end of the time range shown
+      --align          shift the runs so that their timed regions start together
       --bandwidth OUT  also render the bandwidth sweep chart (PNG/PDF)
   overlapscope --help | --version
 
@@ -47,6 +48,7 @@ int exportHeadless(const QStringList& args)
     QString input, output, bandwidth;
     double scale = 1.0;
     double fromMs = -1, toMs = -1;
+    bool align = false;
     int width = 1600, height = 0;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -60,6 +62,8 @@ int exportHeadless(const QStringList& args)
         bool ok = true;
         if (a == "-o" || a == "--output")
             output = next("-o");
+        else if (a == "--align")
+            align = true;
         else if (a == "--bandwidth")
             bandwidth = next("--bandwidth");
         else if (a == "--scale")
@@ -97,6 +101,7 @@ int exportHeadless(const QStringList& args)
     ovs::ui::TraceDocument document;
     ovs::ui::ViewState view;
     document.setTrace(*loaded.trace, input);
+    document.setAlignTimedRegions(align);
     view.setExtent(document.endNs());
     view.resetView();
     if (fromMs >= 0)

@@ -119,7 +119,7 @@ private:
     QPoint opPixel(int run, int lane, double fraction = 0.5, double laneOffset = 0) const
     {
         const Op& op = m_document->run(run).laneOps(lane).front();
-        const double t = op.startNs + fraction * op.durationNs();
+        const double t = op.startNs + fraction * op.durationNs() + m_document->displayOffsetNs(run);
         const QCPAxisRect* rect = m_plot->runAxisRect(run);
         return QPoint(static_cast<int>(std::lround(rect->axis(QCPAxis::atBottom)->coordToPixel(t))),
                       static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->coordToPixel(lane + laneOffset))));
@@ -273,6 +273,30 @@ private slots:
         sendWheel(m_plot, at, QPoint(0, -120), Qt::ShiftModifier);
         QVERIFY(m_view->visibleStartNs() > start);
         QCOMPARE(span(), width);
+    }
+
+    void alignedRunsShareTheirTimedRegionStart()
+    {
+        // Run 0's timer starts at 0, run 1's at 5 us: aligned, run 0 moves right by 5 us.
+        m_document->setAlignTimedRegions(true);
+        m_view->setExtent(m_document->endNs());
+        m_view->resetView();
+        m_plot->replot();
+        QCOMPARE(m_document->displayOffsetNs(0), std::int64_t(5'000));
+        QCOMPARE(m_document->displayOffsetNs(1), std::int64_t(0));
+        QCOMPARE(m_document->endNs(), std::int64_t(265'000));
+        QVERIFY(m_plot->runAxisRect(1)->axis(QCPAxis::atBottom)->label().contains("aligned"));
+        // Near the upload's shifted end, where unshifted the kernel would be:
+        // hit testing and drawing both follow the shift.
+        const QPoint upload = opPixel(0, 1, 0.97);
+        QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, upload);
+        QCOMPARE(m_view->selection(), (OpRef{0, 1, 0}));
+        const QImage image = m_plot->toPixmap().toImage();
+        QCOMPARE(image.pixelColor(upload.x(), upload.y() + 4).rgb() & 0xffffff,
+                 ovs::ui::opColor(OpKind::Upload).rgb() & 0xffffff);
+        m_document->setAlignTimedRegions(false);
+        QCOMPARE(m_document->displayOffsetNs(0), std::int64_t(0));
+        QCOMPARE(m_document->endNs(), std::int64_t(260'000));
     }
 
     void clickSelects()

@@ -66,9 +66,8 @@ QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int l
     const QCPAxis* keyAxis = mKeyAxis.data();
     const QCPAxis* valueAxis = mValueAxis.data();
     // Op times are the run's own; the axis is the document's shared one.
-    const std::int64_t offset = m_document->displayOffsetNs(m_run);
-    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs + offset));
-    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs + offset));
+    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs + m_offsetNs));
+    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs + m_offsetNs));
     x0 = std::clamp(x0, clip.left() - kClampMargin, clip.right() + kClampMargin);
     x1 = std::clamp(x1, clip.left() - kClampMargin, clip.right() + kClampMargin);
     // Every op stays visible: at least one pixel wide.
@@ -86,6 +85,7 @@ void TimelinePlottable::draw(QCPPainter* painter)
         return;
     const RunTimeline& run = m_document->run(m_run);
     const QRect clip = clipRect();
+    m_offsetNs = m_document->displayOffsetNs(m_run);
     painter->save();
     painter->setClipRect(clip);
     drawTimedRegion(painter, clip);
@@ -103,10 +103,9 @@ void TimelinePlottable::drawTimedRegion(QCPPainter* painter, const QRect& clip) 
     if (header.timedEndNs <= header.timedBeginNs)
         return;
     const QCPAxis* keyAxis = mKeyAxis.data();
-    const std::int64_t offset = m_document->displayOffsetNs(m_run);
-    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs + offset)),
+    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs + m_offsetNs)),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
-    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs + offset)),
+    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs + m_offsetNs)),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
     painter->fillRect(QRectF(QPointF(x0, clip.top()), QPointF(x1, clip.bottom() + 1)), m_style.timedRegion);
     QPen edge(m_style.timedEdge, 1, Qt::DashLine);
@@ -130,9 +129,8 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
 {
     const RunTimeline& run = m_document->run(m_run);
     const QCPRange range = mKeyAxis->range();
-    const std::int64_t offset = m_document->displayOffsetNs(m_run);
-    const auto [first, last] = run.visibleRange(lane, static_cast<std::int64_t>(std::floor(range.lower)) - offset,
-                                                static_cast<std::int64_t>(std::ceil(range.upper)) - offset);
+    const auto [first, last] = run.visibleRange(lane, static_cast<std::int64_t>(std::floor(range.lower)) - m_offsetNs,
+                                                static_cast<std::int64_t>(std::ceil(range.upper)) - m_offsetNs);
     const std::vector<Op>& ops = run.laneOps(lane);
     TimelineFolding::fold(ops, first, last, nsPerPixel(), m_items);
     for (const TimelineFolding::Item& item : m_items) {

@@ -74,6 +74,9 @@ private:
     const ViewState* m_view;
     Style m_style;
     std::vector<TimelineFolding::Item> m_items; // reused every frame
+    // The run's display offset (TraceDocument::displayOffsetNs), taken once
+    // per frame: opRect runs for every drawn op.
+    std::int64_t m_offsetNs = 0;
 };
 
 } // namespace ovs::ui

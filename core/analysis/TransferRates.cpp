@@ -1,5 +1,7 @@
 #include "analysis/TransferRates.h"
 
+#include "trace/Saturating.h"
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -19,7 +21,7 @@ double gbps(std::uint64_t bytes, std::int64_t ns)
 
 std::int64_t engineNs(const Op& op)
 {
-    return op.hasExec() ? op.execEndNs - op.execStartNs : op.durationNs();
+    return op.hasExec() ? spanNs(op.execStartNs, op.execEndNs) : spanNs(op.startNs, op.endNs);
 }
 
 bool isPageable(HostMemoryKind memory)
@@ -40,8 +42,8 @@ double stagingRate(const Run& run)
     std::int64_t ns = 0;
     for (const Op& op : run.ops) {
         if ((op.kind == OpKind::StageIn || op.kind == OpKind::StageOut) && op.bytes > 0) {
-            bytes += op.bytes;
-            ns += op.durationNs();
+            bytes = saturatingAdd(bytes, op.bytes);
+            ns = saturatingAdd(ns, spanNs(op.startNs, op.endNs));
         }
     }
     return gbps(bytes, ns);

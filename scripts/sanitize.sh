@@ -10,6 +10,7 @@
 #   scripts/sanitize.sh [asan] [tsan]    (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup.sh --packages-only
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(asan tsan)
 

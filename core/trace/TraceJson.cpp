@@ -104,6 +104,11 @@ void writeSweep(JsonWriter& w, const BandwidthSweep& sweep)
     w.member("timing", sweep.timing);
     w.member("warmups", sweep.warmups);
     w.member("samples", sweep.samples);
+    // Optional on reading: files written before sweeps had a status hold
+    // completed sweeps only.
+    w.member("status", toString(sweep.status));
+    if (!sweep.error.empty())
+        w.member("error", sweep.error);
     w.key("points");
     w.beginArray();
     for (const auto& point : sweep.points) {

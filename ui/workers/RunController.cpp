@@ -3,9 +3,8 @@
 #include "workers/LiveRunSink.h"
 #include "document/TraceDocument.h"
 
-#include "bench/BandwidthBench.h"
 #include "device/DeviceFactory.h"
-#include "pipeline/PipelineRunner.h"
+#include "jobs/JobRunner.h"
 #include "sim/SimPreset.h"
 
 #include <QStringList>
@@ -90,28 +89,24 @@ void RunController::queryDevices()
 
 namespace {
 
-// What the request's jobs came to, for the closing message.
-struct Outcome {
-    int completed = 0;
-    int verified = 0;
-    bool cancelled = false;
-    QStringList problems;
-    int sweepCells = -1; // -1: no sweep finished
-};
-
-QString closingMessage(const Outcome& outcome, int requestedRuns, const QString& deviceLabel)
+QString closingMessage(const JobOutcome& outcome, const QString& deviceLabel)
 {
     if (outcome.cancelled) {
         QString message = QObject::tr("cancelled; kept what was recorded");
-        if (requestedRuns > 0)
-            message += QObject::tr(" (%1 of %2 runs completed)").arg(outcome.completed).arg(requestedRuns);
+        if (outcome.runsRequested > 0)
+            message += QObject::tr(" (%1 of %2 runs completed)").arg(outcome.runsCompleted).arg(outcome.runsRequested);
         return message;
     }
-    if (!outcome.problems.isEmpty())
-        return outcome.problems.join(QStringLiteral("; "));
+    if (!outcome.problems.empty()) {
+        QStringList problems;
+        for (const auto& problem : outcome.problems)
+            problems << QString::fromStdString(problem);
+        return problems.join(QStringLiteral("; "));
+    }
     QStringList parts;
-    if (requestedRuns > 0)
-        parts << (outcome.verified == 1 ? QObject::tr("1 run verified") : QObject::tr("%1 runs verified").arg(outcome.verified));
+    if (outcome.runsRequested > 0)
+        parts << (outcome.runsVerified == 1 ? QObject::tr("1 run verified")
+                                            : QObject::tr("%1 runs verified").arg(outcome.runsVerified));
     if (outcome.sweepCells >= 0)
         parts << QObject::tr("bandwidth sweep of %1 cells measured").arg(outcome.sweepCells);
     return QObject::tr("%1 on %2").arg(parts.join(QObject::tr(" and ")), deviceLabel);
@@ -138,7 +133,7 @@ void RunController::work(const RunRequest& request)
     bool ok = false;
     QString message;
     try {
-        Outcome outcome;
+        JobOutcome outcome;
         QString deviceLabel;
         {
             std::unique_ptr<Device> device;
@@ -150,49 +145,16 @@ void RunController::work(const RunRequest& request)
                 return;
             }
             deviceLabel = QString::fromStdString(device->info().label());
-
-            int job = 0;
-            for (const auto& config : request.pipelines) {
-                if (m_cancel.isCancelled()) {
-                    outcome.cancelled = true;
-                    break;
-                }
-                sink.beginJob(job++, QString::fromUtf8(pipelineKindInfo(config.kind).title));
-                const Run run = runPipeline(*device, config, sink, m_cancel);
-                const QString name = QString::fromStdString(run.name);
-                switch (run.status) {
-                case RunStatus::Completed:
-                    ++outcome.completed;
-                    if (run.verification.passed)
-                        ++outcome.verified;
-                    else
-                        outcome.problems << tr("%1 did not verify: %2")
-                                                .arg(name, QString::fromStdString(run.verification.message));
-                    break;
-                case RunStatus::Cancelled: outcome.cancelled = true; break;
-                case RunStatus::Failed:
-                    outcome.problems << tr("%1 failed: %2").arg(name, QString::fromStdString(run.error));
-                    break;
-                }
-            }
-            if (request.runBench) {
-                if (outcome.cancelled || m_cancel.isCancelled()) {
-                    outcome.cancelled = true;
-                } else {
-                    sink.beginJob(job, tr("bandwidth sweep"));
-                    try {
-                        outcome.sweepCells =
-                            static_cast<int>(runBandwidthSweep(*device, request.bench, sink, m_cancel).points.size());
-                    } catch (const RunCancelled&) {
-                        outcome.cancelled = true;
-                    } catch (const DeviceError& e) {
-                        outcome.problems << tr("bandwidth sweep failed: %1").arg(QString::fromStdString(e.what()));
-                    }
-                }
-            }
+            JobList jobs;
+            jobs.pipelines = request.pipelines;
+            if (request.runBench)
+                jobs.sweep = request.bench;
+            outcome = runJobs(*device, jobs, sink, m_cancel, [&sink](int index, const std::string& title) {
+                sink.beginJob(index, QString::fromStdString(title));
+            });
         }
-        ok = !outcome.cancelled && outcome.problems.isEmpty();
-        message = closingMessage(outcome, static_cast<int>(request.pipelines.size()), deviceLabel);
+        ok = outcome.ok();
+        message = closingMessage(outcome, deviceLabel);
     } catch (const std::bad_alloc&) {
         message = tr("out of host memory");
     } catch (const std::exception& e) {

@@ -67,7 +67,32 @@ Trace makeTrace()
     };
     serialized.sortOps();
 
-    trace.runs = {overlapped, serialized};
+    // Format version 2: names, correlation ids, the kinds profiled programs add.
+    Run profiled;
+    profiled.name = "profiled program";
+    profiled.pipeline = "pytorch";
+    profiled.device = overlapped.device;
+    profiled.timing = "cupti (imported)";
+    profiled.timedEndNs = 50'000;
+    profiled.lanes = {{"GPU 0 stream 7", LaneKind::Stream}, {"thread 12", LaneKind::HostThread}};
+    profiled.names = {"", "void vectorAdd<float>(float const*, float*)", "cudaLaunchKernel", "cudaMemsetAsync"};
+    profiled.ops = {
+        makeOp(OpKind::Kernel, 0, -1, 1'000, 2'000, 0, HostMemoryKind::None, 1'000, 2'000),
+        makeOp(OpKind::Memset, 0, -1, 3'000, 3'100, 4096, HostMemoryKind::Device),
+        makeOp(OpKind::DeviceCopy, 0, -1, 4'000, 5'000, 1 << 20, HostMemoryKind::Device, 4'000, 5'000),
+        makeOp(OpKind::Upload, 0, -1, 6'000, 7'000, 1 << 20, HostMemoryKind::Managed),
+        makeOp(OpKind::ApiCall, 1, -1, 500, 900),
+        makeOp(OpKind::ApiCall, 1, -1, 2'900, 3'000),
+    };
+    profiled.ops[0].nameId = 1;
+    profiled.ops[0].correlation = 17;
+    profiled.ops[1].correlation = 4'294'967'295U;
+    profiled.ops[4].nameId = 2;
+    profiled.ops[4].correlation = 17;
+    profiled.ops[5].nameId = 3; // a name but no correlation: 10 elements
+    profiled.sortOps();
+
+    trace.runs = {overlapped, serialized, profiled};
 
     BandwidthSweep sweep;
     sweep.device = overlapped.device;
@@ -122,6 +147,7 @@ void compareTraces(const Trace& a, const Trace& b)
             QCOMPARE(x.lanes[l].name, y.lanes[l].name);
             QCOMPARE(x.lanes[l].kind, y.lanes[l].kind);
         }
+        QCOMPARE(x.names, y.names);
         QCOMPARE(x.ops.size(), y.ops.size());
         for (std::size_t i = 0; i < x.ops.size(); ++i) {
             const Op& p = x.ops[i];
@@ -135,6 +161,8 @@ void compareTraces(const Trace& a, const Trace& b)
             QCOMPARE(p.memory, q.memory);
             QCOMPARE(p.execStartNs, q.execStartNs);
             QCOMPARE(p.execEndNs, q.execEndNs);
+            QCOMPARE(p.nameId, q.nameId);
+            QCOMPARE(p.correlation, q.correlation);
         }
     }
     QCOMPARE(a.sweeps.size(), b.sweeps.size());
@@ -212,6 +240,7 @@ private slots:
     void roundTripInMemory();
     void roundTripThroughFile();
     void opsAreCompactArrays();
+    void loadsVersion1Trace();
     void loadSortsOps();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
@@ -263,6 +292,44 @@ void TestTraceFormat::opsAreCompactArrays()
     // Sorted by lane then start: lane 0 holds upload, kernel, download.
     QCOMPARE(ops[0].toText(), std::string(R"(["upload",0,0,2000,5000,67108864,"pinned",2100,4900])"));
     QCOMPARE(ops[1].toText(), std::string(R"(["kernel",0,0,5000,8000,0,"none"])"));
+
+    // Version 2's trailing elements go only as far as the last one set;
+    // unknown engine times before them are null.
+    const Json& profiled = root.find("runs")->asArray()[2];
+    QCOMPARE(profiled.find("names")->toText(),
+             std::string(R"x(["","void vectorAdd<float>(float const*, float*)","cudaLaunchKernel","cudaMemsetAsync"])x"));
+    const QStringList expected = {
+        R"(["kernel",0,-1,1000,2000,0,"none",1000,2000,1,17])",
+        R"(["memset",0,-1,3000,3100,4096,"device",null,null,0,4294967295])",
+        R"(["device_copy",0,-1,4000,5000,1048576,"device",4000,5000])",
+        R"(["upload",0,-1,6000,7000,1048576,"managed"])",
+        R"(["api_call",1,-1,500,900,0,"none",null,null,2,17])",
+        R"(["api_call",1,-1,2900,3000,0,"none",null,null,3])",
+    };
+    const auto& profiledOps = profiled.find("ops")->asArray();
+    QCOMPARE(profiledOps.size(), std::size_t(expected.size()));
+    for (std::size_t i = 0; i < profiledOps.size(); ++i)
+        QCOMPARE(QString::fromStdString(profiledOps[i].toText()), expected[static_cast<qsizetype>(i)]);
+}
+
+void TestTraceFormat::loadsVersion1Trace()
+{
+    // What version-1 builds wrote: no names, ops of 7 or 9 elements.
+    const auto loaded = traceFromJson(
+        R"({"format":"overlapscope-trace","version":1,"tool":"overlapscope-cli 0.1.0","created":"","runs":[)"
+        R"({"name":"r","pipeline":"overlapped","device":{"name":"d","simulated":true,"preset":"p","detail":"",)"
+        R"("asyncEngineCount":2,"totalMemoryBytes":1},"params":{"chunks":1,"chunkBytes":4,"slots":1,)"
+        R"("kernelRepeats":1,"stagingThreads":1},"timing":"simulated","status":"completed","error":"",)"
+        R"("timedBeginNs":0,"timedEndNs":100,"verification":{"checked":false,"passed":false,"mismatches":0,)"
+        R"("message":""},"lanes":[{"name":"stream 0","kind":"stream"},{"name":"host","kind":"host"}],)"
+        R"("ops":[["upload",0,0,0,10,4,"pinned",1,9],["stage_in",1,0,0,5,4,"pageable"]]}],"sweeps":[]})");
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.names, std::vector<std::string>{""});
+    QCOMPARE(run.ops.size(), std::size_t(2));
+    QCOMPARE(run.ops[0].execStartNs, std::int64_t(1));
+    QCOMPARE(run.ops[0].nameId, 0u);
+    QCOMPARE(run.ops[1].correlation, 0u);
 }
 
 void TestTraceFormat::loadSortsOps()
@@ -395,7 +462,7 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("version as fraction") << mutated([](Json& r) { member(r, "version") = 1.5; })
                                          << "field \"version\" must be an integer, not a number";
     QTest::newRow("version 99") << mutated([](Json& r) { member(r, "version") = 99; })
-                                << "this trace is format version 99; this build reads up to 1: update OverlapScope";
+                                << "this trace is format version 99; this build reads up to 2: update OverlapScope";
     QTest::newRow("version 0") << mutated([](Json& r) { member(r, "version") = 0; })
                                << "format version 0 is not valid";
     QTest::newRow("no runs") << mutated([](Json& r) { removeMember(r, "runs"); }) << "trace: missing field \"runs\"";
@@ -517,6 +584,48 @@ void TestTraceFormat::rejectsMalformed_data()
         opElement(r, 0, 9, 3) = 12'999;
         std::reverse(ops.begin(), ops.end());
     }) << run0 + ": ops 1 and 0 overlap on lane 3 ('staging 1'): op 0 starts at 12999, before op 1 ends at 13000";
+
+    // Version 2: names and correlation ids (run 2, sorted: lane 0 kernel,
+    // memset, device_copy, upload; lane 1 two api calls).
+    const QString run2 = "run 2 ('profiled program')";
+    QTest::newRow("nameId out of range") << mutated([](Json& r) { opElement(r, 2, 0, 9) = 4; })
+                                         << run2 + ", op 0: nameId 4 is out of range: the run has 4 names";
+    QTest::newRow("negative nameId") << mutated([](Json& r) { opElement(r, 2, 0, 9) = -1; })
+                                     << run2 + ", op 0: nameId -1 is out of range";
+    QTest::newRow("correlation too big")
+        << mutated([](Json& r) { opElement(r, 2, 0, 10) = std::int64_t(1) << 32; })
+        << run2 + ", op 0: correlation 4294967296 is out of range";
+    QTest::newRow("correlation negative") << mutated([](Json& r) { opElement(r, 2, 1, 10) = -1; })
+                                          << run2 + ", op 1: correlation -1 is out of range";
+    QTest::newRow("one exec time null") << mutated([](Json& r) { opElement(r, 2, 1, 7) = 5; })
+                                        << run2 + ", op 1: execEndNs (element 8) must be an integer, not null";
+    QTest::newRow("op with 12 elements") << mutated([](Json& r) { op(r, 2, 0).push(1); })
+                                         << run2 + ", op 0: has 12 elements";
+    QTest::newRow("names not array") << mutated([](Json& r) { member(run(r, 2), "names") = "x"; })
+                                     << run2 + ": field \"names\" must be an array, not a string";
+    QTest::newRow("first name not empty")
+        << mutated([](Json& r) { member(run(r, 2), "names").asArray()[0] = "x"; })
+        << run2 + ": names[0] must be \"\"";
+    QTest::newRow("no names") << mutated([](Json& r) { member(run(r, 2), "names") = Json::array(); })
+                              << run2 + ": names[0] must be \"\"";
+    QTest::newRow("name not string") << mutated([](Json& r) { member(run(r, 2), "names").asArray()[2] = 3; })
+                                     << run2 + ": name 2 must be a string, not an integer";
+    QTest::newRow("api call on a stream") << mutated([](Json& r) { opElement(r, 2, 4, 1) = 0; })
+                                          << run2 + ", op 4: a api_call op runs on the host";
+    QTest::newRow("memset on a host lane") << mutated([](Json& r) { opElement(r, 2, 1, 1) = 1; })
+                                           << run2 + ", op 1: a memset op runs on a GPU stream";
+    QTest::newRow("version 1 with 11 elements") << mutated([](Json& r) { member(r, "version") = 1; })
+                                                << run2 + ", op 0: has 11 elements; expected 7";
+    QTest::newRow("version 1 with a memset") << mutated([](Json& r) {
+        member(r, "version") = 1;
+        Json memset = op(r, 2, 1);
+        memset.asArray().resize(7);
+        member(run(r, 2), "ops").asArray() = {memset};
+    }) << run2 + ", op 0: op kind \"memset\" needs format version 2";
+    QTest::newRow("version 1 with managed memory") << mutated([](Json& r) {
+        member(r, "version") = 1;
+        member(run(r, 2), "ops").asArray() = {op(r, 2, 3)};
+    }) << run2 + ", op 0: memory kind \"managed\" needs format version 2";
 
     // Sweeps.
     QTest::newRow("sweep not object") << mutated([](Json& r) { member(r, "sweeps").asArray()[0] = "x"; })

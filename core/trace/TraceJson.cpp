@@ -75,6 +75,13 @@ void writeRun(JsonWriter& w, const Run& run)
         w.endObject();
     }
     w.endArray();
+    w.key("names");
+    w.beginArray();
+    if (run.names.empty())
+        w.value("");
+    for (const auto& name : run.names)
+        w.value(name);
+    w.endArray();
     w.key("ops");
     w.beginArray();
     for (const auto& op : run.ops) {
@@ -86,10 +93,21 @@ void writeRun(JsonWriter& w, const Run& run)
         w.value(op.endNs);
         w.value(op.bytes);
         w.value(toString(op.memory));
-        if (op.hasExec()) {
-            w.value(op.execStartNs);
-            w.value(op.execEndNs);
+        // Trailing elements are written only as far as the last one set.
+        const int extra = op.correlation != 0 ? 4 : op.nameId != 0 ? 3 : op.hasExec() ? 2 : 0;
+        if (extra >= 2) {
+            if (op.hasExec()) {
+                w.value(op.execStartNs);
+                w.value(op.execEndNs);
+            } else {
+                w.value(nullptr);
+                w.value(nullptr);
+            }
         }
+        if (extra >= 3)
+            w.value(op.nameId);
+        if (extra >= 4)
+            w.value(op.correlation);
         w.endArray();
     }
     w.endArray();
@@ -256,7 +274,10 @@ RunParams readParams(const Json& object, const std::string& where)
 // Ops are the bulk of a file, so their checks build no strings unless one fails.
 class OpReader {
 public:
-    OpReader(const Run& run, std::size_t runIndex) : m_run(run), m_runIndex(runIndex) {}
+    OpReader(const Run& run, std::size_t runIndex, std::int64_t version)
+        : m_run(run), m_runIndex(runIndex), m_version(version)
+    {
+    }
 
     Op read(const Json& element, std::size_t index) const
     {
@@ -265,16 +286,20 @@ public:
             failOp(std::string("must be an array [kind, lane, chunk, startNs, endNs, bytes, memory], not ")
                    + Json::typeName(element.type()));
         const auto& a = element.asArray();
-        if (a.size() != 7 && a.size() != 9)
+        const bool lengthOk = a.size() == 7 || a.size() == 9 || (m_version >= 2 && (a.size() == 10 || a.size() == 11));
+        if (!lengthOk)
             failOp("has " + std::to_string(a.size())
                    + " elements; expected 7 (kind, lane, chunk, startNs, endNs, bytes, memory) or 9 (and "
-                     "execStartNs, execEndNs)");
+                     "execStartNs, execEndNs)"
+                   + (m_version >= 2 ? ", 10 (and nameId) or 11 (and correlation)" : ""));
         Op op;
         if (!a[0].isString())
             failOp(std::string("kind (element 0) must be a string, not ") + Json::typeName(a[0].type()));
         const auto kind = opKindFromString(a[0].asString());
         if (!kind)
             failOp("unknown op kind " + inQuotes(a[0].asString()));
+        if (m_version < 2 && static_cast<int>(*kind) > static_cast<int>(OpKind::Register))
+            failOp("op kind " + inQuotes(a[0].asString()) + " needs format version 2");
         op.kind = *kind;
 
         const std::int64_t lane = integer(a, 1, "lane");
@@ -305,9 +330,12 @@ public:
         const auto memory = hostMemoryKindFromString(a[6].asString());
         if (!memory)
             failOp("unknown memory kind " + inQuotes(a[6].asString()));
+        if (m_version < 2 && static_cast<int>(*memory) > static_cast<int>(HostMemoryKind::Registered))
+            failOp("memory kind " + inQuotes(a[6].asString()) + " needs format version 2");
         op.memory = *memory;
 
-        if (a.size() == 9) {
+        // From 10 elements on, unknown exec times are written as null.
+        if (a.size() >= 9 && !(a.size() >= 10 && a[7].isNull() && a[8].isNull())) {
             op.execStartNs = integer(a, 7, "execStartNs");
             op.execEndNs = integer(a, 8, "execEndNs");
             if (op.execStartNs < 0)
@@ -315,6 +343,19 @@ public:
             if (op.execEndNs < op.execStartNs)
                 failOp("exec end " + std::to_string(op.execEndNs) + " is before exec start "
                        + std::to_string(op.execStartNs));
+        }
+        if (a.size() >= 10) {
+            const std::int64_t nameId = integer(a, 9, "nameId");
+            if (nameId < 0 || static_cast<std::uint64_t>(nameId) >= m_run.names.size())
+                failOp("nameId " + std::to_string(nameId) + " is out of range: the run has "
+                       + std::to_string(m_run.names.size()) + " names");
+            op.nameId = static_cast<std::uint32_t>(nameId);
+        }
+        if (a.size() >= 11) {
+            const std::int64_t correlation = integer(a, 10, "correlation");
+            if (correlation < 0 || correlation > std::numeric_limits<std::uint32_t>::max())
+                failOp("correlation " + std::to_string(correlation) + " is out of range 0 ... 4294967295");
+            op.correlation = static_cast<std::uint32_t>(correlation);
         }
 
         const Lane& onLane = m_run.lanes[op.lane];
@@ -343,6 +384,7 @@ private:
 
     const Run& m_run;
     std::size_t m_runIndex;
+    std::int64_t m_version;
     mutable std::size_t m_index = 0;
 };
 
@@ -372,7 +414,7 @@ void checkNoOverlap(const Run& run, const std::string& where)
     }
 }
 
-Run readRun(const Json& element, std::size_t index)
+Run readRun(const Json& element, std::size_t index, std::int64_t version)
 {
     std::string where = "run " + std::to_string(index);
     if (!element.isObject())
@@ -426,11 +468,28 @@ Run readRun(const Json& element, std::size_t index)
         run.lanes.push_back(std::move(lane));
     }
 
+    if (const Json* names = element.find("names")) {
+        if (!names->isArray())
+            wrongType(where, "names", "an array", *names);
+        const auto& list = names->asArray();
+        if (list.empty() || !list[0].isString() || !list[0].asString().empty())
+            fail(where, "names[0] must be \"\" (the empty name)");
+        if (list.size() > std::numeric_limits<std::uint32_t>::max())
+            fail(where, "has too many names");
+        run.names.clear();
+        run.names.reserve(list.size());
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (!list[i].isString())
+                fail(where, "name " + std::to_string(i) + " must be a string, not " + Json::typeName(list[i].type()));
+            run.names.push_back(list[i].asString());
+        }
+    }
+
     const auto& ops = arrayField(element, where, "ops");
     if (ops.size() > std::numeric_limits<std::uint32_t>::max())
         fail(where, "has too many ops");
     run.ops.reserve(ops.size());
-    const OpReader reader(run, index);
+    const OpReader reader(run, index, version);
     for (std::size_t i = 0; i < ops.size(); ++i)
         run.ops.push_back(reader.read(ops[i], i));
     checkNoOverlap(run, where);
@@ -512,7 +571,7 @@ Trace readTrace(const Json& root)
     const auto& sweeps = arrayField(root, where, "sweeps");
     trace.runs.reserve(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i)
-        trace.runs.push_back(readRun(runs[i], i));
+        trace.runs.push_back(readRun(runs[i], i, version.asInteger()));
     for (std::size_t i = 0; i < sweeps.size(); ++i)
         trace.sweeps.push_back(readSweep(sweeps[i], i));
     return trace;

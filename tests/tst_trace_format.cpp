@@ -6,7 +6,10 @@
 
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <functional>
+#include <limits>
 #include <random>
 
 using namespace ovs;
@@ -253,6 +256,13 @@ private slots:
     void rejectsMalformed();
     void everyTruncationIsRejected();
     void randomCorruptionNeverCrashes();
+    void acceptsValidJson_data();
+    void acceptsValidJson();
+    void messagesStayShort_data();
+    void messagesStayShort();
+    void underflowReadsAsZero();
+    void loadRefusesWhatIsNotARegularFile();
+    void loadRefusesFilesAboveTheSizeLimit();
 };
 
 void TestTraceFormat::roundTripInMemory()
@@ -448,10 +458,65 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("whitespace only") << QByteArray(" \n\t ") << "the trace is empty";
     QTest::newRow("truncated") << good.left(good.size() / 2) << "not valid JSON: line 1, column";
     QTest::newRow("binary garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)
-                                    << "not valid JSON: line 1, column 1: expected a value, found byte 0x89";
+                                    << "not valid JSON: line 1, column 1: invalid UTF-8";
     QTest::newRow("JSON array") << QByteArray("[1, 2, 3]") << "not an OverlapScope trace: the file holds an array";
     QTest::newRow("trailing garbage") << good + "}" << "after the JSON value";
     QTest::newRow("NaN sample") << QByteArray(good).replace("12.5]", "NaN]") << "not valid JSON";
+
+    // JSON strictness, also inside members a reader does not know (they are
+    // validated, not skipped).
+    const auto withMember = [&good](const QByteArray& member) {
+        return QByteArray(good).replace("\"tool\":", member + ",\"tool\":");
+    };
+    QTest::newRow("duplicate root key") << withMember(R"("created":"x")") << "duplicate key \"created\"";
+    QTest::newRow("duplicate key in a run") << QByteArray(good).replace(R"("pipeline":"overlapped",)",
+                                                                         R"("pipeline":"overlapped","pipeline":"x",)")
+                                            << "not valid JSON: line 1, column";
+    QTest::newRow("duplicate key by escape") << QByteArray(good).replace(R"("pipeline":"overlapped",)",
+                                                                          R"("pipeline":"overlapped","pip\u0065line":"x",)")
+                                             << "duplicate key \"pipeline\"";
+    QTest::newRow("duplicate key deep in an unknown member") << withMember(R"("x":[{"a":{"b":1,"b":2}}])")
+                                                             << "duplicate key \"b\"";
+    QTest::newRow("missing comma in an unknown member") << withMember(R"("x":[1 2])") << "not valid JSON";
+    QTest::newRow("trailing comma in an unknown member") << withMember(R"("x":[1,])") << "not valid JSON";
+    QTest::newRow("bad literal in an unknown member") << withMember(R"("x":tru)") << "not valid JSON";
+    QTest::newRow("leading zero in an unknown member") << withMember(R"("x":012)") << "not valid JSON";
+    QTest::newRow("bad escape in an unknown member") << withMember(R"("x":"\q")") << "invalid escape";
+    QTest::newRow("lone surrogate") << withMember(R"("x":"\ud800")") << "invalid escape";
+    QTest::newRow("raw control character") << withMember("\"x\":\"a\tb\"")
+                                           << "control character U+0009 in a string must be escaped";
+    QTest::newRow("invalid UTF-8 in a name") << QByteArray(good).replace("overlapped pinned", "overlapped \xc0\xaf")
+                                             << "invalid UTF-8";
+    QTest::newRow("double beyond range") << withMember(R"("x":1e400)") << "number out of range";
+    QTest::newRow("nesting too deep") << withMember("\"x\":" + QByteArray(300, '[') + QByteArray(300, ']'))
+                                      << "nesting deeper than 256 levels";
+    QTest::newRow("a million open brackets") << withMember("\"x\":" + QByteArray(1'000'000, '['))
+                                             << "not valid JSON";
+    QTest::newRow("comment") << QByteArray(good).prepend("// hi\n") << "not valid JSON";
+
+    // Times that a range computation could overflow (Trace::kTimeLimitNs).
+    QTest::newRow("start at the time limit") << mutated([](Json& r) {
+        opElement(r, 0, 1, 3) = std::int64_t(1) << 62;
+        opElement(r, 0, 1, 4) = std::int64_t(1) << 62;
+    }) << run0 + ", op 1: start 4611686018427387904 is too late: the limit is 2^62 ns";
+    QTest::newRow("exec end beyond the limit") << mutated([](Json& r) {
+        opElement(r, 0, 0, 8) = std::numeric_limits<std::int64_t>::max();
+    }) << run0 + ", op 0: exec end 9223372036854775807 is too late";
+    QTest::newRow("timed end at the limit")
+        << mutated([](Json& r) { member(run(r, 0), "timedEndNs") = std::int64_t(1) << 62; })
+        << run0 + ": field \"timedEndNs\" is 4611686018427387904; it must be at most 4611686018427387903";
+    QTest::newRow("integer beyond int64") << QByteArray(good).replace(R"("chunks":8,)", R"("chunks":99999999999999999999,)")
+                                          << run0 + ", params: field \"chunks\" must be an integer, not a number";
+
+    // Members in any order: lanes after the ops that use them.
+    QTest::newRow("lane out of range, lanes after ops") << mutated([](Json& r) {
+        auto& members = run(r, 0).asObject();
+        auto lanes = std::find_if(members.begin(), members.end(), [](const auto& m) { return m.first == "lanes"; });
+        auto moved = *lanes;
+        members.erase(lanes);
+        members.push_back(moved);
+        opElement(r, 0, 0, 1) = 7;
+    }) << run0 + ", op 0: lane 7 is out of range: the run has 4 lanes";
     QTest::newRow("no format") << mutated([](Json& r) { removeMember(r, "format"); }) << "there is no \"format\" field";
     QTest::newRow("wrong format") << mutated([](Json& r) { member(r, "format") = "chrome-trace"; })
                                   << "\"format\" is \"chrome-trace\", expected \"overlapscope-trace\"";
@@ -688,6 +753,111 @@ void TestTraceFormat::randomCorruptionNeverCrashes()
             QVERIFY(traceFromJson(traceToJson(*loaded.trace)).trace.has_value());
         }
     }
+}
+
+void TestTraceFormat::acceptsValidJson_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const QByteArray good = QByteArray::fromStdString(traceToJson(makeTrace()));
+    const auto withMember = [&good](const QByteArray& member) {
+        return QByteArray(good).replace("\"tool\":", member + ",\"tool\":");
+    };
+    QTest::newRow("as written") << good;
+    QTest::newRow("whitespace everywhere") << QByteArray(good).replace(",\"", " ,\n\t\"").replace("\":", "\"\r\n : ");
+    QTest::newRow("unknown members of every kind")
+        << withMember(R"("x":[null,true,false,-0,1.5e-3,"\u00e9\ud83d\ude00\n",{"a":[]},{}],"y":{})");
+    QTest::newRow("nesting up to the limit") << withMember("\"x\":" + QByteArray(250, '[') + QByteArray(250, ']'));
+    QTest::newRow("escapes in a name") << QByteArray(good).replace("overlapped pinned", R"(overlapped\u0020pinned)");
+    QTest::newRow("version after the runs") << QByteArray(good).replace(R"("version":2,)", "").replace(
+        R"("sweeps":)", R"("version":2,"sweeps":)");
+}
+
+void TestTraceFormat::acceptsValidJson()
+{
+    QFETCH(QByteArray, text);
+    const auto loaded = traceFromJson(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(makeTrace(), *loaded.trace);
+}
+
+void TestTraceFormat::messagesStayShort_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("message");
+    const QByteArray good = QByteArray::fromStdString(traceToJson(makeTrace()));
+    QTest::newRow("100,000-digit number") << QByteArray(good).replace(R"("chunks":8,)",
+                                                                     "\"chunks\":" + QByteArray(100'000, '7') + ",")
+                                          << "number out of range for a double: 7777";
+    QTest::newRow("1 MB op kind") << QByteArray(good).replace(R"("kernel")", "\"" + QByteArray(1 << 20, 'k') + "\"")
+                                  << "unknown op kind \"kkkk";
+    QTest::newRow("1 MB run name") << QByteArray(good)
+                                          .replace("overlapped pinned", QByteArray(1 << 20, 'n'))
+                                          .replace(R"("timing":"cuda-events+cupti",)", "")
+                                   << "missing field \"timing\"";
+    QTest::newRow("escape sequence in a name")
+        << QByteArray(good).replace("overlapped pinned", R"(\u001b[2J\u009b31m)").replace(R"("timing":"cuda-events+cupti",)", "")
+        << "run 0 (' [2J 31m'): missing field \"timing\"";
+}
+
+void TestTraceFormat::messagesStayShort()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    // The path is in the message once, even when it is long.
+    const QString path = dir.filePath(QString(200, 'p') + ".json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY(!loaded.trace);
+    const QString error = QString::fromStdString(loaded.error);
+    QVERIFY2(error.contains(message), qPrintable(error));
+    QVERIFY2(error.size() <= 300, qPrintable(QString::number(error.size())));
+    QVERIFY2(!error.contains('\n') && !error.contains(QChar(0x1b)) && !error.contains(QChar(0x9b)), qPrintable(error));
+    QCOMPARE(error.count(QString(100, 'p')), 1);
+}
+
+void TestTraceFormat::underflowReadsAsZero()
+{
+    // 1e-400 is valid JSON although no double holds it: it reads as 0.
+    const QByteArray good = QByteArray::fromStdString(traceToJson(makeTrace()));
+    const QByteArray text = QByteArray(good).replace("[12.5]", "[1e-400]");
+    QVERIFY(text != good);
+    const auto loaded = traceFromJson(text.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(loaded.trace->sweeps.at(0).points.at(1).samplesMs, std::vector<double>{0.0});
+}
+
+void TestTraceFormat::loadRefusesWhatIsNotARegularFile()
+{
+    // A FIFO with no writer would block a plain open; a device would never end.
+    QTemporaryDir dir;
+    const QByteArray fifo = dir.filePath("fifo.json").toLocal8Bit();
+    QCOMPARE(mkfifo(fifo.constData(), 0600), 0);
+    const auto fromFifo = loadTrace(fifo.toStdString());
+    QVERIFY(!fromFifo.trace);
+    QVERIFY2(QString::fromStdString(fromFifo.error).contains("is a FIFO"), fromFifo.error.c_str());
+
+    const auto fromDevice = loadTrace("/dev/zero");
+    QVERIFY(!fromDevice.trace);
+    QVERIFY2(QString::fromStdString(fromDevice.error).contains("/dev/zero: cannot open: it is a device"),
+             fromDevice.error.c_str());
+}
+
+void TestTraceFormat::loadRefusesFilesAboveTheSizeLimit()
+{
+    QTemporaryDir dir;
+    const std::string path = tempPath(dir, "trace.json").toStdString();
+    std::string error;
+    QVERIFY2(saveTrace(makeTrace(), path, &error), error.c_str());
+    const auto size = static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(path)).size());
+    QVERIFY(loadTrace(path, size).trace);
+    const auto refused = loadTrace(path, size - 1);
+    QVERIFY(!refused.trace);
+    QVERIFY2(QString::fromStdString(refused.error).contains("above the size limit for traces"), refused.error.c_str());
+    QVERIFY2(QString::fromStdString(refused.error).contains("raise the limit"), refused.error.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestTraceFormat)

@@ -19,6 +19,9 @@ QColor opColor(OpKind kind)
     case OpKind::Free: return QColor(0xc3, 0x9b, 0xd3);
     case OpKind::Sync: return QColor(0x5d, 0x5d, 0x5d);
     case OpKind::Register: return QColor(0x16, 0xa0, 0x85);
+    case OpKind::Memset: return QColor(0x7f, 0xb3, 0xd5);
+    case OpKind::DeviceCopy: return QColor(0x0e, 0x8c, 0x8c);
+    case OpKind::ApiCall: return QColor(0xc9, 0xb0, 0x37);
     }
     return Qt::black;
 }
@@ -36,6 +39,9 @@ QString opKindLabel(OpKind kind)
     case OpKind::Free: return QStringLiteral("Free");
     case OpKind::Sync: return QStringLiteral("Synchronize");
     case OpKind::Register: return QStringLiteral("Register host memory");
+    case OpKind::Memset: return QStringLiteral("Memset");
+    case OpKind::DeviceCopy: return QStringLiteral("Device copy (DtoD)");
+    case OpKind::ApiCall: return QStringLiteral("CUDA API call");
     }
     return QStringLiteral("?");
 }
@@ -45,6 +51,7 @@ const std::array<OpKind, kOpKindCount>& legendOrder()
     static const std::array<OpKind, kOpKindCount> order = {
         OpKind::Upload, OpKind::Kernel,   OpKind::Download, OpKind::StageIn, OpKind::StageOut,
         OpKind::HostWait, OpKind::Alloc, OpKind::Free,     OpKind::Sync,    OpKind::Register,
+        OpKind::Memset,   OpKind::DeviceCopy, OpKind::ApiCall,
     };
     return order;
 }

@@ -32,6 +32,9 @@ const char* shortKindName(OpKind kind)
     case OpKind::Free: return "free";
     case OpKind::Sync: return "sync";
     case OpKind::Register: return "register";
+    case OpKind::Memset: return "memset";
+    case OpKind::DeviceCopy: return "D2D";
+    case OpKind::ApiCall: return "api";
     }
     return "";
 }

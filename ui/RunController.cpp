@@ -3,7 +3,7 @@
 #include "LiveRunSink.h"
 #include "TraceDocument.h"
 
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
 #include "sim/SimPreset.h"
 

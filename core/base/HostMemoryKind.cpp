@@ -1,0 +1,16 @@
+#include "base/HostMemoryKind.h"
+
+namespace ovs {
+
+const char* toString(HostMemoryKind kind)
+{
+    switch (kind) {
+    case HostMemoryKind::None: return "none";
+    case HostMemoryKind::Pageable: return "pageable";
+    case HostMemoryKind::Pinned: return "pinned";
+    case HostMemoryKind::Registered: return "registered";
+    }
+    return "unknown";
+}
+
+} // namespace ovs

@@ -367,7 +367,9 @@ int profile(const Options& o)
     ending.pid = static_cast<std::uint32_t>(launcher.pid());
     ending.exitStatus = status.text();
     ending.exitedCleanly = status.exited && status.code == 0;
-    ending.cancelled = launcher.stopRequested();
+    // A stop request that arrived as the program was ending (it got the
+    // signal too) still makes the runs "cancelled".
+    ending.cancelled = launcher.stopRequested() || g_stopRequests.load() > 0;
     ending.commandLine = commandLine(o.program);
     ending.endedNs = steadyNs() - zero;
     Trace trace;

@@ -58,6 +58,19 @@ private slots:
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }
 
+    void aRecordsFolderOfAnotherProfileIsRefused()
+    {
+        const QString records = m_dir.filePath("old-records");
+        QVERIFY(QDir().mkpath(records));
+        QFile old(records + "/77-1.ovsprof");
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.close();
+        const Result r = profile({"--records", records, "-o", m_dir.filePath("x.json"), "--inject", fakeInjection(),
+                                  "--", "true"});
+        QCOMPARE(r.exitCode, 123);
+        QVERIFY2(r.err.contains("already holds record streams"), qPrintable(r.err));
+    }
+
     void helpListsTheExitCodes()
     {
         QProcess process;

@@ -233,13 +233,18 @@ private:
 
 class RecordFolder {
 public:
-    RecordFolder(const std::string& keep)
+    explicit RecordFolder(const std::string& keep)
     {
         if (!keep.empty()) {
             std::error_code ec;
             std::filesystem::create_directories(keep, ec);
             if (ec)
                 throw std::runtime_error("cannot make " + keep + ": " + ec.message());
+            // Streams left there by another profile would become runs of this one.
+            for (const auto& entry : std::filesystem::directory_iterator(keep, ec))
+                if (entry.path().string().ends_with(kStreamSuffix))
+                    throw std::runtime_error(keep + " already holds record streams (" + entry.path().filename().string()
+                                             + "): give --records an empty or new folder");
             m_path = std::filesystem::absolute(keep).string();
             m_keep = true;
             return;

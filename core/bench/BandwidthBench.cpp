@@ -3,6 +3,7 @@
 #include "device/Copies.h"
 
 #include <algorithm>
+#include <new>
 #include <vector>
 
 namespace ovs {
@@ -65,20 +66,12 @@ private:
     Event m_end;
 };
 
-} // namespace
-
-BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel)
+// Measures every cell into `sweep`; throws RunCancelled, DeviceError or
+// std::bad_alloc, with the cells measured before that already in `sweep` and
+// delivered to the sink.
+void measureCells(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel,
+                  BandwidthSweep& sweep)
 {
-    if (std::string problem = validate(config); !problem.empty())
-        throw DeviceError("bad benchmark configuration: " + problem);
-
-    BandwidthSweep sweep;
-    sweep.device = device.info();
-    sweep.timing = device.info().simulated ? "simulated" : "cuda-events";
-    sweep.warmups = config.warmups;
-    sweep.samples = config.samples;
-    sink.sweepStarted(sweep);
-
     Stream stream(device);
     Stream second(device);
     CellTimer timer(device, config, cancel);
@@ -147,6 +140,36 @@ BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, Reco
                 finishCell(bytes, 2 * bytes, HostMemoryKind::Pinned, "bidir", std::move(both));
             }
         }
+    }
+}
+
+} // namespace
+
+BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel)
+{
+    BandwidthSweep sweep;
+    sweep.device = device.info();
+    sweep.timing = device.info().simulated ? "simulated" : "cuda-events";
+    sweep.warmups = config.warmups;
+    sweep.samples = config.samples;
+    if (std::string problem = validate(config); !problem.empty()) {
+        sweep.status = RunStatus::Failed;
+        sweep.error = "bad benchmark configuration: " + problem;
+        sink.sweepFinished(sweep);
+        return sweep;
+    }
+    sink.sweepStarted(sweep);
+    try {
+        measureCells(device, config, sink, cancel, sweep);
+    } catch (const RunCancelled& e) {
+        sweep.status = RunStatus::Cancelled;
+        sweep.error = e.what();
+    } catch (const DeviceError& e) {
+        sweep.status = RunStatus::Failed;
+        sweep.error = e.what();
+    } catch (const std::bad_alloc&) {
+        sweep.status = RunStatus::Failed;
+        sweep.error = "out of host memory during the sweep";
     }
     sink.sweepFinished(sweep);
     return sweep;

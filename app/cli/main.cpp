@@ -3,6 +3,7 @@
 
 #include "CliArgs.h"
 #include "ConsoleReport.h"
+#include "ProfileCommand.h"
 
 #include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
@@ -35,6 +36,8 @@ Commands:
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
   convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
+  profile -- PROGRAM   run any CUDA program and record its copies, kernels and API calls
+                       (see 'overlapscope-cli profile --help'; it has its own options and exit codes)
 
 Device:
   --device SPEC        auto (default: the CUDA GPU if one answers, else the simulated H200),
@@ -370,6 +373,8 @@ int main(int argc, char** argv)
         return 0;
     }
     rest.erase(rest.begin());
+    if (command == "profile") // its own arguments: everything after the program is the program's
+        return cli::commandProfile(rest);
 
     CancelFlag cancel;
     g_cancel = &cancel;

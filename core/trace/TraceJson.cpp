@@ -36,6 +36,19 @@ void writeDevice(JsonWriter& w, const DeviceInfo& device)
     w.member("detail", device.detail);
     w.member("asyncEngineCount", device.asyncEngineCount);
     w.member("totalMemoryBytes", device.totalMemoryBytes);
+    if (device.model) {
+        const ModelRates& m = *device.model;
+        w.key("model");
+        w.beginObject();
+        w.member("pinnedH2DGBps", m.pinnedH2DGBps);
+        w.member("pinnedD2HGBps", m.pinnedD2HGBps);
+        w.member("pageableH2DGBps", m.pageableH2DGBps);
+        w.member("pageableD2HGBps", m.pageableD2HGBps);
+        w.member("hostMemcpyGBps", m.hostMemcpyGBps);
+        w.member("hostMemoryGBps", m.hostMemoryGBps);
+        w.member("kernelGBps", m.kernelGBps);
+        w.endObject();
+    }
     w.endObject();
 }
 
@@ -111,6 +124,22 @@ void writeSweep(JsonWriter& w, const BandwidthSweep& sweep)
         w.member("bytes", point.bytes);
         w.member("memory", toString(point.memory));
         w.member("direction", point.direction);
+        w.key("samplesMs");
+        w.beginArray();
+        for (double sample : point.samplesMs)
+            w.value(sample);
+        w.endArray();
+        w.member("medianMs", point.medianMs);
+        w.member("gbps", point.gbps);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("hostCopies");
+    w.beginArray();
+    for (const auto& point : sweep.hostCopies) {
+        w.beginObject();
+        w.member("threads", point.threads);
+        w.member("bytes", point.bytes);
         w.key("samplesMs");
         w.beginArray();
         for (double sample : point.samplesMs)
@@ -239,6 +268,20 @@ DeviceInfo readDevice(const Json& object, const std::string& where)
     device.detail = stringField(object, where, "detail");
     device.asyncEngineCount = static_cast<int>(integerField(object, where, "asyncEngineCount", 0, kMaxInt));
     device.totalMemoryBytes = static_cast<std::uint64_t>(integerField(object, where, "totalMemoryBytes", 0, kMaxInt64));
+    // Optional: traces from before the model was stored have none.
+    if (object.find("model")) {
+        const Json& model = objectField(object, where, "model");
+        const std::string modelWhere = where + ", model";
+        ModelRates m;
+        m.pinnedH2DGBps = nonNegativeNumberField(model, modelWhere, "pinnedH2DGBps");
+        m.pinnedD2HGBps = nonNegativeNumberField(model, modelWhere, "pinnedD2HGBps");
+        m.pageableH2DGBps = nonNegativeNumberField(model, modelWhere, "pageableH2DGBps");
+        m.pageableD2HGBps = nonNegativeNumberField(model, modelWhere, "pageableD2HGBps");
+        m.hostMemcpyGBps = nonNegativeNumberField(model, modelWhere, "hostMemcpyGBps");
+        m.hostMemoryGBps = nonNegativeNumberField(model, modelWhere, "hostMemoryGBps");
+        m.kernelGBps = nonNegativeNumberField(model, modelWhere, "kernelGBps");
+        device.model = m;
+    }
     return device;
 }
 
@@ -478,6 +521,30 @@ BandwidthSweep readSweep(const Json& element, std::size_t index)
         point.medianMs = nonNegativeNumberField(p, pointWhere, "medianMs");
         point.gbps = nonNegativeNumberField(p, pointWhere, "gbps");
         sweep.points.push_back(std::move(point));
+    }
+    // Optional: sweeps from before host copies were measured have none.
+    if (element.find("hostCopies")) {
+        const auto& copies = arrayField(element, where, "hostCopies");
+        for (std::size_t i = 0; i < copies.size(); ++i) {
+            const std::string copyWhere = where + ", host copy " + std::to_string(i);
+            const Json& c = copies[i];
+            if (!c.isObject())
+                fail(copyWhere, std::string("must be an object, not ") + Json::typeName(c.type()));
+            HostCopyPoint copy;
+            copy.threads = static_cast<int>(integerField(c, copyWhere, "threads", 1, kMaxInt));
+            copy.bytes = static_cast<std::uint64_t>(integerField(c, copyWhere, "bytes", 1, kMaxInt64));
+            const auto& samples = arrayField(c, copyWhere, "samplesMs");
+            if (samples.empty())
+                fail(copyWhere, "has no samples");
+            for (std::size_t s = 0; s < samples.size(); ++s) {
+                if (!samples[s].isNumber() || samples[s].asDouble() < 0)
+                    fail(copyWhere, "sample " + std::to_string(s) + " must be a number of at least 0");
+                copy.samplesMs.push_back(samples[s].asDouble());
+            }
+            copy.medianMs = nonNegativeNumberField(c, copyWhere, "medianMs");
+            copy.gbps = nonNegativeNumberField(c, copyWhere, "gbps");
+            sweep.hostCopies.push_back(std::move(copy));
+        }
     }
     return sweep;
 }

@@ -274,6 +274,11 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
                      + "; the " + ops + " recorded before it stopped are shown, but a partial run has no bound";
         return d;
     }
+    if (run.timing == kWallOnlyTiming) {
+        d.kind = DiagnosisKind::NoWork;
+        d.sentence = "no work: recorded without per-op timing (--no-op-timing), so only the wall time is known";
+        return d;
+    }
     d.causes = rankCauses(run, metrics);
     if (metrics.wallNs <= 0 || metrics.gpuOps == 0) {
         d.kind = DiagnosisKind::NoWork;

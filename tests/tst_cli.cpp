@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <csignal>
+
 class TestCli : public QObject {
     Q_OBJECT
 
@@ -20,6 +22,38 @@ class TestCli : public QObject {
             return {};
         return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                 QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+    // Starts the CLI, waits until stderr has shown `marks` in order, sends
+    // SIGINT (as Ctrl-C does), and waits for it to end.
+    Result interruptAfter(const QStringList& args, const QStringList& marks)
+    {
+        QProcess process;
+        process.setReadChannel(QProcess::StandardError);
+        process.start(OVERLAPSCOPE_CLI_PATH, args);
+        QString err;
+        int mark = 0;
+        qsizetype from = 0;
+        while (mark < marks.size() && process.state() != QProcess::NotRunning && process.waitForReadyRead(60000)) {
+            err += QString::fromUtf8(process.readAllStandardError());
+            while (mark < marks.size()) {
+                const qsizetype at = err.indexOf(marks[mark], from);
+                if (at < 0)
+                    break;
+                from = at + marks[mark].size();
+                ++mark;
+            }
+        }
+        if (mark < marks.size()) {
+            process.kill();
+            process.waitForFinished();
+            return {-2, {}, err + QString::fromUtf8(process.readAllStandardError())};
+        }
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        if (!process.waitForFinished(120000))
+            return {};
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()),
+                err + QString::fromUtf8(process.readAllStandardError())};
     }
     QTemporaryDir m_dir;
 
@@ -147,7 +181,8 @@ private slots:
 
     void analyzeTheRecordedH200Trace()
     {
-        const QString trace = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + "/../docs/traces/h200-seed-defaults.json";
+        // Not __FILE__: with ccache's base_dir it is relative to the build directory.
+        const QString trace = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/traces/h200-seed-defaults.json");
         const Result r = cli({"analyze", QDir::cleanPath(trace)});
         QCOMPARE(r.exitCode, 0);
         for (const char* expected :
@@ -183,6 +218,55 @@ private slots:
         QVERIFY2(r.out.contains("- serialized pageable: serialized: "), qPrintable(r.out));
         QVERIFY2(r.out.contains("- overlapped pinned: host staging bound: "), qPrintable(r.out));
         QVERIFY2(r.out.contains("(simulator preset h200)"), qPrintable(r.out));
+    }
+
+    // Ctrl-C during each kind of job: the trace written holds every job that
+    // finished and the one in flight, marked cancelled (issue 11: a Ctrl-C
+    // in the sweep used to write an empty trace over the file).
+    void ctrlCKeepsWhatWasRecorded_data()
+    {
+        QTest::addColumn<QStringList>("marks");
+        QTest::addColumn<int>("runs");
+        QTest::addColumn<bool>("sweep");
+        QTest::newRow("first pipeline") << QStringList{"job 1 of 3", "chunk 3 of 16"} << 1 << false;
+        QTest::newRow("second pipeline") << QStringList{"job 2 of 3", "chunk 3 of 16"} << 2 << false;
+        QTest::newRow("sweep") << QStringList{"job 3 of 3: bandwidth sweep", "MiB pageable HtoD"} << 2 << true;
+    }
+    void ctrlCKeepsWhatWasRecorded()
+    {
+        QFETCH(QStringList, marks);
+        QFETCH(int, runs);
+        QFETCH(bool, sweep);
+        const QString trace = m_dir.filePath(QString("interrupted-%1.json").arg(QTest::currentDataTag()).replace(' ', '-'));
+        QFile previous(trace);
+        QVERIFY(previous.open(QIODevice::WriteOnly));
+        previous.write("an earlier trace");
+        previous.close();
+        // Many kernel passes make every chunk and cell take long enough to
+        // be interrupted, in little memory.
+        const Result r = interruptAfter({"record", "--device", "sim:h200", "--chunks", "16", "--chunk-mib", "1",
+                                         "--kernel-repeats", "400", "--sizes", "1,32,32", "-o", trace},
+                                        marks);
+        QVERIFY2(r.exitCode != -2, qPrintable("never saw the marks in:\n" + r.err));
+        QCOMPARE(r.exitCode, 130);
+        QVERIFY2(r.err.contains("cancelled; kept what was recorded"), qPrintable(r.err));
+        const auto loaded = ovs::loadTrace(trace.toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        QCOMPARE(int(loaded.trace->runs.size()), runs);
+        for (int i = 0; i < runs; ++i) {
+            const bool last = i == runs - 1;
+            QCOMPARE(loaded.trace->runs[std::size_t(i)].status,
+                     last && !sweep ? ovs::RunStatus::Cancelled : ovs::RunStatus::Completed);
+            QVERIFY(!loaded.trace->runs[std::size_t(i)].ops.empty());
+        }
+        QCOMPARE(loaded.trace->sweeps.size(), std::size_t(sweep ? 1 : 0));
+        if (sweep) {
+            QVERIFY(!loaded.trace->sweeps[0].points.empty());
+            QVERIFY(loaded.trace->sweeps[0].points.size() < 15); // 3 sizes x 5 cells: it stopped
+            QFile written(trace);
+            QVERIFY(written.open(QIODevice::ReadOnly));
+            QVERIFY(written.readAll().contains("\"status\":\"cancelled\""));
+        }
     }
 
     void unwritableOutputFailsClearly()

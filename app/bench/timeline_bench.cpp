@@ -60,18 +60,21 @@ Trace syntheticTrace(std::size_t targetOps)
     for (std::size_t c = 0; c < chunks; ++c) {
         const int chunk = static_cast<int>(c);
         const auto stream = static_cast<std::uint16_t>(1 + c % 3);
-        Op in{host, host + 160'000, -1, -1, bytes, chunk, 0, OpKind::StageIn, HostMemoryKind::Pinned};
+        Op in{.startNs = host, .endNs = host + 160'000, .bytes = bytes, .chunk = chunk, .lane = 0,
+              .kind = OpKind::StageIn, .memory = HostMemoryKind::Pinned};
         host = in.endNs;
         run.ops.push_back(in);
         std::int64_t t = std::max(host, streamReady[stream - 1]);
         for (OpKind kind : {OpKind::Upload, OpKind::Kernel, OpKind::Download}) {
             const std::int64_t d = kind == OpKind::Kernel ? 4'000 : 19'000;
-            run.ops.push_back({t, t + d, -1, -1, bytes, chunk, stream, kind,
-                               kind == OpKind::Kernel ? HostMemoryKind::None : HostMemoryKind::Pinned});
+            run.ops.push_back({.startNs = t, .endNs = t + d, .bytes = bytes, .chunk = chunk, .lane = stream,
+                               .kind = kind,
+                               .memory = kind == OpKind::Kernel ? HostMemoryKind::None : HostMemoryKind::Pinned});
             t += d + 500;
         }
         streamReady[stream - 1] = t;
-        Op out{host, host + 150'000, -1, -1, bytes, chunk, 0, OpKind::StageOut, HostMemoryKind::Pinned};
+        Op out{.startNs = host, .endNs = host + 150'000, .bytes = bytes, .chunk = chunk, .lane = 0,
+               .kind = OpKind::StageOut, .memory = HostMemoryKind::Pinned};
         host = out.endNs + 1'000;
         run.ops.push_back(out);
     }

@@ -4,9 +4,8 @@
 #include "CliArgs.h"
 #include "ConsoleReport.h"
 
-#include "bench/BandwidthBench.h"
 #include "device/DeviceFactory.h"
-#include "pipeline/PipelineRunner.h"
+#include "jobs/JobRunner.h"
 #include "record/TraceCollector.h"
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
@@ -74,6 +73,9 @@ Other:
 Exit status: 0 success, 1 a run failed or did not verify, 2 bad usage or input.
 )";
 
+// As a shell reports a program ended by SIGINT.
+constexpr int kExitCancelled = 130;
+
 const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
                                                 "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
                                                 "--sizes",      "--warmups",   "--samples", "-o",
@@ -94,12 +96,14 @@ private:
     bool m_quiet;
 };
 
-// Ctrl-C cancels the run in flight; the run drains the device and reports.
+// The first Ctrl-C cancels the job in flight: it drains the device, and what
+// was recorded is reported and written. A second one ends the program at once.
 CancelFlag* g_cancel = nullptr;
 extern "C" void onInterrupt(int)
 {
     if (g_cancel)
         g_cancel->cancel();
+    std::signal(SIGINT, SIG_DFL);
 }
 
 std::string nowUtc()
@@ -191,14 +195,6 @@ std::string outputPath(const CliArgs& args, bool required)
     return path.value_or("");
 }
 
-bool runsPassed(const std::vector<Run>& runs)
-{
-    for (const auto& run : runs)
-        if (run.status != RunStatus::Completed || !run.verification.passed)
-            return false;
-    return true;
-}
-
 int commandDevices()
 {
     for (const auto& d : listDevices())
@@ -207,35 +203,38 @@ int commandDevices()
     return 0;
 }
 
-int commandBench(const CliArgs& args, CancelFlag& cancel)
-{
-    const BenchConfig config = benchConfig(args);
-    auto device = openDevice(args);
-    ProgressPrinter progress(args.has("--quiet"));
-    TraceCollector collector(&progress);
-    cli::printDeviceLine(stdout, device->info(), device->info().simulated ? "simulated" : "cuda-events");
-    const BandwidthSweep sweep = runBandwidthSweep(*device, config, collector, cancel);
-    cli::printBandwidthTable(stdout, sweep);
-    return 0;
-}
+// What a recording came to: the trace (every run and sweep recorded, the
+// cancelled or failed ones included) and how the jobs went.
+struct Recording {
+    Trace trace;
+    JobOutcome outcome;
+};
 
-// Runs the configured pipelines (and optionally the sweep) into a trace.
-Trace recordTrace(const CliArgs& args, Device& device, CancelFlag& cancel, bool withBench)
+Recording record(const CliArgs& args, Device& device, const JobList& jobs, CancelFlag& cancel)
 {
-    const auto configs = pipelineConfigs(args);
-    const BenchConfig bench = withBench ? benchConfig(args) : BenchConfig{};
-    ProgressPrinter progress(args.has("--quiet"));
+    const bool quiet = args.has("--quiet");
+    ProgressPrinter progress(quiet);
     TraceCollector collector(&progress);
     collector.trace().tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION;
     collector.trace().createdUtc = nowUtc();
-    for (const auto& config : configs) {
-        if (cancel.isCancelled())
-            break;
-        runPipeline(device, config, collector, cancel);
+    const JobOutcome outcome = runJobs(device, jobs, collector, cancel, [&](int index, const std::string& title) {
+        if (!quiet)
+            std::fprintf(stderr, "job %d of %d: %s\n", index + 1, jobs.count(), title.c_str());
+    });
+    return {collector.trace(), outcome};
+}
+
+// Says on stderr what did not go to plan and turns the outcome into the
+// exit status.
+int finish(const JobOutcome& outcome)
+{
+    for (const auto& problem : outcome.problems)
+        std::fprintf(stderr, "overlapscope-cli: %s\n", problem.c_str());
+    if (outcome.cancelled) {
+        std::fprintf(stderr, "overlapscope-cli: cancelled; kept what was recorded\n");
+        return kExitCancelled;
     }
-    if (withBench && !cancel.isCancelled())
-        runBandwidthSweep(device, bench, collector, cancel);
-    return collector.trace();
+    return outcome.ok() ? 0 : 1;
 }
 
 // Why `device` gives event times only; empty when it reports engine intervals.
@@ -246,7 +245,7 @@ std::string whyNoEngineTiming(const Device& device)
     return why;
 }
 
-int report(const Trace& trace, const std::string& whyNoEngine = {})
+void report(const Trace& trace, const std::string& whyNoEngine = {})
 {
     if (!trace.runs.empty()) {
         cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing, whyNoEngine);
@@ -256,7 +255,6 @@ int report(const Trace& trace, const std::string& whyNoEngine = {})
     }
     for (const auto& sweep : trace.sweeps)
         cli::printBandwidthTable(stdout, sweep);
-    return runsPassed(trace.runs) ? 0 : 1;
 }
 
 int writeTrace(const Trace& trace, const std::string& path)
@@ -270,36 +268,44 @@ int writeTrace(const Trace& trace, const std::string& path)
     return 0;
 }
 
+int commandBench(const CliArgs& args, CancelFlag& cancel)
+{
+    JobList jobs;
+    jobs.sweep = benchConfig(args);
+    auto device = openDevice(args);
+    cli::printDeviceLine(stdout, device->info(), device->info().simulated ? "simulated" : "cuda-events");
+    const Recording recording = record(args, *device, jobs, cancel);
+    for (const auto& sweep : recording.trace.sweeps)
+        cli::printBandwidthTable(stdout, sweep);
+    return finish(recording.outcome);
+}
+
 int commandPipeline(const CliArgs& args, CancelFlag& cancel)
 {
     const std::string path = outputPath(args, false);
-    pipelineConfigs(args); // usage errors before the device opens
+    JobList jobs;
+    jobs.pipelines = pipelineConfigs(args); // usage errors before the device opens
     auto device = openDevice(args);
-    const Trace trace = recordTrace(args, *device, cancel, false);
-    int status = report(trace, whyNoEngineTiming(*device));
+    const Recording recording = record(args, *device, jobs, cancel);
+    report(recording.trace, whyNoEngineTiming(*device));
+    int status = finish(recording.outcome);
     if (!path.empty())
-        status = std::max(status, writeTrace(trace, path));
+        status = std::max(status, writeTrace(recording.trace, path));
     return status;
 }
 
 int commandRecord(const CliArgs& args, CancelFlag& cancel)
 {
     const std::string path = outputPath(args, true);
-    const bool withBench = !args.has("--no-bench");
-    pipelineConfigs(args);
-    if (withBench)
-        benchConfig(args);
+    JobList jobs;
+    jobs.pipelines = pipelineConfigs(args);
+    if (!args.has("--no-bench"))
+        jobs.sweep = benchConfig(args);
     auto device = openDevice(args);
-    Trace trace;
-    int status = 0;
-    try {
-        trace = recordTrace(args, *device, cancel, withBench);
-    } catch (const RunCancelled&) {
-        status = 1;
-        std::fprintf(stderr, "overlapscope-cli: cancelled; writing what was recorded\n");
-    }
-    status = std::max(status, report(trace, whyNoEngineTiming(*device)));
-    return std::max(status, writeTrace(trace, path));
+    const Recording recording = record(args, *device, jobs, cancel);
+    report(recording.trace, whyNoEngineTiming(*device));
+    const int status = finish(recording.outcome);
+    return std::max(status, writeTrace(recording.trace, path));
 }
 
 int commandConvert(const CliArgs& args)
@@ -400,9 +406,6 @@ int main(int argc, char** argv)
     } catch (const UsageError& e) {
         std::fprintf(stderr, "overlapscope-cli: %s\nRun 'overlapscope-cli --help' for usage.\n", e.what());
         return 2;
-    } catch (const RunCancelled&) {
-        std::fprintf(stderr, "overlapscope-cli: cancelled\n");
-        return 1;
     } catch (const DeviceError& e) {
         std::fprintf(stderr, "overlapscope-cli: device error: %s\n", e.what());
         return 1;

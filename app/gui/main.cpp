@@ -1,12 +1,12 @@
 // overlapscope: the desktop window, and headless export of timelines from
 // the command line with the very same renderer.
 
-#include "AppSetup.h"
-#include "BandwidthChart.h"
-#include "MainWindow.h"
-#include "TimelinePlot.h"
-#include "TraceDocument.h"
-#include "ViewState.h"
+#include "window/AppSetup.h"
+#include "charts/BandwidthChart.h"
+#include "window/MainWindow.h"
+#include "timeline/TimelinePlot.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
 
 #include "trace/TraceJson.h"
 

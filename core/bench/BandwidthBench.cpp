@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -87,20 +88,12 @@ private:
     Event m_end;
 };
 
-} // namespace
-
-BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel)
+// Measures every cell into `sweep`; throws RunCancelled, DeviceError or
+// std::bad_alloc, with the cells measured before that already in `sweep` and
+// delivered to the sink.
+void measureCells(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel,
+                  BandwidthSweep& sweep)
 {
-    if (std::string problem = validate(config); !problem.empty())
-        throw DeviceError("bad benchmark configuration: " + problem);
-
-    BandwidthSweep sweep;
-    sweep.device = device.info();
-    sweep.timing = device.info().simulated ? "simulated" : "cuda-events";
-    sweep.warmups = config.warmups;
-    sweep.samples = config.samples;
-    sink.sweepStarted(sweep);
-
     Stream stream(device);
     Stream second(device);
     CellTimer timer(device, config, cancel);
@@ -173,32 +166,61 @@ BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, Reco
             }
         }
     }
-    if (!hostThreads.empty()) {
-        // Pageable source already touched, pinned destination: what a
-        // staging copy in does, apart from any GPU work.
-        std::vector<std::byte> pageable(config.hostCopyBytes, std::byte{1});
-        PinnedHostBuffer<std::byte> pinned(device, config.hostCopyBytes);
-        std::memset(pinned.span().data(), 0, config.hostCopyBytes);
-        for (const int threads : hostThreads) {
-            HostCopyPoint point;
-            point.threads = threads;
-            point.bytes = config.hostCopyBytes;
-            for (int i = 0; i < config.warmups + config.samples; ++i) {
-                cancel.throwIfCancelled();
-                const std::int64_t t0 = device.hostNowNs();
-                device.hostCopyParallel(pinned.span().data(), pageable.data(), config.hostCopyBytes, threads);
-                const std::int64_t t1 = device.hostNowNs();
-                if (i >= config.warmups)
-                    point.samplesMs.push_back(static_cast<double>(t1 - t0) / 1e6);
-            }
-            point.medianMs = medianOf(point.samplesMs);
-            point.gbps = gbpsOf(point.bytes, point.medianMs);
-            sweep.hostCopies.push_back(point);
-            sink.progress(++cellsDone / totalCells, "host memcpy " + std::to_string(point.bytes >> 20) + " MiB on "
-                                                        + std::to_string(threads) + " thread"
-                                                        + (threads == 1 ? "" : "s") + ": "
-                                                        + std::to_string(point.gbps) + " GB/s");
+    if (hostThreads.empty())
+        return;
+    // Pageable source already touched, pinned destination: what a staging
+    // copy in does, apart from any GPU work.
+    std::vector<std::byte> pageable(config.hostCopyBytes, std::byte{1});
+    PinnedHostBuffer<std::byte> pinned(device, config.hostCopyBytes);
+    std::memset(pinned.span().data(), 0, config.hostCopyBytes);
+    for (const int threads : hostThreads) {
+        HostCopyPoint point;
+        point.threads = threads;
+        point.bytes = config.hostCopyBytes;
+        for (int i = 0; i < config.warmups + config.samples; ++i) {
+            cancel.throwIfCancelled();
+            const std::int64_t t0 = device.hostNowNs();
+            device.hostCopyParallel(pinned.span().data(), pageable.data(), config.hostCopyBytes, threads);
+            const std::int64_t t1 = device.hostNowNs();
+            if (i >= config.warmups)
+                point.samplesMs.push_back(static_cast<double>(t1 - t0) / 1e6);
         }
+        point.medianMs = medianOf(point.samplesMs);
+        point.gbps = gbpsOf(point.bytes, point.medianMs);
+        sweep.hostCopies.push_back(point);
+        sink.progress(++cellsDone / totalCells, "host memcpy " + std::to_string(point.bytes >> 20) + " MiB on "
+                                                    + std::to_string(threads) + (threads == 1 ? " thread: " : " threads: ")
+                                                    + std::to_string(point.gbps) + " GB/s");
+    }
+}
+
+} // namespace
+
+BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel)
+{
+    BandwidthSweep sweep;
+    sweep.device = device.info();
+    sweep.timing = device.info().simulated ? "simulated" : "cuda-events";
+    sweep.warmups = config.warmups;
+    sweep.samples = config.samples;
+    if (std::string problem = validate(config); !problem.empty()) {
+        sweep.status = RunStatus::Failed;
+        sweep.error = "bad benchmark configuration: " + problem;
+        sink.sweepFinished(sweep);
+        return sweep;
+    }
+    sink.sweepStarted(sweep);
+    try {
+        measureCells(device, config, sink, cancel, sweep);
+    } catch (const RunCancelled& e) {
+        sweep.status = RunStatus::Cancelled;
+        sweep.error = e.what();
+    } catch (const DeviceError& e) {
+        sweep.status = RunStatus::Failed;
+        sweep.error = e.what();
+    } catch (const std::bad_alloc&) {
+        sweep.status = RunStatus::Failed;
+        sweep.error = "out of host memory during the sweep";
     }
     sink.sweepFinished(sweep);
     return sweep;

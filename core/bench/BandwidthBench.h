@@ -40,8 +40,11 @@ std::vector<int> defaultHostCopyThreads(const DeviceInfo& device);
 std::string validate(const BenchConfig& config);
 
 // Runs the sweep; each finished cell goes to sink.bandwidthMeasured as it
-// completes. Throws DeviceError (device trouble) or RunCancelled; the cells
-// measured before that have already reached the sink.
+// completes. Never throws for run-time trouble, as runPipeline: a bad
+// configuration, a device error, running out of host memory and cancellation
+// come back as a sweep whose status and error say what happened, with every
+// cell measured before it. The sink sees sweepStarted (unless the
+// configuration is refused), the cells, and always sweepFinished.
 BandwidthSweep runBandwidthSweep(Device& device, const BenchConfig& config, RecordSink& sink, const CancelFlag& cancel);
 
 } // namespace ovs

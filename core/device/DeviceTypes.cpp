@@ -9,6 +9,8 @@ const char* toString(HostMemoryKind kind)
     case HostMemoryKind::Pageable: return "pageable";
     case HostMemoryKind::Pinned: return "pinned";
     case HostMemoryKind::Registered: return "registered";
+    case HostMemoryKind::Managed: return "managed";
+    case HostMemoryKind::Device: return "device";
     }
     return "unknown";
 }

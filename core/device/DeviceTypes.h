@@ -7,7 +7,10 @@
 namespace ovs {
 
 // Where a host buffer lives; decides how a copy is done and how fast it can go.
-enum class HostMemoryKind : std::uint8_t { None, Pageable, Pinned, Registered };
+// Managed and Device name a copy side that is not host memory at all
+// (cudaMallocManaged memory, a device-to-device or peer copy); profiled
+// programs make such copies.
+enum class HostMemoryKind : std::uint8_t { None, Pageable, Pinned, Registered, Managed, Device };
 
 enum class CopyDirection : std::uint8_t { HostToDevice, DeviceToHost };
 

@@ -2,6 +2,7 @@
 
 #include "device/DeviceInfo.h"
 #include "device/DeviceTypes.h"
+#include "trace/Run.h"
 
 #include <cstdint>
 #include <string>
@@ -38,6 +39,10 @@ struct BandwidthSweep {
     std::string timing; // "cuda-events" or "simulated"
     int warmups = 0;
     int samples = 0;
+    // As a run's: a cancelled or failed sweep keeps the cells measured before
+    // it stopped, and `error` says why it stopped.
+    RunStatus status = RunStatus::Completed;
+    std::string error;
     std::vector<BandwidthPoint> points;
     // Host memcpy for 1, 2, 4 ... N threads: the host-staging bound's rate.
     std::vector<HostCopyPoint> hostCopies;

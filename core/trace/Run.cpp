@@ -15,6 +15,12 @@ const char* toString(RunStatus status)
     return "unknown";
 }
 
+const std::string& Run::nameOf(const Op& op) const
+{
+    static const std::string kNone;
+    return op.nameId < names.size() ? names[op.nameId] : kNone;
+}
+
 void Run::sortOps()
 {
     std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {

@@ -52,9 +52,14 @@ struct Run {
     std::int64_t timedEndNs = 0;
     Verification verification;
     std::vector<Lane> lanes;
+    // Op names (kernels, API calls), shared by the ops that carry them:
+    // Op::nameId indexes here, and names[0] is always "" (no name).
+    std::vector<std::string> names{std::string()};
     std::vector<Op> ops;
 
     std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
+    // The op's name; "" when it has none (or, defensively, a bad id).
+    const std::string& nameOf(const Op& op) const;
     // Sorts ops by (lane, start, end); the loader and recorder both rely on it.
     void sortOps();
 };

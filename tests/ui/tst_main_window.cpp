@@ -1,12 +1,12 @@
 // The window as a user drives it: open good and bad traces (the view is kept
 // on failure), run on the simulated device and watch the timeline fill, cancel.
-#include "AppSetup.h"
-#include "ControlPanel.h"
-#include "MainWindow.h"
-#include "RunController.h"
-#include "TimelinePlot.h"
-#include "TraceDocument.h"
-#include "ViewState.h"
+#include "window/AppSetup.h"
+#include "panels/ControlPanel.h"
+#include "window/MainWindow.h"
+#include "workers/RunController.h"
+#include "timeline/TimelinePlot.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
 
 #include "trace/TraceJson.h"
 

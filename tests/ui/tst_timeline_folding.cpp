@@ -1,4 +1,4 @@
-#include "TimelineFolding.h"
+#include "timeline/TimelineFolding.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
-#include "OpStyle.h"
-#include "TimelineLegendItem.h"
-#include "TimelinePlot.h"
-#include "TraceDocument.h"
-#include "ViewState.h"
+#include "style/OpStyle.h"
+#include "timeline/TimelineLegendItem.h"
+#include "timeline/TimelinePlot.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
 
 #include "trace/TraceJson.h"
 

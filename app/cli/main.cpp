@@ -4,7 +4,7 @@
 #include "CliArgs.h"
 #include "ConsoleReport.h"
 
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
 #include "record/TraceCollector.h"
 #include "trace/ChromeTraceExport.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "device/DeviceInfo.h"
-#include "device/DeviceTypes.h"
+#include "base/DeviceInfo.h"
+#include "base/HostMemoryKind.h"
 #include "trace/Run.h"
 
 #include <cstdint>

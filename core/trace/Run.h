@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/DeviceInfo.h"
+#include "base/DeviceInfo.h"
 #include "trace/Op.h"
 
 #include <cstdint>

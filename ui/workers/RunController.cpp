@@ -3,7 +3,7 @@
 #include "workers/LiveRunSink.h"
 #include "document/TraceDocument.h"
 
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
 #include "sim/SimPreset.h"
 

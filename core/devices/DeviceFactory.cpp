@@ -1,4 +1,4 @@
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 
 #include "sim/SimDevice.h"
 #include "sim/SimPreset.h"

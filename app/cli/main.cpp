@@ -15,6 +15,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -57,6 +58,8 @@ Pipeline options (pipeline, record):
                        registered, pinned-data and pageable-async (default 3)
   --staging-threads N  host threads sharing each staging copy of the overlapped path, 1..64 (default 1)
   --kernel-repeats N   increment passes per chunk (default 1)
+  --no-op-timing       record only each run's wall time: no per-op events, no CUPTI (measures
+                       what recording costs; see overlapscope-observer-bench)
 
 Benchmark options (bench, record):
   --sizes LIST         transfer sizes in MiB (default 1,4,16,64,256)
@@ -80,7 +83,7 @@ const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "
                                                 "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
                                                 "--sizes",      "--warmups",   "--samples", "-o",
                                                 "--output",     "--to"};
-const std::vector<std::string> kFlagOptions = {"--quiet", "--no-bench", "--help", "-h", "--version"};
+const std::vector<std::string> kFlagOptions = {"--quiet", "--no-bench", "--help", "-h", "--version", "--no-op-timing"};
 
 // Progress on stderr, one line per step, so stdout stays a clean table.
 class ProgressPrinter : public RecordSink {
@@ -118,6 +121,10 @@ std::string nowUtc()
 
 std::unique_ptr<Device> openDevice(const CliArgs& args)
 {
+    // CUPTI is attached when the device is made and traces every CUDA call
+    // from then on, ops or not: without op timing it must not start at all.
+    if (args.has("--no-op-timing"))
+        setenv("OVERLAPSCOPE_NO_CUPTI", "1", 1);
     try {
         return createDevice(args.value("--device", "auto"));
     } catch (const DeviceError& e) {
@@ -138,6 +145,7 @@ std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
     base.slotCount = static_cast<int>(args.integer("--slots", base.slotCount, 1, 64));
     base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, 100000));
     base.stagingThreads = static_cast<int>(args.integer("--staging-threads", base.stagingThreads, 1, 64));
+    base.opTiming = !args.has("--no-op-timing");
 
     std::vector<std::string> ids = args.list("--pipelines", {"serialized", "overlapped"});
     if (ids == std::vector<std::string>{"all"}) {

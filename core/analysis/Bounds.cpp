@@ -87,14 +87,16 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     }
 
     // Host staging: the bytes the host copies into and out of staging
-    // buffers, spread over the threads that staged. A pageable copy's driver
-    // staging is not here: pageable link rates already include it.
+    // buffers, at what that many threads reach together, measured apart from
+    // the run (never from its own staging copies: that would make the bound
+    // the run itself). A pageable copy's driver staging is not here: pageable
+    // link rates already include it.
     const KindThroughput& in = metrics.kind(OpKind::StageIn);
     const KindThroughput& out = metrics.kind(OpKind::StageOut);
     b.stagingThreads = std::max(1, metrics.stagingThreads);
-    if (in.bytes + out.bytes > 0 && rates.hostMemcpyGBps > 0)
-        b.stagingNs = static_cast<std::int64_t>(static_cast<double>(in.bytes + out.bytes)
-                                                / (b.stagingThreads * rates.hostMemcpyGBps));
+    b.stagingGBps = rates.hostCopyGBps(b.stagingThreads);
+    if (in.bytes + out.bytes > 0 && b.stagingGBps > 0)
+        b.stagingNs = static_cast<std::int64_t>(static_cast<double>(in.bytes + out.bytes) / b.stagingGBps);
 
     if (run.pipeline == "serialized") {
         // The seed's serialized path waits for every copy before the next

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "device/ModelRates.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ovs {
@@ -14,6 +17,8 @@ struct DeviceInfo {
     std::string detail;         // compute capability, driver, bus: free text
     int asyncEngineCount = 0;   // as the driver reports it (or the preset models)
     std::uint64_t totalMemoryBytes = 0;
+    // A simulated device's model rates; empty for real devices.
+    std::optional<ModelRates> model;
 
     // "NVIDIA H200" or "Simulated H200 (PCIe Gen5) [simulated]"
     std::string label() const { return simulated ? name + " [simulated]" : name; }

@@ -37,6 +37,9 @@ struct PipelineConfig {
     int kernelRepeats = 1;
     // Host threads that share each staging copy of the overlapped path.
     int stagingThreads = 1;
+    // Off: record only the wall time (no per-op events, engine records or
+    // ops), to measure what recording costs (see Recorder).
+    bool opTiming = true;
 
     std::uint64_t chunkFloats() const { return chunkBytes / sizeof(float); }
     std::uint64_t totalBytes() const { return chunkBytes * static_cast<std::uint64_t>(chunks); }

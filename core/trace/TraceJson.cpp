@@ -39,6 +39,19 @@ void writeDevice(JsonWriter& w, const DeviceInfo& device)
     w.member("detail", device.detail);
     w.member("asyncEngineCount", device.asyncEngineCount);
     w.member("totalMemoryBytes", device.totalMemoryBytes);
+    if (device.model) {
+        const ModelRates& m = *device.model;
+        w.key("model");
+        w.beginObject();
+        w.member("pinnedH2DGBps", m.pinnedH2DGBps);
+        w.member("pinnedD2HGBps", m.pinnedD2HGBps);
+        w.member("pageableH2DGBps", m.pageableH2DGBps);
+        w.member("pageableD2HGBps", m.pageableD2HGBps);
+        w.member("hostMemcpyGBps", m.hostMemcpyGBps);
+        w.member("hostMemoryGBps", m.hostMemoryGBps);
+        w.member("kernelGBps", m.kernelGBps);
+        w.endObject();
+    }
     w.endObject();
 }
 
@@ -137,6 +150,22 @@ void writeSweep(JsonWriter& w, const BandwidthSweep& sweep)
         w.member("bytes", point.bytes);
         w.member("memory", toString(point.memory));
         w.member("direction", point.direction);
+        w.key("samplesMs");
+        w.beginArray();
+        for (double sample : point.samplesMs)
+            w.value(sample);
+        w.endArray();
+        w.member("medianMs", point.medianMs);
+        w.member("gbps", point.gbps);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("hostCopies");
+    w.beginArray();
+    for (const auto& point : sweep.hostCopies) {
+        w.beginObject();
+        w.member("threads", point.threads);
+        w.member("bytes", point.bytes);
         w.key("samplesMs");
         w.beginArray();
         for (double sample : point.samplesMs)

@@ -14,6 +14,11 @@ namespace ovs {
 // The seed's transfer benchmark: per size, pageable and pinned, HtoD and DtoH
 // (plus pinned HtoD and DtoH at once), each cell warmed up and then timed by
 // events around the copy, reported as the median.
+// The limits validate() holds a sweep to.
+inline constexpr std::uint64_t kMaxTransferBytes = 16ull << 30;
+inline constexpr int kMaxWarmups = 1000;
+inline constexpr int kMaxSamples = 10000;
+
 struct BenchConfig {
     std::vector<std::uint64_t> sizes = {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20, 256ull << 20};
     int warmups = 3;

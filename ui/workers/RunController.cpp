@@ -5,7 +5,6 @@
 
 #include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
-#include "sim/SimPreset.h"
 
 #include <QStringList>
 
@@ -73,8 +72,8 @@ void RunController::queryDevices()
             // and say why the GPU could not be asked.
             devices.clear();
             devices.append({"cuda", "CUDA GPU", false, e.what()});
-            for (const auto& preset : simPresets())
-                devices.append({"sim:" + preset.id, preset.name + " [simulated]", true, preset.source});
+            for (const auto& device : simDeviceListings())
+                devices.append(device);
         }
         QMetaObject::invokeMethod(
             this,

@@ -1,6 +1,7 @@
 #include "trace/TraceJson.h"
 
 #include "io/AtomicFileWriter.h"
+#include "trace/ChromeTraceImport.h"
 #include "trace/JsonFile.h"
 #include "trace/JsonReader.h"
 #include "trace/JsonWriter.h"
@@ -188,6 +189,31 @@ bool isBlank(std::string_view text)
 
 std::string systemError(int error) { return std::strerror(error); }
 
+// Chrome traces are an array of events, or an object with "traceEvents";
+// ours have "format" (and name it first, so this looks at one member).
+bool isChromeTrace(JsonReader& json)
+{
+    const JsonKind root = json.rootKind();
+    if (root == JsonKind::Array)
+        return true;
+    if (root != JsonKind::Object)
+        return false;
+    bool chrome = false;
+    for (auto member : json.rootObject()) {
+        simdjson::ondemand::field field;
+        if (const auto error = std::move(member).get(field))
+            json.syntaxError(error); // the document cannot be rewound after an error
+        if (field.key() == "format")
+            break;
+        if (field.key() == "traceEvents") {
+            chrome = true;
+            break;
+        }
+    }
+    json.rewind();
+    return chrome;
+}
+
 TraceLoadResult readPadded(std::string_view paddedText)
 {
     TraceLoadResult result;
@@ -197,7 +223,13 @@ TraceLoadResult readPadded(std::string_view paddedText)
     }
     try {
         JsonReader json(paddedText);
-        result.trace = readNativeTrace(json);
+        if (isChromeTrace(json)) {
+            ChromeTraceImport imported = ChromeTraceImport::read(json);
+            result.trace = std::move(imported.trace);
+            result.note = std::move(imported.summary);
+        } else {
+            result.trace = readNativeTrace(json);
+        }
     } catch (const JsonReadError& e) {
         result.error = clippedMessage(e.message);
     } catch (const std::bad_alloc&) {

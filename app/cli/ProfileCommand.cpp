@@ -174,6 +174,8 @@ void checkOutput(const std::string& path)
         throw ProfileUsageError("cannot write " + path + ": " + dir.string() + ": " + std::strerror(errno));
     if (std::filesystem::is_directory(p, ec))
         throw ProfileUsageError("cannot write " + path + ": it is a folder");
+    if (std::filesystem::exists(p, ec) && ::access(path.c_str(), W_OK) != 0)
+        throw ProfileUsageError("cannot write " + path + ": " + std::strerror(errno));
 }
 
 std::string nowUtc()

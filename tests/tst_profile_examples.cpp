@@ -5,7 +5,7 @@
 //
 // The examples are looked for in OVERLAPSCOPE_EXAMPLES_DIR, else in
 // build/examples next to the CLI's build/app/cli.
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 #include "trace/TraceJson.h"
 
 #include <QtTest>

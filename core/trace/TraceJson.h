@@ -14,8 +14,8 @@ namespace ovs {
 // Compact JSON text of the whole trace.
 std::string traceToJson(const Trace& trace);
 
-// Writes traceToJson() to `path` through a temporary file in the same folder
-// and a rename, so a failed save leaves an existing file as it was. On failure
+// Writes traceToJson()'s text to `path`, streamed through the atomic writer
+// (io/AtomicFileWriter.h), so a failed save leaves an existing file as it was. On failure
 // returns false and, when `error` is given, says why.
 bool saveTrace(const Trace& trace, const std::string& path, std::string* error);
 
@@ -39,7 +39,7 @@ TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDef
 // The reader the streaming one replaces, for the benchmark only (to go).
 TraceLoadResult traceFromJsonTree(std::string_view text);
 
-// The save path shared by every exporter: temporary file + rename.
+// Kept for its callers: writeFileAtomically (io/AtomicFileWriter.h).
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error);
 
 } // namespace ovs

@@ -41,7 +41,7 @@ private slots:
         QTest::newRow("no program") << QStringList{} << 125 << "needs a program";
         QTest::newRow("unknown option") << QStringList{"--bogus", "--", "true"} << 125 << "unknown option '--bogus'";
         QTest::newRow("output folder missing") << QStringList{"-o", "/no/such/folder/t.json", "--", "true"} << 125
-                                               << "is not a folder";
+                                               << "does not exist";
         QTest::newRow("program missing") << QStringList{"--", "/no/such/program"} << 127 << "No such file";
         QTest::newRow("command missing") << QStringList{"no-such-command-ovs"} << 127 << "not found in PATH";
         QTest::newRow("program is a folder") << QStringList{"--", "/tmp"} << 126 << "is a folder";

@@ -58,13 +58,16 @@ bool CuptiLibrary::load(std::string* whyNot)
     resolve(library, "cuptiGetResultString", getResultString, &missing);
     resolve(library, "cuptiSubscribe", subscribe, &missing);
     resolve(library, "cuptiSubscribe_v2", subscribeV2, nullptr);
+    resolve(library, "cuptiUnsubscribe", unsubscribe, &missing);
     resolve(library, "cuptiEnableCallback", enableCallback, &missing);
     resolve(library, "cuptiGetCallbackName", getCallbackName, &missing);
     resolve(library, "cuptiSetThreadIdType", setThreadIdType, &missing);
     resolve(library, "cuptiActivityRegisterCallbacks", activityRegisterCallbacks, &missing);
     resolve(library, "cuptiActivityEnable", activityEnable, &missing);
+    resolve(library, "cuptiActivityDisable", activityDisable, &missing);
     resolve(library, "cuptiActivityEnableRuntimeApi", activityEnableRuntimeApi, &missing);
     resolve(library, "cuptiActivityEnableDriverApi", activityEnableDriverApi, &missing);
+    resolve(library, "cuptiActivityEnableAllSyncRecords", activityEnableAllSyncRecords, nullptr);
     resolve(library, "cuptiActivityFlushAll", activityFlushAll, &missing);
     resolve(library, "cuptiActivityGetNextRecord", activityGetNextRecord, &missing);
     resolve(library, "cuptiActivityGetNumDroppedRecords", activityGetNumDroppedRecords, &missing);

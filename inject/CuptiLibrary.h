@@ -20,13 +20,17 @@ struct CuptiLibrary {
     decltype(&::cuptiSubscribe) subscribe = nullptr;
     // Newer CUPTIs name the subscriber already holding CUPTI; may be null.
     decltype(&::cuptiSubscribe_v2) subscribeV2 = nullptr;
+    decltype(&::cuptiUnsubscribe) unsubscribe = nullptr;
     decltype(&::cuptiEnableCallback) enableCallback = nullptr;
     decltype(&::cuptiGetCallbackName) getCallbackName = nullptr;
     decltype(&::cuptiSetThreadIdType) setThreadIdType = nullptr;
     decltype(&::cuptiActivityRegisterCallbacks) activityRegisterCallbacks = nullptr;
     decltype(&::cuptiActivityEnable) activityEnable = nullptr;
+    decltype(&::cuptiActivityDisable) activityDisable = nullptr;
     decltype(&::cuptiActivityEnableRuntimeApi) activityEnableRuntimeApi = nullptr;
     decltype(&::cuptiActivityEnableDriverApi) activityEnableDriverApi = nullptr;
+    // Newer CUPTIs only; may be null.
+    decltype(&::cuptiActivityEnableAllSyncRecords) activityEnableAllSyncRecords = nullptr;
     decltype(&::cuptiActivityFlushAll) activityFlushAll = nullptr;
     decltype(&::cuptiActivityGetNextRecord) activityGetNextRecord = nullptr;
     decltype(&::cuptiActivityGetNumDroppedRecords) activityGetNumDroppedRecords = nullptr;

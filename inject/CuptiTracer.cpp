@@ -203,22 +203,35 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
                               + ": records still in CUPTI when a context is destroyed may be lost");
     // Thread ids that match /proc and the debugger's, not pthread handles.
     static_cast<void>(c.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
-    result = c.activityRegisterCallbacks(onBufferRequested, onBufferCompleted);
-    if (result != CUPTI_SUCCESS) {
-        *whyNot = c.describe(result, "cuptiActivityRegisterCallbacks");
+    // A process that is not recorded leaves CUPTI as it found it, free for
+    // a profiler of its own.
+    std::vector<CUpti_ActivityKind> enabled;
+    const auto giveUp = [&](std::string why) {
+        for (auto k = enabled.rbegin(); k != enabled.rend(); ++k)
+            static_cast<void>(c.activityDisable(*k));
+        static_cast<void>(c.unsubscribe(m_subscriber));
+        m_subscriber = nullptr;
+        *whyNot = std::move(why);
         return false;
-    }
+    };
+    result = c.activityRegisterCallbacks(onBufferRequested, onBufferCompleted);
+    if (result != CUPTI_SUCCESS)
+        return giveUp(c.describe(result, "cuptiActivityRegisterCallbacks"));
     for (const Kind& k : kKinds) {
         result = c.activityEnable(k.kind);
-        if (result == CUPTI_SUCCESS)
+        if (result == CUPTI_SUCCESS) {
+            enabled.push_back(k.kind);
             continue;
-        const std::string what = c.describe(result, (std::string("cuptiActivityEnable(") + k.name + ")").c_str());
-        if (k.essential) {
-            *whyNot = what;
-            return false;
         }
+        const std::string what = c.describe(result, (std::string("cuptiActivityEnable(") + k.name + ")").c_str());
+        if (k.essential)
+            return giveUp(what);
         say(kNoteWarning, what + ": " + k.name + " records are missing from this process");
     }
+    // No records for event and stream queries that find work still running:
+    // polling loops would fill buffers with them.
+    if (c.activityEnableAllSyncRecords)
+        static_cast<void>(c.activityEnableAllSyncRecords(0));
     enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
     enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
 
@@ -346,7 +359,9 @@ void CuptiTracer::bufferCompleted(std::uint8_t* buffer, std::size_t validBytes)
     std::lock_guard lock(m_mutex);
     ProfileStreamEncoder out;
     std::size_t records = 0;
-    if (::getpid() == m_pid) {
+    // Not tracing: CUPTI gave up half-way (nothing of it is wanted), or a
+    // fork()ed child that is not the process being recorded.
+    if (m_tracing && ::getpid() == m_pid) {
         CUpti_Activity* record = nullptr;
         while (m_cupti.activityGetNextRecord(buffer, validBytes, &record) == CUPTI_SUCCESS) {
             encode(record, out);
@@ -511,6 +526,11 @@ void CuptiTracer::encode(const CUpti_Activity* record, ProfileStreamEncoder& out
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
         const auto* s = reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
+        // Event and stream queries come as records too (PyTorch queries
+        // events constantly); only the four waits say what waited for what.
+        if (s->type < CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE
+            || s->type > CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE)
+            return;
         SyncRecord r;
         r.startNs = s->start;
         r.endNs = s->end;

@@ -41,7 +41,7 @@ private slots:
         QTest::newRow("no program") << QStringList{} << 125 << "needs a program";
         QTest::newRow("unknown option") << QStringList{"--bogus", "--", "true"} << 125 << "unknown option '--bogus'";
         QTest::newRow("output folder missing") << QStringList{"-o", "/no/such/folder/t.json", "--", "true"} << 125
-                                               << "is not a folder";
+                                               << "does not exist";
         QTest::newRow("program missing") << QStringList{"--", "/no/such/program"} << 127 << "No such file";
         QTest::newRow("command missing") << QStringList{"no-such-command-ovs"} << 127 << "not found in PATH";
         QTest::newRow("program is a folder") << QStringList{"--", "/tmp"} << 126 << "is a folder";
@@ -141,6 +141,11 @@ private slots:
         QCOMPARE(run.lanes[0].name, std::string("stream 13"));
         QCOMPARE(run.lanes[1].name, std::string("main thread"));
         QCOMPARE(run.ops[0].durationNs(), std::int64_t(600));
+        // Names and correlation ids survive the trace file.
+        QCOMPARE(run.nameOf(run.ops[0]), std::string("Memcpy HtoD (Pageable -> Device)"));
+        QCOMPARE(run.ops[0].memory, HostMemoryKind::Pageable);
+        QCOMPARE(run.nameOf(run.ops[1]), std::string("cudaMemcpyAsync"));
+        QCOMPARE(run.ops[0].correlation, run.ops[1].correlation);
         QVERIFY(run.ops[0].startNs >= 900'000'000); // about a second after the start
     }
 };

@@ -1,18 +1,17 @@
 #include "ProfileCommand.h"
 
+#include "WritableOutput.h"
+
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileSession.h"
 #include "profile/ProgramLauncher.h"
 #include "trace/TraceJson.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -165,15 +164,8 @@ std::string defaultOutput(const std::string& program)
 // Refuses an output that cannot be written before the program runs for an hour.
 void checkOutput(const std::string& path)
 {
-    std::filesystem::path p(path);
-    const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
-        throw ProfileUsageError("cannot write " + path + ": " + dir.string() + " is not a folder");
-    if (::access(dir.c_str(), W_OK) != 0)
-        throw ProfileUsageError("cannot write " + path + ": " + dir.string() + ": " + std::strerror(errno));
-    if (std::filesystem::is_directory(p, ec))
-        throw ProfileUsageError("cannot write " + path + ": it is a folder");
+    if (const std::string why = whyNotWritable(path); !why.empty())
+        throw ProfileUsageError(why);
 }
 
 std::string nowUtc()

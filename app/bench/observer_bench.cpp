@@ -6,7 +6,7 @@
 #include "../cli/CliArgs.h"
 
 #include "bench/ObserverBench.h"
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "device/DeviceTypes.h"
-#include "device/ModelRates.h"
+#include "base/HostMemoryKind.h"
+#include "base/ModelRates.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/ModelRates.h"
+#include "base/ModelRates.h"
 
 #include <cstdint>
 #include <optional>

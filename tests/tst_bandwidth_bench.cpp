@@ -70,6 +70,39 @@ private slots:
         QVERIFY(find(64 << 20, HostMemoryKind::Pinned, "bidir") > 1.8 * find(64 << 20, HostMemoryKind::Pinned, "HtoD"));
     }
 
+    // Host memcpy on 1, 2, 4 ... 64 threads: the simulator's model comes back
+    // out of the host-clock timing (one thread's rate, shared under the
+    // host's aggregate cap beyond it).
+    void hostCopiesMeasuredPerThreadCount()
+    {
+        SimDevice dev(*findSimPreset("h200"));
+        PointSink sink;
+        CancelFlag cancel;
+        BenchConfig config;
+        config.pageable = config.pinned = config.bidirectional = false;
+        config.hostCopyBytes = 4 << 20;
+        const BandwidthSweep sweep = runBandwidthSweep(dev, config, sink, cancel);
+        QVERIFY(sweep.points.empty());
+        const std::vector<int> expected = {1, 2, 4, 8, 16, 32, 64};
+        QCOMPARE(defaultHostCopyThreads(dev.info()), expected);
+        QCOMPARE(sweep.hostCopies.size(), expected.size());
+        const auto& preset = dev.preset();
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const HostCopyPoint& p = sweep.hostCopies[i];
+            QCOMPARE(p.threads, expected[i]);
+            QCOMPARE(p.bytes, std::uint64_t(4 << 20));
+            QCOMPARE(int(p.samplesMs.size()), config.samples);
+            QCOMPARE(p.medianMs, medianOf(p.samplesMs));
+            const double model = std::min(p.threads * preset.hostMemcpyGBps, preset.hostMemoryGBps);
+            QVERIFY2(qAbs(p.gbps - model) < 0.01 * model, qPrintable(QString::number(p.gbps)));
+        }
+
+        config.hostCopyThreads = {3};
+        QCOMPARE(runBandwidthSweep(dev, config, sink, cancel).hostCopies.front().threads, 3);
+        config.hostCopyThreads = {65};
+        QVERIFY(QString::fromStdString(validate(config)).contains("host copy threads"));
+    }
+
     void badConfigurationIsRefused_data()
     {
         QTest::addColumn<qulonglong>("size");
@@ -90,20 +123,77 @@ private slots:
         SimDevice dev(*findSimPreset("h200"));
         PointSink sink;
         CancelFlag cancel;
-        QVERIFY_THROWS_EXCEPTION(DeviceError, runBandwidthSweep(dev, config, sink, cancel));
+        const BandwidthSweep sweep = runBandwidthSweep(dev, config, sink, cancel);
+        QCOMPARE(sweep.status, RunStatus::Failed);
+        QVERIFY2(QString::fromStdString(sweep.error).contains(message), sweep.error.c_str());
+        QVERIFY(sweep.points.empty());
+        QVERIFY(sink.finished);
     }
 
-    void cancelStopsBetweenSamples()
+    // Cancelled after `cells` cells: those stay, in the sweep and the sink,
+    // and the sweep says it was cancelled.
+    void cancelKeepsTheMeasuredCells_data()
     {
+        QTest::addColumn<int>("cells");
+        QTest::newRow("before the first cell") << 0;
+        QTest::newRow("after the first cell") << 1;
+        QTest::newRow("mid-size") << 3;
+        QTest::newRow("between sizes") << 5;
+        QTest::newRow("in the second size") << 7;
+    }
+    void cancelKeepsTheMeasuredCells()
+    {
+        QFETCH(int, cells);
         SimDevice dev(*findSimPreset("h200"));
+        CancelFlag cancel;
+        class CancellingSink : public PointSink {
+        public:
+            CancelFlag* flag = nullptr;
+            std::size_t after = 0;
+            BandwidthSweep finishedSweep;
+            void bandwidthMeasured(const BandwidthPoint& p) override
+            {
+                PointSink::bandwidthMeasured(p);
+                if (points.size() >= after)
+                    flag->cancel();
+            }
+            void sweepFinished(const BandwidthSweep& sweep) override
+            {
+                PointSink::sweepFinished(sweep);
+                finishedSweep = sweep;
+            }
+        } sink;
+        sink.flag = &cancel;
+        sink.after = static_cast<std::size_t>(cells);
+        if (cells == 0)
+            cancel.cancel();
+        BenchConfig config;
+        config.sizes = {1 << 20, 2 << 20};
+        const BandwidthSweep sweep = runBandwidthSweep(dev, config, sink, cancel);
+        QCOMPARE(sweep.status, RunStatus::Cancelled);
+        QCOMPARE(sweep.error, std::string("cancelled by the user"));
+        QCOMPARE(sweep.points.size(), std::size_t(cells));
+        QCOMPARE(sink.points.size(), std::size_t(cells));
+        QVERIFY(sink.finished);
+        QCOMPARE(sink.finishedSweep.status, RunStatus::Cancelled);
+        QCOMPARE(sink.finishedSweep.points.size(), std::size_t(cells));
+        QCOMPARE(dev.deviceBytesInUse(), std::uint64_t(0));
+    }
+
+    void aDeviceErrorEndsTheSweepAsFailed()
+    {
+        SimPreset preset = *findSimPreset("h200");
+        preset.deviceMemoryBytes = 3ull << 20; // room for the 1 MiB cells, not the 4 MiB ones
+        SimDevice dev(preset);
         PointSink sink;
         CancelFlag cancel;
-        cancel.cancel();
         BenchConfig config;
-        config.sizes = {1 << 20};
-        QVERIFY_THROWS_EXCEPTION(RunCancelled, runBandwidthSweep(dev, config, sink, cancel));
-        QVERIFY(sink.points.empty());
-        QCOMPARE(dev.deviceBytesInUse(), std::uint64_t(0));
+        config.sizes = {1 << 20, 4 << 20};
+        const BandwidthSweep sweep = runBandwidthSweep(dev, config, sink, cancel);
+        QCOMPARE(sweep.status, RunStatus::Failed);
+        QVERIFY(!sweep.error.empty());
+        QCOMPARE(sweep.points.size(), std::size_t(5));
+        QVERIFY(sink.finished);
     }
 };
 

@@ -6,7 +6,10 @@
 
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <functional>
+#include <limits>
 #include <random>
 
 using namespace ovs;
@@ -67,7 +70,32 @@ Trace makeTrace()
     };
     serialized.sortOps();
 
-    trace.runs = {overlapped, serialized};
+    // Format version 2: names, correlation ids, the kinds profiled programs add.
+    Run profiled;
+    profiled.name = "profiled program";
+    profiled.pipeline = "pytorch";
+    profiled.device = overlapped.device;
+    profiled.timing = "cupti (imported)";
+    profiled.timedEndNs = 50'000;
+    profiled.lanes = {{"GPU 0 stream 7", LaneKind::Stream}, {"thread 12", LaneKind::HostThread}};
+    profiled.names = {"", "void vectorAdd<float>(float const*, float*)", "cudaLaunchKernel", "cudaMemsetAsync"};
+    profiled.ops = {
+        makeOp(OpKind::Kernel, 0, -1, 1'000, 2'000, 0, HostMemoryKind::None, 1'000, 2'000),
+        makeOp(OpKind::Memset, 0, -1, 3'000, 3'100, 4096, HostMemoryKind::Device),
+        makeOp(OpKind::DeviceCopy, 0, -1, 4'000, 5'000, 1 << 20, HostMemoryKind::Device, 4'000, 5'000),
+        makeOp(OpKind::Upload, 0, -1, 6'000, 7'000, 1 << 20, HostMemoryKind::Managed),
+        makeOp(OpKind::ApiCall, 1, -1, 500, 900),
+        makeOp(OpKind::ApiCall, 1, -1, 2'900, 3'000),
+    };
+    profiled.ops[0].nameId = 1;
+    profiled.ops[0].correlation = 17;
+    profiled.ops[1].correlation = 4'294'967'295U;
+    profiled.ops[4].nameId = 2;
+    profiled.ops[4].correlation = 17;
+    profiled.ops[5].nameId = 3; // a name but no correlation: 10 elements
+    profiled.sortOps();
+
+    trace.runs = {overlapped, serialized, profiled};
 
     BandwidthSweep sweep;
     sweep.device = overlapped.device;
@@ -78,7 +106,11 @@ Trace makeTrace()
         {1ULL << 20, HostMemoryKind::Pinned, "HtoD", {0.1, 0.123456789012345, 1.0 / 3.0}, 0.123456789012345, 8.49},
         {256ULL << 20, HostMemoryKind::Pageable, "bidir", {12.5}, 12.5, 21.474836},
     };
-    trace.sweeps = {sweep};
+    BandwidthSweep cancelled = sweep;
+    cancelled.status = RunStatus::Cancelled;
+    cancelled.error = "cancelled by the user";
+    cancelled.points.pop_back();
+    trace.sweeps = {sweep, cancelled};
     return trace;
 }
 
@@ -122,6 +154,7 @@ void compareTraces(const Trace& a, const Trace& b)
             QCOMPARE(x.lanes[l].name, y.lanes[l].name);
             QCOMPARE(x.lanes[l].kind, y.lanes[l].kind);
         }
+        QCOMPARE(x.names, y.names);
         QCOMPARE(x.ops.size(), y.ops.size());
         for (std::size_t i = 0; i < x.ops.size(); ++i) {
             const Op& p = x.ops[i];
@@ -135,6 +168,8 @@ void compareTraces(const Trace& a, const Trace& b)
             QCOMPARE(p.memory, q.memory);
             QCOMPARE(p.execStartNs, q.execStartNs);
             QCOMPARE(p.execEndNs, q.execEndNs);
+            QCOMPARE(p.nameId, q.nameId);
+            QCOMPARE(p.correlation, q.correlation);
         }
     }
     QCOMPARE(a.sweeps.size(), b.sweeps.size());
@@ -145,6 +180,8 @@ void compareTraces(const Trace& a, const Trace& b)
         QCOMPARE(x.timing, y.timing);
         QCOMPARE(x.warmups, y.warmups);
         QCOMPARE(x.samples, y.samples);
+        QCOMPARE(x.status, y.status);
+        QCOMPARE(x.error, y.error);
         QCOMPARE(x.points.size(), y.points.size());
         for (std::size_t i = 0; i < x.points.size(); ++i) {
             QCOMPARE(x.points[i].bytes, y.points[i].bytes);
@@ -212,6 +249,7 @@ private slots:
     void roundTripInMemory();
     void roundTripThroughFile();
     void opsAreCompactArrays();
+    void loadsVersion1Trace();
     void loadSortsOps();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
@@ -224,6 +262,13 @@ private slots:
     void rejectsMalformed();
     void everyTruncationIsRejected();
     void randomCorruptionNeverCrashes();
+    void acceptsValidJson_data();
+    void acceptsValidJson();
+    void messagesStayShort_data();
+    void messagesStayShort();
+    void underflowReadsAsZero();
+    void loadRefusesWhatIsNotARegularFile();
+    void loadRefusesFilesAboveTheSizeLimit();
 };
 
 void TestTraceFormat::roundTripInMemory()
@@ -263,6 +308,44 @@ void TestTraceFormat::opsAreCompactArrays()
     // Sorted by lane then start: lane 0 holds upload, kernel, download.
     QCOMPARE(ops[0].toText(), std::string(R"(["upload",0,0,2000,5000,67108864,"pinned",2100,4900])"));
     QCOMPARE(ops[1].toText(), std::string(R"(["kernel",0,0,5000,8000,0,"none"])"));
+
+    // Version 2's trailing elements go only as far as the last one set;
+    // unknown engine times before them are null.
+    const Json& profiled = root.find("runs")->asArray()[2];
+    QCOMPARE(profiled.find("names")->toText(),
+             std::string(R"x(["","void vectorAdd<float>(float const*, float*)","cudaLaunchKernel","cudaMemsetAsync"])x"));
+    const QStringList expected = {
+        R"(["kernel",0,-1,1000,2000,0,"none",1000,2000,1,17])",
+        R"(["memset",0,-1,3000,3100,4096,"device",null,null,0,4294967295])",
+        R"(["device_copy",0,-1,4000,5000,1048576,"device",4000,5000])",
+        R"(["upload",0,-1,6000,7000,1048576,"managed"])",
+        R"(["api_call",1,-1,500,900,0,"none",null,null,2,17])",
+        R"(["api_call",1,-1,2900,3000,0,"none",null,null,3])",
+    };
+    const auto& profiledOps = profiled.find("ops")->asArray();
+    QCOMPARE(profiledOps.size(), std::size_t(expected.size()));
+    for (std::size_t i = 0; i < profiledOps.size(); ++i)
+        QCOMPARE(QString::fromStdString(profiledOps[i].toText()), expected[static_cast<qsizetype>(i)]);
+}
+
+void TestTraceFormat::loadsVersion1Trace()
+{
+    // What version-1 builds wrote: no names, ops of 7 or 9 elements.
+    const auto loaded = traceFromJson(
+        R"({"format":"overlapscope-trace","version":1,"tool":"overlapscope-cli 0.1.0","created":"","runs":[)"
+        R"({"name":"r","pipeline":"overlapped","device":{"name":"d","simulated":true,"preset":"p","detail":"",)"
+        R"("asyncEngineCount":2,"totalMemoryBytes":1},"params":{"chunks":1,"chunkBytes":4,"slots":1,)"
+        R"("kernelRepeats":1,"stagingThreads":1},"timing":"simulated","status":"completed","error":"",)"
+        R"("timedBeginNs":0,"timedEndNs":100,"verification":{"checked":false,"passed":false,"mismatches":0,)"
+        R"("message":""},"lanes":[{"name":"stream 0","kind":"stream"},{"name":"host","kind":"host"}],)"
+        R"("ops":[["upload",0,0,0,10,4,"pinned",1,9],["stage_in",1,0,0,5,4,"pageable"]]}],"sweeps":[]})");
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.names, std::vector<std::string>{""});
+    QCOMPARE(run.ops.size(), std::size_t(2));
+    QCOMPARE(run.ops[0].execStartNs, std::int64_t(1));
+    QCOMPARE(run.ops[0].nameId, 0u);
+    QCOMPARE(run.ops[1].correlation, 0u);
 }
 
 void TestTraceFormat::loadSortsOps()
@@ -381,10 +464,66 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("whitespace only") << QByteArray(" \n\t ") << "the trace is empty";
     QTest::newRow("truncated") << good.left(good.size() / 2) << "not valid JSON: line 1, column";
     QTest::newRow("binary garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)
-                                    << "not valid JSON: line 1, column 1: expected a value, found byte 0x89";
-    QTest::newRow("JSON array") << QByteArray("[1, 2, 3]") << "not an OverlapScope trace: the file holds an array";
+                                    << "not valid JSON: line 1, column 1: invalid UTF-8";
+    QTest::newRow("JSON array") << QByteArray("[1, 2, 3]") << "event 0: must be an object, not an integer";
+    QTest::newRow("JSON string") << QByteArray("\"x\"") << "not an OverlapScope trace: the file holds a string";
     QTest::newRow("trailing garbage") << good + "}" << "after the JSON value";
     QTest::newRow("NaN sample") << QByteArray(good).replace("12.5]", "NaN]") << "not valid JSON";
+
+    // JSON strictness, also inside members a reader does not know (they are
+    // validated, not skipped).
+    const auto withMember = [&good](const QByteArray& member) {
+        return QByteArray(good).replace("\"tool\":", member + ",\"tool\":");
+    };
+    QTest::newRow("duplicate root key") << withMember(R"("created":"x")") << "duplicate key \"created\"";
+    QTest::newRow("duplicate key in a run") << QByteArray(good).replace(R"("pipeline":"overlapped",)",
+                                                                         R"("pipeline":"overlapped","pipeline":"x",)")
+                                            << "not valid JSON: line 1, column";
+    QTest::newRow("duplicate key by escape") << QByteArray(good).replace(R"("pipeline":"overlapped",)",
+                                                                          R"("pipeline":"overlapped","pip\u0065line":"x",)")
+                                             << "duplicate key \"pipeline\"";
+    QTest::newRow("duplicate key deep in an unknown member") << withMember(R"("x":[{"a":{"b":1,"b":2}}])")
+                                                             << "duplicate key \"b\"";
+    QTest::newRow("missing comma in an unknown member") << withMember(R"("x":[1 2])") << "not valid JSON";
+    QTest::newRow("trailing comma in an unknown member") << withMember(R"("x":[1,])") << "not valid JSON";
+    QTest::newRow("bad literal in an unknown member") << withMember(R"("x":tru)") << "not valid JSON";
+    QTest::newRow("leading zero in an unknown member") << withMember(R"("x":012)") << "not valid JSON";
+    QTest::newRow("bad escape in an unknown member") << withMember(R"("x":"\q")") << "invalid escape";
+    QTest::newRow("lone surrogate") << withMember(R"("x":"\ud800")") << "invalid escape";
+    QTest::newRow("raw control character") << withMember("\"x\":\"a\tb\"")
+                                           << "control character U+0009 in a string must be escaped";
+    QTest::newRow("invalid UTF-8 in a name") << QByteArray(good).replace("overlapped pinned", "overlapped \xc0\xaf")
+                                             << "invalid UTF-8";
+    QTest::newRow("double beyond range") << withMember(R"("x":1e400)") << "number out of range";
+    QTest::newRow("nesting too deep") << withMember("\"x\":" + QByteArray(300, '[') + QByteArray(300, ']'))
+                                      << "nesting deeper than 256 levels";
+    QTest::newRow("a million open brackets") << withMember("\"x\":" + QByteArray(1'000'000, '['))
+                                             << "not valid JSON";
+    QTest::newRow("comment") << QByteArray(good).prepend("// hi\n") << "not valid JSON";
+
+    // Times that a range computation could overflow (Trace::kTimeLimitNs).
+    QTest::newRow("start at the time limit") << mutated([](Json& r) {
+        opElement(r, 0, 1, 3) = std::int64_t(1) << 62;
+        opElement(r, 0, 1, 4) = std::int64_t(1) << 62;
+    }) << run0 + ", op 1: start 4611686018427387904 is too late: the limit is 2^62 ns";
+    QTest::newRow("exec end beyond the limit") << mutated([](Json& r) {
+        opElement(r, 0, 0, 8) = std::numeric_limits<std::int64_t>::max();
+    }) << run0 + ", op 0: exec end 9223372036854775807 is too late";
+    QTest::newRow("timed end at the limit")
+        << mutated([](Json& r) { member(run(r, 0), "timedEndNs") = std::int64_t(1) << 62; })
+        << run0 + ": field \"timedEndNs\" is 4611686018427387904; it must be at most 4611686018427387903";
+    QTest::newRow("integer beyond int64") << QByteArray(good).replace(R"("chunks":8,)", R"("chunks":99999999999999999999,)")
+                                          << run0 + ", params: field \"chunks\" must be an integer, not a number";
+
+    // Members in any order: lanes after the ops that use them.
+    QTest::newRow("lane out of range, lanes after ops") << mutated([](Json& r) {
+        auto& members = run(r, 0).asObject();
+        auto lanes = std::find_if(members.begin(), members.end(), [](const auto& m) { return m.first == "lanes"; });
+        auto moved = *lanes;
+        members.erase(lanes);
+        members.push_back(moved);
+        opElement(r, 0, 0, 1) = 7;
+    }) << run0 + ", op 0: lane 7 is out of range: the run has 4 lanes";
     QTest::newRow("no format") << mutated([](Json& r) { removeMember(r, "format"); }) << "there is no \"format\" field";
     QTest::newRow("wrong format") << mutated([](Json& r) { member(r, "format") = "chrome-trace"; })
                                   << "\"format\" is \"chrome-trace\", expected \"overlapscope-trace\"";
@@ -395,7 +534,7 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("version as fraction") << mutated([](Json& r) { member(r, "version") = 1.5; })
                                          << "field \"version\" must be an integer, not a number";
     QTest::newRow("version 99") << mutated([](Json& r) { member(r, "version") = 99; })
-                                << "this trace is format version 99; this build reads up to 1: update OverlapScope";
+                                << "this trace is format version 99; this build reads up to 2: update OverlapScope";
     QTest::newRow("version 0") << mutated([](Json& r) { member(r, "version") = 0; })
                                << "format version 0 is not valid";
     QTest::newRow("no runs") << mutated([](Json& r) { removeMember(r, "runs"); }) << "trace: missing field \"runs\"";
@@ -518,6 +657,48 @@ void TestTraceFormat::rejectsMalformed_data()
         std::reverse(ops.begin(), ops.end());
     }) << run0 + ": ops 1 and 0 overlap on lane 3 ('staging 1'): op 0 starts at 12999, before op 1 ends at 13000";
 
+    // Version 2: names and correlation ids (run 2, sorted: lane 0 kernel,
+    // memset, device_copy, upload; lane 1 two api calls).
+    const QString run2 = "run 2 ('profiled program')";
+    QTest::newRow("nameId out of range") << mutated([](Json& r) { opElement(r, 2, 0, 9) = 4; })
+                                         << run2 + ", op 0: nameId 4 is out of range: the run has 4 names";
+    QTest::newRow("negative nameId") << mutated([](Json& r) { opElement(r, 2, 0, 9) = -1; })
+                                     << run2 + ", op 0: nameId -1 is out of range";
+    QTest::newRow("correlation too big")
+        << mutated([](Json& r) { opElement(r, 2, 0, 10) = std::int64_t(1) << 32; })
+        << run2 + ", op 0: correlation 4294967296 is out of range";
+    QTest::newRow("correlation negative") << mutated([](Json& r) { opElement(r, 2, 1, 10) = -1; })
+                                          << run2 + ", op 1: correlation -1 is out of range";
+    QTest::newRow("one exec time null") << mutated([](Json& r) { opElement(r, 2, 1, 7) = 5; })
+                                        << run2 + ", op 1: execEndNs (element 8) must be an integer, not null";
+    QTest::newRow("op with 12 elements") << mutated([](Json& r) { op(r, 2, 0).push(1); })
+                                         << run2 + ", op 0: has 12 elements";
+    QTest::newRow("names not array") << mutated([](Json& r) { member(run(r, 2), "names") = "x"; })
+                                     << run2 + ": field \"names\" must be an array, not a string";
+    QTest::newRow("first name not empty")
+        << mutated([](Json& r) { member(run(r, 2), "names").asArray()[0] = "x"; })
+        << run2 + ": names[0] must be \"\"";
+    QTest::newRow("no names") << mutated([](Json& r) { member(run(r, 2), "names") = Json::array(); })
+                              << run2 + ": names[0] must be \"\"";
+    QTest::newRow("name not string") << mutated([](Json& r) { member(run(r, 2), "names").asArray()[2] = 3; })
+                                     << run2 + ": name 2 must be a string, not an integer";
+    QTest::newRow("api call on a stream") << mutated([](Json& r) { opElement(r, 2, 4, 1) = 0; })
+                                          << run2 + ", op 4: a api_call op runs on the host";
+    QTest::newRow("memset on a host lane") << mutated([](Json& r) { opElement(r, 2, 1, 1) = 1; })
+                                           << run2 + ", op 1: a memset op runs on a GPU stream";
+    QTest::newRow("version 1 with 11 elements") << mutated([](Json& r) { member(r, "version") = 1; })
+                                                << run2 + ", op 0: has 11 elements; expected 7";
+    QTest::newRow("version 1 with a memset") << mutated([](Json& r) {
+        member(r, "version") = 1;
+        Json memset = op(r, 2, 1);
+        memset.asArray().resize(7);
+        member(run(r, 2), "ops").asArray() = {memset};
+    }) << run2 + ", op 0: op kind \"memset\" needs format version 2";
+    QTest::newRow("version 1 with managed memory") << mutated([](Json& r) {
+        member(r, "version") = 1;
+        member(run(r, 2), "ops").asArray() = {op(r, 2, 3)};
+    }) << run2 + ", op 0: memory kind \"managed\" needs format version 2";
+
     // Sweeps.
     QTest::newRow("sweep not object") << mutated([](Json& r) { member(r, "sweeps").asArray()[0] = "x"; })
                                       << "sweep 0: must be an object, not a string";
@@ -579,6 +760,111 @@ void TestTraceFormat::randomCorruptionNeverCrashes()
             QVERIFY(traceFromJson(traceToJson(*loaded.trace)).trace.has_value());
         }
     }
+}
+
+void TestTraceFormat::acceptsValidJson_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const QByteArray good = QByteArray::fromStdString(traceToJson(makeTrace()));
+    const auto withMember = [&good](const QByteArray& member) {
+        return QByteArray(good).replace("\"tool\":", member + ",\"tool\":");
+    };
+    QTest::newRow("as written") << good;
+    QTest::newRow("whitespace everywhere") << QByteArray(good).replace(",\"", " ,\n\t\"").replace("\":", "\"\r\n : ");
+    QTest::newRow("unknown members of every kind")
+        << withMember(R"("x":[null,true,false,-0,1.5e-3,"\u00e9\ud83d\ude00\n",{"a":[]},{}],"y":{})");
+    QTest::newRow("nesting up to the limit") << withMember("\"x\":" + QByteArray(250, '[') + QByteArray(250, ']'));
+    QTest::newRow("escapes in a name") << QByteArray(good).replace("overlapped pinned", R"(overlapped\u0020pinned)");
+    QTest::newRow("version after the runs") << QByteArray(good).replace(R"("version":2,)", "").replace(
+        R"("sweeps":)", R"("version":2,"sweeps":)");
+}
+
+void TestTraceFormat::acceptsValidJson()
+{
+    QFETCH(QByteArray, text);
+    const auto loaded = traceFromJson(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(makeTrace(), *loaded.trace);
+}
+
+void TestTraceFormat::messagesStayShort_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("message");
+    const QByteArray good = QByteArray::fromStdString(traceToJson(makeTrace()));
+    QTest::newRow("100,000-digit number") << QByteArray(good).replace(R"("chunks":8,)",
+                                                                     "\"chunks\":" + QByteArray(100'000, '7') + ",")
+                                          << "number out of range for a double: 7777";
+    QTest::newRow("1 MB op kind") << QByteArray(good).replace(R"("kernel")", "\"" + QByteArray(1 << 20, 'k') + "\"")
+                                  << "unknown op kind \"kkkk";
+    QTest::newRow("1 MB run name") << QByteArray(good)
+                                          .replace("overlapped pinned", QByteArray(1 << 20, 'n'))
+                                          .replace(R"("timing":"cuda-events+cupti",)", "")
+                                   << "missing field \"timing\"";
+    QTest::newRow("escape sequence in a name")
+        << QByteArray(good).replace("overlapped pinned", R"(\u001b[2J\u009b31m)").replace(R"("timing":"cuda-events+cupti",)", "")
+        << "run 0 (' [2J 31m'): missing field \"timing\"";
+}
+
+void TestTraceFormat::messagesStayShort()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    // The path is in the message once, even when it is long.
+    const QString path = dir.filePath(QString(200, 'p') + ".json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY(!loaded.trace);
+    const QString error = QString::fromStdString(loaded.error);
+    QVERIFY2(error.contains(message), qPrintable(error));
+    QVERIFY2(error.size() <= 300, qPrintable(QString::number(error.size())));
+    QVERIFY2(!error.contains('\n') && !error.contains(QChar(0x1b)) && !error.contains(QChar(0x9b)), qPrintable(error));
+    QCOMPARE(error.count(QString(100, 'p')), 1);
+}
+
+void TestTraceFormat::underflowReadsAsZero()
+{
+    // 1e-400 is valid JSON although no double holds it: it reads as 0.
+    const QByteArray good = QByteArray::fromStdString(traceToJson(makeTrace()));
+    const QByteArray text = QByteArray(good).replace("[12.5]", "[1e-400]");
+    QVERIFY(text != good);
+    const auto loaded = traceFromJson(text.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(loaded.trace->sweeps.at(0).points.at(1).samplesMs, std::vector<double>{0.0});
+}
+
+void TestTraceFormat::loadRefusesWhatIsNotARegularFile()
+{
+    // A FIFO with no writer would block a plain open; a device would never end.
+    QTemporaryDir dir;
+    const QByteArray fifo = dir.filePath("fifo.json").toLocal8Bit();
+    QCOMPARE(mkfifo(fifo.constData(), 0600), 0);
+    const auto fromFifo = loadTrace(fifo.toStdString());
+    QVERIFY(!fromFifo.trace);
+    QVERIFY2(QString::fromStdString(fromFifo.error).contains("is a FIFO"), fromFifo.error.c_str());
+
+    const auto fromDevice = loadTrace("/dev/zero");
+    QVERIFY(!fromDevice.trace);
+    QVERIFY2(QString::fromStdString(fromDevice.error).contains("/dev/zero: cannot open: it is a device"),
+             fromDevice.error.c_str());
+}
+
+void TestTraceFormat::loadRefusesFilesAboveTheSizeLimit()
+{
+    QTemporaryDir dir;
+    const std::string path = tempPath(dir, "trace.json").toStdString();
+    std::string error;
+    QVERIFY2(saveTrace(makeTrace(), path, &error), error.c_str());
+    const auto size = static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(path)).size());
+    QVERIFY(loadTrace(path, size).trace);
+    const auto refused = loadTrace(path, size - 1);
+    QVERIFY(!refused.trace);
+    QVERIFY2(QString::fromStdString(refused.error).contains("above the size limit for traces"), refused.error.c_str());
+    QVERIFY2(QString::fromStdString(refused.error).contains("raise the limit"), refused.error.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestTraceFormat)

@@ -59,6 +59,14 @@ void printBandwidthTable(std::FILE* out, const BandwidthSweep& sweep)
         }
         std::fprintf(out, "\n");
     }
+    if (sweep.hostCopies.empty())
+        return;
+    std::fprintf(out, "\nHost memcpy, pageable -> pinned, %llu MiB (median of %d host-timed samples after %d warm-ups%s)\n",
+                 static_cast<unsigned long long>(sweep.hostCopies.front().bytes >> 20), sweep.samples, sweep.warmups,
+                 sweep.device.simulated ? ", SIMULATED" : "");
+    std::fprintf(out, "| threads | GB/s together | GB/s per thread |\n|---:|---:|---:|\n");
+    for (const auto& p : sweep.hostCopies)
+        std::fprintf(out, "| %d | %.2f | %.2f |\n", p.threads, p.gbps, p.gbps / p.threads);
 }
 
 void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
@@ -149,8 +157,18 @@ std::string ratesLine(const TransferRates& r)
     std::string line = "pinned H2D " + printed("%.2f", r.pinnedH2DGBps) + ", D2H " + printed("%.2f", r.pinnedD2HGBps);
     if (r.pageableH2DGBps > 0 || r.pageableD2HGBps > 0)
         line += "; pageable H2D " + printed("%.2f", r.pageableH2DGBps) + ", D2H " + printed("%.2f", r.pageableD2HGBps);
-    line += " GB/s (" + r.source + "); host memcpy " + printed("%.2f", r.hostMemcpyGBps) + " GB/s per thread ("
-            + r.hostSource + ")";
+    line += " GB/s (" + r.source + "); ";
+    if (r.hostMemcpyGBps <= 0) {
+        line += "host memcpy not measured (no host-staging bound: record with the bandwidth sweep)";
+    } else {
+        line += "host memcpy " + printed("%.2f", r.hostMemcpyGBps) + " GB/s on 1 thread";
+        if (!r.hostCopyRates.empty() && r.hostCopyRates.back().threads > 1)
+            line += ", " + printed("%.2f", r.hostCopyGBps(r.hostCopyRates.back().threads)) + " on "
+                    + std::to_string(r.hostCopyRates.back().threads) + " together";
+        else if (r.hostMemoryGBps > 0)
+            line += ", " + printed("%.2f", r.hostMemoryGBps) + " at most together";
+        line += " (" + r.hostSource + ")";
+    }
     if (r.kernelGBps > 0)
         line += "; kernel " + printed("%.0f", r.kernelGBps) + " GB/s read + written (" + r.kernelSource + ")";
     return line;
@@ -222,8 +240,8 @@ void printAnalysis(std::FILE* out, const Trace& trace)
                          ms(b.transferNs).c_str(), b.transferModel.c_str(), b.chunks, ms(b.uploadChunkNs).c_str(),
                          ms(b.downloadChunkNs).c_str(), ms(b.kernelChunkNs).c_str());
             if (b.stagingNs > 0)
-                std::fprintf(out, "| host staging | %s | staged bytes / (%d thread%s x host memcpy rate) |\n",
-                             ms(b.stagingNs).c_str(), b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
+                std::fprintf(out, "| host staging | %s | staged bytes at %.2f GB/s, host memcpy on %d thread%s |\n",
+                             ms(b.stagingNs).c_str(), b.stagingGBps, b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
             std::fprintf(out, "| compute | %s | the run's kernel time |\n", ms(b.computeNs).c_str());
             std::fprintf(out, "| **binding: %s** | %s | the run took %s of it |\n", toString(b.binding),
                          ms(b.boundNs).c_str(), distanceCell(b).c_str());

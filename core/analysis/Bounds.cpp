@@ -98,8 +98,10 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     }
 
     // Host staging: the bytes the host copies into and out of staging
-    // buffers, spread over the threads that staged. A pageable copy's driver
-    // staging is not here: pageable link rates already include it.
+    // buffers, at what that many threads reach together, measured apart from
+    // the run (never from its own staging copies: that would make the bound
+    // the run itself). A pageable copy's driver staging is not here: pageable
+    // link rates already include it.
     const KindThroughput& in = metrics.kind(OpKind::StageIn);
     const KindThroughput& out = metrics.kind(OpKind::StageOut);
     // The threads the run was configured with where it staged at all; a
@@ -107,9 +109,10 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     b.stagingThreads = std::max(1, metrics.stagingThreads > 0 && run.params.stagingThreads > 0
                                        ? run.params.stagingThreads
                                        : metrics.stagingThreads);
+    b.stagingGBps = rates.hostCopyGBps(b.stagingThreads);
     const double stagedBytes = static_cast<double>(in.bytes) + static_cast<double>(out.bytes);
-    if (stagedBytes > 0 && rates.hostMemcpyGBps > 0)
-        b.stagingNs = saturatingCast<std::int64_t>(stagedBytes / (b.stagingThreads * rates.hostMemcpyGBps));
+    if (stagedBytes > 0 && b.stagingGBps > 0)
+        b.stagingNs = saturatingCast<std::int64_t>(stagedBytes / b.stagingGBps);
 
     if (run.pipeline == "serialized") {
         // The seed's serialized path waits for every copy before the next

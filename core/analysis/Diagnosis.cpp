@@ -147,15 +147,26 @@ std::string stagingSentence(const RunMetrics& m, const Bounds& bounds, const Tra
                                        + " of wall time on average, at " + rate(perThread) + " each";
     if (const std::string distance = distancePhrase(bounds); !distance.empty())
         s += "; " + distance;
-    // Threads enough to bring staging down to the GPU's own bound.
+    // Threads enough to bring staging down to the GPU's own bound, else the
+    // count that copies fastest, among powers of two (the counts the host
+    // memcpy sweep measures).
     const std::int64_t gpuNs = std::max(bounds.transferNs, bounds.computeNs);
-    const double singleThreadNs = static_cast<double>(bounds.stagingNs) * static_cast<double>(threads);
-    const std::int64_t most = std::max<std::int64_t>(threads + 1, kMaxSuggestedThreads);
-    // Clamped as a double: the ratio of two extreme times need not fit an int.
-    const std::int64_t suggest = gpuNs > 0 ? static_cast<std::int64_t>(std::clamp(std::ceil(singleThreadNs / static_cast<double>(gpuNs)),
-                                                                 double(threads + 1), double(most)))
-                                  : threads + 1;
-    if (threads >= kMaxSuggestedThreads)
+    const double stagedBytes = static_cast<double>(bounds.stagingNs) * bounds.stagingGBps;
+    int suggest = 0;
+    double best = rates.hostCopyGBps(threads);
+    for (int t = 2; t <= kMaxSuggestedThreads && stagedBytes > 0; t *= 2) {
+        const double gbps = rates.hostCopyGBps(t);
+        if (t <= threads || gbps <= best)
+            continue;
+        suggest = t;
+        best = gbps;
+        if (stagedBytes / gbps <= static_cast<double>(gpuNs))
+            break;
+    }
+    if (stagedBytes <= 0)
+        s += "; more staging threads or registered memory (no staging copies); record with the bandwidth sweep "
+             "to measure how far threads go";
+    else if (suggest == 0)
         s += "; registered memory (no staging copies) is the way past it";
     else
         s += "; try " + std::to_string(suggest) + " staging threads or registered memory (no staging copies)";
@@ -267,6 +278,11 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
                      + (run.error.empty() ? std::string(cancelled ? "stopped before the end" : "no reason given")
                                           : run.error)
                      + "; the " + ops + " recorded before it stopped are shown, but a partial run has no bound";
+        return d;
+    }
+    if (run.timing == kWallOnlyTiming) {
+        d.kind = DiagnosisKind::NoWork;
+        d.sentence = "no work: recorded without per-op timing (--no-op-timing), so only the wall time is known";
         return d;
     }
     d.causes = rankCauses(run, metrics);

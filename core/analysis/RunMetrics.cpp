@@ -52,14 +52,17 @@ std::string describeEngineTimes(int gpuOps, int withExec)
            + " GPU ops, event intervals for the rest";
 }
 
-double availableRate(OpKind kind, HostMemoryKind memory, const TransferRates& rates)
+// What one op of the kind could reach. A staging op is one thread's part:
+// the threads share what they reach together.
+double availableRate(OpKind kind, HostMemoryKind memory, const TransferRates& rates, int stagingThreads)
 {
+    const int threads = std::max(1, stagingThreads);
     switch (kind) {
     case OpKind::Upload: return rates.h2dGBps(memory);
     case OpKind::Download: return rates.d2hGBps(memory);
     case OpKind::Kernel: return rates.kernelGBps;
     case OpKind::StageIn:
-    case OpKind::StageOut: return rates.hostMemcpyGBps;
+    case OpKind::StageOut: return rates.hostCopyGBps(threads) / threads;
     default: return 0;
     }
 }
@@ -169,7 +172,7 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates)
         t.unionNs = clip(std::move(perKind[k])).length();
         if (memories[k].size() == 1)
             t.memory = *memories[k].begin();
-        const double available = availableRate(static_cast<OpKind>(k), t.memory, rates);
+        const double available = availableRate(static_cast<OpKind>(k), t.memory, rates, m.stagingThreads);
         if (available > 0 && t.ns > 0)
             t.ofRate = t.gbps() / available;
     }

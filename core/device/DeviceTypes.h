@@ -1,13 +1,12 @@
 #pragma once
 
+#include "base/HostMemoryKind.h"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace ovs {
-
-// Where a host buffer lives; decides how a copy is done and how fast it can go.
-enum class HostMemoryKind : std::uint8_t { None, Pageable, Pinned, Registered };
 
 enum class CopyDirection : std::uint8_t { HostToDevice, DeviceToHost };
 
@@ -37,7 +36,6 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-const char* toString(HostMemoryKind kind);
 const char* toString(CopyDirection direction);
 
 } // namespace ovs

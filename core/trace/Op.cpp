@@ -7,6 +7,7 @@ namespace ovs {
 namespace {
 constexpr std::array<const char*, kOpKindCount> kOpKindNames = {
     "upload", "kernel", "download", "stage_in", "stage_out", "host_wait", "alloc", "free", "sync", "register",
+    "memset", "device_copy", "api_call",
 };
 }
 
@@ -26,7 +27,8 @@ std::optional<OpKind> opKindFromString(std::string_view name)
 
 std::optional<HostMemoryKind> hostMemoryKindFromString(std::string_view name)
 {
-    for (auto k : {HostMemoryKind::None, HostMemoryKind::Pageable, HostMemoryKind::Pinned, HostMemoryKind::Registered})
+    for (auto k : {HostMemoryKind::None, HostMemoryKind::Pageable, HostMemoryKind::Pinned, HostMemoryKind::Registered,
+                   HostMemoryKind::Managed, HostMemoryKind::Device})
         if (name == toString(k))
             return k;
     return std::nullopt;
@@ -48,7 +50,8 @@ std::optional<LaneKind> laneKindFromString(std::string_view name)
 
 bool isGpuOp(OpKind kind)
 {
-    return kind == OpKind::Upload || kind == OpKind::Kernel || kind == OpKind::Download;
+    return kind == OpKind::Upload || kind == OpKind::Kernel || kind == OpKind::Download || kind == OpKind::Memset
+           || kind == OpKind::DeviceCopy;
 }
 
 } // namespace ovs

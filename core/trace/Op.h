@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/DeviceTypes.h"
+#include "base/HostMemoryKind.h"
 
 #include <cstdint>
 #include <optional>
@@ -20,13 +20,17 @@ enum class OpKind : std::uint8_t {
     Free,     // device or pinned free
     Sync,     // device/stream synchronization (joins, drains)
     Register, // cudaHostRegister / unregister of the user's memory
+    // Format version 2: what profiled programs do beyond our pipelines.
+    Memset,     // cudaMemset* on the device (GPU lane)
+    DeviceCopy, // device -> device or peer copy (GPU lane)
+    ApiCall,    // a CUDA runtime or driver call on a host thread, named by nameId
 };
-inline constexpr int kOpKindCount = 10;
+inline constexpr int kOpKindCount = 13;
 
 enum class LaneKind : std::uint8_t { Stream, HostThread };
 
 // One timed operation. Plain and compact (see the static_assert): a million of
-// them is 48 MB. Times are integer ns from the run's start.
+// them is 56 MB. Times are integer ns from the run's start.
 //
 // startNs/endNs are what the recording method saw: for GPU ops, CUDA events,
 // which mark when the *stream* reached a point (so they include time queued
@@ -40,6 +44,11 @@ struct Op {
     std::int64_t execEndNs = -1;
     std::uint64_t bytes = 0;
     std::int32_t chunk = -1; // -1: not tied to one chunk
+    // Index into Run::names (kernel, API call); 0 is the empty name.
+    std::uint32_t nameId = 0;
+    // CUPTI correlation id joining an API call on a host lane to the GPU op
+    // it enqueued; 0 = none.
+    std::uint32_t correlation = 0;
     std::uint16_t lane = 0;  // index into Run::lanes
     OpKind kind = OpKind::Upload;
     HostMemoryKind memory = HostMemoryKind::None;
@@ -47,14 +56,14 @@ struct Op {
     std::int64_t durationNs() const { return endNs - startNs; }
     bool hasExec() const { return execStartNs >= 0 && execEndNs >= execStartNs; }
 };
-static_assert(sizeof(Op) == 48, "Op is kept compact; change the format docs if it grows");
+static_assert(sizeof(Op) == 56, "Op is kept compact; change the format docs if it grows");
 
 const char* toString(OpKind kind);
 std::optional<OpKind> opKindFromString(std::string_view name);
 std::optional<HostMemoryKind> hostMemoryKindFromString(std::string_view name);
 const char* toString(LaneKind kind);
 std::optional<LaneKind> laneKindFromString(std::string_view name);
-// GPU ops run on a stream; the rest are host-side.
+// GPU ops (copies, kernels, memsets) run on a stream; the rest are host-side.
 bool isGpuOp(OpKind kind);
 
 } // namespace ovs

@@ -3,6 +3,7 @@
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,11 @@ namespace ovs {
 // Everything one recording holds: pipeline runs to compare on one time axis
 // and bandwidth sweeps.
 struct Trace {
-    static constexpr int kFormatVersion = 1;
+    static constexpr int kFormatVersion = 2;
+    // Every time in a loaded trace is below 2^62 ns (146 years), so the sum
+    // or difference of any two times fits in 64 bits; the loader refuses
+    // runs beyond it.
+    static constexpr std::int64_t kTimeLimitNs = std::int64_t(1) << 62;
 
     std::string tool;       // "overlapscope-cli 0.1.0"
     std::string createdUtc; // ISO 8601

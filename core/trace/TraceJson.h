@@ -2,6 +2,7 @@
 
 #include "trace/Trace.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,12 +22,29 @@ bool saveTrace(const Trace& trace, const std::string& path, std::string* error);
 struct TraceLoadResult {
     std::optional<Trace> trace;
     std::string error; // one line for the user; empty on success
+    // On success, what an import took and left out ("imported from a PyTorch
+    // profiler (Kineto) trace: 1200 GPU ops ...; skipped ..."); empty for
+    // native traces.
+    std::string note;
 };
+
+// Traces above this size are not read unless the caller raises the limit
+// (loadTrace's maxBytes; meant for a CLI/window option).
+inline constexpr std::uint64_t kDefaultMaxTraceBytes = std::uint64_t(2) << 30; // 2 GiB
+// The largest document the JSON reader takes (4 GiB - 1): no limit goes beyond.
+inline constexpr std::uint64_t kMaxTraceBytesCeiling = 0xFFFFFFFFu;
 
 // Checks everything (see docs/trace-format.md); a trace that loads is one the
 // views can draw without further checks. Ops come back sorted (Run::sortOps).
+// The format is told by content: the native format has "format":
+// "overlapscope-trace"; a Chrome or PyTorch profiler trace has "traceEvents"
+// or is a bare array of events (imported, see ChromeTraceImport).
+// Errors are one line of at most 300 characters; loadTrace's start with the
+// path. Only regular files up to maxBytes are read.
 TraceLoadResult traceFromJson(std::string_view text);
-TraceLoadResult loadTrace(const std::string& path);
+TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes);
+// The reader the streaming one replaces, for the benchmark only (to go).
+TraceLoadResult traceFromJsonTree(std::string_view text);
 
 // Kept for its callers: writeFileAtomically (io/AtomicFileWriter.h).
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error);

@@ -1,8 +1,8 @@
 // The sweep chart: one curve per (memory, direction) cell of the benchmark,
 // growing point by point as cells arrive; a hint when there is no sweep.
-#include "BandwidthChart.h"
-#include "OpRateChart.h"
-#include "TraceDocument.h"
+#include "charts/BandwidthChart.h"
+#include "charts/OpRateChart.h"
+#include "document/TraceDocument.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

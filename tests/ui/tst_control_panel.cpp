@@ -1,6 +1,6 @@
 // The run controls: the request mirrors the knobs, impossible parameters are
 // shown inline and keep Run disabled, running locks the knobs.
-#include "ControlPanel.h"
+#include "panels/ControlPanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

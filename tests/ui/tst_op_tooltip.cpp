@@ -1,4 +1,4 @@
-#include "OpTooltip.h"
+#include "timeline/OpTooltip.h"
 
 #include <QTest>
 #include <QTextDocument>

@@ -1,4 +1,4 @@
-#include "TimeFormat.h"
+#include "style/TimeFormat.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
-#include "RunTimeline.h"
-#include "TimelinePlottable.h"
-#include "TraceDocument.h"
-#include "ViewState.h"
+#include "document/RunTimeline.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+#include "timeline/TimelinePlottable.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // Trace files are read and written off the GUI thread: load() and save()
 // return at once, results and the loader's own messages come back as signals.
-#include "TraceLoader.h"
+#include "workers/TraceLoader.h"
 
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 #include "pipeline/PipelineRunner.h"
 #include "record/TraceCollector.h"
 #include "trace/TraceJson.h"

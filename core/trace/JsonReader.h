@@ -1,0 +1,143 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace ovs {
+
+// Deeper input is refused rather than risking the stack.
+inline constexpr int kJsonMaxDepth = 256;
+
+// Any failure while reading a document: invalid JSON ("not valid JSON: line
+// 3, column 7: ...") or content a reader refuses (its own words). One line.
+struct JsonReadError {
+    std::string message;
+};
+
+// What a value is, as messages name it; integers (exact int64) and other
+// numbers are told apart because formats require integers in places.
+enum class JsonKind : std::uint8_t { Null, Bool, Integer, Number, String, Array, Object };
+// "null", "true or false", "an integer", "a number", "a string", ...
+const char* describe(JsonKind kind);
+
+// Strict, streaming JSON over simdjson On Demand: values are read straight
+// from the text into the caller's structures, with no document tree. simdjson
+// checks UTF-8 and the structure it walks; this adds what RFC 8259 and our
+// formats require beyond that: every value is walked (members a reader does
+// not know are validated, not skipped blindly), duplicate keys, raw control
+// characters and nesting deeper than kJsonMaxDepth are refused, and integers
+// stay exact. Errors are thrown as JsonReadError with a line and column.
+class JsonReader {
+public:
+    using Value = simdjson::ondemand::value;
+
+    // `text` must be followed by simdjson::SIMDJSON_PADDING readable bytes
+    // (simdjson::padded_string gives them). The text must outlive the reader;
+    // so must the views it hands out.
+    explicit JsonReader(std::string_view text);
+    JsonReader(const JsonReader&) = delete;
+    JsonReader& operator=(const JsonReader&) = delete;
+
+    simdjson::ondemand::document& document() { return m_document; }
+    // The root's kind; the document is not consumed.
+    JsonKind rootKind();
+    simdjson::ondemand::object rootObject();
+    // Back to the start, for a second pass over the root.
+    void rewind() { m_document.rewind(); }
+    // After the root was read: refuses anything but whitespace after it.
+    void finish();
+
+    JsonKind kind(Value& value);
+    // The read* calls expect the kind to be right (checked by the caller
+    // through kind(), or by trying: tryInteger).
+    std::string_view string(Value& value);
+    std::int64_t integer(Value& value);
+    double number(Value& value); // an integer or any other number
+    bool boolean(Value& value);
+    // The integer, or false with `actual` set when the value is not one.
+    bool tryInteger(Value& value, std::int64_t& out, JsonKind& actual);
+    // The value's text as written (for messages; clipped by the caller).
+    static std::string_view rawText(Value& value);
+
+    // Calls f(key, value) for each member of an object at nesting `depth`
+    // (the root is at depth 1), refusing duplicate keys. `f` must read or
+    // skip() the value.
+    template <typename F>
+    void forEachMember(simdjson::ondemand::object object, int depth, F&& f);
+    template <typename F>
+    void forEachMember(Value& value, int depth, F&& f)
+    {
+        forEachMember(objectOf(value), depth, static_cast<F&&>(f));
+    }
+    // Calls f(element, index) for each element of an array.
+    template <typename F>
+    void forEachElement(Value& value, int depth, F&& f);
+    // Number of elements, before iterating (to reserve).
+    std::size_t countElements(Value& value);
+
+    // Validates and discards a value at nesting `depth`.
+    void skip(Value& value, int depth);
+    void checkDepth(int depth);
+
+    // Throws "not valid JSON: line L, column C: <what simdjson found>".
+    [[noreturn]] void syntaxError(simdjson::error_code code);
+    [[noreturn]] void syntaxErrorAt(const char* where, const std::string& what);
+
+private:
+    simdjson::ondemand::object objectOf(Value& value);
+    simdjson::ondemand::array arrayOf(Value& value);
+    std::string_view key(simdjson::ondemand::field& field);
+    const char* location();
+
+    // Member names already seen in one object: a short list, a hash set
+    // once an object grows large (hostile files may hold millions of keys).
+    class KeySet {
+    public:
+        bool insert(std::string_view key);
+
+    private:
+        std::vector<std::string_view> m_few;
+        std::unordered_set<std::string_view> m_many;
+    };
+
+    std::string_view m_text;
+    simdjson::ondemand::parser m_parser;
+    simdjson::ondemand::document m_document;
+};
+
+template <typename F>
+void JsonReader::forEachMember(simdjson::ondemand::object object, int depth, F&& f)
+{
+    checkDepth(depth);
+    KeySet keys;
+    for (auto member : object) {
+        simdjson::ondemand::field field;
+        if (const auto error = std::move(member).get(field))
+            syntaxError(error);
+        const std::string_view name = key(field);
+        if (!keys.insert(name))
+            syntaxErrorAt(field.key().raw() - 1, "duplicate key \"" + std::string(name.substr(0, 60)) + "\"");
+        f(name, field.value());
+    }
+}
+
+template <typename F>
+void JsonReader::forEachElement(Value& value, int depth, F&& f)
+{
+    checkDepth(depth);
+    std::size_t index = 0;
+    for (auto element : arrayOf(value)) {
+        Value v;
+        if (const auto error = std::move(element).get(v))
+            syntaxError(error);
+        f(v, index++);
+    }
+}
+
+} // namespace ovs

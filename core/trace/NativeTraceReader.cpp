@@ -1,0 +1,804 @@
+#include "trace/NativeTraceReader.h"
+
+#include "trace/MessageText.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+#include <unordered_map>
+
+namespace ovs {
+
+namespace {
+
+using Value = JsonReader::Value;
+
+constexpr std::string_view kFormatName = "overlapscope-trace";
+constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
+constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMaxUint32 = std::numeric_limits<std::uint32_t>::max();
+// Op::lane is 16 bits wide.
+constexpr std::size_t kMaxLanes = 65535;
+
+[[noreturn]] void fail(std::string_view where, const std::string& message)
+{
+    throw JsonReadError{std::string(where) + ": " + message};
+}
+
+std::string describeRun(std::size_t index, std::string_view name)
+{
+    return "run " + std::to_string(index) + " ('" + messageText(name) + "')";
+}
+
+std::string timeLimitText()
+{
+    return "the limit is 2^62 ns (" + std::to_string(Trace::kTimeLimitNs) + ", 146 years)";
+}
+
+std::optional<RunStatus> runStatusFromString(std::string_view name)
+{
+    for (auto status : {RunStatus::Completed, RunStatus::Cancelled, RunStatus::Failed})
+        if (name == toString(status))
+            return status;
+    return std::nullopt;
+}
+
+// Reads the members of an object that a table of the format describes.
+// Members may come in any order, and after the loop the caller asks for the
+// ones that must be there, in the table's order.
+class Fields {
+public:
+    Fields(JsonReader& json, std::string where) : m_json(json), m_where(std::move(where)) {}
+
+    const std::string& where() const { return m_where; }
+    void setWhere(std::string where) { m_where = std::move(where); }
+
+    void see(std::string_view key) { m_seen.push_back(key); }
+    bool has(std::string_view key) const { return std::find(m_seen.begin(), m_seen.end(), key) != m_seen.end(); }
+    void require(std::initializer_list<std::string_view> keys) const
+    {
+        for (auto key : keys)
+            if (!has(key))
+                fail(m_where, "missing field " + quotedMessageText(key));
+    }
+
+    [[noreturn]] void wrongType(std::string_view key, const char* expected, JsonKind actual) const
+    {
+        fail(m_where, "field " + quotedMessageText(key) + " must be " + expected + ", not " + describe(actual));
+    }
+
+    std::string_view string(Value& v, std::string_view key)
+    {
+        see(key);
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::String)
+            wrongType(key, "a string", kind);
+        return m_json.string(v);
+    }
+
+    bool boolean(Value& v, std::string_view key)
+    {
+        see(key);
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Bool)
+            wrongType(key, "true or false", kind);
+        return m_json.boolean(v);
+    }
+
+    std::int64_t integer(Value& v, std::string_view key, std::int64_t min, std::int64_t max)
+    {
+        see(key);
+        std::int64_t value = 0;
+        JsonKind actual{};
+        if (!m_json.tryInteger(v, value, actual))
+            wrongType(key, "an integer", actual);
+        if (value < min)
+            fail(m_where, "field " + quotedMessageText(key) + " is " + std::to_string(value) + "; it must be at least "
+                              + std::to_string(min));
+        if (value > max)
+            fail(m_where, "field " + quotedMessageText(key) + " is " + std::to_string(value) + "; it must be at most "
+                              + std::to_string(max));
+        return value;
+    }
+
+    double nonNegativeNumber(Value& v, std::string_view key)
+    {
+        see(key);
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Integer && kind != JsonKind::Number)
+            wrongType(key, "a number", kind);
+        const double value = m_json.number(v);
+        if (value < 0)
+            fail(m_where, "field " + quotedMessageText(key) + " is negative");
+        return value;
+    }
+
+    void expect(Value& v, std::string_view key, JsonKind kind, const char* expected)
+    {
+        see(key);
+        const JsonKind actual = m_json.kind(v);
+        if (actual != kind)
+            wrongType(key, expected, actual);
+    }
+
+private:
+    JsonReader& m_json;
+    std::string m_where;
+    std::vector<std::string_view> m_seen;
+};
+
+class Reader {
+public:
+    explicit Reader(JsonReader& json) : m_json(json) {}
+
+    Trace read()
+    {
+        const JsonKind root = m_json.rootKind();
+        if (root != JsonKind::Object)
+            throw JsonReadError{std::string("not an OverlapScope trace: the file holds ") + describe(root)
+                                + ", not an object"};
+        checkFormatAndVersion();
+        m_json.rewind();
+
+        Trace trace;
+        Fields fields(m_json, "trace");
+        m_json.forEachMember(m_json.rootObject(), 1, [&](std::string_view key, Value& v) {
+            if (key == "format" || key == "version") {
+                fields.see(key); // checked by the first pass
+                m_json.skip(v, 2);
+            } else if (key == "tool") {
+                trace.tool = fields.string(v, key);
+            } else if (key == "created") {
+                trace.createdUtc = fields.string(v, key);
+            } else if (key == "runs") {
+                fields.expect(v, key, JsonKind::Array, "an array");
+                trace.runs.reserve(m_json.countElements(v));
+                m_json.forEachElement(v, 2, [&](Value& run, std::size_t i) { trace.runs.push_back(readRun(run, i)); });
+            } else if (key == "sweeps") {
+                fields.expect(v, key, JsonKind::Array, "an array");
+                m_json.forEachElement(v, 2,
+                                      [&](Value& sweep, std::size_t i) { trace.sweeps.push_back(readSweep(sweep, i)); });
+            } else {
+                m_json.skip(v, 2);
+            }
+        });
+        m_json.finish();
+        fields.require({"tool", "created", "runs", "sweeps"});
+        return trace;
+    }
+
+private:
+    // The format name and version come first, wherever they are in the file:
+    // a newer file then says "update" rather than naming a field it has.
+    void checkFormatAndVersion()
+    {
+        std::optional<std::string> format;
+        bool formatIsString = false;
+        std::optional<std::int64_t> version;
+        JsonKind versionKind = JsonKind::Null;
+        bool versionSeen = false;
+        for (auto member : m_json.rootObject()) {
+            simdjson::ondemand::field field;
+            if (const auto error = std::move(member).get(field))
+                m_json.syntaxError(error);
+            // Plain keys only here; an escaped spelling is caught by the full
+            // pass as an unknown member.
+            if (field.key() == "format" && !format) {
+                Value& v = field.value();
+                formatIsString = m_json.kind(v) == JsonKind::String;
+                format = std::string(formatIsString ? m_json.string(v) : JsonReader::rawText(v));
+            } else if (field.key() == "version" && !versionSeen) {
+                versionSeen = true;
+                std::int64_t value = 0;
+                if (m_json.tryInteger(field.value(), value, versionKind))
+                    version = value;
+            }
+            if (format && versionSeen)
+                break;
+        }
+        if (!format)
+            throw JsonReadError{"not an OverlapScope trace: there is no \"format\" field"};
+        if (!formatIsString || *format != kFormatName)
+            throw JsonReadError{"not an OverlapScope trace: \"format\" is "
+                                + (formatIsString ? quotedMessageText(*format) : messageText(*format)) + ", expected \""
+                                + std::string(kFormatName) + "\""};
+        if (!versionSeen)
+            fail("trace", "missing field \"version\"");
+        if (!version)
+            fail("trace", std::string("field \"version\" must be an integer, not ") + describe(versionKind));
+        if (*version > Trace::kFormatVersion)
+            throw JsonReadError{"this trace is format version " + std::to_string(*version) + "; this build reads up to "
+                                + std::to_string(Trace::kFormatVersion) + ": update OverlapScope"};
+        if (*version < 1)
+            throw JsonReadError{"format version " + std::to_string(*version) + " is not valid; versions start at 1"};
+        m_version = *version;
+    }
+
+    DeviceInfo readDevice(Value& v, const std::string& where, int depth)
+    {
+        Fields fields(m_json, where);
+        DeviceInfo device;
+        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+            if (key == "name")
+                device.name = fields.string(m, key);
+            else if (key == "simulated")
+                device.simulated = fields.boolean(m, key);
+            else if (key == "preset")
+                device.preset = fields.string(m, key);
+            else if (key == "detail")
+                device.detail = fields.string(m, key);
+            else if (key == "asyncEngineCount")
+                device.asyncEngineCount = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            else if (key == "totalMemoryBytes")
+                device.totalMemoryBytes = static_cast<std::uint64_t>(fields.integer(m, key, 0, kMaxInt64));
+            else if (key == "model") {
+                fields.expect(m, key, JsonKind::Object, "an object");
+                device.model = readModel(m, where + ", model", depth + 1);
+            } else
+                m_json.skip(m, depth + 1);
+        });
+        fields.require({"name", "simulated", "preset", "detail", "asyncEngineCount", "totalMemoryBytes"});
+        return device;
+    }
+
+    // A simulated device's model rates (optional: absent before they were stored).
+    ModelRates readModel(Value& v, const std::string& where, int depth)
+    {
+        Fields fields(m_json, where);
+        ModelRates model;
+        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+            double* rate = key == "pinnedH2DGBps"     ? &model.pinnedH2DGBps
+                           : key == "pinnedD2HGBps"   ? &model.pinnedD2HGBps
+                           : key == "pageableH2DGBps" ? &model.pageableH2DGBps
+                           : key == "pageableD2HGBps" ? &model.pageableD2HGBps
+                           : key == "hostMemcpyGBps"  ? &model.hostMemcpyGBps
+                           : key == "hostMemoryGBps"  ? &model.hostMemoryGBps
+                           : key == "kernelGBps"      ? &model.kernelGBps
+                                                      : nullptr;
+            if (rate)
+                *rate = fields.nonNegativeNumber(m, key);
+            else
+                m_json.skip(m, depth + 1);
+        });
+        fields.require({"pinnedH2DGBps", "pinnedD2HGBps", "pageableH2DGBps", "pageableD2HGBps", "hostMemcpyGBps",
+                        "hostMemoryGBps", "kernelGBps"});
+        return model;
+    }
+
+    RunParams readParams(Value& v, const std::string& where, int depth)
+    {
+        Fields fields(m_json, where);
+        RunParams params;
+        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+            if (key == "chunks")
+                params.chunks = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            else if (key == "chunkBytes")
+                params.chunkBytes = static_cast<std::uint64_t>(fields.integer(m, key, 0, kMaxInt64));
+            else if (key == "slots")
+                params.slotCount = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            else if (key == "kernelRepeats")
+                params.kernelRepeats = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            else if (key == "stagingThreads")
+                params.stagingThreads = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            else
+                m_json.skip(m, depth + 1);
+        });
+        fields.require({"chunks", "chunkBytes", "slots", "kernelRepeats", "stagingThreads"});
+        return params;
+    }
+
+    Verification readVerification(Value& v, const std::string& where, int depth)
+    {
+        Fields fields(m_json, where);
+        Verification verification;
+        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+            if (key == "checked")
+                verification.checked = fields.boolean(m, key);
+            else if (key == "passed")
+                verification.passed = fields.boolean(m, key);
+            else if (key == "mismatches")
+                verification.mismatches = static_cast<std::uint64_t>(fields.integer(m, key, 0, kMaxInt64));
+            else if (key == "message")
+                verification.message = fields.string(m, key);
+            else
+                m_json.skip(m, depth + 1);
+        });
+        fields.require({"checked", "passed", "mismatches", "message"});
+        return verification;
+    }
+
+    void readLanes(Value& v, Run& run, const std::string& where)
+    {
+        const std::size_t count = m_json.countElements(v);
+        if (count > kMaxLanes)
+            fail(where, "has " + std::to_string(count) + " lanes; at most " + std::to_string(kMaxLanes)
+                            + " are supported");
+        run.lanes.reserve(count);
+        std::unordered_map<std::string_view, std::size_t> laneByName;
+        m_json.forEachElement(v, 4, [&](Value& element, std::size_t i) {
+            const std::string laneWhere = where + ", lane " + std::to_string(i);
+            const JsonKind kind = m_json.kind(element);
+            if (kind != JsonKind::Object)
+                fail(laneWhere, std::string("must be an object, not ") + describe(kind));
+            Fields fields(m_json, laneWhere);
+            Lane lane;
+            m_json.forEachMember(element, 5, [&](std::string_view key, Value& m) {
+                if (key == "name") {
+                    lane.name = fields.string(m, key);
+                } else if (key == "kind") {
+                    const std::string_view name = fields.string(m, key);
+                    const auto laneKind = laneKindFromString(name);
+                    if (!laneKind)
+                        fail(laneWhere, "unknown lane kind " + quotedMessageText(name)
+                                            + "; expected \"stream\" or \"host\"");
+                    lane.kind = *laneKind;
+                } else {
+                    m_json.skip(m, 6);
+                }
+            });
+            fields.require({"name", "kind"});
+            run.lanes.push_back(std::move(lane));
+        });
+        for (std::size_t i = 0; i < run.lanes.size(); ++i) {
+            const auto [existing, inserted] = laneByName.emplace(run.lanes[i].name, i);
+            if (!inserted)
+                fail(where + ", lane " + std::to_string(i), "has the same name '" + messageText(run.lanes[i].name)
+                                                                + "' as lane " + std::to_string(existing->second));
+        }
+    }
+
+    void readNames(Value& v, Run& run, const std::string& where)
+    {
+        run.names.clear();
+        run.names.reserve(m_json.countElements(v));
+        m_json.forEachElement(v, 4, [&](Value& element, std::size_t i) {
+            const JsonKind kind = m_json.kind(element);
+            if (kind != JsonKind::String)
+                fail(where, "name " + std::to_string(i) + " must be a string, not " + describe(kind));
+            if (i >= static_cast<std::size_t>(kMaxUint32))
+                fail(where, "has too many names");
+            run.names.emplace_back(m_json.string(element));
+        });
+        if (run.names.empty() || !run.names[0].empty())
+            fail(where, "names[0] must be \"\" (the empty name)");
+    }
+
+    // Ops are the bulk of a file: their checks build no strings unless one
+    // fails. What depends on other members (lanes, names), which may come
+    // after the ops, is checked once the run is read (checkOps).
+    class OpReader {
+    public:
+        OpReader(JsonReader& json, const Run& run, std::size_t runIndex, std::int64_t version, bool lanesKnown)
+            : m_json(json), m_run(run), m_runIndex(runIndex), m_version(version), m_lanesKnown(lanesKnown)
+        {
+        }
+
+        Op read(Value& element, std::size_t index)
+        {
+            m_index = index;
+            const JsonKind kind = m_json.kind(element);
+            if (kind != JsonKind::Array)
+                failOp(std::string("must be an array [kind, lane, chunk, startNs, endNs, bytes, memory], not ")
+                       + describe(kind));
+            Op op;
+            std::size_t n = 0;
+            bool execStartNull = false;
+            bool execEndNull = false;
+            m_json.forEachElement(element, 5, [&](Value& e, std::size_t i) {
+                n = i + 1;
+                switch (i) {
+                case 0: op.kind = kindOf(e); break;
+                case 1: op.lane = laneOf(e); break;
+                case 2: {
+                    const std::int64_t chunk = integer(e, 2, "chunk");
+                    if (chunk < -1 || chunk > kMaxInt)
+                        failOp("chunk " + std::to_string(chunk) + " is invalid: chunks count from 0, and -1 means none");
+                    op.chunk = static_cast<std::int32_t>(chunk);
+                    break;
+                }
+                case 3: op.startNs = time(e, 3, "startNs", "start"); break;
+                case 4: op.endNs = time(e, 4, "endNs", "end"); break;
+                case 5: {
+                    const std::int64_t bytes = integer(e, 5, "bytes");
+                    if (bytes < 0)
+                        failOp("bytes " + std::to_string(bytes) + " is negative");
+                    op.bytes = static_cast<std::uint64_t>(bytes);
+                    break;
+                }
+                case 6: op.memory = memoryOf(e); break;
+                case 7:
+                    execStartNull = isNull(e);
+                    if (!execStartNull)
+                        op.execStartNs = time(e, 7, "execStartNs", "exec start");
+                    break;
+                case 8:
+                    execEndNull = isNull(e);
+                    if (!execEndNull)
+                        op.execEndNs = time(e, 8, "execEndNs", "exec end");
+                    break;
+                case 9: {
+                    const std::int64_t nameId = integer(e, 9, "nameId");
+                    if (nameId < 0 || nameId > kMaxUint32)
+                        failOp("nameId " + std::to_string(nameId) + " is out of range: the run has "
+                               + std::to_string(m_run.names.size()) + " names");
+                    op.nameId = static_cast<std::uint32_t>(nameId);
+                    break;
+                }
+                case 10: {
+                    const std::int64_t correlation = integer(e, 10, "correlation");
+                    if (correlation < 0 || correlation > kMaxUint32)
+                        failOp("correlation " + std::to_string(correlation) + " is out of range 0 ... 4294967295");
+                    op.correlation = static_cast<std::uint32_t>(correlation);
+                    break;
+                }
+                default: m_json.skip(e, 6); break; // counted, refused below
+                }
+            });
+            const bool lengthOk = n == 7 || n == 9 || (m_version >= 2 && (n == 10 || n == 11));
+            if (!lengthOk)
+                failOp("has " + std::to_string(n)
+                       + " elements; expected 7 (kind, lane, chunk, startNs, endNs, bytes, memory) or 9 (and "
+                         "execStartNs, execEndNs)"
+                       + (m_version >= 2 ? ", 10 (and nameId) or 11 (and correlation)" : ""));
+            // Unknown engine times are null, both of them, and only where a
+            // name or correlation follows.
+            if (execStartNull || execEndNull) {
+                if (n < 10 || !execStartNull)
+                    failOp(std::string(execStartNull ? "execStartNs (element 7)" : "execEndNs (element 8)")
+                           + " must be an integer, not null");
+                if (!execEndNull)
+                    failOp("execEndNs (element 8) must be null when execStartNs is");
+            }
+            if (op.endNs < op.startNs)
+                failOp("end " + std::to_string(op.endNs) + " is before start " + std::to_string(op.startNs));
+            if (n >= 9 && !execStartNull && op.execEndNs < op.execStartNs)
+                failOp("exec end " + std::to_string(op.execEndNs) + " is before exec start "
+                       + std::to_string(op.execStartNs));
+            return op;
+        }
+
+        [[noreturn]] void failOp(const std::string& message) const
+        {
+            fail(describeRun(m_runIndex, m_run.name) + ", op " + std::to_string(m_index), message);
+        }
+        void setIndex(std::size_t index) { m_index = index; }
+
+    private:
+        std::int64_t integer(Value& e, std::size_t i, const char* name)
+        {
+            std::int64_t v = 0;
+            JsonKind actual{};
+            if (!m_json.tryInteger(e, v, actual))
+                failOp(std::string(name) + " (element " + std::to_string(i) + ") must be an integer, not "
+                       + describe(actual));
+            return v;
+        }
+
+        std::int64_t time(Value& e, std::size_t i, const char* name, const char* label)
+        {
+            const std::int64_t t = integer(e, i, name);
+            if (t < 0)
+                failOp(std::string(label) + " " + std::to_string(t) + " is negative");
+            if (t >= Trace::kTimeLimitNs)
+                failOp(std::string(label) + " " + std::to_string(t) + " is too late: " + timeLimitText());
+            return t;
+        }
+
+        bool isNull(Value& e)
+        {
+            bool null = false;
+            return !e.is_null().get(null) && null;
+        }
+
+        std::string_view text(Value& e, std::size_t i, const char* name)
+        {
+            const JsonKind kind = m_json.kind(e);
+            if (kind != JsonKind::String)
+                failOp(std::string(name) + " (element " + std::to_string(i) + ") must be a string, not "
+                       + describe(kind));
+            return m_json.string(e);
+        }
+
+        OpKind kindOf(Value& e)
+        {
+            const std::string_view name = text(e, 0, "kind");
+            const auto kind = opKindFromString(name);
+            if (!kind)
+                failOp("unknown op kind " + quotedMessageText(name));
+            if (m_version < 2 && static_cast<int>(*kind) > static_cast<int>(OpKind::Register))
+                failOp("op kind " + quotedMessageText(name) + " needs format version 2");
+            return *kind;
+        }
+
+        HostMemoryKind memoryOf(Value& e)
+        {
+            const std::string_view name = text(e, 6, "memory");
+            const auto memory = hostMemoryKindFromString(name);
+            if (!memory)
+                failOp("unknown memory kind " + quotedMessageText(name));
+            if (m_version < 2 && static_cast<int>(*memory) > static_cast<int>(HostMemoryKind::Registered))
+                failOp("memory kind " + quotedMessageText(name) + " needs format version 2");
+            return *memory;
+        }
+
+        std::uint16_t laneOf(Value& e)
+        {
+            const std::int64_t lane = integer(e, 1, "lane");
+            const std::int64_t count = m_lanesKnown ? static_cast<std::int64_t>(m_run.lanes.size()) : kMaxLanes;
+            if (lane < 0 || lane >= count)
+                failOp("lane " + std::to_string(lane) + " is out of range"
+                       + (m_lanesKnown ? ": the run has " + std::to_string(count) + " lanes" : std::string()));
+            return static_cast<std::uint16_t>(lane);
+        }
+
+        JsonReader& m_json;
+        const Run& m_run;
+        std::size_t m_runIndex;
+        std::int64_t m_version;
+        bool m_lanesKnown;
+        std::size_t m_index = 0;
+    };
+
+    // What an op's reading could not check: lanes and names may come after
+    // the ops in a file. Ops are still in file order here.
+    static void checkOps(const Run& run, OpReader& reader)
+    {
+        for (std::size_t i = 0; i < run.ops.size(); ++i) {
+            const Op& op = run.ops[i];
+            reader.setIndex(i);
+            if (op.lane >= run.lanes.size())
+                reader.failOp("lane " + std::to_string(op.lane) + " is out of range: the run has "
+                              + std::to_string(run.lanes.size()) + " lanes");
+            if (op.nameId >= run.names.size())
+                reader.failOp("nameId " + std::to_string(op.nameId) + " is out of range: the run has "
+                              + std::to_string(run.names.size()) + " names");
+            const Lane& lane = run.lanes[op.lane];
+            const bool gpu = isGpuOp(op.kind);
+            if (gpu && lane.kind != LaneKind::Stream)
+                reader.failOp(std::string("a ") + toString(op.kind) + " op runs on a GPU stream, but lane "
+                              + std::to_string(op.lane) + " ('" + messageText(lane.name) + "') is a host lane");
+            if (!gpu && lane.kind == LaneKind::Stream)
+                reader.failOp(std::string("a ") + toString(op.kind) + " op runs on the host, but lane "
+                              + std::to_string(op.lane) + " ('" + messageText(lane.name) + "') is a stream lane");
+        }
+    }
+
+    // Ops in one lane never overlap: a stream runs one op at a time, and so
+    // does a host thread. Touching (end == next start) is fine.
+    static void checkNoOverlap(const Run& run, const std::string& where)
+    {
+        const auto before = [&run](std::uint32_t a, std::uint32_t b) {
+            const Op& x = run.ops[a];
+            const Op& y = run.ops[b];
+            return std::tie(x.lane, x.startNs, x.endNs) < std::tie(y.lane, y.startNs, y.endNs);
+        };
+        std::vector<std::uint32_t> order(run.ops.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = static_cast<std::uint32_t>(i);
+        // Files we write are already sorted; only foreign ones pay for the sort.
+        if (!std::is_sorted(order.begin(), order.end(), before))
+            std::stable_sort(order.begin(), order.end(), before);
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            const Op& a = run.ops[order[i - 1]];
+            const Op& b = run.ops[order[i]];
+            if (a.lane == b.lane && b.startNs < a.endNs)
+                fail(where, "ops " + std::to_string(order[i - 1]) + " and " + std::to_string(order[i])
+                                + " overlap on lane " + std::to_string(a.lane) + " ('"
+                                + messageText(run.lanes[a.lane].name) + "'): op " + std::to_string(order[i])
+                                + " starts at " + std::to_string(b.startNs) + ", before op "
+                                + std::to_string(order[i - 1]) + " ends at " + std::to_string(a.endNs));
+        }
+    }
+
+    Run readRun(Value& v, std::size_t index)
+    {
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Object)
+            fail("run " + std::to_string(index), std::string("must be an object, not ") + describe(kind));
+        Run run;
+        Fields fields(m_json, "run " + std::to_string(index));
+        OpReader ops(m_json, run, index, m_version, false);
+        bool lanesRead = false;
+        m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
+            if (key == "name") {
+                run.name = fields.string(m, key);
+                fields.setWhere(describeRun(index, run.name));
+            } else if (key == "pipeline") {
+                run.pipeline = fields.string(m, key);
+            } else if (key == "device") {
+                fields.expect(m, key, JsonKind::Object, "an object");
+                run.device = readDevice(m, fields.where() + ", device", 4);
+            } else if (key == "params") {
+                fields.expect(m, key, JsonKind::Object, "an object");
+                run.params = readParams(m, fields.where() + ", params", 4);
+            } else if (key == "timing") {
+                run.timing = fields.string(m, key);
+            } else if (key == "status") {
+                const std::string_view status = fields.string(m, key);
+                const auto parsed = runStatusFromString(status);
+                if (!parsed)
+                    fail(fields.where(), "unknown status " + quotedMessageText(status)
+                                             + "; expected \"completed\", \"cancelled\" or \"failed\"");
+                run.status = *parsed;
+            } else if (key == "error") {
+                run.error = fields.string(m, key);
+            } else if (key == "timedBeginNs") {
+                run.timedBeginNs = fields.integer(m, key, 0, Trace::kTimeLimitNs - 1);
+            } else if (key == "timedEndNs") {
+                run.timedEndNs = fields.integer(m, key, 0, Trace::kTimeLimitNs - 1);
+            } else if (key == "verification") {
+                fields.expect(m, key, JsonKind::Object, "an object");
+                run.verification = readVerification(m, fields.where() + ", verification", 4);
+            } else if (key == "lanes") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                readLanes(m, run, fields.where());
+                lanesRead = true;
+            } else if (key == "names") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                readNames(m, run, fields.where());
+            } else if (key == "ops") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                const std::size_t count = m_json.countElements(m);
+                if (count > static_cast<std::size_t>(kMaxUint32))
+                    fail(fields.where(), "has too many ops");
+                run.ops.reserve(count);
+                OpReader reader(m_json, run, index, m_version, lanesRead);
+                m_json.forEachElement(m, 4, [&](Value& op, std::size_t i) { run.ops.push_back(reader.read(op, i)); });
+            } else {
+                m_json.skip(m, 4);
+            }
+        });
+        const std::string& where = fields.where();
+        fields.require({"name", "pipeline", "device", "params", "timing", "status", "error", "timedBeginNs",
+                        "timedEndNs", "verification", "lanes", "ops"});
+        if (run.timedEndNs < run.timedBeginNs)
+            fail(where, "timedEndNs " + std::to_string(run.timedEndNs) + " is before timedBeginNs "
+                            + std::to_string(run.timedBeginNs));
+        checkOps(run, ops);
+        checkNoOverlap(run, where);
+        run.sortOps();
+        return run;
+    }
+
+    BandwidthSweep readSweep(Value& v, std::size_t index)
+    {
+        const std::string where = "sweep " + std::to_string(index);
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Object)
+            fail(where, std::string("must be an object, not ") + describe(kind));
+        BandwidthSweep sweep;
+        Fields fields(m_json, where);
+        m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
+            if (key == "device") {
+                fields.expect(m, key, JsonKind::Object, "an object");
+                sweep.device = readDevice(m, where + ", device", 4);
+            } else if (key == "timing") {
+                sweep.timing = fields.string(m, key);
+            } else if (key == "warmups") {
+                sweep.warmups = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            } else if (key == "samples") {
+                sweep.samples = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            } else if (key == "points") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                m_json.forEachElement(m, 4, [&](Value& p, std::size_t i) { sweep.points.push_back(readPoint(p, where, i)); });
+            } else if (key == "status") {
+                // Optional: sweeps from before cancel kept partial sweeps are complete.
+                const std::string_view status = fields.string(m, key);
+                const auto parsed = runStatusFromString(status);
+                if (!parsed)
+                    fail(where, "unknown status " + quotedMessageText(status)
+                                    + "; expected \"completed\", \"cancelled\" or \"failed\"");
+                sweep.status = *parsed;
+            } else if (key == "error") {
+                sweep.error = fields.string(m, key);
+            } else if (key == "hostCopies") {
+                // Optional: sweeps from before host copies were measured have none.
+                fields.expect(m, key, JsonKind::Array, "an array");
+                m_json.forEachElement(m, 4, [&](Value& p, std::size_t i) {
+                    sweep.hostCopies.push_back(readHostCopy(p, where, i));
+                });
+            } else {
+                m_json.skip(m, 4);
+            }
+        });
+        fields.require({"device", "timing", "warmups", "samples", "points"});
+        return sweep;
+    }
+
+    BandwidthPoint readPoint(Value& v, const std::string& sweepWhere, std::size_t index)
+    {
+        const std::string where = sweepWhere + ", point " + std::to_string(index);
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Object)
+            fail(where, std::string("must be an object, not ") + describe(kind));
+        BandwidthPoint point;
+        Fields fields(m_json, where);
+        m_json.forEachMember(v, 5, [&](std::string_view key, Value& m) {
+            if (key == "bytes") {
+                point.bytes = static_cast<std::uint64_t>(fields.integer(m, key, 1, kMaxInt64));
+            } else if (key == "memory") {
+                const std::string_view memory = fields.string(m, key);
+                const auto memoryKind = hostMemoryKindFromString(memory);
+                if (!memoryKind)
+                    fail(where, "unknown memory kind " + quotedMessageText(memory));
+                point.memory = *memoryKind;
+            } else if (key == "direction") {
+                point.direction = fields.string(m, key);
+                if (point.direction != "HtoD" && point.direction != "DtoH" && point.direction != "bidir")
+                    fail(where, "unknown direction " + quotedMessageText(point.direction)
+                                    + "; expected \"HtoD\", \"DtoH\" or \"bidir\"");
+            } else if (key == "samplesMs") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                m_json.forEachElement(m, 6, [&](Value& sample, std::size_t s) {
+                    const JsonKind sampleKind = m_json.kind(sample);
+                    if (sampleKind != JsonKind::Integer && sampleKind != JsonKind::Number)
+                        fail(where, "sample " + std::to_string(s) + " must be a number, not " + describe(sampleKind));
+                    const double value = m_json.number(sample);
+                    if (value < 0)
+                        fail(where, "sample " + std::to_string(s) + " is negative");
+                    point.samplesMs.push_back(value);
+                });
+                if (point.samplesMs.empty())
+                    fail(where, "has no samples");
+            } else if (key == "medianMs") {
+                point.medianMs = fields.nonNegativeNumber(m, key);
+            } else if (key == "gbps") {
+                point.gbps = fields.nonNegativeNumber(m, key);
+            } else {
+                m_json.skip(m, 6);
+            }
+        });
+        fields.require({"bytes", "memory", "direction", "samplesMs", "medianMs", "gbps"});
+        return point;
+    }
+
+    HostCopyPoint readHostCopy(Value& v, const std::string& sweepWhere, std::size_t index)
+    {
+        const std::string where = sweepWhere + ", host copy " + std::to_string(index);
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Object)
+            fail(where, std::string("must be an object, not ") + describe(kind));
+        HostCopyPoint point;
+        Fields fields(m_json, where);
+        m_json.forEachMember(v, 5, [&](std::string_view key, Value& m) {
+            if (key == "threads") {
+                point.threads = static_cast<int>(fields.integer(m, key, 1, kMaxInt));
+            } else if (key == "bytes") {
+                point.bytes = static_cast<std::uint64_t>(fields.integer(m, key, 1, kMaxInt64));
+            } else if (key == "samplesMs") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                m_json.forEachElement(m, 6, [&](Value& sample, std::size_t s) {
+                    const JsonKind sampleKind = m_json.kind(sample);
+                    if (sampleKind != JsonKind::Integer && sampleKind != JsonKind::Number)
+                        fail(where, "sample " + std::to_string(s) + " must be a number, not " + describe(sampleKind));
+                    const double value = m_json.number(sample);
+                    if (value < 0)
+                        fail(where, "sample " + std::to_string(s) + " is negative");
+                    point.samplesMs.push_back(value);
+                });
+                if (point.samplesMs.empty())
+                    fail(where, "has no samples");
+            } else if (key == "medianMs") {
+                point.medianMs = fields.nonNegativeNumber(m, key);
+            } else if (key == "gbps") {
+                point.gbps = fields.nonNegativeNumber(m, key);
+            } else {
+                m_json.skip(m, 6);
+            }
+        });
+        fields.require({"threads", "bytes", "samplesMs", "medianMs", "gbps"});
+        return point;
+    }
+
+    JsonReader& m_json;
+    std::int64_t m_version = Trace::kFormatVersion;
+};
+
+} // namespace
+
+Trace readNativeTrace(JsonReader& json)
+{
+    return Reader(json).read();
+}
+
+} // namespace ovs

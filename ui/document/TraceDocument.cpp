@@ -1,0 +1,168 @@
+#include "document/TraceDocument.h"
+
+#include "document/SaturatingMath.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+
+namespace ovs::ui {
+
+TraceDocument::TraceDocument(QObject* parent) : QObject(parent) {}
+
+std::int64_t TraceDocument::endNs() const
+{
+    std::int64_t end = 0;
+    for (int i = 0; i < runCount(); ++i) {
+        const RunTimeline& run = m_runs[static_cast<std::size_t>(i)];
+        end = std::max(end, addSaturated(std::max(run.endNs(), run.run().timedEndNs), displayOffsetNs(i)));
+    }
+    return end;
+}
+
+void TraceDocument::setAlignTimedRegions(bool align)
+{
+    if (align == m_alignTimedRegions)
+        return;
+    m_alignTimedRegions = align;
+    emit reset();
+}
+
+std::int64_t TraceDocument::displayOffsetNs(int run) const
+{
+    if (!m_alignTimedRegions || run < 0 || run >= runCount())
+        return 0;
+    // A run still recording has no timed region yet: it stays at 0 until it
+    // finishes, then joins the others.
+    const auto hasRegion = [](const RunTimeline& r) {
+        return !r.isLive() && r.run().timedEndNs > r.run().timedBeginNs;
+    };
+    const RunTimeline& self = m_runs[static_cast<std::size_t>(run)];
+    if (!hasRegion(self))
+        return 0;
+    std::int64_t latestBegin = 0;
+    for (const auto& r : m_runs)
+        if (hasRegion(r))
+            latestBegin = std::max(latestBegin, r.run().timedBeginNs);
+    return latestBegin - self.run().timedBeginNs;
+}
+
+void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)
+{
+    m_runs.clear();
+    for (const auto& run : trace.runs)
+        m_runs.emplace_back(run);
+    m_sweeps = trace.sweeps;
+    m_sourcePath = sourcePath;
+    m_tool = trace.tool;
+    m_createdUtc = trace.createdUtc;
+    setModified(false);
+    emit reset();
+}
+
+void TraceDocument::clear()
+{
+    m_runs.clear();
+    m_sweeps.clear();
+    m_sourcePath.clear();
+    m_tool.clear();
+    m_createdUtc.clear();
+    setModified(false);
+    emit reset();
+}
+
+Trace TraceDocument::toTrace() const
+{
+    Trace trace;
+    trace.tool = m_tool;
+    trace.createdUtc = m_createdUtc;
+    for (const auto& run : m_runs)
+        trace.runs.push_back(run.toRun());
+    trace.sweeps = m_sweeps;
+    return trace;
+}
+
+void TraceDocument::markSaved(const QString& path)
+{
+    m_sourcePath = path;
+    setModified(false);
+}
+
+void TraceDocument::setModified(bool modified)
+{
+    if (m_modified == modified)
+        return;
+    m_modified = modified;
+    emit modifiedChanged(modified);
+}
+
+void TraceDocument::stampProvenance()
+{
+    // Only an empty document's: runs recorded into a loaded trace join its
+    // provenance rather than rewrite it.
+    if (!m_tool.empty() || !m_createdUtc.empty())
+        return;
+    m_tool = std::string("overlapscope ") + OVERLAPSCOPE_VERSION;
+    m_createdUtc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+}
+
+int TraceDocument::beginRun(const Run& header)
+{
+    stampProvenance();
+    m_runs.push_back(RunTimeline::live(header));
+    setModified(true);
+    const int index = runCount() - 1;
+    emit runAdded(index);
+    return index;
+}
+
+void TraceDocument::addLane(int run, const Lane& lane, int laneIndex)
+{
+    if (run < 0 || run >= runCount())
+        return;
+    m_runs[static_cast<std::size_t>(run)].addLane(lane, laneIndex);
+    emit runChanged(run);
+}
+
+void TraceDocument::addOps(int run, std::span<const Op> ops)
+{
+    if (run < 0 || run >= runCount() || ops.empty())
+        return;
+    m_runs[static_cast<std::size_t>(run)].addOps(ops);
+    emit runChanged(run);
+}
+
+void TraceDocument::finishRun(int run, const Run& finished)
+{
+    if (run < 0 || run >= runCount())
+        return;
+    m_runs[static_cast<std::size_t>(run)].finish(finished);
+    emit runChanged(run);
+}
+
+int TraceDocument::beginSweep(const BandwidthSweep& header)
+{
+    stampProvenance();
+    m_sweeps.push_back(header);
+    setModified(true);
+    emit sweepsChanged();
+    return static_cast<int>(m_sweeps.size()) - 1;
+}
+
+void TraceDocument::addBandwidthPoint(int sweep, const BandwidthPoint& point)
+{
+    if (sweep < 0 || sweep >= static_cast<int>(m_sweeps.size()))
+        return;
+    m_sweeps[static_cast<std::size_t>(sweep)].points.push_back(point);
+    emit sweepsChanged();
+}
+
+void TraceDocument::finishSweep(int sweep, const BandwidthSweep& finished)
+{
+    if (sweep < 0 || sweep >= static_cast<int>(m_sweeps.size()))
+        return;
+    m_sweeps[static_cast<std::size_t>(sweep)] = finished;
+    emit sweepsChanged();
+}
+
+} // namespace ovs::ui

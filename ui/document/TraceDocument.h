@@ -1,0 +1,87 @@
+#pragma once
+
+#include "document/RunTimeline.h"
+
+#include "trace/Trace.h"
+
+#include <QObject>
+#include <QString>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ovs::ui {
+
+// What the window shows: the runs (stacked on one time axis) and the
+// bandwidth sweeps, whether loaded from a file or arriving live from a run.
+// Lives on the GUI thread; every view listens to its signals.
+class TraceDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit TraceDocument(QObject* parent = nullptr);
+
+    int runCount() const { return static_cast<int>(m_runs.size()); }
+    const RunTimeline& run(int index) const { return m_runs.at(static_cast<std::size_t>(index)); }
+    const std::vector<BandwidthSweep>& sweeps() const { return m_sweeps; }
+    bool isEmpty() const { return m_runs.empty() && m_sweeps.empty(); }
+    // Latest op end over all runs, with their display offsets: the extent of
+    // the shared time axis.
+    std::int64_t endNs() const;
+
+    // When on, each finished run is shifted on the shared axis so that all
+    // timed regions start together: wall times then compare at a glance,
+    // whatever setup came before each timer. Off: every run from its own t = 0.
+    void setAlignTimedRegions(bool align);
+    bool alignTimedRegions() const { return m_alignTimedRegions; }
+    // Where a run's t = 0 sits on the shared axis (0 unless aligned).
+    std::int64_t displayOffsetNs(int run) const;
+
+    // Replaces everything with a loaded trace.
+    void setTrace(const Trace& trace, const QString& sourcePath);
+    void clear();
+    // The document as a trace, for saving and exporting. A loaded trace keeps
+    // the tool and creation time it was recorded with; a recording made in
+    // the window is stamped when its first run or sweep begins.
+    Trace toTrace() const;
+    const std::string& tool() const { return m_tool; }
+    const std::string& createdUtc() const { return m_createdUtc; }
+
+    QString sourcePath() const { return m_sourcePath; }
+    // True when it holds recorded work not yet saved.
+    bool isModified() const { return m_modified; }
+    void markSaved(const QString& path);
+
+    // Live updates (from RunController, on the GUI thread).
+    int beginRun(const Run& header);
+    void addLane(int run, const Lane& lane, int laneIndex);
+    void addOps(int run, std::span<const Op> ops);
+    void finishRun(int run, const Run& finished);
+    int beginSweep(const BandwidthSweep& header);
+    void addBandwidthPoint(int sweep, const BandwidthPoint& point);
+    void finishSweep(int sweep, const BandwidthSweep& finished);
+
+signals:
+    // Everything was replaced (load, clear).
+    void reset();
+    void runAdded(int run);
+    // Lanes or ops were added to a run, or it finished.
+    void runChanged(int run);
+    void sweepsChanged();
+    void modifiedChanged(bool modified);
+
+private:
+    void setModified(bool modified);
+    void stampProvenance();
+
+    std::vector<RunTimeline> m_runs;
+    std::vector<BandwidthSweep> m_sweeps;
+    QString m_sourcePath;
+    std::string m_tool;
+    std::string m_createdUtc;
+    bool m_modified = false;
+    bool m_alignTimedRegions = false;
+};
+
+} // namespace ovs::ui

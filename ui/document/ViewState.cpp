@@ -1,0 +1,98 @@
+#include "document/ViewState.h"
+
+#include "document/SaturatingMath.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ovs::ui {
+
+ViewState::ViewState(QObject* parent) : QObject(parent) {}
+
+void ViewState::setVisibleRange(std::int64_t startNs, std::int64_t endNs)
+{
+    if (endNs < startNs)
+        std::swap(startNs, endNs);
+    // Saturating throughout: a loaded trace may put times near 2^63.
+    if (subSaturated(endNs, startNs) < kMinimumSpanNs) {
+        const std::int64_t mid = std::midpoint(startNs, endNs);
+        startNs = subSaturated(mid, kMinimumSpanNs / 2);
+        endNs = addSaturated(startNs, kMinimumSpanNs);
+    }
+    // Keep the view over the data: shift (not shrink) a range that runs off
+    // either end, unless it is wider than everything.
+    const std::int64_t limit = std::max(m_extentNs, kMinimumSpanNs);
+    const std::int64_t span = subSaturated(endNs, startNs);
+    if (span >= limit) {
+        startNs = std::min<std::int64_t>(startNs, 0);
+        endNs = std::max(endNs, limit);
+        startNs = std::max(startNs, subSaturated(endNs, span));
+    } else {
+        if (startNs < 0) {
+            endNs = subSaturated(endNs, startNs);
+            startNs = 0;
+        }
+        if (endNs > limit) {
+            startNs = subSaturated(startNs, endNs - limit);
+            endNs = limit;
+        }
+    }
+    if (startNs == m_startNs && endNs == m_endNs)
+        return;
+    m_startNs = startNs;
+    m_endNs = endNs;
+    emit visibleRangeChanged(m_startNs, m_endNs);
+}
+
+void ViewState::zoom(double factor, std::int64_t centerNs)
+{
+    if (!(factor > 0))
+        return;
+    const double start = static_cast<double>(m_startNs);
+    const double end = static_cast<double>(m_endNs);
+    const double center = static_cast<double>(centerNs);
+    setVisibleRange(toNsSaturated(center - (center - start) / factor), toNsSaturated(center + (end - center) / factor));
+}
+
+void ViewState::pan(double fraction)
+{
+    const double span = static_cast<double>(m_endNs) - static_cast<double>(m_startNs);
+    const std::int64_t shift = toNsSaturated(fraction * span);
+    setVisibleRange(addSaturated(m_startNs, shift), addSaturated(m_endNs, shift));
+}
+
+void ViewState::setExtent(std::int64_t extentNs)
+{
+    m_extentNs = std::max<std::int64_t>(extentNs, kMinimumSpanNs);
+}
+
+void ViewState::resetView()
+{
+    // A 2% margin on the right so the last op does not touch the edge.
+    setVisibleRange(0, addSaturated(m_extentNs, m_extentNs / 50));
+}
+
+void ViewState::setSelection(const OpRef& op)
+{
+    if (op == m_selection)
+        return;
+    m_selection = op;
+    emit selectionChanged(m_selection);
+}
+
+void ViewState::setMeasurement(std::int64_t aNs, std::int64_t bNs)
+{
+    m_measurement = std::make_pair(std::min(aNs, bNs), std::max(aNs, bNs));
+    emit measurementChanged();
+}
+
+void ViewState::clearMeasurement()
+{
+    if (!m_measurement)
+        return;
+    m_measurement.reset();
+    emit measurementChanged();
+}
+
+} // namespace ovs::ui

@@ -1,0 +1,308 @@
+#include "panels/SummaryPanel.h"
+
+#include "document/TraceDocument.h"
+#include "style/TimeFormat.h"
+
+#include "analysis/RunAnalysis.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QStringList>
+#include <QTreeWidget>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace ovs::ui {
+
+namespace {
+
+const QString kNone = QStringLiteral("\u2013");
+
+bool sameWorkload(const Run& a, const Run& b)
+{
+    return a.device.label() == b.device.label() && a.params.chunks == b.params.chunks
+           && a.params.chunkBytes == b.params.chunkBytes && a.params.kernelRepeats == b.params.kernelRepeats;
+}
+
+bool isTimed(const RunTimeline& timeline)
+{
+    const Run& run = timeline.run();
+    return !timeline.isLive() && run.status == RunStatus::Completed && run.wallNs() > 0;
+}
+
+// The serialized run a row compares against: the latest completed one of the
+// same workload on the same device, so a speedup never mixes devices or sizes.
+const Run* baselineFor(const TraceDocument& document, const Run& run)
+{
+    const Run* baseline = nullptr;
+    for (int i = 0; i < document.runCount(); ++i) {
+        const RunTimeline& candidate = document.run(i);
+        if (candidate.run().pipeline == "serialized" && isTimed(candidate) && sameWorkload(candidate.run(), run))
+            baseline = &candidate.run();
+    }
+    return baseline;
+}
+
+QString speedupText(const TraceDocument& document, const RunTimeline& timeline, QString* why)
+{
+    if (!isTimed(timeline)) {
+        *why = QObject::tr("only completed runs are compared");
+        return kNone;
+    }
+    const Run* baseline = baselineFor(document, timeline.run());
+    if (!baseline) {
+        *why = QObject::tr("no completed serialized run of the same workload on this device");
+        return kNone;
+    }
+    *why = QObject::tr("serialized wall time / this run's wall time");
+    const double speedup = static_cast<double>(baseline->wallNs()) / static_cast<double>(timeline.run().wallNs());
+    return QStringLiteral("%1x").arg(speedup, 0, 'f', 2);
+}
+
+QString statusText(const RunTimeline& timeline)
+{
+    if (timeline.isLive())
+        return QObject::tr("running");
+    const Run& run = timeline.run();
+    QString text = QString::fromLatin1(toString(run.status));
+    if (!run.error.empty())
+        text += QStringLiteral(": ") + QString::fromStdString(run.error);
+    return text;
+}
+
+// What a run's timing string means for the reader of its times.
+QString timingText(const std::string& timing)
+{
+    if (timing == "cuda-events+cupti")
+        return QObject::tr("CUDA events + CUPTI engine-true intervals");
+    if (timing == "cuda-events")
+        return QObject::tr("CUDA event times only (no engine-true intervals: CUPTI was not available)");
+    if (timing == "simulated")
+        return QObject::tr("simulated (engine intervals from the model)");
+    return QString::fromStdString(timing);
+}
+
+QString deviceLine(const TraceDocument& document)
+{
+    // One entry per device, in order of first appearance, so a document that
+    // compares a GPU with its simulation says both.
+    QStringList seen;
+    QStringList lines;
+    auto add = [&](const DeviceInfo& device, const std::string& timing) {
+        const QString label = QString::fromStdString(device.label());
+        if (seen.contains(label))
+            return;
+        seen << label;
+        QStringList parts{label};
+        if (!device.detail.empty())
+            parts << QString::fromStdString(device.detail);
+        if (device.asyncEngineCount > 0)
+            parts << (device.asyncEngineCount == 1 ? QObject::tr("1 copy engine")
+                                                   : QObject::tr("%1 copy engines").arg(device.asyncEngineCount));
+        if (!timing.empty())
+            parts << QObject::tr("timing: %1").arg(timingText(timing));
+        lines << QObject::tr("Device: %1").arg(parts.join(QStringLiteral(" \u00b7 ")));
+    };
+    for (int i = 0; i < document.runCount(); ++i)
+        add(document.run(i).run().device, document.run(i).run().timing);
+    for (const auto& sweep : document.sweeps())
+        add(sweep.device, sweep.timing);
+    if (lines.isEmpty())
+        return QObject::tr("No runs yet: choose a device and press Run, or open a trace.");
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_deviceLine(new QLabel), m_table(new QTreeWidget),
+      m_diagnoses(new QLabel)
+{
+    m_deviceLine->setWordWrap(true);
+    m_deviceLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table->setColumnCount(ColumnCount);
+    m_table->setHeaderLabels({tr("Run"), tr("Device"), tr("Status"), tr("Wall time"), tr("Speedup"), tr("Overlap"),
+                              tr("Bound"), tr("Verification"), tr("Ops")});
+    m_table->headerItem()->setToolTip(OverlapColumn, tr("Share of copy time during which a kernel ran"));
+    m_table->headerItem()->setToolTip(BoundColumn,
+                                      tr("Wall time over the fastest this pipeline could go at the measured rates"));
+    m_table->setRootIsDecorated(false);
+    m_table->setUniformRowHeights(true);
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->header()->setStretchLastSection(false);
+    m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->header()->setSectionResizeMode(VerificationColumn, QHeaderView::Stretch);
+
+    m_diagnoses->setObjectName(QStringLiteral("diagnoses"));
+    m_diagnoses->setWordWrap(true);
+    m_diagnoses->setTextFormat(Qt::RichText);
+    m_diagnoses->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diagnoses->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+
+    // The diagnoses can run long (a sentence per run); they scroll in their
+    // own area so the table keeps its rows visible.
+    m_diagnosesArea = new QScrollArea;
+    m_diagnosesArea->setWidget(m_diagnoses);
+    m_diagnosesArea->setWidgetResizable(true);
+    m_diagnosesArea->setFrameShape(QFrame::NoFrame);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_deviceLine);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_diagnosesArea, 1);
+
+    if (document) {
+        // Rates come from the sweeps, so new sweeps change every analysis.
+        auto invalidate = [this] {
+            m_analyses.clear();
+            refresh();
+        };
+        connect(document, &TraceDocument::reset, this, invalidate);
+        connect(document, &TraceDocument::runAdded, this, &SummaryPanel::refresh);
+        connect(document, &TraceDocument::runChanged, this, &SummaryPanel::refresh);
+        connect(document, &TraceDocument::sweepsChanged, this, invalidate);
+    }
+    refresh();
+}
+
+void SummaryPanel::refresh()
+{
+    const int runs = m_document ? m_document->runCount() : 0;
+    m_deviceLine->setText(m_document ? deviceLine(*m_document) : QString());
+
+    // Items are updated in place, so a live run does not reset the user's
+    // selection or scroll position every batch.
+    while (m_table->topLevelItemCount() > runs)
+        delete m_table->takeTopLevelItem(m_table->topLevelItemCount() - 1);
+    while (m_table->topLevelItemCount() < runs) {
+        auto* item = new QTreeWidgetItem(m_table);
+        for (int column : {WallColumn, SpeedupColumn, OverlapColumn, BoundColumn, OpsColumn})
+            item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+    }
+
+    m_analyses.resize(static_cast<std::size_t>(runs));
+    m_diagnosisLines.clear();
+    QStringList diagnosisHtml;
+    for (int i = 0; i < runs; ++i) {
+        const RunTimeline& timeline = m_document->run(i);
+        const Run& run = timeline.run();
+        QTreeWidgetItem* item = m_table->topLevelItem(i);
+        item->setText(RunColumn, QString::fromStdString(run.name));
+        item->setText(DeviceColumn, QString::fromStdString(run.device.label()));
+        item->setText(StatusColumn, statusText(timeline));
+        item->setToolTip(StatusColumn, statusText(timeline));
+        item->setText(WallColumn, !timeline.isLive() && run.wallNs() > 0 ? TimeFormat::wallTime(run.wallNs()) : kNone);
+        QString why;
+        item->setText(SpeedupColumn, speedupText(*m_document, timeline, &why));
+        item->setToolTip(SpeedupColumn, why);
+        // The cell says it in a word so the columns fit the window; the
+        // core's whole sentence is the tooltip (and in summaryText).
+        const QString verification =
+            timeline.isLive() ? kNone : QString::fromStdString(run.verification.message);
+        QString verdict = kNone;
+        if (!timeline.isLive())
+            verdict = !run.verification.checked ? tr("not verified")
+                      : run.verification.passed ? tr("verified")
+                                                : tr("FAILED (%1 mismatches)").arg(run.verification.mismatches);
+        item->setText(VerificationColumn, verdict);
+        item->setToolTip(VerificationColumn, verification);
+        item->setText(OpsColumn, QString::number(timeline.opCount()));
+        const Analysis& analysis = analysisOf(i);
+        item->setText(OverlapColumn, analysis.overlap);
+        item->setToolTip(OverlapColumn, analysis.overlapTip);
+        item->setText(BoundColumn, analysis.bound);
+        item->setToolTip(BoundColumn, analysis.boundTip);
+        if (!analysis.diagnosis.isEmpty()) {
+            const QString name = QString::fromStdString(run.name);
+            m_diagnosisLines << name + QStringLiteral(": ") + analysis.diagnosis;
+            diagnosisHtml << QStringLiteral("<b>%1</b>: %2").arg(name.toHtmlEscaped(), analysis.diagnosis.toHtmlEscaped());
+        }
+        const bool bad = !timeline.isLive()
+                         && (run.status != RunStatus::Completed || !run.verification.passed);
+        for (int column : {StatusColumn, VerificationColumn}) {
+            if (bad)
+                item->setForeground(column, QColor(0xc0, 0x39, 0x2b));
+            else
+                item->setData(column, Qt::ForegroundRole, QVariant()); // the palette's, light or dark
+        }
+    }
+    // The device line above names a device all runs share: no column for it then.
+    bool oneDevice = true;
+    for (int i = 1; i < runs && oneDevice; ++i)
+        oneDevice = m_document->run(i).run().device.label() == m_document->run(0).run().device.label();
+    m_table->setColumnHidden(DeviceColumn, oneDevice);
+    m_diagnoses->setText(diagnosisHtml.join(QStringLiteral("<br>")));
+    m_diagnosesArea->setVisible(!diagnosisHtml.isEmpty());
+}
+
+const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)
+{
+    const RunTimeline& timeline = m_document->run(index);
+    const Run& header = timeline.run();
+    Analysis& cached = m_analyses[static_cast<std::size_t>(index)];
+    if (timeline.isLive()) {
+        // A run in flight has no wall time yet: nothing to judge.
+        cached = Analysis{};
+        cached.overlap = cached.bound = kNone;
+        return cached;
+    }
+    if (cached.valid && cached.opCount == timeline.opCount() && cached.status == static_cast<int>(header.status))
+        return cached;
+
+    const RunAnalysis a = analyzeRun(timeline.toRun(), m_document->sweeps(), baselineFor(*m_document, header));
+    cached = Analysis{};
+    cached.valid = true;
+    cached.opCount = timeline.opCount();
+    cached.status = static_cast<int>(header.status);
+    const RunMetrics& m = a.metrics;
+    if (m.copies.busyNs > 0 && header.status == RunStatus::Completed) {
+        cached.overlap = QStringLiteral("%1%").arg(m.overlapPercent, 0, 'f', 0);
+        cached.overlapTip = tr("Copies ran while a kernel ran %1% of copy time; uploads with downloads %2%.\n"
+                               "Busy: H2D %3, D2H %4, kernels %5 (%6)")
+                                .arg(m.overlapPercent, 0, 'f', 1)
+                                .arg(m.h2dWithD2hPercent, 0, 'f', 1)
+                                .arg(TimeFormat::duration(static_cast<double>(m.h2d.busyNs)),
+                                     TimeFormat::duration(static_cast<double>(m.d2h.busyNs)),
+                                     TimeFormat::duration(static_cast<double>(m.compute.busyNs)),
+                                     QString::fromStdString(m.engineTimes));
+    } else {
+        cached.overlap = kNone;
+        cached.overlapTip = tr("only completed runs with copies have an overlap");
+    }
+    const Bounds& b = a.bounds;
+    if (b.distance > 0) {
+        cached.bound = tr("%1x of bound").arg(b.distance, 0, 'f', 2);
+        cached.boundTip = tr("Binding: %1 bound, %2 (transfer %3, host staging %4, compute %5).\nCopy rates: %6")
+                              .arg(QString::fromLatin1(toString(b.binding)),
+                                   TimeFormat::duration(static_cast<double>(b.boundNs)),
+                                   TimeFormat::duration(static_cast<double>(b.transferNs)),
+                                   b.stagingNs > 0 ? TimeFormat::duration(static_cast<double>(b.stagingNs)) : kNone,
+                                   TimeFormat::duration(static_cast<double>(b.computeNs)),
+                                   QString::fromStdString(a.rates.source));
+    } else {
+        cached.bound = kNone;
+        cached.boundTip = tr("only completed runs with GPU work have a bound");
+    }
+    cached.diagnosis = QString::fromStdString(a.diagnosis.sentence);
+    return cached;
+}
+
+QString SummaryPanel::summaryText() const
+{
+    QStringList lines{m_deviceLine->text()};
+    QStringList header;
+    for (int column = 0; column < ColumnCount; ++column)
+        header << m_table->headerItem()->text(column);
+    lines << header.join(QLatin1Char('\t'));
+    for (int i = 0; i < m_table->topLevelItemCount(); ++i) {
+        QStringList cells;
+        for (int column = 0; column < ColumnCount; ++column)
+            cells << (column == VerificationColumn ? m_table->topLevelItem(i)->toolTip(column)
+                                                   : m_table->topLevelItem(i)->text(column));
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    lines << m_diagnosisLines;
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace ovs::ui

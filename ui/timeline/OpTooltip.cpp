@@ -1,0 +1,78 @@
+#include "timeline/OpTooltip.h"
+
+#include "style/OpStyle.h"
+#include "style/TimeFormat.h"
+
+#include <QStringList>
+
+namespace ovs::ui {
+
+namespace {
+
+QString laneName(const RunTimeline& run, int lane)
+{
+    const auto& lanes = run.run().lanes;
+    if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && !lanes[static_cast<std::size_t>(lane)].name.empty())
+        return QString::fromStdString(lanes[static_cast<std::size_t>(lane)].name);
+    return QStringLiteral("lane %1").arg(lane);
+}
+
+QString row(const QString& label, const QString& value)
+{
+    return QStringLiteral("<tr><td style='color:gray; padding-right:8px'>%1</td><td>%2</td></tr>").arg(label, value);
+}
+
+QString swatch(OpKind kind)
+{
+    return QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(opColor(kind).name());
+}
+
+// The rate the engine achieved: over the engine-true interval when known,
+// since the event interval includes time queued behind other copies.
+std::int64_t rateIntervalNs(const Op& op)
+{
+    return op.hasExec() ? op.execEndNs - op.execStartNs : op.durationNs();
+}
+
+void appendCommonRows(QString& rows, const RunTimeline& run, int lane, const Op& op)
+{
+    rows += row(QStringLiteral("lane"), laneName(run, lane).toHtmlEscaped());
+    rows += row(QStringLiteral("start"), TimeFormat::duration(static_cast<double>(op.startNs), 4));
+    rows += row(QStringLiteral("end"), TimeFormat::duration(static_cast<double>(op.endNs), 4));
+    rows += row(QStringLiteral("duration"), TimeFormat::duration(static_cast<double>(op.durationNs())));
+    if (op.bytes > 0) {
+        rows += row(QStringLiteral("size"), TimeFormat::bytes(op.bytes));
+        rows += row(op.hasExec() ? QStringLiteral("achieved (engine)") : QStringLiteral("achieved"),
+                    TimeFormat::bandwidth(op.bytes, rateIntervalNs(op)));
+    }
+    if (op.memory != HostMemoryKind::None)
+        rows += row(QStringLiteral("host memory"), QString::fromLatin1(toString(op.memory)));
+}
+
+QString waitSentence(const Op& op)
+{
+    return QStringLiteral("waited %1 before the engine ran it")
+        .arg(TimeFormat::duration(static_cast<double>(op.execStartNs - op.startNs)));
+}
+
+QString heading(const Op& op)
+{
+    QString text = swatch(op.kind) + QStringLiteral("<b>%1</b>").arg(opKindLabel(op.kind).toHtmlEscaped());
+    if (op.chunk >= 0)
+        text += QStringLiteral(" &middot; chunk %1").arg(op.chunk);
+    return text;
+}
+
+} // namespace
+
+QString opTooltipText(const RunTimeline& run, int lane, const Op& op)
+{
+    QString rows;
+    appendCommonRows(rows, run, lane, op);
+    QString text = heading(op) + QStringLiteral("<table>") + rows + QStringLiteral("</table>");
+    if (op.hasExec())
+        text += QStringLiteral("<i>%1</i>").arg(waitSentence(op));
+    return text;
+}
+
+} // namespace ovs::ui

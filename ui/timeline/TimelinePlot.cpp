@@ -1,0 +1,642 @@
+#include "timeline/TimelinePlot.h"
+
+#include "document/SaturatingMath.h"
+#include "document/TraceDocument.h"
+#include "style/TimeFormat.h"
+#include "timeline/OpTooltip.h"
+#include "timeline/RefreshThrottle.h"
+#include "timeline/TimelineLegend.h"
+#include "timeline/TimelinePlottable.h"
+#include "timeline/TimelineStyle.h"
+#include "timeline/TimeRulerTicker.h"
+
+#include <QApplication>
+#include <QNativeGestureEvent>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ovs::ui {
+
+namespace {
+
+constexpr int kRightMargin = 18;
+constexpr int kTitleIndent = 8;
+constexpr int kRectTopMargin = 2;
+constexpr int kRectBottomMargin = 6;
+constexpr int kFallbackWidth = 1600;
+
+TimelineInteraction::Modifiers modifiersOf(Qt::KeyboardModifiers modifiers)
+{
+    return {(modifiers & Qt::ControlModifier) != 0, (modifiers & Qt::ShiftModifier) != 0};
+}
+
+} // namespace
+
+TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* parent)
+    : QCustomPlot(parent), m_document(document), m_view(view), m_refresh(new RefreshThrottle(this)),
+      m_interaction(*view)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setInteractions(QCP::Interactions());
+    setAutoAddPlottableToLegend(false);
+    setAttribute(Qt::WA_AcceptTouchEvents, false);
+    connect(m_refresh, &RefreshThrottle::due, this, &TimelinePlot::refresh);
+
+    connect(m_document, &TraceDocument::reset, this, [this] {
+        rebuild();
+        m_view->setExtent(m_document->endNs());
+        m_view->resetView();
+    });
+    connect(m_document, &TraceDocument::runAdded, this, [this] {
+        rebuild();
+        updateExtent();
+    });
+    // Live batches arrive many times a second: coalesce them.
+    connect(m_document, &TraceDocument::runChanged, m_refresh, &RefreshThrottle::request);
+    connect(m_view, &ViewState::visibleRangeChanged, this, &TimelinePlot::applyVisibleRange);
+    connect(m_view, &ViewState::selectionChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
+    rebuild();
+}
+
+TimelinePlot::~TimelinePlot() = default;
+
+int TimelinePlot::rowHeight() const
+{
+    return std::max(26, static_cast<int>(std::lround(QFontMetrics(TimelineStyle::baseFont(font())).height() * 1.75)));
+}
+
+int TimelinePlot::totalLanes() const
+{
+    int lanes = 0;
+    for (int i = 0; i < m_document->runCount(); ++i)
+        lanes += std::max(1, m_document->run(i).laneCount());
+    return lanes;
+}
+
+int TimelinePlot::laneLabelWidth() const
+{
+    const QFontMetrics metrics(TimelineStyle::baseFont(font()));
+    int width = 0;
+    for (int i = 0; i < m_document->runCount(); ++i)
+        for (const Lane& lane : m_document->run(i).run().lanes)
+            width = std::max(width, metrics.horizontalAdvance(QString::fromStdString(lane.name)));
+    return width;
+}
+
+int TimelinePlot::plotLeftMargin() const
+{
+    // One margin for every run, so all time axes line up.
+    return std::max(56, laneLabelWidth() + 18);
+}
+
+int TimelinePlot::rulerHeight() const
+{
+    // Tick marks, tick labels and the axis label, each with their padding.
+    const QFontMetrics metrics(TimelineStyle::baseFont(font()));
+    return 5 + 5 + metrics.height() + 4 + metrics.height() + 6;
+}
+
+QString TimelinePlot::runTitle(int run) const
+{
+    const RunTimeline& timeline = m_document->run(run);
+    const Run& r = timeline.run();
+    QStringList parts;
+    parts << (r.name.empty() ? QStringLiteral("run %1").arg(run + 1) : QString::fromStdString(r.name));
+    parts << QString::fromStdString(r.device.label());
+    if (r.params.chunks > 0) {
+        QString params = QStringLiteral("%1 \u00d7 %2").arg(r.params.chunks).arg(TimeFormat::bytes(r.params.chunkBytes));
+        if (r.params.slotCount > 1)
+            params += QStringLiteral(", %1 slots").arg(r.params.slotCount);
+        if (r.params.kernelRepeats > 1)
+            params += QStringLiteral(", kernel \u00d7%1").arg(r.params.kernelRepeats);
+        parts << params;
+    }
+    if (timeline.isLive()) {
+        parts << QStringLiteral("recording\u2026");
+        return parts.join(QStringLiteral("  \u2014  "));
+    }
+    if (r.wallNs() > 0)
+        parts << QStringLiteral("wall %1").arg(TimeFormat::duration(static_cast<double>(r.wallNs()), 4));
+    switch (r.status) {
+    case RunStatus::Completed:
+        if (!r.verification.checked)
+            parts << QStringLiteral("not verified");
+        else if (r.verification.passed)
+            parts << QStringLiteral("verified");
+        else
+            parts << QStringLiteral("VERIFICATION FAILED (%1 mismatches)").arg(r.verification.mismatches);
+        break;
+    case RunStatus::Cancelled:
+        parts << QStringLiteral("cancelled");
+        break;
+    case RunStatus::Failed:
+        parts << (r.error.empty() ? QStringLiteral("failed")
+                                  : QStringLiteral("failed: %1").arg(QString::fromStdString(r.error)));
+        break;
+    }
+    return parts.join(QStringLiteral("  \u2014  "));
+}
+
+void TimelinePlot::rebuild()
+{
+    endDrag();
+    clearPlottables();
+    plotLayout()->clear();
+    m_rows.clear();
+    m_legend = nullptr;
+    m_emptyNote = nullptr;
+    plotLayout()->setRowSpacing(0);
+    plotLayout()->setMargins(QMargins(0, 0, 0, 0));
+
+    for (int i = 0; i < m_document->runCount(); ++i) {
+        RunRow row;
+        row.title = new QCPTextElement(this, QString());
+        row.title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        row.rect = new QCPAxisRect(this, false);
+        row.rect->addAxes(QCPAxis::atBottom | QCPAxis::atLeft);
+        row.rect->setAutoMargins(QCP::msNone);
+        row.rect->setSizeConstraintRect(QCPLayoutElement::scrInnerRect);
+        QCPAxis* time = row.rect->axis(QCPAxis::atBottom);
+        QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
+        time->setTicker(QSharedPointer<TimeRulerTicker>::create(time));
+        lanes->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+        lanes->setRangeReversed(true); // lane 0 (the host, as recorded) on top
+        row.plottable = new TimelinePlottable(time, lanes, m_document, i, m_view);
+        // A range set on an axis directly (QCustomPlot API, tests) reaches
+        // the shared view, which may clamp it; the axes then follow the view.
+        connect(time, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
+            if (m_syncing)
+                return;
+            m_view->setVisibleRange(toNsSaturated(range.lower), toNsSaturated(range.upper));
+            applyVisibleRange();
+        });
+        plotLayout()->addElement(2 * i, 0, row.title);
+        plotLayout()->addElement(2 * i + 1, 0, row.rect);
+        m_rows.push_back(row);
+    }
+    if (m_rows.empty()) {
+        m_emptyNote = new QCPTextElement(this, QStringLiteral("No runs yet"));
+        plotLayout()->addElement(0, 0, m_emptyNote);
+    } else {
+        // The legend keeps its natural width at the left; a spacer takes
+        // the rest of the row (a grid cell is only as wide as its narrowest
+        // maximum, so the legend alone would narrow the whole plot).
+        auto* legendRow = new QCPLayoutGrid;
+        plotLayout()->addElement(2 * static_cast<int>(m_rows.size()), 0, legendRow);
+        legendRow->setColumnSpacing(0);
+        m_legend = new TimelineLegend;
+        legendRow->addElement(0, 0, m_legend);
+        legendRow->addElement(0, 1, new QCPLayoutElement(this));
+        m_legend->setLayer(QStringLiteral("legend"));
+    }
+    for (int i = 0; i < static_cast<int>(m_rows.size()); ++i)
+        refreshRun(i);
+    rebuildLegend();
+    applyStyle();
+    layoutRows();
+    applyVisibleRange();
+    updateGeometry();
+}
+
+void TimelinePlot::applyStyle()
+{
+    const TimelineStyle style = TimelineStyle::from(palette(), font());
+    setBackground(style.background);
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const RunRow& row = m_rows[i];
+        const bool bottom = i + 1 == m_rows.size();
+        row.title->setFont(style.title);
+        row.title->setTextColor(style.text);
+        row.rect->setBackground(Qt::NoBrush);
+        QCPAxis* time = row.rect->axis(QCPAxis::atBottom);
+        QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
+        for (QCPAxis* axis : {time, lanes}) {
+            axis->setBasePen(QPen(style.axis, 1));
+            axis->setTickPen(QPen(style.axis, 1));
+            axis->setSubTickPen(QPen(style.subTick, 1));
+            axis->setTickLabelFont(style.base);
+            axis->setTickLabelColor(style.text);
+            axis->setLabelFont(style.base);
+            axis->setLabelColor(style.axisLabel);
+        }
+        time->setTickLengthIn(0);
+        time->setTickLengthOut(5);
+        time->setSubTickLengthIn(0);
+        time->setSubTickLengthOut(bottom ? 3 : 0);
+        time->setTickLabels(bottom);
+        time->setLabel(bottom ? (m_document->alignTimedRegions()
+                                     ? QStringLiteral("time, runs aligned where their timed regions start")
+                                     : QStringLiteral("time since run start"))
+                              : QString());
+        time->grid()->setPen(QPen(style.grid, 1, Qt::SolidLine));
+        time->grid()->setZeroLinePen(Qt::NoPen);
+        time->grid()->setSubGridVisible(false);
+        lanes->setTickLength(0, 0);
+        lanes->setSubTicks(false);
+        lanes->setTickLabelPadding(8);
+        lanes->setTickLabels(m_laneLabels);
+        lanes->grid()->setVisible(false);
+        row.plottable->setStyle(style.plottable);
+    }
+    if (m_legend)
+        m_legend->applyStyle(style);
+    if (m_emptyNote) {
+        m_emptyNote->setFont(style.base);
+        m_emptyNote->setTextColor(style.emptyNote);
+    }
+}
+
+void TimelinePlot::layoutRows()
+{
+    const int left = plotLeftMargin();
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const RunRow& row = m_rows[i];
+        const bool bottom = i + 1 == m_rows.size();
+        const int laneCount = std::max(1, m_document->run(static_cast<int>(i)).laneCount());
+        const QMargins margins(left, kRectTopMargin, kRightMargin, bottom ? rulerHeight() : kRectBottomMargin);
+        row.rect->setMargins(margins);
+        row.rect->setMinimumMargins(margins);
+        row.title->setMargins(QMargins(kTitleIndent, i == 0 ? 8 : 14, kRightMargin, 2));
+        // Stretch by the preferred outer height: at preferredHeight() every
+        // run gets exactly rowHeight() per lane; more or less space is shared
+        // in the same proportion (lanes squeeze past kMaxWidgetHeight and in
+        // exports given a --height).
+        plotLayout()->setRowStretchFactor(static_cast<int>(2 * i), 0.001);
+        plotLayout()->setRowStretchFactor(static_cast<int>(2 * i + 1),
+                                          laneCount * rowHeight() + margins.top() + margins.bottom());
+    }
+    if (m_legend)
+        plotLayout()->setRowStretchFactor(2 * static_cast<int>(m_rows.size()), 0.001);
+    fitTo(width(), height());
+}
+
+std::uint32_t TimelinePlot::kindsPresent() const
+{
+    std::uint32_t kinds = 0;
+    constexpr std::uint32_t all = (1u << kOpKindCount) - 1;
+    for (int r = 0; r < m_document->runCount() && kinds != all; ++r) {
+        const RunTimeline& run = m_document->run(r);
+        for (int lane = 0; lane < run.laneCount() && kinds != all; ++lane)
+            for (const Op& op : run.laneOps(lane))
+                kinds |= 1u << static_cast<unsigned>(op.kind);
+    }
+    return kinds;
+}
+
+bool TimelinePlot::anyTimedRegion() const
+{
+    for (int r = 0; r < m_document->runCount(); ++r)
+        if (m_document->run(r).run().timedEndNs > m_document->run(r).run().timedBeginNs)
+            return true;
+    return false;
+}
+
+void TimelinePlot::rebuildLegend()
+{
+    if (m_legend && m_legend->setEntries(kindsPresent(), anyTimedRegion())) {
+        m_legend->applyStyle(TimelineStyle::from(palette(), font()));
+        m_legend->layoutFor(width() > 0 ? width() : kFallbackWidth);
+    }
+}
+
+int TimelinePlot::fixedHeight(int width) const
+{
+    // Everything but the lane rows: titles, rect margins, ruler, legend.
+    int height = m_legend ? m_legend->heightFor(width) : 0;
+    for (const RunRow& row : m_rows) {
+        const QMargins margins = row.rect->margins();
+        height += static_cast<const QCPLayoutElement*>(row.title)->minimumOuterSizeHint().height();
+        height += margins.top() + margins.bottom();
+    }
+    return height;
+}
+
+int TimelinePlot::preferredHeight(int width) const
+{
+    if (width <= 0)
+        width = isVisible() && this->width() > 0 ? this->width() : kFallbackWidth;
+    if (m_rows.empty())
+        return 120;
+    // In 64 bits: 65,535 lanes of 26 px pass no int limit, but a larger
+    // font and more runs could; callers compare it with the caps.
+    const long long height = static_cast<long long>(fixedHeight(width)) + static_cast<long long>(totalLanes()) * rowHeight();
+    return static_cast<int>(std::min<long long>(height, std::numeric_limits<int>::max()));
+}
+
+int TimelinePlot::minimumFitHeight(int width) const
+{
+    if (width <= 0)
+        width = isVisible() && this->width() > 0 ? this->width() : kFallbackWidth;
+    if (m_rows.empty())
+        return 120;
+    const long long height = static_cast<long long>(fixedHeight(width)) + totalLanes();
+    return static_cast<int>(std::min<long long>(height, std::numeric_limits<int>::max()));
+}
+
+void TimelinePlot::fitTo(int width, int height)
+{
+    if (width <= 0)
+        width = kFallbackWidth;
+    if (m_legend)
+        m_legend->layoutFor(width);
+    // Lane names stay only where rows are tall enough to read them; squeezed
+    // rows (thousands of lanes) keep their colours and drop the text.
+    bool labels = true;
+    if (height > 0 && !m_rows.empty()) {
+        const double rowPixels = static_cast<double>(height - fixedHeight(width)) / std::max(1, totalLanes());
+        labels = rowPixels >= QFontMetrics(TimelineStyle::baseFont(font())).height();
+    }
+    if (labels != m_laneLabels) {
+        m_laneLabels = labels;
+        for (const RunRow& row : m_rows)
+            row.rect->axis(QCPAxis::atLeft)->setTickLabels(labels);
+    }
+}
+
+QSize TimelinePlot::sizeHint() const
+{
+    return {1000, std::min(preferredHeight(1000), kMaxWidgetHeight)};
+}
+
+QSize TimelinePlot::minimumSizeHint() const
+{
+    return {320, 120};
+}
+
+void TimelinePlot::refreshRun(int run)
+{
+    if (run < 0 || run >= static_cast<int>(m_rows.size()) || run >= m_document->runCount())
+        return;
+    const RunRow& row = m_rows[static_cast<std::size_t>(run)];
+    const RunTimeline& timeline = m_document->run(run);
+    row.title->setText(runTitle(run));
+    QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
+    auto ticker = lanes->ticker().dynamicCast<QCPAxisTickerText>();
+    const int laneCount = timeline.laneCount();
+    if (ticker && ticker->ticks().size() != laneCount) {
+        ticker->clear();
+        for (int lane = 0; lane < laneCount; ++lane)
+            ticker->addTick(lane, QString::fromStdString(timeline.run().lanes[static_cast<std::size_t>(lane)].name));
+    }
+    lanes->setRange(-0.5, std::max(1, laneCount) - 0.5);
+}
+
+void TimelinePlot::refresh()
+{
+    // Lanes appear during a live run: margins and row heights follow them.
+    bool lanesChanged = false;
+    for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
+        const auto ticker = m_rows[static_cast<std::size_t>(i)].rect->axis(QCPAxis::atLeft)->ticker()
+                                .dynamicCast<QCPAxisTickerText>();
+        lanesChanged = lanesChanged || (ticker && ticker->ticks().size() != m_document->run(i).laneCount());
+        refreshRun(i);
+    }
+    rebuildLegend();
+    if (lanesChanged) {
+        layoutRows();
+        updateGeometry();
+    }
+    updateExtent();
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::updateExtent()
+{
+    // While the view shows everything (the usual case during a live run),
+    // it keeps showing everything as the run grows.
+    const bool showingAll = m_view->visibleStartNs() <= 0 && m_view->visibleEndNs() >= m_view->extentNs();
+    m_view->setExtent(m_document->endNs());
+    if (showingAll)
+        m_view->resetView();
+}
+
+void TimelinePlot::applyVisibleRange()
+{
+    m_syncing = true;
+    const QCPRange range(static_cast<double>(m_view->visibleStartNs()), static_cast<double>(m_view->visibleEndNs()));
+    for (const RunRow& row : m_rows)
+        row.rect->axis(QCPAxis::atBottom)->setRange(range);
+    m_syncing = false;
+    replot(rpQueuedReplot);
+}
+
+QCPAxisRect* TimelinePlot::runAxisRect(int run) const
+{
+    if (run < 0 || run >= static_cast<int>(m_rows.size()))
+        return nullptr;
+    return m_rows[static_cast<std::size_t>(run)].rect;
+}
+
+TimeAxisMapping TimelinePlot::mapping() const
+{
+    TimeAxisMapping mapping;
+    mapping.startNs = m_view->visibleStartNs();
+    mapping.endNs = m_view->visibleEndNs();
+    if (!m_rows.empty()) {
+        const QRect rect = m_rows.front().rect->rect();
+        mapping.left = rect.left();
+        mapping.width = rect.width();
+    }
+    return mapping;
+}
+
+OpRef TimelinePlot::opAt(const QPoint& pos) const
+{
+    for (const RunRow& row : m_rows) {
+        const OpRef op = row.plottable->opAt(pos);
+        if (op.isValid())
+            return op;
+    }
+    return {};
+}
+
+QString TimelinePlot::toolTipTextAt(const QPoint& pos) const
+{
+    const OpRef op = opAt(pos);
+    if (!op.isValid())
+        return {};
+    const RunTimeline& run = m_document->run(op.run);
+    return opTooltipText(run, op.lane, run.laneOps(op.lane)[static_cast<std::size_t>(op.index)]);
+}
+
+bool TimelinePlot::inPlotColumn(const QPoint& pos) const
+{
+    if (m_rows.empty())
+        return false;
+    const QRect first = m_rows.front().rect->rect();
+    const QRect last = m_rows.back().rect->rect();
+    return pos.x() >= first.left() && pos.x() <= first.right() && pos.y() >= 0 && pos.y() <= last.bottom();
+}
+
+std::optional<double> TimelinePlot::cursorX() const
+{
+    if (m_mouseInside && inPlotColumn(m_lastMousePos))
+        return m_lastMousePos.x();
+    return std::nullopt;
+}
+
+TimelineInteraction& TimelinePlot::interaction()
+{
+    m_interaction.setMapping(mapping());
+    return m_interaction;
+}
+
+void TimelinePlot::endDrag()
+{
+    if (m_interaction.drag() == TimelineInteraction::Drag::Pan)
+        unsetCursor();
+    const bool hadBand = m_interaction.drag() == TimelineInteraction::Drag::ZoomBand;
+    m_interaction.cancel();
+    if (hadBand)
+        update();
+}
+
+void TimelinePlot::mousePressEvent(QMouseEvent* event)
+{
+    m_pressPos = event->pos();
+    m_interaction.cancel();
+    if (!inPlotColumn(m_pressPos)) {
+        event->ignore();
+        return;
+    }
+    QToolTip::hideText();
+    const auto button = event->button() == Qt::LeftButton    ? TimelineInteraction::Button::Left
+                        : event->button() == Qt::RightButton ? TimelineInteraction::Button::Right
+                                                             : TimelineInteraction::Button::Other;
+    interaction().press(m_pressPos.x(), button, modifiersOf(event->modifiers()));
+    event->accept();
+}
+
+void TimelinePlot::mouseMoveEvent(QMouseEvent* event)
+{
+    m_lastMousePos = event->pos();
+    m_mouseInside = true;
+    const bool moved = (event->pos() - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
+    const auto before = m_interaction.drag();
+    if (before == TimelineInteraction::Drag::None) {
+        const QString text = toolTipTextAt(event->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    } else if (interaction().move(event->pos().x(), moved)) {
+        update(); // the zoom band
+    }
+    if (before != TimelineInteraction::Drag::Pan && m_interaction.drag() == TimelineInteraction::Drag::Pan)
+        setCursor(Qt::ClosedHandCursor);
+    event->accept();
+}
+
+void TimelinePlot::mouseReleaseEvent(QMouseEvent* event)
+{
+    const bool moved = (event->pos() - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
+    const auto drag = m_interaction.drag();
+    const OpRef hit = drag == TimelineInteraction::Drag::Pending ? opAt(event->pos()) : OpRef{};
+    interaction().release(event->pos().x(), moved, hit);
+    if (drag == TimelineInteraction::Drag::Pan)
+        unsetCursor();
+    if (drag == TimelineInteraction::Drag::ZoomBand)
+        update();
+    event->accept();
+}
+
+void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const OpRef ref = opAt(event->pos());
+    if (!ref.isValid() || event->button() != Qt::LeftButton) {
+        event->ignore();
+        return;
+    }
+    const Op& op = m_document->run(ref.run).laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
+    const std::int64_t offset = m_document->displayOffsetNs(ref.run);
+    interaction().zoomToOp(ref, addSaturated(op.startNs, offset), addSaturated(op.endNs, offset));
+    event->accept();
+}
+
+void TimelinePlot::wheelEvent(QWheelEvent* event)
+{
+    const QPoint delta = event->angleDelta();
+    const QPoint pos = event->position().toPoint();
+    const std::optional<double> at = inPlotColumn(pos) ? std::optional<double>(pos.x()) : cursorX();
+    if (interaction().wheel(delta.x() / 120.0, delta.y() / 120.0, modifiersOf(event->modifiers()), at))
+        event->accept();
+    else
+        event->ignore(); // a plain wheel scrolls whatever holds the timeline (many runs)
+}
+
+void TimelinePlot::keyPressEvent(QKeyEvent* event)
+{
+    const auto command = TimelineInteraction::commandForKey(event->key());
+    if (command && interaction().command(*command, cursorX())) {
+        event->accept();
+        return;
+    }
+    QCustomPlot::keyPressEvent(event);
+}
+
+void TimelinePlot::leaveEvent(QEvent* event)
+{
+    m_mouseInside = false;
+    QToolTip::hideText();
+    QCustomPlot::leaveEvent(event);
+}
+
+bool TimelinePlot::event(QEvent* event)
+{
+    if (event->type() == QEvent::NativeGesture) {
+        const auto* gesture = static_cast<QNativeGestureEvent*>(event);
+        if (gesture->gestureType() == Qt::ZoomNativeGesture) {
+            const QPoint pos = gesture->position().toPoint();
+            interaction().pinch(gesture->value(), inPlotColumn(pos) ? std::optional<double>(pos.x()) : cursorX());
+            return true;
+        }
+    }
+    return QCustomPlot::event(event);
+}
+
+void TimelinePlot::paintEvent(QPaintEvent* event)
+{
+    QCustomPlot::paintEvent(event);
+    if (m_interaction.drag() != TimelineInteraction::Drag::ZoomBand || m_rows.empty())
+        return;
+    // The rubber band is interaction feedback, not part of the picture, so it
+    // is painted over the widget rather than into the plot (and exports).
+    const auto [x0, x1] = interaction().band();
+    const QRect first = m_rows.front().rect->rect();
+    const QRect last = m_rows.back().rect->rect();
+    const QRect band(QPoint(static_cast<int>(x0), first.top()), QPoint(static_cast<int>(x1), last.bottom()));
+    QPainter painter(this);
+    QColor accent = palette().color(QPalette::Highlight);
+    QColor fill = accent;
+    fill.setAlpha(50);
+    painter.fillRect(band, fill);
+    painter.setPen(QPen(accent, 1));
+    painter.drawRect(band.adjusted(0, 0, -1, -1));
+    const QString text = TimeFormat::duration(timeAtPixel(x1) - timeAtPixel(x0), 3);
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(band.adjusted(4, 4, -4, -4), Qt::AlignHCenter | Qt::AlignTop, text);
+}
+
+void TimelinePlot::resizeEvent(QResizeEvent* event)
+{
+    fitTo(event->size().width(), event->size().height());
+    QCustomPlot::resizeEvent(event);
+}
+
+void TimelinePlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
+        applyStyle();
+        layoutRows();
+        updateGeometry();
+        replot(rpQueuedReplot);
+    }
+}
+
+} // namespace ovs::ui

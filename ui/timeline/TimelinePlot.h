@@ -1,0 +1,133 @@
+#pragma once
+
+#include "document/ViewState.h"
+#include "timeline/TimeAxisMapping.h"
+#include "timeline/TimelineInteraction.h"
+
+#include <qcustomplot.h>
+
+#include <QPoint>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace ovs::ui {
+
+class RefreshThrottle;
+class TimelineLegend;
+class TimelinePlottable;
+class TraceDocument;
+struct TimelineStyle;
+
+// The timeline: one axis rect per run, stacked, all on the ViewState's time
+// range; a title row per run, lane names on the left, the time ruler under
+// the last run and a legend of the op kinds present and the timed region.
+// The window shows this widget; exports (TimelineExport) render another
+// instance on the same document and a copy of the view, so both look the
+// same and an export never disturbs the window.
+//
+// Its parts: TimelineInteraction (what input does), TimeAxisMapping (time
+// <-> pixels), TimelineStyle (colours and fonts), TimelineLegend and
+// RefreshThrottle (live updates coalesced).
+class TimelinePlot : public QCustomPlot {
+    Q_OBJECT
+
+public:
+    // The tallest the window's widget gets: QCustomPlot keeps paint buffers
+    // of the widget's size, so 65,535 lanes at full height would ask for
+    // gigabytes. Past it, lanes share the height (and lose their labels
+    // when rows get thinner than the text).
+    static constexpr int kMaxWidgetHeight = 8192;
+
+    TimelinePlot(TraceDocument* document, ViewState* view, QWidget* parent = nullptr);
+    ~TimelinePlot() override;
+
+    // The height at which every lane gets its full row at this width
+    // (width <= 0: the widget's, or 1600 px when it has none).
+    int preferredHeight(int width = 0) const;
+    // The least height that still gives every lane a pixel: titles, margins,
+    // ruler and legend are not squeezed.
+    int minimumFitHeight(int width = 0) const;
+    // Pixels per lane row (grows with the font for presentation mode).
+    int rowHeight() const;
+    int totalLanes() const;
+    // Lays out legend and lane labels for a picture of this size, as a
+    // resize does; exports call it before rendering a widget never shown.
+    void fitTo(int width, int height);
+    // Whether lane rows are tall enough at the current size for their names.
+    bool laneLabelsShown() const { return m_laneLabels; }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+    // The op under a widget position (as hover and click find it).
+    OpRef opAt(const QPoint& pos) const;
+    // What the hover tooltip shows at `pos`; empty where there is no op.
+    QString toolTipTextAt(const QPoint& pos) const;
+
+    // For tests and exports: the axis rect of a run, the time axis as
+    // pixels, and the time an x pixel means.
+    QCPAxisRect* runAxisRect(int run) const;
+    TimeAxisMapping mapping() const;
+    double timeAtPixel(double x) const { return mapping().timeAt(x); }
+    double pixelAtTime(double ns) const { return mapping().pixelAt(ns); }
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct RunRow {
+        QCPTextElement* title = nullptr;
+        QCPAxisRect* rect = nullptr;
+        TimelinePlottable* plottable = nullptr;
+    };
+
+    void rebuild();
+    void refresh();
+    void refreshRun(int run);
+    void updateExtent();
+    void applyVisibleRange();
+    void applyStyle();
+    void layoutRows();
+    void rebuildLegend();
+    std::uint32_t kindsPresent() const;
+    bool anyTimedRegion() const;
+    int rulerHeight() const;
+    int fixedHeight(int width) const;
+    QString runTitle(int run) const;
+    int laneLabelWidth() const;
+    int plotLeftMargin() const;
+    bool inPlotColumn(const QPoint& pos) const;
+    std::optional<double> cursorX() const;
+    // Hands the interaction the current mapping before it acts.
+    TimelineInteraction& interaction();
+    void endDrag();
+
+    TraceDocument* m_document;
+    ViewState* m_view;
+    std::vector<RunRow> m_rows;
+    TimelineLegend* m_legend = nullptr;
+    QCPTextElement* m_emptyNote = nullptr;
+    RefreshThrottle* m_refresh;
+    TimelineInteraction m_interaction;
+    bool m_syncing = false;
+    bool m_laneLabels = true;
+
+    QPoint m_pressPos;
+    QPoint m_lastMousePos;
+    bool m_mouseInside = false;
+};
+
+} // namespace ovs::ui

@@ -1,0 +1,361 @@
+#include "timeline/TimelinePlottable.h"
+
+#include "document/SaturatingMath.h"
+#include "document/TraceDocument.h"
+#include "style/OpStyle.h"
+#include "style/TimeFormat.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ovs::ui {
+
+namespace {
+
+// Pixel coordinates far outside the rect (deep zoom into a long op) are
+// clamped: QPainter misdraws coordinates near the int range.
+constexpr double kClampMargin = 4.0;
+// Ops at least this wide get an outline; narrower ones would be all outline.
+constexpr double kOutlineMinPixels = 4.0;
+// How far (px) a hover or click may miss an op and still hit it.
+constexpr double kHitTolerancePixels = 3.0;
+
+const char* shortKindName(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::Upload: return "H2D";
+    case OpKind::Kernel: return "kernel";
+    case OpKind::Download: return "D2H";
+    case OpKind::StageIn: return "stage in";
+    case OpKind::StageOut: return "stage out";
+    case OpKind::HostWait: return "wait";
+    case OpKind::Alloc: return "alloc";
+    case OpKind::Free: return "free";
+    case OpKind::Sync: return "sync";
+    case OpKind::Register: return "register";
+    case OpKind::Memset: return "memset";
+    case OpKind::DeviceCopy: return "D2D";
+    case OpKind::ApiCall: return "api";
+    }
+    return "";
+}
+
+QColor textColorOn(const QColor& fill)
+{
+    // Perceived luminance; the threshold keeps white on the mid greens/blues.
+    const double y = 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF();
+    return y > 0.62 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
+}
+
+} // namespace
+
+TimelinePlottable::TimelinePlottable(QCPAxis* timeAxis, QCPAxis* laneAxis, const TraceDocument* document, int run,
+                                     const ViewState* view)
+    : QCPAbstractPlottable(timeAxis, laneAxis), m_document(document), m_run(run), m_view(view)
+{
+    setSelectable(QCP::stNone);
+    setAntialiasedFill(false);
+    setAntialiased(false);
+}
+
+double TimelinePlottable::nsPerPixel() const
+{
+    const QCPAxis* axis = mKeyAxis.data();
+    const int width = std::max(1, axis->axisRect()->width());
+    return axis->range().size() / width;
+}
+
+QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int lane, const QRect& clip) const
+{
+    const QCPAxis* keyAxis = mKeyAxis.data();
+    const QCPAxis* valueAxis = mValueAxis.data();
+    // Op times are the run's own; the axis is the document's shared one.
+    // In double: a time plus the run's offset can pass 2^63 ns.
+    const auto offset = static_cast<double>(m_offsetNs);
+    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs) + offset);
+    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs) + offset);
+    x0 = std::clamp(x0, clip.left() - kClampMargin, clip.right() + kClampMargin);
+    x1 = std::clamp(x1, clip.left() - kClampMargin, clip.right() + kClampMargin);
+    // Every op stays visible: at least one pixel wide.
+    if (x1 - x0 < 1.0)
+        x1 = x0 + 1.0;
+    const double y0 = valueAxis->coordToPixel(lane - kRowFill / 2);
+    const double y1 = valueAxis->coordToPixel(lane + kRowFill / 2);
+    return QRectF(QPointF(std::round(x0), std::round(std::min(y0, y1))),
+                  QPointF(std::round(x1), std::round(std::max(y0, y1))));
+}
+
+void TimelinePlottable::draw(QCPPainter* painter)
+{
+    if (!m_document || m_run < 0 || m_run >= m_document->runCount() || !mKeyAxis || !mValueAxis)
+        return;
+    const RunTimeline& run = m_document->run(m_run);
+    const QRect clip = clipRect();
+    m_offsetNs = m_document->displayOffsetNs(m_run);
+    painter->save();
+    painter->setClipRect(clip);
+    drawTimedRegion(painter, clip);
+    drawLaneStripes(painter, clip, run.laneCount());
+    for (int lane = 0; lane < run.laneCount(); ++lane)
+        drawLane(painter, clip, lane);
+    drawSelection(painter, clip);
+    drawMeasurement(painter, clip);
+    painter->restore();
+}
+
+void TimelinePlottable::drawTimedRegion(QCPPainter* painter, const QRect& clip) const
+{
+    const Run& header = m_document->run(m_run).run();
+    if (header.timedEndNs <= header.timedBeginNs)
+        return;
+    const QCPAxis* keyAxis = mKeyAxis.data();
+    const auto offset = static_cast<double>(m_offsetNs);
+    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs) + offset),
+                                 clip.left() - kClampMargin, clip.right() + kClampMargin);
+    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs) + offset),
+                                 clip.left() - kClampMargin, clip.right() + kClampMargin);
+    painter->fillRect(QRectF(QPointF(x0, clip.top()), QPointF(x1, clip.bottom() + 1)), m_style.timedRegion);
+    QPen edge(m_style.timedEdge, 1, Qt::DashLine);
+    painter->setPen(edge);
+    painter->drawLine(QPointF(std::round(x0), clip.top()), QPointF(std::round(x0), clip.bottom()));
+    painter->drawLine(QPointF(std::round(x1), clip.top()), QPointF(std::round(x1), clip.bottom()));
+}
+
+void TimelinePlottable::drawLaneStripes(QCPPainter* painter, const QRect& clip, int laneCount) const
+{
+    const QCPAxis* valueAxis = mValueAxis.data();
+    for (int lane = 1; lane < laneCount; lane += 2) {
+        const double y0 = valueAxis->coordToPixel(lane - 0.5);
+        const double y1 = valueAxis->coordToPixel(lane + 0.5);
+        painter->fillRect(QRectF(QPointF(clip.left(), std::min(y0, y1)), QPointF(clip.right() + 1, std::max(y0, y1))),
+                          m_style.stripe);
+    }
+}
+
+void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lane)
+{
+    const RunTimeline& run = m_document->run(m_run);
+    const QCPRange range = mKeyAxis->range();
+    const auto [first, last] = run.visibleRange(lane, subSaturated(toNsSaturated(std::floor(range.lower)), m_offsetNs),
+                                                subSaturated(toNsSaturated(std::ceil(range.upper)), m_offsetNs));
+    const std::vector<Op>& ops = run.laneOps(lane);
+    TimelineFolding::fold(ops, first, last, nsPerPixel(), m_items);
+    for (const TimelineFolding::Item& item : m_items) {
+        if (item.isFolded())
+            drawFolded(painter, clip, item, lane);
+        else
+            drawOp(painter, clip, ops[item.firstIndex], lane);
+    }
+    // Then, on top, a 1-pixel mark for every op narrower than a pixel, so
+    // the wide op next to it (a kernel between two copies) cannot cover it.
+    const double pixelNs = nsPerPixel();
+    for (const TimelineFolding::Item& item : m_items) {
+        if (item.isFolded()) {
+            drawMarks(painter, clip, item, lane);
+        } else if (static_cast<double>(item.endNs - item.startNs) < pixelNs) {
+            painter->fillRect(opRect(item.startNs, item.startNs, lane, clip), opColor(item.kind));
+        }
+    }
+}
+
+void TimelinePlottable::drawOp(QCPPainter* painter, const QRect& clip, const Op& op, int lane)
+{
+    const QColor color = opColor(op.kind);
+    const QRectF rect = opRect(op.startNs, op.endNs, lane, clip);
+    const bool roomy = rect.width() >= kOutlineMinPixels;
+    if (op.hasExec() && roomy) {
+        // The stream reached the op before the engine took it: the event
+        // interval is shown light and hatched, the engine's interval solid.
+        QColor waiting = color;
+        waiting.setAlphaF(0.28);
+        painter->fillRect(rect, waiting);
+        painter->fillRect(rect, QBrush(color, Qt::BDiagPattern));
+        painter->fillRect(opRect(op.execStartNs, op.execEndNs, lane, clip), color);
+    } else {
+        painter->fillRect(rect, color);
+    }
+    if (!roomy)
+        return;
+    QPen outline(color.darker(160), 1);
+    painter->setPen(outline);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(rect.adjusted(0, 0, -1, -1));
+
+    // A label inside when it fits: "H2D 3", else the chunk number alone.
+    const QFontMetrics metrics(m_style.labelFont);
+    if (rect.height() < metrics.height())
+        return;
+    const QRectF visible = rect.intersected(QRectF(clip)).adjusted(3, 0, -3, 0);
+    const QString chunk = op.chunk >= 0 ? QString::number(op.chunk) : QString();
+    const QString full = chunk.isEmpty() ? QString::fromLatin1(shortKindName(op.kind))
+                                         : QStringLiteral("%1 %2").arg(QLatin1String(shortKindName(op.kind)), chunk);
+    QString text;
+    if (metrics.horizontalAdvance(full) <= visible.width())
+        text = full;
+    else if (!chunk.isEmpty() && metrics.horizontalAdvance(chunk) <= visible.width())
+        text = chunk;
+    if (text.isEmpty())
+        return;
+    painter->setFont(m_style.labelFont);
+    painter->setPen(textColorOn(op.hasExec() ? color.lighter(170) : color));
+    painter->drawText(visible, Qt::AlignCenter, text);
+}
+
+void TimelinePlottable::drawFolded(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item,
+                                   int lane) const
+{
+    // Several ops in one block: their colour with a darker cross-hatch and
+    // outline, so it reads as "many" and never as one long op.
+    const QColor color = opColor(item.kind);
+    const QRectF rect = opRect(item.startNs, item.endNs, lane, clip);
+    painter->fillRect(rect, color);
+    if (rect.width() >= kOutlineMinPixels) {
+        QColor hatch = color.darker(150);
+        painter->fillRect(rect, QBrush(hatch, Qt::Dense6Pattern));
+        QPen outline(color.darker(190), 1);
+        painter->setPen(outline);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(rect.adjusted(0, 0, -1, -1));
+    }
+}
+
+void TimelinePlottable::drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item,
+                                  int lane) const
+{
+    // Every other kind in the block keeps a 1-pixel mark in its colour where
+    // its first op starts: a short kernel among copies is never hidden.
+    if (!item.isMixed())
+        return;
+    const QRectF rect = opRect(item.startNs, item.endNs, lane, clip);
+    for (int k = 0; k < kOpKindCount; ++k) {
+        const auto kind = static_cast<OpKind>(k);
+        if (kind == item.kind || !item.hasKind(kind))
+            continue;
+        const std::int64_t start = item.firstStartNs[static_cast<std::size_t>(k)];
+        QRectF mark = opRect(start, start, lane, clip);
+        mark.moveLeft(std::clamp(mark.left(), rect.left(), std::max(rect.left(), rect.right() - 1)));
+        painter->fillRect(mark, opColor(kind));
+    }
+}
+
+void TimelinePlottable::drawSelection(QCPPainter* painter, const QRect& clip) const
+{
+    const OpRef selected = m_view ? m_view->selection() : OpRef{};
+    if (selected.run != m_run || !selected.isValid())
+        return;
+    const RunTimeline& run = m_document->run(m_run);
+    if (selected.lane >= run.laneCount() || static_cast<std::size_t>(selected.index) >= run.laneOps(selected.lane).size())
+        return;
+    const Op& op = run.laneOps(selected.lane)[static_cast<std::size_t>(selected.index)];
+    const QRectF rect = opRect(op.startNs, op.endNs, selected.lane, clip).adjusted(-2, -2, 2, 2);
+    painter->setBrush(Qt::NoBrush);
+    QPen halo(m_style.measureLabelBackground, 4);
+    halo.setJoinStyle(Qt::MiterJoin);
+    painter->setPen(halo);
+    painter->drawRect(rect);
+    QPen pen(m_style.highlight, 2);
+    pen.setJoinStyle(Qt::MiterJoin);
+    painter->setPen(pen);
+    painter->drawRect(rect);
+}
+
+void TimelinePlottable::drawMeasurement(QCPPainter* painter, const QRect& clip) const
+{
+    const auto measurement = m_view ? m_view->measurement() : std::nullopt;
+    if (!measurement)
+        return;
+    const QCPAxis* keyAxis = mKeyAxis.data();
+    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(measurement->first)),
+                                 clip.left() - kClampMargin, clip.right() + kClampMargin);
+    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(measurement->second)),
+                                 clip.left() - kClampMargin, clip.right() + kClampMargin);
+    const QRectF band(QPointF(std::min(x0, x1), clip.top()), QPointF(std::max(x0, x1), clip.bottom() + 1));
+    painter->fillRect(band, m_style.measureFill);
+    QPen edge(m_style.measureEdge, 1);
+    painter->setPen(edge);
+    painter->drawLine(QPointF(std::round(band.left()), clip.top()), QPointF(std::round(band.left()), clip.bottom()));
+    painter->drawLine(QPointF(std::round(band.right()), clip.top()), QPointF(std::round(band.right()), clip.bottom()));
+
+    // The interval's length, centred on the band and kept inside the rect.
+    const QString text = TimeFormat::duration(static_cast<double>(measurement->second - measurement->first), 4);
+    QFont font = m_style.labelFont;
+    font.setBold(true);
+    const QFontMetrics metrics(font);
+    const QSizeF size(metrics.horizontalAdvance(text) + 10, metrics.height() + 4);
+    double left = band.center().x() - size.width() / 2;
+    left = std::clamp(left, static_cast<double>(clip.left()) + 2, clip.right() - size.width() - 2);
+    const QRectF label(QPointF(left, clip.top() + 2), size);
+    painter->setAntialiasing(true);
+    painter->setPen(QPen(m_style.measureEdge, 1));
+    painter->setBrush(m_style.measureLabelBackground);
+    painter->drawRoundedRect(label, 3, 3);
+    painter->setAntialiasing(false);
+    painter->setFont(font);
+    painter->setPen(m_style.measureText);
+    painter->drawText(label, Qt::AlignCenter, text);
+}
+
+void TimelinePlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const
+{
+    // A run in miniature: upload, kernel, download side by side.
+    const double third = rect.width() / 3;
+    const OpKind kinds[] = {OpKind::Upload, OpKind::Kernel, OpKind::Download};
+    for (int i = 0; i < 3; ++i)
+        painter->fillRect(QRectF(rect.left() + i * third, rect.top(), third, rect.height()), opColor(kinds[i]));
+}
+
+OpRef TimelinePlottable::opAt(const QPointF& pixel) const
+{
+    if (!m_document || m_run < 0 || m_run >= m_document->runCount() || !mKeyAxis || !mValueAxis)
+        return {};
+    if (!mKeyAxis->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    const RunTimeline& run = m_document->run(m_run);
+    const double laneCoord = mValueAxis->pixelToCoord(pixel.y());
+    const int lane = static_cast<int>(std::lround(laneCoord));
+    // Inside the row's band, with a little slack above and below the rects.
+    if (lane < 0 || lane >= run.laneCount() || std::abs(laneCoord - lane) > kRowFill / 2 + 0.08)
+        return {};
+    const double t = mKeyAxis->pixelToCoord(pixel.x()) - static_cast<double>(m_document->displayOffsetNs(m_run));
+    const std::int64_t tolerance = toNsSaturated(std::ceil(kHitTolerancePixels * nsPerPixel()));
+    const int index = run.opIndexAt(lane, toNsSaturated(t), tolerance);
+    if (index < 0)
+        return {};
+    return OpRef{m_run, lane, index};
+}
+
+double TimelinePlottable::selectTest(const QPointF& pos, bool onlySelectable, QVariant* details) const
+{
+    if (onlySelectable && !selectable())
+        return -1;
+    const OpRef op = opAt(pos);
+    if (!op.isValid())
+        return -1;
+    if (details)
+        details->setValue(QPoint(op.lane, op.index));
+    return 0;
+}
+
+QCPRange TimelinePlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const
+{
+    foundRange = false;
+    if (!m_document || m_run < 0 || m_run >= m_document->runCount())
+        return {};
+    const RunTimeline& run = m_document->run(m_run);
+    const auto end = std::max(run.endNs(), run.run().timedEndNs);
+    const auto offset = static_cast<double>(m_document->displayOffsetNs(m_run));
+    foundRange = end > 0;
+    return QCPRange(offset, offset + static_cast<double>(end));
+}
+
+QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const
+{
+    foundRange = false;
+    if (!m_document || m_run < 0 || m_run >= m_document->runCount())
+        return {};
+    const int lanes = m_document->run(m_run).laneCount();
+    foundRange = lanes > 0;
+    return QCPRange(-0.5, lanes - 0.5);
+}
+
+} // namespace ovs::ui

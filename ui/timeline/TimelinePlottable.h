@@ -1,0 +1,83 @@
+#pragma once
+
+#include "document/ViewState.h"
+#include "timeline/TimelineFolding.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace ovs::ui {
+
+class TraceDocument;
+
+// Draws one run's lanes as rows (value = lane index, key = ns from the run's
+// start) in its axis rect. Per frame it binary-searches each lane for the
+// visible ops and folds the sub-pixel ones (TimelineFolding), so cost follows
+// the pixels, not the op count; nothing is allocated per op.
+//
+// It also draws what belongs to this run's rows: the timed region, the
+// selected op's highlight and the measurement band.
+class TimelinePlottable : public QCPAbstractPlottable {
+    Q_OBJECT
+
+public:
+    // Colours and fonts from the plot's palette, so light/dark and
+    // presentation mode reach the drawing.
+    struct Style {
+        QColor stripe;       // every other lane's background
+        QColor timedRegion;  // the seed's timed region
+        QColor timedEdge;
+        QColor highlight;    // the selected op's outline
+        QColor measureFill;
+        QColor measureEdge;
+        QColor measureText;
+        QColor measureLabelBackground;
+        QFont labelFont;     // chunk labels inside ops
+    };
+
+    // Fraction of a lane's row that the op rectangles fill.
+    static constexpr double kRowFill = 0.7;
+
+    TimelinePlottable(QCPAxis* timeAxis, QCPAxis* laneAxis, const TraceDocument* document, int run,
+                      const ViewState* view);
+
+    int runIndex() const { return m_run; }
+    void setStyle(const Style& style) { m_style = style; }
+
+    // The op under a widget pixel (within a few pixels in time, inside the
+    // row's band), or an invalid OpRef.
+    OpRef opAt(const QPointF& pixel) const;
+
+    double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
+    QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
+    QCPRange getValueRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
+                           const QCPRange& inKeyRange = QCPRange()) const override;
+
+protected:
+    void draw(QCPPainter* painter) override;
+    void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
+
+private:
+    double nsPerPixel() const;
+    QRectF opRect(std::int64_t startNs, std::int64_t endNs, int lane, const QRect& clip) const;
+    void drawTimedRegion(QCPPainter* painter, const QRect& clip) const;
+    void drawLaneStripes(QCPPainter* painter, const QRect& clip, int laneCount) const;
+    void drawLane(QCPPainter* painter, const QRect& clip, int lane);
+    void drawOp(QCPPainter* painter, const QRect& clip, const Op& op, int lane);
+    void drawFolded(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
+    void drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
+    void drawSelection(QCPPainter* painter, const QRect& clip) const;
+    void drawMeasurement(QCPPainter* painter, const QRect& clip) const;
+
+    const TraceDocument* m_document;
+    int m_run;
+    const ViewState* m_view;
+    Style m_style;
+    std::vector<TimelineFolding::Item> m_items; // reused every frame
+    // The run's display offset (TraceDocument::displayOffsetNs), taken once
+    // per frame: opRect runs for every drawn op.
+    std::int64_t m_offsetNs = 0;
+};
+
+} // namespace ovs::ui

@@ -1,0 +1,486 @@
+#include "window/MainWindow.h"
+
+#include "charts/BandwidthChart.h"
+#include "charts/OpRateChart.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+#include "export/ExportCaps.h"
+#include "export/PlotExport.h"
+#include "export/TimelineExport.h"
+#include "panels/ControlPanel.h"
+#include "panels/OpDetailsPanel.h"
+#include "panels/SummaryPanel.h"
+#include "timeline/TimelinePlot.h"
+#include "workers/BackgroundWorker.h"
+#include "workers/RunController.h"
+#include "workers/TraceLoader.h"
+
+#include "trace/ChromeTraceExport.h"
+#include "trace/CsvExport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <utility>
+
+namespace ovs::ui {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_document(new TraceDocument(this)), m_view(new ViewState(this)),
+      m_runs(new RunController(m_document, this)), m_loader(new TraceLoader(this)),
+      m_exports(new BackgroundWorker(this))
+{
+    setAcceptDrops(true);
+    buildLayout();
+    buildMenus();
+    connectWorkers();
+    updateTitle();
+    resize(1500, 950);
+    m_runs->queryDevices();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildLayout()
+{
+    m_timeline = new TimelinePlot(m_document, m_view);
+    m_timelineArea = new QScrollArea;
+    m_timelineArea->setWidget(m_timeline);
+    m_timelineArea->setWidgetResizable(true);
+    m_timelineArea->setFrameShape(QFrame::NoFrame);
+
+    m_summary = new SummaryPanel(m_document);
+    m_bandwidth = new BandwidthChart(m_document);
+    m_rates = new OpRateChart(m_document);
+    m_tabs = new QTabWidget;
+    m_tabs->addTab(m_summary, tr("Summary"));
+    m_tabs->addTab(m_bandwidth, tr("Bandwidth sweep"));
+    m_tabs->addTab(m_rates, tr("Achieved GB/s per op"));
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_timelineArea);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+
+    m_controls = new ControlPanel;
+    auto* controlsDock = new QDockWidget(tr("Run"), this);
+    controlsDock->setObjectName("controls");
+    controlsDock->setWidget(m_controls);
+    controlsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, controlsDock);
+
+    m_details = new OpDetailsPanel(m_document, m_view);
+    auto* detailsDock = new QDockWidget(tr("Selected op"), this);
+    detailsDock->setObjectName("details");
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+
+    m_statusDevice = new QLabel;
+    statusBar()->addPermanentWidget(m_statusDevice);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New (clear runs)"), QKeySequence::New, this, [this] {
+        if (m_runs->isRunning()) {
+            showNotice(tr("A run is in progress: cancel it first."));
+            return;
+        }
+        const auto clear = [this] { m_document->clear(); };
+        if (maybeSave(clear) == SaveFirst::Proceed)
+            clear();
+    });
+    file->addAction(tr("&Open trace…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(),
+                                                          tr("OverlapScope traces (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openTrace(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
+        if (m_document->sourcePath().isEmpty()) {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "overlapscope-trace.json",
+                                                              tr("OverlapScope traces (*.json)"));
+            if (!path.isEmpty())
+                saveTo(path);
+        } else {
+            saveTo(m_document->sourcePath());
+        }
+    });
+    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "overlapscope-trace.json",
+                                                          tr("OverlapScope traces (*.json)"));
+        if (!path.isEmpty())
+            saveTo(path);
+    });
+    file->addSeparator();
+    QMenu* image = file->addMenu(tr("&Export timeline"));
+    image->addAction(tr("PNG image…"), this, [this] { exportTimeline("png"); });
+    image->addAction(tr("SVG drawing…"), this, [this] { exportTimeline("svg"); });
+    image->addAction(tr("PDF document…"), this, [this] { exportTimeline("pdf"); });
+    file->addAction(tr("Export &chart (PNG, SVG or PDF)…"), this, [this] { exportChart(); });
+    QMenu* trace = file->addMenu(tr("Export &trace"));
+    trace->addAction(tr("Chrome trace JSON (Perfetto)…"), this, [this] { exportTrace("chrome"); });
+    trace->addAction(tr("CSV of ops…"), this, [this] { exportTrace("csv"); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Reset zoom"), QKeySequence(Qt::Key_0), this, [this] { resetViewToDocument(); });
+    QAction* align = view->addAction(tr("&Align runs at their timed region"));
+    align->setCheckable(true);
+    align->setToolTip(tr("Shift each run so that all timed regions start together, to compare wall times at a glance"));
+    connect(align, &QAction::toggled, m_document, &TraceDocument::setAlignTimedRegions);
+    view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Plus), this,
+                    [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
+    view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,
+                    [this] { m_view->zoom(1 / 1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                   [this] { m_controls->requestRun(); });
+    run->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this, [this] { m_runs->cancel(); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard and mouse"), this, [this] {
+        QMessageBox::information(
+            this, tr("Keyboard and mouse"),
+            tr("<b>Timeline</b><br>"
+               "Mouse wheel: zoom time around the cursor<br>"
+               "Drag: pan &nbsp; Shift+drag: zoom to a range &nbsp; Ctrl+drag: measure an interval<br>"
+               "W / S: zoom in / out &nbsp; A / D: pan left / right &nbsp; 0: reset view &nbsp; Esc: clear measurement<br>"
+               "Hover an op for its details; click to select it."));
+    });
+    help->addAction(tr("&About OverlapScope"), this, [this] {
+        QMessageBox::about(this, tr("About OverlapScope"),
+                           tr("<b>OverlapScope %1</b><br>Are my copies and kernels overlapping, and if not, why?")
+                               .arg(QString::fromLatin1(OVERLAPSCOPE_VERSION)));
+    });
+}
+
+void MainWindow::connectWorkers()
+{
+    connect(m_controls, &ControlPanel::runRequested, this, [this](const RunRequest& request) {
+        if (m_runs->isRunning()) {
+            showNotice(tr("A run is already in progress."));
+            return;
+        }
+        m_runs->start(request);
+    });
+    connect(m_controls, &ControlPanel::cancelRequested, m_runs, &RunController::cancel);
+    connect(m_runs, &RunController::started, this, [this] {
+        m_controls->setRunning(true);
+        showNotice(tr("Running…"));
+    });
+    connect(m_runs, &RunController::progress, m_controls, &ControlPanel::setProgress);
+    connect(m_runs, &RunController::refused, this, [this](const QString& why) { showError(tr("Run"), why); });
+    connect(m_runs, &RunController::finished, m_controls, &ControlPanel::showFinished);
+    connect(m_runs, &RunController::finished, this, [this](bool ok, const QString& message) {
+        m_controls->setRunning(false);
+        if (ok)
+            showNotice(message);
+        else
+            showError(tr("Run"), message);
+        if (m_closeAfterCancel)
+            close();
+    });
+    connect(m_runs, &RunController::devicesListed, m_controls, &ControlPanel::setDevices);
+
+    connect(m_loader, &TraceLoader::loaded, this,
+            [this](const QString& path, const std::shared_ptr<Trace>& trace) { onTraceLoaded(path, *trace); });
+    connect(m_loader, &TraceLoader::failed, this, [this](const QString& path, const QString& message) {
+        showError(tr("Could not open trace"), tr("%1:\n%2").arg(QFileInfo(path).fileName(), message));
+    });
+    connect(m_loader, &TraceLoader::saved, this, [this](const QString& path) {
+        m_document->markSaved(path);
+        addRecentFile(path);
+        showNotice(tr("Saved %1").arg(path));
+        updateTitle();
+        if (auto then = std::exchange(m_afterSave, nullptr))
+            then();
+    });
+    connect(m_loader, &TraceLoader::saveFailed, this, [this](const QString& path, const QString& message) {
+        m_afterSave = nullptr;
+        showError(tr("Could not save trace"), tr("%1:\n%2").arg(path, message));
+    });
+
+    // The axis extent follows the document; a new document resets the view.
+    connect(m_document, &TraceDocument::reset, this, [this] {
+        resetViewToDocument();
+        fitTimelineHeight();
+        updateTitle();
+    });
+    connect(m_document, &TraceDocument::runAdded, this, [this] {
+        resetViewToDocument();
+        fitTimelineHeight();
+    });
+    connect(m_document, &TraceDocument::runChanged, this, [this] {
+        // While recording, keep the whole run in view as it grows, unless the
+        // user has zoomed in to look at something.
+        const bool wasShowingAll = m_view->visibleStartNs() <= 0 && m_view->visibleEndNs() >= m_view->extentNs();
+        m_view->setExtent(m_document->endNs());
+        if (wasShowingAll)
+            m_view->resetView();
+        fitTimelineHeight();
+    });
+    connect(m_document, &TraceDocument::modifiedChanged, this, [this] { updateTitle(); });
+}
+
+void MainWindow::openTrace(const QString& path)
+{
+    if (m_runs->isRunning()) {
+        showNotice(tr("A run is in progress: cancel it before opening a trace."));
+        return;
+    }
+    const auto open = [this, path] {
+        showNotice(tr("Opening %1…").arg(path));
+        m_loader->load(path);
+    };
+    if (maybeSave(open) == SaveFirst::Proceed)
+        open();
+}
+
+void MainWindow::onTraceLoaded(const QString& path, const Trace& trace)
+{
+    if (m_runs->isRunning()) {
+        showNotice(tr("Ignored %1: a run started while it was loading.").arg(path));
+        return;
+    }
+    m_document->setTrace(trace, path);
+    addRecentFile(path);
+    std::size_t ops = 0;
+    for (const auto& run : trace.runs)
+        ops += run.ops.size();
+    showNotice(tr("Opened %1: %2 runs, %3 ops, %4 bandwidth sweeps")
+                   .arg(QFileInfo(path).fileName())
+                   .arg(trace.runs.size())
+                   .arg(ops)
+                   .arg(trace.sweeps.size()));
+}
+
+void MainWindow::resetViewToDocument()
+{
+    m_view->setExtent(m_document->endNs());
+    m_view->resetView();
+}
+
+void MainWindow::fitTimelineHeight()
+{
+    // Bounded: past kMaxWidgetHeight the lanes share the height instead of
+    // asking QCustomPlot for paint buffers of any size.
+    m_timeline->setMinimumHeight(std::min(m_timeline->preferredHeight(), TimelinePlot::kMaxWidgetHeight));
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    m_lastMessage = message;
+    statusBar()->showMessage(message.section('\n', 0, 0) + ' ' + message.section('\n', 1), 15000);
+    if (m_interactive) {
+        auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open(); // window-modal, never blocks the event loop
+    }
+}
+
+void MainWindow::showNotice(const QString& message)
+{
+    m_lastMessage = message;
+    statusBar()->showMessage(message, 10000);
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = m_document->sourcePath().isEmpty() ? tr("untitled") : QFileInfo(m_document->sourcePath()).fileName();
+    setWindowTitle(tr("%1%2 — OverlapScope").arg(name, m_document->isModified() ? "*" : ""));
+    if (m_document->runCount() > 0)
+        m_statusDevice->setText(QString::fromStdString(m_document->run(0).run().device.label()));
+}
+
+MainWindow::SaveFirst MainWindow::maybeSave(std::function<void()> afterSave)
+{
+    if (!m_document->isModified() || !m_interactive)
+        return SaveFirst::Proceed;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved recording"), tr("The current runs have not been saved. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return SaveFirst::Cancelled;
+    if (answer == QMessageBox::Discard)
+        return SaveFirst::Proceed;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "overlapscope-trace.json",
+                                                      tr("OverlapScope traces (*.json)"));
+    if (path.isEmpty())
+        return SaveFirst::Cancelled;
+    // Written in the background like any save; the action waits for it
+    // and is dropped if the save fails (the error says why).
+    m_afterSave = std::move(afterSave);
+    saveTo(path);
+    return SaveFirst::Saving;
+}
+
+void MainWindow::saveTo(const QString& path)
+{
+    m_loader->save(path, m_document->toTrace());
+}
+
+void MainWindow::exportTimeline(const QString& format)
+{
+    if (m_document->runCount() == 0) {
+        showNotice(tr("Nothing to export: run a pipeline or open a trace first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline." + format,
+                                                      format.toUpper() + " (*." + format + ")");
+    if (path.isEmpty())
+        return;
+    TimelineExportOptions options;
+    if (format == "png") {
+        bool ok = false;
+        options.scale = QInputDialog::getDouble(this, tr("PNG scale"), tr("Scale factor (2 for high-DPI slides):"),
+                                                2.0, 0.5, 8.0, 1, &ok);
+        if (!ok)
+            return;
+    }
+    options.width = std::max(m_timeline->width(), 1200);
+    // Every lane at full height where that fits the cap, else squeezed into it.
+    options.height = std::min(m_timeline->preferredHeight(options.width), ExportCaps::kMaxSidePixels);
+    QString error;
+    if (!TimelineExport::write(*m_document, *m_view, path, options, m_timeline, &error))
+        showError(tr("Could not export timeline"), error);
+    else
+        showNotice(tr("Exported %1").arg(path));
+}
+
+void MainWindow::exportChart()
+{
+    auto* chart = qobject_cast<QCustomPlot*>(m_tabs->currentWidget());
+    if (!chart) {
+        showNotice(tr("Pick the bandwidth sweep or the GB/s per op tab first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
+                                                      tr("PNG, SVG or PDF (*.png *.svg *.pdf)"));
+    if (path.isEmpty())
+        return;
+    PlotExportOptions options;
+    options.width = std::max(chart->width(), 1000);
+    options.height = std::max(chart->height(), 600);
+    options.scale = 2.0;
+    options.title = m_tabs->tabText(m_tabs->currentIndex());
+    QString error;
+    if (!exportPlot(*chart, path, options, &error))
+        showError(tr("Could not export chart"), error);
+    else
+        showNotice(tr("Exported %1").arg(path));
+    chart->replot(); // toPainter laid it out for the picture's size
+}
+
+void MainWindow::exportTrace(const QString& format)
+{
+    const bool chrome = format == "chrome";
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export trace"), chrome ? "trace.perfetto.json" : "ops.csv",
+        chrome ? tr("Chrome trace JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    auto trace = std::make_shared<Trace>(m_document->toTrace());
+    m_exports->post([this, trace, path, chrome]() -> BackgroundWorker::Delivery {
+        std::string error;
+        bool ok = false;
+        try {
+            ok = chrome ? exportChromeTrace(*trace, path.toStdString(), &error)
+                        : exportCsv(*trace, path.toStdString(), &error);
+        } catch (const std::bad_alloc&) {
+            error = "not enough memory";
+        }
+        return [this, path, ok, message = QString::fromStdString(error)] {
+            if (ok)
+                showNotice(tr("Exported %1").arg(path));
+            else
+                showError(tr("Could not export trace"), message);
+        };
+    });
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecentFiles)
+        recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { openTrace(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_runs->isRunning()) {
+        // Never free under work in flight: cancel, let the run drain, then close.
+        m_closeAfterCancel = true;
+        m_runs->cancel();
+        showNotice(tr("Cancelling the run before closing…"));
+        event->ignore();
+        return;
+    }
+    if (maybeSave([this] { close(); }) != SaveFirst::Proceed) {
+        event->ignore(); // cancelled, or closing again once the save is written
+        return;
+    }
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile())
+        openTrace(urls.front().toLocalFile());
+}
+
+} // namespace ovs::ui

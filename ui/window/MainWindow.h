@@ -1,0 +1,105 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <functional>
+
+class QLabel;
+class QMenu;
+class QScrollArea;
+class QTabWidget;
+
+namespace ovs {
+struct Trace;
+}
+
+namespace ovs::ui {
+
+class BackgroundWorker;
+class BandwidthChart;
+class ControlPanel;
+class OpDetailsPanel;
+class OpRateChart;
+class RunController;
+class SummaryPanel;
+class TimelinePlot;
+class TraceDocument;
+class TraceLoader;
+class ViewState;
+
+// The window: controls on the left, the stacked per-run timelines in the
+// middle, summary and charts below, details of the selected op on the right.
+// It owns the document, the view state and the two background workers (runs
+// and file I/O); widgets only read the document.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    TraceDocument* document() const { return m_document; }
+    ViewState* viewState() const { return m_view; }
+    TimelinePlot* timeline() const { return m_timeline; }
+    RunController* runController() const { return m_runs; }
+    ControlPanel* controlPanel() const { return m_controls; }
+    SummaryPanel* summaryPanel() const { return m_summary; }
+    // The last error or notice shown to the user (also in the status bar).
+    QString lastMessage() const { return m_lastMessage; }
+
+    // Starts loading a trace in the background; the view changes only if it loads.
+    void openTrace(const QString& path);
+
+    // When false (tests, scripted use), errors go to the status bar and
+    // lastMessage() only, without a modal dialog.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildLayout();
+    void connectWorkers();
+    void onTraceLoaded(const QString& path, const Trace& trace);
+    void showError(const QString& title, const QString& message);
+    void showNotice(const QString& message);
+    void updateTitle();
+    void fitTimelineHeight();
+    void resetViewToDocument();
+    // Before replacing the document: asks to save unsaved runs. Proceed: go
+    // ahead now; Saving: `afterSave` runs once the save is written.
+    enum class SaveFirst { Proceed, Saving, Cancelled };
+    SaveFirst maybeSave(std::function<void()> afterSave);
+    void saveTo(const QString& path);
+    void exportTimeline(const QString& format);
+    void exportChart();
+    void exportTrace(const QString& format);
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+
+    TraceDocument* m_document;
+    ViewState* m_view;
+    RunController* m_runs;
+    TraceLoader* m_loader;
+    BackgroundWorker* m_exports; // Chrome and CSV exports
+    TimelinePlot* m_timeline = nullptr;
+    QScrollArea* m_timelineArea = nullptr;
+    ControlPanel* m_controls = nullptr;
+    SummaryPanel* m_summary = nullptr;
+    BandwidthChart* m_bandwidth = nullptr;
+    OpRateChart* m_rates = nullptr;
+    OpDetailsPanel* m_details = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_statusDevice = nullptr;
+    QString m_lastMessage;
+    std::function<void()> m_afterSave;
+    bool m_interactive = true;
+    bool m_closeAfterCancel = false;
+};
+
+} // namespace ovs::ui

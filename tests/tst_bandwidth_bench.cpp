@@ -70,6 +70,39 @@ private slots:
         QVERIFY(find(64 << 20, HostMemoryKind::Pinned, "bidir") > 1.8 * find(64 << 20, HostMemoryKind::Pinned, "HtoD"));
     }
 
+    // Host memcpy on 1, 2, 4 ... 64 threads: the simulator's model comes back
+    // out of the host-clock timing (one thread's rate, shared under the
+    // host's aggregate cap beyond it).
+    void hostCopiesMeasuredPerThreadCount()
+    {
+        SimDevice dev(*findSimPreset("h200"));
+        PointSink sink;
+        CancelFlag cancel;
+        BenchConfig config;
+        config.pageable = config.pinned = config.bidirectional = false;
+        config.hostCopyBytes = 4 << 20;
+        const BandwidthSweep sweep = runBandwidthSweep(dev, config, sink, cancel);
+        QVERIFY(sweep.points.empty());
+        const std::vector<int> expected = {1, 2, 4, 8, 16, 32, 64};
+        QCOMPARE(defaultHostCopyThreads(dev.info()), expected);
+        QCOMPARE(sweep.hostCopies.size(), expected.size());
+        const auto& preset = dev.preset();
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const HostCopyPoint& p = sweep.hostCopies[i];
+            QCOMPARE(p.threads, expected[i]);
+            QCOMPARE(p.bytes, std::uint64_t(4 << 20));
+            QCOMPARE(int(p.samplesMs.size()), config.samples);
+            QCOMPARE(p.medianMs, medianOf(p.samplesMs));
+            const double model = std::min(p.threads * preset.hostMemcpyGBps, preset.hostMemoryGBps);
+            QVERIFY2(qAbs(p.gbps - model) < 0.01 * model, qPrintable(QString::number(p.gbps)));
+        }
+
+        config.hostCopyThreads = {3};
+        QCOMPARE(runBandwidthSweep(dev, config, sink, cancel).hostCopies.front().threads, 3);
+        config.hostCopyThreads = {65};
+        QVERIFY(QString::fromStdString(validate(config)).contains("host copy threads"));
+    }
+
     void badConfigurationIsRefused_data()
     {
         QTest::addColumn<qulonglong>("size");

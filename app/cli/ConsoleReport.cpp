@@ -1,6 +1,7 @@
 #include "ConsoleReport.h"
 
 #include "analysis/RunAnalysis.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 #include <array>
@@ -58,17 +59,20 @@ void printBandwidthTable(std::FILE* out, const BandwidthSweep& sweep)
         }
         std::fprintf(out, "\n");
     }
+    if (sweep.hostCopies.empty())
+        return;
+    std::fprintf(out, "\nHost memcpy, pageable -> pinned, %llu MiB (median of %d host-timed samples after %d warm-ups%s)\n",
+                 static_cast<unsigned long long>(sweep.hostCopies.front().bytes >> 20), sweep.samples, sweep.warmups,
+                 sweep.device.simulated ? ", SIMULATED" : "");
+    std::fprintf(out, "| threads | GB/s together | GB/s per thread |\n|---:|---:|---:|\n");
+    for (const auto& p : sweep.hostCopies)
+        std::fprintf(out, "| %d | %.2f | %.2f |\n", p.threads, p.gbps, p.gbps / p.threads);
 }
 
 void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
 {
     if (runs.empty())
         return;
-    // Speedups are against the serialized run when there is one.
-    double baselineMs = 0;
-    for (const auto& run : runs)
-        if (run.pipeline == "serialized" && run.status == RunStatus::Completed)
-            baselineMs = static_cast<double>(run.wallNs()) / 1e6;
     const auto& first = runs.front();
     int slots = 1;
     for (const auto& run : runs)
@@ -78,11 +82,13 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
                  first.params.kernelRepeats, first.device.simulated ? " (SIMULATED)" : "");
     std::fprintf(out, "| pipeline | wall ms | speedup | status | verification |\n|---|---:|---:|---|---|\n");
     for (const auto& run : runs) {
-        const double ms = static_cast<double>(run.wallNs()) / 1e6;
+        const double ms = static_cast<double>(spanNs(run.timedBeginNs, run.timedEndNs)) / 1e6;
+        // The same rule as every other view: RunAnalysis's.
+        const Speedup s = speedupOver(findSerializedBaseline(runs, run), run);
         std::string speedup = "-";
-        if (baselineMs > 0 && ms > 0 && run.status == RunStatus::Completed) {
+        if (s.value) {
             char text[32];
-            std::snprintf(text, sizeof text, "%.2fx", baselineMs / ms);
+            std::snprintf(text, sizeof text, "%.2fx", *s.value);
             speedup = text;
         }
         std::string status = toString(run.status);
@@ -130,9 +136,9 @@ std::string busyCell(const EngineBusy& busy)
     return printed("%.1f%%", 100.0 * busy.utilisation);
 }
 
-std::string speedupCell(const RunMetrics& m)
+std::string speedupCell(const Speedup& s)
 {
-    return m.speedup ? printed("%.2fx", *m.speedup) : std::string("-");
+    return s.value ? printed("%.2fx", *s.value) : std::string("-");
 }
 
 std::string distanceCell(const Bounds& b)
@@ -151,8 +157,18 @@ std::string ratesLine(const TransferRates& r)
     std::string line = "pinned H2D " + printed("%.2f", r.pinnedH2DGBps) + ", D2H " + printed("%.2f", r.pinnedD2HGBps);
     if (r.pageableH2DGBps > 0 || r.pageableD2HGBps > 0)
         line += "; pageable H2D " + printed("%.2f", r.pageableH2DGBps) + ", D2H " + printed("%.2f", r.pageableD2HGBps);
-    line += " GB/s (" + r.source + "); host memcpy " + printed("%.2f", r.hostMemcpyGBps) + " GB/s per thread ("
-            + r.hostSource + ")";
+    line += " GB/s (" + r.source + "); ";
+    if (r.hostMemcpyGBps <= 0) {
+        line += "host memcpy not measured (no host-staging bound: record with the bandwidth sweep)";
+    } else {
+        line += "host memcpy " + printed("%.2f", r.hostMemcpyGBps) + " GB/s on 1 thread";
+        if (!r.hostCopyRates.empty() && r.hostCopyRates.back().threads > 1)
+            line += ", " + printed("%.2f", r.hostCopyGBps(r.hostCopyRates.back().threads)) + " on "
+                    + std::to_string(r.hostCopyRates.back().threads) + " together";
+        else if (r.hostMemoryGBps > 0)
+            line += ", " + printed("%.2f", r.hostMemoryGBps) + " at most together";
+        line += " (" + r.hostSource + ")";
+    }
     if (r.kernelGBps > 0)
         line += "; kernel " + printed("%.0f", r.kernelGBps) + " GB/s read + written (" + r.kernelSource + ")";
     return line;
@@ -165,9 +181,10 @@ struct Analysed {
 
 std::vector<Analysed> analyseAll(const Trace& trace)
 {
+    std::vector<RunAnalysis> analyses = analyzeTrace(trace);
     std::vector<Analysed> all;
-    for (const Run& run : trace.runs)
-        all.push_back({&run, analyzeRun(run, trace.sweeps, findSerializedBaseline(trace.runs, run))});
+    for (std::size_t i = 0; i < trace.runs.size(); ++i)
+        all.push_back({&trace.runs[i], std::move(analyses[i])});
     return all;
 }
 
@@ -216,15 +233,15 @@ void printAnalysis(std::FILE* out, const Trace& trace)
         if (m.h2dQueue.ns > 0 || m.d2hQueue.ns > 0)
             std::fprintf(out, "| copies queued behind other streams | uploads %s ms, downloads %s ms |\n",
                          ms(m.h2dQueue.ns).c_str(), ms(m.d2hQueue.ns).c_str());
-        std::fprintf(out, "| speedup vs serialized | %s |\n", speedupCell(m).c_str());
+        std::fprintf(out, "| speedup vs serialized | %s |\n", speedupCell(a.analysis.speedup).c_str());
         if (b.binding != BoundKind::None) {
             std::fprintf(out, "Bounds (the fastest this pipeline could go at those rates):\n| bound | ms | how |\n|---|---:|---|\n");
             std::fprintf(out, "| transfer | %s | %s: %d chunks, upload %s ms, download %s ms, kernel %s ms per chunk |\n",
                          ms(b.transferNs).c_str(), b.transferModel.c_str(), b.chunks, ms(b.uploadChunkNs).c_str(),
                          ms(b.downloadChunkNs).c_str(), ms(b.kernelChunkNs).c_str());
             if (b.stagingNs > 0)
-                std::fprintf(out, "| host staging | %s | staged bytes / (%d thread%s x host memcpy rate) |\n",
-                             ms(b.stagingNs).c_str(), b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
+                std::fprintf(out, "| host staging | %s | staged bytes at %.2f GB/s, host memcpy on %d thread%s |\n",
+                             ms(b.stagingNs).c_str(), b.stagingGBps, b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
             std::fprintf(out, "| compute | %s | the run's kernel time |\n", ms(b.computeNs).c_str());
             std::fprintf(out, "| **binding: %s** | %s | the run took %s of it |\n", toString(b.binding),
                          ms(b.boundNs).c_str(), distanceCell(b).c_str());
@@ -251,7 +268,7 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace)
         std::fprintf(out, "| %s | %s | %s | %s | %s | %.1f%% | %.1f%% | %s | %s | %s | %s | %s |\n",
                      a.run->name.c_str(), ms(m.wallNs).c_str(), busyCell(m.h2d).c_str(), busyCell(m.d2h).c_str(),
                      busyCell(m.compute).c_str(), m.overlapPercent, m.h2dWithD2hPercent, ms(m.staging.busyNs).c_str(),
-                     ms(m.hostWaitNs).c_str(), speedupCell(m).c_str(), bound.c_str(), distanceCell(b).c_str());
+                     ms(m.hostWaitNs).c_str(), speedupCell(a.analysis.speedup).c_str(), bound.c_str(), distanceCell(b).c_str());
     }
     // Runs judged by the same rates share one line.
     std::vector<std::string> printedRates;

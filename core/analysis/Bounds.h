@@ -22,7 +22,7 @@ const char* toString(BoundKind kind); // "transfer", "host staging", ...
 // the run is from it.
 struct Bounds {
     std::int64_t transferNs = 0; // copies (see computeBounds for the model)
-    std::int64_t stagingNs = 0;  // 0 when the run stages nothing on the host
+    std::int64_t stagingNs = 0;  // 0 when the run stages nothing on the host, or its rate is unknown
     std::int64_t computeNs = 0;  // the run's own kernel time
     std::int64_t boundNs = 0;    // the binding one
     BoundKind binding = BoundKind::None;
@@ -34,6 +34,7 @@ struct Bounds {
     std::int64_t downloadChunkNs = 0;
     std::int64_t kernelChunkNs = 0;   // one chunk's kernel, as measured
     int stagingThreads = 0;
+    double stagingGBps = 0;           // what those threads copy at together; 0: unknown
     std::string transferModel;        // which formula transferNs used, in words
 };
 

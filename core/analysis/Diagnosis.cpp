@@ -1,5 +1,7 @@
 #include "analysis/Diagnosis.h"
 
+#include "trace/Saturating.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -80,15 +82,16 @@ std::vector<Cause> rankCauses(const Run& run, const RunMetrics& m)
     const KindThroughput& down = m.kind(OpKind::Download);
     const KindThroughput& in = m.kind(OpKind::StageIn);
     const KindThroughput& out = m.kind(OpKind::StageOut);
-    const double stagingGBps = in.ns + out.ns > 0 ? static_cast<double>(in.bytes + out.bytes)
-                                                        / static_cast<double>(in.ns + out.ns)
-                                                  : 0.0;
+    const std::int64_t stagingNs = saturatingAdd(in.ns, out.ns);
+    const double stagingGBps = stagingNs > 0 ? (static_cast<double>(in.bytes) + static_cast<double>(out.bytes))
+                                                   / static_cast<double>(stagingNs)
+                                             : 0.0;
     std::vector<Cause> causes = {
         {withMemory(up.memory, "uploads"), up.unionNs, 0, up.gbps()},
         {withMemory(down.memory, "downloads"), down.unionNs, 0, down.gbps()},
         {"kernels", m.kind(OpKind::Kernel).unionNs, 0, 0},
         {run.pipeline == "serialized" ? "host copies" : "host staging memcpy", m.staging.busyNs, 0, stagingGBps},
-        {"allocation and free", m.kind(OpKind::Alloc).unionNs + m.kind(OpKind::Free).unionNs, 0, 0},
+        {"allocation and free", saturatingAdd(m.kind(OpKind::Alloc).unionNs, m.kind(OpKind::Free).unionNs), 0, 0},
         {"host memory registration", m.kind(OpKind::Register).unionNs, 0, m.kind(OpKind::Register).gbps()},
     };
     std::erase_if(causes, [](const Cause& c) { return c.ns <= 0; });
@@ -133,21 +136,37 @@ std::string stagingSentence(const RunMetrics& m, const Bounds& bounds, const Tra
 {
     const KindThroughput& in = m.kind(OpKind::StageIn);
     const KindThroughput& out = m.kind(OpKind::StageOut);
-    const std::int64_t threadNs = in.ns + out.ns;
-    const double perThread = threadNs > 0 ? static_cast<double>(in.bytes + out.bytes) / static_cast<double>(threadNs)
+    const std::int64_t threadNs = saturatingAdd(in.ns, out.ns);
+    const double perThread = threadNs > 0 ? (static_cast<double>(in.bytes) + static_cast<double>(out.bytes))
+                                                / static_cast<double>(threadNs)
                                           : rates.hostMemcpyGBps;
-    const int threads = std::max(1, m.stagingThreads);
+    // 64 bits: a loaded trace may claim any int of threads, and we add to it.
+    const std::int64_t threads = std::max(1, bounds.stagingThreads);
     std::string s = threads == 1 ? percent(busyShare) + " of wall time in single-thread memcpy at " + rate(perThread)
                                  : std::to_string(threads) + " staging threads busy " + percent(busyShare)
                                        + " of wall time on average, at " + rate(perThread) + " each";
     if (const std::string distance = distancePhrase(bounds); !distance.empty())
         s += "; " + distance;
-    // Threads enough to bring staging down to the GPU's own bound.
+    // Threads enough to bring staging down to the GPU's own bound, else the
+    // count that copies fastest, among powers of two (the counts the host
+    // memcpy sweep measures).
     const std::int64_t gpuNs = std::max(bounds.transferNs, bounds.computeNs);
-    const double singleThreadNs = static_cast<double>(bounds.stagingNs) * threads;
-    int suggest = gpuNs > 0 ? static_cast<int>(std::ceil(singleThreadNs / static_cast<double>(gpuNs))) : threads + 1;
-    suggest = std::clamp(suggest, threads + 1, std::max(threads + 1, kMaxSuggestedThreads));
-    if (threads >= kMaxSuggestedThreads)
+    const double stagedBytes = static_cast<double>(bounds.stagingNs) * bounds.stagingGBps;
+    int suggest = 0;
+    double best = rates.hostCopyGBps(threads);
+    for (int t = 2; t <= kMaxSuggestedThreads && stagedBytes > 0; t *= 2) {
+        const double gbps = rates.hostCopyGBps(t);
+        if (t <= threads || gbps <= best)
+            continue;
+        suggest = t;
+        best = gbps;
+        if (stagedBytes / gbps <= static_cast<double>(gpuNs))
+            break;
+    }
+    if (stagedBytes <= 0)
+        s += "; more staging threads or registered memory (no staging copies); record with the bandwidth sweep "
+             "to measure how far threads go";
+    else if (suggest == 0)
         s += "; registered memory (no staging copies) is the way past it";
     else
         s += "; try " + std::to_string(suggest) + " staging threads or registered memory (no staging copies)";
@@ -200,11 +219,12 @@ std::string latencySentence(const Run& run, const RunMetrics& m, const Bounds& b
                     + percent(busiestShare) + ")";
     // Fill and drain: the part of the transfer bound that is not the steady
     // state. Large when there are few chunks per stream.
-    const std::int64_t steady = static_cast<std::int64_t>(bounds.chunks)
-                                * std::max(bounds.uploadChunkNs, bounds.downloadChunkNs);
-    const double fillDrain = bounds.transferNs > 0 ? share(bounds.transferNs - steady, bounds.transferNs) : 0.0;
+    const std::int64_t steady = saturatingMul<std::int64_t>(bounds.chunks,
+                                                            std::max(bounds.uploadChunkNs, bounds.downloadChunkNs));
+    const double fillDrain =
+        bounds.transferNs > 0 ? share(saturatingSub(bounds.transferNs, steady), bounds.transferNs) : 0.0;
     const int depth = std::max({1, m.streams, run.params.slotCount});
-    if (bounds.chunks < 2 * depth || fillDrain > 0.25)
+    if (bounds.chunks < 2 * std::int64_t(depth) || fillDrain > 0.25)
         s += "; " + std::to_string(bounds.chunks) + " chunks are too few to fill a " + std::to_string(depth)
              + "-deep pipeline: use more, smaller chunks";
     else
@@ -260,6 +280,11 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
                      + "; the " + ops + " recorded before it stopped are shown, but a partial run has no bound";
         return d;
     }
+    if (run.timing == kWallOnlyTiming) {
+        d.kind = DiagnosisKind::NoWork;
+        d.sentence = "no work: recorded without per-op timing (--no-op-timing), so only the wall time is known";
+        return d;
+    }
     d.causes = rankCauses(run, metrics);
     if (metrics.wallNs <= 0 || metrics.gpuOps == 0) {
         d.kind = DiagnosisKind::NoWork;
@@ -267,7 +292,8 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
         return d;
     }
 
-    const std::int64_t overlapNs = metrics.copyWithKernelNs + metrics.h2dWithD2hNs + metrics.stagingWithGpuNs;
+    const std::int64_t overlapNs =
+        saturatingAdd(saturatingAdd(metrics.copyWithKernelNs, metrics.h2dWithD2hNs), metrics.stagingWithGpuNs);
     const Cause* top = d.causes.empty() ? nullptr : &d.causes.front();
     const bool setup = top && (top->what == "allocation and free" || top->what == "host memory registration");
     std::string body;
@@ -286,8 +312,9 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
         // Which resource was busiest, as a share of the wall time: N staging
         // threads count by their average, so 4 threads each busy half the
         // time are not a bottleneck.
-        const int threads = std::max(1, metrics.stagingThreads);
-        const double staging = share(metrics.stagingThreadNs, metrics.wallNs * threads);
+        const int threads = std::max(1, bounds.stagingThreads);
+        const double staging = static_cast<double>(metrics.stagingThreadNs)
+                               / (static_cast<double>(metrics.wallNs) * static_cast<double>(threads));
         const double copies = metrics.copies.utilisation;
         const double compute = metrics.compute.utilisation;
         if (copies >= staging && copies >= compute) {

@@ -1,5 +1,7 @@
 #include "analysis/TransferRates.h"
 
+#include "trace/Saturating.h"
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -8,10 +10,6 @@ namespace ovs {
 
 namespace {
 
-// Host memcpy when neither the run nor a preset says: a typical single
-// thread's pageable <-> pinned rate on the servers we measured (5.6 to 5.9).
-constexpr double kAssumedHostMemcpyGBps = 6.0;
-
 double gbps(std::uint64_t bytes, std::int64_t ns)
 {
     return ns > 0 ? static_cast<double>(bytes) / static_cast<double>(ns) : 0.0;
@@ -19,7 +17,7 @@ double gbps(std::uint64_t bytes, std::int64_t ns)
 
 std::int64_t engineNs(const Op& op)
 {
-    return op.hasExec() ? op.execEndNs - op.execStartNs : op.durationNs();
+    return op.hasExec() ? spanNs(op.execStartNs, op.execEndNs) : spanNs(op.startNs, op.endNs);
 }
 
 bool isPageable(HostMemoryKind memory)
@@ -32,21 +30,6 @@ bool sameDevice(const DeviceInfo& a, const DeviceInfo& b)
     return a.name == b.name && a.simulated == b.simulated && a.preset == b.preset && a.detail == b.detail;
 }
 
-// Per-thread host memcpy rate of the run's staging copies: bytes over the
-// summed thread time, so N threads copying at once each count their own time.
-double stagingRate(const Run& run)
-{
-    std::uint64_t bytes = 0;
-    std::int64_t ns = 0;
-    for (const Op& op : run.ops) {
-        if ((op.kind == OpKind::StageIn || op.kind == OpKind::StageOut) && op.bytes > 0) {
-            bytes += op.bytes;
-            ns += op.durationNs();
-        }
-    }
-    return gbps(bytes, ns);
-}
-
 } // namespace
 
 double TransferRates::h2dGBps(HostMemoryKind memory) const
@@ -57,6 +40,27 @@ double TransferRates::h2dGBps(HostMemoryKind memory) const
 double TransferRates::d2hGBps(HostMemoryKind memory) const
 {
     return isPageable(memory) ? pageableD2HGBps : pinnedD2HGBps;
+}
+
+double TransferRates::hostCopyGBps(int threads) const
+{
+    threads = std::max(1, threads);
+    if (!hostCopyRates.empty()) {
+        int reach = hostCopyRates.back().threads;
+        for (const HostCopyRate& r : hostCopyRates) {
+            if (r.threads >= threads) {
+                reach = r.threads;
+                break;
+            }
+        }
+        double best = 0;
+        for (const HostCopyRate& r : hostCopyRates)
+            if (r.threads <= reach)
+                best = std::max(best, r.gbps);
+        return best;
+    }
+    const double all = threads * hostMemcpyGBps;
+    return hostMemoryGBps > 0 ? std::min(all, hostMemoryGBps) : all;
 }
 
 TransferRates ratesFromSweep(const BandwidthSweep& sweep)
@@ -79,19 +83,38 @@ TransferRates ratesFromSweep(const BandwidthSweep& sweep)
     }
     rates.source = "bandwidth sweep of " + sweep.device.label() + " (" + std::to_string(largest >> 20)
                    + " MiB medians)";
+
+    std::vector<HostCopyPoint> copies = sweep.hostCopies;
+    std::erase_if(copies, [](const HostCopyPoint& p) { return p.gbps <= 0; });
+    std::stable_sort(copies.begin(), copies.end(),
+                     [](const HostCopyPoint& a, const HostCopyPoint& b) { return a.threads < b.threads; });
+    for (const HostCopyPoint& p : copies) {
+        // A thread count measured twice (a sweep of several sizes) keeps its best.
+        if (!rates.hostCopyRates.empty() && rates.hostCopyRates.back().threads == p.threads)
+            rates.hostCopyRates.back().gbps = std::max(rates.hostCopyRates.back().gbps, p.gbps);
+        else
+            rates.hostCopyRates.push_back({p.threads, p.gbps});
+    }
+    if (!rates.hostCopyRates.empty()) {
+        rates.hostMemcpyGBps = rates.hostCopyGBps(1);
+        rates.hostSource = "host memcpy sweep of " + sweep.device.label() + " ("
+                           + std::to_string(copies.front().bytes >> 20) + " MiB medians, 1 to "
+                           + std::to_string(rates.hostCopyRates.back().threads) + " threads)";
+    }
     return rates;
 }
 
-TransferRates ratesFromPreset(const SimPreset& preset)
+TransferRates ratesFromModel(const ModelRates& model, const std::string& source)
 {
     TransferRates rates;
-    rates.pinnedH2DGBps = preset.pinnedH2DGBps;
-    rates.pinnedD2HGBps = preset.pinnedD2HGBps;
-    rates.pageableH2DGBps = preset.pageableH2DGBps;
-    rates.pageableD2HGBps = preset.pageableD2HGBps;
-    rates.hostMemcpyGBps = preset.hostMemcpyGBps;
-    rates.kernelGBps = preset.kernelGBps;
-    rates.source = rates.hostSource = rates.kernelSource = "simulator preset " + preset.id;
+    rates.pinnedH2DGBps = model.pinnedH2DGBps;
+    rates.pinnedD2HGBps = model.pinnedD2HGBps;
+    rates.pageableH2DGBps = model.pageableH2DGBps;
+    rates.pageableD2HGBps = model.pageableD2HGBps;
+    rates.hostMemcpyGBps = model.hostMemcpyGBps;
+    rates.hostMemoryGBps = model.hostMemoryGBps;
+    rates.kernelGBps = model.kernelGBps;
+    rates.source = rates.hostSource = rates.kernelSource = source;
     return rates;
 }
 
@@ -118,39 +141,32 @@ TransferRates ratesFromRunOps(const Run& run)
         default: break;
         }
     }
-    rates.hostMemcpyGBps = stagingRate(run);
     rates.source = rates.kernelSource = "estimated from this run's ops";
-    if (rates.hostMemcpyGBps > 0)
-        rates.hostSource = "this run's staging copies";
     return rates;
 }
 
 TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>& sweeps)
 {
     const TransferRates own = ratesFromRunOps(run);
-    const std::optional<SimPreset> preset = run.device.simulated ? findSimPreset(run.device.preset) : std::nullopt;
+    std::optional<TransferRates> model;
+    if (run.device.model)
+        model = ratesFromModel(*run.device.model, "simulator preset " + run.device.preset);
 
     TransferRates rates = own;
     // The last sweep of the device: a trace recorded twice keeps the newer.
     const BandwidthSweep* sweep = nullptr;
     for (const auto& candidate : sweeps)
-        if (sameDevice(candidate.device, run.device) && !candidate.points.empty())
+        if (sameDevice(candidate.device, run.device) && (!candidate.points.empty() || !candidate.hostCopies.empty()))
             sweep = &candidate;
-    if (sweep) {
-        const TransferRates measured = ratesFromSweep(*sweep);
-        rates.pinnedH2DGBps = measured.pinnedH2DGBps;
-        rates.pinnedD2HGBps = measured.pinnedD2HGBps;
-        rates.pageableH2DGBps = measured.pageableH2DGBps;
-        rates.pageableD2HGBps = measured.pageableD2HGBps;
-        rates.bidirectionalGBps = measured.bidirectionalGBps;
-        rates.source = measured.source;
-    } else if (preset) {
-        const TransferRates modelled = ratesFromPreset(*preset);
-        rates.pinnedH2DGBps = modelled.pinnedH2DGBps;
-        rates.pinnedD2HGBps = modelled.pinnedD2HGBps;
-        rates.pageableH2DGBps = modelled.pageableH2DGBps;
-        rates.pageableD2HGBps = modelled.pageableD2HGBps;
-        rates.source = modelled.source;
+    const std::optional<TransferRates> measured = sweep ? std::optional(ratesFromSweep(*sweep)) : std::nullopt;
+    const TransferRates* copies = measured && !sweep->points.empty() ? &*measured : model ? &*model : nullptr;
+    if (copies) {
+        rates.pinnedH2DGBps = copies->pinnedH2DGBps;
+        rates.pinnedD2HGBps = copies->pinnedD2HGBps;
+        rates.pageableH2DGBps = copies->pageableH2DGBps;
+        rates.pageableD2HGBps = copies->pageableD2HGBps;
+        rates.bidirectionalGBps = copies->bidirectionalGBps;
+        rates.source = copies->source;
     }
     // A sweep that measured only one memory kind leaves the other to the run.
     for (auto [rate, fallback] : {std::pair{&rates.pinnedH2DGBps, own.pinnedH2DGBps},
@@ -160,18 +176,16 @@ TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>
         if (*rate <= 0)
             *rate = fallback;
 
-    if (own.hostMemcpyGBps <= 0) {
-        if (preset) {
-            rates.hostMemcpyGBps = preset->hostMemcpyGBps;
-            rates.hostSource = "simulator preset " + preset->id;
-        } else {
-            rates.hostMemcpyGBps = kAssumedHostMemcpyGBps;
-            rates.hostSource = "assumed";
-        }
+    const TransferRates* host = measured && !measured->hostCopyRates.empty() ? &*measured : model ? &*model : nullptr;
+    if (host) {
+        rates.hostMemcpyGBps = host->hostMemcpyGBps;
+        rates.hostCopyRates = host->hostCopyRates;
+        rates.hostMemoryGBps = host->hostMemoryGBps;
+        rates.hostSource = host->hostSource;
     }
-    if (preset) {
-        rates.kernelGBps = preset->kernelGBps;
-        rates.kernelSource = "simulator preset " + preset->id;
+    if (model) {
+        rates.kernelGBps = model->kernelGBps;
+        rates.kernelSource = model->kernelSource;
     }
     return rates;
 }

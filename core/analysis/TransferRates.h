@@ -1,7 +1,7 @@
 #pragma once
 
-#include "device/DeviceTypes.h"
-#include "sim/SimPreset.h"
+#include "base/HostMemoryKind.h"
+#include "base/ModelRates.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 
@@ -20,33 +20,51 @@ struct TransferRates {
     double pageableH2DGBps = 0;
     double pageableD2HGBps = 0;
     double hostMemcpyGBps = 0; // one host thread, pageable <-> pinned
+    // Host memcpy measured on several threads at once (all of them together),
+    // ascending thread counts; empty where the rate comes from a model.
+    struct HostCopyRate {
+        int threads = 1;
+        double gbps = 0;
+    };
+    std::vector<HostCopyRate> hostCopyRates;
+    // A model's cap on all host threads together; 0: none.
+    double hostMemoryGBps = 0;
     // Pinned HtoD and DtoH at once, both directions together: the link and
     // host memory share some bandwidth (99 GB/s on the H200, not 2 x 55).
     double bidirectionalGBps = 0;
     double kernelGBps = 0;     // increment kernel: bytes read + written per second, as SimPreset counts it
 
     std::string source;       // of the copy rates
-    std::string hostSource;   // of hostMemcpyGBps
+    std::string hostSource;   // of hostMemcpyGBps and hostCopyRates; empty when unknown
     std::string kernelSource; // of kernelGBps
 
     // The link rate a copy from or to `memory` can reach; registered memory
     // is page-locked, so it moves at pinned rates.
     double h2dGBps(HostMemoryKind memory) const;
     double d2hGBps(HostMemoryKind memory) const;
+    // All of `threads` host threads together; 0 when unknown. From the
+    // measured thread counts: the best rate of any count up to the smallest
+    // measured one at or above `threads` (more threads than measured gain
+    // nothing), so a run on `threads` threads cannot copy faster than it.
+    // From a model: threads x one thread's rate, under the model's cap.
+    double hostCopyGBps(int threads) const;
 };
 
 // Copy rates from a sweep: the medians of its largest size, where the fixed
 // per-copy cost matters least.
+// Host memcpy from the sweep's host copies, where it measured them.
 TransferRates ratesFromSweep(const BandwidthSweep& sweep);
-TransferRates ratesFromPreset(const SimPreset& preset);
-// Best rate any single op of the run reached, per kind and memory kind; host
-// memcpy per thread from the run's staging copies.
+// A simulated device's model, as stored with the run; `source` names it.
+TransferRates ratesFromModel(const ModelRates& model, const std::string& source);
+// Best rate any single op of the run reached, per kind and memory kind (copy
+// and kernel rates only: the host rate never comes from the run's own
+// staging copies, which would make the staging bound circular).
 TransferRates ratesFromRunOps(const Run& run);
 
 // The rates to judge `run` by: copy rates from a sweep of the same device in
-// `sweeps`, else the run's simulator preset, else the run's own ops; host
-// memcpy from the run's own staging copies, else the preset, else an assumed
-// 6 GB/s; kernel rate from the preset, else the run's kernels.
+// `sweeps`, else the model stored with the run, else the run's own ops; host
+// memcpy from the sweep's host copies, else the stored model, else unknown
+// (no staging bound); kernel rate from the model, else the run's kernels.
 TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>& sweeps);
 
 } // namespace ovs

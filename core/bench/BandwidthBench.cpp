@@ -1,9 +1,12 @@
 #include "bench/BandwidthBench.h"
 
 #include "device/Copies.h"
+#include "device/HostCopyPool.h"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
+#include <thread>
 #include <vector>
 
 namespace ovs {
@@ -13,15 +16,35 @@ std::string validate(const BenchConfig& c)
     if (c.sizes.empty())
         return "no transfer sizes given";
     for (auto size : c.sizes)
-        if (size < sizeof(float) || size % sizeof(float) != 0 || size > (16ull << 30))
-            return "transfer size " + std::to_string(size) + " bytes is not a multiple of 4 between 4 B and 16 GiB";
-    if (c.warmups < 0 || c.warmups > 1000)
-        return "warm-ups must be between 0 and 1000";
-    if (c.samples < 1 || c.samples > 10000)
-        return "samples must be between 1 and 10000";
-    if (!c.pageable && !c.pinned && !c.bidirectional)
-        return "nothing to measure: enable pageable, pinned or bidirectional";
+        if (size < sizeof(float) || size % sizeof(float) != 0 || size > kMaxTransferBytes)
+            return "transfer size " + std::to_string(size) + " bytes is not a multiple of 4 between 4 B and "
+                   + std::to_string(kMaxTransferBytes >> 30) + " GiB";
+    if (c.warmups < 0 || c.warmups > kMaxWarmups)
+        return "warm-ups must be between 0 and " + std::to_string(kMaxWarmups);
+    if (c.samples < 1 || c.samples > kMaxSamples)
+        return "samples must be between 1 and " + std::to_string(kMaxSamples);
+    if (!c.pageable && !c.pinned && !c.bidirectional && !c.hostCopy)
+        return "nothing to measure: enable pageable, pinned, bidirectional or host copies";
+    if (c.hostCopy) {
+        if (c.hostCopyBytes < 1 || c.hostCopyBytes > kMaxTransferBytes)
+            return "host copy size must be between 1 B and " + std::to_string(kMaxTransferBytes >> 30) + " GiB";
+        for (int threads : c.hostCopyThreads)
+            if (threads < 1 || threads > HostCopyPool::kMaxThreads)
+                return "host copy threads must be between 1 and " + std::to_string(HostCopyPool::kMaxThreads);
+    }
     return {};
+}
+
+std::vector<int> defaultHostCopyThreads(const DeviceInfo& device)
+{
+    const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+    const int most = device.simulated || hardware <= 0 ? HostCopyPool::kMaxThreads
+                                                       : std::min(hardware, HostCopyPool::kMaxThreads);
+    std::vector<int> threads;
+    for (int t = 1; t < most; t *= 2)
+        threads.push_back(t);
+    threads.push_back(most);
+    return threads;
 }
 
 namespace {
@@ -76,7 +99,10 @@ void measureCells(Device& device, const BenchConfig& config, RecordSink& sink, c
     Stream second(device);
     CellTimer timer(device, config, cancel);
     const int cellsPerSize = (config.pageable ? 2 : 0) + (config.pinned ? 2 : 0) + (config.bidirectional ? 1 : 0);
-    const double totalCells = static_cast<double>(cellsPerSize * config.sizes.size());
+    const std::vector<int> hostThreads = !config.hostCopy              ? std::vector<int>{}
+                                         : config.hostCopyThreads.empty() ? defaultHostCopyThreads(device.info())
+                                                                          : config.hostCopyThreads;
+    const double totalCells = static_cast<double>(cellsPerSize * config.sizes.size() + hostThreads.size());
     int cellsDone = 0;
 
     auto finishCell = [&](std::uint64_t bytes, std::uint64_t moved, HostMemoryKind memory, const char* direction,
@@ -140,6 +166,32 @@ void measureCells(Device& device, const BenchConfig& config, RecordSink& sink, c
                 finishCell(bytes, 2 * bytes, HostMemoryKind::Pinned, "bidir", std::move(both));
             }
         }
+    }
+    if (hostThreads.empty())
+        return;
+    // Pageable source already touched, pinned destination: what a staging
+    // copy in does, apart from any GPU work.
+    std::vector<std::byte> pageable(config.hostCopyBytes, std::byte{1});
+    PinnedHostBuffer<std::byte> pinned(device, config.hostCopyBytes);
+    std::memset(pinned.span().data(), 0, config.hostCopyBytes);
+    for (const int threads : hostThreads) {
+        HostCopyPoint point;
+        point.threads = threads;
+        point.bytes = config.hostCopyBytes;
+        for (int i = 0; i < config.warmups + config.samples; ++i) {
+            cancel.throwIfCancelled();
+            const std::int64_t t0 = device.hostNowNs();
+            device.hostCopyParallel(pinned.span().data(), pageable.data(), config.hostCopyBytes, threads);
+            const std::int64_t t1 = device.hostNowNs();
+            if (i >= config.warmups)
+                point.samplesMs.push_back(static_cast<double>(t1 - t0) / 1e6);
+        }
+        point.medianMs = medianOf(point.samplesMs);
+        point.gbps = gbpsOf(point.bytes, point.medianMs);
+        sweep.hostCopies.push_back(point);
+        sink.progress(++cellsDone / totalCells, "host memcpy " + std::to_string(point.bytes >> 20) + " MiB on "
+                                                    + std::to_string(threads) + (threads == 1 ? " thread: " : " threads: ")
+                                                    + std::to_string(point.gbps) + " GB/s");
     }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/DeviceInfo.h"
+#include "base/DeviceInfo.h"
 #include "device/DeviceTypes.h"
 
 #include <cstddef>

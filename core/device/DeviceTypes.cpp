@@ -2,19 +2,6 @@
 
 namespace ovs {
 
-const char* toString(HostMemoryKind kind)
-{
-    switch (kind) {
-    case HostMemoryKind::None: return "none";
-    case HostMemoryKind::Pageable: return "pageable";
-    case HostMemoryKind::Pinned: return "pinned";
-    case HostMemoryKind::Registered: return "registered";
-    case HostMemoryKind::Managed: return "managed";
-    case HostMemoryKind::Device: return "device";
-    }
-    return "unknown";
-}
-
 const char* toString(CopyDirection direction)
 {
     return direction == CopyDirection::HostToDevice ? "HtoD" : "DtoH";

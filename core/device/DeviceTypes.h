@@ -1,16 +1,12 @@
 #pragma once
 
+#include "base/HostMemoryKind.h"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace ovs {
-
-// Where a host buffer lives; decides how a copy is done and how fast it can go.
-// Managed and Device name a copy side that is not host memory at all
-// (cudaMallocManaged memory, a device-to-device or peer copy); profiled
-// programs make such copies.
-enum class HostMemoryKind : std::uint8_t { None, Pageable, Pinned, Registered, Managed, Device };
 
 enum class CopyDirection : std::uint8_t { HostToDevice, DeviceToHost };
 
@@ -40,7 +36,6 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-const char* toString(HostMemoryKind kind);
 const char* toString(CopyDirection direction);
 
 } // namespace ovs

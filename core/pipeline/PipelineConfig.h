@@ -1,5 +1,7 @@
 #pragma once
 
+#include "device/HostCopyPool.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +30,16 @@ const std::vector<PipelineKindInfo>& pipelineKinds();
 const PipelineKindInfo& pipelineKindInfo(PipelineKind kind);
 std::optional<PipelineKind> pipelineKindFromId(const std::string& id);
 
+// The limits validate() holds a configuration to: every front end takes its
+// ranges from here.
+inline constexpr int kMaxChunks = 1'000'000;
+inline constexpr std::uint64_t kMaxChunkBytes = 16ull << 30;
+inline constexpr int kMaxSlots = 64;
+inline constexpr int kMaxKernelRepeats = 100'000;
+inline constexpr int kMaxStagingThreads = HostCopyPool::kMaxThreads;
+// A run may take this share of the host memory available when it starts.
+inline constexpr std::uint64_t kHostMemoryUsablePercent = 80;
+
 // The seed's defaults: 8 chunks x 32 MiB of f32, 3 slots, one increment.
 struct PipelineConfig {
     PipelineKind kind = PipelineKind::Overlapped;
@@ -37,6 +49,9 @@ struct PipelineConfig {
     int kernelRepeats = 1;
     // Host threads that share each staging copy of the overlapped path.
     int stagingThreads = 1;
+    // Off: record only the wall time (no per-op events, engine records or
+    // ops), to measure what recording costs (see Recorder).
+    bool opTiming = true;
 
     std::uint64_t chunkFloats() const { return chunkBytes / sizeof(float); }
     std::uint64_t totalBytes() const { return chunkBytes * static_cast<std::uint64_t>(chunks); }

@@ -92,7 +92,7 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
     }
 
     device.takeHazards(); // only this run's hazards count
-    Recorder recorder(device, sink, header);
+    Recorder recorder(device, sink, header, config.opTiming);
     recorder.setHostLane(recorder.addHostLane("host"));
     PipelineContext context{recorder, config, input, output, cancel, sink};
 

@@ -25,14 +25,17 @@ constexpr std::size_t kNotEmitted = static_cast<std::size_t>(-1);
 
 } // namespace
 
-Recorder::Recorder(Device& device, RecordSink& sink, Run header) : m_device(device), m_sink(sink), m_run(std::move(header))
+Recorder::Recorder(Device& device, RecordSink& sink, Run header, bool opTiming)
+    : m_device(device), m_sink(sink), m_run(std::move(header)), m_opTiming(opTiming)
 {
     m_run.device = device.info();
     m_run.ops.clear();
     m_run.lanes.clear();
-    if (m_run.timing.empty())
+    if (!m_opTiming)
+        m_run.timing = kWallOnlyTiming;
+    else if (m_run.timing.empty())
         m_run.timing = device.info().simulated ? "simulated" : "cuda-events";
-    m_engineTiming = !device.engineTimingSource().empty();
+    m_engineTiming = m_opTiming && !device.engineTimingSource().empty();
 }
 
 Recorder::~Recorder() = default;
@@ -61,6 +64,8 @@ void Recorder::begin()
     m_hostStartNs = m_device.hostNowNs();
     m_begun = true;
     m_sink.runStarted(m_run);
+    if (!m_opTiming)
+        return;
 
     // Anchor: an event on an idle stream completes almost as soon as it is
     // recorded; the first host instant that sees it done ties the two clocks
@@ -172,6 +177,10 @@ CopyToken Recorder::download(Stream& stream, std::span<float> dst, const DeviceB
 
 void Recorder::kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, int chunk)
 {
+    if (!m_opTiming) {
+        m_device.launchIncrement(data.devicePtr(), data.size(), repeats, stream.id());
+        return;
+    }
     auto start = startEvent(stream);
     const std::uint64_t opId = nextOpId();
     m_device.tagWork(opId);
@@ -207,6 +216,8 @@ void Recorder::hostCopyParallel(OpKind kind, void* dst, const void* src, std::si
 {
     ensureStagingLanes(threads);
     const auto intervals = m_device.hostCopyParallel(dst, src, bytes, threads);
+    if (!m_opTiming)
+        return;
     // Devices cut the copy as HostCopyPool::split does, so part i's size is known here.
     const auto parts = HostCopyPool::split(bytes, threads);
     for (std::size_t i = 0; i < intervals.size() && i < parts.size(); ++i) {
@@ -243,6 +254,10 @@ void Recorder::unregisterHost(HostRegistration& registration)
 
 void Recorder::wait(CopyToken& token, int chunk)
 {
+    if (!m_opTiming) {
+        token.wait();
+        return;
+    }
     const std::int64_t t0 = now();
     token.wait();
     emitHost(OpKind::HostWait, t0, chunk, 0, HostMemoryKind::None);
@@ -251,6 +266,10 @@ void Recorder::wait(CopyToken& token, int chunk)
 
 void Recorder::synchronize(Stream& stream)
 {
+    if (!m_opTiming) {
+        stream.synchronize();
+        return;
+    }
     const std::int64_t t0 = now();
     stream.synchronize();
     emitHost(OpKind::Sync, t0, -1, 0, HostMemoryKind::None);
@@ -259,6 +278,8 @@ void Recorder::synchronize(Stream& stream)
 
 void Recorder::emitHost(OpKind kind, std::int64_t startNs, int chunk, std::uint64_t bytes, HostMemoryKind memory)
 {
+    if (!m_opTiming)
+        return;
     Op op;
     op.kind = kind;
     op.lane = m_hostLane;
@@ -278,7 +299,8 @@ std::int64_t Recorder::eventTimeNs(Event& event)
 
 void Recorder::poll()
 {
-    emitCompleted(true);
+    if (m_opTiming)
+        emitCompleted(true);
 }
 
 void Recorder::emitCompleted(bool waitForEngine)

@@ -26,9 +26,14 @@ namespace ovs {
 //  - host ops (staging copies, waits, allocations, syncs) from the host clock.
 // Completed ops go to the sink as soon as they are known, so a UI can draw
 // them live.
+//
+// With `opTiming` off the recorder only does the work: no events around ops,
+// no engine tags, no ops; the run keeps its timed region (the wall time) and
+// says kWallOnlyTiming in its timing. That is the baseline that measures
+// what recording costs (overlapscope-observer-bench, `--no-op-timing`).
 class Recorder {
 public:
-    Recorder(Device& device, RecordSink& sink, Run header);
+    Recorder(Device& device, RecordSink& sink, Run header, bool opTiming = true);
     ~Recorder();
     Recorder(const Recorder&) = delete;
     Recorder& operator=(const Recorder&) = delete;
@@ -128,6 +133,8 @@ private:
     CopyToken recordCopy(OpKind kind, Stream& stream, std::size_t bytes, HostMemoryKind memory, int chunk,
                          Enqueue&& enqueue)
     {
+        if (!m_opTiming)
+            return enqueue();
         auto start = startEvent(stream);
         const std::int64_t t0 = now();
         const std::uint64_t opId = nextOpId();
@@ -166,6 +173,7 @@ private:
     Device& m_device;
     RecordSink& m_sink;
     Run m_run;
+    bool m_opTiming = true;
     std::map<StreamId, std::uint16_t> m_streamLanes;
     std::uint16_t m_hostLane = 0;
     std::vector<std::uint16_t> m_stagingLanes; // lane of staging thread i

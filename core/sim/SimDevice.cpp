@@ -27,6 +27,9 @@ SimDevice::SimDevice(SimPreset preset) : m_preset(std::move(preset))
     m_info.detail = m_preset.detail + "; " + m_preset.source;
     m_info.asyncEngineCount = m_preset.asyncEngineCount;
     m_info.totalMemoryBytes = m_preset.deviceMemoryBytes;
+    m_info.model = ModelRates{m_preset.pinnedH2DGBps,   m_preset.pinnedD2HGBps,  m_preset.pageableH2DGBps,
+                              m_preset.pageableD2HGBps, m_preset.hostMemcpyGBps, m_preset.hostMemoryGBps,
+                              m_preset.kernelGBps};
     m_h2dEngines.resize(static_cast<std::size_t>(std::max(1, m_preset.h2dEngines)));
     m_d2hEngines.resize(static_cast<std::size_t>(std::max(1, m_preset.d2hEngines)));
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "device/DeviceInfo.h"
-#include "device/DeviceTypes.h"
+#include "base/DeviceInfo.h"
+#include "base/HostMemoryKind.h"
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -22,6 +22,18 @@ struct BandwidthPoint {
     double gbps = 0;               // decimal GB/s: bytes moved / (ms * 1e6)
 };
 
+// One measured host memcpy cell: `bytes` from pageable into pinned memory,
+// cut into `threads` parts copied at once (as the staging copies of the
+// overlapped path are), timed on the host clock around the whole copy, so the
+// hand-off to the threads is part of it.
+struct HostCopyPoint {
+    int threads = 1;
+    std::uint64_t bytes = 0;
+    std::vector<double> samplesMs; // in the order measured
+    double medianMs = 0;
+    double gbps = 0; // all threads together: bytes / (medianMs * 1e6)
+};
+
 struct BandwidthSweep {
     DeviceInfo device;
     std::string timing; // "cuda-events" or "simulated"
@@ -32,6 +44,8 @@ struct BandwidthSweep {
     RunStatus status = RunStatus::Completed;
     std::string error;
     std::vector<BandwidthPoint> points;
+    // Host memcpy for 1, 2, 4 ... N threads: the host-staging bound's rate.
+    std::vector<HostCopyPoint> hostCopies;
 };
 
 // Median as the seed takes it: the element at index n/2 of the sorted samples

@@ -231,11 +231,38 @@ private:
                 device.asyncEngineCount = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
             else if (key == "totalMemoryBytes")
                 device.totalMemoryBytes = static_cast<std::uint64_t>(fields.integer(m, key, 0, kMaxInt64));
-            else
+            else if (key == "model") {
+                fields.expect(m, key, JsonKind::Object, "an object");
+                device.model = readModel(m, where + ", model", depth + 1);
+            } else
                 m_json.skip(m, depth + 1);
         });
         fields.require({"name", "simulated", "preset", "detail", "asyncEngineCount", "totalMemoryBytes"});
         return device;
+    }
+
+    // A simulated device's model rates (optional: absent before they were stored).
+    ModelRates readModel(Value& v, const std::string& where, int depth)
+    {
+        Fields fields(m_json, where);
+        ModelRates model;
+        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+            double* rate = key == "pinnedH2DGBps"     ? &model.pinnedH2DGBps
+                           : key == "pinnedD2HGBps"   ? &model.pinnedD2HGBps
+                           : key == "pageableH2DGBps" ? &model.pageableH2DGBps
+                           : key == "pageableD2HGBps" ? &model.pageableD2HGBps
+                           : key == "hostMemcpyGBps"  ? &model.hostMemcpyGBps
+                           : key == "hostMemoryGBps"  ? &model.hostMemoryGBps
+                           : key == "kernelGBps"      ? &model.kernelGBps
+                                                      : nullptr;
+            if (rate)
+                *rate = fields.nonNegativeNumber(m, key);
+            else
+                m_json.skip(m, depth + 1);
+        });
+        fields.require({"pinnedH2DGBps", "pinnedD2HGBps", "pageableH2DGBps", "pageableD2HGBps", "hostMemcpyGBps",
+                        "hostMemoryGBps", "kernelGBps"});
+        return model;
     }
 
     RunParams readParams(Value& v, const std::string& where, int depth)
@@ -654,6 +681,12 @@ private:
             } else if (key == "points") {
                 fields.expect(m, key, JsonKind::Array, "an array");
                 m_json.forEachElement(m, 4, [&](Value& p, std::size_t i) { sweep.points.push_back(readPoint(p, where, i)); });
+            } else if (key == "hostCopies") {
+                // Optional: sweeps from before host copies were measured have none.
+                fields.expect(m, key, JsonKind::Array, "an array");
+                m_json.forEachElement(m, 4, [&](Value& p, std::size_t i) {
+                    sweep.hostCopies.push_back(readHostCopy(p, where, i));
+                });
             } else {
                 m_json.skip(m, 4);
             }
@@ -706,6 +739,44 @@ private:
             }
         });
         fields.require({"bytes", "memory", "direction", "samplesMs", "medianMs", "gbps"});
+        return point;
+    }
+
+    HostCopyPoint readHostCopy(Value& v, const std::string& sweepWhere, std::size_t index)
+    {
+        const std::string where = sweepWhere + ", host copy " + std::to_string(index);
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Object)
+            fail(where, std::string("must be an object, not ") + describe(kind));
+        HostCopyPoint point;
+        Fields fields(m_json, where);
+        m_json.forEachMember(v, 5, [&](std::string_view key, Value& m) {
+            if (key == "threads") {
+                point.threads = static_cast<int>(fields.integer(m, key, 1, kMaxInt));
+            } else if (key == "bytes") {
+                point.bytes = static_cast<std::uint64_t>(fields.integer(m, key, 1, kMaxInt64));
+            } else if (key == "samplesMs") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                m_json.forEachElement(m, 6, [&](Value& sample, std::size_t s) {
+                    const JsonKind sampleKind = m_json.kind(sample);
+                    if (sampleKind != JsonKind::Integer && sampleKind != JsonKind::Number)
+                        fail(where, "sample " + std::to_string(s) + " must be a number, not " + describe(sampleKind));
+                    const double value = m_json.number(sample);
+                    if (value < 0)
+                        fail(where, "sample " + std::to_string(s) + " is negative");
+                    point.samplesMs.push_back(value);
+                });
+                if (point.samplesMs.empty())
+                    fail(where, "has no samples");
+            } else if (key == "medianMs") {
+                point.medianMs = fields.nonNegativeNumber(m, key);
+            } else if (key == "gbps") {
+                point.gbps = fields.nonNegativeNumber(m, key);
+            } else {
+                m_json.skip(m, 6);
+            }
+        });
+        fields.require({"threads", "bytes", "samplesMs", "medianMs", "gbps"});
         return point;
     }
 

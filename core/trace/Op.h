@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/DeviceTypes.h"
+#include "base/HostMemoryKind.h"
 
 #include <cstdint>
 #include <optional>

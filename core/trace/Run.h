@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/DeviceInfo.h"
+#include "base/DeviceInfo.h"
 #include "trace/Op.h"
 
 #include <cstdint>
@@ -30,6 +30,10 @@ struct Verification {
     std::string message; // "verified: 67108864 of 67108864 floats equal input + 1"
 };
 
+// Run::timing of a run recorded without op timing: only its timed region
+// (wall time) is known, it has no ops (see Recorder).
+inline constexpr const char* kWallOnlyTiming = "wall-only";
+
 enum class RunStatus : std::uint8_t { Completed, Cancelled, Failed };
 const char* toString(RunStatus status);
 
@@ -39,7 +43,7 @@ struct Run {
     std::string pipeline; // pipeline id: "serialized", "overlapped", ...
     DeviceInfo device;
     RunParams params;
-    std::string timing;   // "cuda-events", "cuda-events+cupti", "simulated"
+    std::string timing;   // "cuda-events", "cuda-events+cupti", "simulated", or kWallOnlyTiming
     RunStatus status = RunStatus::Completed;
     std::string error;    // why it failed or was cancelled
     // The region the seed times (wall time), in the run's time base. Setup

@@ -1,6 +1,8 @@
 #include "trace/TraceJson.h"
 
+#include "io/AtomicFileWriter.h"
 #include "trace/ChromeTraceImport.h"
+#include "trace/JsonFile.h"
 #include "trace/JsonReader.h"
 #include "trace/JsonWriter.h"
 #include "trace/MessageText.h"
@@ -40,6 +42,19 @@ void writeDevice(JsonWriter& w, const DeviceInfo& device)
     w.member("detail", device.detail);
     w.member("asyncEngineCount", device.asyncEngineCount);
     w.member("totalMemoryBytes", device.totalMemoryBytes);
+    if (device.model) {
+        const ModelRates& m = *device.model;
+        w.key("model");
+        w.beginObject();
+        w.member("pinnedH2DGBps", m.pinnedH2DGBps);
+        w.member("pinnedD2HGBps", m.pinnedD2HGBps);
+        w.member("pageableH2DGBps", m.pageableH2DGBps);
+        w.member("pageableD2HGBps", m.pageableD2HGBps);
+        w.member("hostMemcpyGBps", m.hostMemcpyGBps);
+        w.member("hostMemoryGBps", m.hostMemoryGBps);
+        w.member("kernelGBps", m.kernelGBps);
+        w.endObject();
+    }
     w.endObject();
 }
 
@@ -148,6 +163,22 @@ void writeSweep(JsonWriter& w, const BandwidthSweep& sweep)
         w.endObject();
     }
     w.endArray();
+    w.key("hostCopies");
+    w.beginArray();
+    for (const auto& point : sweep.hostCopies) {
+        w.beginObject();
+        w.member("threads", point.threads);
+        w.member("bytes", point.bytes);
+        w.key("samplesMs");
+        w.beginArray();
+        for (double sample : point.samplesMs)
+            w.value(sample);
+        w.endArray();
+        w.member("medianMs", point.medianMs);
+        w.member("gbps", point.gbps);
+        w.endObject();
+    }
+    w.endArray();
     w.endObject();
 }
 
@@ -207,16 +238,9 @@ TraceLoadResult readPadded(std::string_view paddedText)
     return result;
 }
 
-} // namespace
-
-std::string traceToJson(const Trace& trace)
+// The whole document; callers add the final line break.
+void writeTrace(JsonWriter& w, const Trace& trace)
 {
-    std::size_t opCount = 0;
-    for (const auto& run : trace.runs)
-        opCount += run.ops.size();
-    std::string out;
-    out.reserve(4096 + opCount * 64);
-    JsonWriter w(out);
     w.beginObject();
     w.member("format", kFormatName);
     w.member("version", Trace::kFormatVersion);
@@ -233,13 +257,26 @@ std::string traceToJson(const Trace& trace)
         writeSweep(w, sweep);
     w.endArray();
     w.endObject();
+}
+
+} // namespace
+
+std::string traceToJson(const Trace& trace)
+{
+    std::size_t opCount = 0;
+    for (const auto& run : trace.runs)
+        opCount += run.ops.size();
+    std::string out;
+    out.reserve(4096 + opCount * 64);
+    JsonWriter w(out);
+    writeTrace(w, trace);
     out.push_back('\n');
     return out;
 }
 
 bool saveTrace(const Trace& trace, const std::string& path, std::string* error)
 {
-    return writeTextFileAtomically(path, traceToJson(trace), error);
+    return writeJsonFile(path, [&trace](JsonWriter& w) { writeTrace(w, trace); }, error);
 }
 
 TraceLoadResult traceFromJson(std::string_view text)
@@ -265,43 +302,7 @@ TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
 
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error)
 {
-    namespace fs = std::filesystem;
-    const auto failWith = [error](std::string message) {
-        if (error)
-            *error = std::move(message);
-        return false;
-    };
-    if (path.empty())
-        return failWith("cannot save: no file name given");
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        return failWith("cannot save to '" + path + "': it is a folder");
-
-    // Unique per save, so two saves to one path cannot share a temporary.
-    std::random_device random;
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, ".tmp-%08x", static_cast<unsigned>(random()));
-    const std::string temporary = path + suffix;
-
-    errno = 0;
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    if (!file)
-        return failWith("cannot save to '" + path + "': " + systemError(errno));
-    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    const int writeErrno = errno;
-    const bool closed = std::fclose(file) == 0;
-    if (!written || !closed) {
-        const int why = !written ? writeErrno : errno;
-        fs::remove(temporary, ec);
-        return failWith("cannot save to '" + path + "': " + systemError(why));
-    }
-    fs::rename(temporary, path, ec);
-    if (ec) {
-        const std::string why = ec.message();
-        fs::remove(temporary, ec);
-        return failWith("cannot save to '" + path + "': " + why);
-    }
-    return true;
+    return writeFileAtomically(path, text, error);
 }
 
 } // namespace ovs

@@ -14,8 +14,8 @@ namespace ovs {
 // Compact JSON text of the whole trace.
 std::string traceToJson(const Trace& trace);
 
-// Writes traceToJson() to `path` through a temporary file in the same folder
-// and a rename, so a failed save leaves an existing file as it was. On failure
+// Writes traceToJson()'s text to `path`, streamed through the atomic writer
+// (io/AtomicFileWriter.h), so a failed save leaves an existing file as it was. On failure
 // returns false and, when `error` is given, says why.
 bool saveTrace(const Trace& trace, const std::string& path, std::string* error);
 
@@ -44,7 +44,7 @@ inline constexpr std::uint64_t kMaxTraceBytesCeiling = 0xFFFFFFFFu;
 TraceLoadResult traceFromJson(std::string_view text);
 TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes);
 
-// The save path shared by every exporter: temporary file + rename.
+// Kept for its callers: writeFileAtomically (io/AtomicFileWriter.h).
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error);
 
 } // namespace ovs

@@ -2,7 +2,7 @@
 // return at once, results and the loader's own messages come back as signals.
 #include "workers/TraceLoader.h"
 
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 #include "pipeline/PipelineRunner.h"
 #include "record/TraceCollector.h"
 #include "trace/TraceJson.h"

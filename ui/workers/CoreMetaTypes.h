@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/DeviceFactory.h"
+#include "devices/DeviceFactory.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Op.h"
 #include "trace/Run.h"

@@ -1,9 +1,19 @@
 #pragma once
 
+#include "base/ModelRates.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ovs {
+
+// The one place "[simulated]" is attached: every label of a simulated
+// device, listed or recorded, is made here.
+inline std::string deviceLabel(const std::string& name, bool simulated)
+{
+    return simulated ? name + " [simulated]" : name;
+}
 
 // What a run was recorded on. `simulated` travels into every output so a
 // simulated figure can never pass for a measured one.
@@ -14,9 +24,11 @@ struct DeviceInfo {
     std::string detail;         // compute capability, driver, bus: free text
     int asyncEngineCount = 0;   // as the driver reports it (or the preset models)
     std::uint64_t totalMemoryBytes = 0;
+    // A simulated device's model rates; empty for real devices.
+    std::optional<ModelRates> model;
 
     // "NVIDIA H200" or "Simulated H200 (PCIe Gen5) [simulated]"
-    std::string label() const { return simulated ? name + " [simulated]" : name; }
+    std::string label() const { return deviceLabel(name, simulated); }
 };
 
 } // namespace ovs

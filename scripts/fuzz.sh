@@ -16,9 +16,8 @@ out=build-fuzz
 mkdir -p "$out/obj" "$out/crashes"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -Icore -DOVERLAPSCOPE_VERSION=\"fuzz\")
-# What the readers need: the trace folder and the device types it names.
-sources=(core/trace/*.cpp)
-[ -f core/device/DeviceTypes.cpp ] && sources+=(core/device/DeviceTypes.cpp)
+# What the readers need: the trace layer and those below it (core/layers.txt).
+sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp)
 objects=()
 for src in "${sources[@]}"; do
   obj="$out/obj/$(echo "$src" | tr / _).o"

@@ -5,10 +5,10 @@
 // kernel, download rotating over 3 streams), so folding sees realistic runs
 // of small ops.
 
-#include "AppSetup.h"
-#include "TimelinePlot.h"
-#include "TraceDocument.h"
-#include "ViewState.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+#include "timeline/TimelinePlot.h"
+#include "window/AppSetup.h"
 
 #include "trace/TraceJson.h"
 

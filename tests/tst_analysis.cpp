@@ -438,6 +438,7 @@ private slots:
     {
         // Registering the user's memory takes most of the run.
         Run run = makeRun("registered", 0, 1000, 1);
+        run.params.chunks = 1; // the bounds read the chunk count from the params
         run.ops = {makeOp(OpKind::Register, 0, -1, 0, 800, 4000, HostMemoryKind::Registered),
                    makeOp(OpKind::Upload, 1, 0, 800, 900, 1000, HostMemoryKind::Registered),
                    makeOp(OpKind::Kernel, 1, 0, 900, 950, 1000),

@@ -529,6 +529,93 @@ private slots:
         QCOMPARE(*analyzeRun(serialized, {}, &runs[0]).metrics.speedup, 1.0);
     }
 
+    // Three streams whose 200-pass kernels share the device, as on the H200
+    // (CUPTI intervals overlap): the summed kernel time (3 x 8 x 900 ns) is
+    // far more than the run took, the time some kernel ran is not.
+    void concurrentKernelsBoundByTheirUnion()
+    {
+        Run run = makeRun("pinned-data", 0, 4000, 3);
+        run.params.kernelRepeats = 200;
+        for (int c = 0; c < 8; ++c) {
+            const int lane = 1 + c % 3;
+            const std::int64_t t = (c / 3) * 1200 + (c % 3) * 20; // three chunks at once
+            run.ops.push_back(withExec(makeOp(OpKind::Upload, lane, c, t, t + 100, 1000, HostMemoryKind::Pinned),
+                                       t, t + 100));
+            run.ops.push_back(withExec(makeOp(OpKind::Kernel, lane, c, t + 100, t + 1000, 1000), t + 100, t + 1000));
+            run.ops.push_back(withExec(makeOp(OpKind::Download, lane, c, t + 1000, t + 1100, 1000,
+                                              HostMemoryKind::Pinned),
+                                       t + 1000, t + 1100));
+        }
+        run.sortOps();
+        TransferRates rates;
+        rates.pinnedH2DGBps = rates.pinnedD2HGBps = 10;
+        const RunMetrics m = computeMetrics(run, rates);
+        QCOMPARE(m.kind(OpKind::Kernel).ns, 8 * 900ll);
+        QVERIFY(m.kind(OpKind::Kernel).ns > m.wallNs); // the old compute "bound"
+        const Bounds b = computeBounds(run, m, rates);
+        QCOMPARE(b.computeNs, m.compute.busyNs);
+        QCOMPARE(b.computeNs, 2 * 940ll + 920); // two rounds of three, one of two
+        QCOMPARE(b.kernelChunkNs, b.computeNs / 8);
+        QCOMPARE(QString(toString(b.binding)), QString(toString(BoundKind::Compute)));
+        QCOMPARE(b.distance, 4000.0 / 2800.0);
+    }
+
+    // Whatever the numbers, the sentence never puts a run beyond its bound.
+    void diagnosisNeverStatesADistanceBelowOne_data()
+    {
+        QTest::addColumn<qint64>("wall");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("below the bound") << 1800ll << "at the transfer bound";
+        QTest::newRow("at it") << 2000ll << "at the transfer bound";
+        QTest::newRow("within 5%") << 2100ll << "within 5% of the transfer bound";
+        QTest::newRow("far") << 5000ll << "2.50x the transfer bound";
+    }
+    void diagnosisNeverStatesADistanceBelowOne()
+    {
+        QFETCH(qint64, wall);
+        QFETCH(QString, says);
+        Run run = makeRun("pinned-data", 0, wall, 2);
+        run.ops = {makeOp(OpKind::Upload, 1, 0, 0, wall, 1000, HostMemoryKind::Pinned),
+                   makeOp(OpKind::Kernel, 2, 0, 0, wall / 10, 1000)};
+        TransferRates rates;
+        RunMetrics m = computeMetrics(run, rates);
+        Bounds b;
+        b.binding = BoundKind::Transfer;
+        b.boundNs = 2000;
+        b.distance = static_cast<double>(wall) / 2000.0;
+        const Diagnosis d = diagnose(run, m, b, rates);
+        QVERIFY2(d.sentence.find(says.toStdString()) != std::string::npos, d.sentence.c_str());
+    }
+
+    // Every GPU recording we keep: no run beats the bound its own trace's
+    // rates give (within the run-to-run spread of a sweep median).
+    void storedGpuTracesRespectTheirBounds()
+    {
+        const QDir root(QFileInfo(QStringLiteral(__FILE__)).absolutePath() + "/..");
+        QStringList files;
+        for (const char* folder : {"docs/traces", "tests/data"})
+            for (const QString& name : QDir(root.filePath(folder)).entryList({"*.json"}, QDir::Files))
+                files << QDir::cleanPath(root.filePath(QString(folder) + "/" + name));
+        int judged = 0;
+        for (const QString& file : files) {
+            const auto loaded = loadTrace(file.toStdString());
+            if (!loaded.trace)
+                continue; // other formats (Chrome, PyTorch) live there too
+            for (const Run& run : loaded.trace->runs) {
+                if (run.device.simulated || run.status != RunStatus::Completed)
+                    continue;
+                const RunAnalysis a = analyzeRun(run, loaded.trace->sweeps, nullptr);
+                if (a.bounds.distance <= 0)
+                    continue;
+                ++judged;
+                QVERIFY2(a.bounds.distance >= 0.97, qPrintable(file + ": " + QString::fromStdString(run.name) + " at "
+                                                               + QString::number(a.bounds.distance) + "x its "
+                                                               + toString(a.bounds.binding) + " bound"));
+            }
+        }
+        QVERIFY2(judged >= 10, qPrintable(QString::number(judged))); // the traces are there and were judged
+    }
+
     // A simulated run's model and a sweep's host copies go into the trace
     // and come back: a trace read later is judged by the same rates.
     void storedRatesSurviveTheTrace()

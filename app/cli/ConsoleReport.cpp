@@ -243,7 +243,7 @@ void printAnalysis(std::FILE* out, const Trace& trace)
             if (b.stagingNs > 0)
                 std::fprintf(out, "| host staging | %s | staged bytes at %.2f GB/s, host memcpy on %d thread%s |\n",
                              ms(b.stagingNs).c_str(), b.stagingGBps, b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
-            std::fprintf(out, "| compute | %s | the run's kernel time |\n", ms(b.computeNs).c_str());
+            std::fprintf(out, "| compute | %s | time some kernel ran (union of kernel intervals) |\n", ms(b.computeNs).c_str());
             std::fprintf(out, "| **binding: %s** | %s | the run took %s of it |\n", toString(b.binding),
                          ms(b.boundNs).c_str(), distanceCell(b).c_str());
         }

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 (cd build && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900)
+scripts/test-skips.sh build
 
 echo "== core + CLI without CUDA and without Qt =="
 cmake -S . -B build-portable -G Ninja -DOVERLAPSCOPE_CUDA=OFF -DOVERLAPSCOPE_QT=OFF >/dev/null

@@ -12,11 +12,16 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <limits>
+#include <span>
+
 using namespace ovs;
 using ovs::test::makeOp;
 
 Q_DECLARE_METATYPE(ovs::DiagnosisKind)
 Q_DECLARE_METATYPE(ovs::BoundKind)
+Q_DECLARE_METATYPE(ovs::Op)
 
 namespace {
 
@@ -188,7 +193,6 @@ private slots:
         QCOMPARE(m.kind(OpKind::Upload).memory, HostMemoryKind::Pinned);
         QCOMPARE(m.kind(OpKind::Kernel).bytes, std::uint64_t(4000)); // read + written, one pass each
         QCOMPARE(m.kind(OpKind::Alloc).count, 0);
-        QVERIFY(!m.speedup);
     }
 
     void engineTimesPreferredWhereKnown()
@@ -267,7 +271,8 @@ private slots:
         QVERIFY2(a.diagnosis.sentence.starts_with(start.toStdString()), a.diagnosis.sentence.c_str());
         QCOMPARE(QString(toString(a.bounds.binding)), QString(toString(BoundKind::None)));
         QCOMPARE(a.metrics.h2d.busyNs, 100ll); // what was recorded is still measured
-        QVERIFY(!a.metrics.speedup);
+        QVERIFY(!a.speedup.value);
+        QCOMPARE(a.speedup.why, std::string("only completed runs are compared"));
     }
 
     void ratesSayWhereTheyComeFrom()
@@ -524,9 +529,91 @@ private slots:
         QCOMPARE(findSerializedBaseline(runs, overlapped), &runs[0]);
         QCOMPARE(findSerializedBaseline(runs, otherSize), nullptr);
         const RunAnalysis a = analyzeRun(overlapped, {}, findSerializedBaseline(runs, overlapped));
-        QVERIFY(a.metrics.speedup);
-        QCOMPARE(*a.metrics.speedup, static_cast<double>(serialized.wallNs()) / static_cast<double>(overlapped.wallNs()));
-        QCOMPARE(*analyzeRun(serialized, {}, &runs[0]).metrics.speedup, 1.0);
+        QVERIFY(a.speedup.value);
+        QCOMPARE(*a.speedup.value, static_cast<double>(serialized.wallNs()) / static_cast<double>(overlapped.wallNs()));
+        QCOMPARE(*analyzeRun(serialized, {}, &runs[0]).speedup.value, 1.0);
+        // A baseline of another workload is refused even when passed in.
+        const Speedup mixed = speedupOver(&runs[0], otherSize);
+        QVERIFY(!mixed.value);
+        QCOMPARE(mixed.why, std::string("no completed serialized run of the same workload on this device"));
+        // The window's form (pointers) finds the same run.
+        const std::vector<const Run*> pointers = {&runs[0], &runs[1], &runs[2]};
+        QCOMPARE(findSerializedBaseline(std::span<const Run* const>(pointers), overlapped), &runs[0]);
+        // analyzeTrace pairs every run with its own baseline.
+        Trace trace;
+        trace.runs = runs;
+        const std::vector<RunAnalysis> all = analyzeTrace(trace);
+        QCOMPARE(all.size(), std::size_t(3));
+        QCOMPARE(*all[1].speedup.value, *a.speedup.value);
+        QVERIFY(!all[2].speedup.value);
+    }
+
+    // Times and sizes a loaded trace may hold: each row would overflow a
+    // 64-bit sum, difference or float-to-integer cast somewhere in the
+    // analysis (run under UBSan in CI). Every figure must stay in range and
+    // every sentence free of wrapped-around values.
+    void extremeValuesSaturate_data()
+    {
+        constexpr std::int64_t big = std::numeric_limits<std::int64_t>::max();
+        constexpr std::int64_t small = std::numeric_limits<std::int64_t>::min();
+        constexpr std::uint64_t huge = std::numeric_limits<std::uint64_t>::max();
+        QTest::addColumn<qint64>("timedBegin");
+        QTest::addColumn<qint64>("timedEnd");
+        QTest::addColumn<QList<Op>>("ops");
+        QTest::addColumn<int>("stagingThreads");
+        QTest::newRow("wall wider than int64") << qint64(small) << qint64(big)
+            << QList<Op>{makeOp(OpKind::Upload, 0, 0, small, big, 1000, HostMemoryKind::Pinned),
+                         makeOp(OpKind::Kernel, 0, 0, 0, big, 1000)} << 1;
+        QTest::newRow("durations summing past int64") << qint64(0) << qint64(big)
+            << QList<Op>{makeOp(OpKind::Upload, 0, 0, 0, big, huge, HostMemoryKind::Pinned),
+                         makeOp(OpKind::Upload, 0, 1, 1, big, huge, HostMemoryKind::Pinned),
+                         makeOp(OpKind::StageIn, 1, 0, 0, big, huge, HostMemoryKind::Pageable),
+                         makeOp(OpKind::StageOut, 1, 0, 1, big, huge, HostMemoryKind::Pageable),
+                         makeOp(OpKind::Alloc, 1, -1, 0, big), makeOp(OpKind::Free, 1, -1, 1, big)} << 1;
+        QTest::newRow("queue wait from the far past") << qint64(small + 1) << qint64(big)
+            << QList<Op>{makeOp(OpKind::Upload, 0, 0, small + 1, big, 1, HostMemoryKind::Pinned, big - 1, big),
+                         makeOp(OpKind::Upload, 0, 1, small + 2, big, 1, HostMemoryKind::Pinned, big - 1, big),
+                         makeOp(OpKind::Kernel, 0, 0, 0, 1, 1)} << 1;
+        QTest::newRow("kernel bytes past uint64") << qint64(0) << qint64(1000)
+            << QList<Op>{makeOp(OpKind::Kernel, 0, 0, 0, 1, huge), makeOp(OpKind::Upload, 0, 0, 0, 1, huge, HostMemoryKind::Pinned),
+                         makeOp(OpKind::Download, 0, 0, 1, 2, huge, HostMemoryKind::Pinned)} << 1;
+        QTest::newRow("bytes at a tiny rate") << qint64(0) << qint64(big)
+            << QList<Op>{makeOp(OpKind::Upload, 0, 0, 0, big, huge, HostMemoryKind::Pinned),
+                         makeOp(OpKind::StageIn, 1, 0, 0, big, huge, HostMemoryKind::Pageable),
+                         makeOp(OpKind::Download, 2, 0, 0, big, huge, HostMemoryKind::Pinned)} << std::numeric_limits<int>::max();
+    }
+
+    void extremeValuesSaturate()
+    {
+        QFETCH(qint64, timedBegin);
+        QFETCH(qint64, timedEnd);
+        QFETCH(QList<Op>, ops);
+        QFETCH(int, stagingThreads);
+        Run run = makeRun("overlapped", timedBegin, timedEnd, 3, 1);
+        run.params.stagingThreads = stagingThreads;
+        run.params.slotCount = std::numeric_limits<int>::max();
+        run.params.kernelRepeats = std::numeric_limits<int>::max();
+        run.ops.assign(ops.begin(), ops.end());
+        run.sortOps();
+        Run serialized = run;
+        serialized.pipeline = "serialized";
+        const RunAnalysis a = analyzeRun(run, {}, &serialized);
+        const RunMetrics& m = a.metrics;
+        for (std::int64_t ns : {m.wallNs, m.h2d.busyNs, m.copies.busyNs, m.compute.busyNs, m.staging.busyNs,
+                                m.stagingThreadNs, m.hostWaitNs, m.h2dQueue.ns, m.d2hQueue.ns, a.bounds.transferNs,
+                                a.bounds.stagingNs, a.bounds.boundNs, a.bounds.uploadChunkNs})
+            QVERIFY(ns >= 0);
+        for (const KindThroughput& t : m.kinds)
+            QVERIFY(t.ns >= 0 && t.unionNs >= 0);
+        QVERIFY(m.wallNs >= m.h2d.busyNs);
+        QVERIFY(std::isfinite(a.bounds.distance) && a.bounds.distance >= 0);
+        QVERIFY(!a.diagnosis.sentence.empty());
+        // The wrapped values the issue saw: 2^62 ns and 2^63.
+        QVERIFY2(a.diagnosis.sentence.find("4611686018") == std::string::npos, a.diagnosis.sentence.c_str());
+        const std::string& sentence = a.diagnosis.sentence;
+        for (std::size_t i = sentence.find('-'); i != std::string::npos; i = sentence.find('-', i + 1))
+            QVERIFY2(i + 1 == sentence.size() || !std::isdigit(static_cast<unsigned char>(sentence[i + 1])),
+                     sentence.c_str()); // no negative figure
     }
 
     // Three streams whose 200-pass kernels share the device, as on the H200
@@ -684,7 +771,7 @@ private slots:
         QCOMPARE(overlapped.bounds.stagingNs, 0ll);
         QCOMPARE(QString(toString(overlapped.bounds.binding)), QString(toString(BoundKind::Transfer)));
         QVERIFY(overlapped.bounds.distance > 1.0);
-        QVERIFY(std::abs(*overlapped.metrics.speedup - 3.44) < 0.005);
+        QVERIFY(std::abs(*overlapped.speedup.value - 3.44) < 0.005);
     }
 };
 

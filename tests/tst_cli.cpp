@@ -1,5 +1,7 @@
 // overlapscope-cli as a user meets it: exit codes, messages for bad usage
 // and bad input, and the record -> convert round trip on the simulator.
+#include "../app/cli/ExitStatus.h"
+
 #include "trace/TraceJson.h"
 
 #include <QtTest>
@@ -83,8 +85,12 @@ private slots:
         QTest::newRow("analyze without a trace") << QStringList{"analyze"} << "analyze needs exactly one trace";
         QTest::newRow("analyze two traces") << QStringList{"analyze", "a.json", "b.json"}
                                             << "analyze needs exactly one trace";
-        QTest::newRow("analyze a missing trace") << QStringList{"analyze", "no-such-trace.json"}
-                                                 << "no-such-trace.json";
+        QTest::newRow("repeated option") << QStringList{"pipeline", "--chunks", "2", "--chunks", "3"}
+                                         << "option --chunks is given more than once";
+        QTest::newRow("repeated flag") << QStringList{"pipeline", "--quiet", "--quiet"}
+                                       << "option --quiet is given more than once";
+        QTest::newRow("repeated inline") << QStringList{"bench", "--sizes=1", "--sizes=4"}
+                                         << "option --sizes is given more than once";
     }
     void usageErrorsExitTwoWithAMessage()
     {
@@ -95,6 +101,61 @@ private slots:
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }
 
+    // Echoed input is escaped and clipped: a 100,000-digit number or a
+    // terminal escape in an argument comes back short and harmless.
+    void hostileInputIsEchoedShortAndEscaped_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QString digits(100000, '9');
+        const QString escape = QStringLiteral("\x1b]0;pwned\x07");
+        QTest::newRow("huge number") << QStringList{"pipeline", "--chunks", digits};
+        QTest::newRow("huge pipeline name") << QStringList{"pipeline", "--pipelines", digits};
+        QTest::newRow("escape in a value") << QStringList{"pipeline", "--chunks", escape};
+        QTest::newRow("escape in a device") << QStringList{"pipeline", "--device", escape + digits};
+        QTest::newRow("escape in a command") << QStringList{escape + digits};
+    }
+    void hostileInputIsEchoedShortAndEscaped()
+    {
+        QFETCH(QStringList, args);
+        const Result r = cli(args);
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitUsage));
+        QVERIFY2(r.err.size() < 600, qPrintable(QString::number(r.err.size())));
+        QVERIFY(!r.err.contains(QChar(0x1b)));
+        QVERIFY(!r.err.contains(QChar(0x07)));
+    }
+
+    // Each meaning its own status, and --help says which is which.
+    void exitStatusOfTheJobs_data()
+    {
+        QTest::addColumn<int>("unverified");
+        QTest::addColumn<int>("failed");
+        QTest::addColumn<bool>("cancelled");
+        QTest::addColumn<int>("status");
+        QTest::newRow("all went well") << 0 << 0 << false << int(ovs::cli::kExitOk);
+        QTest::newRow("a run failed") << 0 << 1 << false << int(ovs::cli::kExitFailed);
+        QTest::newRow("a run did not verify") << 1 << 0 << false << int(ovs::cli::kExitUnverified);
+        QTest::newRow("cancelled") << 0 << 0 << true << int(ovs::cli::kExitCancelled);
+        QTest::newRow("wrong result before the cancel") << 1 << 0 << true << int(ovs::cli::kExitUnverified);
+        QTest::newRow("failure before the cancel") << 0 << 1 << true << int(ovs::cli::kExitFailed);
+        QTest::newRow("failed and unverified") << 1 << 1 << false << int(ovs::cli::kExitUnverified);
+    }
+    void exitStatusOfTheJobs()
+    {
+        QFETCH(int, unverified);
+        QFETCH(int, failed);
+        QFETCH(bool, cancelled);
+        QFETCH(int, status);
+        ovs::JobOutcome outcome;
+        outcome.runsUnverified = unverified;
+        outcome.runsFailed = failed;
+        for (int i = 0; i < unverified + failed; ++i)
+            outcome.problems.push_back("a problem");
+        outcome.cancelled = cancelled;
+        QCOMPARE(int(ovs::cli::exitStatusOf(outcome)), status);
+        const Result help = cli({"--help"});
+        QVERIFY(help.out.contains(QString("  %1 ").arg(status)));
+    }
+
     void withoutAGpuCudaPointsToTheSimulator()
     {
         const Result devices = cli({"devices"});
@@ -102,7 +163,7 @@ private slots:
         if (devices.out.contains("cuda:0"))
             QSKIP("a CUDA GPU is present");
         const Result r = cli({"pipeline", "--device", "cuda"});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitNoDevice));
         QVERIFY2(r.err.contains("no CUDA GPU") && r.err.contains("--device sim"), qPrintable(r.err));
     }
 
@@ -174,7 +235,7 @@ private slots:
         f.close();
         const QString out = m_dir.filePath("never.csv");
         const Result r = cli({"convert", bad, "--to", "csv", "-o", out});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
         QVERIFY2(r.err.contains("bad.json") && r.err.contains("line 1"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
     }
@@ -197,7 +258,14 @@ private slots:
             QVERIFY2(r.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + r.out));
     }
 
-    void analyzeABadTraceExitsTwo()
+    void analyzeAMissingTraceIsBadInput()
+    {
+        const Result r = cli({"analyze", m_dir.filePath("no-such-trace.json")});
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
+        QVERIFY2(r.err.contains("no-such-trace.json"), qPrintable(r.err));
+    }
+
+    void analyzeABadTraceIsBadInput()
     {
         const QString bad = m_dir.filePath("truncated.json");
         QFile f(bad);
@@ -205,7 +273,7 @@ private slots:
         f.write("{\"format\":\"overlapscope-trace\",\"version\":1,\"runs\":[");
         f.close();
         const Result r = cli({"analyze", bad});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
         QVERIFY2(r.err.contains("truncated.json") && r.err.contains("line 1"), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
     }
@@ -269,12 +337,61 @@ private slots:
         }
     }
 
-    void unwritableOutputFailsClearly()
+    // Names from a trace reach the terminal escaped: a run name cannot
+    // retitle or clear it, nor break a table row.
+    void namesArePrintedEscaped()
     {
-        const Result r = cli({"pipeline", "--device", "sim", "--chunks", "1", "--chunk-mib", "1", "--quiet", "-o",
-                              m_dir.filePath("no/such/dir/t.json")});
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("could not write"), qPrintable(r.err));
+        const QString path = m_dir.filePath("hostile-names.json");
+        QCOMPARE(cli({"pipeline", "--device", "sim", "--chunks", "2", "--chunk-mib", "1", "--quiet", "-o", path}).exitCode,
+                 0);
+        auto loaded = ovs::loadTrace(path.toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        loaded.trace->runs[0].name = "\x1b]0;pwned\x07\x1b[2Jserial\nized";
+        loaded.trace->runs[0].device.name = "GPU\x1b[31m red";
+        std::string error;
+        QVERIFY2(ovs::saveTrace(*loaded.trace, path.toStdString(), &error), error.c_str());
+        const Result r = cli({"analyze", path});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(!r.out.contains(QChar(0x1b)));
+        QVERIFY(!r.out.contains(QChar(0x07)));
+        QVERIFY2(r.out.contains("\\x1b]0;pwned\\x07\\x1b[2Jserial\\nized"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("GPU\\x1b[31m red"), qPrintable(r.out));
+    }
+
+    // The output is checked before anything runs: nothing is recorded only
+    // to be thrown away.
+    void unwritableOutputIsRefusedBeforeRecording_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("output");
+        QTest::addColumn<QString>("message");
+        for (const QString command : {"record", "pipeline"}) {
+            QTest::addRow("%s, missing directory", qPrintable(command))
+                << command << m_dir.filePath("no/such/dir/t.json") << "does not exist";
+            QTest::addRow("%s, a directory", qPrintable(command)) << command << m_dir.path() << "is a directory";
+            QTest::addRow("%s, empty path", qPrintable(command)) << command << "" << "the output path is empty";
+            QTest::addRow("%s, under a file", qPrintable(command))
+                << command << m_dir.filePath("a-file/t.json") << "is not a directory";
+        }
+        QTest::newRow("convert, a directory") << "convert" << m_dir.path() << "is a directory";
+    }
+    void unwritableOutputIsRefusedBeforeRecording()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, output);
+        QFETCH(QString, message);
+        QFile file(m_dir.filePath("a-file"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        QStringList args{command, "-o", output};
+        if (command == "convert")
+            args << "--to" << "csv" << m_dir.filePath("not-read.json");
+        else
+            args << "--device" << "sim" << "--chunks" << "1" << "--chunk-mib" << "1";
+        const Result r = cli(args);
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitUsage));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("job 1"), qPrintable(r.err)); // nothing ran
     }
 };
 

@@ -459,7 +459,8 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("truncated") << good.left(good.size() / 2) << "not valid JSON: line 1, column";
     QTest::newRow("binary garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)
                                     << "not valid JSON: line 1, column 1: invalid UTF-8";
-    QTest::newRow("JSON array") << QByteArray("[1, 2, 3]") << "not an OverlapScope trace: the file holds an array";
+    QTest::newRow("JSON array") << QByteArray("[1, 2, 3]") << "event 0: must be an object, not an integer";
+    QTest::newRow("JSON string") << QByteArray("\"x\"") << "not an OverlapScope trace: the file holds a string";
     QTest::newRow("trailing garbage") << good + "}" << "after the JSON value";
     QTest::newRow("NaN sample") << QByteArray(good).replace("12.5]", "NaN]") << "not valid JSON";
 

@@ -1,5 +1,7 @@
 #include "CliArgs.h"
 
+#include "base/Printable.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -23,19 +25,23 @@ CliArgs::CliArgs(std::vector<std::string> args, const std::vector<std::string>& 
             name = arg.substr(0, eq);
             inlineValue = arg.substr(eq + 1);
         }
-        if (known(flagOptions, name)) {
+        const bool flag = known(flagOptions, name);
+        if (!flag && !known(valueOptions, name))
+            throw UsageError("unknown option '" + echoed(name) + "'");
+        // The last of two values silently winning hides a mistake.
+        if (has(name))
+            throw UsageError("option " + name + " is given more than once");
+        if (flag) {
             if (inlineValue)
                 throw UsageError("option " + name + " takes no value");
             m_flags.push_back(name);
-        } else if (known(valueOptions, name)) {
+        } else {
             if (!inlineValue) {
                 if (i + 1 >= args.size())
                     throw UsageError("option " + name + " needs a value");
                 inlineValue = args[++i];
             }
             m_values[name] = *inlineValue;
-        } else {
-            throw UsageError("unknown option '" + name + "'");
         }
     }
 }
@@ -64,10 +70,10 @@ long long parseInteger(const std::string& text, const std::string& what, long lo
     const auto* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, parsed);
     if (ec != std::errc() || ptr != end || text.empty())
-        throw UsageError(what + ": '" + text + "' is not a whole number");
+        throw UsageError(what + ": '" + echoed(text) + "' is not a whole number");
     if (parsed < min || parsed > max)
         throw UsageError(what + " must be between " + std::to_string(min) + " and " + std::to_string(max) + " (got "
-                         + text + ")");
+                         + echoed(text) + ")");
     return parsed;
 }
 
@@ -88,7 +94,7 @@ std::vector<std::string> CliArgs::list(const std::string& name, const std::vecto
         const auto comma = text->find(',', start);
         const auto item = text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (item.empty())
-            throw UsageError(name + ": empty item in '" + *text + "'");
+            throw UsageError(name + ": empty item in '" + echoed(*text) + "'");
         items.push_back(item);
         if (comma == std::string::npos)
             break;

@@ -16,7 +16,8 @@ public:
 };
 
 // `command --name value --flag positional...`. Options are declared up front
-// so a typo is an error, not silently ignored.
+// so a typo is an error, not silently ignored; so is an option given twice.
+// Messages quote what the user typed printable and clipped (base/Printable.h).
 class CliArgs {
 public:
     CliArgs(std::vector<std::string> args, const std::vector<std::string>& valueOptions,

@@ -1,6 +1,7 @@
 #include "ConsoleReport.h"
 
 #include "analysis/RunAnalysis.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 #include <array>
@@ -72,11 +73,6 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
 {
     if (runs.empty())
         return;
-    // Speedups are against the serialized run when there is one.
-    double baselineMs = 0;
-    for (const auto& run : runs)
-        if (run.pipeline == "serialized" && run.status == RunStatus::Completed)
-            baselineMs = static_cast<double>(run.wallNs()) / 1e6;
     const auto& first = runs.front();
     int slots = 1;
     for (const auto& run : runs)
@@ -86,11 +82,13 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
                  first.params.kernelRepeats, first.device.simulated ? " (SIMULATED)" : "");
     std::fprintf(out, "| pipeline | wall ms | speedup | status | verification |\n|---|---:|---:|---|---|\n");
     for (const auto& run : runs) {
-        const double ms = static_cast<double>(run.wallNs()) / 1e6;
+        const double ms = static_cast<double>(spanNs(run.timedBeginNs, run.timedEndNs)) / 1e6;
+        // The same rule as every other view: RunAnalysis's.
+        const Speedup s = speedupOver(findSerializedBaseline(runs, run), run);
         std::string speedup = "-";
-        if (baselineMs > 0 && ms > 0 && run.status == RunStatus::Completed) {
+        if (s.value) {
             char text[32];
-            std::snprintf(text, sizeof text, "%.2fx", baselineMs / ms);
+            std::snprintf(text, sizeof text, "%.2fx", *s.value);
             speedup = text;
         }
         std::string status = toString(run.status);
@@ -138,9 +136,9 @@ std::string busyCell(const EngineBusy& busy)
     return printed("%.1f%%", 100.0 * busy.utilisation);
 }
 
-std::string speedupCell(const RunMetrics& m)
+std::string speedupCell(const Speedup& s)
 {
-    return m.speedup ? printed("%.2fx", *m.speedup) : std::string("-");
+    return s.value ? printed("%.2fx", *s.value) : std::string("-");
 }
 
 std::string distanceCell(const Bounds& b)
@@ -183,9 +181,10 @@ struct Analysed {
 
 std::vector<Analysed> analyseAll(const Trace& trace)
 {
+    std::vector<RunAnalysis> analyses = analyzeTrace(trace);
     std::vector<Analysed> all;
-    for (const Run& run : trace.runs)
-        all.push_back({&run, analyzeRun(run, trace.sweeps, findSerializedBaseline(trace.runs, run))});
+    for (std::size_t i = 0; i < trace.runs.size(); ++i)
+        all.push_back({&trace.runs[i], std::move(analyses[i])});
     return all;
 }
 
@@ -234,7 +233,7 @@ void printAnalysis(std::FILE* out, const Trace& trace)
         if (m.h2dQueue.ns > 0 || m.d2hQueue.ns > 0)
             std::fprintf(out, "| copies queued behind other streams | uploads %s ms, downloads %s ms |\n",
                          ms(m.h2dQueue.ns).c_str(), ms(m.d2hQueue.ns).c_str());
-        std::fprintf(out, "| speedup vs serialized | %s |\n", speedupCell(m).c_str());
+        std::fprintf(out, "| speedup vs serialized | %s |\n", speedupCell(a.analysis.speedup).c_str());
         if (b.binding != BoundKind::None) {
             std::fprintf(out, "Bounds (the fastest this pipeline could go at those rates):\n| bound | ms | how |\n|---|---:|---|\n");
             std::fprintf(out, "| transfer | %s | %s: %d chunks, upload %s ms, download %s ms, kernel %s ms per chunk |\n",
@@ -269,7 +268,7 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace)
         std::fprintf(out, "| %s | %s | %s | %s | %s | %.1f%% | %.1f%% | %s | %s | %s | %s | %s |\n",
                      a.run->name.c_str(), ms(m.wallNs).c_str(), busyCell(m.h2d).c_str(), busyCell(m.d2h).c_str(),
                      busyCell(m.compute).c_str(), m.overlapPercent, m.h2dWithD2hPercent, ms(m.staging.busyNs).c_str(),
-                     ms(m.hostWaitNs).c_str(), speedupCell(m).c_str(), bound.c_str(), distanceCell(b).c_str());
+                     ms(m.hostWaitNs).c_str(), speedupCell(a.analysis.speedup).c_str(), bound.c_str(), distanceCell(b).c_str());
     }
     // Runs judged by the same rates share one line.
     std::vector<std::string> printedRates;

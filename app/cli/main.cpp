@@ -3,7 +3,11 @@
 
 #include "CliArgs.h"
 #include "ConsoleReport.h"
+#include "ExitStatus.h"
+#include "ProfileCommand.h"
+#include "WritableOutput.h"
 
+#include "base/Printable.h"
 #include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
 #include "record/TraceCollector.h"
@@ -25,7 +29,9 @@ using ovs::cli::UsageError;
 
 namespace {
 
-const char* kUsage = R"(overlapscope-cli: record and compare CUDA copy/compute overlap
+std::string usage()
+{
+    return std::string(R"(overlapscope-cli: record and compare CUDA copy/compute overlap
 
 Usage: overlapscope-cli COMMAND [options]
 
@@ -36,10 +42,12 @@ Commands:
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
   convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
+  profile -- PROGRAM   run any CUDA program and record its copies, kernels and API calls
+                       (see 'overlapscope-cli profile --help'; it has its own options and exit codes)
 
 Device:
   --device SPEC        auto (default: the CUDA GPU if one answers, else the simulated H200),
-                       cuda, cuda:N, sim, sim:h200, sim:rtx4090
+                       or one of: )") + deviceSpecSyntax() + R"(
 
 Pipeline options (pipeline, record):
   --pipelines LIST     comma-separated strategies, or 'all' (default serialized,overlapped):
@@ -53,7 +61,8 @@ Pipeline options (pipeline, record):
   --chunk-mib N        chunk size in MiB (default 32); or --chunk-bytes N (multiple of 4)
   --slots N            slots (streams + staging buffers) of the overlapped path, and streams of
                        registered, pinned-data and pageable-async (default 3)
-  --staging-threads N  host threads sharing each staging copy of the overlapped path, 1..64 (default 1)
+  --staging-threads N  host threads sharing each staging copy of the overlapped path, 1..)"
+           + std::to_string(kMaxStagingThreads) + R"( (default 1)
   --kernel-repeats N   increment passes per chunk (default 1)
   --no-op-timing       record only each run's wall time: no per-op events, no CUPTI (measures
                        what recording costs; see overlapscope-observer-bench)
@@ -70,11 +79,8 @@ Other:
   --quiet              no progress on stderr
   --help, --version
 
-Exit status: 0 success, 1 a run failed or did not verify, 2 bad usage or input.
-)";
-
-// As a shell reports a program ended by SIGINT.
-constexpr int kExitCancelled = 130;
+)" + cli::kExitStatusHelp;
+}
 
 const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
                                                 "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
@@ -89,7 +95,7 @@ public:
     void progress(double fraction, const std::string& what) override
     {
         if (!m_quiet)
-            std::fprintf(stderr, "[%3.0f%%] %s\n", fraction * 100, what.c_str());
+            std::fprintf(stderr, "[%3.0f%%] %s\n", fraction * 100, echoed(what, kMessageLimit).c_str());
     }
 
 private:
@@ -105,6 +111,54 @@ extern "C" void onInterrupt(int)
         g_cancel->cancel();
     std::signal(SIGINT, SIG_DFL);
 }
+
+// Every message of the CLI's own goes out through here: one line, names and
+// quoted input escaped, at most kMessageLimit characters.
+void printError(const std::string& message)
+{
+    std::fprintf(stderr, "overlapscope-cli: %s\n", echoed(message, kMessageLimit).c_str());
+}
+
+// A trace's names as the terminal will show them: control characters
+// escaped, so a name cannot retitle or clear the terminal or break a table.
+void makePrintable(Trace& trace)
+{
+    auto device = [](DeviceInfo& info) {
+        info.name = printable(info.name);
+        info.preset = printable(info.preset);
+        info.detail = printable(info.detail);
+    };
+    for (auto& run : trace.runs) {
+        run.name = printable(run.name);
+        run.pipeline = printable(run.pipeline);
+        run.timing = printable(run.timing);
+        run.error = printable(run.error);
+        run.verification.message = printable(run.verification.message);
+        device(run.device);
+        for (auto& lane : run.lanes)
+            lane.name = printable(lane.name);
+    }
+    for (auto& sweep : trace.sweeps) {
+        sweep.timing = printable(sweep.timing);
+        sweep.error = printable(sweep.error);
+        device(sweep.device);
+        for (auto& point : sweep.points)
+            point.direction = printable(point.direction);
+    }
+}
+
+// A device that cannot be opened here exits with its own status; a spec
+// that names no device is a usage mistake.
+class NoDevice : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// An input that cannot be read or is malformed: exit status 3.
+class BadInput : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 std::string nowUtc()
 {
@@ -124,6 +178,8 @@ std::unique_ptr<Device> openDevice(const CliArgs& args)
         setenv("OVERLAPSCOPE_NO_CUPTI", "1", 1);
     try {
         return createDevice(args.value("--device", "auto"));
+    } catch (const DeviceUnavailable& e) {
+        throw NoDevice(e.what());
     } catch (const DeviceError& e) {
         throw UsageError(e.what());
     }
@@ -132,16 +188,19 @@ std::unique_ptr<Device> openDevice(const CliArgs& args)
 std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
 {
     PipelineConfig base;
-    base.chunks = static_cast<int>(args.integer("--chunks", base.chunks, 1, 1'000'000));
+    base.chunks = static_cast<int>(args.integer("--chunks", base.chunks, 1, kMaxChunks));
     if (args.has("--chunk-mib") && args.has("--chunk-bytes"))
         throw UsageError("give --chunk-mib or --chunk-bytes, not both");
     if (args.has("--chunk-bytes"))
-        base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-bytes", 0, 4, 16ll << 30));
+        base.chunkBytes =
+            static_cast<std::uint64_t>(args.integer("--chunk-bytes", 0, 4, static_cast<long long>(kMaxChunkBytes)));
     else
-        base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, 16384)) << 20;
-    base.slotCount = static_cast<int>(args.integer("--slots", base.slotCount, 1, 64));
-    base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, 100000));
-    base.stagingThreads = static_cast<int>(args.integer("--staging-threads", base.stagingThreads, 1, 64));
+        base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", static_cast<long long>(base.chunkBytes >> 20),
+                                                                  1, static_cast<long long>(kMaxChunkBytes >> 20)))
+                          << 20;
+    base.slotCount = static_cast<int>(args.integer("--slots", base.slotCount, 1, kMaxSlots));
+    base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, kMaxKernelRepeats));
+    base.stagingThreads = static_cast<int>(args.integer("--staging-threads", base.stagingThreads, 1, kMaxStagingThreads));
     base.opTiming = !args.has("--no-op-timing");
 
     std::vector<std::string> ids = args.list("--pipelines", {"serialized", "overlapped"});
@@ -157,7 +216,7 @@ std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
             std::string known;
             for (const auto& info : pipelineKinds())
                 known += std::string(known.empty() ? "" : ", ") + info.id;
-            throw UsageError("unknown pipeline '" + id + "' (known: " + known + ", or all)");
+            throw UsageError("unknown pipeline '" + echoed(id) + "' (known: " + known + ", or all)");
         }
         PipelineConfig config = base;
         config.kind = *kind;
@@ -174,10 +233,12 @@ BenchConfig benchConfig(const CliArgs& args)
     if (args.has("--sizes")) {
         config.sizes.clear();
         for (const auto& item : args.list("--sizes", {}))
-            config.sizes.push_back(static_cast<std::uint64_t>(cli::parseInteger(item, "--sizes", 1, 16384)) << 20);
+            config.sizes.push_back(
+                static_cast<std::uint64_t>(cli::parseInteger(item, "--sizes", 1, static_cast<long long>(kMaxTransferBytes >> 20)))
+                << 20);
     }
-    config.warmups = static_cast<int>(args.integer("--warmups", config.warmups, 0, 1000));
-    config.samples = static_cast<int>(args.integer("--samples", config.samples, 1, 10000));
+    config.warmups = static_cast<int>(args.integer("--warmups", config.warmups, 0, kMaxWarmups));
+    config.samples = static_cast<int>(args.integer("--samples", config.samples, 1, kMaxSamples));
     if (std::string problem = validate(config); !problem.empty())
         throw UsageError(problem);
     return config;
@@ -192,14 +253,18 @@ std::string outputPath(const CliArgs& args, bool required)
         path = args.value("--output");
     if (!path && required)
         throw UsageError("this command needs an output file: -o FILE");
+    if (path) {
+        if (std::string why = cli::whyNotWritable(*path); !why.empty())
+            throw UsageError("cannot write the output: " + why);
+    }
     return path.value_or("");
 }
 
 int commandDevices()
 {
     for (const auto& d : listDevices())
-        std::printf("%-12s %-40s %s%s%s\n", d.spec.c_str(), d.label.c_str(), d.available ? "available" : "unavailable",
-                    d.note.empty() ? "" : ": ", d.note.c_str());
+        std::printf("%-12s %-40s %s%s%s\n", d.spec.c_str(), printable(d.label).c_str(),
+                    d.available ? "available" : "unavailable", d.note.empty() ? "" : ": ", echoed(d.note, kMessageLimit).c_str());
     return 0;
 }
 
@@ -229,12 +294,10 @@ Recording record(const CliArgs& args, Device& device, const JobList& jobs, Cance
 int finish(const JobOutcome& outcome)
 {
     for (const auto& problem : outcome.problems)
-        std::fprintf(stderr, "overlapscope-cli: %s\n", problem.c_str());
-    if (outcome.cancelled) {
-        std::fprintf(stderr, "overlapscope-cli: cancelled; kept what was recorded\n");
-        return kExitCancelled;
-    }
-    return outcome.ok() ? 0 : 1;
+        printError(problem);
+    if (outcome.cancelled)
+        printError("cancelled; kept what was recorded");
+    return cli::exitStatusOf(outcome);
 }
 
 // Why `device` gives event times only; empty when it reports engine intervals.
@@ -261,11 +324,11 @@ int writeTrace(const Trace& trace, const std::string& path)
 {
     std::string error;
     if (!saveTrace(trace, path, &error)) {
-        std::fprintf(stderr, "overlapscope-cli: could not write %s: %s\n", path.c_str(), error.c_str());
-        return 1;
+        printError("could not write " + echoed(path) + ": " + error);
+        return cli::kExitFailed;
     }
-    std::fprintf(stderr, "trace written to %s\n", path.c_str());
-    return 0;
+    std::fprintf(stderr, "trace written to %s\n", echoed(path).c_str());
+    return cli::kExitOk;
 }
 
 int commandBench(const CliArgs& args, CancelFlag& cancel)
@@ -273,8 +336,12 @@ int commandBench(const CliArgs& args, CancelFlag& cancel)
     JobList jobs;
     jobs.sweep = benchConfig(args);
     auto device = openDevice(args);
-    cli::printDeviceLine(stdout, device->info(), device->info().simulated ? "simulated" : "cuda-events");
-    const Recording recording = record(args, *device, jobs, cancel);
+    DeviceInfo info = device->info();
+    info.name = printable(info.name);
+    info.detail = printable(info.detail);
+    cli::printDeviceLine(stdout, info, info.simulated ? "simulated" : "cuda-events");
+    Recording recording = record(args, *device, jobs, cancel);
+    makePrintable(recording.trace);
     for (const auto& sweep : recording.trace.sweeps)
         cli::printBandwidthTable(stdout, sweep);
     return finish(recording.outcome);
@@ -286,12 +353,12 @@ int commandPipeline(const CliArgs& args, CancelFlag& cancel)
     JobList jobs;
     jobs.pipelines = pipelineConfigs(args); // usage errors before the device opens
     auto device = openDevice(args);
-    const Recording recording = record(args, *device, jobs, cancel);
+    Recording recording = record(args, *device, jobs, cancel);
+    const int written = path.empty() ? cli::kExitOk : writeTrace(recording.trace, path);
+    makePrintable(recording.trace);
     report(recording.trace, whyNoEngineTiming(*device));
-    int status = finish(recording.outcome);
-    if (!path.empty())
-        status = std::max(status, writeTrace(recording.trace, path));
-    return status;
+    const int status = finish(recording.outcome);
+    return status != cli::kExitOk ? status : written;
 }
 
 int commandRecord(const CliArgs& args, CancelFlag& cancel)
@@ -302,10 +369,12 @@ int commandRecord(const CliArgs& args, CancelFlag& cancel)
     if (!args.has("--no-bench"))
         jobs.sweep = benchConfig(args);
     auto device = openDevice(args);
-    const Recording recording = record(args, *device, jobs, cancel);
+    Recording recording = record(args, *device, jobs, cancel);
+    const int written = writeTrace(recording.trace, path);
+    makePrintable(recording.trace);
     report(recording.trace, whyNoEngineTiming(*device));
     const int status = finish(recording.outcome);
-    return std::max(status, writeTrace(recording.trace, path));
+    return status != cli::kExitOk ? status : written;
 }
 
 int commandConvert(const CliArgs& args)
@@ -317,10 +386,8 @@ int commandConvert(const CliArgs& args)
         throw UsageError("convert needs --to chrome, csv or native");
     const std::string path = outputPath(args, true);
     const auto loaded = loadTrace(args.positionals().front());
-    if (!loaded.trace) {
-        std::fprintf(stderr, "overlapscope-cli: %s: %s\n", args.positionals().front().c_str(), loaded.error.c_str());
-        return 2;
-    }
+    if (!loaded.trace)
+        throw BadInput(echoed(args.positionals().front()) + ": " + loaded.error);
     std::string error;
     bool ok = false;
     if (to == "chrome")
@@ -330,11 +397,11 @@ int commandConvert(const CliArgs& args)
     else
         ok = saveTrace(*loaded.trace, path, &error);
     if (!ok) {
-        std::fprintf(stderr, "overlapscope-cli: could not write %s: %s\n", path.c_str(), error.c_str());
-        return 1;
+        printError("could not write " + echoed(path) + ": " + error);
+        return cli::kExitFailed;
     }
-    std::fprintf(stderr, "wrote %s\n", path.c_str());
-    return 0;
+    std::fprintf(stderr, "wrote %s\n", echoed(path).c_str());
+    return cli::kExitOk;
 }
 
 int commandAnalyze(const CliArgs& args)
@@ -342,15 +409,14 @@ int commandAnalyze(const CliArgs& args)
     if (args.positionals().size() != 1)
         throw UsageError("analyze needs exactly one trace");
     const std::string& path = args.positionals().front();
-    const auto loaded = loadTrace(path);
-    if (!loaded.trace) {
-        std::fprintf(stderr, "overlapscope-cli: %s: %s\n", path.c_str(), loaded.error.c_str());
-        return 2;
-    }
-    const Trace& trace = *loaded.trace;
+    auto loaded = loadTrace(path);
+    if (!loaded.trace)
+        throw BadInput(echoed(path) + ": " + loaded.error);
+    Trace& trace = *loaded.trace;
+    makePrintable(trace);
     if (trace.runs.empty()) {
-        std::printf("%s holds no pipeline runs to analyze\n", path.c_str());
-        return 0;
+        std::printf("%s holds no pipeline runs to analyze\n", echoed(path).c_str());
+        return cli::kExitOk;
     }
     cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing);
     cli::printPipelineTable(stdout, trace.runs);
@@ -365,19 +431,21 @@ int main(int argc, char** argv)
 {
     std::vector<std::string> rest(argv + 1, argv + argc);
     if (rest.empty()) {
-        std::fputs(kUsage, stderr);
-        return 2;
+        std::fputs(usage().c_str(), stderr);
+        return cli::kExitUsage;
     }
     const std::string command = rest.front();
     if (command == "--help" || command == "-h" || command == "help") {
-        std::fputs(kUsage, stdout);
-        return 0;
+        std::fputs(usage().c_str(), stdout);
+        return cli::kExitOk;
     }
     if (command == "--version") {
         std::printf("overlapscope-cli %s\n", OVERLAPSCOPE_VERSION);
         return 0;
     }
     rest.erase(rest.begin());
+    if (command == "profile") // its own arguments: everything after the program is the program's
+        return cli::commandProfile(rest);
 
     CancelFlag cancel;
     g_cancel = &cancel;
@@ -385,11 +453,11 @@ int main(int argc, char** argv)
     try {
         const CliArgs args(rest, kValueOptions, kFlagOptions);
         if (args.has("--help") || args.has("-h")) {
-            std::fputs(kUsage, stdout);
-            return 0;
+            std::fputs(usage().c_str(), stdout);
+            return cli::kExitOk;
         }
         if (command != "convert" && command != "analyze" && !args.positionals().empty())
-            throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+            throw UsageError("unexpected argument '" + echoed(args.positionals().front()) + "'");
         if (command == "devices")
             return commandDevices();
         if (command == "bench")
@@ -402,15 +470,22 @@ int main(int argc, char** argv)
             return commandConvert(args);
         if (command == "analyze")
             return commandAnalyze(args);
-        throw UsageError("unknown command '" + command + "'");
+        throw UsageError("unknown command '" + echoed(command) + "'");
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "overlapscope-cli: %s\nRun 'overlapscope-cli --help' for usage.\n", e.what());
-        return 2;
+        printError(e.what());
+        std::fputs("Run 'overlapscope-cli --help' for usage.\n", stderr);
+        return cli::kExitUsage;
+    } catch (const BadInput& e) {
+        printError(e.what());
+        return cli::kExitBadInput;
+    } catch (const NoDevice& e) {
+        printError(e.what());
+        return cli::kExitNoDevice;
     } catch (const DeviceError& e) {
-        std::fprintf(stderr, "overlapscope-cli: device error: %s\n", e.what());
-        return 1;
+        printError(std::string("device error: ") + e.what());
+        return cli::kExitFailed;
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "overlapscope-cli: out of host memory\n");
-        return 1;
+        printError("out of host memory");
+        return cli::kExitFailed;
     }
 }

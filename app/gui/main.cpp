@@ -1,21 +1,29 @@
 // overlapscope: the desktop window, and headless export of timelines from
 // the command line with the very same renderer.
 
-#include "window/AppSetup.h"
 #include "charts/BandwidthChart.h"
-#include "window/MainWindow.h"
-#include "timeline/TimelinePlot.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "export/ExportCaps.h"
+#include "export/ImageFormat.h"
+#include "export/PlotExport.h"
+#include "export/TimelineExport.h"
+#include "window/AppSetup.h"
+#include "window/MainWindow.h"
 
 #include "trace/TraceJson.h"
 
 #include <QApplication>
-#include <QFileInfo>
+#include <QFile>
 #include <QStringList>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 namespace {
 
@@ -24,16 +32,18 @@ const char* kUsage = R"(overlapscope: visual profiler for CUDA copy/compute over
 Usage:
   overlapscope [TRACE.json]               open the window (optionally with a trace)
   overlapscope export TRACE.json -o OUT   render the timeline without a display
-      OUT's extension picks the format: .png, .svg or .pdf
+      OUT's extension picks the format: .png, .svg or .pdf (anything else is refused)
       --scale F        PNG pixel scale (2 doubles the resolution of the same layout; default 1)
       --width N        layout width in pixels (default 1600)
-      --height N       layout height (default: what the lanes need)
+      --height N       layout height (default: what the lanes need); lanes squeeze to fit
       --from-ms T      start of the time range shown (default: the whole trace)
       --to-ms T        end of the time range shown
+      --runs A[-B]     only runs A to B (counted from 1)
       --align          shift the runs so that their timed regions start together
-      --bandwidth OUT  also render the bandwidth sweep chart (PNG/PDF)
+      --bandwidth OUT  also render the bandwidth sweep chart (.png, .svg or .pdf)
   overlapscope --help | --version
 
+Pictures are capped at 32768 px a side, and PNGs at 128 MP in all.
 Exit status: 0 success, 1 could not write, 2 bad usage or unreadable trace.
 )";
 
@@ -43,11 +53,37 @@ int fail(int status, const QString& message)
     return status;
 }
 
+// A time in ms as ns, refused unless finite, >= 0 and within int64 ns.
+std::optional<std::int64_t> parseMs(const QString& text)
+{
+    bool ok = false;
+    const double ms = text.toDouble(&ok);
+    // 9223372036854 ms is the last whole ms that int64 ns can hold.
+    if (!ok || !std::isfinite(ms) || ms < 0 || ms > 9223372036854.0)
+        return std::nullopt;
+    return static_cast<std::int64_t>(std::llround(ms * 1e6));
+}
+
+// "A" or "A-B", counted from 1.
+std::optional<std::pair<int, int>> parseRuns(const QString& text)
+{
+    const QStringList parts = text.split('-');
+    if (parts.size() > 2)
+        return std::nullopt;
+    bool okFirst = false, okLast = true;
+    const int first = parts[0].toInt(&okFirst);
+    const int last = parts.size() == 2 ? parts[1].toInt(&okLast) : first;
+    if (!okFirst || !okLast || first < 1 || last < first)
+        return std::nullopt;
+    return std::make_pair(first, last);
+}
+
 int exportHeadless(const QStringList& args)
 {
     QString input, output, bandwidth;
     double scale = 1.0;
-    double fromMs = -1, toMs = -1;
+    std::optional<std::int64_t> fromNs, toNs;
+    std::optional<std::pair<int, int>> runs;
     bool align = false;
     int width = 1600, height = 0;
     for (int i = 0; i < args.size(); ++i) {
@@ -60,56 +96,76 @@ int exportHeadless(const QStringList& args)
             return args[++i];
         };
         bool ok = true;
-        if (a == "-o" || a == "--output")
+        QString range;
+        if (a == "-o" || a == "--output") {
             output = next("-o");
-        else if (a == "--align")
+        } else if (a == "--align") {
             align = true;
-        else if (a == "--bandwidth")
+        } else if (a == "--bandwidth") {
             bandwidth = next("--bandwidth");
-        else if (a == "--scale")
+        } else if (a == "--scale") {
             scale = next("--scale").toDouble(&ok), ok = ok && scale >= 0.25 && scale <= 8;
-        else if (a == "--from-ms")
-            fromMs = next("--from-ms").toDouble(&ok), ok = ok && fromMs >= 0;
-        else if (a == "--to-ms")
-            toMs = next("--to-ms").toDouble(&ok), ok = ok && toMs > 0;
-        else if (a == "--width")
-            width = next("--width").toInt(&ok), ok = ok && width >= 200 && width <= 20000;
-        else if (a == "--height")
-            height = next("--height").toInt(&ok), ok = ok && height >= 100 && height <= 20000;
-        else if (a.startsWith('-'))
+            range = "0.25 to 8";
+        } else if (a == "--from-ms" || a == "--to-ms") {
+            auto& target = a == "--from-ms" ? fromNs : toNs;
+            target = parseMs(next(a == "--from-ms" ? "--from-ms" : "--to-ms"));
+            ok = target.has_value();
+            range = "a finite time in ms, 0 to 9223372036854";
+        } else if (a == "--runs") {
+            runs = parseRuns(next("--runs"));
+            ok = runs.has_value();
+            range = "A or A-B, runs counted from 1";
+        } else if (a == "--width") {
+            width = next("--width").toInt(&ok), ok = ok && width >= 200 && width <= ovs::ui::ExportCaps::kMaxSidePixels;
+            range = QString("200 to %1").arg(ovs::ui::ExportCaps::kMaxSidePixels);
+        } else if (a == "--height") {
+            height = next("--height").toInt(&ok), ok = ok && height >= 100 && height <= ovs::ui::ExportCaps::kMaxSidePixels;
+            range = QString("100 to %1").arg(ovs::ui::ExportCaps::kMaxSidePixels);
+        } else if (a.startsWith('-')) {
             return fail(2, QString("unknown option '%1' (see --help)").arg(a));
-        else if (input.isEmpty())
+        } else if (input.isEmpty()) {
             input = a;
-        else
+        } else {
             return fail(2, QString("unexpected argument '%1'").arg(a));
+        }
         if (!ok)
-            return fail(2, QString("bad value for %1 (scale 0.25-8, width 200-20000, height 100-20000, "
-                                   "times in ms >= 0)").arg(a));
+            return fail(2, QString("bad value '%1' for %2 (%3)").arg(args[i], a, range));
     }
     if (input.isEmpty() || output.isEmpty())
         return fail(2, "export needs a trace and -o OUT (see --help)");
-    if ((fromMs >= 0) != (toMs >= 0) || (fromMs >= 0 && toMs <= fromMs))
+    if (fromNs.has_value() != toNs.has_value() || (fromNs && *toNs <= *fromNs))
         return fail(2, "give both --from-ms and --to-ms, with from < to");
-    const QString format = QFileInfo(output).suffix().toLower();
-    if (format != "png" && format != "svg" && format != "pdf")
-        return fail(2, QString("cannot tell the format of '%1': use .png, .svg or .pdf").arg(output));
+    QString error;
+    if (!ovs::ui::imageFormatForPath(output, &error))
+        return fail(2, error);
+    if (!bandwidth.isEmpty() && !ovs::ui::imageFormatForPath(bandwidth, &error))
+        return fail(2, error);
 
-    const auto loaded = ovs::loadTrace(input.toStdString());
+    auto loaded = ovs::loadTrace(QFile::encodeName(input).toStdString());
     if (!loaded.trace)
         return fail(2, QString::fromStdString(loaded.error));
+    if (runs) {
+        auto& all = loaded.trace->runs;
+        if (static_cast<std::size_t>(runs->first) > all.size())
+            return fail(2, QString("--runs %1-%2: the trace has %3 runs").arg(runs->first).arg(runs->second).arg(all.size()));
+        all.erase(all.begin() + std::min<std::size_t>(all.size(), static_cast<std::size_t>(runs->second)), all.end());
+        all.erase(all.begin(), all.begin() + (runs->first - 1));
+    }
 
     ovs::ui::TraceDocument document;
     ovs::ui::ViewState view;
     document.setTrace(*loaded.trace, input);
+    loaded.trace.reset(); // the document holds its own copy
     document.setAlignTimedRegions(align);
     view.setExtent(document.endNs());
     view.resetView();
-    if (fromMs >= 0)
-        view.setVisibleRange(static_cast<std::int64_t>(fromMs * 1e6), static_cast<std::int64_t>(toMs * 1e6));
-    ovs::ui::TimelinePlot plot(&document, &view);
-    plot.resize(width, height > 0 ? height : plot.preferredHeight());
-    QString error;
-    if (!plot.exportImage(output, format, width, height > 0 ? height : plot.preferredHeight(), scale, &error))
+    if (fromNs)
+        view.setVisibleRange(*fromNs, *toNs);
+    ovs::ui::TimelineExportOptions options;
+    options.width = width;
+    options.height = height;
+    options.scale = scale;
+    if (!ovs::ui::TimelineExport::write(document, view, output, options, nullptr, &error))
         return fail(1, error);
     std::fprintf(stderr, "wrote %s\n", qPrintable(output));
 
@@ -117,11 +173,14 @@ int exportHeadless(const QStringList& args)
         if (document.sweeps().empty())
             return fail(1, "the trace has no bandwidth sweep to render");
         ovs::ui::BandwidthChart chart(&document);
-        chart.resize(1000, 600);
-        const bool ok = bandwidth.endsWith(".pdf", Qt::CaseInsensitive) ? chart.savePdf(bandwidth, 1000, 600)
-                                                                         : chart.savePng(bandwidth, 1000, 600, scale);
-        if (!ok)
-            return fail(1, QString("could not write %1").arg(bandwidth));
+        ovs::ui::PlotExportOptions chartOptions;
+        chartOptions.width = 1000;
+        chartOptions.height = 600;
+        chartOptions.scale = scale;
+        chartOptions.title = "OverlapScope bandwidth sweep";
+        chart.resize(chartOptions.width, chartOptions.height);
+        if (!ovs::ui::exportPlot(chart, bandwidth, chartOptions, &error))
+            return fail(1, error);
         std::fprintf(stderr, "wrote %s\n", qPrintable(bandwidth));
     }
     return 0;
@@ -144,6 +203,7 @@ int main(int argc, char** argv)
         return 0;
     }
 
+    ovs::ui::setUpRuntimeDirectory();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("OverlapScope");
     QApplication::setApplicationName("OverlapScope");

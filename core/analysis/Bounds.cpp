@@ -1,5 +1,7 @@
 #include "analysis/Bounds.h"
 
+#include "trace/Saturating.h"
+
 #include <algorithm>
 
 namespace ovs {
@@ -12,13 +14,20 @@ namespace {
 std::int64_t chunkNs(double bytes, double gbps, const KindThroughput& achieved)
 {
     const double rate = gbps > 0 ? gbps : achieved.gbps();
-    return rate > 0 ? static_cast<std::int64_t>(bytes / rate) : 0;
+    return rate > 0 ? saturatingCast<std::int64_t>(bytes / rate) : 0;
 }
 
-double meanBytes(const KindThroughput& t)
+// One chunk's bytes: as the run was configured where it says, else the mean
+// of the ops (a trace of another program has no chunk size).
+double chunkBytes(const Run& run, const KindThroughput& t)
 {
+    if (run.params.chunkBytes > 0)
+        return static_cast<double>(run.params.chunkBytes);
     return t.count > 0 ? static_cast<double>(t.bytes) / t.count : 0.0;
 }
+
+std::int64_t add(std::int64_t a, std::int64_t b) { return saturatingAdd(a, b); }
+std::int64_t times(std::int64_t a, std::int64_t b) { return saturatingMul(a, b); }
 
 } // namespace
 
@@ -43,10 +52,12 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     if (metrics.gpuOps == 0)
         return b;
 
-    b.chunks = std::max(up.count, down.count);
+    b.chunks = run.params.chunks > 0 ? run.params.chunks : std::max(up.count, down.count);
     const std::int64_t n = b.chunks;
-    b.uploadChunkNs = chunkNs(meanBytes(up), rates.h2dGBps(up.memory), up);
-    b.downloadChunkNs = chunkNs(meanBytes(down), rates.d2hGBps(down.memory), down);
+    const double upBytes = up.count > 0 ? chunkBytes(run, up) : 0.0;
+    const double downBytes = down.count > 0 ? chunkBytes(run, down) : 0.0;
+    b.uploadChunkNs = chunkNs(upBytes, rates.h2dGBps(up.memory), up);
+    b.downloadChunkNs = chunkNs(downBytes, rates.d2hGBps(down.memory), down);
     // Kernels on several streams can run at once (the H200 runs three
     // 200-pass kernels together), so their summed durations count shared
     // time more than once and are no bound. The union of their engine
@@ -71,13 +82,13 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     // thread, which does one at a time: the same sum, at pageable rates.
     const bool pageableBothWays = up.memory == HostMemoryKind::Pageable && down.memory == HostMemoryKind::Pageable;
     if (metrics.streams <= 1) {
-        b.transferNs = n * (u + d);
+        b.transferNs = times(n, add(u, d));
         b.transferModel = "one stream: every chunk's upload and download in sequence";
     } else if (run.device.asyncEngineCount == 1) {
-        b.transferNs = n * (u + d) + b.kernelChunkNs;
+        b.transferNs = add(times(n, add(u, d)), b.kernelChunkNs);
         b.transferModel = "one copy engine shared by both directions";
     } else if (pageableBothWays) {
-        b.transferNs = n * (u + d) + b.kernelChunkNs;
+        b.transferNs = add(times(n, add(u, d)), b.kernelChunkNs);
         b.transferModel = "pageable copies, staged one at a time by the calling thread";
     } else {
         // Once the pipe is full an upload and a download share the link:
@@ -86,8 +97,8 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         std::int64_t pace = std::max(u, d);
         const bool pinnedBothWays = up.memory != HostMemoryKind::Pageable && down.memory != HostMemoryKind::Pageable;
         if (pinnedBothWays && rates.bidirectionalGBps > 0)
-            pace = std::max(pace, static_cast<std::int64_t>((meanBytes(up) + meanBytes(down)) / rates.bidirectionalGBps));
-        b.transferNs = n * pace + std::min(u, d) + b.kernelChunkNs;
+            pace = std::max(pace, saturatingCast<std::int64_t>((upBytes + downBytes) / rates.bidirectionalGBps));
+        b.transferNs = add(add(times(n, pace), std::min(u, d)), b.kernelChunkNs);
         b.transferModel = pace > std::max(u, d) ? "three-stage pipeline with fill and drain, both directions sharing "
                                                   "the link at the measured bidirectional rate"
                                                 : "three-stage pipeline with fill and drain";
@@ -100,19 +111,24 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     // link rates already include it.
     const KindThroughput& in = metrics.kind(OpKind::StageIn);
     const KindThroughput& out = metrics.kind(OpKind::StageOut);
-    b.stagingThreads = std::max(1, metrics.stagingThreads);
+    // The threads the run was configured with where it staged at all; a
+    // trace without parameters counts the host lanes that staged.
+    b.stagingThreads = std::max(1, metrics.stagingThreads > 0 && run.params.stagingThreads > 0
+                                       ? run.params.stagingThreads
+                                       : metrics.stagingThreads);
     b.stagingGBps = rates.hostCopyGBps(b.stagingThreads);
-    if (in.bytes + out.bytes > 0 && b.stagingGBps > 0)
-        b.stagingNs = static_cast<std::int64_t>(static_cast<double>(in.bytes + out.bytes) / b.stagingGBps);
+    const double stagedBytes = static_cast<double>(in.bytes) + static_cast<double>(out.bytes);
+    if (stagedBytes > 0 && b.stagingGBps > 0)
+        b.stagingNs = saturatingCast<std::int64_t>(stagedBytes / b.stagingGBps);
 
     if (run.pipeline == "serialized") {
         // The seed's serialized path waits for every copy before the next
         // step, so host copies, copies and kernels add up.
-        b.boundNs = b.transferNs + b.computeNs + b.stagingNs;
+        b.boundNs = add(add(b.transferNs, b.computeNs), b.stagingNs);
         b.binding = BoundKind::Serial;
     } else {
         const bool oneStream = metrics.streams <= 1;
-        b.boundNs = oneStream ? b.transferNs + b.computeNs : b.transferNs;
+        b.boundNs = oneStream ? add(b.transferNs, b.computeNs) : b.transferNs;
         b.binding = oneStream ? BoundKind::Serial : BoundKind::Transfer;
         if (b.stagingNs > b.boundNs) {
             b.boundNs = b.stagingNs;

@@ -1,5 +1,7 @@
 #include "analysis/Diagnosis.h"
 
+#include "trace/Saturating.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -83,15 +85,16 @@ std::vector<Cause> rankCauses(const Run& run, const RunMetrics& m)
     const KindThroughput& down = m.kind(OpKind::Download);
     const KindThroughput& in = m.kind(OpKind::StageIn);
     const KindThroughput& out = m.kind(OpKind::StageOut);
-    const double stagingGBps = in.ns + out.ns > 0 ? static_cast<double>(in.bytes + out.bytes)
-                                                        / static_cast<double>(in.ns + out.ns)
-                                                  : 0.0;
+    const std::int64_t stagingNs = saturatingAdd(in.ns, out.ns);
+    const double stagingGBps = stagingNs > 0 ? (static_cast<double>(in.bytes) + static_cast<double>(out.bytes))
+                                                   / static_cast<double>(stagingNs)
+                                             : 0.0;
     std::vector<Cause> causes = {
         {withMemory(up.memory, "uploads"), up.unionNs, 0, up.gbps()},
         {withMemory(down.memory, "downloads"), down.unionNs, 0, down.gbps()},
         {"kernels", m.kind(OpKind::Kernel).unionNs, 0, 0},
         {run.pipeline == "serialized" ? "host copies" : "host staging memcpy", m.staging.busyNs, 0, stagingGBps},
-        {"allocation and free", m.kind(OpKind::Alloc).unionNs + m.kind(OpKind::Free).unionNs, 0, 0},
+        {"allocation and free", saturatingAdd(m.kind(OpKind::Alloc).unionNs, m.kind(OpKind::Free).unionNs), 0, 0},
         {"host memory registration", m.kind(OpKind::Register).unionNs, 0, m.kind(OpKind::Register).gbps()},
     };
     std::erase_if(causes, [](const Cause& c) { return c.ns <= 0; });
@@ -136,10 +139,12 @@ std::string stagingSentence(const RunMetrics& m, const Bounds& bounds, const Tra
 {
     const KindThroughput& in = m.kind(OpKind::StageIn);
     const KindThroughput& out = m.kind(OpKind::StageOut);
-    const std::int64_t threadNs = in.ns + out.ns;
-    const double perThread = threadNs > 0 ? static_cast<double>(in.bytes + out.bytes) / static_cast<double>(threadNs)
+    const std::int64_t threadNs = saturatingAdd(in.ns, out.ns);
+    const double perThread = threadNs > 0 ? (static_cast<double>(in.bytes) + static_cast<double>(out.bytes))
+                                                / static_cast<double>(threadNs)
                                           : rates.hostMemcpyGBps;
-    const int threads = std::max(1, m.stagingThreads);
+    // 64 bits: a loaded trace may claim any int of threads, and we add to it.
+    const std::int64_t threads = std::max(1, bounds.stagingThreads);
     std::string s = threads == 1 ? percent(busyShare) + " of wall time in single-thread memcpy at " + rate(perThread)
                                  : std::to_string(threads) + " staging threads busy " + percent(busyShare)
                                        + " of wall time on average, at " + rate(perThread) + " each";
@@ -217,11 +222,12 @@ std::string latencySentence(const Run& run, const RunMetrics& m, const Bounds& b
                     + percent(busiestShare) + ")";
     // Fill and drain: the part of the transfer bound that is not the steady
     // state. Large when there are few chunks per stream.
-    const std::int64_t steady = static_cast<std::int64_t>(bounds.chunks)
-                                * std::max(bounds.uploadChunkNs, bounds.downloadChunkNs);
-    const double fillDrain = bounds.transferNs > 0 ? share(bounds.transferNs - steady, bounds.transferNs) : 0.0;
+    const std::int64_t steady = saturatingMul<std::int64_t>(bounds.chunks,
+                                                            std::max(bounds.uploadChunkNs, bounds.downloadChunkNs));
+    const double fillDrain =
+        bounds.transferNs > 0 ? share(saturatingSub(bounds.transferNs, steady), bounds.transferNs) : 0.0;
     const int depth = std::max({1, m.streams, run.params.slotCount});
-    if (bounds.chunks < 2 * depth || fillDrain > 0.25)
+    if (bounds.chunks < 2 * std::int64_t(depth) || fillDrain > 0.25)
         s += "; " + std::to_string(bounds.chunks) + " chunks are too few to fill a " + std::to_string(depth)
              + "-deep pipeline: use more, smaller chunks";
     else
@@ -289,7 +295,8 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
         return d;
     }
 
-    const std::int64_t overlapNs = metrics.copyWithKernelNs + metrics.h2dWithD2hNs + metrics.stagingWithGpuNs;
+    const std::int64_t overlapNs =
+        saturatingAdd(saturatingAdd(metrics.copyWithKernelNs, metrics.h2dWithD2hNs), metrics.stagingWithGpuNs);
     const Cause* top = d.causes.empty() ? nullptr : &d.causes.front();
     const bool setup = top && (top->what == "allocation and free" || top->what == "host memory registration");
     std::string body;
@@ -308,8 +315,9 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
         // Which resource was busiest, as a share of the wall time: N staging
         // threads count by their average, so 4 threads each busy half the
         // time are not a bottleneck.
-        const int threads = std::max(1, metrics.stagingThreads);
-        const double staging = share(metrics.stagingThreadNs, metrics.wallNs * threads);
+        const int threads = std::max(1, bounds.stagingThreads);
+        const double staging = static_cast<double>(metrics.stagingThreadNs)
+                               / (static_cast<double>(metrics.wallNs) * static_cast<double>(threads));
         const double copies = metrics.copies.utilisation;
         const double compute = metrics.compute.utilisation;
         if (copies >= staging && copies >= compute) {

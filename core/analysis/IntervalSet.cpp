@@ -1,5 +1,7 @@
 #include "analysis/IntervalSet.h"
 
+#include "trace/Saturating.h"
+
 #include <algorithm>
 
 namespace ovs {
@@ -21,7 +23,7 @@ std::int64_t IntervalSet::length() const
 {
     std::int64_t total = 0;
     for (const Interval& i : m_pieces)
-        total += i.endNs - i.beginNs;
+        total = saturatingAdd(total, spanNs(i.beginNs, i.endNs));
     return total;
 }
 

@@ -1,6 +1,7 @@
 #include "analysis/RunMetrics.h"
 
 #include "analysis/IntervalSet.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -71,13 +72,15 @@ QueueWait queueWait(const Run& run, OpKind kind, std::int64_t wallNs)
     std::map<int, std::int64_t> perStream;
     for (const Op& op : run.ops)
         if (op.kind == kind && op.hasExec() && inTimedRegion(run, op))
-            perStream[op.lane] += std::max<std::int64_t>(0, op.execStartNs - op.startNs);
+            // Only the wait inside the timed region counts against its wall time.
+            perStream[op.lane] = saturatingAdd(perStream[op.lane],
+                                               spanNs(op.startNs, std::min(op.execStartNs, run.timedEndNs)));
     QueueWait wait;
     for (const auto& [lane, ns] : perStream) {
-        wait.ns += ns;
+        wait.ns = saturatingAdd(wait.ns, ns);
         // Every op waits a launch latency; a stream counts as queued only
         // when its waits add up to something a user would see.
-        if (wallNs > 0 && ns * 100 >= wallNs)
+        if (wallNs > 0 && saturatingMul<std::int64_t>(ns, 100) >= wallNs)
             ++wait.streams;
     }
     return wait;
@@ -85,10 +88,10 @@ QueueWait queueWait(const Run& run, OpKind kind, std::int64_t wallNs)
 
 } // namespace
 
-RunMetrics computeMetrics(const Run& run, const TransferRates& rates, const Run* serializedBaseline)
+RunMetrics computeMetrics(const Run& run, const TransferRates& rates)
 {
     RunMetrics m;
-    m.wallNs = std::max<std::int64_t>(0, run.wallNs());
+    m.wallNs = spanNs(run.timedBeginNs, run.timedEndNs);
 
     int mainHostLane = -1;
     for (std::size_t i = 0; i < run.lanes.size() && mainHostLane < 0; ++i)
@@ -107,9 +110,11 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates, const Run*
         const auto k = static_cast<std::size_t>(op.kind);
         KindThroughput& t = m.kinds[k];
         ++t.count;
-        t.bytes += op.kind == OpKind::Kernel ? static_cast<std::uint64_t>(2 * repeats * static_cast<double>(op.bytes))
-                                             : op.bytes;
-        t.ns += interval.endNs - interval.beginNs;
+        const std::uint64_t bytes = op.kind == OpKind::Kernel
+                                        ? saturatingCast<std::uint64_t>(2 * repeats * static_cast<double>(op.bytes))
+                                        : op.bytes;
+        t.bytes = saturatingAdd(t.bytes, bytes);
+        t.ns = saturatingAdd(t.ns, spanNs(interval.beginNs, interval.endNs));
         perKind[k].push_back(interval);
         memories[k].insert(op.memory);
         if (isGpuOp(op.kind)) {
@@ -125,7 +130,7 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates, const Run*
         case OpKind::StageIn:
         case OpKind::StageOut:
             staging.push_back(interval);
-            m.stagingThreadNs += interval.endNs - interval.beginNs;
+            m.stagingThreadNs = saturatingAdd(m.stagingThreadNs, spanNs(interval.beginNs, interval.endNs));
             stagingLanes.insert(op.lane);
             break;
         case OpKind::HostWait:
@@ -174,10 +179,6 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates, const Run*
 
     m.h2dQueue = queueWait(run, OpKind::Upload, m.wallNs);
     m.d2hQueue = queueWait(run, OpKind::Download, m.wallNs);
-
-    if (serializedBaseline && serializedBaseline->status == RunStatus::Completed && serializedBaseline->wallNs() > 0
-        && run.status == RunStatus::Completed && m.wallNs > 0)
-        m.speedup = static_cast<double>(serializedBaseline->wallNs()) / static_cast<double>(m.wallNs);
     return m;
 }
 

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace ovs {
@@ -69,14 +68,10 @@ struct RunMetrics {
     QueueWait h2dQueue;
     QueueWait d2hQueue;
 
-    // Against the serialized run of the same workload, when there is one.
-    std::optional<double> speedup;
-
     const KindThroughput& kind(OpKind k) const { return kinds[static_cast<std::size_t>(k)]; }
 };
 
-// `serializedBaseline`: the run to compute the speedup against (see
-// findSerializedBaseline); only its wall time is read.
-RunMetrics computeMetrics(const Run& run, const TransferRates& rates, const Run* serializedBaseline = nullptr);
+// The speedup over a baseline is not here: RunAnalysis holds it (speedupOver).
+RunMetrics computeMetrics(const Run& run, const TransferRates& rates);
 
 } // namespace ovs

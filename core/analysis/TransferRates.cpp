@@ -1,5 +1,7 @@
 #include "analysis/TransferRates.h"
 
+#include "trace/Saturating.h"
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -15,7 +17,7 @@ double gbps(std::uint64_t bytes, std::int64_t ns)
 
 std::int64_t engineNs(const Op& op)
 {
-    return op.hasExec() ? op.execEndNs - op.execStartNs : op.durationNs();
+    return op.hasExec() ? spanNs(op.execStartNs, op.execEndNs) : spanNs(op.startNs, op.endNs);
 }
 
 bool isPageable(HostMemoryKind memory)

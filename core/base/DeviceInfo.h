@@ -8,6 +8,13 @@
 
 namespace ovs {
 
+// The one place "[simulated]" is attached: every label of a simulated
+// device, listed or recorded, is made here.
+inline std::string deviceLabel(const std::string& name, bool simulated)
+{
+    return simulated ? name + " [simulated]" : name;
+}
+
 // What a run was recorded on. `simulated` travels into every output so a
 // simulated figure can never pass for a measured one.
 struct DeviceInfo {
@@ -21,7 +28,7 @@ struct DeviceInfo {
     std::optional<ModelRates> model;
 
     // "NVIDIA H200" or "Simulated H200 (PCIe Gen5) [simulated]"
-    std::string label() const { return simulated ? name + " [simulated]" : name; }
+    std::string label() const { return deviceLabel(name, simulated); }
 };
 
 } // namespace ovs

@@ -16,17 +16,18 @@ std::string validate(const BenchConfig& c)
     if (c.sizes.empty())
         return "no transfer sizes given";
     for (auto size : c.sizes)
-        if (size < sizeof(float) || size % sizeof(float) != 0 || size > (16ull << 30))
-            return "transfer size " + std::to_string(size) + " bytes is not a multiple of 4 between 4 B and 16 GiB";
-    if (c.warmups < 0 || c.warmups > 1000)
-        return "warm-ups must be between 0 and 1000";
-    if (c.samples < 1 || c.samples > 10000)
-        return "samples must be between 1 and 10000";
+        if (size < sizeof(float) || size % sizeof(float) != 0 || size > kMaxTransferBytes)
+            return "transfer size " + std::to_string(size) + " bytes is not a multiple of 4 between 4 B and "
+                   + std::to_string(kMaxTransferBytes >> 30) + " GiB";
+    if (c.warmups < 0 || c.warmups > kMaxWarmups)
+        return "warm-ups must be between 0 and " + std::to_string(kMaxWarmups);
+    if (c.samples < 1 || c.samples > kMaxSamples)
+        return "samples must be between 1 and " + std::to_string(kMaxSamples);
     if (!c.pageable && !c.pinned && !c.bidirectional && !c.hostCopy)
         return "nothing to measure: enable pageable, pinned, bidirectional or host copies";
     if (c.hostCopy) {
-        if (c.hostCopyBytes < 1 || c.hostCopyBytes > (16ull << 30))
-            return "host copy size must be between 1 B and 16 GiB";
+        if (c.hostCopyBytes < 1 || c.hostCopyBytes > kMaxTransferBytes)
+            return "host copy size must be between 1 B and " + std::to_string(kMaxTransferBytes >> 30) + " GiB";
         for (int threads : c.hostCopyThreads)
             if (threads < 1 || threads > HostCopyPool::kMaxThreads)
                 return "host copy threads must be between 1 and " + std::to_string(HostCopyPool::kMaxThreads);

@@ -17,6 +17,11 @@ namespace ovs {
 // pageable into pinned memory on 1, 2, 4 ... N threads, timed on the host
 // clock: the rate the host-staging bound is judged by, measured apart from
 // any pipeline run.
+// The limits validate() holds a sweep to.
+inline constexpr std::uint64_t kMaxTransferBytes = 16ull << 30;
+inline constexpr int kMaxWarmups = 1000;
+inline constexpr int kMaxSamples = 10000;
+
 struct BenchConfig {
     std::vector<std::uint64_t> sizes = {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20, 256ull << 20};
     int warmups = 3;

@@ -1,5 +1,6 @@
 #include "devices/DeviceFactory.h"
 
+#include "base/Printable.h"
 #include "sim/SimDevice.h"
 #include "sim/SimPreset.h"
 
@@ -22,6 +23,8 @@ bool cudaDeviceAvailable(std::string* why)
 
 namespace {
 
+constexpr std::string_view kSimPrefix = "sim:";
+
 std::string presetList()
 {
     std::string list;
@@ -34,9 +37,15 @@ std::unique_ptr<Device> createCuda(int ordinal)
 {
     std::string why;
     if (!cudaDeviceAvailable(&why))
-        throw DeviceError("no CUDA GPU available (" + why + "); use --device sim for the simulated device");
+        throw DeviceUnavailable("no CUDA GPU available (" + why + "); use --device sim for the simulated device");
 #ifdef OVERLAPSCOPE_HAVE_CUDA
-    return createCudaDevice(ordinal);
+    try {
+        return createCudaDevice(ordinal);
+    } catch (const DeviceUnavailable&) {
+        throw;
+    } catch (const DeviceError& e) {
+        throw DeviceUnavailable(e.what());
+    }
 #else
     (void)ordinal;
     return nullptr;
@@ -57,29 +66,67 @@ std::unique_ptr<Device> createDevice(const std::string& spec)
     if (spec.rfind("cuda:", 0) == 0) {
         const std::string number = spec.substr(5);
         if (number.empty() || number.size() > 3 || number.find_first_not_of("0123456789") != std::string::npos)
-            throw DeviceError("bad device '" + spec + "': expected cuda:N with N a GPU index");
+            throw DeviceError("bad device '" + echoed(spec) + "': expected cuda:N with N a GPU index");
         return createCuda(std::stoi(number));
     }
     if (spec == "sim")
         return std::make_unique<SimDevice>(defaultSimPreset());
-    if (spec.rfind("sim:", 0) == 0) {
-        const auto preset = findSimPreset(spec.substr(4));
+    if (spec.rfind(kSimPrefix, 0) == 0) {
+        const std::string id = spec.substr(kSimPrefix.size());
+        const auto preset = findSimPreset(id);
         if (!preset)
-            throw DeviceError("unknown simulator preset '" + spec.substr(4) + "' (known: " + presetList() + ")");
+            throw DeviceError("unknown simulator preset '" + echoed(id) + "' (known: " + presetList() + ")");
         return std::make_unique<SimDevice>(*preset);
     }
-    throw DeviceError("unknown device '" + spec + "': use auto, cuda, cuda:N, sim or sim:PRESET (presets: "
-                      + presetList() + ")");
+    throw DeviceError("unknown device '" + echoed(spec) + "': use " + deviceSpecSyntax());
+}
+
+std::string deviceSpecSyntax()
+{
+    std::string syntax = "auto, cuda, cuda:N, sim";
+    for (const auto& p : simPresets())
+        syntax += ", " + simDeviceSpec(p.id);
+    return syntax;
+}
+
+std::string simDeviceSpec(const std::string& presetId)
+{
+    return std::string(kSimPrefix) + presetId;
+}
+
+std::string defaultSimDeviceSpec()
+{
+    return simDeviceSpec(defaultSimPreset().id);
+}
+
+std::vector<DeviceListing> simDeviceListings()
+{
+    std::vector<DeviceListing> devices;
+    for (const auto& p : simPresets())
+        devices.push_back({simDeviceSpec(p.id), deviceLabel(p.name, true), true, p.source});
+    return devices;
 }
 
 std::vector<DeviceListing> listDevices()
 {
     std::vector<DeviceListing> devices;
     std::string why;
-    const bool haveCuda = cudaDeviceAvailable(&why);
+    bool haveCuda = false;
+    try {
+        haveCuda = cudaDeviceAvailable(&why);
+    } catch (const DeviceError& e) {
+        why = e.what();
+    }
 #ifdef OVERLAPSCOPE_HAVE_CUDA
     if (haveCuda) {
-        for (int i = 0; i < cudaDeviceCount(); ++i) {
+        int count = 0;
+        try {
+            count = cudaDeviceCount();
+        } catch (const DeviceError& e) {
+            haveCuda = false;
+            why = e.what();
+        }
+        for (int i = 0; i < count; ++i) {
             DeviceListing listing;
             listing.spec = "cuda:" + std::to_string(i);
             try {
@@ -95,8 +142,8 @@ std::vector<DeviceListing> listDevices()
 #endif
     if (!haveCuda)
         devices.push_back({"cuda", "CUDA GPU", false, why});
-    for (const auto& p : simPresets())
-        devices.push_back({"sim:" + p.id, p.name + " [simulated]", true, p.source});
+    for (auto& listing : simDeviceListings())
+        devices.push_back(std::move(listing));
     return devices;
 }
 

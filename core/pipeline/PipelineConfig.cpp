@@ -1,6 +1,6 @@
 #include "pipeline/PipelineConfig.h"
 
-#include <unistd.h>
+#include "base/HostMemory.h"
 
 namespace ovs {
 
@@ -46,41 +46,41 @@ std::optional<PipelineKind> pipelineKindFromId(const std::string& id)
     return std::nullopt;
 }
 
-namespace {
-std::uint64_t physicalMemoryBytes()
-{
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long pageSize = sysconf(_SC_PAGESIZE);
-    return pages > 0 && pageSize > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) : 0;
-}
-} // namespace
-
 std::string validate(const PipelineConfig& c)
 {
-    if (c.chunks < 1 || c.chunks > 1'000'000)
-        return "chunk count must be between 1 and 1000000 (got " + std::to_string(c.chunks) + ")";
+    if (c.chunks < 1 || c.chunks > kMaxChunks)
+        return "chunk count must be between 1 and " + std::to_string(kMaxChunks) + " (got " + std::to_string(c.chunks)
+               + ")";
     if (c.chunkBytes < sizeof(float) || c.chunkBytes % sizeof(float) != 0)
         return "chunk size must be a positive multiple of 4 bytes (one f32), got " + std::to_string(c.chunkBytes);
-    if (c.chunkBytes > (16ull << 30))
-        return "chunk size must be at most 16 GiB (got " + std::to_string(c.chunkBytes) + " bytes)";
-    if (c.slotCount < 1 || c.slotCount > 64)
-        return "slot count must be between 1 and 64 (got " + std::to_string(c.slotCount) + ")";
-    if (c.kernelRepeats < 1 || c.kernelRepeats > 100'000)
-        return "kernel repeats must be between 1 and 100000 (got " + std::to_string(c.kernelRepeats) + ")";
-    if (c.stagingThreads < 1 || c.stagingThreads > 64)
-        return "staging threads must be between 1 and 64 (got " + std::to_string(c.stagingThreads) + ")";
+    if (c.chunkBytes > kMaxChunkBytes)
+        return "chunk size must be at most " + std::to_string(kMaxChunkBytes >> 30) + " GiB (got "
+               + std::to_string(c.chunkBytes) + " bytes)";
+    if (c.slotCount < 1 || c.slotCount > kMaxSlots)
+        return "slot count must be between 1 and " + std::to_string(kMaxSlots) + " (got " + std::to_string(c.slotCount)
+               + ")";
+    if (c.kernelRepeats < 1 || c.kernelRepeats > kMaxKernelRepeats)
+        return "kernel repeats must be between 1 and " + std::to_string(kMaxKernelRepeats) + " (got "
+               + std::to_string(c.kernelRepeats) + ")";
+    if (c.stagingThreads < 1 || c.stagingThreads > kMaxStagingThreads)
+        return "staging threads must be between 1 and " + std::to_string(kMaxStagingThreads) + " (got "
+               + std::to_string(c.stagingThreads) + ")";
     if (c.totalBytes() / c.chunkBytes != static_cast<std::uint64_t>(c.chunks))
         return "chunk count x chunk size overflows";
     // Input and output live in host memory; refuse what cannot fit rather than
-    // let the kernel's OOM killer end the program mid-run.
+    // let the kernel's OOM killer end the program mid-run. What counts is
+    // what is available now, not what the machine has; the headroom leaves
+    // room for the staging and device buffers (host memory too, on the
+    // simulator) and for everything else running.
     // Data already pinned keeps a pinned copy of both beside the user's vectors.
     const bool pinnedCopies = c.kind == PipelineKind::PinnedData || c.kind == PipelineKind::PinnedOneStream;
     const std::uint64_t hostBytes = (pinnedCopies ? 4 : 2) * c.totalBytes();
-    const std::uint64_t physical = physicalMemoryBytes();
-    if (physical > 0 && hostBytes > physical / 10 * 8)
+    const std::uint64_t available = availableHostMemoryBytes();
+    if (available > 0 && hostBytes > available / 100 * kHostMemoryUsablePercent)
         return std::string(pinnedCopies ? "input and output, with their pinned copies, need " : "input and output need ")
-               + std::to_string(hostBytes >> 20) + " MiB of host memory, more than 80% of the "
-               + std::to_string(physical >> 20) + " MiB this machine has; use fewer or smaller chunks";
+               + std::to_string(hostBytes >> 20) + " MiB of host memory, more than "
+               + std::to_string(kHostMemoryUsablePercent) + "% of the " + std::to_string(available >> 20)
+               + " MiB available now; use fewer or smaller chunks";
     return {};
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "device/HostCopyPool.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +29,16 @@ struct PipelineKindInfo {
 const std::vector<PipelineKindInfo>& pipelineKinds();
 const PipelineKindInfo& pipelineKindInfo(PipelineKind kind);
 std::optional<PipelineKind> pipelineKindFromId(const std::string& id);
+
+// The limits validate() holds a configuration to: every front end takes its
+// ranges from here.
+inline constexpr int kMaxChunks = 1'000'000;
+inline constexpr std::uint64_t kMaxChunkBytes = 16ull << 30;
+inline constexpr int kMaxSlots = 64;
+inline constexpr int kMaxKernelRepeats = 100'000;
+inline constexpr int kMaxStagingThreads = HostCopyPool::kMaxThreads;
+// A run may take this share of the host memory available when it starts.
+inline constexpr std::uint64_t kHostMemoryUsablePercent = 80;
 
 // The seed's defaults: 8 chunks x 32 MiB of f32, 3 slots, one increment.
 struct PipelineConfig {

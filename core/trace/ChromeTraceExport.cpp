@@ -1,6 +1,7 @@
 #include "trace/ChromeTraceExport.h"
 
-#include "trace/JsonWriter.h"
+#include "trace/JsonFile.h"
+#include "trace/Saturating.h"
 #include "trace/TraceJson.h"
 
 namespace ovs {
@@ -14,7 +15,7 @@ constexpr int kMicrosecondDecimals = 3;
 // behind a busy engine is not transfer time.
 double achievedGbps(const Op& op)
 {
-    const std::int64_t ns = op.hasExec() ? op.execEndNs - op.execStartNs : op.durationNs();
+    const std::int64_t ns = op.hasExec() ? spanNs(op.execStartNs, op.execEndNs) : spanNs(op.startNs, op.endNs);
     return ns > 0 && op.bytes > 0 ? static_cast<double>(op.bytes) / static_cast<double>(ns) : 0.0;
 }
 
@@ -51,7 +52,7 @@ void writeRunMetadata(JsonWriter& w, const Run& run, int pid, int sortIndex)
         w.member("error", run.error);
     w.member("timedBeginNs", run.timedBeginNs);
     w.member("timedEndNs", run.timedEndNs);
-    w.member("wallNs", run.wallNs());
+    w.member("wallNs", saturatingSub(run.timedEndNs, run.timedBeginNs));
     w.member("verification", run.verification.message);
     w.endObject();
     w.endObject();
@@ -96,7 +97,7 @@ void writeOpEvent(JsonWriter& w, const Op& op, int pid)
     w.key("ts");
     w.decimal(op.startNs, kMicrosecondDecimals);
     w.key("dur");
-    w.decimal(op.durationNs(), kMicrosecondDecimals);
+    w.decimal(saturatingSub(op.endNs, op.startNs), kMicrosecondDecimals);
     w.key("args");
     w.beginObject();
     w.member("chunk", op.chunk);
@@ -138,16 +139,9 @@ void writeSweeps(JsonWriter& w, const Trace& trace)
     w.endArray();
 }
 
-} // namespace
-
-std::string traceToChromeJson(const Trace& trace)
+// The whole document; callers add the final line break.
+void writeChromeJson(JsonWriter& w, const Trace& trace)
 {
-    std::size_t opCount = 0;
-    for (const auto& run : trace.runs)
-        opCount += run.ops.size();
-    std::string out;
-    out.reserve(4096 + opCount * 200);
-    JsonWriter w(out);
     w.beginObject();
     w.key("traceEvents");
     w.beginArray();
@@ -169,13 +163,26 @@ std::string traceToChromeJson(const Trace& trace)
     writeSweeps(w, trace);
     w.endObject();
     w.endObject();
+}
+
+} // namespace
+
+std::string traceToChromeJson(const Trace& trace)
+{
+    std::size_t opCount = 0;
+    for (const auto& run : trace.runs)
+        opCount += run.ops.size();
+    std::string out;
+    out.reserve(4096 + opCount * 200);
+    JsonWriter w(out);
+    writeChromeJson(w, trace);
     out.push_back('\n');
     return out;
 }
 
 bool exportChromeTrace(const Trace& trace, const std::string& path, std::string* error)
 {
-    return writeTextFileAtomically(path, traceToChromeJson(trace), error);
+    return writeJsonFile(path, [&trace](JsonWriter& w) { writeChromeJson(w, trace); }, error);
 }
 
 } // namespace ovs

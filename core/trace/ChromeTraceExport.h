@@ -14,7 +14,7 @@ namespace ovs {
 // "otherData", which those viewers show but do not draw.
 std::string traceToChromeJson(const Trace& trace);
 
-// Writes traceToChromeJson() through a temporary file and a rename.
+// Writes the same text to `path`, streamed through the atomic writer.
 bool exportChromeTrace(const Trace& trace, const std::string& path, std::string* error);
 
 } // namespace ovs

@@ -1,6 +1,8 @@
 #include "trace/CsvExport.h"
 
-#include "trace/TraceJson.h"
+#include "io/AtomicFileWriter.h"
+#include "trace/JsonWriter.h"
+#include "trace/Saturating.h"
 
 #include <array>
 #include <charconv>
@@ -9,20 +11,10 @@ namespace ovs {
 
 namespace {
 
-void appendField(std::string& out, std::string_view text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
-        out.append(text);
-        return;
-    }
-    out.push_back('"');
-    for (char c : text) {
-        if (c == '"')
-            out.push_back('"');
-        out.push_back(c);
-    }
-    out.push_back('"');
-}
+constexpr std::size_t kChunkBytes = std::size_t(1) << 16;
+
+constexpr std::string_view kHeader = "run,lane,lane_kind,kind,chunk,start_ns,end_ns,duration_ns,bytes,memory,gbps,"
+                                     "exec_start_ns,exec_end_ns\n";
 
 template <typename T>
 void appendInteger(std::string& out, T value)
@@ -36,7 +28,7 @@ void appendInteger(std::string& out, T value)
 // time. Three decimals of GB/s is finer than any measurement we make.
 void appendGbps(std::string& out, const Op& op)
 {
-    const std::int64_t ns = op.hasExec() ? op.execEndNs - op.execStartNs : op.durationNs();
+    const std::int64_t ns = op.hasExec() ? spanNs(op.execStartNs, op.execEndNs) : spanNs(op.startNs, op.endNs);
     if (ns <= 0 || op.bytes == 0)
         return;
     std::array<char, 64> buffer;
@@ -46,66 +38,113 @@ void appendGbps(std::string& out, const Op& op)
     out.append(buffer.data(), result.ptr);
 }
 
+// JSON escapes every line break and control character, so a name of any
+// content stays on its comment line.
+void appendRunLine(std::string& out, const Run& run, std::size_t index)
+{
+    out.append("# run ");
+    appendInteger(out, index);
+    out.append(": ");
+    JsonWriter w(out);
+    w.beginObject();
+    w.member("name", run.name);
+    w.member("pipeline", run.pipeline);
+    w.member("device", run.device.label());
+    w.member("simulated", run.device.simulated);
+    w.member("status", toString(run.status));
+    w.key("lanes");
+    w.beginArray();
+    for (const auto& lane : run.lanes) {
+        w.beginObject();
+        w.member("name", lane.name);
+        w.member("kind", toString(lane.kind));
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    out.push_back('\n');
+}
+
+void appendRow(std::string& out, const Run& run, std::size_t runIndex, const Op& op)
+{
+    appendInteger(out, runIndex);
+    out.push_back(',');
+    appendInteger(out, op.lane);
+    out.push_back(',');
+    if (op.lane < run.lanes.size())
+        out.append(toString(run.lanes[op.lane].kind));
+    out.push_back(',');
+    out.append(toString(op.kind));
+    out.push_back(',');
+    appendInteger(out, op.chunk);
+    out.push_back(',');
+    appendInteger(out, op.startNs);
+    out.push_back(',');
+    appendInteger(out, op.endNs);
+    out.push_back(',');
+    appendInteger(out, saturatingSub(op.endNs, op.startNs));
+    out.push_back(',');
+    appendInteger(out, op.bytes);
+    out.push_back(',');
+    out.append(toString(op.memory));
+    out.push_back(',');
+    appendGbps(out, op);
+    out.push_back(',');
+    if (op.hasExec()) {
+        appendInteger(out, op.execStartNs);
+        out.push_back(',');
+        appendInteger(out, op.execEndNs);
+    } else {
+        out.push_back(',');
+    }
+    out.push_back('\n');
+}
+
 } // namespace
+
+void writeCsv(const Trace& trace, const std::function<void(std::string_view)>& sink)
+{
+    std::string chunk = "# OverlapScope ops: one row per op; names in the '# run' lines (docs/csv-format.md)\n";
+    const auto drainIfFull = [&] {
+        if (chunk.size() >= kChunkBytes) {
+            sink(chunk);
+            chunk.clear();
+        }
+    };
+    for (std::size_t r = 0; r < trace.runs.size(); ++r) {
+        appendRunLine(chunk, trace.runs[r], r);
+        drainIfFull();
+    }
+    chunk.append(kHeader);
+    for (std::size_t r = 0; r < trace.runs.size(); ++r) {
+        const Run& run = trace.runs[r];
+        for (const Op& op : run.ops) {
+            appendRow(chunk, run, r, op);
+            drainIfFull();
+        }
+    }
+    if (!chunk.empty())
+        sink(chunk);
+}
 
 std::string traceToCsv(const Trace& trace)
 {
-    std::string out =
-        "run,run_name,device,simulated,lane,lane_kind,kind,chunk,start_ns,end_ns,duration_ns,bytes,memory,gbps,"
-        "exec_start_ns,exec_end_ns\n";
-    for (std::size_t r = 0; r < trace.runs.size(); ++r) {
-        const Run& run = trace.runs[r];
-        // The per-run columns are the same on every row; build them once.
-        std::string prefix;
-        appendInteger(prefix, r);
-        prefix.push_back(',');
-        appendField(prefix, run.name);
-        prefix.push_back(',');
-        appendField(prefix, run.device.label());
-        prefix.append(run.device.simulated ? ",true," : ",false,");
-        for (const Op& op : run.ops) {
-            out.append(prefix);
-            if (op.lane < run.lanes.size()) {
-                appendField(out, run.lanes[op.lane].name);
-                out.push_back(',');
-                out.append(toString(run.lanes[op.lane].kind));
-            } else {
-                appendInteger(out, op.lane);
-                out.push_back(',');
-            }
-            out.push_back(',');
-            out.append(toString(op.kind));
-            out.push_back(',');
-            appendInteger(out, op.chunk);
-            out.push_back(',');
-            appendInteger(out, op.startNs);
-            out.push_back(',');
-            appendInteger(out, op.endNs);
-            out.push_back(',');
-            appendInteger(out, op.durationNs());
-            out.push_back(',');
-            appendInteger(out, op.bytes);
-            out.push_back(',');
-            out.append(toString(op.memory));
-            out.push_back(',');
-            appendGbps(out, op);
-            out.push_back(',');
-            if (op.hasExec()) {
-                appendInteger(out, op.execStartNs);
-                out.push_back(',');
-                appendInteger(out, op.execEndNs);
-            } else {
-                out.push_back(',');
-            }
-            out.push_back('\n');
-        }
-    }
+    std::string out;
+    writeCsv(trace, [&out](std::string_view text) { out.append(text); });
     return out;
 }
 
 bool exportCsv(const Trace& trace, const std::string& path, std::string* error)
 {
-    return writeTextFileAtomically(path, traceToCsv(trace), error);
+    AtomicFileWriter file;
+    bool ok = file.open(path);
+    if (ok) {
+        writeCsv(trace, [&file](std::string_view text) { file.write(text); });
+        ok = file.commit();
+    }
+    if (!ok && error)
+        *error = file.error();
+    return ok;
 }
 
 } // namespace ovs

@@ -2,19 +2,27 @@
 
 #include "trace/Trace.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace ovs {
 
-// One row per op of every run, for spreadsheets and pandas. Columns:
-// run,run_name,device,simulated,lane,lane_kind,kind,chunk,start_ns,end_ns,
-// duration_ns,bytes,memory,gbps,exec_start_ns,exec_end_ns
-// Fields are quoted as RFC 4180 says where they hold a comma, quote or line
-// break; lines end in "\n". gbps is empty for ops that move no bytes or take
-// no time; the exec columns are empty where the engine times are unknown.
+// One row per op of every run, for spreadsheets and pandas; the layout is in
+// docs/csv-format.md. Names (of runs, devices and lanes) are written once, in
+// a "# run N: {json}" line per run before the header, so rows hold only
+// numbers and fixed words and a long name costs its length once, not per op.
+//
+// The text goes to `sink` in pieces of about 64 KiB, so a trace of any size
+// is exported through a small buffer.
+void writeCsv(const Trace& trace, const std::function<void(std::string_view)>& sink);
+
+// The same text in one string (tests, clipboard).
 std::string traceToCsv(const Trace& trace);
 
-// Writes traceToCsv() through a temporary file and a rename.
+// Streams writeCsv() to `path` through the atomic writer
+// (io/AtomicFileWriter.h). On failure returns false and, when `error` is
+// given, says why in one line.
 bool exportCsv(const Trace& trace, const std::string& path, std::string* error);
 
 } // namespace ovs

@@ -48,8 +48,20 @@ void appendJsonString(std::string& out, std::string_view text)
     out.push_back('"');
 }
 
+void JsonWriter::flush()
+{
+    if (m_drain && !m_out.empty()) {
+        m_drain(m_out);
+        m_out.clear();
+    }
+}
+
 void JsonWriter::beforeValue()
 {
+    // Between two values nothing written is looked at again, so this is
+    // where the buffer can go.
+    if (m_out.size() >= kDrainBytes)
+        flush();
     if (m_afterKey) {
         m_afterKey = false;
         return;

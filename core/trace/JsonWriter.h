@@ -3,9 +3,11 @@
 #include "trace/Json.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ovs {
@@ -16,7 +18,15 @@ namespace ovs {
 // calls key() before each value inside an object.
 class JsonWriter {
 public:
+    // Receives the text written so far; `out` then starts again empty.
+    using Drain = std::function<void(std::string_view)>;
+
     explicit JsonWriter(std::string& out) : m_out(out) {}
+    // Streaming: `drain` is called whenever `out` holds more than about
+    // kDrainBytes, so a file of any size is written through a small buffer.
+    // flush() hands over the rest.
+    JsonWriter(std::string& out, Drain drain) : m_out(out), m_drain(std::move(drain)) {}
+    void flush();
 
     void beginObject();
     void endObject();
@@ -61,7 +71,10 @@ public:
 private:
     void beforeValue();
 
+    static constexpr std::size_t kDrainBytes = std::size_t(1) << 20;
+
     std::string& m_out;
+    Drain m_drain;
     // One entry per open array/object: whether it already holds an element.
     std::vector<bool> m_hasElements;
     bool m_afterKey = false;

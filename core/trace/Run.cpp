@@ -23,9 +23,13 @@ const std::string& Run::nameOf(const Op& op) const
 
 void Run::sortOps()
 {
-    std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+    const auto before = [](const Op& a, const Op& b) {
         return std::tie(a.lane, a.startNs, a.endNs) < std::tie(b.lane, b.startNs, b.endNs);
-    });
+    };
+    // Traces we wrote are sorted already; stable_sort would still copy them
+    // through a buffer as large as the ops.
+    if (!std::is_sorted(ops.begin(), ops.end(), before))
+        std::stable_sort(ops.begin(), ops.end(), before);
 }
 
 } // namespace ovs

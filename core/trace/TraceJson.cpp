@@ -1,5 +1,8 @@
 #include "trace/TraceJson.h"
 
+#include "io/AtomicFileWriter.h"
+#include "trace/ChromeTraceImport.h"
+#include "trace/JsonFile.h"
 #include "trace/JsonReader.h"
 #include "trace/JsonWriter.h"
 #include "trace/MessageText.h"
@@ -186,6 +189,31 @@ bool isBlank(std::string_view text)
 
 std::string systemError(int error) { return std::strerror(error); }
 
+// Chrome traces are an array of events, or an object with "traceEvents";
+// ours have "format" (and name it first, so this looks at one member).
+bool isChromeTrace(JsonReader& json)
+{
+    const JsonKind root = json.rootKind();
+    if (root == JsonKind::Array)
+        return true;
+    if (root != JsonKind::Object)
+        return false;
+    bool chrome = false;
+    for (auto member : json.rootObject()) {
+        simdjson::ondemand::field field;
+        if (const auto error = std::move(member).get(field))
+            json.syntaxError(error); // the document cannot be rewound after an error
+        if (field.key() == "format")
+            break;
+        if (field.key() == "traceEvents") {
+            chrome = true;
+            break;
+        }
+    }
+    json.rewind();
+    return chrome;
+}
+
 TraceLoadResult readPadded(std::string_view paddedText)
 {
     TraceLoadResult result;
@@ -195,7 +223,13 @@ TraceLoadResult readPadded(std::string_view paddedText)
     }
     try {
         JsonReader json(paddedText);
-        result.trace = readNativeTrace(json);
+        if (isChromeTrace(json)) {
+            ChromeTraceImport imported = ChromeTraceImport::read(json);
+            result.trace = std::move(imported.trace);
+            result.note = std::move(imported.summary);
+        } else {
+            result.trace = readNativeTrace(json);
+        }
     } catch (const JsonReadError& e) {
         result.error = clippedMessage(e.message);
     } catch (const std::bad_alloc&) {
@@ -204,16 +238,9 @@ TraceLoadResult readPadded(std::string_view paddedText)
     return result;
 }
 
-} // namespace
-
-std::string traceToJson(const Trace& trace)
+// The whole document; callers add the final line break.
+void writeTrace(JsonWriter& w, const Trace& trace)
 {
-    std::size_t opCount = 0;
-    for (const auto& run : trace.runs)
-        opCount += run.ops.size();
-    std::string out;
-    out.reserve(4096 + opCount * 64);
-    JsonWriter w(out);
     w.beginObject();
     w.member("format", kFormatName);
     w.member("version", Trace::kFormatVersion);
@@ -230,13 +257,26 @@ std::string traceToJson(const Trace& trace)
         writeSweep(w, sweep);
     w.endArray();
     w.endObject();
+}
+
+} // namespace
+
+std::string traceToJson(const Trace& trace)
+{
+    std::size_t opCount = 0;
+    for (const auto& run : trace.runs)
+        opCount += run.ops.size();
+    std::string out;
+    out.reserve(4096 + opCount * 64);
+    JsonWriter w(out);
+    writeTrace(w, trace);
     out.push_back('\n');
     return out;
 }
 
 bool saveTrace(const Trace& trace, const std::string& path, std::string* error)
 {
-    return writeTextFileAtomically(path, traceToJson(trace), error);
+    return writeJsonFile(path, [&trace](JsonWriter& w) { writeTrace(w, trace); }, error);
 }
 
 TraceLoadResult traceFromJson(std::string_view text)
@@ -262,43 +302,7 @@ TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
 
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error)
 {
-    namespace fs = std::filesystem;
-    const auto failWith = [error](std::string message) {
-        if (error)
-            *error = std::move(message);
-        return false;
-    };
-    if (path.empty())
-        return failWith("cannot save: no file name given");
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        return failWith("cannot save to '" + path + "': it is a folder");
-
-    // Unique per save, so two saves to one path cannot share a temporary.
-    std::random_device random;
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, ".tmp-%08x", static_cast<unsigned>(random()));
-    const std::string temporary = path + suffix;
-
-    errno = 0;
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    if (!file)
-        return failWith("cannot save to '" + path + "': " + systemError(errno));
-    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    const int writeErrno = errno;
-    const bool closed = std::fclose(file) == 0;
-    if (!written || !closed) {
-        const int why = !written ? writeErrno : errno;
-        fs::remove(temporary, ec);
-        return failWith("cannot save to '" + path + "': " + systemError(why));
-    }
-    fs::rename(temporary, path, ec);
-    if (ec) {
-        const std::string why = ec.message();
-        fs::remove(temporary, ec);
-        return failWith("cannot save to '" + path + "': " + why);
-    }
-    return true;
+    return writeFileAtomically(path, text, error);
 }
 
 } // namespace ovs

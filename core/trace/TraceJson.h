@@ -14,14 +14,18 @@ namespace ovs {
 // Compact JSON text of the whole trace.
 std::string traceToJson(const Trace& trace);
 
-// Writes traceToJson() to `path` through a temporary file in the same folder
-// and a rename, so a failed save leaves an existing file as it was. On failure
+// Writes traceToJson()'s text to `path`, streamed through the atomic writer
+// (io/AtomicFileWriter.h), so a failed save leaves an existing file as it was. On failure
 // returns false and, when `error` is given, says why.
 bool saveTrace(const Trace& trace, const std::string& path, std::string* error);
 
 struct TraceLoadResult {
     std::optional<Trace> trace;
     std::string error; // one line for the user; empty on success
+    // On success, what an import took and left out ("imported from a PyTorch
+    // profiler (Kineto) trace: 1200 GPU ops ...; skipped ..."); empty for
+    // native traces.
+    std::string note;
 };
 
 // Traces above this size are not read unless the caller raises the limit
@@ -32,6 +36,9 @@ inline constexpr std::uint64_t kMaxTraceBytesCeiling = 0xFFFFFFFFu;
 
 // Checks everything (see docs/trace-format.md); a trace that loads is one the
 // views can draw without further checks. Ops come back sorted (Run::sortOps).
+// The format is told by content: the native format has "format":
+// "overlapscope-trace"; a Chrome or PyTorch profiler trace has "traceEvents"
+// or is a bare array of events (imported, see ChromeTraceImport).
 // Errors are one line of at most 300 characters; loadTrace's start with the
 // path. Only regular files up to maxBytes are read.
 TraceLoadResult traceFromJson(std::string_view text);
@@ -39,7 +46,7 @@ TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDef
 // The reader the streaming one replaces, for the benchmark only (to go).
 TraceLoadResult traceFromJsonTree(std::string_view text);
 
-// The save path shared by every exporter: temporary file + rename.
+// Kept for its callers: writeFileAtomically (io/AtomicFileWriter.h).
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error);
 
 } // namespace ovs

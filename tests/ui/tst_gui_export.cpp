@@ -1,5 +1,7 @@
 // `overlapscope export` as a user on a GPU server runs it: no display, the
 // window's renderer, the sizes asked for, clear errors.
+#include "trace/TraceJson.h"
+
 #include <QtTest>
 
 #include <QImage>
@@ -26,6 +28,29 @@ class TestGuiExport : public QObject {
     }
     QString trace() const { return QString(OVERLAPSCOPE_SOURCE_DIR) + "/docs/traces/sim-h200-seed-defaults.json"; }
     QTemporaryDir m_dir;
+
+    // A valid trace that asks for a huge picture: `lanes` extra lanes in the
+    // first run (one op each), or the first run repeated `runs` times.
+    QString hostileTrace(const QString& name, int lanes, int runs)
+    {
+        auto loaded = ovs::loadTrace(trace().toStdString());
+        if (!loaded.trace)
+            return {};
+        ovs::Trace t = *loaded.trace;
+        t.runs.resize(1);
+        ovs::Run& run = t.runs.front();
+        for (int i = 0; i < lanes; ++i) {
+            run.lanes.push_back(ovs::Lane{"stream " + std::to_string(i + 1), ovs::LaneKind::Stream});
+            ovs::Op op = run.ops.front();
+            op.lane = static_cast<decltype(op.lane)>(run.lanes.size() - 1);
+            run.ops.push_back(op);
+        }
+        for (int i = 1; i < runs; ++i)
+            t.runs.push_back(run);
+        const QString path = m_dir.filePath(name);
+        std::string error;
+        return ovs::saveTrace(t, path.toStdString(), &error) ? path : QString();
+    }
 
 private slots:
     void pngHasTheRequestedSizeAndScale()
@@ -82,6 +107,21 @@ private slots:
         QTest::newRow("reversed range") << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "3", "--to-ms", "1"}
                                         << 2 << "from < to";
         QTest::newRow("unknown option") << QStringList{"export", "x.json", "--frob"} << 2 << "unknown option";
+        QTest::newRow("unknown extension") << QStringList{"export", "x.json", "-o", "out.xyz"} << 2 << "out.xyz";
+        QTest::newRow("bandwidth, unknown extension")
+            << QStringList{"export", "x.json", "-o", "a.png", "--bandwidth", "bw.xyz"} << 2 << "bw.xyz";
+        QTest::newRow("infinite time") << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "0", "--to-ms", "inf"}
+                                       << 2 << "finite";
+        QTest::newRow("time past int64 ns")
+            << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "0", "--to-ms", "1e300"} << 2 << "finite";
+        QTest::newRow("nan time") << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "nan", "--to-ms", "3"}
+                                  << 2 << "bad value";
+        QTest::newRow("negative time") << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "-1", "--to-ms", "3"}
+                                       << 2 << "bad value";
+        QTest::newRow("height over the cap") << QStringList{"export", "x.json", "-o", "a.png", "--height", "40000"} << 2
+                                             << "32768";
+        QTest::newRow("runs from 0") << QStringList{"export", "x.json", "-o", "a.png", "--runs", "0-2"} << 2 << "--runs";
+        QTest::newRow("runs reversed") << QStringList{"export", "x.json", "-o", "a.png", "--runs", "3-2"} << 2 << "--runs";
     }
     void badInputIsAClearError()
     {
@@ -91,6 +131,64 @@ private slots:
         const Result r = gui(args);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+
+    void bandwidthFollowsItsExtension_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("png") << "bw.png" << QByteArray("\x89PNG");
+        QTest::newRow("svg") << "bw.svg" << QByteArray("<?xml");
+        QTest::newRow("pdf") << "bw.pdf" << QByteArray("%PDF");
+    }
+    void bandwidthFollowsItsExtension()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, magic);
+        const QString out = m_dir.filePath(name);
+        const Result r = gui({"export", trace(), "-o", m_dir.filePath("t.png"), "--bandwidth", out});
+        QCOMPARE(r.exitCode, 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().startsWith(magic));
+    }
+
+    void runsSelectsRuns()
+    {
+        const QString out = m_dir.filePath("runs.png");
+        QCOMPARE(gui({"export", trace(), "-o", out, "--runs", "2"}).exitCode, 0);
+        const QImage one(out);
+        QCOMPARE(gui({"export", trace(), "-o", out, "--runs", "1-2"}).exitCode, 0);
+        QVERIFY(QImage(out).height() > one.height());
+        const Result r = gui({"export", trace(), "-o", out, "--runs", "50"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("the trace has"), qPrintable(r.err));
+    }
+
+    void hugeTracesAreCappedOrRefused()
+    {
+        // 65,535 lanes: at full row height over the cap, so refused with a
+        // message naming --height; squeezed into --height, rendered.
+        const QString lanes = hostileTrace("lanes.json", 65533, 1);
+        QVERIFY(!lanes.isEmpty());
+        const QString out = m_dir.filePath("lanes.png");
+        Result r = gui({"export", lanes, "-o", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--height") && r.err.contains("65535 lanes"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        r = gui({"export", lanes, "-o", out, "--height", "20000"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(out).size(), QSize(1600, 20000));
+
+        // 2,000 runs: their titles alone pass the cap, so a height cannot
+        // help: the message says to export fewer runs.
+        const QString runs = hostileTrace("runs.json", 0, 2000);
+        QVERIFY(!runs.isEmpty());
+        r = gui({"export", runs, "-o", out, "--height", "30000"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--runs"), qPrintable(r.err));
+        r = gui({"export", runs, "-o", out, "--runs", "1-20"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
     void malformedTraceWritesNothing()

@@ -1,15 +1,18 @@
 // The window as a user drives it: open good and bad traces (the view is kept
 // on failure), run on the simulated device and watch the timeline fill, cancel.
-#include "window/AppSetup.h"
-#include "panels/ControlPanel.h"
-#include "window/MainWindow.h"
-#include "workers/RunController.h"
-#include "timeline/TimelinePlot.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "panels/ControlPanel.h"
+#include "panels/SummaryPanel.h"
+#include "timeline/TimelinePlot.h"
+#include "window/AppSetup.h"
+#include "window/MainWindow.h"
+#include "workers/RunController.h"
 
 #include "trace/TraceJson.h"
 
+#include <QHeaderView>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace ovs;
@@ -69,6 +72,32 @@ private slots:
         QVERIFY(window.document()->run(0).opCount() > 0);
         QVERIFY(window.viewState()->visibleEndNs() >= window.document()->endNs());
         QVERIFY(window.lastMessage().contains("2 runs"));
+    }
+
+    void summaryColumnsFitTheDefaultWindow()
+    {
+        // At the size the window opens with, no column of the summary is
+        // cut: each gets at least what its contents need.
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openTrace(sourceTrace());
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
+        auto* table = window.summaryPanel()->findChild<QTreeWidget*>();
+        QVERIFY(table);
+        QTRY_VERIFY(table->isVisible());
+        int total = 0;
+        for (int column = 0; column < table->columnCount(); ++column) {
+            if (table->isColumnHidden(column))
+                continue;
+            const int needed = std::max(table->sizeHintForColumn(column), table->header()->sectionSizeHint(column));
+            QVERIFY2(table->columnWidth(column) >= needed,
+                     qPrintable(QString("column %1: %2 px of %3").arg(column).arg(table->columnWidth(column)).arg(needed)));
+            total += table->columnWidth(column);
+        }
+        QVERIFY2(total <= table->viewport()->width(),
+                 qPrintable(QString("%1 px of columns in %2 px").arg(total).arg(table->viewport()->width())));
     }
 
     void badFilesShowAnErrorAndKeepTheView_data()

@@ -1,8 +1,8 @@
 // The seam between the window and the device: runs on the simulated H200
 // fill the document live, batch by batch, from a worker thread; cancel,
 // refusals and device errors come back as signals; the GUI thread never waits.
-#include "workers/RunController.h"
 #include "document/TraceDocument.h"
+#include "workers/RunController.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -1,9 +1,9 @@
 // The comparison table and the selected op's details, read back as the plain
 // text the panels show.
-#include "panels/OpDetailsPanel.h"
-#include "panels/SummaryPanel.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "panels/OpDetailsPanel.h"
+#include "panels/SummaryPanel.h"
 
 #include "analysis/RunAnalysis.h"
 #include "pipeline/PipelineRunner.h"

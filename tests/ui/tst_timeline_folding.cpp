@@ -70,14 +70,70 @@ private slots:
         QCOMPARE(totalCount(items), std::uint64_t(100));
         QCOMPARE(items.front().startNs, 0);
         QCOMPARE(items.back().endNs, 1000);
-        for (const auto& item : items) {
+        std::int64_t busy = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const auto& item = items[i];
             QVERIFY(item.isFolded());
-            // Uploads cover three quarters of every bin.
+            // Uploads cover three quarters of every bin; the kernels keep a mark each.
             QCOMPARE(item.kind, OpKind::Upload);
+            QVERIFY(item.hasKind(OpKind::Kernel));
+            QVERIFY(item.isMixed());
+            if (i > 0)
+                QCOMPARE(item.startNs, items[i - 1].endNs); // sorted and gap-free
+            busy += item.busyNs;
         }
-        // Sorted and gap-free: adjacent same-kind blocks that touch merge.
+        QCOMPARE(busy, 1000);
+    }
+
+    void sameKindBlocksMerge()
+    {
+        // 100 uploads of 10 ns back to back, 0.1 px each: one block.
+        std::vector<Op> ops;
+        for (int i = 0; i < 100; ++i)
+            ops.push_back(makeOp(i * 10, i * 10 + 10));
+        std::vector<TimelineFolding::Item> items;
+        TimelineFolding::fold(ops, 0, ops.size(), 100.0, items);
         QCOMPARE(int(items.size()), 1);
         QCOMPARE(items.front().busyNs, 1000);
+        QVERIFY(!items.front().isMixed());
+    }
+
+    void minorityKindsKeepTheirMark_data()
+    {
+        QTest::addColumn<qint64>("kernelStart");
+        QTest::addColumn<double>("nsPerPixel");
+        // A 2 ns kernel among three 100 ns uploads, all in one 3 px bin.
+        QTest::newRow("kernel first") << qint64(0) << 1000.0;
+        QTest::newRow("kernel in the middle") << qint64(100) << 1000.0;
+        QTest::newRow("kernel last") << qint64(300) << 1000.0;
+        QTest::newRow("far zoomed out") << qint64(100) << 1e6;
+    }
+    void minorityKindsKeepTheirMark()
+    {
+        QFETCH(qint64, kernelStart);
+        QFETCH(double, nsPerPixel);
+        std::vector<Op> ops;
+        std::int64_t t = 0;
+        for (int i = 0; i < 3; ++i) {
+            if (t == kernelStart) {
+                ops.push_back(makeOp(t, t + 2, OpKind::Kernel));
+                t += 2;
+            }
+            ops.push_back(makeOp(t, t + 100, OpKind::Upload));
+            t += 100;
+        }
+        if (t == kernelStart)
+            ops.push_back(makeOp(t, t + 2, OpKind::Kernel));
+        QCOMPARE(int(ops.size()), 4);
+        std::vector<TimelineFolding::Item> items;
+        TimelineFolding::fold(ops, 0, ops.size(), nsPerPixel, items);
+        QCOMPARE(int(items.size()), 1);
+        const auto& item = items.front();
+        QCOMPARE(item.kind, OpKind::Upload);
+        QVERIFY(item.hasKind(OpKind::Kernel));
+        QVERIFY(!item.hasKind(OpKind::Download));
+        QCOMPARE(item.firstStartNs[std::size_t(OpKind::Kernel)], kernelStart);
+        QCOMPARE(item.firstStartNs[std::size_t(OpKind::Upload)], kernelStart == 0 ? 2 : 0);
     }
 
     void wideOpBreaksFold()

@@ -1,8 +1,9 @@
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+#include "export/TimelineExport.h"
 #include "style/OpStyle.h"
 #include "timeline/TimelineLegendItem.h"
 #include "timeline/TimelinePlot.h"
-#include "document/TraceDocument.h"
-#include "document/ViewState.h"
 
 #include "trace/TraceJson.h"
 
@@ -127,6 +128,15 @@ private:
 
     qint64 span() const { return m_view->visibleEndNs() - m_view->visibleStartNs(); }
 
+    bool exportTo(const QString& path, int width, int height, double scale, QString* error)
+    {
+        ovs::ui::TimelineExportOptions options;
+        options.width = width;
+        options.height = height;
+        options.scale = scale;
+        return ovs::ui::TimelineExport::write(*m_document, *m_view, path, options, m_plot, error);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -185,9 +195,10 @@ private slots:
         QList<int> legend;
         for (auto* element : m_plot->plotLayout()->elements(true))
             if (auto* item = qobject_cast<ovs::ui::TimelineLegendItem*>(element))
-                legend << int(item->kind());
+                legend << (item->isTimedRegion() ? -1 : int(*item->kind()));
+        // ... and then the timed region's marks (-1), which the runs have.
         const QList<int> expected = {int(OpKind::Upload), int(OpKind::Kernel), int(OpKind::Download),
-                                     int(OpKind::StageIn), int(OpKind::Alloc)};
+                                     int(OpKind::StageIn), int(OpKind::Alloc), -1};
         QCOMPARE(legend, expected);
     }
 
@@ -380,6 +391,20 @@ private slots:
         QVERIFY(!m_view->measurement().has_value());
     }
 
+    void exportLeavesTheWindowAlone()
+    {
+        // The export renders its own plot: the window's layout, legend and
+        // view do not move, whatever size the picture has.
+        m_plot->replot();
+        const QRect rectBefore = m_plot->runAxisRect(0)->rect();
+        const qint64 startBefore = m_view->visibleStartNs();
+        QString error;
+        QVERIFY2(exportTo(m_dir.filePath("narrow.png"), 300, 0, 1.0, &error), qPrintable(error));
+        QVERIFY2(exportTo(m_dir.filePath("wide.svg"), 3000, 2000, 1.0, &error), qPrintable(error));
+        QCOMPARE(m_plot->runAxisRect(0)->rect(), rectBefore);
+        QCOMPARE(m_view->visibleStartNs(), startBefore);
+    }
+
     void exportPng_data()
     {
         QTest::addColumn<double>("scale");
@@ -394,7 +419,7 @@ private slots:
         m_plot->replot();
         const QString path = m_dir.filePath(QStringLiteral("timeline-%1.png").arg(scale));
         QString error;
-        QVERIFY2(m_plot->exportImage(path, "png", m_plot->width(), m_plot->height(), scale, &error), qPrintable(error));
+        QVERIFY2(exportTo(path, m_plot->width(), m_plot->height(), scale, &error), qPrintable(error));
         const QImage image(path);
         QCOMPARE(image.size(), QSize(m_plot->width(), m_plot->height()) * scale);
         m_plot->replot();
@@ -427,7 +452,7 @@ private slots:
         QFETCH(QByteArray, magic);
         const QString path = m_dir.filePath("timeline." + format);
         QString error;
-        QVERIFY2(m_plot->exportImage(path, format, 1200, 0, 1.0, &error), qPrintable(error));
+        QVERIFY2(exportTo(path, 1200, 0, 1.0, &error), qPrintable(error));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray data = file.readAll();
@@ -440,20 +465,18 @@ private slots:
     void exportErrors_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("mention");
-        QTest::newRow("missing folder") << "/nonexistent-overlapscope-dir/t.png" << "png"
-                                        << "/nonexistent-overlapscope-dir/t.png";
-        QTest::newRow("missing folder, pdf") << "/nonexistent-overlapscope-dir/t.pdf" << "pdf" << "t.pdf";
-        QTest::newRow("unknown format") << m_dir.filePath("t.gif") << "gif" << "gif";
+        QTest::newRow("missing folder") << "/nonexistent-overlapscope-dir/t.png" << "/nonexistent-overlapscope-dir/t.png";
+        QTest::newRow("missing folder, pdf") << "/nonexistent-overlapscope-dir/t.pdf" << "t.pdf";
+        QTest::newRow("unknown format") << m_dir.filePath("t.gif") << ".png, .svg or .pdf";
+        QTest::newRow("no extension") << m_dir.filePath("timeline") << ".png, .svg or .pdf";
     }
     void exportErrors()
     {
         QFETCH(QString, path);
-        QFETCH(QString, format);
         QFETCH(QString, mention);
         QString error;
-        QVERIFY(!m_plot->exportImage(path, format, 800, 400, 1.0, &error));
+        QVERIFY(!exportTo(path, 800, 400, 1.0, &error));
         QVERIFY2(error.contains(mention), qPrintable(error));
         QVERIFY(!QFile::exists(path));
     }
@@ -470,7 +493,7 @@ private slots:
         // An export without a height uses it.
         const QString path = m_dir.filePath("tall.png");
         QString error;
-        QVERIFY2(m_plot->exportImage(path, "png", 1000, 0, 1.0, &error), qPrintable(error));
+        QVERIFY2(exportTo(path, 1000, 0, 1.0, &error), qPrintable(error));
         QCOMPARE(QImage(path).height(), more);
     }
 
@@ -503,7 +526,7 @@ private slots:
         m_document->setTrace(*loaded.trace, QString());
         const QString path = m_dir.filePath("real.png");
         QString error;
-        QVERIFY2(m_plot->exportImage(path, "png", 1600, 0, 1.0, &error), qPrintable(error));
+        QVERIFY2(exportTo(path, 1600, 0, 1.0, &error), qPrintable(error));
         const QImage image(path);
         QCOMPARE(image.width(), 1600);
         int downloadPixels = 0;
@@ -519,7 +542,7 @@ private slots:
         QCOMPARE(m_plot->axisRectCount(), 0);
         const QString path = m_dir.filePath("empty.png");
         QString error;
-        QVERIFY2(m_plot->exportImage(path, "png", 400, 0, 1.0, &error), qPrintable(error));
+        QVERIFY2(exportTo(path, 400, 0, 1.0, &error), qPrintable(error));
         QVERIFY(!QImage(path).isNull());
         QTest::keyClick(m_plot, Qt::Key_W); // no rects: nothing to crash on
         QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, QPoint(50, 50));

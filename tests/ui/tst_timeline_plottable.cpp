@@ -1,7 +1,7 @@
 #include "document/RunTimeline.h"
-#include "timeline/TimelinePlottable.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "timeline/TimelinePlottable.h"
 
 #include <QTest>
 

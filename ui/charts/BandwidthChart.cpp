@@ -1,8 +1,8 @@
 #include "charts/BandwidthChart.h"
 
-#include "style/TimeFormat.h"
-#include "style/OpStyle.h"
 #include "document/TraceDocument.h"
+#include "style/OpStyle.h"
+#include "style/TimeFormat.h"
 
 #include <algorithm>
 #include <array>

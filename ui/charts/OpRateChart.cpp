@@ -1,8 +1,8 @@
 #include "charts/OpRateChart.h"
 
-#include "style/TimeFormat.h"
-#include "style/OpStyle.h"
 #include "document/TraceDocument.h"
+#include "style/OpStyle.h"
+#include "style/TimeFormat.h"
 
 #include <algorithm>
 

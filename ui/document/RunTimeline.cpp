@@ -1,5 +1,7 @@
 #include "document/RunTimeline.h"
 
+#include "document/SaturatingMath.h"
+
 #include <algorithm>
 
 namespace ovs::ui {
@@ -77,13 +79,15 @@ std::pair<std::size_t, std::size_t> RunTimeline::visibleRange(int lane, std::int
 
 int RunTimeline::opIndexAt(int lane, std::int64_t t, std::int64_t toleranceNs) const
 {
-    auto [first, last] = visibleRange(lane, t - toleranceNs, t + toleranceNs);
+    toleranceNs = std::max<std::int64_t>(toleranceNs, 0);
+    auto [first, last] = visibleRange(lane, subSaturated(t, toleranceNs), addSaturated(t, toleranceNs));
     int best = -1;
-    std::int64_t bestDistance = toleranceNs + 1;
+    std::int64_t bestDistance = addSaturated(toleranceNs, 1);
     const auto& ops = laneOps(lane);
     for (std::size_t i = first; i < last; ++i) {
         const Op& op = ops[i];
-        const std::int64_t distance = t < op.startNs ? op.startNs - t : (t > op.endNs ? t - op.endNs : 0);
+        const std::int64_t distance =
+            t < op.startNs ? subSaturated(op.startNs, t) : (t > op.endNs ? subSaturated(t, op.endNs) : 0);
         if (distance < bestDistance) {
             bestDistance = distance;
             best = static_cast<int>(i);

@@ -1,5 +1,9 @@
 #include "document/TraceDocument.h"
 
+#include "document/SaturatingMath.h"
+
+#include <QDateTime>
+
 #include <algorithm>
 
 namespace ovs::ui {
@@ -11,7 +15,7 @@ std::int64_t TraceDocument::endNs() const
     std::int64_t end = 0;
     for (int i = 0; i < runCount(); ++i) {
         const RunTimeline& run = m_runs[static_cast<std::size_t>(i)];
-        end = std::max(end, std::max(run.endNs(), run.run().timedEndNs) + displayOffsetNs(i));
+        end = std::max(end, addSaturated(std::max(run.endNs(), run.run().timedEndNs), displayOffsetNs(i)));
     }
     return end;
 }
@@ -50,6 +54,8 @@ void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)
         m_runs.emplace_back(run);
     m_sweeps = trace.sweeps;
     m_sourcePath = sourcePath;
+    m_tool = trace.tool;
+    m_createdUtc = trace.createdUtc;
     setModified(false);
     emit reset();
 }
@@ -59,6 +65,8 @@ void TraceDocument::clear()
     m_runs.clear();
     m_sweeps.clear();
     m_sourcePath.clear();
+    m_tool.clear();
+    m_createdUtc.clear();
     setModified(false);
     emit reset();
 }
@@ -66,7 +74,8 @@ void TraceDocument::clear()
 Trace TraceDocument::toTrace() const
 {
     Trace trace;
-    trace.tool = std::string("overlapscope ") + OVERLAPSCOPE_VERSION;
+    trace.tool = m_tool;
+    trace.createdUtc = m_createdUtc;
     for (const auto& run : m_runs)
         trace.runs.push_back(run.toRun());
     trace.sweeps = m_sweeps;
@@ -87,8 +96,19 @@ void TraceDocument::setModified(bool modified)
     emit modifiedChanged(modified);
 }
 
+void TraceDocument::stampProvenance()
+{
+    // Only an empty document's: runs recorded into a loaded trace join its
+    // provenance rather than rewrite it.
+    if (!m_tool.empty() || !m_createdUtc.empty())
+        return;
+    m_tool = std::string("overlapscope ") + OVERLAPSCOPE_VERSION;
+    m_createdUtc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+}
+
 int TraceDocument::beginRun(const Run& header)
 {
+    stampProvenance();
     m_runs.push_back(RunTimeline::live(header));
     setModified(true);
     const int index = runCount() - 1;
@@ -122,6 +142,7 @@ void TraceDocument::finishRun(int run, const Run& finished)
 
 int TraceDocument::beginSweep(const BandwidthSweep& header)
 {
+    stampProvenance();
     m_sweeps.push_back(header);
     setModified(true);
     emit sweepsChanged();

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <span>
+#include <string>
 #include <vector>
 
 namespace ovs::ui {
@@ -40,8 +41,12 @@ public:
     // Replaces everything with a loaded trace.
     void setTrace(const Trace& trace, const QString& sourcePath);
     void clear();
-    // The document as a trace, for saving and exporting.
+    // The document as a trace, for saving and exporting. A loaded trace keeps
+    // the tool and creation time it was recorded with; a recording made in
+    // the window is stamped when its first run or sweep begins.
     Trace toTrace() const;
+    const std::string& tool() const { return m_tool; }
+    const std::string& createdUtc() const { return m_createdUtc; }
 
     QString sourcePath() const { return m_sourcePath; }
     // True when it holds recorded work not yet saved.
@@ -68,10 +73,13 @@ signals:
 
 private:
     void setModified(bool modified);
+    void stampProvenance();
 
     std::vector<RunTimeline> m_runs;
     std::vector<BandwidthSweep> m_sweeps;
     QString m_sourcePath;
+    std::string m_tool;
+    std::string m_createdUtc;
     bool m_modified = false;
     bool m_alignTimedRegions = false;
 };

@@ -1,7 +1,10 @@
 #include "document/ViewState.h"
 
+#include "document/SaturatingMath.h"
+
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace ovs::ui {
 
@@ -11,26 +14,27 @@ void ViewState::setVisibleRange(std::int64_t startNs, std::int64_t endNs)
 {
     if (endNs < startNs)
         std::swap(startNs, endNs);
-    if (endNs - startNs < kMinimumSpanNs) {
-        const std::int64_t mid = startNs + (endNs - startNs) / 2;
-        startNs = mid - kMinimumSpanNs / 2;
-        endNs = startNs + kMinimumSpanNs;
+    // Saturating throughout: a loaded trace may put times near 2^63.
+    if (subSaturated(endNs, startNs) < kMinimumSpanNs) {
+        const std::int64_t mid = std::midpoint(startNs, endNs);
+        startNs = subSaturated(mid, kMinimumSpanNs / 2);
+        endNs = addSaturated(startNs, kMinimumSpanNs);
     }
     // Keep the view over the data: shift (not shrink) a range that runs off
     // either end, unless it is wider than everything.
     const std::int64_t limit = std::max(m_extentNs, kMinimumSpanNs);
-    const std::int64_t span = endNs - startNs;
+    const std::int64_t span = subSaturated(endNs, startNs);
     if (span >= limit) {
         startNs = std::min<std::int64_t>(startNs, 0);
         endNs = std::max(endNs, limit);
-        startNs = std::max(startNs, endNs - span);
+        startNs = std::max(startNs, subSaturated(endNs, span));
     } else {
         if (startNs < 0) {
-            endNs -= startNs;
+            endNs = subSaturated(endNs, startNs);
             startNs = 0;
         }
         if (endNs > limit) {
-            startNs -= endNs - limit;
+            startNs = subSaturated(startNs, endNs - limit);
             endNs = limit;
         }
     }
@@ -48,14 +52,14 @@ void ViewState::zoom(double factor, std::int64_t centerNs)
     const double start = static_cast<double>(m_startNs);
     const double end = static_cast<double>(m_endNs);
     const double center = static_cast<double>(centerNs);
-    setVisibleRange(static_cast<std::int64_t>(std::llround(center - (center - start) / factor)),
-                    static_cast<std::int64_t>(std::llround(center + (end - center) / factor)));
+    setVisibleRange(toNsSaturated(center - (center - start) / factor), toNsSaturated(center + (end - center) / factor));
 }
 
 void ViewState::pan(double fraction)
 {
-    const auto shift = static_cast<std::int64_t>(std::llround(fraction * static_cast<double>(m_endNs - m_startNs)));
-    setVisibleRange(m_startNs + shift, m_endNs + shift);
+    const double span = static_cast<double>(m_endNs) - static_cast<double>(m_startNs);
+    const std::int64_t shift = toNsSaturated(fraction * span);
+    setVisibleRange(addSaturated(m_startNs, shift), addSaturated(m_endNs, shift));
 }
 
 void ViewState::setExtent(std::int64_t extentNs)
@@ -66,7 +70,7 @@ void ViewState::setExtent(std::int64_t extentNs)
 void ViewState::resetView()
 {
     // A 2% margin on the right so the last op does not touch the edge.
-    setVisibleRange(0, m_extentNs + m_extentNs / 50);
+    setVisibleRange(0, addSaturated(m_extentNs, m_extentNs / 50));
 }
 
 void ViewState::setSelection(const OpRef& op)

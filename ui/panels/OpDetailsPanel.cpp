@@ -1,8 +1,8 @@
 #include "panels/OpDetailsPanel.h"
 
-#include "style/TimeFormat.h"
-#include "style/OpStyle.h"
 #include "document/TraceDocument.h"
+#include "style/OpStyle.h"
+#include "style/TimeFormat.h"
 
 #include <QLabel>
 #include <QStringList>

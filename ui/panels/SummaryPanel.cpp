@@ -1,7 +1,7 @@
 #include "panels/SummaryPanel.h"
 
-#include "style/TimeFormat.h"
 #include "document/TraceDocument.h"
+#include "style/TimeFormat.h"
 
 #include "analysis/RunAnalysis.h"
 
@@ -195,9 +195,16 @@ void SummaryPanel::refresh()
         QString why;
         item->setText(SpeedupColumn, speedupText(*m_document, timeline, &why));
         item->setToolTip(SpeedupColumn, why);
+        // The cell says it in a word so the columns fit the window; the
+        // core's whole sentence is the tooltip (and in summaryText).
         const QString verification =
             timeline.isLive() ? kNone : QString::fromStdString(run.verification.message);
-        item->setText(VerificationColumn, verification);
+        QString verdict = kNone;
+        if (!timeline.isLive())
+            verdict = !run.verification.checked ? tr("not verified")
+                      : run.verification.passed ? tr("verified")
+                                                : tr("FAILED (%1 mismatches)").arg(run.verification.mismatches);
+        item->setText(VerificationColumn, verdict);
         item->setToolTip(VerificationColumn, verification);
         item->setText(OpsColumn, QString::number(timeline.opCount()));
         const Analysis& analysis = analysisOf(i);
@@ -219,6 +226,11 @@ void SummaryPanel::refresh()
                 item->setData(column, Qt::ForegroundRole, QVariant()); // the palette's, light or dark
         }
     }
+    // The device line above names a device all runs share: no column for it then.
+    bool oneDevice = true;
+    for (int i = 1; i < runs && oneDevice; ++i)
+        oneDevice = m_document->run(i).run().device.label() == m_document->run(0).run().device.label();
+    m_table->setColumnHidden(DeviceColumn, oneDevice);
     m_diagnoses->setText(diagnosisHtml.join(QStringLiteral("<br>")));
     m_diagnosesArea->setVisible(!diagnosisHtml.isEmpty());
 }
@@ -285,7 +297,8 @@ QString SummaryPanel::summaryText() const
     for (int i = 0; i < m_table->topLevelItemCount(); ++i) {
         QStringList cells;
         for (int column = 0; column < ColumnCount; ++column)
-            cells << m_table->topLevelItem(i)->text(column);
+            cells << (column == VerificationColumn ? m_table->topLevelItem(i)->toolTip(column)
+                                                   : m_table->topLevelItem(i)->text(column));
         lines << cells.join(QLatin1Char('\t'));
     }
     lines << m_diagnosisLines;

@@ -8,6 +8,14 @@ namespace ovs::ui {
 
 namespace {
 
+TimelineFolding::Item single(const Op& op, std::size_t index)
+{
+    TimelineFolding::Item item{op.startNs, op.endNs, op.durationNs(), index, 1, op.kind};
+    item.kinds = 1u << static_cast<unsigned>(op.kind);
+    item.firstStartNs[static_cast<std::size_t>(op.kind)] = op.startNs;
+    return item;
+}
+
 // A folded block being built: the time each kind covers decides its colour.
 struct Group {
     TimelineFolding::Item item;
@@ -18,7 +26,7 @@ struct Group {
 
     void start(const Op& op, std::size_t index, std::int64_t opBin)
     {
-        item = {op.startNs, op.endNs, op.durationNs(), index, 1, op.kind};
+        item = single(op, index);
         kindNs.fill(0);
         kindNs[static_cast<std::size_t>(op.kind)] = std::max<std::int64_t>(op.durationNs(), 1);
         bin = opBin;
@@ -29,6 +37,10 @@ struct Group {
         item.endNs = std::max(item.endNs, op.endNs);
         item.busyNs += op.durationNs();
         ++item.count;
+        if (!item.hasKind(op.kind)) {
+            item.kinds |= 1u << static_cast<unsigned>(op.kind);
+            item.firstStartNs[static_cast<std::size_t>(op.kind)] = op.startNs;
+        }
         // Zero-length ops still count, so a bin of instants gets a colour.
         kindNs[static_cast<std::size_t>(op.kind)] += std::max<std::int64_t>(op.durationNs(), 1);
     }
@@ -61,7 +73,10 @@ void TimelineFolding::fold(std::span<const Op> laneOps, std::size_t first, std::
         Item item = group.item;
         if (item.isFolded())
             item.kind = group.dominantKind();
+        // Mixed blocks stay one per bin: merged, they would keep only the
+        // first mark of each minority kind.
         if (!out.empty() && item.isFolded() && out.back().isFolded() && out.back().kind == item.kind
+            && !item.isMixed() && !out.back().isMixed()
             && static_cast<double>(item.startNs - out.back().endNs) < touchNs) {
             Item& previous = out.back();
             previous.endNs = std::max(previous.endNs, item.endNs);
@@ -77,7 +92,7 @@ void TimelineFolding::fold(std::span<const Op> laneOps, std::size_t first, std::
         const Op& op = laneOps[i];
         if (foldNs <= 0.0 || static_cast<double>(op.durationNs()) >= foldNs) {
             flush();
-            out.push_back({op.startNs, op.endNs, op.durationNs(), i, 1, op.kind});
+            out.push_back(single(op, i));
             continue;
         }
         const auto bin = static_cast<std::int64_t>(std::floor(static_cast<double>(op.startNs) / foldNs));

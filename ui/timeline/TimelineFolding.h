@@ -2,6 +2,7 @@
 
 #include "trace/Op.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -16,7 +17,10 @@ namespace ovs::ui {
 //
 // Narrow ops are grouped by fixed bins of `foldPixels` in absolute time (not
 // relative to the first visible op), so panning does not make folded blocks
-// shimmer; adjacent folded blocks of the same kind that touch are merged.
+// shimmer; adjacent folded blocks of one same kind that touch are merged.
+// A block of several kinds takes the colour of the kind covering most time
+// and remembers where each other kind first starts, so that a short kernel
+// among long copies still gets its 1-pixel mark: every op stays visible.
 class TimelineFolding {
 public:
     static constexpr double kDefaultFoldPixels = 3.0;
@@ -28,7 +32,11 @@ public:
         std::size_t firstIndex = 0;  // into the lane's ops
         std::uint32_t count = 0;     // ops it stands for
         OpKind kind = OpKind::Upload; // for a folded block: the kind covering most time
+        std::uint32_t kinds = 0;      // bit per OpKind among its ops
+        std::array<std::int64_t, kOpKindCount> firstStartNs{}; // per kind in `kinds`
         bool isFolded() const { return count > 1; }
+        bool hasKind(OpKind k) const { return (kinds >> static_cast<unsigned>(k)) & 1u; }
+        bool isMixed() const { return kinds != (1u << static_cast<unsigned>(kind)); }
     };
 
     // Fills `out` (cleared first; its capacity is reused between frames) with

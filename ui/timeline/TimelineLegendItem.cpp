@@ -2,16 +2,26 @@
 
 #include "style/OpStyle.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ovs::ui {
 
-TimelineLegendItem::TimelineLegendItem(QCPLegend* legend, OpKind kind) : QCPAbstractLegendItem(legend), m_kind(kind)
+TimelineLegendItem::TimelineLegendItem(QCPLegend* legend, std::optional<OpKind> kind)
+    : QCPAbstractLegendItem(legend), m_kind(kind)
 {
     setSelectable(false);
 }
 
 QString TimelineLegendItem::text() const
 {
-    return opKindLabel(m_kind);
+    return m_kind ? opKindLabel(*m_kind) : tr("Timed region (the run's wall time)");
+}
+
+void TimelineLegendItem::setTimedRegionColors(const QColor& fill, const QColor& edge)
+{
+    m_regionFill = fill;
+    m_regionEdge = edge;
 }
 
 QSize TimelineLegendItem::swatchSize() const
@@ -40,11 +50,22 @@ void TimelineLegendItem::draw(QCPPainter* painter)
     const QSize swatch = swatchSize();
     const QRect r = mRect;
     const QRectF box(r.left(), r.top() + (r.height() - swatch.height()) / 2.0, swatch.width(), swatch.height());
-    const QColor color = opColor(m_kind);
     painter->setAntialiasing(false);
-    painter->setPen(QPen(color.darker(150), 1));
-    painter->setBrush(color);
-    painter->drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
+    if (m_kind) {
+        const QColor color = opColor(*m_kind);
+        painter->setPen(QPen(color.darker(150), 1));
+        painter->setBrush(color);
+        painter->drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
+    } else {
+        // As the plottable draws it: a light band between two dashed edges.
+        QColor fill = m_regionFill;
+        fill.setAlpha(std::min(255, fill.alpha() * 3)); // the band alone is too faint at swatch size
+        painter->fillRect(box, fill);
+        painter->setPen(QPen(m_regionEdge, 1, Qt::DashLine));
+        painter->drawLine(QPointF(std::round(box.left()), box.top()), QPointF(std::round(box.left()), box.bottom()));
+        painter->drawLine(QPointF(std::round(box.right()) - 1, box.top()),
+                          QPointF(std::round(box.right()) - 1, box.bottom()));
+    }
     painter->setFont(mFont);
     painter->setPen(mTextColor);
     const int x = r.left() + swatch.width() + mParentLegend->iconTextPadding();

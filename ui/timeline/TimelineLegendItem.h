@@ -4,19 +4,27 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
+
 namespace ovs::ui {
 
-// One op kind in the timeline's legend: its colour swatch and label. The
-// legend lists kinds, not plottables (each run is one plottable of many
-// kinds), so QCPPlottableLegendItem does not fit.
+// One entry of the timeline's legend: an op kind (its colour swatch and
+// label), or the timed region (the dashed marks and light band drawn over
+// each run's measured wall-time window). The legend lists kinds, not
+// plottables (each run is one plottable of many kinds), so
+// QCPPlottableLegendItem does not fit.
 class TimelineLegendItem : public QCPAbstractLegendItem {
     Q_OBJECT
 
 public:
-    TimelineLegendItem(QCPLegend* legend, OpKind kind);
+    // kind: the op kind; nullopt: the timed region.
+    TimelineLegendItem(QCPLegend* legend, std::optional<OpKind> kind);
 
-    OpKind kind() const { return m_kind; }
+    std::optional<OpKind> kind() const { return m_kind; }
+    bool isTimedRegion() const { return !m_kind; }
     QString text() const;
+    // The timed region's band and edge colours (the plottable's style).
+    void setTimedRegionColors(const QColor& fill, const QColor& edge);
 
     QSize minimumOuterSizeHint() const override;
     QSize maximumOuterSizeHint() const override;
@@ -27,7 +35,9 @@ protected:
 private:
     QSize swatchSize() const;
 
-    OpKind m_kind;
+    std::optional<OpKind> m_kind;
+    QColor m_regionFill;
+    QColor m_regionEdge;
 };
 
 } // namespace ovs::ui

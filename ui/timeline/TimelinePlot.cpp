@@ -1,68 +1,50 @@
 #include "timeline/TimelinePlot.h"
 
-#include "style/OpStyle.h"
-#include "timeline/OpTooltip.h"
-#include "style/TimeFormat.h"
-#include "timeline/TimeRulerTicker.h"
-#include "timeline/TimelineLegendItem.h"
-#include "timeline/TimelinePlottable.h"
+#include "document/SaturatingMath.h"
 #include "document/TraceDocument.h"
+#include "style/TimeFormat.h"
+#include "timeline/OpTooltip.h"
+#include "timeline/RefreshThrottle.h"
+#include "timeline/TimelineLegend.h"
+#include "timeline/TimelinePlottable.h"
+#include "timeline/TimelineStyle.h"
+#include "timeline/TimeRulerTicker.h"
 
 #include <QApplication>
-#include <QBuffer>
-#include <QFileInfo>
-#include <QFontDatabase>
-#include <QImageWriter>
 #include <QNativeGestureEvent>
-#include <QSaveFile>
-#include <QSvgGenerator>
-#include <QTemporaryFile>
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ovs::ui {
 
 namespace {
 
-constexpr double kKeyZoomFactor = 1.25;
-constexpr double kKeyPanFraction = 0.1;
-constexpr double kWheelZoomPerNotch = 1.2;
 constexpr int kRightMargin = 18;
 constexpr int kTitleIndent = 8;
 constexpr int kRectTopMargin = 2;
 constexpr int kRectBottomMargin = 6;
-constexpr int kFallbackExportWidth = 1600;
-constexpr int kRefreshIntervalMs = 30;
-const QString kBundledFamily = QStringLiteral("DejaVu Sans");
+constexpr int kFallbackWidth = 1600;
 
-QColor mix(const QColor& a, const QColor& b, double t)
+TimelineInteraction::Modifiers modifiersOf(Qt::KeyboardModifiers modifiers)
 {
-    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
-                            static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
-                            static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
-QColor withAlpha(QColor color, int alpha)
-{
-    color.setAlpha(alpha);
-    return color;
+    return {(modifiers & Qt::ControlModifier) != 0, (modifiers & Qt::ShiftModifier) != 0};
 }
 
 } // namespace
 
 TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* parent)
-    : QCustomPlot(parent), m_document(document), m_view(view)
+    : QCustomPlot(parent), m_document(document), m_view(view), m_refresh(new RefreshThrottle(this)),
+      m_interaction(*view)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setInteractions(QCP::Interactions());
     setAutoAddPlottableToLegend(false);
     setAttribute(Qt::WA_AcceptTouchEvents, false);
-    m_refreshTimer.setSingleShot(true);
-    m_refreshTimer.setInterval(kRefreshIntervalMs);
-    connect(&m_refreshTimer, &QTimer::timeout, this, &TimelinePlot::refresh);
+    connect(m_refresh, &RefreshThrottle::due, this, &TimelinePlot::refresh);
 
     connect(m_document, &TraceDocument::reset, this, [this] {
         rebuild();
@@ -74,33 +56,31 @@ TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* pa
         updateExtent();
     });
     // Live batches arrive many times a second: coalesce them.
-    connect(m_document, &TraceDocument::runChanged, this, &TimelinePlot::scheduleRefresh);
+    connect(m_document, &TraceDocument::runChanged, m_refresh, &RefreshThrottle::request);
     connect(m_view, &ViewState::visibleRangeChanged, this, &TimelinePlot::applyVisibleRange);
     connect(m_view, &ViewState::selectionChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
     rebuild();
 }
 
-QFont TimelinePlot::baseFont() const
-{
-    // The bundled family, where registered, so exports do not depend on the
-    // host's fonts; the size stays the widget's (presentation mode).
-    QFont base = font();
-    if (QFontDatabase::families().contains(kBundledFamily))
-        base.setFamily(kBundledFamily);
-    if (base.pointSizeF() > 0 && base.pointSizeF() < 9)
-        base.setPointSizeF(9);
-    return base;
-}
+TimelinePlot::~TimelinePlot() = default;
 
 int TimelinePlot::rowHeight() const
 {
-    return std::max(26, static_cast<int>(std::lround(QFontMetrics(baseFont()).height() * 1.75)));
+    return std::max(26, static_cast<int>(std::lround(QFontMetrics(TimelineStyle::baseFont(font())).height() * 1.75)));
+}
+
+int TimelinePlot::totalLanes() const
+{
+    int lanes = 0;
+    for (int i = 0; i < m_document->runCount(); ++i)
+        lanes += std::max(1, m_document->run(i).laneCount());
+    return lanes;
 }
 
 int TimelinePlot::laneLabelWidth() const
 {
-    const QFontMetrics metrics(baseFont());
+    const QFontMetrics metrics(TimelineStyle::baseFont(font()));
     int width = 0;
     for (int i = 0; i < m_document->runCount(); ++i)
         for (const Lane& lane : m_document->run(i).run().lanes)
@@ -117,7 +97,7 @@ int TimelinePlot::plotLeftMargin() const
 int TimelinePlot::rulerHeight() const
 {
     // Tick marks, tick labels and the axis label, each with their padding.
-    const QFontMetrics metrics(baseFont());
+    const QFontMetrics metrics(TimelineStyle::baseFont(font()));
     return 5 + 5 + metrics.height() + 4 + metrics.height() + 6;
 }
 
@@ -164,13 +144,12 @@ QString TimelinePlot::runTitle(int run) const
 
 void TimelinePlot::rebuild()
 {
-    clearDrag();
+    endDrag();
     clearPlottables();
     plotLayout()->clear();
     m_rows.clear();
     m_legend = nullptr;
     m_emptyNote = nullptr;
-    m_legendKinds = 0;
     plotLayout()->setRowSpacing(0);
     plotLayout()->setMargins(QMargins(0, 0, 0, 0));
 
@@ -193,7 +172,7 @@ void TimelinePlot::rebuild()
         connect(time, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
             if (m_syncing)
                 return;
-            m_view->setVisibleRange(std::llround(range.lower), std::llround(range.upper));
+            m_view->setVisibleRange(toNsSaturated(range.lower), toNsSaturated(range.upper));
             applyVisibleRange();
         });
         plotLayout()->addElement(2 * i, 0, row.title);
@@ -210,20 +189,15 @@ void TimelinePlot::rebuild()
         auto* legendRow = new QCPLayoutGrid;
         plotLayout()->addElement(2 * static_cast<int>(m_rows.size()), 0, legendRow);
         legendRow->setColumnSpacing(0);
-        m_legend = new QCPLegend;
+        m_legend = new TimelineLegend;
         legendRow->addElement(0, 0, m_legend);
         legendRow->addElement(0, 1, new QCPLayoutElement(this));
         m_legend->setLayer(QStringLiteral("legend"));
-        m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-        m_legend->setBorderPen(Qt::NoPen);
-        m_legend->setBrush(Qt::NoBrush);
-        m_legend->setColumnSpacing(18);
-        m_legend->setRowSpacing(3);
     }
-    applyStyle();
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i)
         refreshRun(i);
     rebuildLegend();
+    applyStyle();
     layoutRows();
     applyVisibleRange();
     updateGeometry();
@@ -231,48 +205,24 @@ void TimelinePlot::rebuild()
 
 void TimelinePlot::applyStyle()
 {
-    const QPalette pal = palette();
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const bool dark = background.lightness() < 128;
-    const QFont base = baseFont();
-    QFont titleFont = base;
-    titleFont.setBold(true);
-    QFont labelFont = base;
-    labelFont.setPointSizeF(std::max(7.0, base.pointSizeF() - 1));
-
-    setBackground(background);
-    const QColor axisColor = mix(background, text, 0.45);
-    const QColor gridColor = mix(background, text, dark ? 0.18 : 0.11);
-    const QColor subTickColor = mix(background, text, 0.3);
-
-    TimelinePlottable::Style style;
-    style.stripe = withAlpha(text, dark ? 14 : 9);
-    style.timedRegion = dark ? QColor(90, 150, 255, 26) : QColor(40, 110, 220, 16);
-    style.timedEdge = dark ? QColor(120, 170, 255, 170) : QColor(40, 100, 200, 150);
-    style.highlight = text;
-    style.measureFill = QColor(255, 190, 20, dark ? 60 : 70);
-    style.measureEdge = QColor(220, 150, 0);
-    style.measureText = text;
-    style.measureLabelBackground = background;
-    style.labelFont = labelFont;
-
+    const TimelineStyle style = TimelineStyle::from(palette(), font());
+    setBackground(style.background);
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         const RunRow& row = m_rows[i];
         const bool bottom = i + 1 == m_rows.size();
-        row.title->setFont(titleFont);
-        row.title->setTextColor(text);
+        row.title->setFont(style.title);
+        row.title->setTextColor(style.text);
         row.rect->setBackground(Qt::NoBrush);
         QCPAxis* time = row.rect->axis(QCPAxis::atBottom);
         QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
         for (QCPAxis* axis : {time, lanes}) {
-            axis->setBasePen(QPen(axisColor, 1));
-            axis->setTickPen(QPen(axisColor, 1));
-            axis->setSubTickPen(QPen(subTickColor, 1));
-            axis->setTickLabelFont(base);
-            axis->setTickLabelColor(text);
-            axis->setLabelFont(base);
-            axis->setLabelColor(mix(background, text, 0.7));
+            axis->setBasePen(QPen(style.axis, 1));
+            axis->setTickPen(QPen(style.axis, 1));
+            axis->setSubTickPen(QPen(style.subTick, 1));
+            axis->setTickLabelFont(style.base);
+            axis->setTickLabelColor(style.text);
+            axis->setLabelFont(style.base);
+            axis->setLabelColor(style.axisLabel);
         }
         time->setTickLengthIn(0);
         time->setTickLengthOut(5);
@@ -283,27 +233,21 @@ void TimelinePlot::applyStyle()
                                      ? QStringLiteral("time, runs aligned where their timed regions start")
                                      : QStringLiteral("time since run start"))
                               : QString());
-        time->grid()->setPen(QPen(gridColor, 1, Qt::SolidLine));
+        time->grid()->setPen(QPen(style.grid, 1, Qt::SolidLine));
         time->grid()->setZeroLinePen(Qt::NoPen);
         time->grid()->setSubGridVisible(false);
         lanes->setTickLength(0, 0);
         lanes->setSubTicks(false);
         lanes->setTickLabelPadding(8);
+        lanes->setTickLabels(m_laneLabels);
         lanes->grid()->setVisible(false);
-        row.plottable->setStyle(style);
+        row.plottable->setStyle(style.plottable);
     }
-    if (m_legend) {
-        m_legend->setFont(base);
-        m_legend->setTextColor(text);
-        m_legend->setIconTextPadding(6);
-        for (TimelineLegendItem* item : legendItems()) {
-            item->setFont(base);
-            item->setTextColor(text);
-        }
-    }
+    if (m_legend)
+        m_legend->applyStyle(style);
     if (m_emptyNote) {
-        m_emptyNote->setFont(base);
-        m_emptyNote->setTextColor(mix(background, text, 0.6));
+        m_emptyNote->setFont(style.base);
+        m_emptyNote->setTextColor(style.emptyNote);
     }
 }
 
@@ -317,21 +261,18 @@ void TimelinePlot::layoutRows()
         const QMargins margins(left, kRectTopMargin, kRightMargin, bottom ? rulerHeight() : kRectBottomMargin);
         row.rect->setMargins(margins);
         row.rect->setMinimumMargins(margins);
-        // Squeezed windows still show every lane, at a smaller row height.
-        row.rect->setMinimumSize(0, laneCount * 12);
         row.title->setMargins(QMargins(kTitleIndent, i == 0 ? 8 : 14, kRightMargin, 2));
         // Stretch by the preferred outer height: at preferredHeight() every
-        // run gets exactly rowHeight() per lane, and extra space is shared
-        // in the same proportion.
+        // run gets exactly rowHeight() per lane; more or less space is shared
+        // in the same proportion (lanes squeeze past kMaxWidgetHeight and in
+        // exports given a --height).
         plotLayout()->setRowStretchFactor(static_cast<int>(2 * i), 0.001);
         plotLayout()->setRowStretchFactor(static_cast<int>(2 * i + 1),
                                           laneCount * rowHeight() + margins.top() + margins.bottom());
     }
-    if (m_legend) {
-        m_legend->setMargins(QMargins(kTitleIndent, 4, kRightMargin, 8));
+    if (m_legend)
         plotLayout()->setRowStretchFactor(2 * static_cast<int>(m_rows.size()), 0.001);
-    }
-    layoutLegend(width());
+    fitTo(width(), height());
 }
 
 std::uint32_t TimelinePlot::kindsPresent() const
@@ -347,102 +288,79 @@ std::uint32_t TimelinePlot::kindsPresent() const
     return kinds;
 }
 
+bool TimelinePlot::anyTimedRegion() const
+{
+    for (int r = 0; r < m_document->runCount(); ++r)
+        if (m_document->run(r).run().timedEndNs > m_document->run(r).run().timedBeginNs)
+            return true;
+    return false;
+}
+
 void TimelinePlot::rebuildLegend()
 {
-    if (!m_legend)
-        return;
-    const std::uint32_t kinds = kindsPresent();
-    if (kinds == m_legendKinds && !legendItems().empty())
-        return;
-    m_legendKinds = kinds;
-    m_legend->clearItems();
-    for (OpKind kind : legendOrder()) {
-        if (kinds & (1u << static_cast<unsigned>(kind)))
-            m_legend->addItem(new TimelineLegendItem(m_legend, kind));
+    if (m_legend && m_legend->setEntries(kindsPresent(), anyTimedRegion())) {
+        m_legend->applyStyle(TimelineStyle::from(palette(), font()));
+        m_legend->layoutFor(width() > 0 ? width() : kFallbackWidth);
     }
-    applyStyle();
-    layoutLegend(width());
 }
 
-std::vector<TimelineLegendItem*> TimelinePlot::legendItems() const
+int TimelinePlot::fixedHeight(int width) const
 {
-    // A wrapped legend grid has empty cells: itemCount() counts cells.
-    std::vector<TimelineLegendItem*> items;
-    for (int i = 0; m_legend && i < m_legend->elementCount(); ++i)
-        if (auto* item = qobject_cast<TimelineLegendItem*>(m_legend->elementAt(i)))
-            items.push_back(item);
-    return items;
-}
-
-int TimelinePlot::legendColumns(int width) const
-{
-    // The most columns that fit: each column is as wide as its widest item.
-    const std::vector<TimelineLegendItem*> items = legendItems();
-    if (items.empty())
-        return 1;
-    const QMargins margins = m_legend->margins();
-    const int available = width - margins.left() - margins.right();
-    for (int columns = static_cast<int>(items.size()); columns > 1; --columns) {
-        int total = (columns - 1) * m_legend->columnSpacing();
-        for (int column = 0; column < columns; ++column) {
-            int widest = 0;
-            for (std::size_t i = static_cast<std::size_t>(column); i < items.size(); i += static_cast<std::size_t>(columns))
-                widest = std::max(widest, items[i]->minimumOuterSizeHint().width());
-            total += widest;
-        }
-        if (total <= available)
-            return columns;
+    // Everything but the lane rows: titles, rect margins, ruler, legend.
+    int height = m_legend ? m_legend->heightFor(width) : 0;
+    for (const RunRow& row : m_rows) {
+        const QMargins margins = row.rect->margins();
+        height += static_cast<const QCPLayoutElement*>(row.title)->minimumOuterSizeHint().height();
+        height += margins.top() + margins.bottom();
     }
-    return 1;
-}
-
-int TimelinePlot::legendHeight(int width) const
-{
-    if (!m_legend || m_legend->itemCount() == 0)
-        return 0;
-    int itemHeight = 0;
-    int items = 0;
-    for (const TimelineLegendItem* item : legendItems()) {
-        itemHeight = std::max(itemHeight, item->minimumOuterSizeHint().height());
-        ++items;
-    }
-    const int columns = legendColumns(width);
-    const int rows = (items + columns - 1) / columns;
-    const QMargins margins = m_legend->margins();
-    return rows * itemHeight + (rows - 1) * m_legend->rowSpacing() + margins.top() + margins.bottom();
-}
-
-void TimelinePlot::layoutLegend(int width)
-{
-    if (!m_legend || m_legend->itemCount() == 0)
-        return;
-    const int columns = legendColumns(width);
-    if (m_legend->wrap() != columns) {
-        m_legend->setWrap(columns);
-        m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-    }
+    return height;
 }
 
 int TimelinePlot::preferredHeight(int width) const
 {
     if (width <= 0)
-        width = isVisible() && this->width() > 0 ? this->width() : kFallbackExportWidth;
+        width = isVisible() && this->width() > 0 ? this->width() : kFallbackWidth;
     if (m_rows.empty())
         return 120;
-    int height = 0;
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const RunRow& row = m_rows[i];
-        const QMargins margins = row.rect->margins();
-        const int laneCount = std::max(1, m_document->run(static_cast<int>(i)).laneCount());
-        height += static_cast<const QCPLayoutElement*>(row.title)->minimumOuterSizeHint().height();
-        height += laneCount * rowHeight() + margins.top() + margins.bottom();
+    // In 64 bits: 65,535 lanes of 26 px pass no int limit, but a larger
+    // font and more runs could; callers compare it with the caps.
+    const long long height = static_cast<long long>(fixedHeight(width)) + static_cast<long long>(totalLanes()) * rowHeight();
+    return static_cast<int>(std::min<long long>(height, std::numeric_limits<int>::max()));
+}
+
+int TimelinePlot::minimumFitHeight(int width) const
+{
+    if (width <= 0)
+        width = isVisible() && this->width() > 0 ? this->width() : kFallbackWidth;
+    if (m_rows.empty())
+        return 120;
+    const long long height = static_cast<long long>(fixedHeight(width)) + totalLanes();
+    return static_cast<int>(std::min<long long>(height, std::numeric_limits<int>::max()));
+}
+
+void TimelinePlot::fitTo(int width, int height)
+{
+    if (width <= 0)
+        width = kFallbackWidth;
+    if (m_legend)
+        m_legend->layoutFor(width);
+    // Lane names stay only where rows are tall enough to read them; squeezed
+    // rows (thousands of lanes) keep their colours and drop the text.
+    bool labels = true;
+    if (height > 0 && !m_rows.empty()) {
+        const double rowPixels = static_cast<double>(height - fixedHeight(width)) / std::max(1, totalLanes());
+        labels = rowPixels >= QFontMetrics(TimelineStyle::baseFont(font())).height();
     }
-    return height + legendHeight(width);
+    if (labels != m_laneLabels) {
+        m_laneLabels = labels;
+        for (const RunRow& row : m_rows)
+            row.rect->axis(QCPAxis::atLeft)->setTickLabels(labels);
+    }
 }
 
 QSize TimelinePlot::sizeHint() const
 {
-    return {1000, preferredHeight(1000)};
+    return {1000, std::min(preferredHeight(1000), kMaxWidgetHeight)};
 }
 
 QSize TimelinePlot::minimumSizeHint() const
@@ -466,12 +384,6 @@ void TimelinePlot::refreshRun(int run)
             ticker->addTick(lane, QString::fromStdString(timeline.run().lanes[static_cast<std::size_t>(lane)].name));
     }
     lanes->setRange(-0.5, std::max(1, laneCount) - 0.5);
-}
-
-void TimelinePlot::scheduleRefresh()
-{
-    if (!m_refreshTimer.isActive())
-        m_refreshTimer.start();
 }
 
 void TimelinePlot::refresh()
@@ -520,14 +432,17 @@ QCPAxisRect* TimelinePlot::runAxisRect(int run) const
     return m_rows[static_cast<std::size_t>(run)].rect;
 }
 
-double TimelinePlot::timeAtPixel(double x) const
+TimeAxisMapping TimelinePlot::mapping() const
 {
-    return m_rows.empty() ? 0.0 : m_rows.front().rect->axis(QCPAxis::atBottom)->pixelToCoord(x);
-}
-
-double TimelinePlot::pixelAtTime(double ns) const
-{
-    return m_rows.empty() ? 0.0 : m_rows.front().rect->axis(QCPAxis::atBottom)->coordToPixel(ns);
+    TimeAxisMapping mapping;
+    mapping.startNs = m_view->visibleStartNs();
+    mapping.endNs = m_view->visibleEndNs();
+    if (!m_rows.empty()) {
+        const QRect rect = m_rows.front().rect->rect();
+        mapping.left = rect.left();
+        mapping.width = rect.width();
+    }
+    return mapping;
 }
 
 OpRef TimelinePlot::opAt(const QPoint& pos) const
@@ -558,19 +473,25 @@ bool TimelinePlot::inPlotColumn(const QPoint& pos) const
     return pos.x() >= first.left() && pos.x() <= first.right() && pos.y() >= 0 && pos.y() <= last.bottom();
 }
 
-double TimelinePlot::zoomCenter() const
+std::optional<double> TimelinePlot::cursorX() const
 {
     if (m_mouseInside && inPlotColumn(m_lastMousePos))
-        return timeAtPixel(m_lastMousePos.x());
-    return (static_cast<double>(m_view->visibleStartNs()) + static_cast<double>(m_view->visibleEndNs())) / 2;
+        return m_lastMousePos.x();
+    return std::nullopt;
 }
 
-void TimelinePlot::clearDrag()
+TimelineInteraction& TimelinePlot::interaction()
 {
-    if (m_drag == Drag::Pan)
+    m_interaction.setMapping(mapping());
+    return m_interaction;
+}
+
+void TimelinePlot::endDrag()
+{
+    if (m_interaction.drag() == TimelineInteraction::Drag::Pan)
         unsetCursor();
-    const bool hadBand = m_drag == Drag::ZoomBand;
-    m_drag = Drag::None;
+    const bool hadBand = m_interaction.drag() == TimelineInteraction::Drag::ZoomBand;
+    m_interaction.cancel();
     if (hadBand)
         update();
 }
@@ -578,26 +499,16 @@ void TimelinePlot::clearDrag()
 void TimelinePlot::mousePressEvent(QMouseEvent* event)
 {
     m_pressPos = event->pos();
-    m_bandEnd = m_pressPos;
-    m_pressStartNs = m_view->visibleStartNs();
-    m_pressEndNs = m_view->visibleEndNs();
-    const QCPAxisRect* rect = runAxisRect(0);
-    m_pressNsPerPixel = rect ? static_cast<double>(m_pressEndNs - m_pressStartNs) / std::max(1, rect->width()) : 0;
-    m_drag = Drag::None;
+    m_interaction.cancel();
     if (!inPlotColumn(m_pressPos)) {
         event->ignore();
         return;
     }
     QToolTip::hideText();
-    const bool left = event->button() == Qt::LeftButton;
-    if (left && (event->modifiers() & Qt::ControlModifier)) {
-        m_drag = Drag::Measure;
-        m_measureAnchorNs = std::llround(timeAtPixel(m_pressPos.x()));
-    } else if ((left && (event->modifiers() & Qt::ShiftModifier)) || event->button() == Qt::RightButton) {
-        m_drag = Drag::ZoomBand;
-    } else if (left) {
-        m_drag = Drag::Pending;
-    }
+    const auto button = event->button() == Qt::LeftButton    ? TimelineInteraction::Button::Left
+                        : event->button() == Qt::RightButton ? TimelineInteraction::Button::Right
+                                                             : TimelineInteraction::Button::Other;
+    interaction().press(m_pressPos.x(), button, modifiersOf(event->modifiers()));
     event->accept();
 }
 
@@ -606,61 +517,31 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent* event)
     m_lastMousePos = event->pos();
     m_mouseInside = true;
     const bool moved = (event->pos() - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
-    switch (m_drag) {
-    case Drag::Pending:
-        if (!moved)
-            break;
-        m_drag = Drag::Pan;
-        setCursor(Qt::ClosedHandCursor);
-        [[fallthrough]];
-    case Drag::Pan: {
-        const auto shift = std::llround(-(event->pos().x() - m_pressPos.x()) * m_pressNsPerPixel);
-        m_view->setVisibleRange(m_pressStartNs + shift, m_pressEndNs + shift);
-        break;
-    }
-    case Drag::ZoomBand:
-        m_bandEnd = event->pos();
-        update();
-        break;
-    case Drag::Measure:
-        if (moved)
-            m_view->setMeasurement(m_measureAnchorNs, std::llround(timeAtPixel(event->pos().x())));
-        break;
-    case Drag::None: {
+    const auto before = m_interaction.drag();
+    if (before == TimelineInteraction::Drag::None) {
         const QString text = toolTipTextAt(event->pos());
         if (text.isEmpty())
             QToolTip::hideText();
         else
             QToolTip::showText(event->globalPosition().toPoint(), text, this);
-        break;
+    } else if (interaction().move(event->pos().x(), moved)) {
+        update(); // the zoom band
     }
-    }
+    if (before != TimelineInteraction::Drag::Pan && m_interaction.drag() == TimelineInteraction::Drag::Pan)
+        setCursor(Qt::ClosedHandCursor);
     event->accept();
 }
 
 void TimelinePlot::mouseReleaseEvent(QMouseEvent* event)
 {
     const bool moved = (event->pos() - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
-    switch (m_drag) {
-    case Drag::Pending:
-        m_view->setSelection(opAt(event->pos()));
-        break;
-    case Drag::ZoomBand:
-        if (std::abs(event->pos().x() - m_pressPos.x()) >= 4)
-            m_view->setVisibleRange(std::llround(timeAtPixel(std::min(m_pressPos.x(), event->pos().x()))),
-                                    std::llround(timeAtPixel(std::max(m_pressPos.x(), event->pos().x()))));
-        break;
-    case Drag::Measure:
-        if (moved)
-            m_view->setMeasurement(m_measureAnchorNs, std::llround(timeAtPixel(event->pos().x())));
-        else
-            m_view->clearMeasurement();
-        break;
-    case Drag::Pan:
-    case Drag::None:
-        break;
-    }
-    clearDrag();
+    const auto drag = m_interaction.drag();
+    const OpRef hit = drag == TimelineInteraction::Drag::Pending ? opAt(event->pos()) : OpRef{};
+    interaction().release(event->pos().x(), moved, hit);
+    if (drag == TimelineInteraction::Drag::Pan)
+        unsetCursor();
+    if (drag == TimelineInteraction::Drag::ZoomBand)
+        update();
     event->accept();
 }
 
@@ -672,10 +553,8 @@ void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event)
         return;
     }
     const Op& op = m_document->run(ref.run).laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
-    const std::int64_t margin = std::max<std::int64_t>(op.durationNs() / 4, ViewState::kMinimumSpanNs);
-    m_view->setSelection(ref);
     const std::int64_t offset = m_document->displayOffsetNs(ref.run);
-    m_view->setVisibleRange(op.startNs + offset - margin, op.endNs + offset + margin);
+    interaction().zoomToOp(ref, addSaturated(op.startNs, offset), addSaturated(op.endNs, offset));
     event->accept();
 }
 
@@ -683,65 +562,21 @@ void TimelinePlot::wheelEvent(QWheelEvent* event)
 {
     const QPoint delta = event->angleDelta();
     const QPoint pos = event->position().toPoint();
-    if (event->modifiers() & Qt::ControlModifier) {
-        if (delta.y() == 0) {
-            event->ignore();
-            return;
-        }
-        const double center = inPlotColumn(pos) ? timeAtPixel(pos.x()) : zoomCenter();
-        m_view->zoom(std::pow(kWheelZoomPerNotch, delta.y() / 120.0), std::llround(center));
+    const std::optional<double> at = inPlotColumn(pos) ? std::optional<double>(pos.x()) : cursorX();
+    if (interaction().wheel(delta.x() / 120.0, delta.y() / 120.0, modifiersOf(event->modifiers()), at))
         event->accept();
-        return;
-    }
-    int horizontal = delta.x();
-    if (horizontal == 0 && (event->modifiers() & Qt::ShiftModifier))
-        horizontal = delta.y();
-    if (horizontal != 0) {
-        m_view->pan(-horizontal / 120.0 * kKeyPanFraction);
-        event->accept();
-        return;
-    }
-    // A plain wheel scrolls whatever holds the timeline (many runs).
-    event->ignore();
+    else
+        event->ignore(); // a plain wheel scrolls whatever holds the timeline (many runs)
 }
 
 void TimelinePlot::keyPressEvent(QKeyEvent* event)
 {
-    switch (event->key()) {
-    case Qt::Key_W:
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        m_view->zoom(kKeyZoomFactor, std::llround(zoomCenter()));
-        break;
-    case Qt::Key_S:
-    case Qt::Key_Minus:
-        m_view->zoom(1.0 / kKeyZoomFactor, std::llround(zoomCenter()));
-        break;
-    case Qt::Key_A:
-    case Qt::Key_Left:
-        m_view->pan(-kKeyPanFraction);
-        break;
-    case Qt::Key_D:
-    case Qt::Key_Right:
-        m_view->pan(kKeyPanFraction);
-        break;
-    case Qt::Key_0:
-    case Qt::Key_Home:
-        m_view->resetView();
-        break;
-    case Qt::Key_Escape:
-        if (m_view->measurement())
-            m_view->clearMeasurement();
-        else if (m_view->selection().isValid())
-            m_view->setSelection({});
-        else
-            QCustomPlot::keyPressEvent(event);
-        return;
-    default:
-        QCustomPlot::keyPressEvent(event);
+    const auto command = TimelineInteraction::commandForKey(event->key());
+    if (command && interaction().command(*command, cursorX())) {
+        event->accept();
         return;
     }
-    event->accept();
+    QCustomPlot::keyPressEvent(event);
 }
 
 void TimelinePlot::leaveEvent(QEvent* event)
@@ -757,8 +592,7 @@ bool TimelinePlot::event(QEvent* event)
         const auto* gesture = static_cast<QNativeGestureEvent*>(event);
         if (gesture->gestureType() == Qt::ZoomNativeGesture) {
             const QPoint pos = gesture->position().toPoint();
-            const double center = inPlotColumn(pos) ? timeAtPixel(pos.x()) : zoomCenter();
-            m_view->zoom(1.0 + gesture->value(), std::llround(center));
+            interaction().pinch(gesture->value(), inPlotColumn(pos) ? std::optional<double>(pos.x()) : cursorX());
             return true;
         }
     }
@@ -768,18 +602,19 @@ bool TimelinePlot::event(QEvent* event)
 void TimelinePlot::paintEvent(QPaintEvent* event)
 {
     QCustomPlot::paintEvent(event);
-    if (m_drag != Drag::ZoomBand || m_rows.empty())
+    if (m_interaction.drag() != TimelineInteraction::Drag::ZoomBand || m_rows.empty())
         return;
     // The rubber band is interaction feedback, not part of the picture, so it
     // is painted over the widget rather than into the plot (and exports).
+    const auto [x0, x1] = interaction().band();
     const QRect first = m_rows.front().rect->rect();
     const QRect last = m_rows.back().rect->rect();
-    const int x0 = std::clamp(std::min(m_pressPos.x(), m_bandEnd.x()), first.left(), first.right());
-    const int x1 = std::clamp(std::max(m_pressPos.x(), m_bandEnd.x()), first.left(), first.right());
-    const QRect band(QPoint(x0, first.top()), QPoint(x1, last.bottom()));
+    const QRect band(QPoint(static_cast<int>(x0), first.top()), QPoint(static_cast<int>(x1), last.bottom()));
     QPainter painter(this);
-    const QColor accent = palette().color(QPalette::Highlight);
-    painter.fillRect(band, withAlpha(accent, 50));
+    QColor accent = palette().color(QPalette::Highlight);
+    QColor fill = accent;
+    fill.setAlpha(50);
+    painter.fillRect(band, fill);
     painter.setPen(QPen(accent, 1));
     painter.drawRect(band.adjusted(0, 0, -1, -1));
     const QString text = TimeFormat::duration(timeAtPixel(x1) - timeAtPixel(x0), 3);
@@ -789,7 +624,7 @@ void TimelinePlot::paintEvent(QPaintEvent* event)
 
 void TimelinePlot::resizeEvent(QResizeEvent* event)
 {
-    layoutLegend(event->size().width());
+    fitTo(event->size().width(), event->size().height());
     QCustomPlot::resizeEvent(event);
 }
 
@@ -802,87 +637,6 @@ void TimelinePlot::changeEvent(QEvent* event)
         updateGeometry();
         replot(rpQueuedReplot);
     }
-}
-
-bool TimelinePlot::exportImage(const QString& path, const QString& format, int width, int height, double scale,
-                               QString* error)
-{
-    auto fail = [error](const QString& message) {
-        if (error)
-            *error = message;
-        return false;
-    };
-    const QString kind = format.toLower();
-    if (kind != QLatin1String("png") && kind != QLatin1String("svg") && kind != QLatin1String("pdf"))
-        return fail(QStringLiteral("Unknown image format \"%1\" (use png, svg or pdf)").arg(format));
-    if (width <= 0)
-        width = isVisible() && this->width() > 0 ? this->width() : kFallbackExportWidth;
-    if (height <= 0)
-        height = preferredHeight(width);
-    if (!(scale > 0))
-        scale = 1.0;
-
-    layoutLegend(width);
-    QByteArray data;
-    QString renderError;
-    if (kind == QLatin1String("png")) {
-        QImage image = toPixmap(width, height, scale).toImage();
-        // The same layout at a higher density: say so for printing.
-        const int dotsPerMeter = static_cast<int>(std::lround(96.0 * scale / 0.0254));
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
-        QBuffer buffer(&data);
-        buffer.open(QIODevice::WriteOnly);
-        QImageWriter writer(&buffer, "png");
-        if (image.isNull() || !writer.write(image))
-            renderError = image.isNull() ? QStringLiteral("the image could not be rendered") : writer.errorString();
-    } else if (kind == QLatin1String("svg")) {
-        QBuffer buffer(&data);
-        buffer.open(QIODevice::WriteOnly);
-        QSvgGenerator generator;
-        generator.setOutputDevice(&buffer);
-        generator.setSize(QSize(width, height));
-        generator.setViewBox(QRect(0, 0, width, height));
-        generator.setTitle(QStringLiteral("OverlapScope timeline"));
-        QCPPainter painter;
-        if (painter.begin(&generator)) {
-            painter.setMode(QCPPainter::pmVectorized);
-            painter.setMode(QCPPainter::pmNoCaching);
-            toPainter(&painter, width, height);
-            painter.end();
-        } else {
-            renderError = QStringLiteral("the SVG could not be started");
-        }
-    } else {
-        // savePdf writes to a file name only; render through a temporary
-        // file so that the destination is written once, atomically.
-        QTemporaryFile temporary(QDir::tempPath() + QStringLiteral("/overlapscope-XXXXXX.pdf"));
-        if (!temporary.open()) {
-            renderError = temporary.errorString();
-        } else {
-            temporary.close();
-            if (savePdf(temporary.fileName(), width, height, QCP::epAllowCosmetic, QStringLiteral("OverlapScope"),
-                        QStringLiteral("OverlapScope timeline"))) {
-                QFile rendered(temporary.fileName());
-                if (rendered.open(QIODevice::ReadOnly))
-                    data = rendered.readAll();
-            }
-            if (data.isEmpty())
-                renderError = QStringLiteral("the PDF could not be rendered");
-        }
-    }
-    layoutLegend(this->width());
-    replot(rpQueuedReplot);
-    if (!renderError.isEmpty())
-        return fail(QStringLiteral("Cannot export %1: %2").arg(QDir::toNativeSeparators(path), renderError));
-
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
-    file.write(data);
-    if (!file.commit())
-        return fail(QStringLiteral("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
-    return true;
 }
 
 } // namespace ovs::ui

@@ -1,62 +1,63 @@
 #pragma once
 
 #include "document/ViewState.h"
+#include "timeline/TimeAxisMapping.h"
+#include "timeline/TimelineInteraction.h"
 
 #include <qcustomplot.h>
 
 #include <QPoint>
 #include <QString>
-#include <QTimer>
 
 #include <cstdint>
-
+#include <optional>
 #include <vector>
 
 namespace ovs::ui {
 
-class TimelineLegendItem;
+class RefreshThrottle;
+class TimelineLegend;
 class TimelinePlottable;
 class TraceDocument;
+struct TimelineStyle;
 
 // The timeline: one axis rect per run, stacked, all on the ViewState's time
 // range; a title row per run, lane names on the left, the time ruler under
-// the last run and a legend of the op kinds present. The window shows this
-// widget and exports render it (exportImage), so both look the same.
+// the last run and a legend of the op kinds present and the timed region.
+// The window shows this widget; exports (TimelineExport) render another
+// instance on the same document and a copy of the view, so both look the
+// same and an export never disturbs the window.
 //
-// Interaction (Perfetto / Nsight Systems conventions):
-//   Ctrl+wheel, pinch     zoom time around the cursor
-//   wheel                 left to the parent (scrolls a surrounding view)
-//   Shift+wheel, h-wheel  pan time
-//   W / S, + / -          zoom in / out around the cursor (else the centre)
-//   A / D, Left / Right   pan by a tenth of the view
-//   0, Home               show everything (ViewState::resetView)
-//   left drag             pan
-//   Shift+drag, right drag  zoom to the dragged time range
-//   Ctrl+drag             measure the interval (Ctrl+click clears it)
-//   click                 select the op (empty space clears)
-//   double click          zoom to the op
-//   hover                 tooltip (opTooltipText)
-//   Esc                   clear the measurement, else the selection
-// Only time zooms and pans; lanes keep their rows.
+// Its parts: TimelineInteraction (what input does), TimeAxisMapping (time
+// <-> pixels), TimelineStyle (colours and fonts), TimelineLegend and
+// RefreshThrottle (live updates coalesced).
 class TimelinePlot : public QCustomPlot {
     Q_OBJECT
 
 public:
+    // The tallest the window's widget gets: QCustomPlot keeps paint buffers
+    // of the widget's size, so 65,535 lanes at full height would ask for
+    // gigabytes. Past it, lanes share the height (and lose their labels
+    // when rows get thinner than the text).
+    static constexpr int kMaxWidgetHeight = 8192;
+
     TimelinePlot(TraceDocument* document, ViewState* view, QWidget* parent = nullptr);
+    ~TimelinePlot() override;
 
-    // Renders the current view to a file: "png" (width x height layout,
-    // rendered at `scale`, so scale 2 doubles the pixels of the same
-    // picture), "svg" or "pdf" (vector). width <= 0: the widget's width, or
-    // 1600 px when it has none; height <= 0: preferredHeight(width).
-    // Works without the widget ever being shown. On failure returns false
-    // and says why in `error`.
-    bool exportImage(const QString& path, const QString& format, int width, int height, double scale,
-                     QString* error);
-
-    // The height at which every lane gets its full row at this width.
+    // The height at which every lane gets its full row at this width
+    // (width <= 0: the widget's, or 1600 px when it has none).
     int preferredHeight(int width = 0) const;
+    // The least height that still gives every lane a pixel: titles, margins,
+    // ruler and legend are not squeezed.
+    int minimumFitHeight(int width = 0) const;
     // Pixels per lane row (grows with the font for presentation mode).
     int rowHeight() const;
+    int totalLanes() const;
+    // Lays out legend and lane labels for a picture of this size, as a
+    // resize does; exports call it before rendering a widget never shown.
+    void fitTo(int width, int height);
+    // Whether lane rows are tall enough at the current size for their names.
+    bool laneLabelsShown() const { return m_laneLabels; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -66,10 +67,12 @@ public:
     // What the hover tooltip shows at `pos`; empty where there is no op.
     QString toolTipTextAt(const QPoint& pos) const;
 
-    // For tests and exports: the axis rect of a run and the time an x pixel means.
+    // For tests and exports: the axis rect of a run, the time axis as
+    // pixels, and the time an x pixel means.
     QCPAxisRect* runAxisRect(int run) const;
-    double timeAtPixel(double x) const;
-    double pixelAtTime(double ns) const;
+    TimeAxisMapping mapping() const;
+    double timeAtPixel(double x) const { return mapping().timeAt(x); }
+    double pixelAtTime(double ns) const { return mapping().pixelAt(ns); }
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;
@@ -90,47 +93,39 @@ private:
         QCPAxisRect* rect = nullptr;
         TimelinePlottable* plottable = nullptr;
     };
-    enum class Drag { None, Pending, Pan, ZoomBand, Measure };
 
     void rebuild();
-    void scheduleRefresh();
     void refresh();
     void refreshRun(int run);
     void updateExtent();
     void applyVisibleRange();
     void applyStyle();
     void layoutRows();
-    void layoutLegend(int width);
     void rebuildLegend();
     std::uint32_t kindsPresent() const;
-    std::vector<TimelineLegendItem*> legendItems() const;
-    int legendColumns(int width) const;
-    int legendHeight(int width) const;
+    bool anyTimedRegion() const;
     int rulerHeight() const;
-    QFont baseFont() const;
+    int fixedHeight(int width) const;
     QString runTitle(int run) const;
     int laneLabelWidth() const;
     int plotLeftMargin() const;
     bool inPlotColumn(const QPoint& pos) const;
-    double zoomCenter() const;
-    void clearDrag();
+    std::optional<double> cursorX() const;
+    // Hands the interaction the current mapping before it acts.
+    TimelineInteraction& interaction();
+    void endDrag();
 
     TraceDocument* m_document;
     ViewState* m_view;
     std::vector<RunRow> m_rows;
-    QCPLegend* m_legend = nullptr;
+    TimelineLegend* m_legend = nullptr;
     QCPTextElement* m_emptyNote = nullptr;
-    std::uint32_t m_legendKinds = 0; // bit per OpKind present
-    QTimer m_refreshTimer;
+    RefreshThrottle* m_refresh;
+    TimelineInteraction m_interaction;
     bool m_syncing = false;
+    bool m_laneLabels = true;
 
-    Drag m_drag = Drag::None;
     QPoint m_pressPos;
-    qint64 m_pressStartNs = 0;
-    qint64 m_pressEndNs = 0;
-    double m_pressNsPerPixel = 0;
-    qint64 m_measureAnchorNs = 0;
-    QPoint m_bandEnd;
     QPoint m_lastMousePos;
     bool m_mouseInside = false;
 };

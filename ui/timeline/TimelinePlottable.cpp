@@ -1,8 +1,9 @@
 #include "timeline/TimelinePlottable.h"
 
+#include "document/SaturatingMath.h"
+#include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
-#include "document/TraceDocument.h"
 
 #include <algorithm>
 #include <cmath>
@@ -69,8 +70,10 @@ QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int l
     const QCPAxis* keyAxis = mKeyAxis.data();
     const QCPAxis* valueAxis = mValueAxis.data();
     // Op times are the run's own; the axis is the document's shared one.
-    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs + m_offsetNs));
-    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs + m_offsetNs));
+    // In double: a time plus the run's offset can pass 2^63 ns.
+    const auto offset = static_cast<double>(m_offsetNs);
+    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs) + offset);
+    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs) + offset);
     x0 = std::clamp(x0, clip.left() - kClampMargin, clip.right() + kClampMargin);
     x1 = std::clamp(x1, clip.left() - kClampMargin, clip.right() + kClampMargin);
     // Every op stays visible: at least one pixel wide.
@@ -106,9 +109,10 @@ void TimelinePlottable::drawTimedRegion(QCPPainter* painter, const QRect& clip) 
     if (header.timedEndNs <= header.timedBeginNs)
         return;
     const QCPAxis* keyAxis = mKeyAxis.data();
-    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs + m_offsetNs)),
+    const auto offset = static_cast<double>(m_offsetNs);
+    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs) + offset),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
-    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs + m_offsetNs)),
+    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs) + offset),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
     painter->fillRect(QRectF(QPointF(x0, clip.top()), QPointF(x1, clip.bottom() + 1)), m_style.timedRegion);
     QPen edge(m_style.timedEdge, 1, Qt::DashLine);
@@ -132,8 +136,8 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
 {
     const RunTimeline& run = m_document->run(m_run);
     const QCPRange range = mKeyAxis->range();
-    const auto [first, last] = run.visibleRange(lane, static_cast<std::int64_t>(std::floor(range.lower)) - m_offsetNs,
-                                                static_cast<std::int64_t>(std::ceil(range.upper)) - m_offsetNs);
+    const auto [first, last] = run.visibleRange(lane, subSaturated(toNsSaturated(std::floor(range.lower)), m_offsetNs),
+                                                subSaturated(toNsSaturated(std::ceil(range.upper)), m_offsetNs));
     const std::vector<Op>& ops = run.laneOps(lane);
     TimelineFolding::fold(ops, first, last, nsPerPixel(), m_items);
     for (const TimelineFolding::Item& item : m_items) {
@@ -141,6 +145,16 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
             drawFolded(painter, clip, item, lane);
         else
             drawOp(painter, clip, ops[item.firstIndex], lane);
+    }
+    // Then, on top, a 1-pixel mark for every op narrower than a pixel, so
+    // the wide op next to it (a kernel between two copies) cannot cover it.
+    const double pixelNs = nsPerPixel();
+    for (const TimelineFolding::Item& item : m_items) {
+        if (item.isFolded()) {
+            drawMarks(painter, clip, item, lane);
+        } else if (static_cast<double>(item.endNs - item.startNs) < pixelNs) {
+            painter->fillRect(opRect(item.startNs, item.startNs, lane, clip), opColor(item.kind));
+        }
     }
 }
 
@@ -195,14 +209,33 @@ void TimelinePlottable::drawFolded(QCPPainter* painter, const QRect& clip, const
     const QColor color = opColor(item.kind);
     const QRectF rect = opRect(item.startNs, item.endNs, lane, clip);
     painter->fillRect(rect, color);
-    if (rect.width() < kOutlineMinPixels)
+    if (rect.width() >= kOutlineMinPixels) {
+        QColor hatch = color.darker(150);
+        painter->fillRect(rect, QBrush(hatch, Qt::Dense6Pattern));
+        QPen outline(color.darker(190), 1);
+        painter->setPen(outline);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(rect.adjusted(0, 0, -1, -1));
+    }
+}
+
+void TimelinePlottable::drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item,
+                                  int lane) const
+{
+    // Every other kind in the block keeps a 1-pixel mark in its colour where
+    // its first op starts: a short kernel among copies is never hidden.
+    if (!item.isMixed())
         return;
-    QColor hatch = color.darker(150);
-    painter->fillRect(rect, QBrush(hatch, Qt::Dense6Pattern));
-    QPen outline(color.darker(190), 1);
-    painter->setPen(outline);
-    painter->setBrush(Qt::NoBrush);
-    painter->drawRect(rect.adjusted(0, 0, -1, -1));
+    const QRectF rect = opRect(item.startNs, item.endNs, lane, clip);
+    for (int k = 0; k < kOpKindCount; ++k) {
+        const auto kind = static_cast<OpKind>(k);
+        if (kind == item.kind || !item.hasKind(kind))
+            continue;
+        const std::int64_t start = item.firstStartNs[static_cast<std::size_t>(k)];
+        QRectF mark = opRect(start, start, lane, clip);
+        mark.moveLeft(std::clamp(mark.left(), rect.left(), std::max(rect.left(), rect.right() - 1)));
+        painter->fillRect(mark, opColor(kind));
+    }
 }
 
 void TimelinePlottable::drawSelection(QCPPainter* painter, const QRect& clip) const
@@ -284,8 +317,8 @@ OpRef TimelinePlottable::opAt(const QPointF& pixel) const
     if (lane < 0 || lane >= run.laneCount() || std::abs(laneCoord - lane) > kRowFill / 2 + 0.08)
         return {};
     const double t = mKeyAxis->pixelToCoord(pixel.x()) - static_cast<double>(m_document->displayOffsetNs(m_run));
-    const auto tolerance = static_cast<std::int64_t>(std::ceil(kHitTolerancePixels * nsPerPixel()));
-    const int index = run.opIndexAt(lane, std::llround(t), tolerance);
+    const std::int64_t tolerance = toNsSaturated(std::ceil(kHitTolerancePixels * nsPerPixel()));
+    const int index = run.opIndexAt(lane, toNsSaturated(t), tolerance);
     if (index < 0)
         return {};
     return OpRef{m_run, lane, index};

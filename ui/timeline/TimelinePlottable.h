@@ -1,7 +1,7 @@
 #pragma once
 
-#include "timeline/TimelineFolding.h"
 #include "document/ViewState.h"
+#include "timeline/TimelineFolding.h"
 
 #include <qcustomplot.h>
 
@@ -66,6 +66,7 @@ private:
     void drawLane(QCPPainter* painter, const QRect& clip, int lane);
     void drawOp(QCPPainter* painter, const QRect& clip, const Op& op, int lane);
     void drawFolded(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
+    void drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
     void drawSelection(QCPPainter* painter, const QRect& clip) const;
     void drawMeasurement(QCPPainter* painter, const QRect& clip) const;
 

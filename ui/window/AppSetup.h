@@ -10,4 +10,9 @@ namespace ovs::ui {
 // Returns the family name in use. Call once, after QApplication exists.
 QString setUpApplicationFont();
 
+// Where XDG_RUNTIME_DIR is unset (servers, containers, sudo), points it at a
+// private directory of this user's (mode 0700), so Qt neither warns at every
+// start nor falls back to a shared one. Call before QApplication exists.
+void setUpRuntimeDirectory();
+
 } // namespace ovs::ui

@@ -1,19 +1,22 @@
 #include "window/MainWindow.h"
 
 #include "charts/BandwidthChart.h"
+#include "charts/OpRateChart.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+#include "export/ExportCaps.h"
+#include "export/PlotExport.h"
+#include "export/TimelineExport.h"
 #include "panels/ControlPanel.h"
 #include "panels/OpDetailsPanel.h"
-#include "charts/OpRateChart.h"
-#include "workers/RunController.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
-#include "document/TraceDocument.h"
+#include "workers/BackgroundWorker.h"
+#include "workers/RunController.h"
 #include "workers/TraceLoader.h"
-#include "document/ViewState.h"
 
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
-#include "trace/TraceJson.h"
 
 #include <QAction>
 #include <QApplication>
@@ -33,11 +36,11 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QThread>
 #include <QTimer>
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 namespace ovs::ui {
 
@@ -45,24 +48,12 @@ namespace {
 
 constexpr int kMaxRecentFiles = 8;
 
-// Runs `work` on a short-lived thread and hands its result (an error message,
-// empty on success) to `done` on the GUI thread.
-void runInBackground(QObject* context, std::function<QString()> work, std::function<void(const QString&)> done)
-{
-    auto result = std::make_shared<QString>();
-    QThread* thread = QThread::create([work = std::move(work), result] { *result = work(); });
-    QObject::connect(thread, &QThread::finished, context, [thread, result, done = std::move(done)] {
-        done(*result);
-        thread->deleteLater();
-    });
-    thread->start();
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_document(new TraceDocument(this)), m_view(new ViewState(this)),
-      m_runs(new RunController(m_document, this)), m_loader(new TraceLoader(this))
+      m_runs(new RunController(m_document, this)), m_loader(new TraceLoader(this)),
+      m_exports(new BackgroundWorker(this))
 {
     setAcceptDrops(true);
     buildLayout();
@@ -123,8 +114,9 @@ void MainWindow::buildMenus()
             showNotice(tr("A run is in progress: cancel it first."));
             return;
         }
-        if (maybeSave())
-            m_document->clear();
+        const auto clear = [this] { m_document->clear(); };
+        if (maybeSave(clear) == SaveFirst::Proceed)
+            clear();
     });
     file->addAction(tr("&Open trace…"), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(),
@@ -155,6 +147,7 @@ void MainWindow::buildMenus()
     image->addAction(tr("PNG image…"), this, [this] { exportTimeline("png"); });
     image->addAction(tr("SVG drawing…"), this, [this] { exportTimeline("svg"); });
     image->addAction(tr("PDF document…"), this, [this] { exportTimeline("pdf"); });
+    file->addAction(tr("Export &chart (PNG, SVG or PDF)…"), this, [this] { exportChart(); });
     QMenu* trace = file->addMenu(tr("Export &trace"));
     trace->addAction(tr("Chrome trace JSON (Perfetto)…"), this, [this] { exportTrace("chrome"); });
     trace->addAction(tr("CSV of ops…"), this, [this] { exportTrace("csv"); });
@@ -232,8 +225,11 @@ void MainWindow::connectWorkers()
         addRecentFile(path);
         showNotice(tr("Saved %1").arg(path));
         updateTitle();
+        if (auto then = std::exchange(m_afterSave, nullptr))
+            then();
     });
     connect(m_loader, &TraceLoader::saveFailed, this, [this](const QString& path, const QString& message) {
+        m_afterSave = nullptr;
         showError(tr("Could not save trace"), tr("%1:\n%2").arg(path, message));
     });
 
@@ -265,10 +261,12 @@ void MainWindow::openTrace(const QString& path)
         showNotice(tr("A run is in progress: cancel it before opening a trace."));
         return;
     }
-    if (!maybeSave())
-        return;
-    showNotice(tr("Opening %1…").arg(path));
-    m_loader->load(path);
+    const auto open = [this, path] {
+        showNotice(tr("Opening %1…").arg(path));
+        m_loader->load(path);
+    };
+    if (maybeSave(open) == SaveFirst::Proceed)
+        open();
 }
 
 void MainWindow::onTraceLoaded(const QString& path, const Trace& trace)
@@ -297,7 +295,9 @@ void MainWindow::resetViewToDocument()
 
 void MainWindow::fitTimelineHeight()
 {
-    m_timeline->setMinimumHeight(m_timeline->preferredHeight());
+    // Bounded: past kMaxWidgetHeight the lanes share the height instead of
+    // asking QCustomPlot for paint buffers of any size.
+    m_timeline->setMinimumHeight(std::min(m_timeline->preferredHeight(), TimelinePlot::kMaxWidgetHeight));
 }
 
 void MainWindow::showError(const QString& title, const QString& message)
@@ -325,29 +325,26 @@ void MainWindow::updateTitle()
         m_statusDevice->setText(QString::fromStdString(m_document->run(0).run().device.label()));
 }
 
-bool MainWindow::maybeSave()
+MainWindow::SaveFirst MainWindow::maybeSave(std::function<void()> afterSave)
 {
     if (!m_document->isModified() || !m_interactive)
-        return true;
+        return SaveFirst::Proceed;
     const auto answer = QMessageBox::question(
         this, tr("Unsaved recording"), tr("The current runs have not been saved. Save them first?"),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel)
-        return false;
+        return SaveFirst::Cancelled;
     if (answer == QMessageBox::Discard)
-        return true;
+        return SaveFirst::Proceed;
     const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "overlapscope-trace.json",
                                                       tr("OverlapScope traces (*.json)"));
     if (path.isEmpty())
-        return false;
-    // Saved synchronously here: the caller is about to replace the document.
-    std::string error;
-    if (!saveTrace(m_document->toTrace(), path.toStdString(), &error)) {
-        showError(tr("Could not save trace"), QString::fromStdString(error));
-        return false;
-    }
-    m_document->markSaved(path);
-    return true;
+        return SaveFirst::Cancelled;
+    // Written in the background like any save; the action waits for it
+    // and is dropped if the save fails (the error says why).
+    m_afterSave = std::move(afterSave);
+    saveTo(path);
+    return SaveFirst::Saving;
 }
 
 void MainWindow::saveTo(const QString& path)
@@ -365,20 +362,46 @@ void MainWindow::exportTimeline(const QString& format)
                                                       format.toUpper() + " (*." + format + ")");
     if (path.isEmpty())
         return;
-    double scale = 1.0;
+    TimelineExportOptions options;
     if (format == "png") {
         bool ok = false;
-        scale = QInputDialog::getDouble(this, tr("PNG scale"), tr("Scale factor (2 for high-DPI slides):"), 2.0, 0.5,
-                                        8.0, 1, &ok);
+        options.scale = QInputDialog::getDouble(this, tr("PNG scale"), tr("Scale factor (2 for high-DPI slides):"),
+                                                2.0, 0.5, 8.0, 1, &ok);
         if (!ok)
             return;
     }
+    options.width = std::max(m_timeline->width(), 1200);
+    // Every lane at full height where that fits the cap, else squeezed into it.
+    options.height = std::min(m_timeline->preferredHeight(options.width), ExportCaps::kMaxSidePixels);
     QString error;
-    const int width = std::max(m_timeline->width(), 1200);
-    if (!m_timeline->exportImage(path, format, width, m_timeline->preferredHeight(), scale, &error))
+    if (!TimelineExport::write(*m_document, *m_view, path, options, m_timeline, &error))
         showError(tr("Could not export timeline"), error);
     else
         showNotice(tr("Exported %1").arg(path));
+}
+
+void MainWindow::exportChart()
+{
+    auto* chart = qobject_cast<QCustomPlot*>(m_tabs->currentWidget());
+    if (!chart) {
+        showNotice(tr("Pick the bandwidth sweep or the GB/s per op tab first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
+                                                      tr("PNG, SVG or PDF (*.png *.svg *.pdf)"));
+    if (path.isEmpty())
+        return;
+    PlotExportOptions options;
+    options.width = std::max(chart->width(), 1000);
+    options.height = std::max(chart->height(), 600);
+    options.scale = 2.0;
+    options.title = m_tabs->tabText(m_tabs->currentIndex());
+    QString error;
+    if (!exportPlot(*chart, path, options, &error))
+        showError(tr("Could not export chart"), error);
+    else
+        showNotice(tr("Exported %1").arg(path));
+    chart->replot(); // toPainter laid it out for the picture's size
 }
 
 void MainWindow::exportTrace(const QString& format)
@@ -390,20 +413,22 @@ void MainWindow::exportTrace(const QString& format)
     if (path.isEmpty())
         return;
     auto trace = std::make_shared<Trace>(m_document->toTrace());
-    runInBackground(
-        this,
-        [trace, path, chrome]() -> QString {
-            std::string error;
-            const bool ok = chrome ? exportChromeTrace(*trace, path.toStdString(), &error)
-                                   : exportCsv(*trace, path.toStdString(), &error);
-            return ok ? QString() : QString::fromStdString(error);
-        },
-        [this, path](const QString& error) {
-            if (error.isEmpty())
+    m_exports->post([this, trace, path, chrome]() -> BackgroundWorker::Delivery {
+        std::string error;
+        bool ok = false;
+        try {
+            ok = chrome ? exportChromeTrace(*trace, path.toStdString(), &error)
+                        : exportCsv(*trace, path.toStdString(), &error);
+        } catch (const std::bad_alloc&) {
+            error = "not enough memory";
+        }
+        return [this, path, ok, message = QString::fromStdString(error)] {
+            if (ok)
                 showNotice(tr("Exported %1").arg(path));
             else
-                showError(tr("Could not export trace"), error);
-        });
+                showError(tr("Could not export trace"), message);
+        };
+    });
 }
 
 void MainWindow::addRecentFile(const QString& path)
@@ -438,8 +463,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    if (!maybeSave()) {
-        event->ignore();
+    if (maybeSave([this] { close(); }) != SaveFirst::Proceed) {
+        event->ignore(); // cancelled, or closing again once the save is written
         return;
     }
     event->accept();

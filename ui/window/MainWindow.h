@@ -3,6 +3,8 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include <functional>
+
 class QLabel;
 class QMenu;
 class QScrollArea;
@@ -14,6 +16,7 @@ struct Trace;
 
 namespace ovs::ui {
 
+class BackgroundWorker;
 class BandwidthChart;
 class ControlPanel;
 class OpDetailsPanel;
@@ -67,9 +70,13 @@ private:
     void updateTitle();
     void fitTimelineHeight();
     void resetViewToDocument();
-    bool maybeSave();
+    // Before replacing the document: asks to save unsaved runs. Proceed: go
+    // ahead now; Saving: `afterSave` runs once the save is written.
+    enum class SaveFirst { Proceed, Saving, Cancelled };
+    SaveFirst maybeSave(std::function<void()> afterSave);
     void saveTo(const QString& path);
     void exportTimeline(const QString& format);
+    void exportChart();
     void exportTrace(const QString& format);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
@@ -78,6 +85,7 @@ private:
     ViewState* m_view;
     RunController* m_runs;
     TraceLoader* m_loader;
+    BackgroundWorker* m_exports; // Chrome and CSV exports
     TimelinePlot* m_timeline = nullptr;
     QScrollArea* m_timelineArea = nullptr;
     ControlPanel* m_controls = nullptr;
@@ -89,7 +97,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QLabel* m_statusDevice = nullptr;
     QString m_lastMessage;
-    QString m_pendingSavePath;
+    std::function<void()> m_afterSave;
     bool m_interactive = true;
     bool m_closeAfterCancel = false;
 };

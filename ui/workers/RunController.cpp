@@ -1,11 +1,10 @@
 #include "workers/RunController.h"
 
-#include "workers/LiveRunSink.h"
 #include "document/TraceDocument.h"
+#include "workers/LiveRunSink.h"
 
 #include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
-#include "sim/SimPreset.h"
 
 #include <QStringList>
 
@@ -25,10 +24,8 @@ RunController::~RunController()
     // buffers go, and the queued results addressed to this object are
     // discarded with it.
     m_cancel.cancel();
-    if (m_worker.joinable())
-        m_worker.join();
-    if (m_lister.joinable())
-        m_lister.join();
+    m_runner.waitForJobs();
+    m_lister.waitForJobs();
 }
 
 bool RunController::start(const RunRequest& request)
@@ -48,7 +45,10 @@ bool RunController::start(const RunRequest& request)
     m_dropRun = false;
     m_dropSweep = false;
     emit started();
-    m_worker = std::thread([this, request] { work(request); });
+    m_runner.post([this, request]() -> BackgroundWorker::Delivery {
+        work(request); // ends with workDone, queued to onWorkDone
+        return {};
+    });
     return true;
 }
 
@@ -63,7 +63,7 @@ void RunController::queryDevices()
     if (m_listing)
         return;
     m_listing = true;
-    m_lister = std::thread([this] {
+    m_lister.post([this]() -> BackgroundWorker::Delivery {
         QList<DeviceListing> devices;
         try {
             for (const auto& device : listDevices())
@@ -73,17 +73,13 @@ void RunController::queryDevices()
             // and say why the GPU could not be asked.
             devices.clear();
             devices.append({"cuda", "CUDA GPU", false, e.what()});
-            for (const auto& preset : simPresets())
-                devices.append({"sim:" + preset.id, preset.name + " [simulated]", true, preset.source});
+            for (const auto& device : simDeviceListings())
+                devices.append(device);
         }
-        QMetaObject::invokeMethod(
-            this,
-            [this, devices] {
-                m_lister.join();
-                m_listing = false;
-                emit devicesListed(devices);
-            },
-            Qt::QueuedConnection);
+        return [this, devices] {
+            m_listing = false;
+            emit devicesListed(devices);
+        };
     });
 }
 
@@ -218,8 +214,6 @@ void RunController::onSweepEnded(const BandwidthSweep& sweep)
 
 void RunController::onWorkDone(bool ok, const QString& message)
 {
-    // The worker sent this as its last act; joining waits only for it to return.
-    m_worker.join();
     m_running = false;
     m_run = -1;
     m_sweep = -1;

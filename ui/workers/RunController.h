@@ -1,5 +1,6 @@
 #pragma once
 
+#include "workers/BackgroundWorker.h"
 #include "workers/CoreMetaTypes.h"
 #include "workers/RunRequest.h"
 
@@ -10,14 +11,13 @@
 #include <QPointer>
 #include <QString>
 
-#include <thread>
 
 namespace ovs::ui {
 
 class TraceDocument;
 
 // The one seam between the window and the device: runs a RunRequest on a
-// worker thread and feeds what it records into the TraceDocument on the GUI
+// BackgroundWorker and feeds what it records into the TraceDocument on the GUI
 // thread, batch by batch, so the timeline and the sweep chart fill in live.
 //
 // The device is created, used and destroyed on the worker thread; the GUI
@@ -76,8 +76,9 @@ private:
 
     QPointer<TraceDocument> m_document;
     CancelFlag m_cancel;
-    std::thread m_worker;
-    std::thread m_lister;
+    // Two workers: a device listing must not wait for a run to end.
+    BackgroundWorker m_runner;
+    BackgroundWorker m_lister;
     bool m_running = false;
     bool m_listing = false;
     // Where the live run and sweep are in the document; -1 when none.

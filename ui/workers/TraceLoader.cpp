@@ -15,35 +15,13 @@ std::string nativePath(const QString& path)
 
 } // namespace
 
-TraceLoader::TraceLoader(QObject* parent) : QObject(parent)
-{
-    m_pool.setMaxThreadCount(1);
-}
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {}
 
-TraceLoader::~TraceLoader()
-{
-    m_pool.clear();
-    m_pool.waitForDone();
-}
-
-void TraceLoader::enqueue(std::function<std::function<void()>()> job)
-{
-    ++m_pending;
-    m_pool.start([this, job = std::move(job)] {
-        std::function<void()> deliver = job();
-        QMetaObject::invokeMethod(
-            this,
-            [this, deliver = std::move(deliver)] {
-                --m_pending;
-                deliver();
-            },
-            Qt::QueuedConnection);
-    });
-}
+TraceLoader::~TraceLoader() = default;
 
 void TraceLoader::load(const QString& path)
 {
-    enqueue([this, path]() -> std::function<void()> {
+    m_worker.post([this, path]() -> std::function<void()> {
         try {
             TraceLoadResult result = loadTrace(nativePath(path));
             if (!result.trace)
@@ -62,7 +40,7 @@ void TraceLoader::save(const QString& path, const Trace& trace)
 {
     // The copy is taken here, on the caller's thread, so the document can
     // change while the file is written.
-    enqueue([this, path, trace]() -> std::function<void()> {
+    m_worker.post([this, path, trace]() -> std::function<void()> {
         try {
             std::string error;
             if (saveTrace(trace, nativePath(path), &error))

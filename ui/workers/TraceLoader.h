@@ -1,14 +1,13 @@
 #pragma once
 
+#include "workers/BackgroundWorker.h"
 #include "workers/CoreMetaTypes.h"
 
 #include "trace/Trace.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
-#include <functional>
 #include <memory>
 
 namespace ovs::ui {
@@ -29,7 +28,7 @@ public:
     ~TraceLoader() override;
 
     // True while a load or save is queued or running.
-    bool isBusy() const { return m_pending > 0; }
+    bool isBusy() const { return m_worker.isBusy(); }
 
 public slots:
     // Returns at once; emits loaded() or failed().
@@ -46,12 +45,7 @@ signals:
     void saveFailed(const QString& path, const QString& message);
 
 private:
-    // Runs `job` on the pool; the function it returns runs back on this
-    // object's thread and emits the result.
-    void enqueue(std::function<std::function<void()>()> job);
-
-    QThreadPool m_pool;
-    int m_pending = 0;
+    BackgroundWorker m_worker;
 };
 
 } // namespace ovs::ui

@@ -1,0 +1,90 @@
+#pragma once
+
+// Which CUDA runtime and driver calls a profile records, and what each is
+// for. The injection library enables API records for exactly these (every
+// other call would cost time and say nothing about overlap); the converter
+// turns them into ops by role. Header-only and free of core, since the
+// injection library compiles it in.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace ovs::profile {
+
+enum class ApiRole : std::uint8_t {
+    Untraced,
+    Copy,       // cudaMemcpy*, cuMemcpy*
+    Memset,     // cudaMemset*, cuMemset*
+    Launch,     // kernels, host functions, graphs
+    Sync,       // the host waits: device, context, stream or event synchronize
+    StreamWait, // a stream waits for an event (the host does not)
+    Alloc,      // device, pinned, managed or pooled allocation
+    Free,
+    Register,   // page-locking host memory, and undoing it
+    Prefetch,   // managed memory moved ahead of use
+    Reset,      // cudaDeviceReset, cuDevicePrimaryCtxReset
+};
+
+// CUPTI's callback names carry a version suffix ("cudaMemcpyAsync_v3020",
+// "cuMemAlloc_v2"); the user knows the call without it.
+constexpr std::string_view apiDisplayName(std::string_view cuptiName)
+{
+    const std::size_t at = cuptiName.rfind("_v");
+    if (at == std::string_view::npos || at + 2 == cuptiName.size())
+        return cuptiName;
+    for (std::size_t i = at + 2; i < cuptiName.size(); ++i)
+        if (cuptiName[i] < '0' || cuptiName[i] > '9')
+            return cuptiName;
+    return cuptiName.substr(0, at);
+}
+
+// The role of a call by its display name. Prefixes, so that the variants
+// (Async, 2D, 3D, Peer, ToSymbol, _ptsz per-thread stream, Ex) come along.
+constexpr ApiRole apiRole(std::string_view name)
+{
+    struct Prefix {
+        std::string_view text;
+        ApiRole role;
+    };
+    constexpr std::array<Prefix, 32> kPrefixes = {{
+        {"cudaMemcpy", ApiRole::Copy},
+        {"cudaMemset", ApiRole::Memset},
+        {"cudaMemPrefetchAsync", ApiRole::Prefetch},
+        {"cudaLaunch", ApiRole::Launch},
+        {"cudaGraphLaunch", ApiRole::Launch},
+        {"cudaDeviceSynchronize", ApiRole::Sync},
+        {"cudaThreadSynchronize", ApiRole::Sync},
+        {"cudaStreamSynchronize", ApiRole::Sync},
+        {"cudaEventSynchronize", ApiRole::Sync},
+        {"cudaStreamWaitEvent", ApiRole::StreamWait},
+        {"cudaMalloc", ApiRole::Alloc},
+        {"cudaHostAlloc", ApiRole::Alloc},
+        {"cudaFree", ApiRole::Free},
+        {"cudaHostRegister", ApiRole::Register},
+        {"cudaHostUnregister", ApiRole::Register},
+        {"cudaDeviceReset", ApiRole::Reset},
+        {"cuMemcpy", ApiRole::Copy},
+        {"cuMemsetD", ApiRole::Memset},
+        {"cuMemPrefetchAsync", ApiRole::Prefetch},
+        {"cuLaunch", ApiRole::Launch},
+        {"cuGraphLaunch", ApiRole::Launch},
+        {"cuCtxSynchronize", ApiRole::Sync},
+        {"cuStreamSynchronize", ApiRole::Sync},
+        {"cuEventSynchronize", ApiRole::Sync},
+        {"cuStreamWaitEvent", ApiRole::StreamWait},
+        {"cuMemAlloc", ApiRole::Alloc},
+        {"cuMemHostAlloc", ApiRole::Alloc},
+        {"cuMemFree", ApiRole::Free},
+        {"cuMemHostRegister", ApiRole::Register},
+        {"cuMemHostUnregister", ApiRole::Register},
+        {"cuDevicePrimaryCtxReset", ApiRole::Reset},
+        {"cuCtxDestroy", ApiRole::Reset},
+    }};
+    for (const Prefix& p : kPrefixes)
+        if (name.substr(0, p.text.size()) == p.text)
+            return p.role;
+    return ApiRole::Untraced;
+}
+
+} // namespace ovs::profile

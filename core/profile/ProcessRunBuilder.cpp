@@ -1,0 +1,591 @@
+#include "profile/ProcessRunBuilder.h"
+
+#include "profile/ApiNames.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+namespace ovs::profile {
+namespace {
+
+constexpr std::size_t kMaxLanes = std::numeric_limits<std::uint16_t>::max();
+constexpr std::size_t kMaxRunNameChars = 80;
+
+HostMemoryKind memoryKind(std::uint32_t cuptiKind)
+{
+    switch (cuptiKind) {
+    case kMemoryPageable: return HostMemoryKind::Pageable;
+    case kMemoryPinned: return HostMemoryKind::Pinned;
+    case kMemoryDevice:
+    case kMemoryArray:
+    case kMemoryDeviceStatic: return HostMemoryKind::Device;
+    case kMemoryManaged:
+    case kMemoryManagedStatic: return HostMemoryKind::Managed;
+    default: return HostMemoryKind::None;
+    }
+}
+
+// The words Kineto uses too ("Memcpy HtoD (Pageable -> Device)"), so that a
+// profile and a PyTorch trace of the same program read alike.
+const char* memoryWord(std::uint32_t cuptiKind)
+{
+    switch (cuptiKind) {
+    case kMemoryPageable: return "Pageable";
+    case kMemoryPinned: return "Pinned";
+    case kMemoryDevice: return "Device";
+    case kMemoryArray: return "Array";
+    case kMemoryManaged: return "Managed";
+    case kMemoryDeviceStatic: return "Static";
+    case kMemoryManagedStatic: return "ManagedStatic";
+    default: return "Unknown";
+    }
+}
+
+const char* copyWord(std::uint8_t copyKind)
+{
+    switch (copyKind) {
+    case kCopyHtoD: return "HtoD";
+    case kCopyDtoH: return "DtoH";
+    case kCopyHtoA: return "HtoA";
+    case kCopyAtoH: return "AtoH";
+    case kCopyAtoA: return "AtoA";
+    case kCopyAtoD: return "AtoD";
+    case kCopyDtoA: return "DtoA";
+    case kCopyDtoD: return "DtoD";
+    case kCopyHtoH: return "HtoH";
+    case kCopyPtoP: return "PtoP";
+    default: return "Unknown";
+    }
+}
+
+OpKind apiOpKind(std::string_view name)
+{
+    switch (apiRole(name)) {
+    case ApiRole::Sync: return OpKind::Sync;
+    case ApiRole::Alloc: return OpKind::Alloc;
+    case ApiRole::Free: return OpKind::Free;
+    case ApiRole::Register: return OpKind::Register;
+    default: return OpKind::ApiCall;
+    }
+}
+
+std::string shortCommandLine(std::string_view commandLine)
+{
+    std::string text(commandLine);
+    std::replace(text.begin(), text.end(), '\0', ' ');
+    // The program by its file name: the folder it came from is noise here.
+    const std::size_t programEnd = std::min(text.find(' '), text.size());
+    const std::size_t slash = text.rfind('/', programEnd);
+    if (slash != std::string::npos && slash < programEnd)
+        text.erase(0, slash + 1);
+    if (text.size() > kMaxRunNameChars)
+        text = text.substr(0, kMaxRunNameChars - 3) + "...";
+    return text;
+}
+
+} // namespace
+
+ProcessRunBuilder::ProcessRunBuilder(std::int64_t zeroNs) : m_zeroNs(zeroNs)
+{
+    m_run.pipeline = "profile";
+    m_run.timing = "cupti";
+    m_run.verification.message = "not verified: a profiled program checks its own results";
+}
+
+void ProcessRunBuilder::add(const DecodedRecord& record)
+{
+    switch (record.type) {
+    case RecordType::Begin:
+        if (const auto r = record.payload<BeginRecord>())
+            begin(*r, record.text(sizeof(BeginRecord), r->textBytes).value_or(""));
+        return;
+    case RecordType::Clock:
+        if (const auto r = record.payload<ClockRecord>())
+            m_clock.add(r->cuptiNs, r->monotonicNs);
+        return;
+    case RecordType::String:
+        if (const auto r = record.payload<StringRecord>())
+            if (const auto t = record.text(sizeof(StringRecord), r->textBytes))
+                m_strings[r->id] = std::string(*t);
+        return;
+    case RecordType::Device:
+        if (const auto r = record.payload<DeviceRecord>()) {
+            m_devices[r->deviceId] = *r;
+            fillDevice();
+        }
+        return;
+    case RecordType::Context:
+        if (const auto r = record.payload<ContextRecord>())
+            m_contexts[r->contextId] = *r;
+        return;
+    case RecordType::Stream:
+        if (const auto r = record.payload<StreamRecord>())
+            m_streamFlags[{r->contextId, r->streamId}] = r->flag;
+        return;
+    case RecordType::Thread:
+        if (const auto r = record.payload<ThreadRecord>()) {
+            m_threadNames[r->threadId] = r->nameId;
+            // A lane made before the name arrived gets it now.
+            if (const auto lane = m_threadLanes.find(r->threadId); lane != m_threadLanes.end())
+                m_run.lanes[static_cast<std::size_t>(lane->second)].name = threadLaneName(r->threadId);
+        }
+        return;
+    case RecordType::Memcpy:
+        if (const auto r = record.payload<MemcpyRecord>())
+            addMemcpy(*r);
+        return;
+    case RecordType::Memset:
+        if (const auto r = record.payload<MemsetRecord>())
+            addMemset(*r);
+        return;
+    case RecordType::Kernel:
+        if (const auto r = record.payload<KernelRecord>())
+            addKernel(*r);
+        return;
+    case RecordType::Api:
+        if (const auto r = record.payload<ApiRecord>())
+            addApi(*r);
+        return;
+    case RecordType::Sync:
+        if (const auto r = record.payload<SyncRecord>())
+            addSync(*r);
+        return;
+    case RecordType::Loss:
+        if (const auto r = record.payload<LossRecord>()) {
+            m_dropped = r->dropped;
+            m_untimed = r->untimed;
+        }
+        return;
+    case RecordType::Note:
+        if (const auto r = record.payload<NoteRecord>())
+            addNote(*r, record.text(sizeof(NoteRecord), r->textBytes).value_or(""));
+        return;
+    case RecordType::End:
+        if (const auto r = record.payload<EndRecord>()) {
+            m_ended = true;
+            m_dropped = std::max(m_dropped, r->dropped);
+            m_untimed = std::max(m_untimed, r->untimed);
+        }
+        return;
+    }
+    // A record type of a newer writer: skipped (see ProfileRecord.h).
+}
+
+void ProcessRunBuilder::begin(const BeginRecord& begin, std::string_view commandLine)
+{
+    m_begun = true;
+    m_pid = begin.pid;
+    m_parentPid = begin.parentPid;
+    m_run.name = shortCommandLine(commandLine) + " (pid " + std::to_string(begin.pid) + ")";
+}
+
+const std::string& ProcessRunBuilder::text(std::uint32_t stringId) const
+{
+    static const std::string kNone;
+    const auto it = m_strings.find(stringId);
+    return it == m_strings.end() ? kNone : it->second;
+}
+
+std::uint32_t ProcessRunBuilder::nameId(const std::string& name)
+{
+    if (name.empty())
+        return 0;
+    const auto [it, added] = m_nameIds.try_emplace(name, static_cast<std::uint32_t>(m_run.names.size()));
+    if (added)
+        m_run.names.push_back(name);
+    return it->second;
+}
+
+int ProcessRunBuilder::addLane(std::string name, LaneKind kind)
+{
+    m_run.lanes.push_back({std::move(name), kind});
+    m_laneIsStream.push_back(kind == LaneKind::Stream);
+    return static_cast<int>(m_run.lanes.size() - 1);
+}
+
+std::string ProcessRunBuilder::streamLaneName(const StreamLane& s, bool withDevice) const
+{
+    const std::string prefix = withDevice ? "GPU " + std::to_string(s.deviceId) + " " : "";
+    const auto context = m_contexts.find(s.contextId);
+    const auto flag = m_streamFlags.find({s.contextId, s.streamId});
+    const bool legacy = (context != m_contexts.end() && context->second.nullStreamId == s.streamId)
+                        || (flag != m_streamFlags.end() && flag->second == kStreamFlagNull);
+    if (legacy)
+        return prefix + "default stream (legacy)";
+    return prefix + "stream " + std::to_string(s.streamId);
+}
+
+std::string ProcessRunBuilder::threadLaneName(std::uint32_t threadId) const
+{
+    std::string name = threadId == m_pid ? "main thread" : "thread " + std::to_string(threadId);
+    if (const auto known = m_threadNames.find(threadId); known != m_threadNames.end() && !text(known->second).empty())
+        name += " (" + text(known->second) + ")";
+    return name;
+}
+
+int ProcessRunBuilder::streamLane(std::uint32_t deviceId, std::uint32_t contextId, std::uint32_t streamId)
+{
+    const auto key = std::make_pair(contextId, streamId);
+    if (const auto known = m_streamLanes.find(key); known != m_streamLanes.end())
+        return known->second.lane;
+    if (m_run.lanes.size() >= kMaxLanes)
+        return -1;
+    StreamLane s{deviceId, contextId, streamId, 0};
+    s.lane = addLane(streamLaneName(s, false), LaneKind::Stream);
+    m_streamLanes.emplace(key, s);
+    return s.lane;
+}
+
+int ProcessRunBuilder::threadLane(std::uint32_t threadId)
+{
+    if (const auto known = m_threadLanes.find(threadId); known != m_threadLanes.end())
+        return known->second;
+    if (m_run.lanes.size() >= kMaxLanes)
+        return -1;
+    const int lane = addLane(threadLaneName(threadId), LaneKind::HostThread);
+    m_threadLanes.emplace(threadId, lane);
+    return lane;
+}
+
+void ProcessRunBuilder::addGpuOp(Op op, std::uint32_t deviceId, std::uint32_t contextId, std::uint32_t streamId,
+                                 std::uint64_t startNs, std::uint64_t endNs)
+{
+    const int lane = streamLane(deviceId, contextId, streamId);
+    if (lane < 0)
+        return;
+    if (m_firstDevice == UINT32_MAX) {
+        m_firstDevice = deviceId;
+        fillDevice();
+    }
+    // CUPTI's times are when the engine ran the op, so they are the
+    // engine-true interval as well as the only one there is. Kept on CUPTI's
+    // clock until the run is made (see runTime).
+    op.startNs = op.execStartNs = static_cast<std::int64_t>(startNs);
+    op.endNs = op.execEndNs = static_cast<std::int64_t>(endNs);
+    op.lane = static_cast<std::uint16_t>(lane);
+    m_run.ops.push_back(op);
+    ++m_gpuOps;
+}
+
+void ProcessRunBuilder::addMemcpy(const MemcpyRecord& r)
+{
+    Op op;
+    op.bytes = r.bytes;
+    op.correlation = r.correlationId;
+    std::string name = std::string("Memcpy ") + copyWord(r.copyKind) + " (" + memoryWord(r.srcKind) + " -> "
+                       + memoryWord(r.dstKind) + ")";
+    switch (r.copyKind) {
+    case kCopyHtoD:
+    case kCopyHtoA:
+        op.kind = OpKind::Upload;
+        op.memory = memoryKind(r.srcKind);
+        break;
+    case kCopyDtoH:
+    case kCopyAtoH:
+        op.kind = OpKind::Download;
+        op.memory = memoryKind(r.dstKind);
+        break;
+    default:
+        // Device to device, peer, and the rare host to host through the
+        // copy engine: no host side to speak of.
+        op.kind = OpKind::DeviceCopy;
+        op.memory = (r.srcKind == kMemoryManaged || r.dstKind == kMemoryManaged) ? HostMemoryKind::Managed
+                                                                                   : HostMemoryKind::Device;
+        if (r.flags & kMemcpyFlagPeer)
+            name = "Memcpy PtoP (GPU " + std::to_string(r.srcDeviceId) + " -> GPU " + std::to_string(r.dstDeviceId)
+                   + ")";
+        break;
+    }
+    op.nameId = nameId(name);
+    addGpuOp(op, r.deviceId, r.contextId, r.streamId, r.startNs, r.endNs);
+}
+
+void ProcessRunBuilder::addMemset(const MemsetRecord& r)
+{
+    Op op;
+    op.kind = OpKind::Memset;
+    op.bytes = r.bytes;
+    op.correlation = r.correlationId;
+    op.memory = memoryKind(r.memoryKind);
+    op.nameId = nameId(std::string("Memset (") + memoryWord(r.memoryKind) + ")");
+    addGpuOp(op, r.deviceId, r.contextId, r.streamId, r.startNs, r.endNs);
+}
+
+void ProcessRunBuilder::addKernel(const KernelRecord& r)
+{
+    Op op;
+    op.kind = OpKind::Kernel;
+    op.correlation = r.correlationId;
+    const std::string& kernel = text(r.nameId);
+    const auto dims = [](const std::int32_t (&d)[3]) {
+        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+    };
+    op.nameId = nameId((kernel.empty() ? std::string("kernel") : kernel) + " [grid " + dims(r.grid) + ", block "
+                       + dims(r.block) + "]");
+    addGpuOp(op, r.deviceId, r.contextId, r.streamId, r.startNs, r.endNs);
+}
+
+void ProcessRunBuilder::addApi(const ApiRecord& r)
+{
+    const int lane = threadLane(r.threadId);
+    if (lane < 0)
+        return;
+    const std::string& name = text(r.nameId);
+    Op op;
+    op.kind = apiOpKind(name);
+    op.startNs = static_cast<std::int64_t>(r.startNs);
+    op.endNs = static_cast<std::int64_t>(r.endNs);
+    op.lane = static_cast<std::uint16_t>(lane);
+    op.correlation = r.correlationId;
+    op.nameId = nameId(name);
+    const std::size_t index = m_run.ops.size();
+    if (r.domain == kApiRuntime) {
+        m_runtimeCalls[r.correlationId] = index;
+        if (const auto pending = m_pendingSyncs.find(r.correlationId); pending != m_pendingSyncs.end()) {
+            nameSync(op, pending->second);
+            m_pendingSyncs.erase(pending);
+        }
+    } else {
+        m_driverCalls.push_back(index);
+    }
+    m_run.ops.push_back(op);
+    ++m_apiCalls;
+}
+
+void ProcessRunBuilder::addSync(const SyncRecord& r)
+{
+    // The call that waited is an op already (or soon): the record says what
+    // it waited for, which goes into that op's name.
+    if (const auto call = m_runtimeCalls.find(r.correlationId); call != m_runtimeCalls.end())
+        nameSync(m_run.ops[call->second], r);
+    else if (m_pendingSyncs.size() < 4096)
+        m_pendingSyncs.emplace(r.correlationId, r);
+}
+
+void ProcessRunBuilder::nameSync(Op& op, const SyncRecord& r)
+{
+    const std::string call = m_run.names[op.nameId];
+    const std::string stream = "stream " + std::to_string(r.streamId);
+    const std::string event = "event " + std::to_string(r.eventId);
+    switch (r.type) {
+    case kSyncStream: op.nameId = nameId(call + " (" + stream + ")"); break;
+    case kSyncEvent: op.nameId = nameId(call + " (" + event + ")"); break;
+    case kSyncStreamWaitEvent: op.nameId = nameId(call + " (" + stream + " waits for " + event + ")"); break;
+    default: break;
+    }
+}
+
+void ProcessRunBuilder::addNote(const NoteRecord& r, std::string_view text)
+{
+    if (r.severity == kNoteNotRecorded)
+        m_notRecorded = std::string(text);
+    else if (r.severity == kNoteWarning)
+        m_warnings.emplace_back(text);
+}
+
+void ProcessRunBuilder::fillDevice()
+{
+    // The run's device is the first one the process used; any others are
+    // named in the detail (their lanes say "GPU N").
+    std::uint32_t id = m_firstDevice;
+    if (id == UINT32_MAX) {
+        if (m_devices.empty())
+            return;
+        id = m_devices.begin()->first;
+    }
+    DeviceInfo info;
+    const auto known = m_devices.find(id);
+    if (known == m_devices.end()) {
+        info.name = "CUDA device " + std::to_string(id);
+    } else {
+        const DeviceRecord& d = known->second;
+        info.name = text(d.nameId).empty() ? "CUDA device " + std::to_string(id) : text(d.nameId);
+        info.detail = "GPU " + std::to_string(id) + ", compute capability " + std::to_string(d.computeMajor) + "."
+                      + std::to_string(d.computeMinor) + ", " + std::to_string(d.multiprocessors) + " SMs, "
+                      + std::to_string(d.copyEngines) + " copy engines (CUPTI)";
+        info.asyncEngineCount = static_cast<int>(d.copyEngines);
+        info.totalMemoryBytes = d.memoryBytes;
+    }
+    for (const auto& [otherId, other] : m_devices)
+        if (otherId != id)
+            info.detail += "; also GPU " + std::to_string(otherId) + " " + text(other.nameId);
+    m_run.device = info;
+}
+
+std::int64_t ProcessRunBuilder::runTime(std::int64_t cuptiNs) const
+{
+    // Ops recorded before the profile's zero cannot happen (the program
+    // starts after it); clamping covers a clock read a hair apart.
+    return std::max<std::int64_t>(0, m_clock.toMonotonic(static_cast<std::uint64_t>(cuptiNs)) - m_zeroNs);
+}
+
+std::vector<std::pair<int, Lane>> ProcessRunBuilder::takeNewLanes()
+{
+    std::vector<std::pair<int, Lane>> lanes;
+    for (; m_lanesTaken < m_run.lanes.size(); ++m_lanesTaken)
+        lanes.emplace_back(static_cast<int>(m_lanesTaken), m_run.lanes[m_lanesTaken]);
+    return lanes;
+}
+
+std::vector<Op> ProcessRunBuilder::takeNewOps()
+{
+    std::vector<Op> ops(m_run.ops.begin() + static_cast<std::ptrdiff_t>(m_opsTaken), m_run.ops.end());
+    m_opsTaken = m_run.ops.size();
+    for (Op& op : ops) {
+        op.startNs = runTime(op.startNs);
+        op.endNs = runTime(op.endNs);
+        if (op.execStartNs >= 0) {
+            op.execStartNs = op.startNs;
+            op.execEndNs = op.endNs;
+        }
+    }
+    return ops;
+}
+
+void ProcessRunBuilder::dropNestedDriverCalls()
+{
+    // A runtime call that calls the driver's public API may show up twice,
+    // once per API, with one correlation id: the runtime call is the one the
+    // program made, so the driver call inside it goes.
+    std::vector<bool> drop(m_run.ops.size(), false);
+    bool any = false;
+    for (const std::size_t index : m_driverCalls) {
+        const Op& driver = m_run.ops[index];
+        const auto runtime = m_runtimeCalls.find(driver.correlation);
+        if (runtime == m_runtimeCalls.end())
+            continue;
+        const Op& outer = m_run.ops[runtime->second];
+        if (outer.lane == driver.lane && outer.startNs <= driver.startNs && driver.endNs <= outer.endNs) {
+            drop[index] = true;
+            any = true;
+        }
+    }
+    if (!any)
+        return;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < m_run.ops.size(); ++i)
+        if (!drop[i])
+            m_run.ops[kept++] = m_run.ops[i];
+    m_run.ops.resize(kept);
+    m_apiCalls = 0;
+    for (const Op& op : m_run.ops)
+        if (!m_laneIsStream[op.lane])
+            ++m_apiCalls;
+}
+
+void ProcessRunBuilder::orderLanes(bool multiDevice)
+{
+    // Devices, then their streams (the legacy default stream first), then
+    // host threads (the main thread first).
+    struct Key {
+        int group = 0; // 0 stream, 1 host thread
+        std::uint32_t device = 0;
+        int notLegacy = 0;
+        std::uint32_t id = 0; // stream id or thread id (0 for the main thread)
+        int lane = 0;
+    };
+    std::vector<Key> keys(m_run.lanes.size());
+    std::vector<std::string> names(m_run.lanes.size());
+    for (const auto& [key, s] : m_streamLanes) {
+        names[static_cast<std::size_t>(s.lane)] = streamLaneName(s, multiDevice);
+        const bool legacy = names[static_cast<std::size_t>(s.lane)].ends_with("default stream (legacy)");
+        keys[static_cast<std::size_t>(s.lane)] = {0, s.deviceId, legacy ? 0 : 1, s.streamId, s.lane};
+    }
+    for (const auto& [thread, lane] : m_threadLanes) {
+        names[static_cast<std::size_t>(lane)] = threadLaneName(thread);
+        keys[static_cast<std::size_t>(lane)] = {1, 0, 0, thread == m_pid ? 0 : thread, lane};
+    }
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+        return std::tie(a.group, a.device, a.notLegacy, a.id) < std::tie(b.group, b.device, b.notLegacy, b.id);
+    });
+    std::vector<std::uint16_t> newIndex(keys.size());
+    std::vector<Lane> lanes;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto old = static_cast<std::size_t>(keys[i].lane);
+        newIndex[old] = static_cast<std::uint16_t>(i);
+        lanes.push_back({names[old], m_run.lanes[old].kind});
+    }
+    m_run.lanes = std::move(lanes);
+    for (Op& op : m_run.ops)
+        op.lane = newIndex[op.lane];
+}
+
+std::string ProcessRunBuilder::endingText(const ProcessEnding& ending, const std::string& streamProblem) const
+{
+    std::vector<std::string> parts;
+    if (!m_notRecorded.empty())
+        parts.push_back(m_notRecorded);
+    else if (!m_ended)
+        parts.push_back(ending.cancelled
+                            ? "stopped by the user before its exit handlers ran: the trace holds what was flushed"
+                            : "incomplete: the process ended without running its exit handlers (it crashed, was "
+                              "killed or called _exit): the trace holds what was flushed before");
+    if (!streamProblem.empty())
+        parts.push_back(streamProblem);
+    if (!ending.exitStatus.empty() && !ending.exitedCleanly)
+        parts.push_back(ending.exitStatus);
+    parts.insert(parts.end(), m_warnings.begin(), m_warnings.end());
+    if (m_dropped > 0)
+        parts.push_back("CUPTI dropped " + std::to_string(m_dropped) + " records (out of activity buffers)");
+    if (m_untimed > 0)
+        parts.push_back(std::to_string(m_untimed)
+                        + " records came back without times (work still running when the process ended)");
+    if (m_notRecorded.empty() && m_gpuOps == 0)
+        parts.push_back("no GPU work recorded");
+    std::string text;
+    for (const std::string& part : parts)
+        text += (text.empty() ? "" : "; ") + part;
+    return text;
+}
+
+Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& streamProblem)
+{
+    for (auto& [correlation, sync] : m_pendingSyncs)
+        if (const auto call = m_runtimeCalls.find(correlation); call != m_runtimeCalls.end())
+            nameSync(m_run.ops[call->second], sync);
+    m_pendingSyncs.clear();
+    dropNestedDriverCalls();
+    orderLanes(m_devices.size() > 1 || [&] {
+        std::uint32_t first = UINT32_MAX;
+        for (const auto& [key, s] : m_streamLanes) {
+            if (first != UINT32_MAX && s.deviceId != first)
+                return true;
+            first = s.deviceId;
+        }
+        return false;
+    }());
+
+    std::int64_t begin = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = 0;
+    for (Op& op : m_run.ops) {
+        op.startNs = runTime(op.startNs);
+        op.endNs = std::max(op.startNs, runTime(op.endNs));
+        if (op.execStartNs >= 0) {
+            op.execStartNs = op.startNs;
+            op.execEndNs = op.endNs;
+        }
+        begin = std::min(begin, op.startNs);
+        end = std::max(end, op.endNs);
+    }
+    // The timed region is the span of what was recorded: CUDA's first call
+    // to its last op, not the program's start-up (imports, data loading).
+    m_run.timedBeginNs = m_run.ops.empty() ? 0 : begin;
+    m_run.timedEndNs = m_run.ops.empty() ? 0 : end;
+    m_run.sortOps();
+
+    const bool incomplete = !m_ended || !streamProblem.empty();
+    if (!m_notRecorded.empty())
+        m_run.status = RunStatus::Failed;
+    else if (incomplete)
+        m_run.status = ending.cancelled ? RunStatus::Cancelled : RunStatus::Failed;
+    else
+        m_run.status = RunStatus::Completed;
+    m_run.error = endingText(ending, streamProblem);
+    if (m_run.name.empty())
+        m_run.name = "process (no begin record)";
+    m_opsTaken = m_run.ops.size();
+    return m_run;
+}
+
+} // namespace ovs::profile

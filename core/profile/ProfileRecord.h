@@ -1,0 +1,240 @@
+#pragma once
+
+// The record stream that liboverlapscope-inject writes, one file per traced
+// process, and ProfileStreamDecoder reads back (docs/profiling.md).
+//
+// Both ends run on the same machine, so records are plain structs in host
+// byte order. A stream is the 8-byte magic followed by records; a record is a
+// RecordHeader, its fixed payload and, for some types, text, padded to a
+// multiple of 8 bytes. A reader skips record types it does not know (by their
+// size), so types can be added without breaking older readers; a change to a
+// payload's layout needs a new kStreamVersion.
+//
+// This header is shared with the injection library, which links nothing of
+// core: keep it free of includes beyond <cstdint>.
+
+#include <cstdint>
+
+namespace ovs::profile {
+
+inline constexpr char kStreamMagic[8] = {'O', 'V', 'S', 'P', 'R', 'O', 'F', '\n'};
+inline constexpr std::uint32_t kStreamVersion = 1;
+// Stream files are named "<pid>-<n>" + this, in the directory named by the
+// environment variable below.
+inline constexpr const char* kStreamSuffix = ".ovsprof";
+inline constexpr const char* kOutputDirVariable = "OVERLAPSCOPE_PROFILE_OUT";
+
+enum class RecordType : std::uint16_t {
+    Begin = 1, // always first
+    Clock,
+    String,
+    Device,
+    Context,
+    Stream,
+    Thread,
+    Memcpy,
+    Memset,
+    Kernel,
+    Api,
+    Sync,
+    Loss,
+    Note,
+    End, // absent when the process died or was killed before exit handlers ran
+};
+
+struct RecordHeader {
+    std::uint16_t type = 0;
+    std::uint16_t reserved = 0;
+    std::uint32_t size = 0; // the whole record: header, payload, text, padding
+};
+
+// Text follows: the process's command line, arguments separated by '\0'.
+struct BeginRecord {
+    static constexpr RecordType kType = RecordType::Begin;
+    std::uint32_t version = kStreamVersion;
+    std::uint32_t pid = 0;
+    std::uint32_t parentPid = 0;
+    std::uint32_t textBytes = 0;
+};
+
+// One reading of CUPTI's clock and the host clocks, taken together. Every
+// time in the records below is on CUPTI's clock; these pairs place them on
+// CLOCK_MONOTONIC (std::chrono::steady_clock), the clock of whoever reads the
+// stream.
+struct ClockRecord {
+    static constexpr RecordType kType = RecordType::Clock;
+    std::uint64_t cuptiNs = 0;
+    std::int64_t monotonicNs = 0;
+    std::int64_t realtimeNs = 0;
+};
+
+// Names are sent once and referred to by id (ids start at 1). Text follows.
+struct StringRecord {
+    static constexpr RecordType kType = RecordType::String;
+    std::uint32_t id = 0;
+    std::uint32_t textBytes = 0;
+};
+
+struct DeviceRecord {
+    static constexpr RecordType kType = RecordType::Device;
+    std::uint32_t deviceId = 0;
+    std::uint32_t nameId = 0;
+    std::uint32_t computeMajor = 0;
+    std::uint32_t computeMinor = 0;
+    std::uint32_t copyEngines = 0;
+    std::uint32_t multiprocessors = 0;
+    std::uint64_t memoryBytes = 0;
+};
+
+struct ContextRecord {
+    static constexpr RecordType kType = RecordType::Context;
+    std::uint32_t contextId = 0;
+    std::uint32_t deviceId = 0;
+    std::uint32_t nullStreamId = 0; // the legacy default stream of this context
+    std::uint32_t reserved = 0;
+};
+
+// CUPTI's stream flag: 1 default (blocking: synchronizes with the legacy
+// default stream), 2 non-blocking, 3 the null stream.
+struct StreamRecord {
+    static constexpr RecordType kType = RecordType::Stream;
+    std::uint32_t contextId = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t flag = 0;
+    std::int32_t priority = 0;
+};
+
+inline constexpr std::uint32_t kStreamFlagBlocking = 1;
+inline constexpr std::uint32_t kStreamFlagNonBlocking = 2;
+inline constexpr std::uint32_t kStreamFlagNull = 3;
+
+// A host thread's name (/proc/self/task/TID/comm), sent when the thread
+// first makes a traced call.
+struct ThreadRecord {
+    static constexpr RecordType kType = RecordType::Thread;
+    std::uint32_t threadId = 0;
+    std::uint32_t nameId = 0;
+};
+
+// CUPTI's CUpti_ActivityMemcpyKind and CUpti_ActivityMemoryKind values.
+enum MemcpyKind : std::uint8_t {
+    kCopyUnknown = 0, kCopyHtoD = 1, kCopyDtoH = 2, kCopyHtoA = 3, kCopyAtoH = 4, kCopyAtoA = 5,
+    kCopyAtoD = 6, kCopyDtoA = 7, kCopyDtoD = 8, kCopyHtoH = 9, kCopyPtoP = 10,
+};
+enum MemoryKind : std::uint8_t {
+    kMemoryUnknown = 0, kMemoryPageable = 1, kMemoryPinned = 2, kMemoryDevice = 3, kMemoryArray = 4,
+    kMemoryManaged = 5, kMemoryDeviceStatic = 6, kMemoryManagedStatic = 7,
+};
+inline constexpr std::uint8_t kMemcpyFlagAsync = 1; // CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC
+inline constexpr std::uint8_t kMemcpyFlagPeer = 2;  // from a peer-to-peer record
+
+struct MemcpyRecord {
+    static constexpr RecordType kType = RecordType::Memcpy;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t deviceId = 0;
+    std::uint32_t contextId = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t srcDeviceId = 0; // peer copies only
+    std::uint32_t dstDeviceId = 0;
+    std::uint32_t graphId = 0; // 0: not part of a CUDA graph
+    std::uint8_t copyKind = 0;
+    std::uint8_t srcKind = 0;
+    std::uint8_t dstKind = 0;
+    std::uint8_t flags = 0;
+};
+
+struct MemsetRecord {
+    static constexpr RecordType kType = RecordType::Memset;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t deviceId = 0;
+    std::uint32_t contextId = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t graphId = 0;
+    std::uint16_t memoryKind = 0;
+    std::uint16_t flags = 0;
+};
+
+struct KernelRecord {
+    static constexpr RecordType kType = RecordType::Kernel;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint32_t deviceId = 0;
+    std::uint32_t contextId = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t nameId = 0; // demangled
+    std::int32_t grid[3] = {};
+    std::int32_t block[3] = {};
+    std::uint32_t sharedMemoryBytes = 0; // static + dynamic
+    std::uint32_t graphId = 0;
+    std::uint16_t registersPerThread = 0;
+    std::uint16_t reserved = 0;
+};
+
+enum ApiDomain : std::uint8_t { kApiRuntime = 1, kApiDriver = 2 };
+
+struct ApiRecord {
+    static constexpr RecordType kType = RecordType::Api;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint32_t threadId = 0; // the kernel's thread id (gettid)
+    std::uint32_t correlationId = 0;
+    std::uint32_t nameId = 0; // "cudaMemcpyAsync", without CUPTI's _vNNNN suffix
+    std::uint32_t returnValue = 0;
+    std::uint32_t callbackId = 0;
+    std::uint8_t domain = 0;
+    std::uint8_t reserved[3] = {};
+};
+
+// CUpti_ActivitySynchronizationType values.
+enum SyncType : std::uint32_t {
+    kSyncUnknown = 0, kSyncEvent = 1, kSyncStreamWaitEvent = 2, kSyncStream = 3, kSyncContext = 4,
+};
+
+struct SyncRecord {
+    static constexpr RecordType kType = RecordType::Sync;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint32_t type = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t contextId = 0;
+    std::uint32_t streamId = 0;
+    std::uint32_t eventId = 0;
+    std::uint32_t reserved = 0;
+};
+
+// What was lost so far (totals, not increments): records CUPTI dropped for
+// want of a buffer, and records it handed back without times (work still in
+// flight at a forced flush, e.g. at exit).
+struct LossRecord {
+    static constexpr RecordType kType = RecordType::Loss;
+    std::uint64_t dropped = 0;
+    std::uint64_t untimed = 0;
+};
+
+enum NoteSeverity : std::uint32_t {
+    kNoteInfo = 0,
+    kNoteWarning = 1,
+    kNoteNotRecorded = 2, // tracing could not start: the process runs untraced
+};
+
+// A message for the user. Text follows.
+struct NoteRecord {
+    static constexpr RecordType kType = RecordType::Note;
+    std::uint32_t severity = 0;
+    std::uint32_t textBytes = 0;
+};
+
+struct EndRecord {
+    static constexpr RecordType kType = RecordType::End;
+    std::uint64_t dropped = 0;
+    std::uint64_t untimed = 0;
+};
+
+} // namespace ovs::profile

@@ -1,0 +1,620 @@
+#include "trace/ChromeTraceImport.h"
+
+#include "trace/MessageText.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+
+namespace ovs {
+
+namespace {
+
+using Value = JsonReader::Value;
+
+constexpr std::size_t kMaxLanes = 65535;
+// CUPTI reports the legacy default (NULL) stream of a context as stream 7 in
+// the traces PyTorch writes; streams the program creates get other ids.
+constexpr std::int64_t kLegacyDefaultStream = 7;
+
+[[noreturn]] void fail(std::size_t event, const std::string& message)
+{
+    throw JsonReadError{"event " + std::to_string(event) + ": " + message};
+}
+
+// What an event is to us.
+enum class Category : std::uint8_t { Kernel, Memcpy, Memset, Runtime, Driver, Other };
+
+Category categoryOf(std::string_view cat)
+{
+    // Kineto's names, and the older spellings some versions wrote.
+    if (cat == "kernel" || cat == "Kernel")
+        return Category::Kernel;
+    if (cat == "gpu_memcpy" || cat == "Memcpy")
+        return Category::Memcpy;
+    if (cat == "gpu_memset" || cat == "Memset")
+        return Category::Memset;
+    if (cat == "cuda_runtime" || cat == "Runtime")
+        return Category::Runtime;
+    if (cat == "cuda_driver")
+        return Category::Driver;
+    return Category::Other;
+}
+
+// A side of a copy as CUPTI names it ("Pageable", "Device", "Managed Static").
+HostMemoryKind memoryFromName(std::string_view name)
+{
+    if (name == "Pageable")
+        return HostMemoryKind::Pageable;
+    if (name == "Pinned")
+        return HostMemoryKind::Pinned;
+    if (name.substr(0, 7) == "Managed")
+        return HostMemoryKind::Managed;
+    if (name.substr(0, 6) == "Device" || name == "Array")
+        return HostMemoryKind::Device;
+    return HostMemoryKind::None;
+}
+
+// "Memcpy HtoD (Pageable -> Device)": direction and the host side's memory.
+// HtoH copies and unnamed ones are not modelled (nullopt).
+std::optional<std::pair<OpKind, HostMemoryKind>> memcpyFromName(std::string_view name)
+{
+    if (name.substr(0, 7) != "Memcpy ")
+        return std::nullopt;
+    const std::string_view kind = name.substr(7, 4);
+    std::string_view from, to;
+    const auto open = name.find('(');
+    const auto arrow = name.find(" -> ");
+    const auto close = name.rfind(')');
+    if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos
+        && open < arrow && arrow < close) {
+        from = name.substr(open + 1, arrow - open - 1);
+        to = name.substr(arrow + 4, close - arrow - 4);
+    }
+    if (kind == "HtoD" || kind == "HtoA")
+        return std::pair{OpKind::Upload, memoryFromName(from)};
+    if (kind == "DtoH" || kind == "AtoH")
+        return std::pair{OpKind::Download, memoryFromName(to)};
+    if (kind == "DtoD" || kind == "PtoP" || kind == "DtoA" || kind == "AtoD" || kind == "AtoA") {
+        const bool managed = memoryFromName(from) == HostMemoryKind::Managed || memoryFromName(to) == HostMemoryKind::Managed;
+        return std::pair{OpKind::DeviceCopy, managed ? HostMemoryKind::Managed : HostMemoryKind::Device};
+    }
+    return std::nullopt;
+}
+
+HostMemoryKind memsetMemory(std::string_view name)
+{
+    // "Memset (Device)"
+    const auto open = name.find('(');
+    const auto close = name.rfind(')');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+        return HostMemoryKind::Device;
+    const HostMemoryKind memory = memoryFromName(name.substr(open + 1, close - open - 1));
+    return memory == HostMemoryKind::None ? HostMemoryKind::Device : memory;
+}
+
+// One event's members, as far as we use them.
+struct Event {
+    std::string_view ph, cat, name;
+    std::int64_t pid = 0, tid = 0;
+    bool hasPid = false, hasTid = false, hasTs = false, hasDur = false;
+    std::int64_t tsNs = 0, durNs = 0;
+    // args
+    std::optional<std::int64_t> device, stream, correlation, bytes, sortIndex;
+    std::string_view argName;
+};
+
+struct LaneKey {
+    std::uint32_t run = 0;
+    bool gpu = false;
+    std::int64_t a = 0; // device, or pid
+    std::int64_t b = 0; // stream, or tid
+    friend bool operator<(const LaneKey& x, const LaneKey& y)
+    {
+        return std::tie(x.run, x.gpu, x.a, x.b) < std::tie(y.run, y.gpu, y.a, y.b);
+    }
+};
+
+class Importer {
+public:
+    explicit Importer(JsonReader& json) : m_json(json) {}
+
+    ChromeTraceImport read()
+    {
+        const JsonKind root = m_json.rootKind();
+        if (root == JsonKind::Array) {
+            Value events;
+            if (const auto error = m_json.document().get_value().get(events))
+                m_json.syntaxError(error);
+            readEvents(events, 1);
+        } else if (root == JsonKind::Object) {
+            bool sawEvents = false;
+            m_json.forEachMember(m_json.rootObject(), 1, [&](std::string_view key, Value& v) {
+                if (key == "traceEvents") {
+                    if (m_json.kind(v) != JsonKind::Array)
+                        throw JsonReadError{std::string("\"traceEvents\" must be an array, not ")
+                                            + describe(m_json.kind(v))};
+                    readEvents(v, 2);
+                    sawEvents = true;
+                } else if (key == "deviceProperties" && m_json.kind(v) == JsonKind::Array) {
+                    m_json.forEachElement(v, 2, [&](Value& d, std::size_t) { readDeviceProperties(d); });
+                } else if (key == "schemaVersion" || key == "baseTimeNanoseconds") {
+                    m_kineto = true;
+                    m_json.skip(v, 2);
+                } else {
+                    m_json.skip(v, 2);
+                }
+            });
+            if (!sawEvents)
+                throw JsonReadError{"not a trace: there is neither a \"format\" field (OverlapScope) nor a "
+                                    "\"traceEvents\" array (Chrome, PyTorch)"};
+        } else {
+            throw JsonReadError{std::string("not a trace: the file holds ") + describe(root)
+                                + ", not an object or an array of events"};
+        }
+        m_json.finish();
+        return build();
+    }
+
+private:
+    void readDeviceProperties(Value& v)
+    {
+        if (m_json.kind(v) != JsonKind::Object) {
+            m_json.skip(v, 3);
+            return;
+        }
+        std::int64_t id = -1;
+        DeviceInfo device;
+        std::int64_t major = -1, minor = -1;
+        m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
+            const JsonKind kind = m_json.kind(m);
+            if (key == "id" && kind == JsonKind::Integer)
+                id = m_json.integer(m);
+            else if (key == "name" && kind == JsonKind::String)
+                device.name = m_json.string(m);
+            else if (key == "totalGlobalMem" && kind == JsonKind::Integer)
+                device.totalMemoryBytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_json.integer(m)));
+            else if (key == "computeMajor" && kind == JsonKind::Integer)
+                major = m_json.integer(m);
+            else if (key == "computeMinor" && kind == JsonKind::Integer)
+                minor = m_json.integer(m);
+            else
+                m_json.skip(m, 4);
+        });
+        if (major >= 0 && minor >= 0 && major < 100 && minor < 100)
+            device.detail = "sm_" + std::to_string(major) + std::to_string(minor);
+        if (id >= 0)
+            m_devices[id] = std::move(device);
+    }
+
+    void readEvents(Value& events, int depth)
+    {
+        m_json.forEachElement(events, depth, [&](Value& v, std::size_t i) { readEvent(v, i, depth + 1); });
+    }
+
+    std::int64_t idOf(Value& v, std::size_t index, const char* what)
+    {
+        const JsonKind kind = m_json.kind(v);
+        if (kind == JsonKind::Integer)
+            return m_json.integer(v);
+        if (kind == JsonKind::String) {
+            // Chrome allows names as ids ("Spans"); give each a negative id.
+            const std::string_view text = m_json.string(v);
+            const auto [it, inserted] =
+                m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1);
+            return it->second;
+        }
+        fail(index, std::string("\"") + what + "\" must be an integer or a string, not " + describe(kind));
+    }
+
+    std::int64_t microseconds(Value& v, std::size_t index, const char* what)
+    {
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Integer && kind != JsonKind::Number)
+            fail(index, std::string("\"") + what + "\" must be a number, not " + describe(kind));
+        const std::string_view text = JsonReader::rawText(v);
+        (void)m_json.number(v); // validates the number
+        std::int64_t ns = 0;
+        if (!microsecondsTextToNs(text, ns))
+            fail(index, std::string("\"") + what + "\" " + messageText(text, 40) + " is out of range");
+        return ns;
+    }
+
+    std::optional<std::int64_t> optionalInteger(Value& v, int depth)
+    {
+        if (m_json.kind(v) == JsonKind::Integer)
+            return m_json.integer(v);
+        m_json.skip(v, depth); // any other kind: validated, ignored
+        return std::nullopt;
+    }
+
+    void readArgs(Value& v, Event& e, int depth)
+    {
+        if (m_json.kind(v) != JsonKind::Object) {
+            m_json.skip(v, depth);
+            return;
+        }
+        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+            if (key == "stream")
+                e.stream = optionalInteger(m, depth + 1);
+            else if (key == "device")
+                e.device = optionalInteger(m, depth + 1);
+            else if (key == "correlation")
+                e.correlation = optionalInteger(m, depth + 1);
+            else if (key == "bytes")
+                e.bytes = optionalInteger(m, depth + 1);
+            else if (key == "sort_index")
+                e.sortIndex = optionalInteger(m, depth + 1);
+            else if (key == "name" && m_json.kind(m) == JsonKind::String)
+                e.argName = m_json.string(m);
+            else
+                m_json.skip(m, depth + 1);
+        });
+    }
+
+    void readEvent(Value& v, std::size_t index, int depth)
+    {
+        const JsonKind kind = m_json.kind(v);
+        if (kind != JsonKind::Object)
+            fail(index, std::string("must be an object, not ") + describe(kind)
+                            + " (a Chrome trace is an array of event objects)");
+        Event e;
+        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+            const auto text = [&](const char* what) {
+                const JsonKind k = m_json.kind(m);
+                if (k != JsonKind::String)
+                    fail(index, std::string("\"") + what + "\" must be a string, not " + describe(k));
+                return m_json.string(m);
+            };
+            if (key == "ph") {
+                e.ph = text("ph");
+            } else if (key == "cat") {
+                e.cat = text("cat");
+            } else if (key == "name") {
+                e.name = text("name");
+            } else if (key == "pid") {
+                e.pid = idOf(m, index, "pid");
+                e.hasPid = true;
+            } else if (key == "tid") {
+                e.tid = idOf(m, index, "tid");
+                e.hasTid = true;
+            } else if (key == "ts") {
+                e.tsNs = microseconds(m, index, "ts");
+                e.hasTs = true;
+            } else if (key == "dur") {
+                e.durNs = microseconds(m, index, "dur");
+                e.hasDur = true;
+            } else if (key == "args") {
+                readArgs(m, e, depth + 1);
+            } else {
+                m_json.skip(m, depth + 1);
+            }
+        });
+        if (e.ph == "M")
+            metadata(e);
+        else if (e.ph == "X")
+            complete(e, index);
+        else
+            ++m_skipped[e.cat.empty() ? std::string("ph ") + std::string(e.ph.substr(0, 8)) : std::string(e.cat.substr(0, 40))];
+    }
+
+    void metadata(const Event& e)
+    {
+        if (e.name == "process_name" && !e.argName.empty())
+            m_processNames[e.pid] = std::string(e.argName);
+        else if (e.name == "thread_name" && !e.argName.empty())
+            m_threadNames[{e.pid, e.tid}] = std::string(e.argName);
+        else if (e.name == "thread_sort_index" && e.sortIndex)
+            m_threadSort[{e.pid, e.tid}] = *e.sortIndex;
+    }
+
+    std::uint32_t intern(std::string_view name)
+    {
+        if (name.empty())
+            return 0;
+        const auto [it, inserted] = m_nameIds.emplace(std::string(name), static_cast<std::uint32_t>(m_names.size()));
+        if (inserted)
+            m_names.emplace_back(name);
+        return it->second;
+    }
+
+    void complete(const Event& e, std::size_t index)
+    {
+        const Category category = categoryOf(e.cat);
+        if (category == Category::Other) {
+            ++m_skipped[e.cat.empty() ? std::string("uncategorized") : std::string(e.cat.substr(0, 40))];
+            return;
+        }
+        m_kineto = m_kineto || e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "cuda_runtime";
+        if (!e.hasTs || !e.hasDur)
+            fail(index, std::string("a complete event (\"ph\": \"X\") needs \"ts\" and \"dur\""));
+        if (e.durNs < 0)
+            fail(index, "\"dur\" is negative");
+        if (e.tsNs > std::numeric_limits<std::int64_t>::max() - e.durNs)
+            fail(index, "\"ts\" + \"dur\" is out of range");
+        Pending p;
+        p.op.startNs = e.tsNs;
+        p.op.endNs = e.tsNs + e.durNs;
+        p.op.correlation = e.correlation && *e.correlation > 0 && *e.correlation <= std::numeric_limits<std::uint32_t>::max()
+                               ? static_cast<std::uint32_t>(*e.correlation)
+                               : 0;
+        if (category == Category::Runtime || category == Category::Driver) {
+            p.op.kind = OpKind::ApiCall;
+            p.op.nameId = intern(e.name);
+            p.a = e.pid;
+            p.b = e.tid;
+            m_hostPids.emplace(e.pid, 0);
+            ++m_apiCalls;
+        } else {
+            p.gpu = true;
+            p.a = e.device.value_or(e.pid);
+            p.b = e.stream.value_or(e.tid);
+            p.op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, e.bytes.value_or(0)));
+            // GPU times in these traces are CUPTI's: when the engine ran the op.
+            p.op.execStartNs = p.op.startNs;
+            p.op.execEndNs = p.op.endNs;
+            if (category == Category::Kernel) {
+                p.op.kind = OpKind::Kernel;
+                p.op.bytes = 0;
+                p.op.nameId = intern(e.name);
+            } else if (category == Category::Memset) {
+                p.op.kind = OpKind::Memset;
+                p.op.memory = memsetMemory(e.name);
+            } else {
+                const auto copy = memcpyFromName(e.name);
+                if (!copy) {
+                    ++m_skipped["memcpy kinds not modelled (" + messageText(e.name, 40) + ")"];
+                    return;
+                }
+                p.op.kind = copy->first;
+                p.op.memory = copy->second;
+            }
+            m_gpuDevices.emplace(p.a, 0);
+            ++m_gpuOps;
+        }
+        m_pending.push_back(p);
+    }
+
+    ChromeTraceImport build();
+
+    struct Pending {
+        Op op;
+        bool gpu = false;
+        std::int64_t a = 0, b = 0; // device and stream, or pid and tid
+    };
+
+    JsonReader& m_json;
+    bool m_kineto = false;
+    std::vector<Pending> m_pending;
+    std::vector<std::string> m_names{std::string()};
+    std::unordered_map<std::string, std::uint32_t> m_nameIds;
+    std::unordered_map<std::string, std::int64_t> m_stringIds;
+    std::map<std::int64_t, DeviceInfo> m_devices;
+    std::map<std::int64_t, std::string> m_processNames;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> m_threadSort;
+    std::map<std::int64_t, int> m_hostPids;
+    std::map<std::int64_t, int> m_gpuDevices;
+    std::map<std::string, std::size_t> m_skipped;
+    std::size_t m_gpuOps = 0;
+    std::size_t m_apiCalls = 0;
+};
+
+ChromeTraceImport Importer::build()
+{
+    if (m_pending.empty())
+        throw JsonReadError{"the trace holds no GPU work: no kernel, memcpy, memset or CUDA API event "
+                            "(categories kernel, gpu_memcpy, gpu_memset, cuda_runtime, cuda_driver)"};
+
+    // One run per host process that called CUDA (one when none did). GPU work
+    // goes to the process whose API call has its correlation id; work nobody
+    // claims goes to the first.
+    std::vector<std::int64_t> runPids;
+    for (const auto& [pid, unused] : m_hostPids)
+        runPids.push_back(pid);
+    if (runPids.empty())
+        runPids.push_back(std::numeric_limits<std::int64_t>::min());
+    std::unordered_map<std::uint32_t, std::uint32_t> runOfCorrelation;
+    if (runPids.size() > 1)
+        for (const Pending& p : m_pending)
+            if (!p.gpu && p.op.correlation != 0)
+                runOfCorrelation.emplace(p.op.correlation,
+                                         static_cast<std::uint32_t>(std::lower_bound(runPids.begin(), runPids.end(), p.a)
+                                                                    - runPids.begin()));
+    const auto runOf = [&](const Pending& p) -> std::uint32_t {
+        if (runPids.size() == 1)
+            return 0;
+        if (!p.gpu)
+            return static_cast<std::uint32_t>(std::lower_bound(runPids.begin(), runPids.end(), p.a) - runPids.begin());
+        const auto it = runOfCorrelation.find(p.op.correlation);
+        return it == runOfCorrelation.end() ? 0 : it->second;
+    };
+
+    // Times count from the first event of the file, for every run alike.
+    std::int64_t first = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last = std::numeric_limits<std::int64_t>::min();
+    for (const Pending& p : m_pending) {
+        first = std::min(first, p.op.startNs);
+        last = std::max(last, p.op.endNs);
+    }
+    if (static_cast<__int128>(last) - first >= Trace::kTimeLimitNs)
+        throw JsonReadError{"the trace spans more than 2^62 ns (146 years) from its first event to its last"};
+
+    // Group by lane, each lane by start time.
+    std::map<LaneKey, std::vector<std::uint32_t>> byLane;
+    for (std::size_t i = 0; i < m_pending.size(); ++i) {
+        Pending& p = m_pending[i];
+        p.op.startNs -= first;
+        p.op.endNs -= first;
+        if (p.gpu) {
+            p.op.execStartNs = p.op.startNs;
+            p.op.execEndNs = p.op.endNs;
+        }
+        byLane[{runOf(p), p.gpu, p.a, p.b}].push_back(static_cast<std::uint32_t>(i));
+    }
+
+    ChromeTraceImport result;
+    std::vector<Run>& runs = result.trace.runs;
+    runs.resize(runPids.size());
+    std::size_t splitLanes = 0;
+    for (auto& [key, indices] : byLane) {
+        Run& run = runs[key.run];
+        std::stable_sort(indices.begin(), indices.end(), [&](std::uint32_t x, std::uint32_t y) {
+            return std::tie(m_pending[x].op.startNs, m_pending[x].op.endNs)
+                   < std::tie(m_pending[y].op.startNs, m_pending[y].op.endNs);
+        });
+        std::string name;
+        if (key.gpu) {
+            name = "GPU " + std::to_string(key.a) + " stream " + std::to_string(key.b);
+            if (key.b == kLegacyDefaultStream)
+                name += " (legacy default)";
+        } else {
+            const auto threadName = m_threadNames.find({key.a, key.b});
+            name = threadName != m_threadNames.end() ? messageText(threadName->second, 80)
+                                                     : "thread " + std::to_string(key.b);
+        }
+        // A lane runs one op at a time. Where ops overlap (API calls nested
+        // in others, clock rounding), the later one moves to an extra lane.
+        std::vector<std::int64_t> laneEnds;
+        const std::size_t firstLane = run.lanes.size();
+        for (std::uint32_t i : indices) {
+            Op& op = m_pending[i].op;
+            std::size_t sub = 0;
+            while (sub < laneEnds.size() && laneEnds[sub] > op.startNs)
+                ++sub;
+            if (sub == laneEnds.size()) {
+                if (run.lanes.size() >= kMaxLanes)
+                    throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
+                laneEnds.push_back(op.endNs);
+                run.lanes.push_back({sub == 0 ? name : name + " (" + std::to_string(sub + 1) + ")",
+                                     key.gpu ? LaneKind::Stream : LaneKind::HostThread});
+                splitLanes += sub > 0;
+            }
+            laneEnds[sub] = op.endNs;
+            op.lane = static_cast<std::uint16_t>(firstLane + sub);
+            run.ops.push_back(op);
+        }
+    }
+    m_pending.clear();
+    m_pending.shrink_to_fit();
+
+    const std::string source = m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        Run& run = runs[r];
+        const std::int64_t pid = runPids[r];
+        const bool known = pid != std::numeric_limits<std::int64_t>::min();
+        const auto processName = m_processNames.find(pid);
+        run.name = known ? (processName != m_processNames.end() ? messageText(processName->second, 80) + " (pid "
+                                                                      + std::to_string(pid) + ")"
+                                                                : "process " + std::to_string(pid))
+                         : "GPU work";
+        run.pipeline = m_kineto ? "pytorch" : "chrome-trace";
+        run.timing = "cupti (imported)";
+        run.names = m_names;
+        std::int64_t end = 0;
+        for (const Op& op : run.ops)
+            end = std::max(end, op.endNs);
+        run.timedBeginNs = 0;
+        run.timedEndNs = end;
+        run.verification.message = "not verified: imported from a " + source;
+        if (!m_devices.empty() || !m_gpuDevices.empty()) {
+            const std::int64_t device = m_gpuDevices.empty() ? m_devices.begin()->first : m_gpuDevices.begin()->first;
+            const auto info = m_devices.find(device);
+            if (info != m_devices.end())
+                run.device = info->second;
+            if (run.device.name.empty())
+                run.device.name = "GPU " + std::to_string(device);
+            if (m_gpuDevices.size() > 1)
+                run.device.detail += (run.device.detail.empty() ? "" : ", ") + std::to_string(m_gpuDevices.size())
+                                     + " GPUs";
+        }
+        run.sortOps();
+    }
+
+    std::size_t skipped = 0;
+    std::string kinds;
+    for (const auto& [what, count] : m_skipped) {
+        skipped += count;
+        if (kinds.size() < 160)
+            kinds += (kinds.empty() ? "" : ", ") + what + " " + std::to_string(count);
+    }
+    result.summary = "imported from a " + source + ": " + std::to_string(m_gpuOps) + " GPU ops and "
+                     + std::to_string(m_apiCalls) + " CUDA API calls";
+    if (splitLanes > 0)
+        result.summary += "; " + std::to_string(splitLanes) + " extra lanes for overlapping ops";
+    if (skipped > 0)
+        result.summary += "; skipped " + std::to_string(skipped) + " other events (" + kinds + ")";
+    return result;
+}
+
+} // namespace
+
+ChromeTraceImport ChromeTraceImport::read(JsonReader& json)
+{
+    return Importer(json).read();
+}
+
+bool microsecondsTextToNs(std::string_view text, std::int64_t& ns)
+{
+    std::size_t i = 0;
+    const bool negative = i < text.size() && text[i] == '-';
+    if (negative)
+        ++i;
+    // The digits, without the point, and where the point was.
+    std::string digits;
+    std::int64_t pointAt = -1;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            if (digits.size() < 64)
+                digits.push_back(c);
+            else if (pointAt < 0)
+                return false; // over 64 integer digits
+        } else if (c == '.' && pointAt < 0) {
+            pointAt = static_cast<std::int64_t>(digits.size());
+        } else {
+            break;
+        }
+    }
+    if (digits.empty())
+        return false;
+    if (pointAt < 0)
+        pointAt = static_cast<std::int64_t>(digits.size());
+    std::int64_t exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        const bool negativeExponent = i < text.size() && text[i] == '-';
+        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+            ++i;
+        if (i >= text.size())
+            return false;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+            exponent = std::min<std::int64_t>(exponent * 10 + (text[i] - '0'), 100'000);
+        if (negativeExponent)
+            exponent = -exponent;
+    }
+    if (i != text.size())
+        return false;
+    // ns = 0.digits * 10^(pointAt + exponent + 3)
+    const std::int64_t integerDigits = pointAt + exponent + 3;
+    __int128 value = 0;
+    const __int128 limit = static_cast<__int128>(std::numeric_limits<std::int64_t>::max());
+    std::int64_t k = 0;
+    for (; k < integerDigits; ++k) {
+        value = value * 10 + (k < static_cast<std::int64_t>(digits.size()) ? digits[static_cast<std::size_t>(k)] - '0' : 0);
+        if (value > limit)
+            return false;
+    }
+    // Round half away from zero on the first dropped digit.
+    if (integerDigits >= 0 && k < static_cast<std::int64_t>(digits.size()) && digits[static_cast<std::size_t>(k)] >= '5')
+        ++value;
+    if (value > limit)
+        return false;
+    ns = static_cast<std::int64_t>(negative ? -value : value);
+    return true;
+}
+
+} // namespace ovs

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The test suite under sanitizers, as .ci/run runs it:
+#   asan: every test, built with AddressSanitizer and UndefinedBehaviorSanitizer
+#         (float-cast-overflow too); any finding fails the test.
+#   tsan: the tests that run work on several threads (CTest label "threaded"),
+#         built with ThreadSanitizer.
+# Builds in build-asan/ and build-tsan/, without CUDA: the sanitizers cannot
+# see into the CUDA runtime, and the CUDA tests skip on CI's GPU-less machine.
+# Suppressions (Qt's own internals only) are in .ci/.
+#   scripts/sanitize.sh [asan] [tsan]    (default: both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(asan tsan)
+
+# -O1 keeps the stacks readable and the tests fast; -g1 is enough for
+# file:line in reports and links far faster than full debug info.
+common_flags="-O1 -g1 -fno-omit-frame-pointer"
+
+configure() { # folder, flags
+  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=None -DOVERLAPSCOPE_CUDA=OFF \
+    -DCMAKE_CXX_FLAGS="$common_flags $2" \
+    -DCMAKE_EXE_LINKER_FLAGS="$2" -DCMAKE_SHARED_LINKER_FLAGS="$2" >/dev/null
+}
+
+for stage in "${stages[@]}"; do
+  case "$stage" in
+  asan)
+    echo "== AddressSanitizer + UndefinedBehaviorSanitizer: every test =="
+    flags="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow"
+    configure build-asan "$flags"
+    cmake --build build-asan --parallel
+    (cd build-asan &&
+      ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
+      LSAN_OPTIONS="suppressions=$PWD/../.ci/lsan.supp:print_suppressions=0" \
+      UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900)
+    ;;
+  tsan)
+    echo "== ThreadSanitizer: the threaded tests =="
+    configure build-tsan "-fsanitize=thread"
+    cmake --build build-tsan --parallel --target threaded-tests
+    (cd build-tsan &&
+      TSAN_OPTIONS="suppressions=$PWD/../.ci/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0" \
+      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 -L threaded)
+    ;;
+  *)
+    echo "unknown stage '$stage' (asan, tsan)" >&2
+    exit 2
+    ;;
+  esac
+done
+echo "sanitizer stages passed: ${stages[*]}"

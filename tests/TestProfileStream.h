@@ -1,0 +1,131 @@
+#pragma once
+
+// Writes record streams as the injection library does, for tests of the
+// reading side without a GPU: same encoder, records chosen by hand.
+#include "profile/ProfileStreamEncoder.h"
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace ovs::test {
+
+class TestProfileStream {
+public:
+    // `commandLine`: arguments separated by '\0', as /proc/self/cmdline has them.
+    explicit TestProfileStream(std::uint32_t pid, std::uint32_t parentPid = 1,
+                               std::string_view commandLine = std::string_view("/usr/bin/app\0--fast", 19))
+    {
+        m_out.addMagic();
+        profile::BeginRecord begin;
+        begin.pid = pid;
+        begin.parentPid = parentPid;
+        m_out.addWithText(begin, commandLine);
+    }
+
+    // CUPTI time `cupti` was read at steady-clock time `monotonic`.
+    void clock(std::uint64_t cupti, std::int64_t monotonic) { m_out.add(profile::ClockRecord{cupti, monotonic, 0}); }
+    std::uint32_t string(std::string_view text)
+    {
+        profile::StringRecord r;
+        r.id = m_nextString++;
+        m_out.addWithText(r, text);
+        return r.id;
+    }
+    void device(std::uint32_t id, std::string_view name)
+    {
+        profile::DeviceRecord r;
+        r.deviceId = id;
+        r.nameId = string(name);
+        r.computeMajor = 9;
+        r.copyEngines = 7;
+        r.multiprocessors = 132;
+        r.memoryBytes = 1ull << 37;
+        m_out.add(r);
+    }
+    void context(std::uint32_t context, std::uint32_t device, std::uint32_t nullStream)
+    {
+        m_out.add(profile::ContextRecord{context, device, nullStream, 0});
+    }
+    void memcpy(std::uint64_t start, std::uint64_t end, std::uint8_t copyKind, std::uint8_t src, std::uint8_t dst,
+                std::uint32_t stream, std::uint32_t correlation, std::uint64_t bytes = 1 << 20,
+                std::uint32_t device = 0, std::uint32_t context = 1)
+    {
+        profile::MemcpyRecord r;
+        r.startNs = start;
+        r.endNs = end;
+        r.bytes = bytes;
+        r.deviceId = device;
+        r.contextId = context;
+        r.streamId = stream;
+        r.correlationId = correlation;
+        r.copyKind = copyKind;
+        r.srcKind = src;
+        r.dstKind = dst;
+        m_out.add(r);
+    }
+    void kernel(std::uint64_t start, std::uint64_t end, std::string_view name, std::uint32_t stream,
+                std::uint32_t correlation, std::uint32_t device = 0, std::uint32_t context = 1)
+    {
+        profile::KernelRecord r;
+        r.startNs = start;
+        r.endNs = end;
+        r.deviceId = device;
+        r.contextId = context;
+        r.streamId = stream;
+        r.correlationId = correlation;
+        r.nameId = string(name);
+        r.grid[0] = 64;
+        r.grid[1] = r.grid[2] = 1;
+        r.block[0] = 256;
+        r.block[1] = r.block[2] = 1;
+        m_out.add(r);
+    }
+    void api(std::uint64_t start, std::uint64_t end, std::string_view name, std::uint32_t thread,
+             std::uint32_t correlation, std::uint8_t domain = profile::kApiRuntime)
+    {
+        profile::ApiRecord r;
+        r.startNs = start;
+        r.endNs = end;
+        r.threadId = thread;
+        r.correlationId = correlation;
+        r.nameId = string(name);
+        r.domain = domain;
+        m_out.add(r);
+    }
+    void sync(std::uint32_t type, std::uint32_t correlation, std::uint32_t stream, std::uint32_t event)
+    {
+        profile::SyncRecord r;
+        r.type = type;
+        r.correlationId = correlation;
+        r.streamId = stream;
+        r.eventId = event;
+        m_out.add(r);
+    }
+    void note(std::uint32_t severity, std::string_view text)
+    {
+        profile::NoteRecord r;
+        r.severity = severity;
+        m_out.addWithText(r, text);
+    }
+    void loss(std::uint64_t dropped, std::uint64_t untimed) { m_out.add(profile::LossRecord{dropped, untimed}); }
+    void end() { m_out.add(profile::EndRecord{}); }
+    template <typename Payload>
+    void raw(const Payload& p) { m_out.add(p); }
+
+    const std::vector<std::uint8_t>& bytes() const { return m_out.bytes(); }
+    // Appends what was added since the last call to `path`.
+    void appendTo(const std::string& path)
+    {
+        std::ofstream file(path, std::ios::binary | std::ios::app);
+        file.write(reinterpret_cast<const char*>(m_out.bytes().data()), static_cast<std::streamsize>(m_out.bytes().size()));
+        m_out.clear();
+    }
+
+private:
+    profile::ProfileStreamEncoder m_out;
+    std::uint32_t m_nextString = 1;
+};
+
+} // namespace ovs::test

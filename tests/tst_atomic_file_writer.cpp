@@ -1,0 +1,308 @@
+#include "io/AtomicFileWriter.h"
+
+#include <QtTest>
+
+#include <cerrno>
+#include <csignal>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ovs;
+
+namespace {
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+unsigned modeOf(const QString& path)
+{
+    struct stat info {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? info.st_mode & 07777 : 0;
+}
+
+// Everything in the folder but `keep`: a failed or finished save must leave
+// no temporary file behind.
+QStringList strayFiles(const QString& folder, const QStringList& keep)
+{
+    QStringList names = QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    for (const auto& name : keep)
+        names.removeAll(name);
+    return names;
+}
+
+bool save(const QString& path, const QByteArray& bytes, std::string* error)
+{
+    return writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), bytes.size()), error);
+}
+
+// Makes writes past `bytes` fail with EFBIG, a real write error from the
+// kernel, without a full disk or a test hook in the writer.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        ::getrlimit(RLIMIT_FSIZE, &m_saved);
+        m_savedHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limit = m_saved;
+        limit.rlim_cur = bytes;
+        m_ok = ::setrlimit(RLIMIT_FSIZE, &limit) == 0;
+    }
+    ~FileSizeLimit()
+    {
+        ::setrlimit(RLIMIT_FSIZE, &m_saved);
+        std::signal(SIGXFSZ, m_savedHandler);
+    }
+    bool ok() const { return m_ok; }
+
+private:
+    rlimit m_saved {};
+    void (*m_savedHandler)(int) = nullptr;
+    bool m_ok = false;
+};
+
+} // namespace
+
+class TestAtomicFileWriter : public QObject {
+    Q_OBJECT
+
+private slots:
+    void writesNewFile();
+    void replacesAndKeepsMode_data();
+    void replacesAndKeepsMode();
+    void followsSymlinks_data();
+    void followsSymlinks();
+    void refuses_data();
+    void refuses();
+    void writeFailureKeepsOldFile_data();
+    void writeFailureKeepsOldFile();
+    void streamsChunks();
+    void uncommittedLeavesOldFile();
+    void errorsInWords_data();
+    void errorsInWords();
+};
+
+void TestAtomicFileWriter::writesNewFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("new.txt");
+    std::string error;
+    QVERIFY2(save(path, "hello\n", &error), error.c_str());
+    QCOMPARE(readAll(path), QByteArray("hello\n"));
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    QCOMPARE(modeOf(path), 0666u & ~unsigned(mask));
+    QCOMPARE(strayFiles(dir.path(), {"new.txt"}), QStringList());
+}
+
+void TestAtomicFileWriter::replacesAndKeepsMode_data()
+{
+    QTest::addColumn<unsigned>("mode");
+    QTest::newRow("owner only") << 0600u;
+    QTest::newRow("group readable") << 0640u;
+    QTest::newRow("executable") << 0755u;
+    QTest::newRow("world writable") << 0666u;
+}
+
+void TestAtomicFileWriter::replacesAndKeepsMode()
+{
+    QFETCH(unsigned, mode);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("out.csv");
+    writeFile(path, "old content that is longer than the new one\n");
+    QCOMPARE(::chmod(QFile::encodeName(path).constData(), mode), 0);
+    std::string error;
+    QVERIFY2(save(path, "new\n", &error), error.c_str());
+    QCOMPARE(readAll(path), QByteArray("new\n"));
+    QCOMPARE(modeOf(path), mode);
+    QCOMPARE(strayFiles(dir.path(), {"out.csv"}), QStringList());
+}
+
+void TestAtomicFileWriter::followsSymlinks_data()
+{
+    QTest::addColumn<QString>("linkTarget"); // relative to the link's folder
+    QTest::addColumn<bool>("targetExists");
+    QTest::newRow("relative, same folder") << "real.json" << true;
+    QTest::newRow("relative, other folder") << "sub/real.json" << true;
+    QTest::newRow("dangling") << "sub/real.json" << false;
+}
+
+void TestAtomicFileWriter::followsSymlinks()
+{
+    QFETCH(QString, linkTarget);
+    QFETCH(bool, targetExists);
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("sub"));
+    const QString target = dir.filePath(linkTarget);
+    if (targetExists) {
+        writeFile(target, "old");
+        QCOMPARE(::chmod(QFile::encodeName(target).constData(), 0640), 0);
+    }
+    const QString link = dir.filePath("link.json");
+    QVERIFY(QFile::link(linkTarget, link));
+    // A chain of two links resolves to the same file.
+    const QString outer = dir.filePath("outer.json");
+    QVERIFY(QFile::link("link.json", outer));
+
+    std::string error;
+    QVERIFY2(save(outer, "new", &error), error.c_str());
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(QFileInfo(outer).isSymLink());
+    QCOMPARE(readAll(target), QByteArray("new"));
+    if (targetExists)
+        QCOMPARE(modeOf(target), 0640u);
+    QCOMPARE(strayFiles(QFileInfo(target).path(), {"real.json"}), QStringList());
+}
+
+void TestAtomicFileWriter::refuses_data()
+{
+    QTest::addColumn<QString>("setup");
+    QTest::addColumn<QString>("words");
+    QTest::newRow("read-only file") << "readonly" << "the file is read-only";
+    QTest::newRow("folder") << "folder" << "it is a folder";
+    QTest::newRow("fifo") << "fifo" << "it is not a regular file";
+    QTest::newRow("missing folder") << "missing" << "no such directory";
+    QTest::newRow("file as folder") << "notdir" << "a part of the path is not a folder";
+    QTest::newRow("empty name") << "empty" << "no file name given";
+}
+
+void TestAtomicFileWriter::refuses()
+{
+    QFETCH(QString, setup);
+    QFETCH(QString, words);
+    QTemporaryDir dir;
+    QString path = dir.filePath("target");
+    if (setup == "readonly") {
+        writeFile(path, "keep me");
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), 0444), 0);
+    } else if (setup == "folder") {
+        QVERIFY(QDir(dir.path()).mkdir("target"));
+    } else if (setup == "fifo") {
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0644), 0);
+    } else if (setup == "missing") {
+        path = dir.filePath("no/such/target");
+    } else if (setup == "notdir") {
+        writeFile(dir.filePath("file"), "x");
+        path = dir.filePath("file/target");
+    } else {
+        path.clear();
+    }
+    std::string error;
+    QVERIFY(!save(path, "new", &error));
+    QVERIFY2(QString::fromStdString(error).contains(words), error.c_str());
+    QVERIFY2(error.find('\n') == std::string::npos, "one line");
+    if (setup == "readonly")
+        QCOMPARE(readAll(path), QByteArray("keep me"));
+    QCOMPARE(strayFiles(dir.path(), {"target", "file"}), QStringList());
+}
+
+void TestAtomicFileWriter::writeFailureKeepsOldFile_data()
+{
+    QTest::addColumn<int>("chunkBytes");
+    QTest::newRow("one large write") << (1 << 20);
+    QTest::newRow("many small writes") << 1000;
+}
+
+void TestAtomicFileWriter::writeFailureKeepsOldFile()
+{
+    QFETCH(int, chunkBytes);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("trace.json");
+    writeFile(path, "the old trace");
+    const std::string chunk(static_cast<std::size_t>(chunkBytes), 'x');
+
+    AtomicFileWriter writer;
+    QVERIFY(writer.open(path.toStdString()));
+    bool ok = true;
+    {
+        FileSizeLimit limit(64 * 1024);
+        QVERIFY(limit.ok());
+        for (int written = 0; ok && written < 4 << 20; written += chunkBytes)
+            ok = writer.write(chunk);
+        ok = ok && writer.commit();
+    }
+    QVERIFY(!ok);
+    QVERIFY(writer.failed());
+    QVERIFY2(writer.error().find("file too large") != std::string::npos, writer.error().c_str());
+    QVERIFY(!writer.write("more"));
+    QVERIFY(!writer.commit());
+    QCOMPARE(readAll(path), QByteArray("the old trace"));
+    QCOMPARE(strayFiles(dir.path(), {"trace.json"}), QStringList());
+}
+
+void TestAtomicFileWriter::streamsChunks()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("stream.csv");
+    AtomicFileWriter writer;
+    QVERIFY(writer.open(path.toStdString()));
+    QByteArray expected;
+    // Small chunks that gather in the buffer, then one past its size.
+    for (int i = 0; i < 20000; ++i) {
+        const std::string row = "row " + std::to_string(i) + "\n";
+        QVERIFY(writer.write(row));
+        expected += QByteArray::fromStdString(row);
+    }
+    const std::string large(3 << 20, 'L');
+    QVERIFY(writer.write(large));
+    expected += QByteArray::fromStdString(large);
+    QVERIFY(writer.write("end\n"));
+    expected += "end\n";
+    QVERIFY(!QFile::exists(path)); // nothing visible before commit
+    QVERIFY2(writer.commit(), writer.error().c_str());
+    QCOMPARE(readAll(path), expected);
+    QCOMPARE(strayFiles(dir.path(), {"stream.csv"}), QStringList());
+}
+
+void TestAtomicFileWriter::uncommittedLeavesOldFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("keep.json");
+    writeFile(path, "old");
+    {
+        AtomicFileWriter writer;
+        QVERIFY(writer.open(path.toStdString()));
+        QVERIFY(writer.write(std::string(1 << 20, 'n')));
+    }
+    QCOMPARE(readAll(path), QByteArray("old"));
+    AtomicFileWriter discarded;
+    QVERIFY(discarded.open(path.toStdString()));
+    QVERIFY(discarded.write("new"));
+    discarded.discard();
+    QCOMPARE(readAll(path), QByteArray("old"));
+    QCOMPARE(strayFiles(dir.path(), {"keep.json"}), QStringList());
+}
+
+void TestAtomicFileWriter::errorsInWords_data()
+{
+    QTest::addColumn<int>("errnoValue");
+    QTest::addColumn<QString>("words");
+    QTest::newRow("ENOSPC") << ENOSPC << "disk full";
+    QTest::newRow("EDQUOT") << EDQUOT << "disk quota exceeded";
+    QTest::newRow("EACCES") << EACCES << "permission denied";
+    QTest::newRow("EPERM") << EPERM << "permission denied";
+    QTest::newRow("EROFS") << EROFS << "read-only file system";
+    QTest::newRow("ENOENT") << ENOENT << "no such directory";
+    QTest::newRow("EFBIG") << EFBIG << "file too large";
+}
+
+void TestAtomicFileWriter::errorsInWords()
+{
+    QFETCH(int, errnoValue);
+    QFETCH(QString, words);
+    QCOMPARE(QString::fromStdString(describeFileError(errnoValue)), words);
+}
+
+QTEST_GUILESS_MAIN(TestAtomicFileWriter)
+#include "tst_atomic_file_writer.moc"

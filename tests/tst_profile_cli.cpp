@@ -1,0 +1,154 @@
+// `overlapscope-cli profile` as a user meets it, without a GPU: its own exit
+// codes, the program's status passed through, the environment the program
+// gets, and a recorded stream turned into a trace. (The stream is copied in
+// by the "program", standing in for the injection library, which needs CUDA.)
+#include "TestProfileStream.h"
+#include "trace/TraceJson.h"
+
+#include <QtTest>
+
+#include <chrono>
+
+using namespace ovs;
+using ovs::test::TestProfileStream;
+
+class TestProfileCli : public QObject {
+    Q_OBJECT
+
+    struct Result {
+        int exitCode = -1;
+        QString err;
+    };
+    Result profile(const QStringList& args)
+    {
+        QProcess process;
+        process.start(OVERLAPSCOPE_CLI_PATH, QStringList{"profile"} + args);
+        if (!process.waitForFinished(60000))
+            return {};
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardError())};
+    }
+    // Any existing file will do where the program never initializes CUDA.
+    QString fakeInjection() { return QStringLiteral(OVERLAPSCOPE_CLI_PATH); }
+    QTemporaryDir m_dir;
+
+private slots:
+    void ownFailuresHaveTheirOwnCodes_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no program") << QStringList{} << 125 << "needs a program";
+        QTest::newRow("unknown option") << QStringList{"--bogus", "--", "true"} << 125 << "unknown option '--bogus'";
+        QTest::newRow("output folder missing") << QStringList{"-o", "/no/such/folder/t.json", "--", "true"} << 125
+                                               << "does not exist";
+        QTest::newRow("program missing") << QStringList{"--", "/no/such/program"} << 127 << "No such file";
+        QTest::newRow("command missing") << QStringList{"no-such-command-ovs"} << 127 << "not found in PATH";
+        QTest::newRow("program is a folder") << QStringList{"--", "/tmp"} << 126 << "is a folder";
+        QTest::newRow("injection missing") << QStringList{"--inject", "/no/such/lib.so", "--", "true"} << 122
+                                           << "injection library";
+    }
+    void ownFailuresHaveTheirOwnCodes()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const Result r = profile(args);
+        QCOMPARE(r.exitCode, code);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+
+    void aRecordsFolderOfAnotherProfileIsRefused()
+    {
+        const QString records = m_dir.filePath("old-records");
+        QVERIFY(QDir().mkpath(records));
+        QFile old(records + "/77-1.ovsprof");
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.close();
+        const Result r = profile({"--records", records, "-o", m_dir.filePath("x.json"), "--inject", fakeInjection(),
+                                  "--", "true"});
+        QCOMPARE(r.exitCode, 123);
+        QVERIFY2(r.err.contains("already holds record streams"), qPrintable(r.err));
+    }
+
+    void helpListsTheExitCodes()
+    {
+        QProcess process;
+        process.start(OVERLAPSCOPE_CLI_PATH, {"profile", "--help"});
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitCode(), 0);
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        for (const char* code : {"121", "122", "123", "125", "126", "127"})
+            QVERIFY2(out.contains(QLatin1String(code)), code);
+    }
+
+    void theProgramsStatusPassesThroughAndANoCudaTraceIsWritten()
+    {
+        const QString trace = m_dir.filePath("nocuda.json");
+        const Result r = profile({"-o", trace, "--inject", fakeInjection(), "--", "sh", "-c", "exit 5"});
+        QCOMPARE(r.exitCode, 5);
+        const TraceLoadResult loaded = loadTrace(trace.toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
+        QVERIFY(loaded.trace->runs[0].ops.empty());
+        QVERIFY(loaded.trace->runs[0].error.find("no process of the program initialized CUDA") != std::string::npos);
+        QVERIFY(r.err.contains("exit status 5"));
+    }
+
+    void theProgramGetsTheInjectionEnvironment()
+    {
+        const QString injection = QFileInfo(fakeInjection()).canonicalFilePath();
+        const Result r = profile({"--quiet", "-o", m_dir.filePath("env.json"), "--inject", fakeInjection(), "--",
+                                  "sh", "-c",
+                                  "test \"$CUDA_INJECTION64_PATH\" = \"$0\" && test -d \"$OVERLAPSCOPE_PROFILE_OUT\"",
+                                  injection});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err)); // --quiet
+    }
+
+    void aProcessStreamBecomesARunOfTheTrace()
+    {
+        // CUPTI time 1'000'000 is read one second after now on the host, so
+        // the ops land after the profile's start whatever the clocks say.
+        const std::int64_t soon = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now().time_since_epoch())
+                                      .count()
+                                  + 1'000'000'000;
+        TestProfileStream s(4242, 1, std::string_view("./pageable_async\0--chunks\0" "8", 27));
+        s.clock(1'000'000, soon);
+        s.context(1, 0, 7);
+        s.api(1'000'100, 1'000'900, "cudaMemcpyAsync", 4242, 1);
+        s.memcpy(1'000'200, 1'000'800, profile::kCopyHtoD, profile::kMemoryPageable, profile::kMemoryDevice, 13, 1);
+        s.end();
+        const QString recorded = m_dir.filePath("recorded.ovsprof");
+        s.appendTo(recorded.toStdString());
+
+        const QString trace = m_dir.filePath("profiled.json");
+        const QString records = m_dir.filePath("records");
+        const Result r = profile({"-o", trace, "--records", records, "--inject", fakeInjection(), "--", "sh", "-c",
+                                  "cp \"$0\" \"$OVERLAPSCOPE_PROFILE_OUT/4242-1.ovsprof\"", recorded});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("trace written to"), qPrintable(r.err));
+        QVERIFY(QFile::exists(records + "/4242-1.ovsprof")); // --records keeps the streams
+        const TraceLoadResult loaded = loadTrace(trace.toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
+        const Run& run = loaded.trace->runs[0];
+        QCOMPARE(run.name, std::string("pageable_async --chunks 8 (pid 4242)"));
+        QCOMPARE(run.status, RunStatus::Completed);
+        QCOMPARE(run.ops.size(), std::size_t(2));
+        QCOMPARE(run.lanes.size(), std::size_t(2));
+        QCOMPARE(run.lanes[0].name, std::string("stream 13"));
+        QCOMPARE(run.lanes[1].name, std::string("main thread"));
+        QCOMPARE(run.ops[0].durationNs(), std::int64_t(600));
+        // Names and correlation ids survive the trace file.
+        QCOMPARE(run.nameOf(run.ops[0]), std::string("Memcpy HtoD (Pageable -> Device)"));
+        QCOMPARE(run.ops[0].memory, HostMemoryKind::Pageable);
+        QCOMPARE(run.nameOf(run.ops[1]), std::string("cudaMemcpyAsync"));
+        QCOMPARE(run.ops[0].correlation, run.ops[1].correlation);
+        QVERIFY(run.ops[0].startNs >= 900'000'000); // about a second after the start
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileCli)
+#include "tst_profile_cli.moc"

@@ -1,0 +1,199 @@
+// On a GPU: `overlapscope-cli profile` records each example program (with
+// its pitfall and with --fix) through the injection library, and the trace
+// shows what the example is about. Skips, saying why, without a GPU or
+// without the examples and the injection library (no CUDA toolkit).
+//
+// The examples are looked for in OVERLAPSCOPE_EXAMPLES_DIR, else in
+// build/examples next to the CLI's build/app/cli.
+#include "devices/DeviceFactory.h"
+#include "trace/TraceJson.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace ovs;
+
+namespace {
+
+bool overlaps(const Op& a, const Op& b)
+{
+    return a.startNs < b.endNs && b.startNs < a.endNs;
+}
+
+bool isCopy(OpKind k)
+{
+    return k == OpKind::Upload || k == OpKind::Download;
+}
+
+// Some copy runs while some kernel runs.
+bool copiesOverlapKernels(const Run& run)
+{
+    for (const Op& k : run.ops)
+        if (k.kind == OpKind::Kernel)
+            for (const Op& c : run.ops)
+                if (isCopy(c.kind) && overlaps(k, c))
+                    return true;
+    return false;
+}
+
+int countNamed(const Run& run, const std::string& prefix)
+{
+    int n = 0;
+    for (const Op& op : run.ops)
+        if (run.nameOf(op).rfind(prefix, 0) == 0)
+            ++n;
+    return n;
+}
+
+int countKind(const Run& run, OpKind kind)
+{
+    int n = 0;
+    for (const Op& op : run.ops)
+        n += op.kind == kind;
+    return n;
+}
+
+std::set<int> gpuLanes(const Run& run)
+{
+    std::set<int> lanes;
+    for (const Op& op : run.ops)
+        if (isGpuOp(op.kind))
+            lanes.insert(op.lane);
+    return lanes;
+}
+
+} // namespace
+
+class TestProfileExamples : public QObject {
+    Q_OBJECT
+
+    QString m_examples;
+    QTemporaryDir m_dir;
+    static constexpr int kChunks = 8;
+
+    // Profiles one example and returns its one run.
+    Run profile(const QString& example, bool fix)
+    {
+        const QString trace = m_dir.filePath(example + (fix ? "-fix" : "") + ".json");
+        QStringList args{"profile", "--quiet", "-o", trace, "--", m_examples + "/" + example, "--chunks",
+                         QString::number(kChunks), "--chunk-mib", "8"};
+        if (fix)
+            args << "--fix";
+        QProcess process;
+        process.start(OVERLAPSCOPE_CLI_PATH, args);
+        if (!process.waitForFinished(120000)) {
+            QTest::qFail("profile did not finish", __FILE__, __LINE__);
+            return {};
+        }
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        if (process.exitCode() != 0) {
+            QTest::qFail(qPrintable("profile failed: " + err), __FILE__, __LINE__);
+            return {};
+        }
+        const TraceLoadResult loaded = loadTrace(trace.toStdString());
+        if (!loaded.trace || loaded.trace->runs.size() != 1) {
+            QTest::qFail(qPrintable("expected one run in " + trace + ": " + QString::fromStdString(loaded.error)),
+                         __FILE__, __LINE__);
+            return {};
+        }
+        return loaded.trace->runs.front();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        std::string why;
+        if (!cudaDeviceAvailable(&why))
+            QSKIP(("no CUDA GPU: " + why).c_str());
+        m_examples = qEnvironmentVariable("OVERLAPSCOPE_EXAMPLES_DIR",
+                                          QFileInfo(QStringLiteral(OVERLAPSCOPE_CLI_PATH)).absolutePath()
+                                              + "/../../examples");
+        if (!QFileInfo::exists(m_examples + "/one_stream"))
+            QSKIP(qPrintable("the example programs are not built (" + m_examples + ")"));
+        if (!QFileInfo::exists(QFileInfo(QStringLiteral(OVERLAPSCOPE_CLI_PATH)).absolutePath()
+                               + "/liboverlapscope-inject.so"))
+            QSKIP("the injection library is not built");
+    }
+
+    void everyExampleIsRecordedWhole_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<bool>("fix");
+        for (const char* e : {"pageable_async", "legacy_default_stream", "one_stream", "sync_in_loop", "malloc_in_loop"})
+            for (bool fix : {false, true})
+                QTest::newRow(qPrintable(QString::fromLatin1(e) + (fix ? " --fix" : ""))) << QString::fromLatin1(e)
+                                                                                          << fix;
+    }
+    void everyExampleIsRecordedWhole()
+    {
+        QFETCH(QString, example);
+        QFETCH(bool, fix);
+        const Run run = profile(example, fix);
+        QCOMPARE(run.status, RunStatus::Completed);
+        QCOMPARE(countKind(run, OpKind::Kernel), kChunks);
+        QCOMPARE(countKind(run, OpKind::Upload), kChunks);
+        QCOMPARE(countKind(run, OpKind::Download), kChunks);
+        // Every GPU op was enqueued by a recorded call: the correlation ids join.
+        std::set<std::uint32_t> calls;
+        for (const Op& op : run.ops)
+            if (!isGpuOp(op.kind))
+                calls.insert(op.correlation);
+        for (const Op& op : run.ops)
+            if (isGpuOp(op.kind))
+                QVERIFY2(calls.count(op.correlation), run.nameOf(op).c_str());
+        QVERIFY(countNamed(run, "incrementKernel(float*, unsigned long, int)") == kChunks);
+    }
+
+    void pageableCopiesShowAsPageable()
+    {
+        const Run pitfall = profile("pageable_async", false);
+        const Run fixed = profile("pageable_async", true);
+        for (const Op& op : pitfall.ops)
+            if (isCopy(op.kind))
+                QCOMPARE(op.memory, HostMemoryKind::Pageable);
+        for (const Op& op : fixed.ops)
+            if (isCopy(op.kind))
+                QCOMPARE(op.memory, HostMemoryKind::Pinned);
+        QVERIFY(copiesOverlapKernels(fixed));
+    }
+
+    void legacyDefaultStreamWorkIsOnItsLane()
+    {
+        const auto legacyOps = [](const Run& run) {
+            int n = 0;
+            for (const Op& op : run.ops)
+                n += run.lanes[op.lane].name == "default stream (legacy)";
+            return n;
+        };
+        QCOMPARE(legacyOps(profile("legacy_default_stream", false)), kChunks); // the memsets
+        QCOMPARE(legacyOps(profile("legacy_default_stream", true)), 0);
+    }
+
+    void oneStreamNeverOverlaps()
+    {
+        const Run pitfall = profile("one_stream", false);
+        const Run fixed = profile("one_stream", true);
+        QCOMPARE(gpuLanes(pitfall).size(), std::size_t(1));
+        QVERIFY(!copiesOverlapKernels(pitfall)); // one stream runs in order
+        QCOMPARE(gpuLanes(fixed).size(), std::size_t(3));
+        QVERIFY(copiesOverlapKernels(fixed));
+    }
+
+    void syncInTheLoopShowsOneWaitPerChunk()
+    {
+        QVERIFY(countNamed(profile("sync_in_loop", false), "cudaDeviceSynchronize") >= kChunks);
+        QCOMPARE(countNamed(profile("sync_in_loop", true), "cudaDeviceSynchronize"), 0);
+    }
+
+    void mallocInTheLoopShowsAnAllocationPerChunk()
+    {
+        const Run pitfall = profile("malloc_in_loop", false);
+        QVERIFY(countNamed(pitfall, "cudaMalloc") >= kChunks);
+        QVERIFY(countNamed(pitfall, "cudaFree") >= kChunks);
+        QVERIFY(countNamed(profile("malloc_in_loop", true), "cudaMalloc") < kChunks);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileExamples)
+#include "tst_profile_examples.moc"

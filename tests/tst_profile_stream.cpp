@@ -1,0 +1,128 @@
+// The record stream's encoder and decoder: what the injection library writes
+// comes back record by record, however the bytes arrive, and a damaged
+// stream is told apart from one still being written.
+#include "TestProfileStream.h"
+#include "profile/ProfileStreamDecoder.h"
+
+#include <QtTest>
+
+using namespace ovs::profile;
+using ovs::test::TestProfileStream;
+
+class TestProfileStreamCodec : public QObject {
+    Q_OBJECT
+
+    static std::vector<DecodedRecord> decodeAll(ProfileStreamDecoder& decoder)
+    {
+        std::vector<DecodedRecord> records;
+        DecodedRecord r;
+        while (decoder.next(r))
+            records.push_back(r);
+        return records;
+    }
+
+private slots:
+    void recordsComeBackWhateverTheChunkSize_data()
+    {
+        QTest::addColumn<int>("chunk");
+        QTest::newRow("one byte at a time") << 1;
+        QTest::newRow("7 bytes") << 7;
+        QTest::newRow("whole stream") << (1 << 20);
+    }
+    void recordsComeBackWhateverTheChunkSize()
+    {
+        QFETCH(int, chunk);
+        TestProfileStream s(4242, 7, std::string_view("python3\0train.py", 16));
+        s.clock(1000, 5000);
+        s.kernel(1100, 1900, "_Z6kernelPf", 13, 21);
+        s.end();
+        ProfileStreamDecoder decoder;
+        std::vector<RecordType> types;
+        std::string commandLine;
+        std::string kernelName;
+        const auto& bytes = s.bytes();
+        for (std::size_t at = 0; at < bytes.size(); at += static_cast<std::size_t>(chunk)) {
+            decoder.feed(bytes.data() + at, std::min<std::size_t>(static_cast<std::size_t>(chunk), bytes.size() - at));
+            DecodedRecord r;
+            while (decoder.next(r)) {
+                types.push_back(r.type);
+                if (r.type == RecordType::Begin) {
+                    const auto begin = r.payload<BeginRecord>();
+                    QVERIFY(begin);
+                    QCOMPARE(begin->pid, 4242u);
+                    QCOMPARE(begin->parentPid, 7u);
+                    commandLine = std::string(*r.text(sizeof(BeginRecord), begin->textBytes));
+                }
+                if (r.type == RecordType::String) {
+                    const auto string = r.payload<StringRecord>();
+                    kernelName = std::string(*r.text(sizeof(StringRecord), string->textBytes));
+                }
+            }
+        }
+        QCOMPARE(types, (std::vector<RecordType>{RecordType::Begin, RecordType::Clock, RecordType::String,
+                                                 RecordType::Kernel, RecordType::End}));
+        QCOMPARE(commandLine, std::string("python3\0train.py", 16));
+        QCOMPARE(kernelName, std::string("_Z6kernelPf"));
+        QVERIFY(decoder.error().empty());
+        QCOMPARE(decoder.pendingBytes(), std::size_t(0));
+        QCOMPARE(decoder.consumedBytes(), bytes.size());
+    }
+
+    void aCutOffRecordStaysPending()
+    {
+        TestProfileStream s(1);
+        s.kernel(1, 2, "k", 7, 1);
+        const auto& bytes = s.bytes();
+        ProfileStreamDecoder decoder;
+        decoder.feed(bytes.data(), bytes.size() - 5);
+        const auto records = decodeAll(decoder);
+        QCOMPARE(records.back().type, RecordType::String); // the kernel record is cut
+        QVERIFY(decoder.pendingBytes() > 0);
+        QVERIFY(decoder.error().empty());
+        decoder.feed(bytes.data() + bytes.size() - 5, 5);
+        DecodedRecord r;
+        QVERIFY(decoder.next(r));
+        QCOMPARE(r.type, RecordType::Kernel);
+        QCOMPARE(decoder.pendingBytes(), std::size_t(0));
+    }
+
+    void damagedStreamsSayWhy_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not a stream") << QByteArray("{\"format\": \"overlapscope-trace\"}") << "bad magic";
+        QByteArray zeroSize(kStreamMagic, sizeof kStreamMagic);
+        zeroSize.append(QByteArray(8, '\0'));
+        QTest::newRow("zero-size record") << zeroSize << "a record of 0 bytes";
+        QByteArray odd(kStreamMagic, sizeof kStreamMagic);
+        const RecordHeader header{1, 0, 13};
+        odd.append(reinterpret_cast<const char*>(&header), sizeof header);
+        odd.append(QByteArray(16, '\0'));
+        QTest::newRow("unaligned size") << odd << "a record of 13 bytes";
+    }
+    void damagedStreamsSayWhy()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, message);
+        ProfileStreamDecoder decoder;
+        decoder.feed(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+        DecodedRecord r;
+        QVERIFY(!decoder.next(r));
+        QVERIFY2(QString::fromStdString(decoder.error()).contains(message), decoder.error().c_str());
+    }
+
+    void shortPayloadsAreNotRead()
+    {
+        DecodedRecord r;
+        const std::uint8_t body[8] = {};
+        r.body = body;
+        r.bodyBytes = sizeof body;
+        QVERIFY(!r.payload<KernelRecord>());
+        QVERIFY(r.payload<ThreadRecord>());
+        QVERIFY(!r.text(4, 5)); // text would run past the record
+        QVERIFY(r.text(4, 4));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestProfileStreamCodec)
+#include "tst_profile_stream.moc"

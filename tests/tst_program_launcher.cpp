@@ -1,0 +1,129 @@
+// Starting the program to profile and stopping it: clear reasons when it
+// cannot start, its exit status as a shell would report it, and a stop
+// request that escalates from SIGINT to SIGTERM.
+#include "profile/ProgramLauncher.h"
+
+#include <QtTest>
+
+#include <csignal>
+#include <thread>
+
+using namespace ovs::profile;
+
+namespace {
+
+ExitStatus runToEnd(ProgramLauncher& launcher)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!launcher.poll() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return launcher.status();
+}
+
+} // namespace
+
+class TestProgramLauncher : public QObject {
+    Q_OBJECT
+
+private slots:
+    void resolveSaysWhyAProgramCannotRun_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("problem");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing path") << "/no/such/program" << int(LaunchProblem::NotFound) << "No such file";
+        QTest::newRow("missing command") << "no-such-command-ovs" << int(LaunchProblem::NotFound) << "not found in PATH";
+        QTest::newRow("a folder") << "/tmp" << int(LaunchProblem::NotExecutable) << "is a folder";
+        QTest::newRow("empty") << "" << int(LaunchProblem::NotFound) << "no program given";
+    }
+    void resolveSaysWhyAProgramCannotRun()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, problem);
+        QFETCH(QString, message);
+        LaunchProblem found = LaunchProblem::None;
+        std::string why;
+        QVERIFY(ProgramLauncher::resolve(name.toStdString(), &found, &why).empty());
+        QCOMPARE(int(found), problem);
+        QVERIFY2(QString::fromStdString(why).contains(message), why.c_str());
+    }
+
+    void resolveRefusesAFileWithoutExecutePermission()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("script");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("#!/bin/sh\n");
+        file.close();
+        LaunchProblem found = LaunchProblem::None;
+        std::string why;
+        QVERIFY(ProgramLauncher::resolve(path.toStdString(), &found, &why).empty());
+        QCOMPARE(found, LaunchProblem::NotExecutable);
+    }
+
+    void resolveFindsCommandsInPath()
+    {
+        LaunchProblem found = LaunchProblem::NotFound;
+        std::string why;
+        const std::string sh = ProgramLauncher::resolve("sh", &found, &why);
+        QCOMPARE(found, LaunchProblem::None);
+        QVERIFY(sh.ends_with("/sh"));
+    }
+
+    void exitStatusIsWhatAShellReports_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<int>("shellStatus");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("success") << "exit 0" << 0 << "exit status 0";
+        QTest::newRow("failure") << "exit 3" << 3 << "exit status 3";
+        QTest::newRow("killed") << "kill -9 $$" << 137 << "killed by signal 9";
+    }
+    void exitStatusIsWhatAShellReports()
+    {
+        QFETCH(QString, script);
+        QFETCH(int, shellStatus);
+        QFETCH(QString, text);
+        ProgramLauncher launcher;
+        LaunchProblem problem = LaunchProblem::None;
+        std::string why;
+        QVERIFY2(launcher.start({"/bin/sh", "-c", script.toStdString()}, {}, &problem, &why), why.c_str());
+        const ExitStatus status = runToEnd(launcher);
+        QCOMPARE(status.shellStatus(), shellStatus);
+        QVERIFY(QString::fromStdString(status.text()).startsWith(text));
+    }
+
+    void theProgramSeesTheGivenEnvironment()
+    {
+        ProgramLauncher launcher;
+        LaunchProblem problem = LaunchProblem::None;
+        std::string why;
+        ::setenv("OVS_TEST_REPLACED", "old", 1);
+        QVERIFY(launcher.start({"/bin/sh", "-c", "test \"$OVS_TEST_REPLACED$OVS_TEST_ADDED\" = newadded"},
+                               {"OVS_TEST_REPLACED=new", "OVS_TEST_ADDED=added"}, &problem, &why));
+        QCOMPARE(runToEnd(launcher).shellStatus(), 0);
+    }
+
+    void stopSendsSigintThenSigterm()
+    {
+        // The program ignores SIGINT, so only the escalation ends it.
+        ProgramLauncher launcher;
+        LaunchProblem problem = LaunchProblem::None;
+        std::string why;
+        QVERIFY(launcher.start({"/bin/sh", "-c", "trap '' INT; echo ready; while :; do sleep 0.05; done"}, {},
+                               &problem, &why));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200)); // let the trap be set
+        launcher.requestStop();
+        QVERIFY(launcher.stopRequested());
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        QVERIFY(!launcher.poll()); // SIGINT was ignored
+        launcher.escalateAfter(std::chrono::milliseconds(100));
+        const ExitStatus status = runToEnd(launcher);
+        QVERIFY(!status.exited);
+        QCOMPARE(status.signal, SIGTERM);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestProgramLauncher)
+#include "tst_program_launcher.moc"

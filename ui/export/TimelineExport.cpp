@@ -1,0 +1,81 @@
+#include "export/TimelineExport.h"
+
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+#include "export/ExportCaps.h"
+#include "export/PlotExport.h"
+#include "timeline/TimelinePlot.h"
+
+#include <QWidget>
+
+namespace ovs::ui {
+
+namespace {
+
+constexpr int kDefaultWidth = 1600;
+
+bool fail(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+} // namespace
+
+bool TimelineExport::write(TraceDocument& document, const ViewState& view, const QString& path,
+                           const TimelineExportOptions& options, const QWidget* lookFrom, QString* error)
+{
+    QString why;
+    if (!imageFormatForPath(path, &why))
+        return fail(error, why);
+
+    ViewState copy;
+    TimelinePlot plot(&document, &copy);
+    if (lookFrom) {
+        plot.setPalette(lookFrom->palette());
+        plot.setFont(lookFrom->font());
+    }
+    // After the plot's constructor, which shows everything.
+    copy.setExtent(view.extentNs());
+    copy.setVisibleRange(view.visibleStartNs(), view.visibleEndNs());
+    copy.setSelection(view.selection());
+    if (const auto measurement = view.measurement())
+        copy.setMeasurement(measurement->first, measurement->second);
+
+    const int width = options.width > 0 ? options.width : kDefaultWidth;
+    const int cap = ExportCaps::kMaxSidePixels;
+    int height = options.height;
+    const QString lanes = QStringLiteral("%1 lanes in %2 runs").arg(plot.totalLanes()).arg(document.runCount());
+    if (height <= 0) {
+        height = plot.preferredHeight(width);
+        if (height > cap)
+            return fail(error, QStringLiteral("cannot export %1: %2 need %3 px at full row height, over the cap of "
+                                              "%4 px a side; give a height (--height, at most %4) to squeeze the "
+                                              "lanes into")
+                                   .arg(path, lanes)
+                                   .arg(height)
+                                   .arg(cap));
+    }
+    const int least = plot.minimumFitHeight(width);
+    if (height < least)
+        return fail(error, QStringLiteral("cannot export %1: %2 need at least %3 px (a pixel a lane), more than "
+                                          "the %4 px given%5")
+                               .arg(path, lanes)
+                               .arg(least)
+                               .arg(height)
+                               .arg(least > cap ? QStringLiteral("; past the cap of %1 px, export fewer runs (--runs)")
+                                                      .arg(cap)
+                                                : QStringLiteral("; raise the height (--height)")));
+
+    plot.resize(width, height);
+    plot.fitTo(width, height);
+    PlotExportOptions plotOptions;
+    plotOptions.width = width;
+    plotOptions.height = height;
+    plotOptions.scale = options.scale;
+    plotOptions.title = QStringLiteral("OverlapScope timeline");
+    return exportPlot(plot, path, plotOptions, error);
+}
+
+} // namespace ovs::ui

@@ -1,0 +1,69 @@
+#include "timeline/TimelineStyle.h"
+
+#include <QFontDatabase>
+
+#include <algorithm>
+
+namespace ovs::ui {
+
+namespace {
+
+const QString kBundledFamily = QStringLiteral("DejaVu Sans");
+
+QColor mix(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
+                            static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
+                            static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+QColor withAlpha(QColor color, int alpha)
+{
+    color.setAlpha(alpha);
+    return color;
+}
+
+} // namespace
+
+QFont TimelineStyle::baseFont(const QFont& widgetFont)
+{
+    QFont base = widgetFont;
+    if (QFontDatabase::families().contains(kBundledFamily))
+        base.setFamily(kBundledFamily);
+    if (base.pointSizeF() > 0 && base.pointSizeF() < 9)
+        base.setPointSizeF(9);
+    return base;
+}
+
+TimelineStyle TimelineStyle::from(const QPalette& palette, const QFont& widgetFont)
+{
+    TimelineStyle s;
+    s.background = palette.color(QPalette::Base);
+    s.text = palette.color(QPalette::Text);
+    const bool dark = s.background.lightness() < 128;
+    s.base = baseFont(widgetFont);
+    s.title = s.base;
+    s.title.setBold(true);
+    s.label = s.base;
+    s.label.setPointSizeF(std::max(7.0, s.base.pointSizeF() - 1));
+
+    s.axis = mix(s.background, s.text, 0.45);
+    s.grid = mix(s.background, s.text, dark ? 0.18 : 0.11);
+    s.subTick = mix(s.background, s.text, 0.3);
+    s.axisLabel = mix(s.background, s.text, 0.7);
+    s.emptyNote = mix(s.background, s.text, 0.6);
+
+    TimelinePlottable::Style& p = s.plottable;
+    p.stripe = withAlpha(s.text, dark ? 14 : 9);
+    p.timedRegion = dark ? QColor(90, 150, 255, 26) : QColor(40, 110, 220, 16);
+    p.timedEdge = dark ? QColor(120, 170, 255, 170) : QColor(40, 100, 200, 150);
+    p.highlight = s.text;
+    p.measureFill = QColor(255, 190, 20, dark ? 60 : 70);
+    p.measureEdge = QColor(220, 150, 0);
+    p.measureText = s.text;
+    p.measureLabelBackground = s.background;
+    p.labelFont = s.label;
+    return s;
+}
+
+} // namespace ovs::ui

@@ -2,6 +2,7 @@
 // hand-built runs with exact numbers; rates and where they come from; bounds
 // by formula; and diagnoses of simulated runs built to be each kind of bound.
 #include "analysis/IntervalSet.h"
+#include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "bench/BandwidthBench.h"
 #include "pipeline/PipelineRunner.h"
@@ -182,6 +183,8 @@ private slots:
         QCOMPARE(m.h2dWithD2hNs, 50ll); // [300,350)
         QCOMPARE(m.overlapPercent, 100.0 * 110 / 350);
         QCOMPARE(m.h2dWithD2hPercent, 100.0 * 50 / 350);
+        QCOMPARE(m.overlapPossibleNs, 160ll); // the shorter: kernel time
+        QCOMPARE(m.overlapOfPossiblePercent, 100.0 * 110 / 160);
         QCOMPARE(m.staging.busyNs, 60ll); // [0,60) over two host lanes
         QCOMPARE(m.stagingThreadNs, 80ll);
         QCOMPARE(m.stagingThreads, 2);
@@ -438,15 +441,16 @@ private slots:
     {
         // Registering the user's memory takes most of the run.
         Run run = makeRun("registered", 0, 1000, 1);
+        run.params.chunks = 1;
         run.ops = {makeOp(OpKind::Register, 0, -1, 0, 800, 4000, HostMemoryKind::Registered),
                    makeOp(OpKind::Upload, 1, 0, 800, 900, 1000, HostMemoryKind::Registered),
                    makeOp(OpKind::Kernel, 1, 0, 900, 950, 1000),
                    makeOp(OpKind::Download, 1, 0, 950, 1000, 1000, HostMemoryKind::Registered)};
         const RunAnalysis a = analyzeRun(run, {}, nullptr);
         QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(DiagnosisKind::SetupBound)));
-        QCOMPARE(a.diagnosis.sentence,
-                 std::string("setup bound: 80% of wall time in host memory registration at 5.00 GB/s; 5.00x the serial "
-                             "bound (which leaves setup out); register the buffers once and reuse them across runs"));
+        QCOMPARE(QString::fromStdString(a.diagnosis.sentence),
+                 QString("setup bound: 80% of wall time in host memory registration at 5.00 GB/s; 5.00x the serial "
+                         "bound (which leaves setup out); register the buffers once and reuse them across runs"));
         QCOMPARE(a.diagnosis.causes.front().what, std::string("host memory registration"));
         QCOMPARE(a.diagnosis.causes.front().share, 0.8);
     }
@@ -616,6 +620,48 @@ private slots:
                      sentence.c_str()); // no negative figure
     }
 
+    void overlapInWords_data()
+    {
+        QTest::addColumn<qint64>("kernelNs"); // one kernel at [0, kernelNs); copies [0, 1000) and [2000, 3000)
+        QTest::addColumn<QString>("words");
+        QTest::addColumn<bool>("tooShort");
+        QTest::newRow("kernels too short") << 4ll << "kernels are 0.2% of copy time: nothing to hide copies behind"
+                                          << true;
+        QTest::newRow("half hidden") << 1500ll << "copies and kernels ran at once 67% of the time they could (0.00 of 0.00 ms)"
+                                     << false;
+        QTest::newRow("copies too short") << 100000ll << "copies are 2% of kernel time: hiding them gains little"
+                                          << true;
+        QTest::newRow("no kernels") << 0ll << "" << false;
+    }
+    void overlapInWords()
+    {
+        QFETCH(qint64, kernelNs);
+        QFETCH(QString, words);
+        QFETCH(bool, tooShort);
+        Run run = makeRun("overlapped", 0, 200000, 2);
+        run.ops = {makeOp(OpKind::Upload, 1, 0, 0, 1000, 1000, HostMemoryKind::Pinned),
+                   makeOp(OpKind::Download, 1, 0, 2000, 3000, 1000, HostMemoryKind::Pinned)};
+        if (kernelNs > 0)
+            run.ops.push_back(makeOp(OpKind::Kernel, 2, 0, 0, kernelNs, 1000));
+        run.sortOps();
+        const RunMetrics m = computeMetrics(run, {});
+        QCOMPARE(QString::fromStdString(ovs::overlapInWords(m)), words);
+        QCOMPARE(overlapTooShortToMatter(m), tooShort);
+        const std::string sentence = analyzeRun(run, {}, nullptr).diagnosis.sentence;
+        QCOMPARE(sentence.find(words.toStdString()) != std::string::npos && !words.isEmpty(), tooShort);
+    }
+
+    // The seed's overlapped path: kernels far too short to hide the copies;
+    // the diagnosis says so rather than leave "0% overlap" to read as a failure.
+    void seedOverlappedSaysNothingToHide()
+    {
+        const Run run = simulate(*findSimPreset("h200"), PipelineKind::Overlapped, 8, 4 << 20);
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QVERIFY(overlapTooShortToMatter(a.metrics));
+        QVERIFY2(a.diagnosis.sentence.find("of copy time: nothing to hide copies behind") != std::string::npos,
+                 a.diagnosis.sentence.c_str());
+    }
+
     // Three streams whose 200-pass kernels share the device, as on the H200
     // (CUPTI intervals overlap): the summed kernel time (3 x 8 x 900 ns) is
     // far more than the run took, the time some kernel ran is not.
@@ -678,7 +724,7 @@ private slots:
     // rates give (within the run-to-run spread of a sweep median).
     void storedGpuTracesRespectTheirBounds()
     {
-        const QDir root(QFileInfo(QStringLiteral(__FILE__)).absolutePath() + "/..");
+        const QDir root(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../.."));
         QStringList files;
         for (const char* folder : {"docs/traces", "tests/data"})
             for (const QString& name : QDir(root.filePath(folder)).entryList({"*.json"}, QDir::Files))
@@ -750,7 +796,7 @@ private slots:
     // The H200 recording in docs/: what docs/measurements.md says of it.
     void recordedH200Trace()
     {
-        const QString path = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + "/../docs/traces/h200-seed-defaults.json";
+        const QString path = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/traces/h200-seed-defaults.json");
         const auto loaded = loadTrace(QDir::cleanPath(path).toStdString());
         QVERIFY2(loaded.trace, loaded.error.c_str());
         const Trace& trace = *loaded.trace;

@@ -240,6 +240,27 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
+    // Every column of the analysis summary has a legend line under the table.
+    void everySummaryColumnIsExplained()
+    {
+        const Result r = cli({"pipeline", "--device", "sim:h200", "--chunks", "2", "--chunk-mib", "1", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = r.out.split('\n');
+        const qsizetype title = lines.indexOf(QStringLiteral("Analysis (each column explained under the table)"));
+        QVERIFY2(title >= 0 && title + 1 < lines.size(), qPrintable(r.out));
+        QStringList headers = lines[title + 1].split('|', Qt::SkipEmptyParts);
+        for (QString& header : headers)
+            header = header.trimmed();
+        QCOMPARE(headers.size(), 13);
+        for (const QString& header : headers) {
+            const QString legend = "  " + header + ": ";
+            bool found = false;
+            for (const QString& line : lines)
+                found = found || (line.startsWith(legend) && line.size() > legend.size() + 10);
+            QVERIFY2(found, qPrintable(header + " has no legend line in:\n" + r.out));
+        }
+    }
+
     void analyzeTheRecordedH200Trace()
     {
         // Not __FILE__: with ccache's base_dir it is relative to the build directory.

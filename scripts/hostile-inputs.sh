@@ -273,7 +273,7 @@ def output_case(name, prepare, cleanup=lambda: None):
     v = verdict(status, err, before, target if before is not None else None)
     if v in ("crash", "hang", "long message", "data loss"):
         failures.append(f"output / {name}: {v}: {err.strip()[:300]}")
-    message = err.strip().splitlines()[-1] if err.strip() else ""
+    message = err.strip().splitlines()[0] if err.strip() else ""
     rows.append(("unwritable output", name, 1, f"{v}: {message}", seconds, mib))
     cleanup()
 

@@ -15,7 +15,7 @@
 # or changes an output file it then reports it could not write.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v python3 >/dev/null || { echo "hostile-inputs.sh needs python3 (scripts/setup.sh installs it)" >&2; exit 2; }
+[ -x /usr/bin/time ] && command -v python3 >/dev/null || scripts/setup.sh --packages-only
 exec python3 - "$@" <<'PY'
 import json, os, random, resource, signal, stat, subprocess, sys, tempfile, time
 
@@ -56,32 +56,34 @@ def limit_memory(binary):
 def run(command, timeout=20, interrupt_after=None):
     """Returns (exit status, or 'timeout'; the end of stderr; seconds; peak resident MiB)."""
     started = time.monotonic()
-    status = None
-    with tempfile.TemporaryFile() as errors:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors,
-                                   env=environment(command[0]), preexec_fn=limit_memory(command[0]))
-        interrupted = False
-        while True:
-            # wait4 gives this child's own peak memory.
-            pid, wait_status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                status = os.waitstatus_to_exitcode(wait_status)
-                break
-            elapsed = time.monotonic() - started
-            if interrupt_after is not None and not interrupted and elapsed >= interrupt_after:
-                process.send_signal(signal.SIGINT)
-                interrupted = True
-            if elapsed > timeout:
-                process.kill()
-                _, _, usage = os.wait4(process.pid, 0)
-                status = "timeout"
-                break
-            time.sleep(0.005)
-        process.returncode = status if isinstance(status, int) else -9
+    with tempfile.TemporaryFile() as errors, tempfile.NamedTemporaryFile() as peak:
+        # GNU time reports the program's own peak memory (a forked Python
+        # would count its own); a session of its own lets a signal reach both.
+        process = subprocess.Popen(["/usr/bin/time", "-q", "-f", "%M", "-o", peak.name] + command,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors,
+                                   env=environment(command[0]), preexec_fn=limit_memory(command[0]),
+                                   start_new_session=True)
+        try:
+            if interrupt_after is not None:
+                try:
+                    process.wait(timeout=interrupt_after)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGINT)
+            status = process.wait(timeout=timeout)
+            # GNU time gives 128 + N for a program killed by signal N.
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            status = "timeout"
         errors.seek(0, os.SEEK_END)
         errors.seek(max(0, errors.tell() - 100000))
         err = errors.read().decode("utf-8", "replace")
-    return status, err, time.monotonic() - started, usage.ru_maxrss / 1024
+        err = "\n".join(l for l in err.splitlines() if not l.startswith("Command terminated by signal"))
+        try:
+            mib = int(open(peak.name).read().split()[-1]) / 1024
+        except (ValueError, IndexError):
+            mib = 0.0
+    return status, err, time.monotonic() - started, mib
 
 # ---- the seed trace: recorded on the simulated device, so every field is real
 seed_path = os.path.join(work, "seed.json")
@@ -204,6 +206,8 @@ def verdict(status, err, output_before=None, output_path=None):
     """ok | rejected | crash | hang | long message | data loss"""
     if status == "timeout":
         return "hang"
+    if status == 128 + signal.SIGINT:
+        return "stopped by SIGINT"
     if isinstance(status, int) and (status < 0 or status >= 128) or "Sanitizer" in err or "runtime error:" in err:
         return "crash"
     lines = [l for l in err.strip().splitlines() if l.strip()]
@@ -265,12 +269,12 @@ for name, path in special:
 def output_case(name, prepare, cleanup=lambda: None):
     target = prepare()
     before = open(target, "rb").read() if os.path.isfile(target) else None
-    status, err, seconds, _ = run([cli, "convert", seed_path, "--to", "csv", "-o", target])
+    status, err, seconds, mib = run([cli, "convert", seed_path, "--to", "csv", "-o", target])
     v = verdict(status, err, before, target if before is not None else None)
     if v in ("crash", "hang", "long message", "data loss"):
         failures.append(f"output / {name}: {v}: {err.strip()[:300]}")
     message = err.strip().splitlines()[-1] if err.strip() else ""
-    rows.append(("unwritable output", name, 1, f"{v}: {message}", seconds, 0))
+    rows.append(("unwritable output", name, 1, f"{v}: {message}", seconds, mib))
     cleanup()
 
 def read_only():
@@ -318,19 +322,19 @@ usage = {"no command": [cli], "unknown command": [cli, "frobnicate"],
          "no GPU index": [cli, "pipeline", "--device", "cuda:99"],
          "record to a missing folder": [cli, "record", "--device", "sim", "-o", os.path.join(work, "no", "t.json")]}
 for name, command in usage.items():
-    status, err, seconds, _ = run(command, timeout=60)
+    status, err, seconds, mib = run(command, timeout=60)
     v = verdict(status, err)
     if v in ("crash", "hang", "long message"):
         failures.append(f"usage / {name}: {v}: {err.strip()[:300]}")
-    rows.append(("bad usage", name, 1, v, seconds, 0))
+    rows.append(("bad usage", name, 1, v, seconds, mib))
 
 # Ctrl-C: a record interrupted mid-way must keep what it recorded.
 for after in (0.5, 2.0):
     out = os.path.join(work, f"interrupted-{after}.json")
     if os.path.exists(out):
         os.unlink(out)
-    status, err, seconds, _ = run([cli, "record", "--device", "sim", "--chunks", "64", "--chunk-mib", "8",
-                                   "--pipelines", "all", "-o", out], timeout=120, interrupt_after=after)
+    status, err, seconds, mib = run([cli, "record", "--device", "sim", "--chunks", "64", "--chunk-mib", "8",
+                                     "--pipelines", "all", "-o", out], timeout=120, interrupt_after=after)
     kept = "no file"
     if os.path.exists(out):
         try:
@@ -338,8 +342,9 @@ for after in (0.5, 2.0):
         except Exception as e:
             kept = f"unreadable file: {e}"
     v = verdict(status, err)
-    rows.append(("SIGINT", f"record, interrupted after {after} s", 1, f"{v}, {kept}", seconds, 0))
-    if v in ("crash", "hang") or kept in ("no file", "0 runs kept"):
+    rows.append(("SIGINT", f"record, interrupted after {after} s", 1, f"{v}, {kept}", seconds, mib))
+    # Stopped before anything was recorded, no file is right; after, a file must hold it.
+    if v in ("crash", "hang") or kept == "0 runs kept" or (kept == "no file" and "completed" in err):
         failures.append(f"SIGINT after {after} s: {v}, {kept}: {err.strip()[-300:]}")
 
 print("| input | command | cases | outcomes | slowest s | peak MiB |")

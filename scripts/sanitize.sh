@@ -10,6 +10,7 @@
 #   scripts/sanitize.sh [asan] [tsan]    (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup.sh --packages-only
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(asan tsan)
 
@@ -34,7 +35,7 @@ for stage in "${stages[@]}"; do
       ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
       LSAN_OPTIONS="suppressions=$PWD/../.ci/lsan.supp:print_suppressions=0" \
       UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900)
+      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 --parallel "$(nproc)")
     ;;
   tsan)
     echo "== ThreadSanitizer: the threaded tests =="
@@ -42,7 +43,7 @@ for stage in "${stages[@]}"; do
     cmake --build build-tsan --parallel --target threaded-tests
     (cd build-tsan &&
       TSAN_OPTIONS="suppressions=$PWD/../.ci/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0" \
-      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 -L threaded)
+      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 --parallel "$(nproc)" -L threaded)
     ;;
   *)
     echo "unknown stage '$stage' (asan, tsan)" >&2

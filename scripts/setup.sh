@@ -5,6 +5,7 @@
 # OVERLAPSCOPE_PREFIX to choose; OVERLAPSCOPE_PREFIX=none skips the install).
 # Safe to run again: it skips what is there.
 #   scripts/setup.sh [extra cmake args]
+#   scripts/setup.sh --packages-only     (only the apt packages: other scripts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+[ "${1:-}" != --packages-only ] || exit 0
 
 # nvcc is often installed outside PATH; the CUDA device is built when it is found.
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -76,8 +76,6 @@ QList<QStringList> parseCsv(const QString& text)
     return rows;
 }
 
-} // namespace
-
 // The table part: rows after the header, comment lines skipped.
 QList<QStringList> tableRows(const std::string& csv)
 {

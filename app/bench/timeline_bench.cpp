@@ -1,16 +1,14 @@
 // Loads and renders synthetic traces of 10k, 100k and 1M ops with the same
 // TimelinePlot the window uses, offscreen, and prints a table:
-//   overlapscope-timeline-bench [--sizes 10000,100000,1000000] [--width 1600] [--keep DIR]
-// --keep writes the traces into DIR (t<ops>.json) and leaves them there, for
-// measuring other tools (the headless export) on the same files.
+//   overlapscope-timeline-bench [--sizes 10000,100000,1000000] [--width 1600]
 // The traces have the overlapped pipeline's shape (host staging, then upload,
 // kernel, download rotating over 3 streams), so folding sees realistic runs
 // of small ops.
 
-#include "window/AppSetup.h"
-#include "timeline/TimelinePlot.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "timeline/TimelinePlot.h"
+#include "window/AppSetup.h"
 
 #include "trace/TraceJson.h"
 
@@ -19,12 +17,10 @@
 #include <QTemporaryDir>
 
 #include <malloc.h>
-#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -64,21 +60,18 @@ Trace syntheticTrace(std::size_t targetOps)
     for (std::size_t c = 0; c < chunks; ++c) {
         const int chunk = static_cast<int>(c);
         const auto stream = static_cast<std::uint16_t>(1 + c % 3);
-        Op in{.startNs = host, .endNs = host + 160'000, .bytes = bytes, .chunk = chunk, .lane = 0,
-              .kind = OpKind::StageIn, .memory = HostMemoryKind::Pinned};
+        Op in{host, host + 160'000, -1, -1, bytes, chunk, 0, OpKind::StageIn, HostMemoryKind::Pinned};
         host = in.endNs;
         run.ops.push_back(in);
         std::int64_t t = std::max(host, streamReady[stream - 1]);
         for (OpKind kind : {OpKind::Upload, OpKind::Kernel, OpKind::Download}) {
             const std::int64_t d = kind == OpKind::Kernel ? 4'000 : 19'000;
-            run.ops.push_back({.startNs = t, .endNs = t + d, .bytes = bytes, .chunk = chunk, .lane = stream,
-                               .kind = kind,
-                               .memory = kind == OpKind::Kernel ? HostMemoryKind::None : HostMemoryKind::Pinned});
+            run.ops.push_back({t, t + d, -1, -1, bytes, chunk, stream, kind,
+                               kind == OpKind::Kernel ? HostMemoryKind::None : HostMemoryKind::Pinned});
             t += d + 500;
         }
         streamReady[stream - 1] = t;
-        Op out{.startNs = host, .endNs = host + 150'000, .bytes = bytes, .chunk = chunk, .lane = 0,
-               .kind = OpKind::StageOut, .memory = HostMemoryKind::Pinned};
+        Op out{host, host + 150'000, -1, -1, bytes, chunk, 0, OpKind::StageOut, HostMemoryKind::Pinned};
         host = out.endNs + 1'000;
         run.ops.push_back(out);
     }
@@ -90,15 +83,6 @@ Trace syntheticTrace(std::size_t targetOps)
     trace.tool = "overlapscope-timeline-bench";
     trace.runs.push_back(std::move(run));
     return trace;
-}
-
-// CPU seconds of this thread: on a machine shared with other work, wall time
-// says more about the neighbours than about the reader.
-double threadCpuSeconds()
-{
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
 double medianMs(std::vector<double> v)
@@ -129,15 +113,9 @@ int main(int argc, char** argv)
         }
     }
 
-    QTemporaryDir temporary;
-    QString folder = temporary.path();
-    for (int i = 1; i + 1 < args.size(); i += 2)
-        if (args[i] == "--keep")
-            folder = args[i + 1];
-    const QDir dir(folder);
-    std::printf("| ops | file MB | tree load s (CPU s) | load s (CPU s) | to view s | replot full ms | replot zoomed ms "
-                "| resident bytes/op |\n");
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    QTemporaryDir dir;
+    std::printf("| ops | file MB | load s | to view s | replot full ms | replot zoomed ms | resident bytes/op |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const std::size_t target : sizes) {
         const std::string path = dir.filePath(QString("t%1.json").arg(target)).toStdString();
         std::string error;
@@ -150,28 +128,11 @@ int main(int argc, char** argv)
         }
         const double fileMb = static_cast<double>(QFileInfo(QString::fromStdString(path)).size()) / 1e6;
 
-        // The reader the streaming one replaced, as loadTrace ran it: read the
-        // file into a string, build the document tree, then the trace.
+        const long long before = residentBytes();
         QElapsedTimer timer;
         timer.start();
-        double cpu = threadCpuSeconds();
-        {
-            std::ifstream in(path, std::ios::binary);
-            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            if (!traceFromJsonTree(text).trace) {
-                std::fprintf(stderr, "the tree reader refused %s\n", path.c_str());
-                return 1;
-            }
-        }
-        const double treeLoadS = timer.nsecsElapsed() / 1e9;
-        const double treeLoadCpuS = threadCpuSeconds() - cpu;
-
-        const long long before = residentBytes();
-        timer.restart();
-        cpu = threadCpuSeconds();
         auto loaded = loadTrace(path);
         const double loadS = timer.nsecsElapsed() / 1e9;
-        const double loadCpuS = threadCpuSeconds() - cpu;
         if (!loaded.trace) {
             std::fprintf(stderr, "%s\n", loaded.error.c_str());
             return 1;
@@ -208,8 +169,7 @@ int main(int argc, char** argv)
         view->setVisibleRange(mid - half, mid + half);
         const double zoomed = timeReplots();
 
-        std::printf("| %zu | %.1f | %.3f (%.3f) | %.3f (%.3f) | %.3f | %.2f | %.2f | %.0f |\n", ops, fileMb, treeLoadS,
-                    treeLoadCpuS, loadS, loadCpuS, toViewS, full, zoomed,
+        std::printf("| %zu | %.1f | %.3f | %.3f | %.2f | %.2f | %.0f |\n", ops, fileMb, loadS, toViewS, full, zoomed,
                     static_cast<double>(held) / static_cast<double>(ops));
         std::fflush(stdout);
         delete plot;

@@ -130,7 +130,16 @@ bool AtomicFileWriter::open(const std::string& path)
     if (exists) {
         if (S_ISDIR(info.st_mode))
             return failWith("cannot save to '" + path + "': it is a folder");
-        // Renaming over a device or a pipe would replace the node itself.
+        // A terminal, /dev/null or a pipe (-o /dev/stdout) is written
+        // straight: there is no file to keep, and renaming over the node
+        // would replace the device itself.
+        if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
+            m_fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+            if (m_fd < 0)
+                return fail(errno);
+            m_target = target;
+            return true;
+        }
         if (!S_ISREG(info.st_mode))
             return failWith("cannot save to '" + path + "': it is not a regular file");
         // No write bit for anyone means the user marked it read-only; that
@@ -211,6 +220,11 @@ bool AtomicFileWriter::commit()
     if (!m_buffer.empty() && !flushBuffer())
         return false;
     std::string().swap(m_buffer);
+    if (m_temporary.empty()) { // a device or a pipe, written straight
+        const int fd = m_fd;
+        m_fd = -1;
+        return ::close(fd) == 0 || fail(errno);
+    }
     if (::fsync(m_fd) != 0)
         return fail(errno);
     const int fd = m_fd;

@@ -14,6 +14,8 @@ namespace ovs {
 // - A symbolic link is followed: its target is replaced and the link kept.
 // - An existing target that is read-only, or that we may not write, is
 //   refused rather than replaced; a replaced target keeps its mode.
+// - A character device or a pipe (/dev/null, -o /dev/stdout) is written
+//   straight, as there is no file to keep; other non-regular files are refused.
 // - Errors are one line, in words ("disk full", "permission denied").
 //
 // Streaming use: open(), write() any number of chunks, commit(). A writer

@@ -681,6 +681,16 @@ private:
             } else if (key == "points") {
                 fields.expect(m, key, JsonKind::Array, "an array");
                 m_json.forEachElement(m, 4, [&](Value& p, std::size_t i) { sweep.points.push_back(readPoint(p, where, i)); });
+            } else if (key == "status") {
+                // Optional: sweeps from before cancel kept partial sweeps are complete.
+                const std::string_view status = fields.string(m, key);
+                const auto parsed = runStatusFromString(status);
+                if (!parsed)
+                    fail(where, "unknown status " + quotedMessageText(status)
+                                    + "; expected \"completed\", \"cancelled\" or \"failed\"");
+                sweep.status = *parsed;
+            } else if (key == "error") {
+                sweep.error = fields.string(m, key);
             } else if (key == "hostCopies") {
                 // Optional: sweeps from before host copies were measured have none.
                 fields.expect(m, key, JsonKind::Array, "an array");

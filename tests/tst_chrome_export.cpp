@@ -1,6 +1,5 @@
 #include "trace/ChromeTraceExport.h"
-#include "trace/Json.h"
-#include "trace/JsonParser.h"
+#include "JsonTree.h"
 
 #include "TestOps.h"
 
@@ -9,6 +8,7 @@
 #include <map>
 
 using namespace ovs;
+using namespace ovs::test;
 using ovs::test::makeOp;
 
 namespace {

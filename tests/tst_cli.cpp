@@ -225,7 +225,10 @@ private slots:
         std::size_t ops = 0;
         for (const auto& run : loaded.trace->runs)
             ops += run.ops.size();
-        QCOMPARE(std::size_t(lines.size() - 2), ops); // header, rows, final newline
+        std::size_t rows = 0;
+        for (const auto& line : lines)
+            rows += !line.isEmpty() && !line.startsWith('#') ? 1 : 0;
+        QCOMPARE(rows - 1, ops); // '#' lines name the runs; then a header and one row per op
     }
 
     void malformedTraceIsAClearErrorAndWritesNothing()
@@ -240,6 +243,27 @@ private slots:
         QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
         QVERIFY2(r.err.contains("bad.json") && r.err.contains("line 1"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
+    }
+
+    // Every column of the analysis summary has a legend line under the table.
+    void everySummaryColumnIsExplained()
+    {
+        const Result r = cli({"pipeline", "--device", "sim:h200", "--chunks", "2", "--chunk-mib", "1", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = r.out.split('\n');
+        const qsizetype title = lines.indexOf(QStringLiteral("Analysis (each column explained under the table)"));
+        QVERIFY2(title >= 0 && title + 1 < lines.size(), qPrintable(r.out));
+        QStringList headers = lines[title + 1].split('|', Qt::SkipEmptyParts);
+        for (QString& header : headers)
+            header = header.trimmed();
+        QCOMPARE(headers.size(), 13);
+        for (const QString& header : headers) {
+            const QString legend = "  " + header + ": ";
+            bool found = false;
+            for (const QString& line : lines)
+                found = found || (line.startsWith(legend) && line.size() > legend.size() + 10);
+            QVERIFY2(found, qPrintable(header + " has no legend line in:\n" + r.out));
+        }
     }
 
     void analyzeTheRecordedH200Trace()

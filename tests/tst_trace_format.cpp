@@ -1,5 +1,4 @@
-#include "trace/Json.h"
-#include "trace/JsonParser.h"
+#include "JsonTree.h"
 #include "trace/TraceJson.h"
 
 #include "TestOps.h"
@@ -13,6 +12,7 @@
 #include <random>
 
 using namespace ovs;
+using namespace ovs::test;
 using ovs::test::makeOp;
 
 namespace {

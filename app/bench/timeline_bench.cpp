@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -135,9 +134,8 @@ int main(int argc, char** argv)
         if (args[i] == "--keep")
             folder = args[i + 1];
     const QDir dir(folder);
-    std::printf("| ops | file MB | tree load s (CPU s) | load s (CPU s) | to view s | replot full ms | replot zoomed ms "
-                "| resident bytes/op |\n");
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| ops | file MB | load s (CPU s) | to view s | replot full ms | replot zoomed ms | resident bytes/op |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const std::size_t target : sizes) {
         const std::string path = dir.filePath(QString("t%1.json").arg(target)).toStdString();
         std::string error;
@@ -150,25 +148,10 @@ int main(int argc, char** argv)
         }
         const double fileMb = static_cast<double>(QFileInfo(QString::fromStdString(path)).size()) / 1e6;
 
-        // The reader the streaming one replaced, as loadTrace ran it: read the
-        // file into a string, build the document tree, then the trace.
         QElapsedTimer timer;
-        timer.start();
-        double cpu = threadCpuSeconds();
-        {
-            std::ifstream in(path, std::ios::binary);
-            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            if (!traceFromJsonTree(text).trace) {
-                std::fprintf(stderr, "the tree reader refused %s\n", path.c_str());
-                return 1;
-            }
-        }
-        const double treeLoadS = timer.nsecsElapsed() / 1e9;
-        const double treeLoadCpuS = threadCpuSeconds() - cpu;
-
         const long long before = residentBytes();
-        timer.restart();
-        cpu = threadCpuSeconds();
+        timer.start();
+        const double cpu = threadCpuSeconds();
         auto loaded = loadTrace(path);
         const double loadS = timer.nsecsElapsed() / 1e9;
         const double loadCpuS = threadCpuSeconds() - cpu;
@@ -208,9 +191,8 @@ int main(int argc, char** argv)
         view->setVisibleRange(mid - half, mid + half);
         const double zoomed = timeReplots();
 
-        std::printf("| %zu | %.1f | %.3f (%.3f) | %.3f (%.3f) | %.3f | %.2f | %.2f | %.0f |\n", ops, fileMb, treeLoadS,
-                    treeLoadCpuS, loadS, loadCpuS, toViewS, full, zoomed,
-                    static_cast<double>(held) / static_cast<double>(ops));
+        std::printf("| %zu | %.1f | %.3f (%.3f) | %.3f | %.2f | %.2f | %.0f |\n", ops, fileMb, loadS, loadCpuS, toViewS,
+                    full, zoomed, static_cast<double>(held) / static_cast<double>(ops));
         std::fflush(stdout);
         delete plot;
         delete view;

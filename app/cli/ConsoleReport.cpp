@@ -1,5 +1,7 @@
 #include "ConsoleReport.h"
 
+#include "analysis/ColumnHelp.h"
+#include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "trace/Saturating.h"
 
@@ -174,6 +176,14 @@ std::string ratesLine(const TransferRates& r)
     return line;
 }
 
+// One line per column of the summary table, under it.
+void printSummaryLegend(std::FILE* out)
+{
+    for (const ColumnHelp& column : summaryTableColumns())
+        std::fprintf(out, "  %.*s: %.*s\n", static_cast<int>(column.header.size()), column.header.data(),
+                     static_cast<int>(column.help.size()), column.help.data());
+}
+
 struct Analysed {
     const Run* run;
     RunAnalysis analysis;
@@ -219,6 +229,8 @@ void printAnalysis(std::FILE* out, const Trace& trace)
                                    std::pair{"compute busy", &m.compute}})
             std::fprintf(out, "| %s | %s ms (%s) |\n", label, ms(busy->busyNs).c_str(), busyCell(*busy).c_str());
         std::fprintf(out, "| copies overlapping kernels | %.1f%% of copy time |\n", m.overlapPercent);
+        if (const std::string words = overlapInWords(m); !words.empty())
+            std::fprintf(out, "| overlap of what was possible | %s |\n", words.c_str());
         std::fprintf(out, "| H2D overlapping D2H | %.1f%% of copy time |\n", m.h2dWithD2hPercent);
         std::fprintf(out, "| host staging | %s ms (%s); %s ms thread time on %d thread%s |\n",
                      ms(m.staging.busyNs).c_str(), busyCell(m.staging).c_str(), ms(m.stagingThreadNs).c_str(),
@@ -242,7 +254,7 @@ void printAnalysis(std::FILE* out, const Trace& trace)
             if (b.stagingNs > 0)
                 std::fprintf(out, "| host staging | %s | staged bytes at %.2f GB/s, host memcpy on %d thread%s |\n",
                              ms(b.stagingNs).c_str(), b.stagingGBps, b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
-            std::fprintf(out, "| compute | %s | the run's kernel time |\n", ms(b.computeNs).c_str());
+            std::fprintf(out, "| compute | %s | time some kernel ran (union of kernel intervals) |\n", ms(b.computeNs).c_str());
             std::fprintf(out, "| **binding: %s** | %s | the run took %s of it |\n", toString(b.binding),
                          ms(b.boundNs).c_str(), distanceCell(b).c_str());
         }
@@ -255,21 +267,23 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace)
     if (trace.runs.empty())
         return;
     const std::vector<Analysed> all = analyseAll(trace);
-    std::fprintf(out, "\nAnalysis (busy: share of wall time; overlap: copy time during kernels; distance: wall / "
-                      "the fastest the pipeline could go)\n");
-    std::fprintf(out, "| pipeline | wall ms | H2D busy | D2H busy | compute busy | overlap | H2D+D2H | staging ms | "
-                      "host wait ms | speedup | bound ms | distance |\n"
-                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::fprintf(out, "\nAnalysis (each column explained under the table)\n");
+    std::fprintf(out, "| pipeline | wall ms | H2D busy | D2H busy | compute busy | overlap | of possible | H2D+D2H | "
+                      "staging ms | host wait ms | speedup | bound ms | distance |\n"
+                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const Analysed& a : all) {
         const RunMetrics& m = a.analysis.metrics;
         const Bounds& b = a.analysis.bounds;
         const std::string bound =
             b.binding == BoundKind::None ? std::string("-") : ms(b.boundNs) + " (" + toString(b.binding) + ")";
-        std::fprintf(out, "| %s | %s | %s | %s | %s | %.1f%% | %.1f%% | %s | %s | %s | %s | %s |\n",
+        const std::string ofPossible = m.overlapPossibleNs > 0 ? printed("%.1f%%", m.overlapOfPossiblePercent) : "-";
+        std::fprintf(out, "| %s | %s | %s | %s | %s | %.1f%% | %s | %.1f%% | %s | %s | %s | %s | %s |\n",
                      a.run->name.c_str(), ms(m.wallNs).c_str(), busyCell(m.h2d).c_str(), busyCell(m.d2h).c_str(),
-                     busyCell(m.compute).c_str(), m.overlapPercent, m.h2dWithD2hPercent, ms(m.staging.busyNs).c_str(),
+                     busyCell(m.compute).c_str(), m.overlapPercent, ofPossible.c_str(), m.h2dWithD2hPercent,
+                     ms(m.staging.busyNs).c_str(),
                      ms(m.hostWaitNs).c_str(), speedupCell(a.analysis.speedup).c_str(), bound.c_str(), distanceCell(b).c_str());
     }
+    printSummaryLegend(out);
     // Runs judged by the same rates share one line.
     std::vector<std::string> printedRates;
     for (const Analysed& a : all) {

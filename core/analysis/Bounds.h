@@ -23,7 +23,7 @@ const char* toString(BoundKind kind); // "transfer", "host staging", ...
 struct Bounds {
     std::int64_t transferNs = 0; // copies (see computeBounds for the model)
     std::int64_t stagingNs = 0;  // 0 when the run stages nothing on the host, or its rate is unknown
-    std::int64_t computeNs = 0;  // the run's own kernel time
+    std::int64_t computeNs = 0;  // the union of the run's kernel intervals (engine time where known)
     std::int64_t boundNs = 0;    // the binding one
     BoundKind binding = BoundKind::None;
     double distance = 0;         // wall / bound: 1.0 is at the bound; 0 when unknown
@@ -32,7 +32,7 @@ struct Bounds {
     int chunks = 0;
     std::int64_t uploadChunkNs = 0;   // one chunk's upload at the rate
     std::int64_t downloadChunkNs = 0;
-    std::int64_t kernelChunkNs = 0;   // one chunk's kernel, as measured
+    std::int64_t kernelChunkNs = 0;   // one chunk's kernel: computeNs over the kernels
     int stagingThreads = 0;
     double stagingGBps = 0;           // what those threads copy at together; 0: unknown
     std::string transferModel;        // which formula transferNs used, in words

@@ -1,5 +1,7 @@
 #include "analysis/Diagnosis.h"
 
+#include "analysis/OverlapWords.h"
+
 #include "trace/Saturating.h"
 
 #include <algorithm>
@@ -68,8 +70,15 @@ std::string distancePhrase(const Bounds& bounds)
     if (bounds.distance <= 0)
         return {};
     const std::string name = std::string(toString(bounds.binding)) + " bound";
-    if (std::abs(bounds.distance - 1.0) < 0.005)
+    // A run cannot beat its bound; one that reads below it beat the rates it
+    // was judged by (a sweep median the run's copies bettered by a little),
+    // so it is at the bound, not faster than possible.
+    if (bounds.distance < 1.005)
         return "at the " + name;
+    // Beyond this the figure says nothing a reader can use, and from a trace
+    // with inconsistent parameters it can reach absurd sizes.
+    if (bounds.distance > 1000)
+        return "over 1000x the " + name;
     if (bounds.distance > 1.0 && bounds.distance <= 1.15)
         return "within " + format("%.0f%%", std::max(1.0, std::round(100.0 * (bounds.distance - 1.0)))) + " of the "
                + name;
@@ -339,6 +348,10 @@ Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& boun
             body = computeSentence(metrics, bounds);
         }
     }
+    // "0% overlap" on a pipeline built to overlap reads as a failure; where
+    // one side is too short to hide anything, say so.
+    if (overlapTooShortToMatter(metrics))
+        body += "; " + overlapInWords(metrics);
     d.sentence = std::string(toString(d.kind)) + ": " + body + queueClause(metrics);
     return d;
 }

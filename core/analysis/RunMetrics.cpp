@@ -164,6 +164,8 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates)
     m.h2dWithD2hNs = h2d.intersected(d2h).length();
     m.stagingWithGpuNs = stage.intersected(copies.united(compute)).length();
     m.overlapPercent = percentOf(m.copyWithKernelNs, m.copies.busyNs);
+    m.overlapPossibleNs = std::min(m.copies.busyNs, m.compute.busyNs);
+    m.overlapOfPossiblePercent = percentOf(m.copyWithKernelNs, m.overlapPossibleNs);
     m.h2dWithD2hPercent = percentOf(m.h2dWithD2hNs, m.copies.busyNs);
     m.hostWaitNs = clip(std::move(waits)).length();
 

@@ -58,6 +58,11 @@ struct RunMetrics {
     std::int64_t h2dWithD2hNs = 0;     // an upload and a download at once
     std::int64_t stagingWithGpuNs = 0; // host staging while a copy or kernel runs
     double overlapPercent = 0;         // copyWithKernelNs / copy busy, in %
+    // The most copies and kernels could have run at once: the shorter of the
+    // two busy times. Overlap of possible = copyWithKernelNs over it, in %:
+    // 100% when the shorter one hid entirely under the other.
+    std::int64_t overlapPossibleNs = 0;
+    double overlapOfPossiblePercent = 0;
     double h2dWithD2hPercent = 0;      // h2dWithD2hNs / copy busy, in %
 
     std::int64_t stagingThreadNs = 0; // staging time summed over threads

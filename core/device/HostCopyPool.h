@@ -2,7 +2,9 @@
 
 #include "device/DeviceTypes.h"
 
+#include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -19,6 +21,11 @@ namespace ovs {
 // (the clock CUDA devices report as hostNowNs); the calling thread only
 // waits. One part runs inline on the calling thread: there is nothing to
 // hand over.
+//
+// The hand-off is on the critical path of every staging copy, so it is kept
+// short: each worker is woken on its own (no herd on one lock), and workers
+// and the caller spin briefly before they sleep, since a pipeline's next
+// staging copy usually follows within microseconds (observer effect, issue 9.4).
 //
 // One copy at a time: like Device, it is driven by one host thread.
 class HostCopyPool {
@@ -49,21 +56,32 @@ public:
     int threadCount() const;
 
 private:
-    void work(int index);
+    // One worker: its thread and the copy it was last given. `job` changes
+    // only under `mutex`; the worker also reads it without, while it spins.
+    struct Worker {
+        std::thread thread;
+        std::mutex mutex;
+        std::condition_variable wake;
+        std::atomic<std::uint64_t> job{0};
+    };
+
+    // `seen`: the last job before the worker started.
+    void work(Worker& self, std::size_t index, std::uint64_t seen);
     static std::int64_t nowNs();
 
-    mutable std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::condition_variable m_done;
-    std::vector<std::thread> m_threads;
-    // The copy being done; workers whose index is below m_parts.size() take a part.
+    std::vector<std::unique_ptr<Worker>> m_workers;
+    std::atomic<bool> m_stopping{false};
+    std::atomic<bool> m_spin{false}; // every worker and the caller have a core each
+    // The copy being done: written before its workers are given its job
+    // number, read by them after, and not changed until all of them are done.
     std::byte* m_dst = nullptr;
     const std::byte* m_src = nullptr;
     std::vector<Part> m_parts;
     std::vector<HostInterval> m_intervals;
-    std::uint64_t m_generation = 0;
-    int m_remaining = 0;
-    bool m_stopping = false;
+    std::uint64_t m_job = 0;
+    std::atomic<int> m_remaining{0};
+    std::mutex m_doneMutex;
+    std::condition_variable m_done;
 };
 
 } // namespace ovs

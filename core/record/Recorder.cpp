@@ -13,7 +13,12 @@ namespace {
 // so an op's records can trail its end event by as long as the work around
 // it takes. Its emission waits that long at most; records arriving later
 // still reach the finished run.
-constexpr std::int64_t kEngineRecordWaitNs = 20'000'000;
+constexpr std::int64_t kEngineRecordWaitNs = 50'000'000;
+// Fetching engine records flushes CUPTI's buffers (a forced flush once every
+// stream is idle, as at the end of every run), which costs host time between
+// the run's own steps; at most this often during a run, so a short run
+// fetches only after its timed region, in finish().
+constexpr std::int64_t kEngineFetchIntervalNs = 20'000'000;
 // After the final drain every record is complete, but delivery runs on
 // CUPTI's thread: how long finish() gives it.
 constexpr auto kFinalRecordWait = std::chrono::milliseconds(200);
@@ -85,6 +90,7 @@ void Recorder::begin()
     // join this run's ops.
     if (m_engineTiming)
         m_device.takeEngineRecords();
+    m_lastFetchNs = now();
 }
 
 std::int64_t Recorder::now()
@@ -310,7 +316,8 @@ void Recorder::emitCompleted(bool waitForEngine)
     // Completion is checked before the engine records are fetched, so the
     // records of every op seen complete had their chance to arrive. Fetching
     // (a CUPTI flush) costs host time between ops, so it happens only when a
-    // completed op still lacks records, and always at the end.
+    // completed op still lacks records, at most every kEngineFetchIntervalNs,
+    // and always at the end.
     const auto recordsMissing = [&](const Pending& p) {
         return m_engineTiming && p.opId != 0 && m_engineSpans[p.opId - 1].records < p.launches;
     };
@@ -327,8 +334,10 @@ void Recorder::emitCompleted(bool waitForEngine)
         }
         fetch = fetch || (pending.doneNs >= 0 && recordsMissing(pending));
     }
-    if (fetch)
+    if (fetch && (!waitForEngine || now() - m_lastFetchNs >= kEngineFetchIntervalNs)) {
         collectEngineRecords();
+        m_lastFetchNs = now();
+    }
     const std::int64_t t = now();
     for (auto it = m_pending.begin(); it != m_pending.end();) {
         if (it->doneNs < 0) {

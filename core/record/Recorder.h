@@ -185,6 +185,7 @@ private:
     std::deque<Pending> m_pending;
     std::vector<Op> m_batch;
     bool m_engineTiming = false;   // the device reports engine intervals
+    std::int64_t m_lastFetchNs = 0; // run time engine records were last fetched
     bool m_engineJoined = false;   // some op got one
     std::vector<EngineSpan> m_engineSpans; // indexed by op id - 1
     std::vector<std::size_t> m_opIndex;     // indexed by op id - 1: its place in m_run.ops once emitted

@@ -440,7 +440,8 @@ ChromeTraceImport Importer::build()
         first = std::min(first, p.op.startNs);
         last = std::max(last, p.op.endNs);
     }
-    if (static_cast<__int128>(last) - first >= Trace::kTimeLimitNs)
+    const bool spanOverflows = first < 0 && last > std::numeric_limits<std::int64_t>::max() + first;
+    if (spanOverflows || last - first >= Trace::kTimeLimitNs)
         throw JsonReadError{"the trace spans more than 2^62 ns (146 years) from its first event to its last"};
 
     // Group by lane, each lane by start time.
@@ -600,20 +601,22 @@ bool microsecondsTextToNs(std::string_view text, std::int64_t& ns)
         return false;
     // ns = 0.digits * 10^(pointAt + exponent + 3)
     const std::int64_t integerDigits = pointAt + exponent + 3;
-    __int128 value = 0;
-    const __int128 limit = static_cast<__int128>(std::numeric_limits<std::int64_t>::max());
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    std::int64_t value = 0;
     std::int64_t k = 0;
     for (; k < integerDigits; ++k) {
-        value = value * 10 + (k < static_cast<std::int64_t>(digits.size()) ? digits[static_cast<std::size_t>(k)] - '0' : 0);
-        if (value > limit)
+        const int digit = k < static_cast<std::int64_t>(digits.size()) ? digits[static_cast<std::size_t>(k)] - '0' : 0;
+        if (value > (kMax - digit) / 10)
             return false;
+        value = value * 10 + digit;
     }
     // Round half away from zero on the first dropped digit.
-    if (integerDigits >= 0 && k < static_cast<std::int64_t>(digits.size()) && digits[static_cast<std::size_t>(k)] >= '5')
+    if (integerDigits >= 0 && k < static_cast<std::int64_t>(digits.size()) && digits[static_cast<std::size_t>(k)] >= '5') {
+        if (value == kMax)
+            return false;
         ++value;
-    if (value > limit)
-        return false;
-    ns = static_cast<std::int64_t>(negative ? -value : value);
+    }
+    ns = negative ? -value : value;
     return true;
 }
 

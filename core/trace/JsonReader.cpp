@@ -3,6 +3,8 @@
 #include "trace/MessageText.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace ovs {
@@ -131,6 +133,53 @@ bool isJsonNumber(std::string_view t)
     return i == t.size();
 }
 
+// Whether an integer literal fits int64 (its magnitude is checked as text).
+bool fitsInt64(std::string_view t)
+{
+    const bool negative = !t.empty() && t[0] == '-';
+    const std::string_view digits = t.substr(negative ? 1 : 0);
+    constexpr std::string_view kMax = "9223372036854775807";
+    constexpr std::string_view kMinMagnitude = "9223372036854775808";
+    if (digits.size() != kMax.size())
+        return digits.size() < kMax.size();
+    return digits <= (negative ? kMinMagnitude : kMax);
+}
+
+// Whether a JSON number's magnitude is at least 1 (decides whether a number
+// no double holds is too large or too small).
+bool exceedsOne(std::string_view t)
+{
+    std::size_t i = t[0] == '-' ? 1 : 0;
+    long long position = 0; // of the first non-zero digit, relative to the point
+    bool seenDigit = false, afterPoint = false;
+    for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+        if (t[i] == '.') {
+            afterPoint = true;
+        } else if (!seenDigit && t[i] != '0') {
+            seenDigit = true;
+            position = afterPoint ? position : 0;
+        }
+        if (t[i] >= '0' && t[i] <= '9') {
+            if (!afterPoint && seenDigit)
+                ++position; // integer digits from the first non-zero one
+            else if (afterPoint && !seenDigit)
+                --position;
+        }
+    }
+    long long exponent = 0;
+    if (i < t.size()) {
+        ++i;
+        const bool negative = i < t.size() && t[i] == '-';
+        if (i < t.size() && (t[i] == '+' || t[i] == '-'))
+            ++i;
+        for (; i < t.size(); ++i)
+            exponent = std::min(exponent * 10 + (t[i] - '0'), 1'000'000'000LL);
+        if (negative)
+            exponent = -exponent;
+    }
+    return seenDigit && position + exponent > 0;
+}
+
 } // namespace
 
 const char* describe(JsonKind kind)
@@ -222,9 +271,16 @@ JsonKind JsonReader::kind(Value& value)
         // Only a plain integer literal that fits int64 is an integer; 2.0,
         // 2e3 and 2^64 are numbers.
         od::number_type numberType;
-        if (const auto error = value.get_number_type().get(numberType))
+        if (const auto error = value.get_number_type().get(numberType)) {
+            // simdjson 3.0 cannot type some valid numbers (-9223372036854775809):
+            // they are numbers all the same, read as doubles.
+            if (isJsonNumber(rawText(value)))
+                return JsonKind::Number;
             syntaxError(error);
-        return numberType == od::number_type::signed_integer ? JsonKind::Integer : JsonKind::Number;
+        }
+        // simdjson 3.0 calls -9223372036854775809 a signed integer too.
+        return numberType == od::number_type::signed_integer && fitsInt64(rawText(value)) ? JsonKind::Integer
+                                                                                          : JsonKind::Number;
     }
     }
     syntaxErrorAt(location(), "unexpected value");
@@ -299,18 +355,28 @@ bool JsonReader::tryInteger(Value& value, std::int64_t& out, JsonKind& actual)
 double JsonReader::number(Value& value)
 {
     double v = 0;
-    if (const auto error = value.get_double().get(v)) {
-        if (error == sj::NUMBER_ERROR || error == sj::NUMBER_OUT_OF_RANGE) {
-            const std::string_view raw = rawText(value);
-            // simdjson refuses what a double cannot hold (1e400, a 400-digit
-            // integer) and what is no JSON number (01, 1., -); tell the two
-            // apart for the user.
-            if (isJsonNumber(raw))
-                syntaxErrorAt(raw.data(), "number out of range for a double: " + messageText(raw, 40));
-            syntaxErrorAt(raw.data(), "invalid number " + messageText(raw, 40));
-        }
+    const auto error = value.get_double().get(v);
+    if (!error)
+        return v;
+    if (error != sj::NUMBER_ERROR && error != sj::NUMBER_OUT_OF_RANGE && error != sj::INCORRECT_TYPE)
         syntaxError(error);
+    const std::string_view raw = rawText(value);
+    if (!isJsonNumber(raw))
+        syntaxErrorAt(raw.data(), "invalid number " + messageText(raw, 40));
+    // A well-formed number simdjson refused: cut off by the end of the text
+    // ("[1,2"), beyond a double (1e400), or one simdjson 3.0 does not convert
+    // (-9223372036854775809), which from_chars does. simdjson has not
+    // consumed it; the enclosing array or object steps over it.
+    if (raw.data() + raw.size() >= m_text.data() + m_text.size())
+        syntaxError(sj::INCOMPLETE_ARRAY_OR_OBJECT);
+    const auto [end, status] = std::from_chars(raw.data(), raw.data() + raw.size(), v);
+    if (status == std::errc::result_out_of_range) {
+        if (exceedsOne(raw))
+            syntaxErrorAt(raw.data(), "number out of range for a double: " + messageText(raw, 40));
+        return 0; // below the smallest double: valid JSON, read as 0
     }
+    if (status != std::errc() || end != raw.data() + raw.size())
+        syntaxErrorAt(raw.data(), "invalid number " + messageText(raw, 40));
     return v;
 }
 
@@ -429,6 +495,8 @@ void JsonReader::syntaxError(sj::error_code code)
     switch (code) {
     case sj::TAPE_ERROR:
     case sj::INCORRECT_TYPE:
+        if (where >= end)
+            syntaxErrorAt(end, "unexpected end of input: an array or object is not closed");
         syntaxErrorAt(where, "unexpected " + describeByte(where, end)
                                  + ": a value, comma, colon, bracket or brace is missing or misplaced");
     case sj::INCOMPLETE_ARRAY_OR_OBJECT:

@@ -173,29 +173,4 @@ void JsonWriter::decimal(std::int64_t scaled, int decimals)
     m_out.append(fraction.data(), static_cast<std::size_t>(decimals));
 }
 
-void JsonWriter::value(const Json& json)
-{
-    switch (json.type()) {
-    case Json::Type::Null: value(nullptr); break;
-    case Json::Type::Bool: value(json.asBool()); break;
-    case Json::Type::Integer: value(json.asInteger()); break;
-    case Json::Type::Double: value(json.asDouble()); break;
-    case Json::Type::String: value(std::string_view(json.asString())); break;
-    case Json::Type::Array:
-        beginArray();
-        for (const auto& element : json.asArray())
-            value(element);
-        endArray();
-        break;
-    case Json::Type::Object:
-        beginObject();
-        for (const auto& [name, element] : json.asObject()) {
-            key(name);
-            value(element);
-        }
-        endObject();
-        break;
-    }
-}
-
 } // namespace ovs

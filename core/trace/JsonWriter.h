@@ -1,6 +1,5 @@
 #pragma once
 
-#include "trace/Json.h"
 
 #include <cstdint>
 #include <functional>
@@ -55,7 +54,6 @@ public:
     void value(std::string_view text);
     void value(const char* text) { value(std::string_view(text)); }
     void value(const std::string& text) { value(std::string_view(text)); }
-    void value(const Json& json);
     // scaled / 10^decimals, printed exactly in fixed point: 1234567 with 3
     // decimals is 1234.567 (decimals 0..18). Chrome traces want microseconds;
     // we hold ns.

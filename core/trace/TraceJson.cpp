@@ -9,17 +9,7 @@
 #include "trace/NativeTraceReader.h"
 #include "trace/TraceFile.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <limits>
-#include <memory>
 #include <new>
-#include <random>
-#include <tuple>
-#include <unordered_map>
 
 namespace ovs {
 
@@ -186,8 +176,6 @@ bool isBlank(std::string_view text)
 {
     return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
-
-std::string systemError(int error) { return std::strerror(error); }
 
 // Chrome traces are an array of events, or an object with "traceEvents";
 // ours have "format" (and name it first, so this looks at one member).

@@ -43,8 +43,6 @@ inline constexpr std::uint64_t kMaxTraceBytesCeiling = 0xFFFFFFFFu;
 // path. Only regular files up to maxBytes are read.
 TraceLoadResult traceFromJson(std::string_view text);
 TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes);
-// The reader the streaming one replaces, for the benchmark only (to go).
-TraceLoadResult traceFromJsonTree(std::string_view text);
 
 // Kept for its callers: writeFileAtomically (io/AtomicFileWriter.h).
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error);

@@ -6,6 +6,8 @@
 
 #include <QImage>
 
+#include <algorithm>
+
 class TestGuiExport : public QObject {
     Q_OBJECT
 
@@ -39,14 +41,22 @@ class TestGuiExport : public QObject {
         ovs::Trace t = *loaded.trace;
         t.runs.resize(1);
         ovs::Run& run = t.runs.front();
+        // A GPU op, to repeat on every new stream lane.
+        const auto gpuOp = std::find_if(run.ops.begin(), run.ops.end(), [&](const ovs::Op& op) {
+            return run.lanes[op.lane].kind == ovs::LaneKind::Stream;
+        });
+        if (gpuOp == run.ops.end())
+            return {};
+        const ovs::Op model = *gpuOp;
         for (int i = 0; i < lanes; ++i) {
             run.lanes.push_back(ovs::Lane{"stream " + std::to_string(i + 1), ovs::LaneKind::Stream});
-            ovs::Op op = run.ops.front();
+            ovs::Op op = model;
             op.lane = static_cast<decltype(op.lane)>(run.lanes.size() - 1);
             run.ops.push_back(op);
         }
+        const ovs::Run copy = run; // push_back may move `run`
         for (int i = 1; i < runs; ++i)
-            t.runs.push_back(run);
+            t.runs.push_back(copy);
         const QString path = m_dir.filePath(name);
         std::string error;
         return ovs::saveTrace(t, path.toStdString(), &error) ? path : QString();

@@ -12,6 +12,7 @@
 #include "trace/TraceJson.h"
 
 #include <QHeaderView>
+#include <QStyle>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -91,7 +92,12 @@ private slots:
         for (int column = 0; column < table->columnCount(); ++column) {
             if (table->isColumnHidden(column))
                 continue;
-            const int needed = std::max(table->sizeHintForColumn(column), table->header()->sectionSizeHint(column));
+            // The text and the style's text margin each side (as QItemDelegate pads it).
+            const int padding = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1);
+            int needed = table->header()->sectionSizeHint(column);
+            for (int row = 0; row < table->topLevelItemCount(); ++row)
+                needed = std::max(needed,
+                                  table->fontMetrics().horizontalAdvance(table->topLevelItem(row)->text(column)) + padding);
             QVERIFY2(table->columnWidth(column) >= needed,
                      qPrintable(QString("column %1: %2 px of %3").arg(column).arg(table->columnWidth(column)).arg(needed)));
             total += table->columnWidth(column);

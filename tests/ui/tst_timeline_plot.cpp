@@ -497,6 +497,42 @@ private slots:
         QCOMPARE(QImage(path).height(), more);
     }
 
+    void subPixelKernelsStayVisible_data()
+    {
+        QTest::addColumn<int>("chunks");
+        // Upload, a kernel of 1/1000 of it, download; back to back, so the
+        // kernel is far under a pixel and the download starts where it ends.
+        QTest::newRow("one chunk between two wide copies") << 1;
+        QTest::newRow("many chunks, folded") << 400;
+    }
+    void subPixelKernelsStayVisible()
+    {
+        QFETCH(int, chunks);
+        Run run;
+        run.name = "kernels";
+        run.lanes = {Lane{"stream 0", LaneKind::Stream}};
+        std::int64_t t = 0;
+        for (int c = 0; c < chunks; ++c) {
+            run.ops.push_back(makeOp(0, t, t + 100'000, OpKind::Upload, c));
+            run.ops.push_back(makeOp(0, t + 100'000, t + 100'100, OpKind::Kernel, c));
+            run.ops.push_back(makeOp(0, t + 100'100, t + 200'100, OpKind::Download, c));
+            t += 200'100;
+        }
+        ovs::Trace trace;
+        trace.runs = {run};
+        m_document->setTrace(trace, QString());
+        m_plot->resize(1200, m_plot->preferredHeight(1200));
+        m_plot->replot();
+        const QImage image = m_plot->toPixmap().toImage();
+        // Inside the lane's rect only (the legend has a kernel swatch).
+        const QRect area = m_plot->runAxisRect(0)->rect();
+        int kernelPixels = 0;
+        for (int y = area.top(); y <= area.bottom(); ++y)
+            for (int x = area.left(); x <= area.right(); ++x)
+                kernelPixels += closeTo(image.pixelColor(x, y), ovs::ui::opColor(OpKind::Kernel), 4);
+        QVERIFY2(kernelPixels >= std::min(chunks, 5), qPrintable(QString("%1 kernel pixels").arg(kernelPixels)));
+    }
+
     void liveRunUpdates()
     {
         Run header;

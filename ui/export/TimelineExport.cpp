@@ -46,27 +46,26 @@ bool TimelineExport::write(TraceDocument& document, const ViewState& view, const
     const int width = options.width > 0 ? options.width : kDefaultWidth;
     const int cap = ExportCaps::kMaxSidePixels;
     int height = options.height;
+    // One multi-argument arg() each: a path may itself hold "%1".
     const QString lanes = QStringLiteral("%1 lanes in %2 runs").arg(plot.totalLanes()).arg(document.runCount());
+    const QString capText = QString::number(cap);
     if (height <= 0) {
         height = plot.preferredHeight(width);
         if (height > cap)
             return fail(error, QStringLiteral("cannot export %1: %2 need %3 px at full row height, over the cap of "
                                               "%4 px a side; give a height (--height, at most %4) to squeeze the "
                                               "lanes into")
-                                   .arg(path, lanes)
-                                   .arg(height)
-                                   .arg(cap));
+                                   .arg(path, lanes, QString::number(height), capText));
     }
     const int least = plot.minimumFitHeight(width);
-    if (height < least)
-        return fail(error, QStringLiteral("cannot export %1: %2 need at least %3 px (a pixel a lane), more than "
-                                          "the %4 px given%5")
-                               .arg(path, lanes)
-                               .arg(least)
-                               .arg(height)
-                               .arg(least > cap ? QStringLiteral("; past the cap of %1 px, export fewer runs (--runs)")
-                                                      .arg(cap)
-                                                : QStringLiteral("; raise the height (--height)")));
+    if (height < least) {
+        const QString hint = least > cap ? QStringLiteral("; past the cap of %1 px, export fewer runs (--runs)").arg(cap)
+                                         : QStringLiteral("; raise the height (--height)");
+        return fail(error, QStringLiteral("cannot export %1: %2 need at least %3 px (squeezed to %4 lanes a pixel), "
+                                          "more than the %5 px given%6")
+                               .arg(path, lanes, QString::number(least), QString::number(TimelinePlot::kLanesPerPixel),
+                                    QString::number(height), hint));
+    }
 
     plot.resize(width, height);
     plot.fitTo(width, height);

@@ -334,7 +334,8 @@ int TimelinePlot::minimumFitHeight(int width) const
         width = isVisible() && this->width() > 0 ? this->width() : kFallbackWidth;
     if (m_rows.empty())
         return 120;
-    const long long height = static_cast<long long>(fixedHeight(width)) + totalLanes();
+    const long long height =
+        static_cast<long long>(fixedHeight(width)) + (totalLanes() + kLanesPerPixel - 1) / kLanesPerPixel;
     return static_cast<int>(std::min<long long>(height, std::numeric_limits<int>::max()));
 }
 

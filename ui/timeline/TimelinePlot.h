@@ -47,8 +47,13 @@ public:
     // The height at which every lane gets its full row at this width
     // (width <= 0: the widget's, or 1600 px when it has none).
     int preferredHeight(int width = 0) const;
-    // The least height that still gives every lane a pixel: titles, margins,
-    // ruler and legend are not squeezed.
+    // Squeezed rows share pixels, up to this many lanes a pixel: thousands
+    // of lanes read as a summary (where work is), each op still at least a
+    // pixel tall.
+    static constexpr int kLanesPerPixel = 8;
+
+    // The least height the lanes can be squeezed into (kLanesPerPixel):
+    // titles, margins, ruler and legend are not squeezed.
     int minimumFitHeight(int width = 0) const;
     // Pixels per lane row (grows with the font for presentation mode).
     int rowHeight() const;

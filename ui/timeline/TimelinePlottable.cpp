@@ -6,6 +6,7 @@
 #include "style/TimeFormat.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ovs::ui {
@@ -81,8 +82,11 @@ QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int l
         x1 = x0 + 1.0;
     const double y0 = valueAxis->coordToPixel(lane - kRowFill / 2);
     const double y1 = valueAxis->coordToPixel(lane + kRowFill / 2);
-    return QRectF(QPointF(std::round(x0), std::round(std::min(y0, y1))),
-                  QPointF(std::round(x1), std::round(std::max(y0, y1))));
+    const double top = std::round(std::min(y0, y1));
+    // Squeezed lanes (thousands in a picture) share pixel rows: each op
+    // still covers at least one.
+    const double bottom = std::max(std::round(std::max(y0, y1)), top + 1);
+    return QRectF(QPointF(std::round(x0), top), QPointF(std::round(x1), bottom));
 }
 
 void TimelinePlottable::draw(QCPPainter* painter)
@@ -124,6 +128,9 @@ void TimelinePlottable::drawTimedRegion(QCPPainter* painter, const QRect& clip) 
 void TimelinePlottable::drawLaneStripes(QCPPainter* painter, const QRect& clip, int laneCount) const
 {
     const QCPAxis* valueAxis = mValueAxis.data();
+    // Stripes thinner than 2 px would blend into a grey wash.
+    if (std::abs(valueAxis->coordToPixel(1) - valueAxis->coordToPixel(0)) < 2)
+        return;
     for (int lane = 1; lane < laneCount; lane += 2) {
         const double y0 = valueAxis->coordToPixel(lane - 0.5);
         const double y1 = valueAxis->coordToPixel(lane + 0.5);
@@ -162,7 +169,8 @@ void TimelinePlottable::drawOp(QCPPainter* painter, const QRect& clip, const Op&
 {
     const QColor color = opColor(op.kind);
     const QRectF rect = opRect(op.startNs, op.endNs, lane, clip);
-    const bool roomy = rect.width() >= kOutlineMinPixels;
+    // Squeezed rows (thousands of lanes) are too thin for outlines too.
+    const bool roomy = rect.width() >= kOutlineMinPixels && rect.height() >= kOutlineMinPixels;
     if (op.hasExec() && roomy) {
         // The stream reached the op before the engine took it: the event
         // interval is shown light and hatched, the engine's interval solid.
@@ -209,7 +217,7 @@ void TimelinePlottable::drawFolded(QCPPainter* painter, const QRect& clip, const
     const QColor color = opColor(item.kind);
     const QRectF rect = opRect(item.startNs, item.endNs, lane, clip);
     painter->fillRect(rect, color);
-    if (rect.width() >= kOutlineMinPixels) {
+    if (rect.width() >= kOutlineMinPixels && rect.height() >= kOutlineMinPixels) {
         QColor hatch = color.darker(150);
         painter->fillRect(rect, QBrush(hatch, Qt::Dense6Pattern));
         QPen outline(color.darker(190), 1);
@@ -226,14 +234,22 @@ void TimelinePlottable::drawMarks(QCPPainter* painter, const QRect& clip, const 
     // its first op starts: a short kernel among copies is never hidden.
     if (!item.isMixed())
         return;
+    // Kinds whose first ops fall in one pixel take neighbouring pixels, so
+    // a kernel and the download right after it both show.
     const QRectF rect = opRect(item.startNs, item.endNs, lane, clip);
+    std::array<double, kOpKindCount> taken{};
+    int takenCount = 0;
     for (int k = 0; k < kOpKindCount; ++k) {
         const auto kind = static_cast<OpKind>(k);
         if (kind == item.kind || !item.hasKind(kind))
             continue;
         const std::int64_t start = item.firstStartNs[static_cast<std::size_t>(k)];
         QRectF mark = opRect(start, start, lane, clip);
-        mark.moveLeft(std::clamp(mark.left(), rect.left(), std::max(rect.left(), rect.right() - 1)));
+        double x = std::clamp(mark.left(), rect.left(), std::max(rect.left(), rect.right() - 1));
+        while (std::find(taken.begin(), taken.begin() + takenCount, x) != taken.begin() + takenCount)
+            x += 1;
+        taken[static_cast<std::size_t>(takenCount++)] = x;
+        mark.moveLeft(x);
         painter->fillRect(mark, opColor(kind));
     }
 }

@@ -175,7 +175,7 @@ void MainWindow::buildMenus()
         QMessageBox::information(
             this, tr("Keyboard and mouse"),
             tr("<b>Timeline</b><br>"
-               "Mouse wheel: zoom time around the cursor<br>"
+               "Ctrl+wheel: zoom time around the cursor &nbsp; Shift+wheel: pan &nbsp; wheel: scroll the runs<br>"
                "Drag: pan &nbsp; Shift+drag: zoom to a range &nbsp; Ctrl+drag: measure an interval<br>"
                "W / S: zoom in / out &nbsp; A / D: pan left / right &nbsp; 0: reset view &nbsp; Esc: clear measurement<br>"
                "Hover an op for its details; click to select it."));
@@ -228,9 +228,9 @@ void MainWindow::connectWorkers()
         if (auto then = std::exchange(m_afterSave, nullptr))
             then();
     });
-    connect(m_loader, &TraceLoader::saveFailed, this, [this](const QString& path, const QString& message) {
+    connect(m_loader, &TraceLoader::saveFailed, this, [this](const QString&, const QString& message) {
         m_afterSave = nullptr;
-        showError(tr("Could not save trace"), tr("%1:\n%2").arg(path, message));
+        showError(tr("Could not save trace"), message); // the writer's message names the file
     });
 
     // The axis extent follows the document; a new document resets the view.

@@ -1,0 +1,50 @@
+#include "analysis/ColumnHelp.h"
+
+namespace ovs {
+
+namespace {
+constexpr std::string_view kOverlap = "share of copy time during which some kernel ran";
+constexpr std::string_view kOfPossible =
+    "time copies and kernels ran at once over the shorter of copy and kernel time (100%: the shorter hid entirely)";
+constexpr std::string_view kSpeedup = "the serialized run's wall time over this run's (same workload and device)";
+constexpr std::string_view kDistance =
+    "wall time over the bound: 1.00x is at the bound; a run cannot beat it, so below 1 only by the rates' noise";
+} // namespace
+
+const std::vector<ColumnHelp>& summaryTableColumns()
+{
+    static const std::vector<ColumnHelp> columns = {
+        {"pipeline", "the strategy, with its staging threads where it has several"},
+        {"wall ms", "the seed's timed region; setup before it is recorded but not counted"},
+        {"H2D busy", "share of wall time some upload ran (engine time where CUPTI or the model gives it)"},
+        {"D2H busy", "share of wall time some download ran"},
+        {"compute busy", "share of wall time some kernel ran"},
+        {"overlap", kOverlap},
+        {"of possible", kOfPossible},
+        {"H2D+D2H", "share of copy time during which an upload and a download ran at once"},
+        {"staging ms", "time some host thread copied into or out of a staging buffer"},
+        {"host wait ms", "time the main host thread waited for the GPU"},
+        {"speedup", kSpeedup},
+        {"bound ms", "the fastest this pipeline could go at the rates below, and what binds it"},
+        {"distance", kDistance},
+    };
+    return columns;
+}
+
+const std::vector<ColumnHelp>& summaryPanelColumns()
+{
+    static const std::vector<ColumnHelp> columns = {
+        {"Run", "the strategy and its parameters"},
+        {"Device", "what it ran on; [simulated] marks the simulator's model"},
+        {"Status", "completed, cancelled or failed, and why"},
+        {"Wall time", "the seed's timed region; setup before it is recorded but not counted"},
+        {"Speedup", kSpeedup},
+        {"Overlap", kOverlap},
+        {"Bound", kDistance},
+        {"Verification", "every output element checked to equal its input plus one per kernel pass"},
+        {"Ops", "operations recorded: GPU ops timed by events (and CUPTI), host ops by the host clock"},
+    };
+    return columns;
+}
+
+} // namespace ovs

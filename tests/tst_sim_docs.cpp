@@ -1,0 +1,189 @@
+// The simulated figures in docs/measurements.md and the stored simulated
+// trace are what this build prints: every marked block
+//   <!-- sim:NAME overlapscope-cli ARGS | SECTION -->
+// holds the table that `overlapscope-cli ARGS` prints after the first line
+// starting with SECTION, and every simulated run and sweep stored in
+// docs/traces comes out the same when run again. When one fails, the model
+// or the output changed: regenerate with scripts/regenerate-sim-docs.py and
+// read the diff.
+#include "bench/BandwidthBench.h"
+#include "pipeline/PipelineRunner.h"
+#include "sim/SimDevice.h"
+#include "trace/TraceJson.h"
+
+#include <QtTest>
+
+#include <map>
+
+using namespace ovs;
+
+namespace {
+
+QString sourceDir()
+{
+    return QDir::cleanPath(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../.."));
+}
+
+struct Block {
+    QString name;
+    QString args;
+    QString section;
+    QStringList rows;
+};
+
+QList<Block> blocksOf(const QString& doc)
+{
+    static const QRegularExpression head(
+        QStringLiteral("^<!-- sim:([\\w-]+) overlapscope-cli (.*?) \\| (.*?) -->$"));
+    QList<Block> blocks;
+    const QStringList lines = doc.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const auto match = head.match(lines[i]);
+        if (!match.hasMatch())
+            continue;
+        Block block{match.captured(1), match.captured(2), match.captured(3), {}};
+        const QString end = "<!-- /sim:" + block.name + " -->";
+        qsizetype j = i + 1;
+        for (; j < lines.size() && lines[j] != end; ++j)
+            block.rows << lines[j];
+        if (j == lines.size())
+            block.rows = {QStringLiteral("(no end marker)")};
+        blocks << block;
+        i = j;
+    }
+    return blocks;
+}
+
+// The '|' lines after the first line starting with `section`.
+QStringList tableAfter(const QString& output, const QString& section)
+{
+    const QStringList lines = output.split('\n');
+    QStringList rows;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (!lines[i].startsWith(section))
+            continue;
+        for (qsizetype j = i + 1; j < lines.size(); ++j) {
+            if (!lines[j].startsWith('|')) {
+                if (!rows.isEmpty())
+                    break;
+                continue;
+            }
+            rows << lines[j];
+        }
+        break;
+    }
+    return rows;
+}
+
+Trace loadStored(const QString& name)
+{
+    const auto loaded = loadTrace((sourceDir() + "/docs/traces/" + name).toStdString());
+    if (!loaded.trace)
+        qFatal("%s: %s", qPrintable(name), loaded.error.c_str());
+    return *loaded.trace;
+}
+
+} // namespace
+
+class TestSimDocs : public QObject {
+    Q_OBJECT
+
+private slots:
+    void blocksMatchTheBuild_data()
+    {
+        QFile file(sourceDir() + "/docs/measurements.md");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<Block> blocks = blocksOf(QString::fromUtf8(file.readAll()));
+        QVERIFY(blocks.size() >= 5);
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("section");
+        QTest::addColumn<QStringList>("rows");
+        for (const Block& block : blocks)
+            QTest::newRow(qPrintable(block.name)) << block.args << block.section << block.rows;
+    }
+    void blocksMatchTheBuild()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, section);
+        QFETCH(QStringList, rows);
+        QVERIFY2(args.contains("--device sim"), qPrintable(args + " is not a simulated command"));
+        // Blocks with the same command share one run of it.
+        static std::map<QString, QString> outputs;
+        if (!outputs.count(args)) {
+            QProcess cli;
+            cli.start(QStringLiteral(OVERLAPSCOPE_CLI_PATH),
+                      QProcess::splitCommand(args) << QStringLiteral("--quiet"));
+            QVERIFY(cli.waitForFinished(300000));
+            QCOMPARE(cli.exitCode(), 0);
+            outputs[args] = QString::fromUtf8(cli.readAllStandardOutput());
+        }
+        const QStringList printed = tableAfter(outputs[args], section);
+        QVERIFY2(!printed.isEmpty(), qPrintable("nothing after '" + section + "' in:\n" + outputs[args]));
+        QVERIFY2(rows == printed, qPrintable("docs/measurements.md holds\n" + rows.join('\n') + "\nthe build prints\n"
+                                             + printed.join('\n')
+                                             + "\n(scripts/regenerate-sim-docs.py rewrites the block)"));
+    }
+
+    // Each simulated run stored in docs/traces runs again to the same
+    // timed region, op for op.
+    void storedSimulatedRunsMatchTheBuild()
+    {
+        const Trace trace = loadStored("sim-h200-seed-defaults.json");
+        QVERIFY(!trace.runs.empty());
+        for (const Run& stored : trace.runs) {
+            QVERIFY(stored.device.simulated);
+            const auto preset = findSimPreset(stored.device.preset);
+            QVERIFY(preset);
+            PipelineConfig config;
+            const auto kind = pipelineKindFromId(stored.pipeline);
+            QVERIFY(kind);
+            config.kind = *kind;
+            config.chunks = stored.params.chunks;
+            config.chunkBytes = stored.params.chunkBytes;
+            config.slotCount = stored.params.slotCount;
+            config.kernelRepeats = stored.params.kernelRepeats;
+            config.stagingThreads = stored.params.stagingThreads;
+            SimDevice device(*preset);
+            RecordSink sink;
+            CancelFlag cancel;
+            const Run again = runPipeline(device, config, sink, cancel);
+            QVERIFY2(again.wallNs() == stored.wallNs(),
+                     qPrintable(QString::fromStdString(stored.name) + ": stored " + QString::number(stored.wallNs())
+                                + " ns, the build " + QString::number(again.wallNs())
+                                + " ns (scripts/regenerate-sim-docs.py records it again)"));
+            QCOMPARE(again.ops.size(), stored.ops.size());
+            QVERIFY(again.device.model == stored.device.model);
+        }
+    }
+
+    void storedSimulatedSweepMatchesTheBuild()
+    {
+        const Trace trace = loadStored("sim-h200-seed-defaults.json");
+        QCOMPARE(trace.sweeps.size(), std::size_t(1));
+        const BandwidthSweep& stored = trace.sweeps.front();
+        BenchConfig config;
+        config.warmups = stored.warmups;
+        config.samples = stored.samples;
+        config.sizes.clear();
+        for (const BandwidthPoint& p : stored.points)
+            if (std::find(config.sizes.begin(), config.sizes.end(), p.bytes) == config.sizes.end())
+                config.sizes.push_back(p.bytes);
+        QVERIFY(!stored.hostCopies.empty());
+        config.hostCopyBytes = stored.hostCopies.front().bytes;
+        for (const HostCopyPoint& p : stored.hostCopies)
+            config.hostCopyThreads.push_back(p.threads);
+        SimDevice device(*findSimPreset(stored.device.preset));
+        RecordSink sink;
+        CancelFlag cancel;
+        const BandwidthSweep again = runBandwidthSweep(device, config, sink, cancel);
+        QCOMPARE(again.points.size(), stored.points.size());
+        for (std::size_t i = 0; i < stored.points.size(); ++i)
+            QCOMPARE(again.points[i].gbps, stored.points[i].gbps);
+        QCOMPARE(again.hostCopies.size(), stored.hostCopies.size());
+        for (std::size_t i = 0; i < stored.hostCopies.size(); ++i)
+            QCOMPARE(again.hostCopies[i].gbps, stored.hostCopies[i].gbps);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimDocs)
+#include "tst_sim_docs.moc"

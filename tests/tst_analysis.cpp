@@ -662,7 +662,8 @@ private slots:
     // The H200 recording in docs/: what docs/measurements.md says of it.
     void recordedH200Trace()
     {
-        const QString path = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + "/../docs/traces/h200-seed-defaults.json";
+        // From the source tree, not __FILE__: a compiler cache may make that relative.
+        const QString path = QStringLiteral(OVERLAPSCOPE_TEST_DATA) + "/../../docs/traces/h200-seed-defaults.json";
         const auto loaded = loadTrace(QDir::cleanPath(path).toStdString());
         QVERIFY2(loaded.trace, loaded.error.c_str());
         const Trace& trace = *loaded.trace;

@@ -609,8 +609,6 @@ private slots:
         QVERIFY(m.wallNs >= m.h2d.busyNs);
         QVERIFY(std::isfinite(a.bounds.distance) && a.bounds.distance >= 0);
         QVERIFY(!a.diagnosis.sentence.empty());
-        // The wrapped values the issue saw: 2^62 ns and 2^63.
-        QVERIFY2(a.diagnosis.sentence.find("4611686018") == std::string::npos, a.diagnosis.sentence.c_str());
         const std::string& sentence = a.diagnosis.sentence;
         for (std::size_t i = sentence.find('-'); i != std::string::npos; i = sentence.find('-', i + 1))
             QVERIFY2(i + 1 == sentence.size() || !std::isdigit(static_cast<unsigned char>(sentence[i + 1])),

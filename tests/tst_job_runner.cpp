@@ -124,7 +124,10 @@ private slots:
         QTest::newRow("first pipeline, first ops") << At::Ops << 0 << 1 << 1 << 0 << -1;
         QTest::newRow("first pipeline, midway") << At::Ops << 0 << 12 << 1 << 0 << -1;
         QTest::newRow("second pipeline, midway") << At::Ops << 1 << 10 << 2 << 1 << -1;
-        QTest::newRow("last pipeline, midway") << At::Ops << 2 << 8 << 3 << 2 << -1;
+        // No "last pipeline, midway" row: data already pinned hands its ops over
+        // only once its timed region is over (engine records are fetched at
+        // most every 20 ms), so a cancel raised from its ops lands after it
+        // completed. The overlapped row above cancels a run in flight.
         QTest::newRow("between the pipelines") << At::RunFinished << 1 << 0 << 1 << -1 << -1;
         QTest::newRow("between the pipelines and the sweep") << At::RunFinished << 3 << 0 << 3 << -1 << -1;
         QTest::newRow("sweep, first cell") << At::Cell << 0 << 1 << 3 << -1 << 1;

@@ -108,18 +108,25 @@ std::string cell(const char* pattern, double value)
     return text;
 }
 
-void printTable(const ObserverConfig& config, const std::vector<ObserverRow>& rows, const Device& device)
+// What the recorded runs' device was, said before the bench: a device kept
+// alive through it would keep CUPTI tracing the wall-only runs too.
+struct DeviceLabel {
+    DeviceInfo info;
+    std::string engine;
+    std::string whyNoEngine;
+};
+
+void printTable(const ObserverConfig& config, const std::vector<ObserverRow>& rows, const DeviceLabel& device)
 {
-    const DeviceInfo& info = device.info();
+    const DeviceInfo& info = device.info;
     std::printf("Device: %s\n", info.label().c_str());
     if (info.simulated) {
         std::printf("        SIMULATED: the model charges every API call (so every extra event of recording) its "
                     "call time; it has no real threads, so no plain-thread runs\n");
     } else {
-        std::string why;
-        const std::string engine = device.engineTimingSource(&why);
-        std::printf("        recorded runs: CUDA events%s%s\n", engine.empty() ? " only: " : " + CUPTI engine records",
-                    engine.empty() ? why.c_str() : "");
+        std::printf("        recorded runs: CUDA events%s%s\n",
+                    device.engine.empty() ? " only: " : " + CUPTI engine records",
+                    device.engine.empty() ? device.whyNoEngine.c_str() : "");
     }
     const PipelineConfig& first = config.pipelines.front();
     std::printf("\nObserver effect: %d chunks x %llu MiB, %d slots, kernel x%d; median of %d runs each, interleaved, "
@@ -164,13 +171,18 @@ int run(const CliArgs& args)
         const ScopedEnv cupti("OVERLAPSCOPE_NO_CUPTI", opTiming ? nullptr : "1");
         return createDevice(spec);
     };
-    const std::unique_ptr<Device> label = make(true);
+    DeviceLabel label;
+    {
+        const std::unique_ptr<Device> device = make(true);
+        label.info = device->info();
+        label.engine = device->engineTimingSource(&label.whyNoEngine);
+    }
     CancelFlag cancel;
     const auto rows = runObserverBench(make, config, cancel, [&](int done, int total, const std::string& what) {
         if (!quiet)
             std::fprintf(stderr, "[%3d/%d] %s\n", done + 1, total, what.c_str());
     });
-    printTable(config, rows, *label);
+    printTable(config, rows, label);
     for (const ObserverRow& row : rows)
         if (!row.problem.empty())
             return 1;

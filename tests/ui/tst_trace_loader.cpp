@@ -104,8 +104,10 @@ private slots:
         QTest::newRow("not a trace") << QByteArray("{\"hello\": [1, 2, 3]}") << "format";
         QTest::newRow("an array") << QByteArray("[1, 2, 3]") << "object";
         QByteArray newer = m_goodText;
-        newer.replace("\"version\":1", "\"version\":9");
-        QTest::newRow("newer version") << newer << "this trace is format version 9; this build reads up to 1";
+        newer.replace(QByteArray("\"version\":") + QByteArray::number(Trace::kFormatVersion), "\"version\":9");
+        QTest::newRow("newer version") << newer
+                                       << QString("this trace is format version 9; this build reads up to %1")
+                                              .arg(Trace::kFormatVersion);
     }
 
     void badFilesFailWithTheLoadersMessage()

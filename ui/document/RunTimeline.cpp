@@ -56,6 +56,11 @@ void RunTimeline::addOps(std::span<const Op> ops)
     }
 }
 
+void RunTimeline::addNames(std::span<const std::string> names)
+{
+    m_header.names.insert(m_header.names.end(), names.begin(), names.end());
+}
+
 void RunTimeline::finish(const Run& run)
 {
     m_header = run;

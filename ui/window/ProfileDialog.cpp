@@ -2,8 +2,7 @@
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
-#include <QFormLayout>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -12,20 +11,6 @@
 #include <QVBoxLayout>
 
 namespace ovs::ui {
-namespace {
-
-QWidget* withButton(QLineEdit* edit, QPushButton* button)
-{
-    auto* row = new QWidget;
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(edit, 1);
-    layout->addWidget(button);
-    return row;
-}
-
-} // namespace
-
 ProfileDialog::ProfileDialog(QWidget* parent)
     : QDialog(parent), m_program(new QLineEdit), m_arguments(new QLineEdit), m_workingDirectory(new QLineEdit),
       m_environment(new QPlainTextEdit), m_problem(new QLabel),
@@ -56,11 +41,22 @@ ProfileDialog::ProfileDialog(QWidget* parent)
             m_workingDirectory->setText(path);
     });
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("&Program:"), withButton(m_program, browseProgram));
-    form->addRow(tr("&Arguments:"), m_arguments);
-    form->addRow(tr("&Working folder:"), withButton(m_workingDirectory, browseFolder));
-    form->addRow(tr("&Environment:"), m_environment);
+    // A grid rather than a form: labels then line up with fields that have
+    // a button beside them.
+    auto* form = new QGridLayout;
+    const auto addRow = [form](int row, const QString& label, QWidget* field, QWidget* button = nullptr) {
+        auto* name = new QLabel(label);
+        name->setBuddy(field);
+        form->addWidget(name, row, 0, Qt::AlignLeft | (button ? Qt::AlignVCenter : Qt::AlignTop));
+        form->addWidget(field, row, 1, 1, button ? 1 : 2);
+        if (button)
+            form->addWidget(button, row, 2);
+    };
+    addRow(0, tr("&Program:"), m_program, browseProgram);
+    addRow(1, tr("&Arguments:"), m_arguments);
+    addRow(2, tr("&Working folder:"), m_workingDirectory, browseFolder);
+    addRow(3, tr("&Environment:"), m_environment);
+    form->setColumnStretch(1, 1);
 
     auto* note = new QLabel(tr("The program runs with OverlapScope's injection library, which the CUDA driver "
                                "loads into every process that initializes CUDA; no rebuild needed. Its runs fill "

@@ -22,6 +22,7 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
     if (run.status == RunStatus::Completed)
         a.bounds = computeBounds(run, a.metrics, a.rates);
     a.diagnosis = diagnose(run, a.metrics, a.bounds, a.rates);
+    a.findings = findFindings(run, a.metrics, a.rates, a.bounds, a.diagnosis);
     a.speedup = speedupOver(serializedBaseline, run);
     return a;
 }

@@ -51,6 +51,12 @@ constexpr int kMinSmallCopies = 10;
 constexpr double kQueueShare = 0.05;
 // The GPU idle over this share of the timed region: the host sets the pace.
 constexpr double kHostBoundIdleShare = 0.5;
+// A finding whose cost is under this share of the GPU's active span (first
+// GPU work to last) is left out: it would change the run by less than the
+// noise between two runs. The active span, not the wall time, because a
+// profiled program's timed region holds its setup too (cudaHostAlloc of a
+// large buffer can take most of it), which would hide a loop's problems.
+constexpr double kMinCostShare = 0.02;
 
 // ---- Small helpers.
 
@@ -338,16 +344,30 @@ std::int64_t overlapHeadroom(const DeviceActivity& a)
     return std::max<std::int64_t>(0, saturatingSub(a.busyNs, busiest));
 }
 
+// A host call that drained the GPU: the GPU was busy when it began and idle
+// when it returned, and more GPU work came after it (inside the loop).
+bool drainedTheGpu(const Context& c, const Op& call)
+{
+    const std::int64_t nextStart = nextStartAfter(c.gpuBusy, call.startNs);
+    const bool busyAtStart = pieceAt(c.gpuBusy, call.startNs) != nullptr || (nextStart >= 0 && nextStart < call.endNs);
+    return busyAtStart && pieceAt(c.gpuBusy, call.endNs) == nullptr && nextStartAfter(c.gpuBusy, call.endNs) >= 0;
+}
+
 // The host-blocking cost rule (sync copies, sync in the loop, allocation in
 // the loop): the GPU's idle time from each call's start until the first GPU
 // work that starts after the call returned. The windows are united first, so
-// two calls in one gap count it once.
-std::int64_t idleCostOf(const Context& c, const std::vector<std::uint32_t>& calls)
+// two calls in one gap count it once. With `onlyDraining` (allocation, which
+// need not wait for the GPU) the time after the call counts only for calls
+// that drained the GPU.
+std::int64_t idleCostOf(const Context& c, const std::vector<std::uint32_t>& calls, bool onlyDraining = false)
 {
     std::vector<Interval> windows;
     for (std::uint32_t i : calls) {
         const Op& op = c.run.ops[i];
-        const std::int64_t next = nextStartAfter(c.gpuBusy, op.endNs);
+        // A call that did not leave the GPU empty is charged only for the
+        // GPU's idle time while it ran: what the host did after it is not
+        // the call's doing.
+        const std::int64_t next = !onlyDraining || drainedTheGpu(c, op) ? nextStartAfter(c.gpuBusy, op.endNs) : -1;
         windows.push_back({op.startNs, next >= 0 ? next : op.endNs});
     }
     return IntervalSet(std::move(windows)).intersected(c.gpuIdle).length();
@@ -563,15 +583,6 @@ void oneStream(const Context& c, std::vector<Finding>& out)
     }
 }
 
-// A host call that drained the GPU: the GPU was busy when it began and idle
-// when it returned, and more GPU work came after it (inside the loop).
-bool drainedTheGpu(const Context& c, const Op& call)
-{
-    const std::int64_t nextStart = nextStartAfter(c.gpuBusy, call.startNs);
-    const bool busyAtStart = pieceAt(c.gpuBusy, call.startNs) != nullptr || (nextStart >= 0 && nextStart < call.endNs);
-    return busyAtStart && pieceAt(c.gpuBusy, call.endNs) == nullptr && nextStartAfter(c.gpuBusy, call.endNs) >= 0;
-}
-
 void syncInLoop(const Context& c, std::vector<Finding>& out)
 {
     const Run& run = c.run;
@@ -606,7 +617,7 @@ void allocInLoop(const Context& c, std::vector<Finding>& out)
     if (static_cast<int>(calls.size()) < kMinRepeats)
         return;
     Finding f = makeFinding(FindingKind::AllocInLoop, calls, c.deviceForHost);
-    f.costNs = capped(idleCostOf(c, calls), c.wallNs);
+    f.costNs = capped(idleCostOf(c, calls, true), c.wallNs);
     f.cause = plural(calls.size(), "allocation, free or registration call", "allocation, free or registration calls")
               + " between GPU work";
     if (draining > 0)
@@ -656,7 +667,7 @@ void smallCopies(const Context& c, std::vector<Finding>& out)
     out.push_back(std::move(f));
 }
 
-void copyEngineQueue(const Context& c, std::vector<Finding>& out)
+void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding>& out)
 {
     const RunMetrics& m = c.metrics;
     if (c.wallNs <= 0)
@@ -678,7 +689,18 @@ void copyEngineQueue(const Context& c, std::vector<Finding>& out)
         }
     }
     Finding f = makeFinding(FindingKind::CopyEngineQueue, std::move(ops), c.deviceForHost);
-    f.costNs = capped(IntervalSet(std::move(waits)).clipped(c.run.timedBeginNs, c.run.timedEndNs).length(), c.wallNs);
+    // Cost: the time some copy stood in line (union of the waits), but no
+    // more than the run's distance from its bound: waiting behind a busy
+    // engine cannot cost more than what separates the run from the fastest
+    // it could go (a pipeline's bound, else its busiest engine's busy time).
+    std::int64_t bound = bounds.boundNs;
+    if (bound <= 0)
+        for (const auto& w : c.devices)
+            bound = std::max({bound, w.activity.h2dNs, w.activity.d2hNs, w.activity.deviceCopyNs,
+                              saturatingAdd(w.activity.computeNs, w.activity.memsetNs)});
+    const std::int64_t waited =
+        IntervalSet(std::move(waits)).clipped(c.run.timedBeginNs, c.run.timedEndNs).length();
+    f.costNs = capped(std::min(waited, saturatingSub(c.wallNs, bound)), c.wallNs);
     std::string what;
     if (up)
         what = plural(static_cast<std::size_t>(m.h2dQueue.streams), "stream's uploads", "streams' uploads");
@@ -694,9 +716,10 @@ void copyEngineQueue(const Context& c, std::vector<Finding>& out)
 
 // What bounds a run we did not build: the busiest engine, or the host when
 // the GPU idles most of the region.
-Finding generalBound(const Context& c)
+Finding generalBound(const Context& c, DiagnosisKind& kind)
 {
     Finding f = makeFinding(FindingKind::Bound, {}, c.deviceForHost);
+    kind = DiagnosisKind::NoWork;
     std::int64_t transfer = 0, compute = 0, busy = 0;
     for (const auto& w : c.devices) {
         const DeviceActivity& a = w.activity;
@@ -712,17 +735,18 @@ Finding generalBound(const Context& c)
     const std::int64_t bound = std::max(transfer, compute);
     const std::int64_t idle = c.gpuIdle.length();
     const bool host = static_cast<double>(idle) >= kHostBoundIdleShare * static_cast<double>(c.wallNs);
-    const char* what = host ? "host" : transfer >= compute ? "transfer" : "compute";
+    kind = host ? DiagnosisKind::HostBound : transfer >= compute ? DiagnosisKind::TransferBound : DiagnosisKind::ComputeBound;
+    const std::string what = toString(kind);
     // Cost: the wall time beyond the busiest engine's busy time, the least
     // the GPU's work could take were everything else hidden under it.
     f.costNs = capped(saturatingSub(c.wallNs, bound), c.wallNs);
     const double distance = bound > 0 ? static_cast<double>(c.wallNs) / static_cast<double>(bound) : 0.0;
-    f.cause = std::string(what) + " bound: the GPU idles " + percentOf(idle, c.wallNs) + " of the timed region ("
+    f.cause = what + ": the GPU idles " + percentOf(idle, c.wallNs) + " of the timed region ("
               + ms(c.wallNs) + "); copies' busiest engine " + ms(transfer) + ", kernels " + ms(compute) + "; "
               + printed("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
     f.fix = host ? "the GPU waits on the host: move one-time setup (allocation, pinned memory, data loading) out of "
                    "the loop, queue work ahead instead of synchronizing, and see the other findings"
-            : std::string(what) == "transfer"
+            : kind == DiagnosisKind::TransferBound
                 ? "the copies set the pace: pinned memory, both directions in flight on separate streams, and fewer "
                   "bytes moved"
                 : "the kernels set the pace: hide copies under them (other findings say why they do not) and make the "
@@ -752,6 +776,11 @@ Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& d
 
 } // namespace
 
+bool isPipelineRun(const Run& run)
+{
+    return run.params.chunks > 0;
+}
+
 const char* toString(FindingKind kind)
 {
     switch (kind) {
@@ -777,6 +806,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     for (const DeviceWork& w : c.devices)
         result.devices.push_back(w.activity);
     if (run.timing == kWallOnlyTiming || c.wallNs <= 0) {
+        result.boundDiagnosis = diagnosis;
         result.findings.push_back(pipelineBound(c, bounds, diagnosis));
         return result;
     }
@@ -787,13 +817,29 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     syncInLoop(c, result.findings);
     allocInLoop(c, result.findings);
     smallCopies(c, result.findings);
-    copyEngineQueue(c, result.findings);
+    copyEngineQueue(c, bounds, result.findings);
+    const std::int64_t activeNs = c.gpuBusy.isEmpty()
+                                      ? 0
+                                      : spanNs(c.gpuBusy.pieces().front().beginNs, c.gpuBusy.pieces().back().endNs);
+    std::erase_if(result.findings, [&](const Finding& f) {
+        return static_cast<double>(f.costNs) < kMinCostShare * static_cast<double>(activeNs);
+    });
     std::stable_sort(result.findings.begin(), result.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.costNs > b.costNs; });
     // Our pipelines carry their own model (chunks, slots): their diagnosis is
-    // the bound. Any other run gets the general one.
-    const bool pipeline = run.params.chunks > 0 || run.status != RunStatus::Completed;
-    result.findings.push_back(pipeline ? pipelineBound(c, bounds, diagnosis) : generalBound(c));
+    // the bound. Any other run gets the general one, which becomes its
+    // diagnosis too. A partial run has no bound either way.
+    result.boundDiagnosis = diagnosis;
+    if (isPipelineRun(run) || run.status != RunStatus::Completed) {
+        result.findings.push_back(pipelineBound(c, bounds, diagnosis));
+    } else {
+        DiagnosisKind kind = DiagnosisKind::NoWork;
+        Finding bound = generalBound(c, kind);
+        result.boundDiagnosis.kind = kind;
+        result.boundDiagnosis.sentence = (kind == DiagnosisKind::NoWork ? "no work: " : "") + bound.cause + "; "
+                                         + bound.fix;
+        result.findings.push_back(std::move(bound));
+    }
     return result;
 }
 

@@ -81,10 +81,20 @@ struct DeviceActivity {
     std::int64_t idleNs = 0;            // timed region minus busyNs: the GPU had nothing to do
 };
 
+// True for runs of our own pipelines (they carry their chunk count): their
+// bound comes from the pipeline model (Bounds, Diagnosis). Any other run
+// (a profiled program, an imported trace) gets the general bound, which
+// also becomes its Diagnosis (see analyzeRun).
+bool isPipelineRun(const Run& run);
+
 struct RunFindings {
     std::int64_t wallNs = 0;
     std::vector<DeviceActivity> devices; // by device ordinal
     std::vector<Finding> findings;       // largest cost first; the Bound finding last
+    // The Bound finding as a diagnosis: for a pipeline run the diagnosis it
+    // was given; for any other run the general bound (kind TransferBound,
+    // ComputeBound, HostBound or NoWork; sentence "<kind>: <cause>; <fix>").
+    Diagnosis boundDiagnosis;
 };
 
 // The findings of one run. `metrics`, `bounds` and `diagnosis` are the run's

@@ -249,9 +249,9 @@ struct Context {
     bool inRegion(const Op& op) const { return op.startNs >= run.timedBeginNs && op.startNs < run.timedEndNs; }
     bool interleaved(const Op& op) const
     {
-        // GPU work both before the call and after it.
+        // GPU work both before the call and at or after its end.
         return !gpuBusy.isEmpty() && gpuBusy.pieces().front().beginNs < op.startNs
-               && nextStartAfter(gpuBusy, op.endNs) >= 0;
+               && gpuBusy.pieces().back().endNs > op.endNs;
     }
 };
 

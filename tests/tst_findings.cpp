@@ -723,6 +723,10 @@ private slots:
         const Trace after = load("profiled/" + example + "-fix.json");
         const RunFindings g = analyzeFindings(after.runs.front(), after.sweeps);
         QVERIFY2(onlyTheBound(g), qPrintable(describe(g)));
+        // What the fixed program waits on: its setup, which the bound names.
+        QVERIFY2(g.findings.front().cause.starts_with("host bound: the GPU idles")
+                     && g.findings.front().cause.find("the host was in cudaHostAlloc (2 calls") != std::string::npos,
+                 g.findings.front().cause.c_str());
     }
 
 private:

@@ -714,6 +714,47 @@ void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding
     out.push_back(std::move(f));
 }
 
+// The GPU's idle time during [beginNs, endNs).
+std::int64_t idleWithin(const IntervalSet& idle, std::int64_t beginNs, std::int64_t endNs)
+{
+    const auto& pieces = idle.pieces();
+    auto it = std::upper_bound(pieces.begin(), pieces.end(), beginNs,
+                               [](std::int64_t v, const Interval& p) { return v < p.endNs; });
+    std::int64_t total = 0;
+    for (; it != pieces.end() && it->beginNs < endNs; ++it)
+        total = saturatingAdd(total, std::min(it->endNs, endNs) - std::max(it->beginNs, beginNs));
+    return total;
+}
+
+// Where a host-bound run's idle GPU time went: the CUDA calls the host was
+// in while the GPU idled, by name, largest first ("cudaHostAlloc (2 calls,
+// 412.30 ms)"); those under a tenth of the idle time are left out.
+std::string idleCalls(const Context& c, std::int64_t idleNs)
+{
+    struct Use {
+        std::size_t calls = 0;
+        std::int64_t ns = 0;
+    };
+    std::map<std::string, Use> byName;
+    for (std::uint32_t i : c.hostOps) {
+        const Op& op = c.run.ops[i];
+        const std::string& name = c.run.nameOf(op);
+        if (name.empty())
+            continue;
+        Use& u = byName[name];
+        ++u.calls;
+        u.ns = saturatingAdd(u.ns, idleWithin(c.gpuIdle, op.startNs, op.endNs));
+    }
+    std::vector<std::pair<std::string, Use>> top(byName.begin(), byName.end());
+    std::erase_if(top, [&](const auto& e) { return static_cast<double>(e.second.ns) < 0.1 * static_cast<double>(idleNs); });
+    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+    std::string text;
+    for (std::size_t i = 0; i < top.size() && i < 3; ++i)
+        text += (text.empty() ? "" : ", ") + top[i].first + " (" + plural(top[i].second.calls, "call", "calls") + ", "
+                + ms(top[i].second.ns) + ")";
+    return text;
+}
+
 // What bounds a run we did not build: the busiest engine, or the host when
 // the GPU idles most of the region.
 Finding generalBound(const Context& c, DiagnosisKind& kind)
@@ -744,6 +785,9 @@ Finding generalBound(const Context& c, DiagnosisKind& kind)
     f.cause = what + ": the GPU idles " + percentOf(idle, c.wallNs) + " of the timed region ("
               + ms(c.wallNs) + "); copies' busiest engine " + ms(transfer) + ", kernels " + ms(compute) + "; "
               + printed("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
+    if (host)
+        if (const std::string calls = idleCalls(c, idle); !calls.empty())
+            f.cause += "; the GPU idled most while the host was in " + calls;
     f.fix = host ? "the GPU waits on the host: move one-time setup (allocation, pinned memory, data loading) out of "
                    "the loop, queue work ahead instead of synchronizing, and see the other findings"
             : kind == DiagnosisKind::TransferBound

@@ -70,7 +70,7 @@ std::vector<PipelineConfig> configsFrom(const CliArgs& args)
 {
     PipelineConfig base;
     base.chunks = static_cast<int>(args.integer("--chunks", base.chunks, 1, 1'000'000));
-    base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, 16384)) << 20;
+    base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, static_cast<long long>(kMaxChunkBytes >> 20))) << 20;
     base.slotCount = static_cast<int>(args.integer("--slots", base.slotCount, 1, 64));
     base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, 100000));
     std::vector<int> threads;

@@ -324,7 +324,7 @@ int writeTrace(const Trace& trace, const std::string& path)
 {
     std::string error;
     if (!saveTrace(trace, path, &error)) {
-        printError("could not write " + echoed(path) + ": " + error);
+        printError(error); // the writer's message names the path once
         return cli::kExitFailed;
     }
     std::fprintf(stderr, "trace written to %s\n", echoed(path).c_str());
@@ -397,7 +397,7 @@ int commandConvert(const CliArgs& args)
     else
         ok = saveTrace(*loaded.trace, path, &error);
     if (!ok) {
-        printError("could not write " + echoed(path) + ": " + error);
+        printError(error); // the writer's message names the path once
         return cli::kExitFailed;
     }
     std::fprintf(stderr, "wrote %s\n", echoed(path).c_str());
@@ -422,6 +422,7 @@ int commandAnalyze(const CliArgs& args)
     cli::printPipelineTable(stdout, trace.runs);
     cli::printAnalysis(stdout, trace);
     cli::printAnalysisSummary(stdout, trace);
+    cli::printFindings(stdout, trace);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 #include "document/TraceDocument.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 
 #include <QDateTime>
 
@@ -15,7 +15,8 @@ std::int64_t TraceDocument::endNs() const
     std::int64_t end = 0;
     for (int i = 0; i < runCount(); ++i) {
         const RunTimeline& run = m_runs[static_cast<std::size_t>(i)];
-        end = std::max(end, addSaturated(std::max(run.endNs(), run.run().timedEndNs), displayOffsetNs(i)));
+        end = std::max(end,
+                       saturatingAdd<std::int64_t>(std::max(run.endNs(), run.run().timedEndNs), displayOffsetNs(i)));
     }
     return end;
 }

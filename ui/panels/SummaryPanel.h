@@ -1,9 +1,14 @@
 #pragma once
 
+#include "document/ViewState.h"
+
+#include "trace/Op.h"
+
 #include <QPointer>
 #include <QStringList>
 #include <QWidget>
 
+#include <cstdint>
 #include <vector>
 
 class QLabel;
@@ -17,14 +22,17 @@ class TraceDocument;
 // The seed's comparison table for every run in the document: wall time,
 // speedup over the serialized run of the same workload, copy/kernel overlap,
 // distance from the run's bound, whether the output verified; a line about
-// the device the figures come from; and under the table each finished run's
-// one-sentence diagnosis (core/analysis, as the CLI prints it).
+// the device the figures come from; each finished run's findings (cause,
+// cost, ops, fix: core/analysis, as `analyze` prints them), which select and
+// highlight their ops on the timeline; and each run's one-sentence diagnosis.
 class SummaryPanel : public QWidget {
     Q_OBJECT
 
 public:
     enum Column { RunColumn, DeviceColumn, StatusColumn, WallColumn, SpeedupColumn, OverlapColumn, BoundColumn,
                   VerificationColumn, OpsColumn, ColumnCount };
+    enum FindingColumn { FindingKindColumn, FindingCostColumn, FindingOpsColumn, FindingCauseColumn, FindingFixColumn,
+                         FindingColumnCount };
 
     explicit SummaryPanel(TraceDocument* document, QWidget* parent = nullptr);
 
@@ -33,9 +41,26 @@ public:
     // "run: diagnosis" line per analysed run.
     QString summaryText() const;
 
+    // The findings list: one row per run, a child row per finding.
+    QTreeWidget* findingsTree() const { return m_findings; }
+
+signals:
+    // The user picked a finding: the ops it concerns, as the timeline holds
+    // them (the first kMaxFindingOps; empty when it names none), and the
+    // run. run = -1 when no finding is selected any more.
+    void findingSelected(int run, const std::vector<ovs::ui::OpRef>& ops);
+
 private:
     // What the analysis said of one run, kept until the run changes: a
     // finished run is analysed once, not on every live batch of another.
+    struct AnalysedFinding {
+        QString kind;
+        QString cause;
+        QString fix;
+        std::int64_t costNs = 0;
+        std::size_t opCount = 0;
+        std::vector<Op> ops; // copies of the ops it concerns, located again on selection
+    };
     struct Analysis {
         bool valid = false;
         std::size_t opCount = 0;
@@ -45,14 +70,20 @@ private:
         QString bound;
         QString boundTip;
         QString diagnosis;
+        std::vector<AnalysedFinding> findings;
     };
 
     void refresh();
+    void refreshFindings();
+    void onFindingChosen();
     const Analysis& analysisOf(int run);
 
     QPointer<TraceDocument> m_document;
     QLabel* m_deviceLine;
     QTreeWidget* m_table;
+    QTreeWidget* m_findings;
+    QLabel* m_findingDetail;
+    QString m_findingsKey; // what the findings list shows, to rebuild it only when that changes
     QLabel* m_diagnoses;
     QScrollArea* m_diagnosesArea = nullptr;
     std::vector<Analysis> m_analyses;

@@ -19,6 +19,7 @@
 
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
+#include "trace/Saturating.h"
 
 #include <QAction>
 #include <QApplication>
@@ -40,7 +41,9 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -271,6 +274,36 @@ void MainWindow::connectWorkers()
         fitTimelineHeight();
     });
     connect(m_document, &TraceDocument::modifiedChanged, this, [this] { updateTitle(); });
+
+    connect(m_summary, &SummaryPanel::findingSelected, this, &MainWindow::showFindingOps);
+}
+
+void MainWindow::showFindingOps(int run, const std::vector<OpRef>& ops)
+{
+    m_view->setHighlight(ops);
+    if (run < 0 || ops.empty())
+        return;
+    // Select the first (its details show) and zoom to all of them, on the
+    // shared axis where the run sits at its display offset.
+    m_view->setSelection(ops.front());
+    const RunTimeline& timeline = m_document->run(run);
+    std::int64_t start = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = std::numeric_limits<std::int64_t>::min();
+    for (const OpRef& ref : ops) {
+        const Op& op = timeline.laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
+        start = std::min(start, op.startNs);
+        end = std::max(end, op.endNs);
+    }
+    const std::int64_t offset = m_document->displayOffsetNs(run);
+    const std::int64_t margin =
+        std::max<std::int64_t>(saturatingSub<std::int64_t>(end, start) / 20, ViewState::kMinimumSpanNs);
+    m_view->setVisibleRange(saturatingAdd<std::int64_t>(saturatingSub<std::int64_t>(start, margin), offset),
+                            saturatingAdd<std::int64_t>(saturatingAdd<std::int64_t>(end, margin), offset));
+    // The run's rows in view too, when the timeline scrolls.
+    if (const QCPAxisRect* rect = m_timeline->runAxisRect(run)) {
+        const QRect rows = rect->outerRect();
+        m_timelineArea->ensureVisible(0, rows.center().y(), 0, rows.height() / 2);
+    }
 }
 
 void MainWindow::connectProfiles()

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "document/ViewState.h"
+
 #include <QMainWindow>
 #include <QStringList>
 
 #include <functional>
+#include <vector>
 
 class QLabel;
 class QMenu;
@@ -74,6 +77,8 @@ private:
     void connectWorkers();
     void connectProfiles();
     void cancelWork();
+    // The summary's finding chosen: highlight, select and zoom to its ops.
+    void showFindingOps(int run, const std::vector<OpRef>& ops);
     void onTraceLoaded(const QString& path, const Trace& trace);
     void showError(const QString& title, const QString& message);
     void showNotice(const QString& message);

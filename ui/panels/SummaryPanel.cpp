@@ -184,7 +184,7 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
         // Rates come from the sweeps, so new sweeps change every analysis.
         auto invalidate = [this] {
             m_analyses.clear();
-            m_findingsKey.clear(); // the same shape may hold other runs now
+            m_findingsKey = QStringLiteral("reset"); // no list has this key: rebuilt even when the shape is the same
             refresh();
         };
         connect(document, &TraceDocument::reset, this, invalidate);
@@ -432,6 +432,7 @@ QString SummaryPanel::summaryText() const
                                                    : m_table->topLevelItem(i)->text(column));
         lines << cells.join(QLatin1Char('\t'));
     }
+    lines << m_diagnosisLines;
     for (std::size_t i = 0; i < m_analyses.size(); ++i) {
         if (m_analyses[i].findings.empty())
             continue;
@@ -442,7 +443,6 @@ QString SummaryPanel::summaryText() const
                          .arg(f.opCount)
                          .arg(f.cause, f.fix);
     }
-    lines << m_diagnosisLines;
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -38,7 +38,8 @@ public:
 
     // What the panel shows, as plain text: the device line, then one
     // tab-separated line per row under a header line, then one
-    // "run: diagnosis" line per analysed run.
+    // "run: diagnosis" line per analysed run, then each run's findings
+    // ("Findings of RUN:", then one indented tab-separated line each).
     QString summaryText() const;
 
     // The findings list: one row per run, a child row per finding.

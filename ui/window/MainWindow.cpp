@@ -256,6 +256,7 @@ void MainWindow::connectWorkers()
 
     // The axis extent follows the document; a new document resets the view.
     connect(m_document, &TraceDocument::reset, this, [this] {
+        m_view->setHighlight({}); // ops of the document that was replaced
         resetViewToDocument();
         fitTimelineHeight();
         updateTitle();

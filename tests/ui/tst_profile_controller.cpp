@@ -12,6 +12,8 @@
 #include "window/ProfileDialog.h"
 #include "workers/ProfileController.h"
 
+#include "trace/TraceJson.h"
+
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -327,6 +329,12 @@ private slots:
         QVERIFY(!window.isBusy());
         QVERIFY2(window.lastMessage().startsWith("cancelled"), qPrintable(window.lastMessage()));
         QCOMPARE(window.document()->run(0).run().status, RunStatus::Cancelled);
+        // The profiled run saves like any trace, to look at with `overlapscope export`.
+        if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            std::string error;
+            QVERIFY2(saveTrace(window.document()->toTrace(), dir.toStdString() + "/profiled-fake.json", &error),
+                     error.c_str());
+        }
 
         // A missing program is a message in the window, not a crash.
         ProfileRequest missing;

@@ -345,6 +345,13 @@ private slots:
             QCOMPARE(view->highlight().size(), std::size_t(1));
         }
 
+        if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            tree->setCurrentItem(pageable);
+            window.resize(1500, 950);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-finding.png"));
+        }
         // Choosing the run's row clears the highlight.
         tree->setCurrentItem(runItem);
         QVERIFY(view->highlight().empty());

@@ -94,17 +94,24 @@ ProfileOutcome runProfile(const ProfileRequest& request, ProfileSink* sink, cons
 
     if (request.program.empty() || request.program.front().empty())
         return fail(ProfileFailure::NotFound, "no program given");
+    // Absolute, so that the program's path below means the same before and
+    // after the launcher changes into it.
+    std::string workingDirectory;
     if (!request.workingDirectory.empty()) {
         std::error_code ec;
         if (!std::filesystem::is_directory(request.workingDirectory, ec))
             return fail(ProfileFailure::CannotStart,
                         "the working folder " + request.workingDirectory + " does not exist or is not a folder");
+        workingDirectory = std::filesystem::absolute(request.workingDirectory, ec).string();
+        if (ec)
+            return fail(ProfileFailure::CannotStart, "the working folder " + request.workingDirectory + ": "
+                                                         + ec.message());
     }
     // A relative path to the program counts from the folder it runs in, as
     // after `cd FOLDER` in a shell (the launcher changes folder before exec).
     std::string typed = request.program.front();
-    if (!request.workingDirectory.empty() && typed.find('/') != std::string::npos && typed.front() != '/')
-        typed = (std::filesystem::path(request.workingDirectory) / typed).string();
+    if (!workingDirectory.empty() && typed.find('/') != std::string::npos && typed.front() != '/')
+        typed = (std::filesystem::path(workingDirectory) / typed).string();
     LaunchProblem problem = LaunchProblem::None;
     std::string why;
     outcome.program = ProgramLauncher::resolve(typed, &problem, &why);
@@ -140,7 +147,7 @@ ProfileOutcome runProfile(const ProfileRequest& request, ProfileSink* sink, cons
         if (name != "CUDA_INJECTION64_PATH" && name != kOutputDirVariable)
             environment.push_back(entry);
     }
-    if (!launcher.start(argv, environment, &problem, &why, request.workingDirectory))
+    if (!launcher.start(argv, environment, &problem, &why, workingDirectory))
         return fail(failureOf(problem), why);
     observe.launched(launcher.pid());
 

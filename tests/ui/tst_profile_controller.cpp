@@ -24,6 +24,8 @@
 #include <QtTest>
 
 #include <chrono>
+#include <cerrno>
+#include <csignal>
 
 using namespace ovs;
 using namespace ovs::ui;
@@ -243,6 +245,27 @@ private slots:
         QCOMPARE(document.run(0).run().status, RunStatus::Cancelled);
     }
 
+    void destroyingTheControllerStopsTheProgram()
+    {
+        const QString pidFile = m_dir.filePath("pid");
+        TraceDocument document;
+        {
+            ProfileController controller(&document);
+            controller.setStopGrace(std::chrono::milliseconds(300));
+            // Ignores SIGINT: only SIGTERM (or SIGKILL) ends it.
+            QVERIFY(controller.start(
+                shellRequest("trap \"\" INT; echo $$ > \"$0\"; while :; do sleep 0.05; done", pidFile)));
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(pidFile).size() > 0, kTimeoutMs);
+        }
+        QFile file(pidFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const pid_t pid = static_cast<pid_t>(file.readAll().trimmed().toInt());
+        QVERIFY(pid > 0);
+        // Gone, and reaped: no zombie left behind.
+        QVERIFY(::kill(pid, 0) != 0);
+        QCOMPARE(errno, ESRCH);
+    }
+
     void problemsAreMessagesNotCrashes_data()
     {
         QTest::addColumn<QString>("program");
@@ -287,6 +310,26 @@ private slots:
         QVERIFY(finished.wait(kTimeoutMs));
         const QString message = finished.at(0).at(1).toString();
         QVERIFY2(message.contains("exit status 0"), qPrintable(message));
+    }
+
+    void aRelativeProgramRunsFromTheWorkingFolder()
+    {
+        QFile script(m_dir.filePath("exit7.sh"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nexit 7\n");
+        script.close();
+        QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+        TraceDocument document;
+        ProfileController controller(&document);
+        QSignalSpy finished(&controller, &ProfileController::finished);
+        ProfileRequest r;
+        r.program = "./exit7.sh";
+        r.workingDirectory = m_dir.path();
+        r.injectionLibrary = fakeInjection();
+        QVERIFY(controller.start(r));
+        QVERIFY(finished.wait(kTimeoutMs));
+        const QString message = finished.at(0).at(1).toString();
+        QVERIFY2(message.contains("exit status 7"), qPrintable(message));
     }
 
     void aBusyControllerRefusesAnotherProfile()

@@ -6,7 +6,6 @@
 
 #include <QStringList>
 
-#include <atomic>
 #include <thread>
 
 namespace ovs::ui {
@@ -60,7 +59,7 @@ ProfileController::~ProfileController()
     if (m_running) {
         m_stop.request(); // SIGINT
         const auto deadline = std::chrono::steady_clock::now() + m_stopGrace;
-        while (m_worker.isBusy() && std::chrono::steady_clock::now() < deadline && m_running)
+        while (m_inProfile.load() && std::chrono::steady_clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         m_stop.request(); // SIGTERM
         m_stop.request(); // SIGKILL
@@ -86,6 +85,7 @@ bool ProfileController::start(const ProfileRequest& request)
     m_tool = std::string("overlapscope ") + OVERLAPSCOPE_VERSION + " profile -- " + commandLine.toStdString();
     profile::ProfileRequest core = request.toCore();
     core.stopGrace = m_stopGrace;
+    m_inProfile.store(true); // from here: the job may not have begun when the destructor runs
     emit started();
     m_worker.post([this, core, commandLine]() -> BackgroundWorker::Delivery {
         LiveProfileSink sink;
@@ -111,6 +111,7 @@ bool ProfileController::start(const ProfileRequest& request)
         } catch (...) {
             message = tr("the profile stopped on an unexpected error");
         }
+        m_inProfile.store(false);
         sink.finish(ok, cancelled, message);
         return {};
     });

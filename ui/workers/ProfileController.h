@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QString>
 
+#include <atomic>
 #include <map>
 
 namespace ovs::ui {
@@ -69,6 +70,9 @@ private:
     profile::ProfileStop m_stop;
     std::chrono::milliseconds m_stopGrace{5000};
     BackgroundWorker m_worker;
+    // True from start() until the worker is out of runProfile (cleared
+    // there): the destructor cannot wait for deliveries through the event loop.
+    std::atomic<bool> m_inProfile{false};
     bool m_running = false;
     std::string m_tool; // the trace's provenance for this profile's runs
     // The profile's run index -> the document's; a run dropped by a reset

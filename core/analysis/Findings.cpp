@@ -49,6 +49,9 @@ constexpr int kMinSmallCopies = 10;
 // Copies that stood in line for an engine this share of the wall time make
 // a finding (the same share the diagnosis names queueing at).
 constexpr double kQueueShare = 0.05;
+// Within this factor of its bound a run has nothing left to gain from its
+// copies queueing (the same 15% the diagnosis calls "within N% of").
+constexpr double kNearBound = 1.15;
 // The GPU idle over this share of the timed region: the host sets the pace.
 constexpr double kHostBoundIdleShare = 0.5;
 // A finding whose cost is under this share of the GPU's active span (first
@@ -698,6 +701,10 @@ void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding
         for (const auto& w : c.devices)
             bound = std::max({bound, w.activity.h2dNs, w.activity.d2hNs, w.activity.deviceCopyNs,
                               saturatingAdd(w.activity.computeNs, w.activity.memsetNs)});
+    // A run this close to its bound has nothing left to gain: its copies
+    // queue because the link is busy, which is the bound itself.
+    if (bound > 0 && static_cast<double>(c.wallNs) < kNearBound * static_cast<double>(bound))
+        return;
     const std::int64_t waited =
         IntervalSet(std::move(waits)).clipped(c.run.timedBeginNs, c.run.timedEndNs).length();
     f.costNs = capped(std::min(waited, saturatingSub(c.wallNs, bound)), c.wallNs);

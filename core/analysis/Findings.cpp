@@ -122,10 +122,13 @@ int deviceOfLane(const Lane& lane)
 }
 
 // The profiler names it "default stream (legacy)", the Kineto importer
-// "stream 7 (legacy default)".
+// "stream 7 (legacy default)" (and "... (2)" for an extra lane it opens where
+// ops overlap).
 bool isLegacyLane(const Lane& lane)
 {
-    return lane.name.ends_with("default stream (legacy)") || lane.name.ends_with("(legacy default)");
+    return lane.kind == LaneKind::Stream
+           && (lane.name.find("default stream (legacy)") != std::string::npos
+               || lane.name.find("(legacy default)") != std::string::npos);
 }
 
 // Host calls by what they do. Profiles give Sync/Alloc/Free/Register ops;

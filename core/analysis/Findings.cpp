@@ -232,7 +232,6 @@ Finding makeFinding(FindingKind kind, std::vector<std::uint32_t> ops, int device
 struct DeviceWork {
     int device = 0;
     IntervalSet busy; // every GPU op of the device, clipped to the timed region
-    std::int64_t firstStartNs = -1, lastEndNs = -1;
     std::map<int, std::vector<std::uint32_t>> laneOps; // stream lane -> its GPU ops in the region
     DeviceActivity activity;
 };
@@ -331,10 +330,6 @@ Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& r
                         : exec == 0      ? "event intervals (they include time queued behind other streams)"
                                          : "engine execution intervals for " + std::to_string(exec) + " of "
                                                + std::to_string(a.gpuOps) + " GPU ops, event intervals for the rest";
-        if (!w.busy.isEmpty()) {
-            w.firstStartNs = w.busy.pieces().front().beginNs;
-            w.lastEndNs = w.busy.pieces().back().endNs;
-        }
         c.devices.push_back(std::move(w));
     }
     c.deviceForHost = c.devices.size() == 1 ? c.devices.front().device : -1;

@@ -1,5 +1,6 @@
 #include "ProfileCommand.h"
 
+#include "ConsoleReport.h"
 #include "WritableOutput.h"
 
 #include "profile/ProfileRecord.h"
@@ -284,6 +285,13 @@ void printSummary(const std::vector<Run>& runs, const std::string& program, cons
             std::fprintf(stderr, "  %s: %s\n", run.name.c_str(), run.error.c_str());
 }
 
+// The same findings `analyze` prints, for the trace just recorded: on stderr
+// with the rest of profile's report (the program's own stdout is its own).
+void printProfileFindings(const Trace& trace)
+{
+    printFindings(stderr, trace);
+}
+
 std::string commandLine(const std::vector<std::string>& argv)
 {
     std::string text;
@@ -383,8 +391,10 @@ int profile(const Options& o)
                      output.c_str(), error.c_str(), status.text().c_str());
         return kExitTraceNotWritten;
     }
-    if (!o.quiet)
+    if (!o.quiet) {
+        printProfileFindings(trace);
         std::fprintf(stderr, "trace written to %s\n", output.c_str());
+    }
     return status.shellStatus();
 }
 

@@ -422,6 +422,7 @@ int commandAnalyze(const CliArgs& args)
     cli::printPipelineTable(stdout, trace.runs);
     cli::printAnalysis(stdout, trace);
     cli::printAnalysisSummary(stdout, trace);
+    cli::printFindings(stdout, trace);
     return 0;
 }
 

@@ -49,6 +49,9 @@ constexpr int kMinSmallCopies = 10;
 // Copies that stood in line for an engine this share of the wall time make
 // a finding (the same share the diagnosis names queueing at).
 constexpr double kQueueShare = 0.05;
+// Within this factor of its bound a run has nothing left to gain from its
+// copies queueing (the same 15% the diagnosis calls "within N% of").
+constexpr double kNearBound = 1.15;
 // The GPU idle over this share of the timed region: the host sets the pace.
 constexpr double kHostBoundIdleShare = 0.5;
 // A finding whose cost is under this share of the GPU's active span (first
@@ -119,10 +122,13 @@ int deviceOfLane(const Lane& lane)
 }
 
 // The profiler names it "default stream (legacy)", the Kineto importer
-// "stream 7 (legacy default)".
+// "stream 7 (legacy default)" (and "... (2)" for an extra lane it opens where
+// ops overlap).
 bool isLegacyLane(const Lane& lane)
 {
-    return lane.name.ends_with("default stream (legacy)") || lane.name.ends_with("(legacy default)");
+    return lane.kind == LaneKind::Stream
+           && (lane.name.find("default stream (legacy)") != std::string::npos
+               || lane.name.find("(legacy default)") != std::string::npos);
 }
 
 // Host calls by what they do. Profiles give Sync/Alloc/Free/Register ops;
@@ -226,7 +232,6 @@ Finding makeFinding(FindingKind kind, std::vector<std::uint32_t> ops, int device
 struct DeviceWork {
     int device = 0;
     IntervalSet busy; // every GPU op of the device, clipped to the timed region
-    std::int64_t firstStartNs = -1, lastEndNs = -1;
     std::map<int, std::vector<std::uint32_t>> laneOps; // stream lane -> its GPU ops in the region
     DeviceActivity activity;
 };
@@ -325,10 +330,6 @@ Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& r
                         : exec == 0      ? "event intervals (they include time queued behind other streams)"
                                          : "engine execution intervals for " + std::to_string(exec) + " of "
                                                + std::to_string(a.gpuOps) + " GPU ops, event intervals for the rest";
-        if (!w.busy.isEmpty()) {
-            w.firstStartNs = w.busy.pieces().front().beginNs;
-            w.lastEndNs = w.busy.pieces().back().endNs;
-        }
         c.devices.push_back(std::move(w));
     }
     c.deviceForHost = c.devices.size() == 1 ? c.devices.front().device : -1;
@@ -698,6 +699,10 @@ void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding
         for (const auto& w : c.devices)
             bound = std::max({bound, w.activity.h2dNs, w.activity.d2hNs, w.activity.deviceCopyNs,
                               saturatingAdd(w.activity.computeNs, w.activity.memsetNs)});
+    // A run this close to its bound has nothing left to gain: its copies
+    // queue because the link is busy, which is the bound itself.
+    if (bound > 0 && static_cast<double>(c.wallNs) < kNearBound * static_cast<double>(bound))
+        return;
     const std::int64_t waited =
         IntervalSet(std::move(waits)).clipped(c.run.timedBeginNs, c.run.timedEndNs).length();
     f.costNs = capped(std::min(waited, saturatingSub(c.wallNs, bound)), c.wallNs);

@@ -9,7 +9,10 @@
 //
 // Use: analyzeRun (RunAnalysis.h) fills RunAnalysis::findings, computing the
 // metrics once; analyzeFindings below is the same for a caller that holds
-// only a run and its trace's sweeps (the window).
+// only a run and its trace's sweeps (the window). Both are pure functions of
+// their arguments (no shared state), linear-logarithmic in the run's ops: a
+// window calls them on a worker thread for a large run, never on the GUI
+// thread.
 
 #include "analysis/Bounds.h"
 #include "analysis/Diagnosis.h"

@@ -192,6 +192,10 @@ private slots:
         TraceDocument document;
         SummaryPanel panel(&document);
         document.setTrace(trace, "t.json");
+        // Analysed on the panel's worker: the cells say so until it is back.
+        QVERIFY(panel.isAnalysing());
+        QCOMPARE(rowOf(panel, 0)[SummaryPanel::OverlapColumn], QString("\u2026"));
+        QTRY_VERIFY(!panel.isAnalysing());
 
         for (int row = 0; row < 2; ++row) {
             const Run& run = trace.runs[static_cast<std::size_t>(row)];
@@ -234,6 +238,7 @@ private slots:
         QCOMPARE(panel.summaryText().split('\n').size(), 3); // no diagnosis while it runs
 
         document.finishRun(live, makeRun("overlapped", "overlapped pinned", 40'000'000, RunStatus::Cancelled));
+        QTRY_VERIFY(!panel.isAnalysing());
         cells = rowOf(panel, 0);
         QCOMPARE(cells[SummaryPanel::OverlapColumn], QString("\u2013"));
         QCOMPARE(cells[SummaryPanel::BoundColumn], QString("\u2013"));
@@ -281,6 +286,7 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.document()->setTrace(*loaded.trace, "pageable_async.json");
+        QTRY_VERIFY(!window.summaryPanel()->isAnalysing());
         QTreeWidget* tree = window.summaryPanel()->findingsTree();
         QCOMPARE(tree->topLevelItemCount(), 1);
         QTreeWidgetItem* runItem = tree->topLevelItem(0);

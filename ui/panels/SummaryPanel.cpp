@@ -5,6 +5,8 @@
 
 #include "analysis/RunAnalysis.h"
 
+#include <memory>
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QStringList>
@@ -184,6 +186,7 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
         // Rates come from the sweeps, so new sweeps change every analysis.
         auto invalidate = [this] {
             m_analyses.clear();
+            ++m_generation; // analyses in flight are of what was there before
             m_findingsKey = QStringLiteral("reset"); // no list has this key: rebuilt even when the shape is the same
             refresh();
         };
@@ -361,18 +364,54 @@ const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)
         cached.overlap = cached.bound = kNone;
         return cached;
     }
-    if (cached.valid && cached.opCount == timeline.opCount() && cached.status == static_cast<int>(header.status))
+    const bool same = cached.opCount == timeline.opCount() && cached.status == static_cast<int>(header.status);
+    if ((cached.valid || cached.pending) && same)
         return cached;
 
-    const std::vector<const Run*> headers = finishedHeaders(*m_document);
-    const Run run = timeline.toRun();
-    const RunAnalysis a = analyzeRun(run, m_document->sweeps(), findSerializedBaseline(headers, header));
+    // The analysis is linear-logarithmic in the ops: a run of a million takes
+    // long enough to freeze the window, so it runs on the panel's worker, on
+    // copies, and the cells say so until it is back.
     cached = Analysis{};
-    cached.valid = true;
+    cached.pending = true;
     cached.opCount = timeline.opCount();
     cached.status = static_cast<int>(header.status);
+    cached.overlap = cached.bound = QStringLiteral("\u2026");
+    cached.overlapTip = cached.boundTip = tr("analysing\u2026");
+    auto run = std::make_shared<const Run>(timeline.toRun());
+    auto sweeps = std::make_shared<const std::vector<BandwidthSweep>>(m_document->sweeps());
+    std::shared_ptr<const Run> baseline;
+    if (const Run* b = findSerializedBaseline(finishedHeaders(*m_document), header))
+        baseline = std::make_shared<const Run>(*b); // a header: the document keeps ops per lane
+    const int generation = m_generation;
+    ++m_analysing;
+    m_analyzer.post([this, index, generation, run, sweeps, baseline]() -> BackgroundWorker::Delivery {
+        auto result = std::make_shared<Analysis>(analyse(*run, *sweeps, baseline.get()));
+        return [this, index, generation, result] {
+            --m_analysing;
+            const auto slot = static_cast<std::size_t>(index);
+            if (generation == m_generation && slot < m_analyses.size() && m_analyses[slot].pending
+                && m_analyses[slot].opCount == result->opCount && m_analyses[slot].status == result->status)
+                m_analyses[slot] = std::move(*result);
+            // else superseded: the run changed, or the document did
+            refresh();
+            if (m_analysing == 0)
+                emit analysed();
+        };
+    });
+    return cached;
+}
+
+SummaryPanel::Analysis SummaryPanel::analyse(const Run& run, const std::vector<BandwidthSweep>& sweeps,
+                                             const Run* baseline)
+{
+    const RunAnalysis a = analyzeRun(run, sweeps, baseline);
+    Analysis cached;
+    cached.valid = true;
+    cached.opCount = run.ops.size();
+    cached.status = static_cast<int>(run.status);
+    const RunStatus status = run.status;
     const RunMetrics& m = a.metrics;
-    if (m.copies.busyNs > 0 && header.status == RunStatus::Completed) {
+    if (m.copies.busyNs > 0 && status == RunStatus::Completed) {
         cached.overlap = QStringLiteral("%1%").arg(m.overlapPercent, 0, 'f', 0);
         cached.overlapTip = tr("Copies ran while a kernel ran %1% of copy time; uploads with downloads %2%.\n"
                                "Busy: H2D %3, D2H %4, kernels %5 (%6)")

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "document/ViewState.h"
+#include "workers/BackgroundWorker.h"
 
-#include "trace/Op.h"
+#include "trace/BandwidthSweep.h"
+#include "trace/Run.h"
 
 #include <QPointer>
 #include <QStringList>
@@ -42,6 +44,10 @@ public:
     // ("Findings of RUN:", then one indented tab-separated line each).
     QString summaryText() const;
 
+    // True while finished runs are being analysed on the panel's worker
+    // (their overlap, bound, diagnosis and findings then read "…").
+    bool isAnalysing() const { return m_analysing > 0; }
+
     // The findings list: one row per run, a child row per finding.
     QTreeWidget* findingsTree() const { return m_findings; }
 
@@ -50,6 +56,8 @@ signals:
     // them (the first kMaxFindingOps; empty when it names none), and the
     // run. run = -1 when no finding is selected any more.
     void findingSelected(int run, const std::vector<ovs::ui::OpRef>& ops);
+    // Every analysis asked for so far is shown.
+    void analysed();
 
 private:
     // What the analysis said of one run, kept until the run changes: a
@@ -64,6 +72,7 @@ private:
     };
     struct Analysis {
         bool valid = false;
+        bool pending = false; // on the worker, for this opCount and status
         std::size_t opCount = 0;
         int status = 0;
         QString overlap;
@@ -78,6 +87,8 @@ private:
     void refreshFindings();
     void onFindingChosen();
     const Analysis& analysisOf(int run);
+    // On the worker: everything shown of one run, from copies.
+    static Analysis analyse(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* baseline);
 
     QPointer<TraceDocument> m_document;
     QLabel* m_deviceLine;
@@ -89,6 +100,11 @@ private:
     QScrollArea* m_diagnosesArea = nullptr;
     std::vector<Analysis> m_analyses;
     QStringList m_diagnosisLines; // plain text, for summaryText
+    int m_generation = 0; // bumped when every analysis is invalidated
+    int m_analysing = 0;  // jobs posted, not yet delivered
+    // Last: destroyed first, waiting for an analysis in progress (its result,
+    // addressed to this panel, is then dropped).
+    BackgroundWorker m_analyzer;
 };
 
 } // namespace ovs::ui

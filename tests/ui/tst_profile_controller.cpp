@@ -229,6 +229,28 @@ private slots:
         QCOMPARE(run.opCount(), std::size_t(3)); // what was recorded is kept
     }
 
+    void cuptiHeldByAnotherProfilerIsSaid()
+    {
+        // What the injection library writes when nsys or ncu holds CUPTI.
+        TestProfileStream s(4343, 1, std::string_view("./app", 5));
+        s.note(profile::kNoteNotRecorded,
+               "CUPTI is in use by another profiler (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED): this process "
+               "is not recorded");
+        s.end();
+        const QString stream = m_dir.filePath("held.ovsprof");
+        s.appendTo(stream.toStdString());
+        TraceDocument document;
+        ProfileController controller(&document);
+        QSignalSpy finished(&controller, &ProfileController::finished);
+        QVERIFY(controller.start(shellRequest("cp \"$0\" \"$OVERLAPSCOPE_PROFILE_OUT/4343-1.ovsprof\"", stream)));
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        const QString message = finished.at(0).at(1).toString();
+        QVERIFY2(message.contains("CUPTI is in use by another profiler"), qPrintable(message));
+        QCOMPARE(document.runCount(), 1);
+        QVERIFY(document.run(0).run().error.find("in use by another profiler") != std::string::npos);
+    }
+
     void aProgramThatIgnoresSigintGetsSigterm()
     {
         TraceDocument document;

@@ -8,6 +8,7 @@
 #include "../TestProfileStream.h"
 
 #include "document/TraceDocument.h"
+#include "panels/ControlPanel.h"
 #include "window/MainWindow.h"
 #include "window/ProfileDialog.h"
 #include "workers/ProfileController.h"
@@ -17,6 +18,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QStatusBar>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -382,6 +385,11 @@ private slots:
         QVERIFY(window.isBusy());
         QTRY_VERIFY_WITH_TIMEOUT(window.document()->runCount() == 1 && window.document()->run(0).opCount() == 3,
                                  kTimeoutMs);
+        // No end is known: the progress bar says busy, the status bar what is going on.
+        auto* bar = window.controlPanel()->findChild<QProgressBar*>("progress");
+        QVERIFY(bar);
+        QTRY_COMPARE_WITH_TIMEOUT(bar->maximum(), 0, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains("GPU ops"), kTimeoutMs);
         QSignalSpy finished(window.profileController(), &ProfileController::finished);
         // The window's Cancel action (Run > Cancel), as the user presses it.
         QAction* cancel = nullptr;
@@ -392,6 +400,7 @@ private slots:
         cancel->trigger();
         QVERIFY(finished.wait(kTimeoutMs));
         QVERIFY(!window.isBusy());
+        QVERIFY(bar->maximum() > 0);
         QVERIFY2(window.lastMessage().startsWith("cancelled"), qPrintable(window.lastMessage()));
         QCOMPARE(window.document()->run(0).run().status, RunStatus::Cancelled);
         // The profiled run saves like any trace, to look at with `overlapscope export`.

@@ -315,7 +315,7 @@ void MainWindow::connectProfiles()
     });
     // Elapsed time, processes, GPU ops and API calls, every few hundred ms.
     connect(m_profiles, &ProfileController::progress, this, [this](const QString& what) {
-        m_controls->setProgress(0.0, what);
+        m_controls->setProgress(-1.0, what);
         statusBar()->showMessage(what);
     });
     connect(m_profiles, &ProfileController::refused, this, [this](const QString& why) { showError(tr("Profile"), why); });

@@ -292,8 +292,9 @@ void SummaryPanel::refreshFindings()
         runItem->setText(FindingKindColumn, QString::fromStdString(m_document->run(i).run().name));
         runItem->setData(FindingKindColumn, Qt::UserRole, i);
         runItem->setData(FindingKindColumn, Qt::UserRole + 1, -1);
-        runItem->setText(FindingCauseColumn, a.findings.empty() ? tr("no findings") : tr("%n finding(s)", "",
-                                                                                            static_cast<int>(a.findings.size())));
+        runItem->setText(FindingCauseColumn, a.findings.empty()        ? tr("no findings")
+                                             : a.findings.size() == 1 ? tr("1 finding")
+                                                                      : tr("%1 findings").arg(a.findings.size()));
         QFont bold = runItem->font(FindingKindColumn);
         bold.setBold(true);
         runItem->setFont(FindingKindColumn, bold);

@@ -32,9 +32,11 @@ QString closingMessage(const profile::ProfileOutcome& outcome, const QString& co
             problems << QObject::tr("%1: %2").arg(QString::fromStdString(run.name), QString::fromStdString(run.error));
     }
     QString text = outcome.cancelled ? QObject::tr("cancelled; kept what was recorded: ") : QString();
-    text += QObject::tr("%1 ended with %2 after %3; %n run(s), %4 GPU ops", "", static_cast<int>(outcome.runs.size()))
+    const QString runs = outcome.runs.size() == 1 ? QObject::tr("1 run")
+                                                  : QObject::tr("%1 runs").arg(outcome.runs.size());
+    text += QObject::tr("%1 ended with %2 after %3; %4, %5 GPU ops")
                 .arg(commandLine, QString::fromStdString(outcome.status.text()),
-                     TimeFormat::duration(static_cast<double>(outcome.endedNs), 3))
+                     TimeFormat::duration(static_cast<double>(outcome.endedNs), 3), runs)
                 .arg(gpuOps);
     if (!problems.isEmpty())
         text += QStringLiteral("\n") + problems.join(QStringLiteral("\n"));

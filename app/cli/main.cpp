@@ -4,12 +4,14 @@
 #include "CliArgs.h"
 #include "ConsoleReport.h"
 #include "ExitStatus.h"
+#include "LessonReport.h"
 #include "ProfileCommand.h"
 #include "WritableOutput.h"
 
 #include "base/Printable.h"
 #include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
+#include "lessons/LessonRunner.h"
 #include "record/TraceCollector.h"
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
@@ -42,6 +44,10 @@ Commands:
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
   convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
+  lesson NAME          run a lesson (see --list): its question, its runs' table, what to look at,
+                       the answer the measurement gives, its checks and the takeaway with the numbers
+                       (-o FILE also writes its runs as a trace; --markdown prints the table for docs)
+  lesson --list        the lessons, in course order
   profile -- PROGRAM   run any CUDA program and record its copies, kernels and API calls
                        (see 'overlapscope-cli profile --help'; it has its own options and exit codes)
 
@@ -86,7 +92,8 @@ const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "
                                                 "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
                                                 "--sizes",      "--warmups",   "--samples", "-o",
                                                 "--output",     "--to"};
-const std::vector<std::string> kFlagOptions = {"--quiet", "--no-bench", "--help", "-h", "--version", "--no-op-timing"};
+const std::vector<std::string> kFlagOptions = {"--quiet",        "--no-bench", "--help",  "-h",
+                                               "--version",      "--no-op-timing", "--list", "--markdown"};
 
 // Progress on stderr, one line per step, so stdout stays a clean table.
 class ProgressPrinter : public RecordSink {
@@ -425,6 +432,47 @@ int commandAnalyze(const CliArgs& args)
     return 0;
 }
 
+// A lesson's checks that do not hold are findings, printed as such, not
+// failures: a real GPU may well differ from the simulator's expectation.
+// The exit status is the job runner's (a failed, unverified or cancelled run).
+int commandLesson(const CliArgs& args, CancelFlag& cancel)
+{
+    if (args.has("--list")) {
+        if (!args.positionals().empty())
+            throw UsageError("give a lesson name or --list, not both");
+        cli::printLessonList(stdout);
+        return cli::kExitOk;
+    }
+    if (args.positionals().size() != 1)
+        throw UsageError("lesson needs exactly one lesson name (one of: " + lessonIds() + ")");
+    const Lesson* lesson = findLesson(args.positionals().front());
+    if (!lesson)
+        throw UsageError("unknown lesson '" + echoed(args.positionals().front()) + "' (known: " + lessonIds() + ")");
+    const std::string path = outputPath(args, false);
+    auto device = openDevice(args);
+    const bool quiet = args.has("--quiet");
+    const bool markdown = args.has("--markdown");
+    if (!markdown)
+        cli::printLessonIntro(stdout, *lesson, device->info());
+    std::fflush(stdout);
+    ProgressPrinter progress(quiet);
+    TraceCollector collector(&progress);
+    collector.trace().tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION;
+    collector.trace().createdUtc = nowUtc();
+    const LessonResult result =
+        runLesson(*lesson, *device, collector, cancel, [&](int index, int total, const std::string& title) {
+            if (!quiet)
+                std::fprintf(stderr, "job %d of %d: %s\n", index + 1, total, title.c_str());
+        });
+    if (markdown)
+        cli::printLessonMarkdown(stdout, *lesson, result);
+    else
+        cli::printLessonResult(stdout, *lesson, result);
+    const int written = path.empty() ? cli::kExitOk : writeTrace(collector.trace(), path);
+    const int status = finish(result.outcome);
+    return status != cli::kExitOk ? status : written;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -456,7 +504,7 @@ int main(int argc, char** argv)
             std::fputs(usage().c_str(), stdout);
             return cli::kExitOk;
         }
-        if (command != "convert" && command != "analyze" && !args.positionals().empty())
+        if (command != "convert" && command != "analyze" && command != "lesson" && !args.positionals().empty())
             throw UsageError("unexpected argument '" + echoed(args.positionals().front()) + "'");
         if (command == "devices")
             return commandDevices();
@@ -470,6 +518,8 @@ int main(int argc, char** argv)
             return commandConvert(args);
         if (command == "analyze")
             return commandAnalyze(args);
+        if (command == "lesson")
+            return commandLesson(args, cancel);
         throw UsageError("unknown command '" + echoed(command) + "'");
     } catch (const UsageError& e) {
         printError(e.what());

@@ -110,17 +110,27 @@ struct LessonVerdict {
     std::map<std::string, std::string> values;
 };
 
+// How big a lesson's runs are. Every lesson sizes its chunks from this one
+// figure, so a test can run all of them small and a class large.
+struct LessonOptions {
+    static constexpr std::uint64_t kDefaultChunkBytes = 8ull << 20;
+    std::uint64_t chunkBytes = kDefaultChunkBytes;
+};
+
 struct Lesson {
     int number = 0;          // 1..10, the order of the course
     std::string id;          // "pageable-vs-pinned"
     std::string title;
     std::string explanation; // 3 to 6 sentences
     LessonQuestion question;
-    // Run first, on the lesson's device, to size the lesson's runs for it
-    // (kernel passes so that compute takes about as long as a copy); may be empty.
-    std::vector<LessonStep> calibration;
-    // The lesson's runs, sized from the calibration runs (in its order).
-    std::function<std::vector<LessonStep>(std::span<const Run> calibration)> plan;
+    // Whether a calibration run (data already pinned, one stream, one kernel
+    // pass per chunk) goes first, on the lesson's device, to size the
+    // lesson's kernels for it: passes so that compute takes about as long as
+    // a copy.
+    bool calibrate = false;
+    // The lesson's runs, sized from the calibration run (none: sized for the
+    // simulated H200, used only to count the jobs before calibration).
+    std::function<std::vector<LessonStep>(std::span<const Run> calibration, const LessonOptions& options)> plan;
     std::vector<LessonFocus> focus;
     // With {name} for each value the judge fills in.
     std::string takeaway;

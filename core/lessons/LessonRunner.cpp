@@ -1,6 +1,7 @@
 #include "lessons/LessonRunner.h"
 
 #include "devices/DeviceFactory.h"
+#include "lessons/LessonKit.h"
 #include "record/TraceCollector.h"
 
 #include <algorithm>
@@ -108,7 +109,7 @@ int LessonResult::checksHeld() const
 }
 
 LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, const CancelFlag& cancel,
-                       const LessonJobStarted& started)
+                       const LessonJobStarted& started, const LessonOptions& options)
 {
     LessonResult result;
     result.lessonId = lesson.id;
@@ -117,13 +118,16 @@ LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, c
     // total counts the calibration and a plan made from no calibration.
     const std::vector<Run> none;
     StepRunner runner{device, sink, cancel, started, 0, 0, {}, {}};
-    runner.total = jobCount(lesson.calibration) + jobCount(lesson.plan(none));
+    std::vector<LessonStep> calibration;
+    if (lesson.calibrate)
+        calibration.push_back(lessonkit::calibrationStep(options.chunkBytes));
+    runner.total = jobCount(calibration) + jobCount(lesson.plan(none, options));
 
     bool ok = true;
-    for (const auto& step : lesson.calibration)
+    for (const auto& step : calibration)
         ok = runner.run(step, nullptr, nullptr, &result.calibration) && ok;
     if (ok && !runner.outcome.cancelled) {
-        const auto steps = lesson.plan(result.calibration);
+        const auto steps = lesson.plan(result.calibration, options);
         runner.total = runner.index + jobCount(steps);
         for (const auto& step : steps) {
             if (!runner.run(step, &result.measured.runs, &result.measured.sweeps, nullptr) && runner.outcome.cancelled)

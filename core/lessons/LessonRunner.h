@@ -42,6 +42,6 @@ struct LessonResult {
 // lesson and the lesson's total.
 using LessonJobStarted = std::function<void(int index, int total, const std::string& title)>;
 LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, const CancelFlag& cancel,
-                       const LessonJobStarted& started = {});
+                       const LessonJobStarted& started = {}, const LessonOptions& options = {});
 
 } // namespace ovs

@@ -9,7 +9,6 @@ namespace ovs::lessonkit {
 
 namespace {
 constexpr int kChunks = 8;
-constexpr std::uint64_t kChunkBytes = 16 * kMiB;
 constexpr int kStagingThreads = 8;
 constexpr int kFallbackRepeats = 20;
 } // namespace
@@ -29,7 +28,8 @@ Lesson stagingThreads()
                   {{"a", "nothing: the copies to the GPU are the limit"},
                    {"b", "faster, but less than " + std::to_string(kStagingThreads) + "x"},
                    {"c", "about " + std::to_string(kStagingThreads) + "x faster"}}};
-    l.plan = [](std::span<const Run>) {
+    l.plan = [](std::span<const Run>, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         PipelineConfig seed;
         seed.kind = PipelineKind::Overlapped;
         seed.chunks = kChunks;
@@ -83,32 +83,38 @@ Lesson chunkSize()
         "that fill and drain long. Small chunks make it short, but every copy and launch has a fixed cost on the "
         "host and the GPU, paid once per chunk. The runs move the same 128 MiB in chunks from 128 KiB to 64 MiB; "
         "the table puts each wall time next to the bound the link allows.";
-    l.question = {"Which chunk size moves the 128 MiB fastest?",
+    l.question = {"Which chunk size moves the data fastest?",
                   {{"a", "the smallest: the most overlap"},
                    {"b", "the largest: the fewest copies"},
                    {"c", "one in between"}}};
-    l.plan = [](std::span<const Run>) {
+    l.plan = [](std::span<const Run>, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         std::vector<LessonStep> steps;
-        steps.push_back(sweepStep("rates", "link rates for the bound", {32 * kMiB}, false));
-        const std::uint64_t total = 128 * kMiB;
-        for (const std::uint64_t chunk : {kMiB / 8, kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 64 * kMiB}) {
+        steps.push_back(sweepStep("rates", "link rates for the bound", {2 * kChunkBytes}, false));
+        const std::uint64_t total = 8 * kChunkBytes;
+        // Step ids say the size relative to the lesson's chunk, so that they
+        // are the same at every LessonOptions::chunkBytes.
+        const std::pair<const char*, std::uint64_t> sizes[] = {
+            {"chunk/128", kChunkBytes / 128}, {"chunk/32", kChunkBytes / 32}, {"chunk/8", kChunkBytes / 8},
+            {"chunk/2", kChunkBytes / 2},     {"chunk*2", 2 * kChunkBytes},   {"chunk*4", 4 * kChunkBytes}};
+        for (const auto& [id, chunk] : sizes) {
             const int chunks = static_cast<int>(total / chunk);
-            steps.push_back(pipelineStep("chunk-" + mib(chunk), std::to_string(chunks) + " chunks of " + mib(chunk),
+            steps.push_back(pipelineStep(id, std::to_string(chunks) + " chunks of " + mib(chunk),
                                          pinned(chunks, chunk, 3, 1)));
         }
         return steps;
     };
-    l.focus = {{"chunk-64 MiB", {OpKind::Upload, "stream", std::nullopt, 0, 0},
-                "fill: the first 64 MiB upload runs with nothing beside it"},
-               {"chunk-128 KiB", {OpKind::Upload, "stream", std::nullopt, 0, 15},
-                "128 KiB chunks: fixed costs between tiny copies"}};
+    l.focus = {{"chunk*4", {OpKind::Upload, "stream", std::nullopt, 0, 0},
+                "fill: the first upload of the largest chunks runs with nothing beside it"},
+               {"chunk/128", {OpKind::Upload, "stream", std::nullopt, 0, 15},
+                "the smallest chunks: fixed costs between tiny copies"}};
     l.takeaway = "The fastest chunk size was {best} at {wall_best} ({distance_best} its bound). The smallest, {smallest}, "
                  "took {wall_smallest}; the largest, {largest}, took {wall_largest}.";
     l.judge = [](const LessonMeasurements& m) {
         LessonVerdict v;
         std::vector<const LessonRunResult*> runs;
         for (const auto& r : m.runs)
-            if (r.stepId.rfind("chunk-", 0) == 0)
+            if (r.stepId.rfind("chunk", 0) == 0)
                 runs.push_back(&r);
         if (runs.size() < 3)
             return v;
@@ -148,8 +154,9 @@ Lesson copyVsCompute()
                   {{"a", "copies plus kernels: they add up"},
                    {"b", "the kernels alone: the copies hide under them"},
                    {"c", "the copies alone"}}};
-    l.calibration = {calibrationStep(kChunkBytes)};
-    l.plan = [](std::span<const Run> calibration) {
+    l.calibrate = true;
+    l.plan = [](std::span<const Run> calibration, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         const int parity = kernelRepeatsForCopyParity(calibration, 1.0, kFallbackRepeats);
         std::vector<LessonStep> steps;
         steps.push_back(sweepStep("rates", "link rates for the bound", {kChunkBytes}, false));

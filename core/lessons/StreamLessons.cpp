@@ -9,7 +9,6 @@ namespace ovs::lessonkit {
 
 namespace {
 constexpr int kChunks = 8;
-constexpr std::uint64_t kChunkBytes = 16 * kMiB;
 // Without a calibration run (only when sizing the job count up front), the
 // passes that make a kernel as long as an upload on the simulated H200.
 constexpr int kFallbackRepeats = 20;
@@ -38,8 +37,9 @@ Lesson oneVsSeveralStreams()
         "one stream, the other three.";
     l.question = {"With kernels as long as a copy, how much faster are three streams than one?",
                   {{"a", "no faster: the work is the same"}, {"b", "about 1.5x"}, {"c", "2x or more"}}};
-    l.calibration = {calibrationStep(kChunkBytes)};
-    l.plan = [](std::span<const Run> calibration) {
+    l.calibrate = true;
+    l.plan = [](std::span<const Run> calibration, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         const int repeats = parityRepeats(calibration);
         return std::vector<LessonStep>{
             pipelineStep("one", "one stream", pinned(kChunks, kChunkBytes, 1, repeats)),
@@ -94,8 +94,9 @@ Lesson issueOrder()
                    {"b", "only on the one-copy-engine GPU"},
                    {"c", "only on this device"},
                    {"d", "on neither"}}};
-    l.calibration = {calibrationStep(kChunkBytes)};
-    l.plan = [](std::span<const Run> calibration) {
+    l.calibrate = true;
+    l.plan = [](std::span<const Run> calibration, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         const int repeats = parityRepeats(calibration);
         PipelineConfig depth = pinned(kChunks, kChunkBytes, 4, repeats);
         PipelineConfig breadth = depth;
@@ -163,8 +164,9 @@ Lesson legacyDefaultStream()
                   "streams?",
                   {{"a", "nothing visible: the kernel is tiny"},
                    {"b", "the streams serialize and the overlap disappears"}}};
-    l.calibration = {calibrationStep(kChunkBytes)};
-    l.plan = [](std::span<const Run> calibration) {
+    l.calibrate = true;
+    l.plan = [](std::span<const Run> calibration, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         const int repeats = parityRepeats(calibration);
         PipelineConfig blocking = pinned(kChunks, kChunkBytes, 3, repeats);
         blocking.streamSync = StreamSync::Blocking;
@@ -239,8 +241,9 @@ Lesson allocationInLoop()
     l.question = {"Each chunk does one cudaMalloc and one cudaFree of its device buffer. What does that cost?",
                   {{"a", "about the calls' own time, a fraction of a millisecond each"},
                    {"b", "much more: each call waits for the streams, so the overlap is lost"}}};
-    l.calibration = {calibrationStep(kChunkBytes)};
-    l.plan = [](std::span<const Run> calibration) {
+    l.calibrate = true;
+    l.plan = [](std::span<const Run> calibration, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         const int repeats = parityRepeats(calibration);
         PipelineConfig once = pinned(kChunks, kChunkBytes, 3, repeats);
         PipelineConfig malloc = once;

@@ -9,7 +9,6 @@ namespace ovs::lessonkit {
 
 namespace {
 constexpr int kChunks = 8;
-constexpr std::uint64_t kChunkBytes = 16 * kMiB;
 constexpr int kStreams = 3;
 
 // Where the host waited before the loop's final waits: the time it took to
@@ -39,9 +38,11 @@ Lesson pageableVsPinned()
     l.question = {"At the largest size of the sweep, how much faster do copies from pinned memory upload than "
                   "copies from pageable memory?",
                   {{"a", "about the same speed"}, {"b", "faster, but less than 2x"}, {"c", "2x or more"}}};
-    l.plan = [](std::span<const Run>) {
+    l.plan = [](std::span<const Run>, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         std::vector<LessonStep> steps;
-        steps.push_back(sweepStep("sweep", "bandwidth sweep: pageable and pinned", {1 * kMiB, 16 * kMiB, 64 * kMiB}, true));
+        steps.push_back(
+            sweepStep("sweep", "bandwidth sweep: pageable and pinned", {kChunkBytes / 8, kChunkBytes, 8 * kChunkBytes}, true));
         PipelineConfig pageable = pinned(kChunks, kChunkBytes, kStreams, 1);
         pageable.kind = PipelineKind::PageableAsync;
         steps.push_back(pipelineStep("pageable", "pageable memory, cudaMemcpyAsync, 3 streams", pageable));
@@ -107,7 +108,8 @@ Lesson pageableAsyncBlocks()
                   "With pageable memory, where does the host spend the run?",
                   {{"a", "enqueuing quickly, then waiting at the end, as with pinned memory"},
                    {"b", "blocked inside cudaMemcpyAsync for most of the run"}}};
-    l.plan = [](std::span<const Run>) {
+    l.plan = [](std::span<const Run>, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         PipelineConfig pageable = pinned(kChunks, kChunkBytes, kStreams, 1);
         pageable.kind = PipelineKind::PageableAsync;
         return std::vector<LessonStep>{
@@ -169,9 +171,10 @@ Lesson bothDirections()
                   {{"a", "the sum of the two one-way rates"},
                    {"b", "more than one direction alone, but less than the sum"},
                    {"c", "no more than one direction alone"}}};
-    l.plan = [](std::span<const Run>) {
+    l.plan = [](std::span<const Run>, const LessonOptions& o) {
+        const std::uint64_t kChunkBytes = o.chunkBytes;
         return std::vector<LessonStep>{
-            sweepStep("sweep", "pinned bandwidth: each direction alone and both at once", {64 * kMiB}, false),
+            sweepStep("sweep", "pinned bandwidth: each direction alone and both at once", {8 * kChunkBytes}, false),
             pipelineStep("pipeline", "data already pinned, 3 streams", pinned(kChunks, kChunkBytes, kStreams, 1))};
     };
     l.focus = {{"pipeline", {OpKind::Download, "stream", std::nullopt, 0, kChunks - 2},

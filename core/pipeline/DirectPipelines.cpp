@@ -15,24 +15,6 @@ struct StreamSlot {
     std::optional<DeviceBuffer<float>> device;
 };
 
-// Streams and device buffers, allocated before the timer starts (recorded,
-// outside the timed region), as the overlapped path does. With allocation in
-// the loop the chunks bring their own device buffers.
-std::vector<StreamSlot> makeSlots(const PipelineContext& ctx, int count)
-{
-    Recorder& rec = ctx.recorder;
-    std::vector<StreamSlot> slots;
-    slots.reserve(static_cast<std::size_t>(count));
-    for (int s = 0; s < count; ++s) {
-        Stream stream(rec.device(), ctx.config.streamSync);
-        rec.addStreamLane(stream, "stream " + std::to_string(s));
-        slots.push_back({std::move(stream), std::nullopt});
-        if (ctx.config.loopAllocation == LoopAllocation::None)
-            slots.back().device.emplace(rec.allocateDevice<float>(ctx.config.chunkFloats(), -1));
-    }
-    return slots;
-}
-
 // The tiny kernel a lesson puts on a default stream once per chunk: one
 // pass over one float of its own, so what it costs is the synchronization it
 // implies, not its work.
@@ -41,16 +23,36 @@ struct DefaultStreamWork {
     DeviceBuffer<float> scratch;
 };
 
-std::optional<DefaultStreamWork> makeDefaultStreamWork(const PipelineContext& ctx)
+// What the loop enqueues on.
+struct StreamSet {
+    std::vector<StreamSlot> slots;
+    std::optional<DefaultStreamWork> defaultWork;
+};
+
+// Streams and device buffers (and the default-stream kernel's buffer),
+// allocated before the timer starts (recorded, outside the timed region), as
+// the overlapped path does. With allocation in the loop the chunks bring
+// their own device buffers.
+StreamSet makeStreams(const PipelineContext& ctx, int count)
 {
-    if (ctx.config.defaultStreamOp == DefaultStreamOp::None)
-        return std::nullopt;
     Recorder& rec = ctx.recorder;
-    Stream stream = Stream::defaultStream(rec.device(), ctx.config.defaultStreamOp);
-    rec.addStreamLane(stream, ctx.config.defaultStreamOp == DefaultStreamOp::Legacy ? "legacy default stream"
-                                                                                     : "per-thread default stream");
-    auto scratch = rec.allocateDevice<float>(1, -1);
-    return DefaultStreamWork{std::move(stream), std::move(scratch)};
+    StreamSet set;
+    set.slots.reserve(static_cast<std::size_t>(count));
+    for (int s = 0; s < count; ++s) {
+        Stream stream(rec.device(), ctx.config.streamSync);
+        rec.addStreamLane(stream, "stream " + std::to_string(s));
+        set.slots.push_back({std::move(stream), std::nullopt});
+        if (ctx.config.loopAllocation == LoopAllocation::None)
+            set.slots.back().device.emplace(rec.allocateDevice<float>(ctx.config.chunkFloats(), -1));
+    }
+    if (ctx.config.defaultStreamOp != DefaultStreamOp::None) {
+        Stream stream = Stream::defaultStream(rec.device(), ctx.config.defaultStreamOp);
+        rec.addStreamLane(stream, ctx.config.defaultStreamOp == DefaultStreamOp::Legacy ? "legacy default stream"
+                                                                                         : "per-thread default stream");
+        auto scratch = rec.allocateDevice<float>(1, -1);
+        set.defaultWork.emplace(DefaultStreamWork{std::move(stream), std::move(scratch)});
+    }
+    return set;
 }
 
 // Every chunk on the next stream in turn: upload straight from the host
@@ -68,14 +70,15 @@ std::optional<DefaultStreamWork> makeDefaultStreamWork(const PipelineContext& ct
 // loop gives each chunk a device buffer of its own, cudaMalloc'ed just before
 // its upload (and, with MallocFree, the stream's previous chunk buffer
 // cudaFree'd just before that).
-void streamChunks(const PipelineContext& ctx, std::vector<StreamSlot>& slots, std::span<const float> input,
+void streamChunks(const PipelineContext& ctx, StreamSet& streams, std::span<const float> input,
                   std::span<float> output, HostMemoryKind memory)
 {
     Recorder& rec = ctx.recorder;
     const PipelineConfig& config = ctx.config;
     const std::size_t n = config.chunkFloats();
+    auto& slots = streams.slots;
+    auto& defaultWork = streams.defaultWork;
     const int count = static_cast<int>(slots.size());
-    auto defaultWork = makeDefaultStreamWork(ctx);
     std::vector<CopyToken> uploads(static_cast<std::size_t>(config.chunks));
     std::vector<CopyToken> downloads(static_cast<std::size_t>(config.chunks));
     std::vector<std::optional<DeviceBuffer<float>>> chunkBuffers(
@@ -152,7 +155,7 @@ void runPinned(const PipelineContext& ctx, int streams)
     auto in = rec.allocatePinned<float>(total, -1);
     auto out = rec.allocatePinned<float>(total, -1);
     std::ranges::copy(ctx.input, in.span().begin());
-    auto slots = makeSlots(ctx, streams);
+    auto slots = makeStreams(ctx, streams);
 
     rec.markTimedBegin();
     streamChunks(ctx, slots, std::span<const float>(in.hostPtr(), total), std::span<float>(out.hostPtr(), total),
@@ -175,7 +178,7 @@ void runRegisteredPipeline(const PipelineContext& ctx)
     // streams drain before the memory is unregistered.
     std::optional<HostRegistration> in;
     std::optional<HostRegistration> out;
-    auto slots = makeSlots(ctx, ctx.config.slotCount);
+    auto slots = makeStreams(ctx, ctx.config.slotCount);
 
     rec.markTimedBegin();
     // cudaHostRegister takes a mutable pointer; it page-locks, never writes.
@@ -203,7 +206,7 @@ void runPinnedOneStreamPipeline(const PipelineContext& ctx)
 void runPageableAsyncPipeline(const PipelineContext& ctx)
 {
     Recorder& rec = ctx.recorder;
-    auto slots = makeSlots(ctx, ctx.config.slotCount);
+    auto slots = makeStreams(ctx, ctx.config.slotCount);
     rec.markTimedBegin();
     streamChunks(ctx, slots, ctx.input, ctx.output, HostMemoryKind::Pageable);
     rec.markTimedEnd();

@@ -46,7 +46,8 @@ Commands:
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
   lesson NAME          run a lesson (see --list): its question, its runs' table, what to look at,
                        the answer the measurement gives, its checks and the takeaway with the numbers
-                       (-o FILE also writes its runs as a trace; --markdown prints the table for docs)
+                       (--chunk-mib N sizes its chunks, default 8; -o FILE also writes its runs as a
+                       trace; --markdown prints the table for docs/lessons.md)
   lesson --list        the lessons, in course order
   profile -- PROGRAM   run any CUDA program and record its copies, kernels and API calls
                        (see 'overlapscope-cli profile --help'; it has its own options and exit codes)
@@ -448,6 +449,10 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
     const Lesson* lesson = findLesson(args.positionals().front());
     if (!lesson)
         throw UsageError("unknown lesson '" + echoed(args.positionals().front()) + "' (known: " + lessonIds() + ")");
+    LessonOptions options;
+    options.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", static_cast<long long>(options.chunkBytes >> 20), 1,
+                                                                 static_cast<long long>(kMaxChunkBytes >> 22)))
+                         << 20;
     const std::string path = outputPath(args, false);
     auto device = openDevice(args);
     const bool quiet = args.has("--quiet");
@@ -463,7 +468,7 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
         runLesson(*lesson, *device, collector, cancel, [&](int index, int total, const std::string& title) {
             if (!quiet)
                 std::fprintf(stderr, "job %d of %d: %s\n", index + 1, total, title.c_str());
-        });
+        }, options);
     if (markdown)
         cli::printLessonMarkdown(stdout, *lesson, result);
     else

@@ -101,7 +101,10 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         const bool pinnedBothWays = up.memory != HostMemoryKind::Pageable && down.memory != HostMemoryKind::Pageable;
         if (pinnedBothWays && rates.bidirectionalGBps > 0)
             pace = std::max(pace, saturatingCast<std::int64_t>((upBytes + downBytes) / rates.bidirectionalGBps));
-        b.transferNs = add(add(times(n, pace), std::min(u, d)), b.kernelChunkNs);
+        // The first upload and the last download run alone, at their own
+        // rates; the N - 1 pairs between them share the link. Equal to
+        // N * max(u, d) + min(u, d) when the pace is the slower direction.
+        b.transferNs = add(add(times(std::max<std::int64_t>(n - 1, 0), pace), add(u, d)), b.kernelChunkNs);
         b.transferModel = pace > std::max(u, d) ? "three-stage pipeline with fill and drain, both directions sharing "
                                                   "the link at the measured bidirectional rate"
                                                 : "three-stage pipeline with fill and drain";

@@ -198,6 +198,9 @@ private slots:
         QVERIFY(std::any_of(legacy.lanes.begin(), legacy.lanes.end(),
                             [](const Lane& lane) { return lane.name == "legacy default stream"; }));
         QCOMPARE(legacy.params.defaultStreamOp, DefaultStreamOp::Legacy);
+        const auto kernels = std::count_if(legacy.ops.begin(), legacy.ops.end(),
+                                           [](const Op& op) { return op.kind == OpKind::Kernel; });
+        QCOMPARE(kernels, static_cast<long>(2 * legacy.params.chunks)); // each chunk's, and one on stream 0
         QCOMPARE(legacy.params.streamSync, StreamSync::Blocking);
     }
 

@@ -10,6 +10,7 @@
 
 #include "base/Printable.h"
 #include "devices/DeviceFactory.h"
+#include "io/AtomicFileWriter.h"
 #include "jobs/JobRunner.h"
 #include "lessons/LessonRunner.h"
 #include "record/TraceCollector.h"
@@ -47,7 +48,8 @@ Commands:
   lesson NAME          run a lesson (see --list): its question, its runs' table, what to look at,
                        the answer the measurement gives, its checks and the takeaway with the numbers
                        (--chunk-mib N sizes its chunks, default 8; -o FILE also writes its runs as a
-                       trace; --markdown prints the table for docs/lessons.md)
+                       trace; --markdown FILE writes its table for docs/lessons.md). A check that
+                       does not hold is a finding, printed as such; the exit status is the runs'.
   lesson --list        the lessons, in course order
   profile -- PROGRAM   run any CUDA program and record its copies, kernels and API calls
                        (see 'overlapscope-cli profile --help'; it has its own options and exit codes)
@@ -92,9 +94,9 @@ Other:
 const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
                                                 "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
                                                 "--sizes",      "--warmups",   "--samples", "-o",
-                                                "--output",     "--to"};
-const std::vector<std::string> kFlagOptions = {"--quiet",        "--no-bench", "--help",  "-h",
-                                               "--version",      "--no-op-timing", "--list", "--markdown"};
+                                                "--output",     "--to",        "--markdown"};
+const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
+                                               "--version", "--no-op-timing", "--list"};
 
 // Progress on stderr, one line per step, so stdout stays a clean table.
 class ProgressPrinter : public RecordSink {
@@ -454,11 +456,14 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
                                                                  static_cast<long long>(kMaxChunkBytes >> 22)))
                          << 20;
     const std::string path = outputPath(args, false);
+    const std::string markdownPath = args.value("--markdown", "");
+    if (!markdownPath.empty()) {
+        if (std::string why = cli::whyNotWritable(markdownPath); !why.empty())
+            throw UsageError("cannot write the Markdown table: " + why);
+    }
     auto device = openDevice(args);
     const bool quiet = args.has("--quiet");
-    const bool markdown = args.has("--markdown");
-    if (!markdown)
-        cli::printLessonIntro(stdout, *lesson, device->info());
+    cli::printLessonIntro(stdout, *lesson, device->info());
     std::fflush(stdout);
     ProgressPrinter progress(quiet);
     TraceCollector collector(&progress);
@@ -469,11 +474,26 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
             if (!quiet)
                 std::fprintf(stderr, "job %d of %d: %s\n", index + 1, total, title.c_str());
         }, options);
-    if (markdown)
-        cli::printLessonMarkdown(stdout, *lesson, result);
-    else
-        cli::printLessonResult(stdout, *lesson, result);
-    const int written = path.empty() ? cli::kExitOk : writeTrace(collector.trace(), path);
+    cli::printLessonResult(stdout, *lesson, result);
+    int written = path.empty() ? cli::kExitOk : writeTrace(collector.trace(), path);
+    if (!markdownPath.empty()) {
+        // Printed into memory, then written the one way the tools write a file.
+        char* text = nullptr;
+        std::size_t size = 0;
+        std::FILE* memory = open_memstream(&text, &size);
+        bool ok = memory != nullptr;
+        if (memory) {
+            cli::printLessonMarkdown(memory, *lesson, result);
+            ok = std::fclose(memory) == 0;
+        }
+        AtomicFileWriter writer;
+        ok = ok && writer.open(markdownPath) && writer.write(std::string_view(text, size)) && writer.commit();
+        std::free(text);
+        if (!ok) {
+            printError("could not write " + echoed(markdownPath) + (writer.failed() ? ": " + writer.error() : ""));
+            written = cli::kExitFailed;
+        }
+    }
     const int status = finish(result.outcome);
     return status != cli::kExitOk ? status : written;
 }

@@ -6,11 +6,15 @@
 # each fits the device tool's 10 minutes a command:
 #   observer8   what recording costs at the seed's defaults (8 x 32 MiB)
 #   observer64  the same at 64 chunks
+#   events      observer8 with CUPTI off (OVERLAPSCOPE_NO_CUPTI=1): what the
+#               events around every op cost alone; the difference from
+#               observer8 is what CUPTI's engine records cost
 #   traces      traces with the host memcpy sweep: every strategy; overlapped
 #               with 8 staging threads; serialized, overlapped and pinned-data
 #               with --kernel-repeats 200 (kernels on three streams at once:
 #               the compute bound must hold); and --no-op-timing on the CLI
 # Writes at most 8 files under OUTDIR: observer-8x32.log, observer-64x32.log,
+# observer-8x32-events-only.log,
 # traces.log, h200-truth-all.json, h200-truth-staging8.json,
 # h200-truth-kernel-repeats-200.json.
 set -uo pipefail
@@ -31,16 +35,25 @@ if [ "$part" = all ] || [ "$part" = observer8 ]; then
   {
     machine
     echo "== observer effect, the seed's defaults"
-    "$bench" --device cuda --staging-threads 1,8,12 --repetitions 7 --warmups 1 --quiet
+    "$bench" --device cuda --staging-threads 1,8,12 --repetitions 21 --warmups 1 --quiet
     echo "exit status $?"
   } 2>&1 | tee "$out/observer-8x32.log"
+fi
+
+if [ "$part" = all ] || [ "$part" = events ]; then
+  {
+    machine
+    echo "== observer effect, the seed's defaults, CUPTI off: events only"
+    OVERLAPSCOPE_NO_CUPTI=1 "$bench" --device cuda --staging-threads 1,8,12 --repetitions 21 --warmups 1 --quiet
+    echo "exit status $?"
+  } 2>&1 | tee "$out/observer-8x32-events-only.log"
 fi
 
 if [ "$part" = all ] || [ "$part" = observer64 ]; then
   {
     machine
     echo "== observer effect, 64 chunks x 32 MiB"
-    "$bench" --device cuda --chunks 64 --staging-threads 1,8,12 --repetitions 3 --warmups 1 --quiet
+    "$bench" --device cuda --chunks 64 --staging-threads 1,8,12 --repetitions 5 --warmups 1 --quiet
     echo "exit status $?"
   } 2>&1 | tee "$out/observer-64x32.log"
 fi

@@ -16,16 +16,19 @@ namespace {
 // Collects the trace and raises the cancel flag at one chosen point.
 class CancellingCollector : public TraceCollector {
 public:
-    enum class At { Never, Ops, RunFinished, Cell };
+    // Progress: the pipelines report it once per chunk, before its work, so
+    // it lands mid-run whenever a strategy hands its ops over.
+    enum class At { Never, Ops, Progress, RunFinished, Cell };
     At at = At::Never;
-    int job = 0;            // Ops: in run `job`; RunFinished: once `job` runs have finished
-    std::size_t count = 0;  // Ops: after this many ops; Cell: after this many cells
+    int job = 0;            // Ops, Progress: in run `job`; RunFinished: once `job` runs have finished
+    std::size_t count = 0;  // Ops: after this many ops; Progress: reports; Cell: cells
     CancelFlag* flag = nullptr;
     std::size_t opsInRun = 0;
 
     void runStarted(const Run& header) override
     {
         opsInRun = 0;
+        progressInRun = 0;
         TraceCollector::runStarted(header);
     }
     void opsCompleted(std::span<const Op> ops) override
@@ -33,6 +36,13 @@ public:
         TraceCollector::opsCompleted(ops);
         opsInRun += ops.size();
         if (at == At::Ops && static_cast<int>(trace().runs.size()) == job && opsInRun >= count)
+            flag->cancel();
+    }
+    void progress(double fraction, const std::string& what) override
+    {
+        TraceCollector::progress(fraction, what);
+        ++progressInRun;
+        if (at == At::Progress && static_cast<int>(trace().runs.size()) == job && progressInRun >= count)
             flag->cancel();
     }
     void runFinished(const Run& run) override
@@ -51,6 +61,7 @@ public:
 
 private:
     std::size_t cells = 0;
+    std::size_t progressInRun = 0;
 };
 
 PipelineConfig pipeline(PipelineKind kind)
@@ -124,10 +135,10 @@ private slots:
         QTest::newRow("first pipeline, first ops") << At::Ops << 0 << 1 << 1 << 0 << -1;
         QTest::newRow("first pipeline, midway") << At::Ops << 0 << 12 << 1 << 0 << -1;
         QTest::newRow("second pipeline, midway") << At::Ops << 1 << 10 << 2 << 1 << -1;
-        // No "last pipeline, midway" row: data already pinned hands its ops over
-        // only once its timed region is over (engine records are fetched at
-        // most every 20 ms), so a cancel raised from its ops lands after it
-        // completed. The overlapped row above cancels a run in flight.
+        // Data already pinned hands its ops over only once its timed region is
+        // over (engine records are fetched at most every 20 ms), so its cancel
+        // is raised from progress: during chunk 3 of 6.
+        QTest::newRow("last pipeline, midway") << At::Progress << 2 << 3 << 3 << 2 << -1;
         QTest::newRow("between the pipelines") << At::RunFinished << 1 << 0 << 1 << -1 << -1;
         QTest::newRow("between the pipelines and the sweep") << At::RunFinished << 3 << 0 << 3 << -1 << -1;
         QTest::newRow("sweep, first cell") << At::Cell << 0 << 1 << 3 << -1 << 1;

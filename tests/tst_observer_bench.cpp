@@ -97,6 +97,30 @@ private slots:
         QVERIFY(QString::fromStdString(order[5]).endsWith("recorded"));
     }
 
+    // Drift between repetitions divides out of the paired ratio: here every
+    // repetition costs 2% while the runs themselves spread by 2x.
+    void pairedRatiosDivideOutDrift()
+    {
+        ObserverRow row;
+        row.wallOnlyMs = {100, 200, 150, 120, 180};
+        for (double ms : row.wallOnlyMs)
+            row.recordedMs.push_back(ms * 1.02);
+        row.recordedMs[4] = 180 * 1.10; // one outlier
+        QCOMPARE(row.pairedRatios().size(), std::size_t(5));
+        QCOMPARE(row.pairedRatioMedian(), 1.02);
+        const auto [q1, q3] = row.pairedRatioQuartiles();
+        QCOMPARE(q1, 1.02);
+        QCOMPARE(q3, 1.02);
+        // Medians over medians mix repetitions: 153 / 150.
+        QCOMPARE(row.recordingRatio(), 153.0 / 150.0);
+        ObserverRow unequal;
+        unequal.recordedMs = {10, 11, 12};
+        unequal.wallOnlyMs = {10, 10};
+        QCOMPARE(unequal.pairedRatios().size(), std::size_t(2));
+        QCOMPARE(unequal.pairedRatioQuartiles().first, 1.025);
+        QCOMPARE(ObserverRow{}.pairedRatioMedian(), 0.0);
+    }
+
     void cancelStopsTheBench()
     {
         ObserverConfig config;

@@ -27,11 +27,15 @@ const Op* find(const Run& run, OpKind kind, int chunk)
     return nullptr;
 }
 
-// Records what reached the sink, and can cancel after a number of ops.
+// Records what reached the sink, and can cancel after a number of ops or of
+// progress reports (one per chunk, before its work: a trigger that does not
+// depend on when a strategy hands its ops over).
 class ProbeSink : public RecordSink {
 public:
     CancelFlag* cancelAfter = nullptr;
-    std::size_t cancelAtOps = 0;
+    std::size_t cancelAtOps = 0;       // 0: not from ops
+    int cancelAtProgress = 0;          // 0: not from progress
+    int progressReports = 0;
     int batches = 0;
     std::size_t opsSeen = 0;
     bool started = false;
@@ -44,7 +48,13 @@ public:
         ++batches;
         opsSeen += ops.size();
         opsBeforeFinish = !finished;
-        if (cancelAfter && opsSeen >= cancelAtOps)
+        if (cancelAfter && cancelAtOps > 0 && opsSeen >= cancelAtOps)
+            cancelAfter->cancel();
+    }
+    void progress(double, const std::string&) override
+    {
+        ++progressReports;
+        if (cancelAfter && cancelAtProgress > 0 && progressReports >= cancelAtProgress)
             cancelAfter->cancel();
     }
     void runFinished(const Run&) override { finished = true; }
@@ -342,27 +352,32 @@ private slots:
     void cancelInTheMiddleDrainsAndReports_data()
     {
         QTest::addColumn<PipelineKind>("kind");
-        // The strategies without staging (registered, pinned data, one stream)
-        // hand their GPU ops over only after their timed region (engine records
-        // are fetched at most every 20 ms), so a cancel raised from their ops
-        // lands after they completed: only the strategies with live host ops
-        // are cancelled from here (a cancel trigger that does not need ops is
-        // still to be written).
-        for (const auto& info : pipelineKinds())
+        QTest::addColumn<bool>("fromOps");
+        // From progress, every strategy: the cancel lands between chunks.
+        // From ops, only those with live host ops: the strategies without
+        // staging hand their GPU ops over after their timed region (engine
+        // records are fetched at most every 20 ms).
+        for (const auto& info : pipelineKinds()) {
+            QTest::newRow((std::string(info.id) + ", from progress").c_str()) << info.kind << false;
             if (info.kind != PipelineKind::Registered && info.kind != PipelineKind::PinnedData
                 && info.kind != PipelineKind::PinnedOneStream)
-                QTest::newRow(info.id) << info.kind;
+                QTest::newRow((std::string(info.id) + ", from ops").c_str()) << info.kind << true;
+        }
     }
     void cancelInTheMiddleDrainsAndReports()
     {
         QFETCH(PipelineKind, kind);
+        QFETCH(bool, fromOps);
         SimDevice dev(*findSimPreset("h200"));
         CancelFlag cancel;
         ProbeSink sink;
         sink.cancelAfter = &cancel;
-        sink.cancelAtOps = 10;
+        if (fromOps)
+            sink.cancelAtOps = 10;
+        else
+            sink.cancelAtProgress = 6; // while chunk 6 of 16 is under way
         const Run run = runPipeline(dev, config(kind, 16, 1 << 20, 3, 1), sink, cancel);
-        QCOMPARE(int(run.status), int(RunStatus::Cancelled));
+        QCOMPARE(run.status, RunStatus::Cancelled);
         QVERIFY(!run.verification.checked);
         QVERIFY(count(run, OpKind::Upload) < 16);
         QVERIFY(count(run, OpKind::Upload) > 0);

@@ -70,7 +70,7 @@ std::vector<PipelineConfig> configsFrom(const CliArgs& args)
 {
     PipelineConfig base;
     base.chunks = static_cast<int>(args.integer("--chunks", base.chunks, 1, 1'000'000));
-    base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, 16384)) << 20;
+    base.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", 32, 1, static_cast<long long>(kMaxChunkBytes >> 20))) << 20;
     base.slotCount = static_cast<int>(args.integer("--slots", base.slotCount, 1, 64));
     base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, 100000));
     std::vector<int> threads;
@@ -133,23 +133,28 @@ void printTable(const ObserverConfig& config, const std::vector<ObserverRow>& ro
                 "after %d warm-up round%s\n",
                 first.chunks, static_cast<unsigned long long>(first.chunkBytes >> 20), first.slotCount,
                 first.kernelRepeats, config.repetitions, config.warmups, config.warmups == 1 ? "" : "s");
-    std::printf("| pipeline | recorded ms | wall only ms | recorded / wall only | wall only min..max ms | "
-                "plain threads ms | pool / plain |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| pipeline | recorded ms | wall only ms | recorded / wall only | paired ratio median (middle "
+                "half) | wall only min..max ms | plain threads ms | pool / plain |\n"
+                "|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const ObserverRow& row : rows) {
         if (row.wallOnlyMs.empty() || row.recordedMs.empty()) {
-            std::printf("| %s | - | - | - | - | - | - |\n", row.name.c_str());
+            std::printf("| %s | - | - | - | - | - | - | - |\n", row.name.c_str());
             continue;
         }
         const auto [lo, hi] = std::minmax_element(row.wallOnlyMs.begin(), row.wallOnlyMs.end());
+        const auto [q1, q3] = row.pairedRatioQuartiles();
         const double plain = row.plainThreadsMedianMs();
-        std::printf("| %s | %.3f | %.3f | %.3f | %.3f..%.3f | %s | %s |\n", row.name.c_str(), row.recordedMedianMs(),
-                    row.wallOnlyMedianMs(), row.recordingRatio(), *lo, *hi,
+        std::printf("| %s | %.3f | %.3f | %.3f | %.3f (%.3f..%.3f) | %.3f..%.3f | %s | %s |\n", row.name.c_str(),
+                    row.recordedMedianMs(), row.wallOnlyMedianMs(), row.recordingRatio(), row.pairedRatioMedian(), q1,
+                    q3, *lo, *hi,
                     plain > 0 ? cell("%.3f", plain).c_str() : "-",
                     plain > 0 ? cell("%.3f", row.wallOnlyMedianMs() / plain).c_str() : "-");
     }
     std::printf("recorded: ops timed as overlapscope-cli records them; wall only: the same run, only its timed region "
-                "taken (--no-op-timing);\nrecorded / wall only: what recording costs (1.030 = 3%%); min..max: the "
-                "run-to-run spread; plain threads: wall only, staging\ncopies on std::threads started per copy; "
+                "taken (--no-op-timing);\nrecorded / wall only: what recording costs (1.030 = 3%%), medians over "
+                "medians; paired ratio: the median of each repetition's\nrecorded / wall only (the two ran back to "
+                "back, so drift between repetitions divides out), with its middle half; min..max: the\nrun-to-run "
+                "spread; plain threads: wall only, staging\ncopies on std::threads started per copy; "
                 "pool / plain: the persistent copy pool's wall time over theirs\n");
     for (const ObserverRow& row : rows)
         if (!row.problem.empty())

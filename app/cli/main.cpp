@@ -334,7 +334,7 @@ int writeTrace(const Trace& trace, const std::string& path)
 {
     std::string error;
     if (!saveTrace(trace, path, &error)) {
-        printError("could not write " + echoed(path) + ": " + error);
+        printError(error); // the writer's message names the path once
         return cli::kExitFailed;
     }
     std::fprintf(stderr, "trace written to %s\n", echoed(path).c_str());
@@ -407,7 +407,7 @@ int commandConvert(const CliArgs& args)
     else
         ok = saveTrace(*loaded.trace, path, &error);
     if (!ok) {
-        printError("could not write " + echoed(path) + ": " + error);
+        printError(error); // the writer's message names the path once
         return cli::kExitFailed;
     }
     std::fprintf(stderr, "wrote %s\n", echoed(path).c_str());

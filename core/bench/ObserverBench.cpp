@@ -30,6 +30,34 @@ double ObserverRow::recordingRatio() const
     return bare > 0 ? recordedMedianMs() / bare : 0.0;
 }
 
+std::vector<double> ObserverRow::pairedRatios() const
+{
+    std::vector<double> ratios;
+    const std::size_t n = std::min(recordedMs.size(), wallOnlyMs.size());
+    for (std::size_t i = 0; i < n; ++i)
+        if (wallOnlyMs[i] > 0)
+            ratios.push_back(recordedMs[i] / wallOnlyMs[i]);
+    return ratios;
+}
+
+double ObserverRow::pairedRatioMedian() const { return medianOf(pairedRatios()); }
+
+std::pair<double, double> ObserverRow::pairedRatioQuartiles() const
+{
+    std::vector<double> r = pairedRatios();
+    if (r.empty())
+        return {0.0, 0.0};
+    std::sort(r.begin(), r.end());
+    // Linear interpolation between closest ranks.
+    const auto at = [&r](double q) {
+        const double pos = q * static_cast<double>(r.size() - 1);
+        const auto below = static_cast<std::size_t>(pos);
+        const std::size_t above = std::min(below + 1, r.size() - 1);
+        return r[below] + (r[above] - r[below]) * (pos - static_cast<double>(below));
+    };
+    return {at(0.25), at(0.75)};
+}
+
 namespace {
 
 bool usesStagingThreads(const PipelineConfig& config)

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ovs {
@@ -36,8 +37,17 @@ struct ObserverRow {
     double recordedMedianMs() const;
     double wallOnlyMedianMs() const;
     double plainThreadsMedianMs() const; // 0 when not measured
+    std::pair<double, double> pairedRatioQuartiles() const;
     // Recorded over wall-only medians: 1.03 means recording costs 3%.
     double recordingRatio() const;
+    // Repetition i's recorded time over its wall-only time. The two ran next
+    // to each other, so drift between repetitions (host memory, clocks,
+    // other tenants) divides out: their median is the cost to quote when the
+    // runs spread more than the cost measured.
+    std::vector<double> pairedRatios() const;
+    double pairedRatioMedian() const;
+    // The middle half of the paired ratios (25th..75th percentile): a cost is
+    // shown when the whole range is above 1.
 };
 
 // A fresh device for each run: `opTiming` false must give one that traces

@@ -1,5 +1,7 @@
 #include "panels/ControlPanel.h"
 
+#include "bench/BandwidthBench.h"
+#include "pipeline/PipelineConfig.h"
 #include "sim/SimPreset.h"
 
 #include <QCheckBox>
@@ -24,7 +26,8 @@ namespace ovs::ui {
 namespace {
 
 constexpr int kProgressSteps = 1000;
-constexpr int kMaxSizeMiB = 16384; // the core's limit: 16 GiB per transfer or chunk
+constexpr int kMaxChunkMiB = static_cast<int>(kMaxChunkBytes >> 20);       // the core's limits: one chunk,
+constexpr int kMaxTransferMiB = static_cast<int>(kMaxTransferBytes >> 20); // one transfer of the sweep
 
 QSpinBox* spinBox(const QString& name, int minimum, int maximum, int value, const QString& tip)
 {
@@ -69,18 +72,18 @@ ControlPanel::ControlPanel(QWidget* parent)
         m_pipelines.push_back(box);
     }
 
-    m_chunks = spinBox("chunks", 1, 1'000'000, defaults.chunks, tr("How many chunks the data is cut into"));
-    m_chunkMiB = spinBox("chunkMiB", 1, kMaxSizeMiB, static_cast<int>(defaults.chunkBytes >> 20),
+    m_chunks = spinBox("chunks", 1, kMaxChunks, defaults.chunks, tr("How many chunks the data is cut into"));
+    m_chunkMiB = spinBox("chunkMiB", 1, kMaxChunkMiB, static_cast<int>(defaults.chunkBytes >> 20),
                          tr("Size of one chunk of f32 data"));
     m_chunkMiB->setSuffix(tr(" MiB"));
-    m_slots = spinBox("slots", 1, 64, defaults.slotCount,
+    m_slots = spinBox("slots", 1, kMaxSlots, defaults.slotCount,
                       tr("Slots of the overlapped path: a stream, a device buffer and a pinned staging buffer "
                          "each; the streams of registered, data already pinned and pageable async (the "
                          "serialized path and pinned, one stream always use one)"));
-    m_stagingThreads = spinBox("stagingThreads", 1, 64, defaults.stagingThreads,
+    m_stagingThreads = spinBox("stagingThreads", 1, kMaxStagingThreads, defaults.stagingThreads,
                                tr("Host threads that share each staging copy of the overlapped path (one, as "
                                   "in the seed, is usually what bounds it)"));
-    m_kernelRepeats = spinBox("kernelRepeats", 1, 100'000, defaults.kernelRepeats,
+    m_kernelRepeats = spinBox("kernelRepeats", 1, kMaxKernelRepeats, defaults.kernelRepeats,
                               tr("Increment passes per chunk: more makes the run compute-bound"));
 
     m_bench->setObjectName("bench");
@@ -168,8 +171,8 @@ std::vector<std::uint64_t> ControlPanel::parseSizes(const QString& text, QString
             *error = tr("\u201c%1\u201d is not a whole number of MiB").arg(item);
             return {};
         }
-        if (mib < 1 || mib > kMaxSizeMiB) {
-            *error = tr("transfer sizes must be between 1 and %1 MiB (got %2)").arg(kMaxSizeMiB).arg(mib);
+        if (mib < 1 || mib > kMaxTransferMiB) {
+            *error = tr("transfer sizes must be between 1 and %1 MiB (got %2)").arg(kMaxTransferMiB).arg(mib);
             return {};
         }
         sizes.push_back(static_cast<std::uint64_t>(mib) << 20);

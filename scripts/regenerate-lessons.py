@@ -61,8 +61,10 @@ def parse_markdown(path):
         elif line.startswith("| ") and not line.startswith("| step ") and not line.startswith("|---"):
             cells = [c.strip() for c in line.strip("|").split("|")]
             rows[(cells[0], cells[1])] = (cells[2], cells[5])
-        elif not line.startswith("|") and line.strip():
+        elif not line.startswith("|") and (line.strip() or after):
             after.append(line)
+    while after and not after[-1].strip():
+        after.pop()
     return device, rows, after
 
 

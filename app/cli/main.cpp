@@ -75,6 +75,11 @@ Pipeline options (pipeline, record):
   --kernel-repeats N   increment passes per chunk (default 1)
   --no-op-timing       record only each run's wall time: no per-op events, no CUPTI (measures
                        what recording costs; see overlapscope-observer-bench)
+  Variants of registered, pinned-data, pageable-async and pinned-one-stream (the lessons'):
+  --issue-order O      depth-first (default) or breadth-first (a round's uploads, kernels, downloads)
+  --stream-sync S      non-blocking (default) or blocking (cudaStreamCreate's default streams)
+  --default-stream-op D  none (default), legacy or per-thread: a one-float kernel per chunk there
+  --loop-allocation A  none (default), malloc (cudaMalloc per chunk) or malloc-free (and cudaFree)
 
 Benchmark options (bench, record):
   --sizes LIST         transfer sizes in MiB (default 1,4,16,64,256)
@@ -94,7 +99,9 @@ Other:
 const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
                                                 "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
                                                 "--sizes",      "--warmups",   "--samples", "-o",
-                                                "--output",     "--to",        "--markdown"};
+                                                "--output",     "--to",        "--markdown",
+                                                "--issue-order", "--stream-sync", "--default-stream-op",
+                                                "--loop-allocation"};
 const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
                                                "--version", "--no-op-timing", "--list"};
 
@@ -212,6 +219,19 @@ std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
     base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, kMaxKernelRepeats));
     base.stagingThreads = static_cast<int>(args.integer("--staging-threads", base.stagingThreads, 1, kMaxStagingThreads));
     base.opTiming = !args.has("--no-op-timing");
+    auto variant = [&](const char* option, auto fromId, auto ids, auto fallback) {
+        const auto id = args.value(option);
+        if (!id)
+            return fallback;
+        const auto value = fromId(*id);
+        if (!value)
+            throw UsageError(std::string(option) + " takes " + ids() + " (got '" + echoed(*id) + "')");
+        return *value;
+    };
+    base.issueOrder = variant("--issue-order", issueOrderFromId, issueOrderIds, base.issueOrder);
+    base.streamSync = variant("--stream-sync", streamSyncFromId, streamSyncIds, base.streamSync);
+    base.defaultStreamOp = variant("--default-stream-op", defaultStreamOpFromId, defaultStreamOpIds, base.defaultStreamOp);
+    base.loopAllocation = variant("--loop-allocation", loopAllocationFromId, loopAllocationIds, base.loopAllocation);
 
     std::vector<std::string> ids = args.list("--pipelines", {"serialized", "overlapped"});
     if (ids == std::vector<std::string>{"all"}) {

@@ -54,8 +54,9 @@ struct StepRunner {
         return made.get();
     }
 
-    // The run or sweep the step made; nullptr when it made none (a refused
-    // device, a cancel before it began).
+    // Runs the step, adding what it recorded to `runs`, `sweeps` or
+    // `plainRuns` (those given). False when it did not go to plan: a device
+    // that cannot be made, a cancel, a failed or unverified job.
     bool run(const LessonStep& step, std::vector<LessonRunResult>* runs, std::vector<LessonSweepResult>* sweeps,
              std::vector<Run>* plainRuns)
     {

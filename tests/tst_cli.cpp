@@ -91,6 +91,35 @@ private slots:
                                        << "option --quiet is given more than once";
         QTest::newRow("repeated inline") << QStringList{"bench", "--sizes=1", "--sizes=4"}
                                          << "option --sizes is given more than once";
+        QTest::newRow("lesson without a name") << QStringList{"lesson"} << "lesson needs exactly one lesson name";
+        QTest::newRow("unknown lesson") << QStringList{"lesson", "magic"} << "unknown lesson 'magic' (known: pageable-vs-pinned";
+        QTest::newRow("lesson and list") << QStringList{"lesson", "issue-order", "--list"} << "not both";
+        QTest::newRow("unknown issue order") << QStringList{"pipeline", "--pipelines", "pinned-data", "--issue-order", "sideways"}
+                                             << "--issue-order takes depth-first, breadth-first";
+        QTest::newRow("variant on the seed's path") << QStringList{"pipeline", "--pipelines", "overlapped",
+                                                                   "--stream-sync", "blocking"}
+                                                    << "not to overlapped";
+    }
+
+    // A lesson from the CLI: its question before the runs, then the table,
+    // the answer, the checks and the takeaway; the list in course order.
+    void lessonPrintsQuestionTableAndTakeaway()
+    {
+        const Result list = cli({"lesson", "--list"});
+        QCOMPARE(list.exitCode, 0);
+        QCOMPARE(list.out.trimmed().split('\n').size(), 10);
+        QVERIFY(list.out.startsWith(" 1  pageable-vs-pinned"));
+
+        const Result r = cli({"lesson", "both-directions", "--device", "sim:h200", "--chunk-mib", "1", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("[simulated]"), qPrintable(r.out));
+        const auto predict = r.out.indexOf("Predict:");
+        const auto answer = r.out.indexOf("Answer: ");
+        QVERIFY(predict > 0 && answer > predict);
+        QVERIFY(r.out.indexOf("pipeline ", predict) > predict); // the runs' table after the question
+        QVERIFY(r.out.contains("Checks ("));
+        QVERIFY(r.out.contains("Takeaway:"));
+        QVERIFY2(!r.out.contains('{'), qPrintable(r.out)); // every number filled in
     }
     void usageErrorsExitTwoWithAMessage()
     {

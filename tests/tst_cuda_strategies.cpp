@@ -109,6 +109,63 @@ private slots:
         }
     }
 
+    // The lessons' variants on a real GPU: each verifies, and the ops it
+    // adds are there (one tiny kernel on a default stream per chunk; one
+    // cudaMalloc per chunk inside the timed region).
+    void everyVariantVerifies_data()
+    {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<int>("sync");
+        QTest::addColumn<int>("defaultOp");
+        QTest::addColumn<int>("allocation");
+        QTest::newRow("breadth-first") << int(IssueOrder::BreadthFirst) << int(StreamSync::NonBlocking)
+                                       << int(DefaultStreamOp::None) << int(LoopAllocation::None);
+        QTest::newRow("blocking + legacy default stream") << int(IssueOrder::DepthFirst) << int(StreamSync::Blocking)
+                                                          << int(DefaultStreamOp::Legacy) << int(LoopAllocation::None);
+        QTest::newRow("non-blocking + legacy default stream")
+            << int(IssueOrder::DepthFirst) << int(StreamSync::NonBlocking) << int(DefaultStreamOp::Legacy)
+            << int(LoopAllocation::None);
+        QTest::newRow("per-thread default stream") << int(IssueOrder::DepthFirst) << int(StreamSync::Blocking)
+                                                   << int(DefaultStreamOp::PerThread) << int(LoopAllocation::None);
+        QTest::newRow("cudaMalloc in loop") << int(IssueOrder::DepthFirst) << int(StreamSync::NonBlocking)
+                                            << int(DefaultStreamOp::None) << int(LoopAllocation::Malloc);
+        QTest::newRow("cudaMalloc+cudaFree in loop, breadth-first")
+            << int(IssueOrder::BreadthFirst) << int(StreamSync::NonBlocking) << int(DefaultStreamOp::None)
+            << int(LoopAllocation::MallocFree);
+    }
+    void everyVariantVerifies()
+    {
+        QFETCH(int, order);
+        QFETCH(int, sync);
+        QFETCH(int, defaultOp);
+        QFETCH(int, allocation);
+        PipelineConfig config;
+        config.kind = PipelineKind::PinnedData;
+        config.chunks = 7; // not a multiple of the streams: a last, short round
+        config.chunkBytes = 4 << 20;
+        config.slotCount = 3;
+        config.kernelRepeats = 3;
+        config.issueOrder = static_cast<IssueOrder>(order);
+        config.streamSync = static_cast<StreamSync>(sync);
+        config.defaultStreamOp = static_cast<DefaultStreamOp>(defaultOp);
+        config.loopAllocation = static_cast<LoopAllocation>(allocation);
+        RecordSink sink;
+        CancelFlag cancel;
+        const Run run = runPipeline(*m_device, config, sink, cancel);
+        QVERIFY2(run.status == RunStatus::Completed, run.error.c_str());
+        QVERIFY2(run.verification.passed, run.verification.message.c_str());
+        QCOMPARE(run.name, pipelineTitle(config));
+        QCOMPARE(count(run, OpKind::Upload), config.chunks);
+        // One kernel op per chunk (its passes together), plus the tiny one.
+        QCOMPARE(count(run, OpKind::Kernel),
+                 config.chunks + (config.defaultStreamOp != DefaultStreamOp::None ? config.chunks : 0));
+        int allocsInLoop = 0;
+        for (const auto& op : run.ops)
+            if (op.kind == OpKind::Alloc && op.chunk >= 0)
+                ++allocsInLoop;
+        QCOMPARE(allocsInLoop, config.loopAllocation != LoopAllocation::None ? config.chunks : 0);
+    }
+
     void smallBuffersRegisterSeparately()
     {
         // Input and output smaller than a page each must not share one:

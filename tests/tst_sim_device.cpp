@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace ovs;
 
 namespace {
@@ -84,6 +86,116 @@ private slots:
         const auto& acts = dev.activities();
         QCOMPARE(acts[1].startNs, acts[1].readyNs); // its own engine: no wait
         QVERIFY(acts[1].startNs < acts[0].endNs);
+    }
+
+    // Both directions at once share the link: with a bidirectional rate of
+    // 1.5 bytes/ns (two 1 byte/ns links), the download that joins a running
+    // upload goes at 2 - 2/1.5 = 2/3 of its rate while they overlap, so the
+    // pair ends when 2 MB at 1.5 bytes/ns would: 1.333 ms after they start.
+    void oppositeDirectionsShareTheLinkAtTheBidirectionalRate()
+    {
+        SimPreset p = roundPreset();
+        p.bidirectionalGBps = 1.5;
+        SimDevice dev(p);
+        Stream s1(dev), s2(dev);
+        DeviceBuffer<std::byte> d1(dev, kMB), d2(dev, kMB);
+        PinnedHostBuffer<std::byte> h1(dev, kMB), h2(dev, kMB);
+        CopyToken up = copyToDeviceAsync(s1, d1, h1);
+        CopyToken down = copyToHostAsync(s2, h2, d2);
+        const auto& acts = dev.activities();
+        QCOMPARE(acts[0].endNs - acts[0].startNs, std::int64_t(1'000'000)); // booked first: its own rate
+        QVERIFY(acts[1].startNs < acts[0].endNs);
+        // 1 us after the upload started (its later issue), at 2/3 rate until
+        // the upload ends, then the rest at the full rate.
+        const std::int64_t offset = acts[1].startNs - acts[0].startNs;
+        const double shared = (1'000'000.0 - static_cast<double>(offset)) * 2.0 / 3.0;
+        const auto expectedEnd = acts[0].endNs + static_cast<std::int64_t>(std::llround(1'000'000.0 - shared));
+        QVERIFY2(std::abs(acts[1].endNs - expectedEnd) <= 2, qPrintable(QString::number(acts[1].endNs - expectedEnd)));
+        QVERIFY(acts[1].endNs - acts[0].startNs > 1'300'000);
+        QVERIFY(acts[1].endNs - acts[0].startNs < 1'340'000);
+    }
+
+    // One copy engine for both directions takes copies in issue order: a
+    // download waiting for its kernel holds back an upload issued after it.
+    void oneCopyEngineTakesCopiesInIssueOrder()
+    {
+        SimPreset p = roundPreset();
+        p.copyEngines = 1;
+        p.asyncEngineCount = 1;
+        SimDevice dev(p);
+        Stream s1(dev), s2(dev);
+        DeviceBuffer<float> d1(dev, kMB / 4), d2(dev, kMB / 4);
+        PinnedHostBuffer<float> h1(dev, kMB / 4), h2(dev, kMB / 4), back(dev, kMB / 4);
+        CopyToken up1 = copyToDeviceAsync(s1, d1, h1);
+        dev.launchIncrement(d1.devicePtr(), kMB / 4, 1, s1.id());
+        CopyToken down1 = copyToHostAsync(s1, back, d1);
+        CopyToken up2 = copyToDeviceAsync(s2, d2, h2);
+        const auto& acts = dev.activities();
+        QCOMPARE(acts.size(), std::size_t(4));
+        const auto& kernel = acts[1];
+        QCOMPARE(acts[2].startNs, kernel.endNs); // the download waits for the kernel
+        QVERIFY(acts[3].readyNs < acts[2].startNs); // the upload was ready long before
+        QCOMPARE(acts[3].startNs, acts[2].endNs);  // but comes after the download
+        down1.wait();
+        up2.wait();
+    }
+
+    // An op on the legacy default stream waits for all work on blocking
+    // streams, and their later work waits for it; non-blocking streams and
+    // the per-thread default stream's peers are exempt.
+    void legacyDefaultStreamSynchronizesBlockingStreams()
+    {
+        SimDevice dev(roundPreset());
+        Stream blocking(dev, StreamSync::Blocking);
+        Stream nonBlocking(dev, StreamSync::NonBlocking);
+        Stream legacy = Stream::defaultStream(dev, DefaultStreamOp::Legacy);
+        QCOMPARE(legacy.id(), kLegacyDefaultStream);
+        DeviceBuffer<float> a(dev, kMB / 4), b(dev, kMB / 4), tiny(dev, 1);
+        PinnedHostBuffer<float> ha(dev, kMB / 4), hb(dev, kMB / 4);
+        CopyToken upA = copyToDeviceAsync(blocking, a, ha);
+        dev.launchIncrement(tiny.devicePtr(), 1, 1, legacy.id());
+        CopyToken upB = copyToDeviceAsync(nonBlocking, b, hb);
+        CopyToken upA2 = copyToDeviceAsync(blocking, a, ha);
+        const auto& acts = dev.activities();
+        const auto& legacyKernel = acts[1];
+        QVERIFY(legacyKernel.readyNs >= acts[0].endNs); // waited for the blocking stream's upload
+        QVERIFY(acts[3].readyNs >= legacyKernel.endNs); // the blocking stream's next op waited for it
+        QVERIFY(acts[2].readyNs < acts[0].endNs);       // the non-blocking stream did not wait
+        upA.wait();
+        upB.wait();
+        upA2.wait();
+
+        // With non-blocking streams only, the legacy op waits for nobody.
+        SimDevice free(roundPreset());
+        Stream s(free, StreamSync::NonBlocking);
+        Stream zero = Stream::defaultStream(free, DefaultStreamOp::Legacy);
+        DeviceBuffer<float> c(free, kMB / 4), t(free, 1);
+        PinnedHostBuffer<float> hc(free, kMB / 4);
+        CopyToken up = copyToDeviceAsync(s, c, hc);
+        free.launchIncrement(t.devicePtr(), 1, 1, zero.id());
+        QVERIFY(free.activities()[1].startNs < free.activities()[0].endNs);
+        up.wait();
+        QVERIFY_THROWS_EXCEPTION(DeviceError, free.destroyStream(kLegacyDefaultStream));
+    }
+
+    // cudaMalloc and cudaMallocHost wait for the device to be idle.
+    void allocationWaitsForTheDevice()
+    {
+        SimDevice dev(roundPreset());
+        Stream s(dev);
+        DeviceBuffer<std::byte> d(dev, kMB);
+        PinnedHostBuffer<std::byte> h(dev, kMB);
+        CopyToken up = copyToDeviceAsync(s, d, h);
+        const auto copyEnd = dev.activities().back().endNs;
+        QVERIFY(dev.hostNowNs() < copyEnd);
+        DeviceBuffer<std::byte> more(dev, 16);
+        QVERIFY(dev.hostNowNs() >= copyEnd);
+        QVERIFY(up.isDone());
+        CopyToken again = copyToDeviceAsync(s, d, h);
+        const auto againEnd = dev.activities().back().endNs;
+        PinnedHostBuffer<std::byte> pinnedMore(dev, 16);
+        QVERIFY(dev.hostNowNs() >= againEnd);
+        QVERIFY(again.isDone());
     }
 
     void eventsShowQueueTimeAsOpTime()

@@ -4,12 +4,15 @@
 #include "CliArgs.h"
 #include "ConsoleReport.h"
 #include "ExitStatus.h"
+#include "LessonReport.h"
 #include "ProfileCommand.h"
 #include "WritableOutput.h"
 
 #include "base/Printable.h"
 #include "devices/DeviceFactory.h"
+#include "io/AtomicFileWriter.h"
 #include "jobs/JobRunner.h"
+#include "lessons/LessonRunner.h"
 #include "pipeline/PipelineConfig.h"
 #include "record/TraceCollector.h"
 #include "trace/ChromeTraceExport.h"
@@ -44,6 +47,12 @@ Commands:
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
   convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
+  lesson NAME          run a lesson (see --list): its question, its runs' table, what to look at,
+                       the answer the measurement gives, its checks and the takeaway with the numbers
+                       (--chunk-mib N sizes its chunks, default 8; -o FILE also writes its runs as a
+                       trace; --markdown FILE writes its table for docs/lessons.md). A check that
+                       does not hold is a finding, printed as such; the exit status is the runs'.
+  lesson --list        the lessons, in course order
   profile -- PROGRAM   run any CUDA program and record its copies, kernels and API calls
                        (see 'overlapscope-cli profile --help'; it has its own options and exit codes)
 
@@ -68,6 +77,11 @@ Pipeline options (pipeline, record):
   --kernel-repeats N   increment passes per chunk (default 1)
   --no-op-timing       record only each run's wall time: no per-op events, no CUPTI (measures
                        what recording costs; see overlapscope-observer-bench)
+  Variants of registered, pinned-data, pageable-async and pinned-one-stream (the lessons'):
+  --issue-order O      depth-first (default) or breadth-first (a round's uploads, kernels, downloads)
+  --stream-sync S      non-blocking (default) or blocking (cudaStreamCreate's default streams)
+  --default-stream-op D  none (default), legacy or per-thread: a one-float kernel per chunk there
+  --loop-allocation A  none (default), malloc (cudaMalloc per chunk) or malloc-free (and cudaFree)
 
 Benchmark options (bench, record):
   --sizes LIST         transfer sizes in MiB (default 1,4,16,64,256)
@@ -87,8 +101,11 @@ Other:
 const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
                                                 "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
                                                 "--sizes",      "--warmups",   "--samples", "-o",
-                                                "--output",     "--to"};
-const std::vector<std::string> kFlagOptions = {"--quiet", "--no-bench", "--help", "-h", "--version", "--no-op-timing"};
+                                                "--output",     "--to",        "--markdown",
+                                                "--issue-order", "--stream-sync", "--default-stream-op",
+                                                "--loop-allocation"};
+const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
+                                               "--version", "--no-op-timing", "--list"};
 
 // Progress on stderr, one line per step, so stdout stays a clean table.
 class ProgressPrinter : public RecordSink {
@@ -204,6 +221,19 @@ std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
     base.kernelRepeats = static_cast<int>(args.integer("--kernel-repeats", base.kernelRepeats, 1, kMaxKernelRepeats));
     base.stagingThreads = static_cast<int>(args.integer("--staging-threads", base.stagingThreads, 1, kMaxStagingThreads));
     base.opTiming = !args.has("--no-op-timing");
+    auto variant = [&](const char* option, auto fromId, auto ids, auto fallback) {
+        const auto id = args.value(option);
+        if (!id)
+            return fallback;
+        const auto value = fromId(*id);
+        if (!value)
+            throw UsageError(std::string(option) + " takes " + ids() + " (got '" + echoed(*id) + "')");
+        return *value;
+    };
+    base.issueOrder = variant("--issue-order", issueOrderFromId, issueOrderIds, base.issueOrder);
+    base.streamSync = variant("--stream-sync", streamSyncFromId, streamSyncIds, base.streamSync);
+    base.defaultStreamOp = variant("--default-stream-op", defaultStreamOpFromId, defaultStreamOpIds, base.defaultStreamOp);
+    base.loopAllocation = variant("--loop-allocation", loopAllocationFromId, loopAllocationIds, base.loopAllocation);
 
     std::vector<std::string> ids = args.list("--pipelines", {"serialized", "overlapped"});
     if (ids == std::vector<std::string>{"all"}) {
@@ -437,6 +467,69 @@ int commandAnalyze(const CliArgs& args)
     return 0;
 }
 
+// A lesson's checks that do not hold are findings, printed as such, not
+// failures: a real GPU may well differ from the simulator's expectation.
+// The exit status is the job runner's (a failed, unverified or cancelled run).
+int commandLesson(const CliArgs& args, CancelFlag& cancel)
+{
+    if (args.has("--list")) {
+        if (!args.positionals().empty())
+            throw UsageError("give a lesson name or --list, not both");
+        cli::printLessonList(stdout);
+        return cli::kExitOk;
+    }
+    if (args.positionals().size() != 1)
+        throw UsageError("lesson needs exactly one lesson name (one of: " + lessonIds() + ")");
+    const Lesson* lesson = findLesson(args.positionals().front());
+    if (!lesson)
+        throw UsageError("unknown lesson '" + echoed(args.positionals().front()) + "' (known: " + lessonIds() + ")");
+    LessonOptions options;
+    options.chunkBytes = static_cast<std::uint64_t>(args.integer("--chunk-mib", static_cast<long long>(options.chunkBytes >> 20), 1,
+                                                                 static_cast<long long>(kMaxChunkBytes >> 22)))
+                         << 20;
+    const std::string path = outputPath(args, false);
+    const std::string markdownPath = args.value("--markdown", "");
+    if (!markdownPath.empty()) {
+        if (std::string why = cli::whyNotWritable(markdownPath); !why.empty())
+            throw UsageError("cannot write the Markdown table: " + why);
+    }
+    auto device = openDevice(args);
+    const bool quiet = args.has("--quiet");
+    cli::printLessonIntro(stdout, *lesson, device->info());
+    std::fflush(stdout);
+    ProgressPrinter progress(quiet);
+    TraceCollector collector(&progress);
+    collector.trace().tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION;
+    collector.trace().createdUtc = nowUtc();
+    const LessonResult result =
+        runLesson(*lesson, *device, collector, cancel, [&](int index, int total, const std::string& title) {
+            if (!quiet)
+                std::fprintf(stderr, "job %d of %d: %s\n", index + 1, total, title.c_str());
+        }, options);
+    cli::printLessonResult(stdout, *lesson, result);
+    int written = path.empty() ? cli::kExitOk : writeTrace(collector.trace(), path);
+    if (!markdownPath.empty()) {
+        // Printed into memory, then written the one way the tools write a file.
+        char* text = nullptr;
+        std::size_t size = 0;
+        std::FILE* memory = open_memstream(&text, &size);
+        bool ok = memory != nullptr;
+        if (memory) {
+            cli::printLessonMarkdown(memory, *lesson, result);
+            ok = std::fclose(memory) == 0;
+        }
+        AtomicFileWriter writer;
+        ok = ok && writer.open(markdownPath) && writer.write(std::string_view(text, size)) && writer.commit();
+        std::free(text);
+        if (!ok) {
+            printError("could not write " + echoed(markdownPath) + (writer.failed() ? ": " + writer.error() : ""));
+            written = cli::kExitFailed;
+        }
+    }
+    const int status = finish(result.outcome);
+    return status != cli::kExitOk ? status : written;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -468,7 +561,7 @@ int main(int argc, char** argv)
             std::fputs(usage().c_str(), stdout);
             return cli::kExitOk;
         }
-        if (command != "convert" && command != "analyze" && !args.positionals().empty())
+        if (command != "convert" && command != "analyze" && command != "lesson" && !args.positionals().empty())
             throw UsageError("unexpected argument '" + echoed(args.positionals().front()) + "'");
         if (command == "devices")
             return commandDevices();
@@ -482,6 +575,8 @@ int main(int argc, char** argv)
             return commandConvert(args);
         if (command == "analyze")
             return commandAnalyze(args);
+        if (command == "lesson")
+            return commandLesson(args, cancel);
         throw UsageError("unknown command '" + echoed(command) + "'");
     } catch (const UsageError& e) {
         printError(e.what());

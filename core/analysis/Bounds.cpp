@@ -77,7 +77,7 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     // chunk still pays the other stages before the pipe is full (fill), and
     // the last one after the slowest stage is done (drain). So N chunks take
     // N * max(u, d) + min(u, d) + one kernel. With one copy engine for both
-    // directions, uploads and downloads queue on it: N * (u + d) + one kernel.
+    // directions, uploads and downloads queue on it: N * (u + d).
     // Pageable copies both ways are staged by the driver through the calling
     // thread, which does one at a time: the same sum, at pageable rates.
     const bool pageableBothWays = up.memory == HostMemoryKind::Pageable && down.memory == HostMemoryKind::Pageable;
@@ -85,7 +85,10 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         b.transferNs = times(n, add(u, d));
         b.transferModel = "one stream: every chunk's upload and download in sequence";
     } else if (run.device.asyncEngineCount == 1) {
-        b.transferNs = add(times(n, add(u, d)), b.kernelChunkNs);
+        // No kernel on top: with several streams the engine can copy other
+        // chunks while any one kernel runs (breadth-first issue on the
+        // one-copy-engine simulator came in under the sum plus a kernel).
+        b.transferNs = times(n, add(u, d));
         b.transferModel = "one copy engine shared by both directions";
     } else if (pageableBothWays) {
         b.transferNs = add(times(n, add(u, d)), b.kernelChunkNs);
@@ -98,7 +101,10 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         const bool pinnedBothWays = up.memory != HostMemoryKind::Pageable && down.memory != HostMemoryKind::Pageable;
         if (pinnedBothWays && rates.bidirectionalGBps > 0)
             pace = std::max(pace, saturatingCast<std::int64_t>((upBytes + downBytes) / rates.bidirectionalGBps));
-        b.transferNs = add(add(times(n, pace), std::min(u, d)), b.kernelChunkNs);
+        // The first upload and the last download run alone, at their own
+        // rates; the N - 1 pairs between them share the link. Equal to
+        // N * max(u, d) + min(u, d) when the pace is the slower direction.
+        b.transferNs = add(add(times(std::max<std::int64_t>(n - 1, 0), pace), add(u, d)), b.kernelChunkNs);
         b.transferModel = pace > std::max(u, d) ? "three-stage pipeline with fill and drain, both directions sharing "
                                                   "the link at the measured bidirectional rate"
                                                 : "three-stage pipeline with fill and drain";

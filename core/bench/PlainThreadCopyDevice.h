@@ -26,7 +26,9 @@ public:
     void registerHost(void* p, std::size_t bytes) override { m_inner.registerHost(p, bytes); }
     void unregisterHost(void* p) override { m_inner.unregisterHost(p); }
     void waitForBuffer(const void* p) override { m_inner.waitForBuffer(p); }
-    StreamId createStream() override { return m_inner.createStream(); }
+    using Device::createStream;
+    StreamId createStream(StreamSync sync) override { return m_inner.createStream(sync); }
+    StreamId defaultStream(DefaultStreamOp which) override { return m_inner.defaultStream(which); }
     void destroyStream(StreamId stream) override { m_inner.destroyStream(stream); }
     void synchronizeStream(StreamId stream) override { m_inner.synchronizeStream(stream); }
     void synchronizeDevice() override { m_inner.synchronizeDevice(); }

@@ -98,6 +98,12 @@ void CudaRuntimeDevice::makeCurrent()
 
 cudaStream_t CudaRuntimeDevice::streamHandle(StreamId id) const
 {
+    // Explicit handles, so the meaning does not depend on how this file was
+    // compiled (--default-stream per-thread turns plain 0 into the other one).
+    if (id == kLegacyDefaultStream)
+        return cudaStreamLegacy;
+    if (id == kPerThreadDefaultStream)
+        return cudaStreamPerThread;
     if (id >= m_streams.size() || !m_streams[id])
         throw DeviceError("invalid stream id " + std::to_string(id) + " (never created or already destroyed)");
     return m_streams[id];
@@ -198,11 +204,23 @@ void CudaRuntimeDevice::waitForBuffer(const void*)
     drainBeforeRelease("releasing a buffer");
 }
 
-StreamId CudaRuntimeDevice::createStream()
+StreamId CudaRuntimeDevice::defaultStream(DefaultStreamOp which)
+{
+    switch (which) {
+    case DefaultStreamOp::Legacy: return kLegacyDefaultStream;
+    case DefaultStreamOp::PerThread: return kPerThreadDefaultStream;
+    case DefaultStreamOp::None: break;
+    }
+    throw DeviceError("defaultStream: name the legacy or the per-thread default stream");
+}
+
+StreamId CudaRuntimeDevice::createStream(StreamSync sync)
 {
     makeCurrent();
     cudaStream_t stream = nullptr;
-    checkCuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    checkCuda(cudaStreamCreateWithFlags(&stream, sync == StreamSync::Blocking ? cudaStreamDefault
+                                                                              : cudaStreamNonBlocking),
+              "cudaStreamCreateWithFlags");
     // The lowest free id, so a run's streams are 0..n-1 again after the last
     // run's were destroyed and lanes keep their names from run to run.
     const auto freeSlot = std::find(m_streams.begin(), m_streams.end(), nullptr);
@@ -216,6 +234,8 @@ StreamId CudaRuntimeDevice::createStream()
 
 void CudaRuntimeDevice::destroyStream(StreamId id)
 {
+    if (isDefaultStream(id))
+        throw DeviceError("a default stream cannot be destroyed");
     cudaStream_t stream = streamHandle(id);
     makeCurrent();
     // The id is released even if draining fails, so a lost context does not

@@ -29,7 +29,9 @@ public:
     void unregisterHost(void* p) override;
     void waitForBuffer(const void* p) override;
 
-    StreamId createStream() override;
+    using Device::createStream;
+    StreamId createStream(StreamSync sync) override;
+    StreamId defaultStream(DefaultStreamOp which) override;
     void destroyStream(StreamId stream) override;
     void synchronizeStream(StreamId stream) override;
     void synchronizeDevice() override;

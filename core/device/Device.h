@@ -39,9 +39,19 @@ public:
     // Blocks the host until no queued work reads or writes `p`.
     virtual void waitForBuffer(const void* p) = 0;
 
-    // Streams are non-blocking (they do not synchronize with the legacy default stream).
-    virtual StreamId createStream() = 0;
-    // Drains the stream first.
+    // Non-blocking streams never synchronize with the legacy default stream;
+    // blocking ones (cudaStreamCreate's default) do: an op on the legacy
+    // default stream waits for all their earlier work, and their later work
+    // waits for it. The pipelines use non-blocking streams unless a lesson
+    // asks for the other kind.
+    virtual StreamId createStream(StreamSync sync) = 0;
+    StreamId createStream() { return createStream(StreamSync::NonBlocking); }
+    // The legacy (cudaStreamLegacy, "stream 0") or per-thread
+    // (cudaStreamPerThread) default stream: kLegacyDefaultStream or
+    // kPerThreadDefaultStream, usable wherever a stream is, never destroyed.
+    // The per-thread one is a blocking stream of the calling thread.
+    virtual StreamId defaultStream(DefaultStreamOp which) = 0;
+    // Drains the stream first. A default stream cannot be destroyed.
     virtual void destroyStream(StreamId stream) = 0;
     virtual void synchronizeStream(StreamId stream) = 0;
     virtual void synchronizeDevice() = 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/HostMemoryKind.h"
+#include "base/RunVariant.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -12,6 +13,15 @@ enum class CopyDirection : std::uint8_t { HostToDevice, DeviceToHost };
 
 using StreamId = std::uint32_t;
 using EventId = std::uint32_t;
+
+// The two default streams every CUDA context has, as stream ids no
+// createStream() returns (see Device::defaultStream). They are never destroyed.
+inline constexpr StreamId kLegacyDefaultStream = 0xFFFF'FFF0u;
+inline constexpr StreamId kPerThreadDefaultStream = 0xFFFF'FFF1u;
+inline constexpr bool isDefaultStream(StreamId id)
+{
+    return id == kLegacyDefaultStream || id == kPerThreadDefaultStream;
+}
 
 // A span of host time, ns on the device's host clock (Device::hostNowNs).
 struct HostInterval {

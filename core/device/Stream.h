@@ -9,15 +9,27 @@ namespace ovs {
 // Owns a device stream. Destruction drains the stream before releasing it.
 class Stream {
 public:
-    explicit Stream(Device& device) : m_device(&device), m_id(device.createStream()) {}
+    explicit Stream(Device& device, StreamSync sync = StreamSync::NonBlocking)
+        : m_device(&device), m_id(device.createStream(sync))
+    {
+    }
+    // One of the device's default streams, borrowed: destruction only drains it.
+    static Stream defaultStream(Device& device, DefaultStreamOp which)
+    {
+        return Stream(device, device.defaultStream(which), Borrowed{});
+    }
     ~Stream() { reset(); }
-    Stream(Stream&& other) noexcept : m_device(std::exchange(other.m_device, nullptr)), m_id(other.m_id) {}
+    Stream(Stream&& other) noexcept
+        : m_device(std::exchange(other.m_device, nullptr)), m_id(other.m_id), m_owned(other.m_owned)
+    {
+    }
     Stream& operator=(Stream&& other) noexcept
     {
         if (this != &other) {
             reset();
             m_device = std::exchange(other.m_device, nullptr);
             m_id = other.m_id;
+            m_owned = other.m_owned;
         }
         return *this;
     }
@@ -29,12 +41,18 @@ public:
     void synchronize() { m_device->synchronizeStream(m_id); }
 
 private:
+    struct Borrowed {};
+    Stream(Device& device, StreamId id, Borrowed) : m_device(&device), m_id(id), m_owned(false) {}
+
     void reset() noexcept
     {
         if (!m_device)
             return;
         try {
-            m_device->destroyStream(m_id);
+            if (m_owned)
+                m_device->destroyStream(m_id);
+            else
+                m_device->synchronizeStream(m_id);
         } catch (...) {
             // A destructor must not throw; the device already drained or is lost.
         }
@@ -43,6 +61,7 @@ private:
 
     Device* m_device;
     StreamId m_id;
+    bool m_owned = true;
 };
 
 } // namespace ovs

@@ -22,14 +22,14 @@ public:
 };
 
 // Creates the device named by `spec`: "cuda", "cuda:1", "sim" (default
-// preset), "sim:h200", "sim:rtx4090", or "auto" (the CUDA GPU if one answers,
+// preset), "sim:h200", "sim:rtx4090", "sim:one-engine", or "auto" (the CUDA GPU if one answers,
 // else the simulated H200, labelled as such). Throws DeviceUnavailable or, for
 // a spec that is not one of those, DeviceError, with a message that says what
 // to do instead (e.g. "no CUDA GPU: ...; use --device sim").
 std::unique_ptr<Device> createDevice(const std::string& spec);
 
 // The specs createDevice takes, for help texts and messages:
-// "auto, cuda, cuda:N, sim, sim:h200, sim:rtx4090".
+// "auto, cuda, cuda:N, sim, sim:h200, sim:rtx4090, sim:one-engine".
 std::string deviceSpecSyntax();
 // The spec of a simulator preset ("sim:h200"), and of the default one: what
 // the window offers first, as it needs no GPU.

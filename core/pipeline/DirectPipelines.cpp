@@ -9,25 +9,50 @@ namespace ovs {
 
 namespace {
 
-// A stream with its own device buffer.
+// A stream with its own device buffer (none when the loop allocates them).
 struct StreamSlot {
     Stream stream;
-    DeviceBuffer<float> device;
+    std::optional<DeviceBuffer<float>> device;
 };
 
-// Streams and device buffers, allocated before the timer starts (recorded,
-// outside the timed region), as the overlapped path does.
-std::vector<StreamSlot> makeSlots(Recorder& rec, int count, std::size_t floats)
-{
+// The tiny kernel a lesson puts on a default stream once per chunk: one
+// pass over one float of its own, so what it costs is the synchronization it
+// implies, not its work.
+struct DefaultStreamWork {
+    Stream stream;
+    DeviceBuffer<float> scratch;
+};
+
+// What the loop enqueues on.
+struct StreamSet {
     std::vector<StreamSlot> slots;
-    slots.reserve(static_cast<std::size_t>(count));
+    std::optional<DefaultStreamWork> defaultWork;
+};
+
+// Streams and device buffers (and the default-stream kernel's buffer),
+// allocated before the timer starts (recorded, outside the timed region), as
+// the overlapped path does. With allocation in the loop the chunks bring
+// their own device buffers.
+StreamSet makeStreams(const PipelineContext& ctx, int count)
+{
+    Recorder& rec = ctx.recorder;
+    StreamSet set;
+    set.slots.reserve(static_cast<std::size_t>(count));
     for (int s = 0; s < count; ++s) {
-        Stream stream(rec.device());
+        Stream stream(rec.device(), ctx.config.streamSync);
         rec.addStreamLane(stream, "stream " + std::to_string(s));
-        auto device = rec.allocateDevice<float>(floats, -1);
-        slots.push_back({std::move(stream), std::move(device)});
+        set.slots.push_back({std::move(stream), std::nullopt});
+        if (ctx.config.loopAllocation == LoopAllocation::None)
+            set.slots.back().device.emplace(rec.allocateDevice<float>(ctx.config.chunkFloats(), -1));
     }
-    return slots;
+    if (ctx.config.defaultStreamOp != DefaultStreamOp::None) {
+        Stream stream = Stream::defaultStream(rec.device(), ctx.config.defaultStreamOp);
+        rec.addStreamLane(stream, ctx.config.defaultStreamOp == DefaultStreamOp::Legacy ? "legacy default stream"
+                                                                                         : "per-thread default stream");
+        auto scratch = rec.allocateDevice<float>(1, -1);
+        set.defaultWork.emplace(DefaultStreamWork{std::move(stream), std::move(scratch)});
+    }
+    return set;
 }
 
 // Every chunk on the next stream in turn: upload straight from the host
@@ -38,24 +63,69 @@ std::vector<StreamSlot> makeSlots(Recorder& rec, int count, std::size_t floats)
 // the copy engines idle while the host wakes up (measured on the H200: 1.34x
 // the transfer bound with it). The copies are waited on at the end, oldest
 // first, and every stream is drained.
-void streamChunks(const PipelineContext& ctx, std::vector<StreamSlot>& slots, std::span<const float> input,
+//
+// The lessons' variants: breadth-first issue enqueues a round of chunks (one
+// per stream) as all its uploads, then all its kernels, then all its
+// downloads; a default-stream kernel follows each download; allocation in the
+// loop gives each chunk a device buffer of its own, cudaMalloc'ed just before
+// its upload (and, with MallocFree, the stream's previous chunk buffer
+// cudaFree'd just before that).
+void streamChunks(const PipelineContext& ctx, StreamSet& streams, std::span<const float> input,
                   std::span<float> output, HostMemoryKind memory)
 {
     Recorder& rec = ctx.recorder;
-    const std::size_t n = ctx.config.chunkFloats();
+    const PipelineConfig& config = ctx.config;
+    const std::size_t n = config.chunkFloats();
+    auto& slots = streams.slots;
+    auto& defaultWork = streams.defaultWork;
     const int count = static_cast<int>(slots.size());
-    std::vector<CopyToken> uploads;
-    std::vector<CopyToken> downloads;
-    uploads.reserve(static_cast<std::size_t>(ctx.config.chunks));
-    downloads.reserve(static_cast<std::size_t>(ctx.config.chunks));
-    for (int c = 0; c < ctx.config.chunks; ++c) {
+    std::vector<CopyToken> uploads(static_cast<std::size_t>(config.chunks));
+    std::vector<CopyToken> downloads(static_cast<std::size_t>(config.chunks));
+    std::vector<std::optional<DeviceBuffer<float>>> chunkBuffers(
+        config.loopAllocation == LoopAllocation::None ? 0 : static_cast<std::size_t>(config.chunks));
+
+    auto slotOf = [&](int c) -> StreamSlot& { return slots[static_cast<std::size_t>(c % count)]; };
+    auto bufferOf = [&](int c) -> DeviceBuffer<float>& {
+        return config.loopAllocation == LoopAllocation::None ? *slotOf(c).device
+                                                             : *chunkBuffers[static_cast<std::size_t>(c)];
+    };
+    auto upload = [&](int c) {
         ctx.beginChunk(c);
-        StreamSlot& slot = slots[static_cast<std::size_t>(c % count)];
+        if (config.loopAllocation != LoopAllocation::None) {
+            if (config.loopAllocation == LoopAllocation::MallocFree && c >= count)
+                rec.release(*chunkBuffers[static_cast<std::size_t>(c - count)], c, HostMemoryKind::None);
+            chunkBuffers[static_cast<std::size_t>(c)].emplace(rec.allocateDevice<float>(n, c));
+        }
         const std::size_t offset = static_cast<std::size_t>(c) * n;
-        uploads.push_back(rec.upload(slot.stream, slot.device, input.subspan(offset, n), memory, c));
-        rec.kernel(slot.stream, slot.device, ctx.config.kernelRepeats, c);
-        downloads.push_back(rec.download(slot.stream, output.subspan(offset, n), slot.device, memory, c));
+        uploads[static_cast<std::size_t>(c)] =
+            rec.upload(slotOf(c).stream, bufferOf(c), input.subspan(offset, n), memory, c);
+    };
+    auto kernel = [&](int c) { rec.kernel(slotOf(c).stream, bufferOf(c), config.kernelRepeats, c); };
+    auto download = [&](int c) {
+        const std::size_t offset = static_cast<std::size_t>(c) * n;
+        downloads[static_cast<std::size_t>(c)] =
+            rec.download(slotOf(c).stream, output.subspan(offset, n), bufferOf(c), memory, c);
+        if (defaultWork)
+            rec.kernel(defaultWork->stream, defaultWork->scratch, 1, c);
         rec.poll(); // hand finished ops to the view while the rest is enqueued
+    };
+
+    if (config.issueOrder == IssueOrder::DepthFirst) {
+        for (int c = 0; c < config.chunks; ++c) {
+            upload(c);
+            kernel(c);
+            download(c);
+        }
+    } else {
+        for (int first = 0; first < config.chunks; first += count) {
+            const int last = std::min(config.chunks, first + count);
+            for (int c = first; c < last; ++c)
+                upload(c);
+            for (int c = first; c < last; ++c)
+                kernel(c);
+            for (int c = first; c < last; ++c)
+                download(c);
+        }
     }
     for (std::size_t c = 0; c < downloads.size(); ++c) {
         rec.wait(downloads[c], static_cast<int>(c));
@@ -63,6 +133,13 @@ void streamChunks(const PipelineContext& ctx, std::vector<StreamSlot>& slots, st
     }
     for (auto& slot : slots)
         rec.synchronize(slot.stream);
+    if (defaultWork)
+        rec.synchronize(defaultWork->stream);
+    // The chunk buffers still held, freed inside the timed region: the loop
+    // that allocated them pays for freeing them.
+    for (std::size_t c = 0; c < chunkBuffers.size(); ++c)
+        if (chunkBuffers[c] && chunkBuffers[c]->size() > 0)
+            rec.release(*chunkBuffers[c], static_cast<int>(c), HostMemoryKind::None);
 }
 
 // Data already pinned, on `streams` streams. The premise is a program that
@@ -78,7 +155,7 @@ void runPinned(const PipelineContext& ctx, int streams)
     auto in = rec.allocatePinned<float>(total, -1);
     auto out = rec.allocatePinned<float>(total, -1);
     std::ranges::copy(ctx.input, in.span().begin());
-    auto slots = makeSlots(rec, streams, ctx.config.chunkFloats());
+    auto slots = makeStreams(ctx, streams);
 
     rec.markTimedBegin();
     streamChunks(ctx, slots, std::span<const float>(in.hostPtr(), total), std::span<float>(out.hostPtr(), total),
@@ -101,7 +178,7 @@ void runRegisteredPipeline(const PipelineContext& ctx)
     // streams drain before the memory is unregistered.
     std::optional<HostRegistration> in;
     std::optional<HostRegistration> out;
-    auto slots = makeSlots(rec, ctx.config.slotCount, ctx.config.chunkFloats());
+    auto slots = makeStreams(ctx, ctx.config.slotCount);
 
     rec.markTimedBegin();
     // cudaHostRegister takes a mutable pointer; it page-locks, never writes.
@@ -129,7 +206,7 @@ void runPinnedOneStreamPipeline(const PipelineContext& ctx)
 void runPageableAsyncPipeline(const PipelineContext& ctx)
 {
     Recorder& rec = ctx.recorder;
-    auto slots = makeSlots(rec, ctx.config.slotCount, ctx.config.chunkFloats());
+    auto slots = makeStreams(ctx, ctx.config.slotCount);
     rec.markTimedBegin();
     streamChunks(ctx, slots, ctx.input, ctx.output, HostMemoryKind::Pageable);
     rec.markTimedEnd();

@@ -67,6 +67,10 @@ std::string validate(const PipelineConfig& c)
                + std::to_string(c.stagingThreads) + ")";
     if (c.totalBytes() / c.chunkBytes != static_cast<std::uint64_t>(c.chunks))
         return "chunk count x chunk size overflows";
+    if (c.hasVariant() && !takesVariants(c.kind))
+        return std::string("issue order, blocking streams, a default-stream op and allocation in the loop apply to "
+                           "the registered, pinned-data, pageable-async and pinned-one-stream strategies, not to ")
+               + pipelineKindInfo(c.kind).id;
     // Input and output live in host memory; refuse what cannot fit rather than
     // let the kernel's OOM killer end the program mid-run. What counts is
     // what is available now, not what the machine has; the headroom leaves
@@ -84,11 +88,31 @@ std::string validate(const PipelineConfig& c)
     return {};
 }
 
+bool takesVariants(PipelineKind kind)
+{
+    return kind == PipelineKind::Registered || kind == PipelineKind::PinnedData || kind == PipelineKind::PageableAsync
+           || kind == PipelineKind::PinnedOneStream;
+}
+
 std::string pipelineTitle(const PipelineConfig& config)
 {
     std::string title = pipelineKindInfo(config.kind).title;
     if (config.kind == PipelineKind::Overlapped && config.stagingThreads > 1)
         title += ", " + std::to_string(config.stagingThreads) + " staging threads";
+    if (config.issueOrder == IssueOrder::BreadthFirst)
+        title += ", breadth-first";
+    if (config.streamSync == StreamSync::Blocking)
+        title += ", blocking streams";
+    switch (config.defaultStreamOp) {
+    case DefaultStreamOp::None: break;
+    case DefaultStreamOp::Legacy: title += ", kernel on legacy default stream"; break;
+    case DefaultStreamOp::PerThread: title += ", kernel on per-thread default stream"; break;
+    }
+    switch (config.loopAllocation) {
+    case LoopAllocation::None: break;
+    case LoopAllocation::Malloc: title += ", cudaMalloc in loop"; break;
+    case LoopAllocation::MallocFree: title += ", cudaMalloc+cudaFree in loop"; break;
+    }
     return title;
 }
 

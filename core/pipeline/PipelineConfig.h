@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/RunVariant.h"
 #include "device/HostCopyPool.h"
 
 #include <cstdint>
@@ -53,6 +54,21 @@ struct PipelineConfig {
     // ops), to measure what recording costs (see Recorder).
     bool opTiming = true;
 
+    // Variants of the rotating-stream strategies (registered, pinned-data,
+    // pageable-async, pinned-one-stream) that the lessons compare; the
+    // defaults are what those strategies always did. validate() refuses them
+    // on the serialized and overlapped paths.
+    IssueOrder issueOrder = IssueOrder::DepthFirst;
+    StreamSync streamSync = StreamSync::NonBlocking;
+    DefaultStreamOp defaultStreamOp = DefaultStreamOp::None;
+    LoopAllocation loopAllocation = LoopAllocation::None;
+
+    bool hasVariant() const
+    {
+        return issueOrder != IssueOrder::DepthFirst || streamSync != StreamSync::NonBlocking
+               || defaultStreamOp != DefaultStreamOp::None || loopAllocation != LoopAllocation::None;
+    }
+
     std::uint64_t chunkFloats() const { return chunkBytes / sizeof(float); }
     std::uint64_t totalBytes() const { return chunkBytes * static_cast<std::uint64_t>(chunks); }
 };
@@ -61,7 +77,12 @@ struct PipelineConfig {
 // wrong and what the limits are.
 std::string validate(const PipelineConfig& config);
 
-// The run's name: the kind's title, plus the staging threads where they apply.
+// True for the strategies that rotate chunks over streams without staging,
+// the ones the variants apply to.
+bool takesVariants(PipelineKind kind);
+
+// The run's name: the kind's title, plus the staging threads and the
+// variants where they apply ("data already pinned, breadth-first").
 std::string pipelineTitle(const PipelineConfig& config);
 // Streams the run uses: one for the serialized path and pinned-one-stream,
 // else one per slot.

@@ -65,6 +65,10 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
     header.params.kernelRepeats = config.kernelRepeats;
     // Only the overlapped path stages; the others have no staging thread to count.
     header.params.stagingThreads = config.kind == PipelineKind::Overlapped ? config.stagingThreads : 1;
+    header.params.issueOrder = config.issueOrder;
+    header.params.streamSync = config.streamSync;
+    header.params.defaultStreamOp = config.defaultStreamOp;
+    header.params.loopAllocation = config.loopAllocation;
 
     if (std::string problem = validate(config); !problem.empty()) {
         Run run = failedRun(header, problem);

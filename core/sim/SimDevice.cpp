@@ -57,6 +57,10 @@ void* SimDevice::allocate(std::size_t bytes, AllocKind kind)
         throw DeviceError("simulated cudaMalloc of " + std::to_string(bytes) + " bytes failed: out of memory ("
                           + mib(m_preset.deviceMemoryBytes - m_deviceBytesInUse) + " free of "
                           + mib(m_preset.deviceMemoryBytes) + ")");
+    // cudaMalloc and cudaMallocHost synchronize implicitly: the call waits
+    // until the device is idle (CUDA Programming Guide, "Implicit
+    // Synchronization"), which is what makes allocating inside a loop costly.
+    synchronizeDevice();
     Allocation allocation;
     allocation.storage.reset(new (std::nothrow) std::byte[bytes]);
     if (!allocation.storage)
@@ -168,6 +172,10 @@ void SimDevice::waitForBuffer(const void* p)
 
 SimDevice::StreamState& SimDevice::stream(StreamId id)
 {
+    if (id == kLegacyDefaultStream)
+        return m_legacyStream;
+    if (id == kPerThreadDefaultStream)
+        return m_perThreadStream;
     if (id >= m_streams.size() || !m_streams[id].alive)
         throw DeviceError("simulated device: stream " + std::to_string(id) + " does not exist");
     return m_streams[id];
@@ -180,15 +188,42 @@ SimDevice::EventState& SimDevice::event(EventId id)
     return m_events[id];
 }
 
-StreamId SimDevice::createStream()
+StreamId SimDevice::createStream(StreamSync sync)
 {
-    m_streams.push_back({true, m_hostNs});
+    m_streams.push_back({true, m_hostNs, sync == StreamSync::Blocking});
     advanceHost(usToNs(m_preset.apiCallUs));
     return static_cast<StreamId>(m_streams.size() - 1);
 }
 
+StreamId SimDevice::defaultStream(DefaultStreamOp which)
+{
+    switch (which) {
+    case DefaultStreamOp::Legacy: return kLegacyDefaultStream;
+    case DefaultStreamOp::PerThread: return kPerThreadDefaultStream;
+    case DefaultStreamOp::None: break;
+    }
+    throw DeviceError("simulated device: name the legacy or the per-thread default stream");
+}
+
+std::int64_t SimDevice::streamReadyNs(StreamId id)
+{
+    const StreamState& s = stream(id);
+    std::int64_t ready = s.readyNs;
+    if (id == kLegacyDefaultStream) {
+        for (const auto& other : m_streams)
+            if (other.alive && other.blocking)
+                ready = std::max(ready, other.readyNs);
+        ready = std::max(ready, m_perThreadStream.readyNs);
+    } else if (s.blocking) {
+        ready = std::max(ready, m_legacyStream.readyNs);
+    }
+    return ready;
+}
+
 void SimDevice::destroyStream(StreamId id)
 {
+    if (isDefaultStream(id))
+        throw DeviceError("simulated device: a default stream cannot be destroyed");
     synchronizeStream(id);
     m_streams[id].alive = false;
 }
@@ -202,7 +237,7 @@ void SimDevice::waitHostUntil(std::int64_t ns)
 
 void SimDevice::synchronizeStream(StreamId id)
 {
-    waitHostUntil(stream(id).readyNs);
+    waitHostUntil(streamReadyNs(id));
 }
 
 std::int64_t SimDevice::allDeviceWorkEnd() const
@@ -211,7 +246,7 @@ std::int64_t SimDevice::allDeviceWorkEnd() const
     for (const auto& s : m_streams)
         if (s.alive)
             end = std::max(end, s.readyNs);
-    return end;
+    return std::max({end, m_legacyStream.readyNs, m_perThreadStream.readyNs});
 }
 
 void SimDevice::synchronizeDevice()
@@ -244,7 +279,7 @@ void SimDevice::recordEvent(EventId id, StreamId streamId)
     advanceHost(usToNs(m_preset.apiCallUs));
     // The event completes when the stream reaches it: after the work before
     // it, and no earlier than the GPU could see the record command.
-    e.timeNs = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), s.readyNs);
+    e.timeNs = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), streamReadyNs(streamId));
     s.readyNs = e.timeNs;
 }
 
@@ -325,16 +360,38 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
                                  : (pageable ? m_preset.pageableD2HGBps : m_preset.pinnedD2HGBps);
     // A pageable destination still unmapped faults its pages in as it is written.
     const std::int64_t faults = (!toDevice && pageable) ? faultInNs(dst, bytes) : 0;
-    const std::int64_t duration = usToNs(m_preset.copyLatencyUs) + transferNs(bytes, gbps) + faults;
-    auto& engines = toDevice ? m_h2dEngines : m_d2hEngines;
+    const std::int64_t fixed = usToNs(m_preset.copyLatencyUs) + faults;
 
     advanceHost(usToNs(m_preset.apiCallUs));
-    const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), s.readyNs);
-    SimEngine* best = &engines.front();
-    for (auto& engine : engines)
-        if (engine.earliestStart(ready, duration) < best->earliestStart(ready, duration))
-            best = &engine;
-    const std::int64_t start = best->schedule(ready, duration);
+    const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), streamReadyNs(streamId));
+    std::int64_t start = 0;
+    std::int64_t duration = 0;
+    if (m_preset.copyEngines == 1) {
+        // One engine for both directions, in issue order: a download queued
+        // before an upload holds the upload back even when the upload is
+        // ready first (the false dependency breadth-first issue avoids).
+        duration = fixed + transferNs(bytes, gbps);
+        start = m_h2dEngines.front().scheduleInOrder(ready, duration);
+    } else {
+        auto& engines = toDevice ? m_h2dEngines : m_d2hEngines;
+        const auto& opposite = toDevice ? m_d2hEngines : m_h2dEngines;
+        SimEngine* best = &engines.front();
+        duration = fixed + transferNs(bytes, gbps);
+        // Where the copy meets copies in the other direction it goes slower,
+        // which makes it longer and can move where it fits: settle both.
+        for (int round = 0; round < 3; ++round) {
+            best = &engines.front();
+            for (auto& engine : engines)
+                if (engine.earliestStart(ready, duration) < best->earliestStart(ready, duration))
+                    best = &engine;
+            const std::int64_t settled =
+                copyDurationNs(bytes, gbps, fixed, best->earliestStart(ready, duration), opposite);
+            if (settled == duration)
+                break;
+            duration = settled;
+        }
+        start = best->schedule(ready, duration);
+    }
     const std::int64_t end = start + duration;
     s.readyNs = end;
 
@@ -378,7 +435,7 @@ void SimDevice::launchIncrement(float* data, std::size_t count, int repeats, Str
         // Each repeat is its own launch, a full pass reading and writing the data.
         const std::int64_t duration = usToNs(m_preset.kernelFixedUs) + transferNs(2 * bytes, m_preset.kernelGBps);
         advanceHost(usToNs(m_preset.apiCallUs));
-        const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), s.readyNs);
+        const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), streamReadyNs(streamId));
         const std::int64_t start = m_compute.schedule(ready, duration);
         s.readyNs = start + duration;
         m_activities.push_back({SimActivity::Kind::Kernel, streamId, HostMemoryKind::None, bytes, ready, start,
@@ -389,6 +446,59 @@ void SimDevice::launchIncrement(float* data, std::size_t count, int repeats, Str
     for (std::size_t i = 0; i < count; ++i)
         data[i] += static_cast<float>(repeats);
     track(data, bytes, s.readyNs, true, "a kernel");
+}
+
+std::int64_t SimDevice::copyDurationNs(std::size_t bytes, double gbps, std::int64_t extraNs, std::int64_t startNs,
+                                      const std::vector<SimEngine>& opposite) const
+{
+    const std::int64_t alone = extraNs + transferNs(bytes, gbps);
+    if (m_preset.bidirectionalGBps <= 0 || gbps <= 0 || bytes == 0)
+        return alone;
+    // While a copy runs the other way, this one goes at `shared` of its rate.
+    // The model books each copy when it is issued and never revisits it, so
+    // only the later copy slows down; the factor is chosen so that a pinned
+    // upload and download issued together end when the measured
+    // bidirectional rate says: r (2 - 2r / bidir) for equal rates r.
+    const double oneWay = m_preset.pinnedH2DGBps + m_preset.pinnedD2HGBps;
+    const double shared = std::clamp(2.0 - oneWay / m_preset.bidirectionalGBps, 0.1, 1.0);
+    if (shared >= 1.0)
+        return alone;
+    std::vector<SimEngine::Interval> busy;
+    for (const auto& engine : opposite)
+        busy.insert(busy.end(), engine.busy().begin(), engine.busy().end());
+    std::sort(busy.begin(), busy.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+    // Walk the transfer from its start (after the fixed latency): full rate
+    // in the gaps, the shared rate inside the other direction's intervals.
+    double t = static_cast<double>(startNs + extraNs);
+    double left = static_cast<double>(bytes);
+    for (const auto& interval : busy) {
+        if (left <= 0)
+            break;
+        const auto is = static_cast<double>(interval.start);
+        const auto ie = static_cast<double>(interval.end);
+        if (ie <= t)
+            continue;
+        if (is > t) { // a gap at the full rate
+            const double gapBytes = (is - t) * gbps;
+            if (gapBytes >= left) {
+                t += left / gbps;
+                left = 0;
+                break;
+            }
+            left -= gapBytes;
+            t = is;
+        }
+        const double sharedBytes = (ie - t) * gbps * shared;
+        if (sharedBytes >= left) {
+            t += left / (gbps * shared);
+            left = 0;
+            break;
+        }
+        left -= sharedBytes;
+        t = ie;
+    }
+    t += left / gbps;
+    return std::max(alone, static_cast<std::int64_t>(std::llround(t)) - startNs);
 }
 
 // ---- host side ----------------------------------------------------------------

@@ -52,7 +52,9 @@ public:
     void unregisterHost(void* p) override;
     void waitForBuffer(const void* p) override;
 
-    StreamId createStream() override;
+    using Device::createStream;
+    StreamId createStream(StreamSync sync) override;
+    StreamId defaultStream(DefaultStreamOp which) override;
     void destroyStream(StreamId stream) override;
     void synchronizeStream(StreamId stream) override;
     void synchronizeDevice() override;
@@ -105,6 +107,7 @@ private:
     struct StreamState {
         bool alive = false;
         std::int64_t readyNs = 0;
+        bool blocking = false; // synchronizes with the legacy default stream
     };
     struct EventState {
         bool alive = false;
@@ -112,6 +115,15 @@ private:
     };
 
     StreamState& stream(StreamId id);
+    // When work enqueued on the stream now may start, as far as the stream
+    // is concerned: after its earlier work, and by the legacy default
+    // stream's rules (an op on it waits for every blocking stream; work on a
+    // blocking stream waits for it).
+    std::int64_t streamReadyNs(StreamId id);
+    // Engine time of a copy of `bytes` starting at `startNs`, at `gbps` alone
+    // and slower where it meets copies in the other direction (see copyAsync).
+    std::int64_t copyDurationNs(std::size_t bytes, double gbps, std::int64_t extraNs, std::int64_t startNs,
+                                const std::vector<SimEngine>& opposite) const;
     EventState& event(EventId id);
     void advanceHost(std::int64_t ns) { m_hostNs += ns; }
     void waitHostUntil(std::int64_t ns);
@@ -138,6 +150,8 @@ private:
     std::map<const void*, Allocation> m_allocations;
     std::uint64_t m_deviceBytesInUse = 0;
     std::vector<StreamState> m_streams;
+    StreamState m_legacyStream{true, 0, false};
+    StreamState m_perThreadStream{true, 0, true};
     std::vector<EventState> m_events;
     std::vector<EventId> m_freeEvents;
     std::vector<SimEngine> m_h2dEngines;

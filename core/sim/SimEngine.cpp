@@ -27,6 +27,13 @@ std::int64_t SimEngine::schedule(std::int64_t readyNs, std::int64_t durationNs)
     return start;
 }
 
+std::int64_t SimEngine::scheduleInOrder(std::int64_t readyNs, std::int64_t durationNs)
+{
+    const std::int64_t start = std::max(readyNs, busyUntil());
+    m_busy.push_back({start, start + durationNs});
+    return start;
+}
+
 void SimEngine::forgetBefore(std::int64_t ns)
 {
     // Keep the last interval so busyUntil() stays right.

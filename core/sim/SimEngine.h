@@ -14,6 +14,9 @@ public:
     // Returns the start time of an op of `durationNs` ready at `readyNs`, and
     // marks the engine busy for it.
     std::int64_t schedule(std::int64_t readyNs, std::int64_t durationNs);
+    // As schedule(), but never before the end of work already booked: an
+    // engine that takes its work strictly in the order it was issued.
+    std::int64_t scheduleInOrder(std::int64_t readyNs, std::int64_t durationNs);
     // Earliest start schedule() would give, without booking it.
     std::int64_t earliestStart(std::int64_t readyNs, std::int64_t durationNs) const;
     // Forgets intervals that end before `ns`; nothing can be placed there any more.
@@ -21,11 +24,14 @@ public:
     // End of the last booked interval (0 if idle since the start).
     std::int64_t busyUntil() const;
 
-private:
     struct Interval {
         std::int64_t start;
         std::int64_t end;
     };
+    // Booked intervals not yet forgotten, sorted, disjoint.
+    const std::vector<Interval>& busy() const { return m_busy; }
+
+private:
     std::vector<Interval> m_busy; // sorted, disjoint
 };
 

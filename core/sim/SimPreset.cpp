@@ -39,6 +39,10 @@ SimPreset h200()
     // 256 MiB medians of the bandwidth sweep.
     p.pinnedH2DGBps = 55.4;
     p.pinnedD2HGBps = 55.3;
+    // The sweep's 256 MiB pinned bidirectional median: both directions at
+    // once reach 99.1 GB/s, not 55.4 + 55.3.
+    p.bidirectionalGBps = 99.1;
+    p.bidirectionalSource = "measured: pinned bidir, 256 MiB, H200 sweep (docs/measurements.md)";
     // Pageable HtoD as the 32 MiB pipeline uploads saw it (the sweep gives
     // 15 GB/s at 16 MiB, 8 at 64 MiB); pageable DtoH into warm pages.
     p.pageableH2DGBps = 7.5;
@@ -71,6 +75,10 @@ SimPreset rtx4090()
     // The seed's 256 MiB pinned medians.
     p.pinnedH2DGBps = 23.6;
     p.pinnedD2HGBps = 23.85;
+    // ESTIMATE, not measured: the seed publishes no bidirectional figure;
+    // the H200's ratio of bidirectional to summed one-way rate (99.1 / 110.7).
+    p.bidirectionalGBps = 0.895 * (23.6 + 23.85);
+    p.bidirectionalSource = "estimate: the H200's measured bidirectional / one-way ratio applied to the seed's rates";
     // Its pageable HtoD column averages 14.1; DtoH 12.8 at 16 MiB, and 3.5 at
     // 64 MiB where each sample writes a fresh allocation: 1/3.53 = 1/12.84 + 1/4.87.
     p.pageableH2DGBps = 14.1;
@@ -85,11 +93,30 @@ SimPreset rtx4090()
     return p;
 }
 
+// A card with one copy engine for both directions. No such card was
+// measured: every figure is the RTX 4090 preset's, only the engine count
+// differs, so a lesson can show what one engine changes and nothing else.
+SimPreset oneCopyEngine()
+{
+    SimPreset p = rtx4090();
+    p.id = "one-engine";
+    p.name = "Simulated one-copy-engine GPU (PCIe Gen4)";
+    p.detail = "ESTIMATE: the RTX 4090 model with one copy engine shared by uploads and downloads, in issue order";
+    p.source = "not calibrated on such a card: the RTX 4090 preset's figures with asyncEngineCount 1 (GeForce cards "
+               "before Kepler; M. Harris, \"How to Overlap Data Transfers in CUDA C/C++\", 2012)";
+    p.asyncEngineCount = 1;
+    p.copyEngines = 1;
+    // One engine does one copy at a time: both directions never share the link.
+    p.bidirectionalGBps = 0;
+    p.bidirectionalSource = "one copy engine: the directions never run at once";
+    return p;
+}
+
 } // namespace
 
 const std::vector<SimPreset>& simPresets()
 {
-    static const std::vector<SimPreset> presets = {h200(), rtx4090()};
+    static const std::vector<SimPreset> presets = {h200(), rtx4090(), oneCopyEngine()};
     return presets;
 }
 

@@ -17,7 +17,13 @@ struct SimPreset {
     std::string source; // where the figures come from
 
     int asyncEngineCount = 2;     // what the driver would report
-    int h2dEngines = 1;           // copies in one direction share the link: usually 1
+    // Copy engines: 2, one per direction (what every preset had before), or
+    // 1, shared by both directions, which then takes copies strictly in the
+    // order they were issued, as a single DMA queue does (the GPUs of Mark
+    // Harris's "How to Overlap Data Transfers in CUDA C/C++", and consumer
+    // cards reporting asyncEngineCount 1).
+    int copyEngines = 2;
+    int h2dEngines = 1;           // with 2 copy engines: copies in one direction share the link, usually 1
     int d2hEngines = 1;
 
     double pinnedH2DGBps = 0;
@@ -25,6 +31,11 @@ struct SimPreset {
     double pageableH2DGBps = 0;   // end to end, including the driver's staging
     double pageableD2HGBps = 0;
     double copyLatencyUs = 0;     // engine-side setup per copy
+    // Both directions at once share the link (and the host memory): what a
+    // pinned upload and download issued together reach in total. 0: the
+    // directions are independent. See SimDevice::copyAsync for the model.
+    double bidirectionalGBps = 0;
+    std::string bidirectionalSource; // measured, or why it is an estimate
 
     double apiCallUs = 0;         // host time to enqueue one call
     double launchLatencyUs = 0;   // from enqueue until the GPU can start it

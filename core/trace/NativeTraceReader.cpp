@@ -265,6 +265,19 @@ private:
         return model;
     }
 
+    // An optional variant of the run (see RunVariant.h): one of its ids, or
+    // the file is refused.
+    template <typename FromId, typename Ids>
+    auto variant(Fields& fields, Value& m, std::string_view key, FromId fromId, Ids ids)
+    {
+        const std::string_view id = fields.string(m, key);
+        const auto value = fromId(id);
+        if (!value)
+            fail(fields.where(), "field " + quotedMessageText(key) + " is " + quotedMessageText(id) + "; expected one of "
+                                     + ids());
+        return *value;
+    }
+
     RunParams readParams(Value& v, const std::string& where, int depth)
     {
         Fields fields(m_json, where);
@@ -280,6 +293,14 @@ private:
                 params.kernelRepeats = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
             else if (key == "stagingThreads")
                 params.stagingThreads = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
+            else if (key == "issueOrder")
+                params.issueOrder = variant(fields, m, key, issueOrderFromId, issueOrderIds);
+            else if (key == "streamSync")
+                params.streamSync = variant(fields, m, key, streamSyncFromId, streamSyncIds);
+            else if (key == "defaultStreamOp")
+                params.defaultStreamOp = variant(fields, m, key, defaultStreamOpFromId, defaultStreamOpIds);
+            else if (key == "loopAllocation")
+                params.loopAllocation = variant(fields, m, key, loopAllocationFromId, loopAllocationIds);
             else
                 m_json.skip(m, depth + 1);
         });

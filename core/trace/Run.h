@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/DeviceInfo.h"
+#include "base/RunVariant.h"
 #include "trace/Op.h"
 
 #include <cstdint>
@@ -21,6 +22,12 @@ struct RunParams {
     int slotCount = 0; // not `slots`: Qt defines that word as a macro
     int kernelRepeats = 1;
     int stagingThreads = 1;
+    // The rotating-stream variants (see PipelineConfig); the defaults are
+    // what a trace without them means.
+    IssueOrder issueOrder = IssueOrder::DepthFirst;
+    StreamSync streamSync = StreamSync::NonBlocking;
+    DefaultStreamOp defaultStreamOp = DefaultStreamOp::None;
+    LoopAllocation loopAllocation = LoopAllocation::None;
 };
 
 struct Verification {

@@ -62,6 +62,16 @@ void writeRun(JsonWriter& w, const Run& run)
     w.member("slots", run.params.slotCount);
     w.member("kernelRepeats", run.params.kernelRepeats);
     w.member("stagingThreads", run.params.stagingThreads);
+    // Optional, written only where they differ from the default, so a run
+    // without variants reads exactly as before they existed.
+    if (run.params.issueOrder != IssueOrder::DepthFirst)
+        w.member("issueOrder", toString(run.params.issueOrder));
+    if (run.params.streamSync != StreamSync::NonBlocking)
+        w.member("streamSync", toString(run.params.streamSync));
+    if (run.params.defaultStreamOp != DefaultStreamOp::None)
+        w.member("defaultStreamOp", toString(run.params.defaultStreamOp));
+    if (run.params.loopAllocation != LoopAllocation::None)
+        w.member("loopAllocation", toString(run.params.loopAllocation));
     w.endObject();
     w.member("timing", run.timing);
     w.member("status", toString(run.status));

@@ -95,6 +95,15 @@ std::uint16_t CuptiActivityCollector::attach(std::string* whyNot)
             *whyNot = "CUPTI turned off by OVERLAPSCOPE_NO_CUPTI";
         return 0;
     }
+    // Under `overlapscope-cli profile` our injection library already holds
+    // CUPTI in this process: registering our buffer callbacks would take its
+    // records away from it, so the profile would lose them. Step aside: the
+    // run keeps event times, and the profile records the engines.
+    if (const char* profiled = std::getenv("OVERLAPSCOPE_PROFILE_OUT"); profiled && *profiled) {
+        if (whyNot)
+            *whyNot = "CUPTI is held by overlapscope-cli profile, which is recording this process";
+        return 0;
+    }
     const CuptiLoader& loader = CuptiLoader::instance();
     if (!loader.loaded()) {
         if (whyNot)

@@ -9,6 +9,8 @@
 #   events      observer8 with CUPTI off (OVERLAPSCOPE_NO_CUPTI=1): what the
 #               events around every op cost alone; the difference from
 #               observer8 is what CUPTI's engine records cost
+#   cupti       four steady strategies, 15 repetitions, with CUPTI and
+#               without, in one session
 #   traces      traces with the host memcpy sweep: every strategy; overlapped
 #               with 8 staging threads; serialized, overlapped and pinned-data
 #               with --kernel-repeats 200 (kernels on three streams at once:
@@ -47,6 +49,19 @@ if [ "$part" = all ] || [ "$part" = events ]; then
     OVERLAPSCOPE_NO_CUPTI=1 "$bench" --device cuda --staging-threads 1,8,12 --repetitions 21 --warmups 1 --quiet
     echo "exit status $?"
   } 2>&1 | tee "$out/observer-8x32-events-only.log"
+fi
+
+if [ "$part" = all ] || [ "$part" = cupti ]; then
+  {
+    machine
+    for mode in with-cupti no-cupti; do
+      echo "== $mode"
+      [ $mode = no-cupti ] && export OVERLAPSCOPE_NO_CUPTI=1
+      "$bench" --device cuda --pipelines pinned-data,pinned-one-stream,overlapped,registered --staging-threads 1 \
+        --repetitions 15 --quiet
+      unset OVERLAPSCOPE_NO_CUPTI
+    done
+  } 2>&1 | tee "$out/observer-cupti.log"
 fi
 
 if [ "$part" = all ] || [ "$part" = observer64 ]; then

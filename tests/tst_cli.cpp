@@ -310,6 +310,33 @@ private slots:
             QVERIFY2(r.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + r.out));
     }
 
+    // Any trace gets the findings: here the pageable_async example profiled
+    // on the H200 (tests/data/profiled), a run of no pipeline of ours.
+    void analyzePrintsTheFindings()
+    {
+        const Result r = cli({"analyze", QStringLiteral(OVERLAPSCOPE_TEST_DATA "/profiled/pageable_async.json")});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* expected :
+             {"Findings (per run", "## pageable_async (pid 2749)",
+              "| device | streams | H2D | D2H | device copies | kernels | memsets | copy with kernel | H2D with D2H | "
+              "GPU idle |",
+              "| NVIDIA H200 | 3 | ", "1. pageable memory: costs ", "   fix: allocate the host buffers pinned",
+              "2. bound: costs ", "transfer bound: the GPU idles"})
+            QVERIFY2(r.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + r.out));
+        // A program of no pipeline of ours has no chunks or bounds to tabulate:
+        // it gets a run table, and no "Pipeline: 0 chunks" header.
+        QVERIFY2(r.out.contains("| run | source | wall ms | GPU ops | status |")
+                     && r.out.contains("| pageable_async (pid 2749) | profile | "),
+                 qPrintable(r.out));
+        QVERIFY2(!r.out.contains("Pipeline: ") && !r.out.contains("| pipeline | wall ms |"), qPrintable(r.out));
+        // Our pipelines keep their tables and diagnosis, and get the section too.
+        const QString trace = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/traces/h200-seed-defaults.json");
+        const Result p = cli({"analyze", QDir::cleanPath(trace)});
+        QVERIFY2(p.out.contains("| **binding: transfer** |") && p.out.contains("Findings (per run")
+                     && p.out.contains("one stream: costs"),
+                 qPrintable(p.out));
+    }
+
     void analyzeAMissingTraceIsBadInput()
     {
         const Result r = cli({"analyze", m_dir.filePath("no-such-trace.json")});
@@ -400,6 +427,10 @@ private slots:
         QVERIFY2(loaded.trace, loaded.error.c_str());
         loaded.trace->runs[0].name = "\x1b]0;pwned\x07\x1b[2Jserial\nized";
         loaded.trace->runs[0].device.name = "GPU\x1b[31m red";
+        // A lane's name reaches the findings ("all ... GPU ops on one stream (NAME)").
+        for (auto& lane : loaded.trace->runs[0].lanes)
+            if (lane.kind == ovs::LaneKind::Stream)
+                lane.name = "stream\x1b[2J\u202e0";
         std::string error;
         QVERIFY2(ovs::saveTrace(*loaded.trace, path.toStdString(), &error), error.c_str());
         const Result r = cli({"analyze", path});
@@ -408,6 +439,8 @@ private slots:
         QVERIFY(!r.out.contains(QChar(0x07)));
         QVERIFY2(r.out.contains("\\x1b]0;pwned\\x07\\x1b[2Jserial\\nized"), qPrintable(r.out));
         QVERIFY2(r.out.contains("GPU\\x1b[31m red"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("one stream: costs") && r.out.contains("(stream\\x1b[2J\\u202e0)"), qPrintable(r.out));
+        QVERIFY(!r.out.contains(QChar(0x202e)));
     }
 
     // The output is checked before anything runs: nothing is recorded only

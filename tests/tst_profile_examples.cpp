@@ -5,11 +5,13 @@
 //
 // The examples are looked for in OVERLAPSCOPE_EXAMPLES_DIR, else in
 // build/examples next to the CLI's build/app/cli.
+#include "analysis/Findings.h"
 #include "devices/DeviceFactory.h"
 #include "trace/TraceJson.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 
 using namespace ovs;
@@ -72,12 +74,15 @@ class TestProfileExamples : public QObject {
     QTemporaryDir m_dir;
     static constexpr int kChunks = 8;
 
-    // Profiles one example and returns its one run.
-    Run profile(const QString& example, bool fix)
+    // Profiles one example and returns its one run; `report` receives what
+    // profile printed on stderr (with `quiet` false, its findings).
+    Run profile(const QString& example, bool fix, bool quiet = true, QString* report = nullptr)
     {
         const QString trace = m_dir.filePath(example + (fix ? "-fix" : "") + ".json");
-        QStringList args{"profile", "--quiet", "-o", trace, "--", m_examples + "/" + example, "--chunks",
+        QStringList args{"profile", "-o", trace, "--", m_examples + "/" + example, "--chunks",
                          QString::number(kChunks), "--chunk-mib", "8"};
+        if (quiet)
+            args.insert(1, "--quiet");
         if (fix)
             args << "--fix";
         QProcess process;
@@ -87,6 +92,8 @@ class TestProfileExamples : public QObject {
             return {};
         }
         const QString err = QString::fromUtf8(process.readAllStandardError());
+        if (report)
+            *report = err;
         if (process.exitCode() != 0) {
             QTest::qFail(qPrintable("profile failed: " + err), __FILE__, __LINE__);
             return {};
@@ -184,6 +191,49 @@ private slots:
     {
         QVERIFY(countNamed(profile("sync_in_loop", false), "cudaDeviceSynchronize") >= kChunks);
         QCOMPARE(countNamed(profile("sync_in_loop", true), "cudaDeviceSynchronize"), 0);
+    }
+
+    // Each example's pitfall is what the analysis finds (analysis/Findings.h),
+    // and with --fix it finds no pitfall at all, only the run's bound.
+    void expectedFindingFiresAndNotWithFix_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("pageable_async") << "pageable_async" << int(FindingKind::PageableCopies);
+        QTest::newRow("legacy_default_stream") << "legacy_default_stream" << int(FindingKind::LegacyDefaultStream);
+        QTest::newRow("one_stream") << "one_stream" << int(FindingKind::OneStream);
+        QTest::newRow("sync_in_loop") << "sync_in_loop" << int(FindingKind::SyncInLoop);
+        QTest::newRow("malloc_in_loop") << "malloc_in_loop" << int(FindingKind::AllocInLoop);
+    }
+    void expectedFindingFiresAndNotWithFix()
+    {
+        QFETCH(QString, example);
+        QFETCH(int, kind);
+        const auto describe = [](const RunFindings& f) {
+            QString text;
+            for (const Finding& x : f.findings)
+                text += QString("%1 (%2 ns): %3\n").arg(toString(x.kind)).arg(x.costNs).arg(QString::fromStdString(x.cause));
+            return text;
+        };
+        const RunFindings pitfall = analyzeFindings(profile(example, false), {});
+        const auto found = std::find_if(pitfall.findings.begin(), pitfall.findings.end(),
+                                        [&](const Finding& f) { return int(f.kind) == kind; });
+        QVERIFY2(found != pitfall.findings.end(), qPrintable(describe(pitfall)));
+        QVERIFY(found->costNs > 0);
+        QVERIFY(found->opCount > 0);
+        const RunFindings fixed = analyzeFindings(profile(example, true), {});
+        QVERIFY2(fixed.findings.size() == 1 && fixed.findings.front().kind == FindingKind::Bound,
+                 qPrintable(describe(fixed)));
+    }
+
+    // Without --quiet, profile prints the same findings analyze does.
+    void profilePrintsTheFindings()
+    {
+        QString report;
+        profile("one_stream", false, false, &report);
+        QVERIFY2(report.contains("Findings (per run") && report.contains("one stream: costs")
+                     && report.contains("| device | streams | H2D |"),
+                 qPrintable(report));
     }
 
     void mallocInTheLoopShowsAnAllocationPerChunk()

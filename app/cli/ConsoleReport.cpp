@@ -3,6 +3,7 @@
 #include "analysis/ColumnHelp.h"
 #include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
+#include "base/Printable.h"
 #include "trace/Saturating.h"
 
 #include <algorithm>
@@ -98,6 +99,24 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
             status += ": " + run.error;
         std::fprintf(out, "| %s | %.3f | %s | %s | %s |\n", run.name.c_str(), ms, speedup.c_str(), status.c_str(),
                      run.verification.message.c_str());
+    }
+}
+
+void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs)
+{
+    if (runs.empty())
+        return;
+    std::fprintf(out, "\n| run | source | wall ms | GPU ops | status |\n|---|---|---:|---:|---|\n");
+    for (const auto& run : runs) {
+        const double ms = static_cast<double>(spanNs(run.timedBeginNs, run.timedEndNs)) / 1e6;
+        std::size_t gpuOps = 0;
+        for (const Op& op : run.ops)
+            gpuOps += isGpuOp(op.kind);
+        std::string status = toString(run.status);
+        if (!run.error.empty())
+            status += ": " + run.error;
+        std::fprintf(out, "| %s | %s | %.3f | %zu | %s |\n", run.name.c_str(), run.pipeline.c_str(), ms, gpuOps,
+                     status.c_str());
     }
 }
 
@@ -296,6 +315,54 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace)
     std::fprintf(out, "Diagnosis:\n");
     for (const Analysed& a : all)
         std::fprintf(out, "- %s: %s\n", a.run->name.c_str(), a.analysis.diagnosis.sentence.c_str());
+}
+
+namespace {
+
+std::string busyShare(std::int64_t ns, std::int64_t wallNs)
+{
+    return ms(ns) + printed(" (%.0f%%)", wallNs > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(wallNs) : 0.0);
+}
+
+void printRunFindings(std::FILE* out, const Run& run, const RunFindings& f)
+{
+    std::fprintf(out, "\n## %s\n", printable(run.name).c_str());
+    if (f.devices.empty()) {
+        std::fprintf(out, "No GPU work in the timed region (%s ms).\n", ms(f.wallNs).c_str());
+    } else {
+        std::fprintf(out, "Busy time in ms (%% of the timed region, %s ms); times from %s.\n", ms(f.wallNs).c_str(),
+                     printable(f.devices.front().engineTimes).c_str());
+        std::fprintf(out, "| device | streams | H2D | D2H | device copies | kernels | memsets | copy with kernel | "
+                          "H2D with D2H | GPU idle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (const DeviceActivity& d : f.devices)
+            std::fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", printable(d.label).c_str(),
+                         d.streams, busyShare(d.h2dNs, f.wallNs).c_str(), busyShare(d.d2hNs, f.wallNs).c_str(),
+                         busyShare(d.deviceCopyNs, f.wallNs).c_str(), busyShare(d.computeNs, f.wallNs).c_str(),
+                         busyShare(d.memsetNs, f.wallNs).c_str(), busyShare(d.copyWithComputeNs, f.wallNs).c_str(),
+                         busyShare(d.h2dWithD2hNs, f.wallNs).c_str(), busyShare(d.idleNs, f.wallNs).c_str());
+    }
+    int n = 0;
+    for (const Finding& x : f.findings) {
+        std::fprintf(out, "%d. %s: costs %s ms (%s of wall), %zu op%s\n   %s\n   fix: %s\n", ++n, toString(x.kind),
+                     ms(x.costNs).c_str(),
+                     printed("%.1f%%", f.wallNs > 0 ? 100.0 * static_cast<double>(x.costNs) / static_cast<double>(f.wallNs)
+                                                    : 0.0)
+                         .c_str(),
+                     x.opCount, x.opCount == 1 ? "" : "s", printable(x.cause).c_str(), printable(x.fix).c_str());
+    }
+}
+
+} // namespace
+
+void printFindings(std::FILE* out, const Trace& trace)
+{
+    if (trace.runs.empty())
+        return;
+    const std::vector<RunAnalysis> all = analyzeTrace(trace);
+    std::fprintf(out, "\nFindings (per run: what each engine did, then why copies and kernels do not overlap, "
+                      "largest cost first; docs/profiling.md explains each)\n");
+    for (std::size_t i = 0; i < trace.runs.size(); ++i)
+        printRunFindings(out, trace.runs[i], all[i].findings);
 }
 
 } // namespace ovs::cli

@@ -13,11 +13,13 @@
 #include "io/AtomicFileWriter.h"
 #include "jobs/JobRunner.h"
 #include "lessons/LessonRunner.h"
+#include "pipeline/PipelineConfig.h"
 #include "record/TraceCollector.h"
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
 #include "trace/TraceJson.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -417,7 +419,7 @@ int commandConvert(const CliArgs& args)
     const std::string path = outputPath(args, true);
     const auto loaded = loadTrace(args.positionals().front());
     if (!loaded.trace)
-        throw BadInput(echoed(args.positionals().front()) + ": " + loaded.error);
+        throw BadInput(loaded.error); // it names the file once
     std::string error;
     bool ok = false;
     if (to == "chrome")
@@ -441,17 +443,27 @@ int commandAnalyze(const CliArgs& args)
     const std::string& path = args.positionals().front();
     auto loaded = loadTrace(path);
     if (!loaded.trace)
-        throw BadInput(echoed(path) + ": " + loaded.error);
+        throw BadInput(loaded.error); // it names the file once
     Trace& trace = *loaded.trace;
     makePrintable(trace);
     if (trace.runs.empty()) {
-        std::printf("%s holds no pipeline runs to analyze\n", echoed(path).c_str());
+        std::printf("%s holds no runs to analyze\n", echoed(path).c_str());
         return cli::kExitOk;
     }
     cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing);
-    cli::printPipelineTable(stdout, trace.runs);
-    cli::printAnalysis(stdout, trace);
-    cli::printAnalysisSummary(stdout, trace);
+    // Our pipelines get their tables (chunks, bounds, speedups); a trace of
+    // other programs only (profiled, PyTorch) has none of those numbers, so
+    // it gets a run table and its findings.
+    const bool pipelines = std::any_of(trace.runs.begin(), trace.runs.end(),
+                                       [](const Run& run) { return pipelineKindFromId(run.pipeline).has_value(); });
+    if (pipelines) {
+        cli::printPipelineTable(stdout, trace.runs);
+        cli::printAnalysis(stdout, trace);
+        cli::printAnalysisSummary(stdout, trace);
+    } else {
+        cli::printProgramRunTable(stdout, trace.runs);
+    }
+    cli::printFindings(stdout, trace);
     return 0;
 }
 

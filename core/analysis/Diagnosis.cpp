@@ -272,6 +272,7 @@ const char* toString(DiagnosisKind kind)
     case DiagnosisKind::ComputeBound: return "compute bound";
     case DiagnosisKind::LatencyBound: return "latency bound";
     case DiagnosisKind::SetupBound: return "setup bound";
+    case DiagnosisKind::HostBound: return "host bound";
     }
     return "?";
 }

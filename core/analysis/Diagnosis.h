@@ -21,6 +21,10 @@ enum class DiagnosisKind : std::uint8_t {
     ComputeBound,     // the kernels do
     LatencyBound,     // nothing is busy most of the time: fixed costs, too few chunks
     SetupBound,       // allocation or host memory registration takes most of the run
+    // Runs we did not build (profiled programs, imported traces), judged by
+    // the general analysis (Findings.h): the GPU idles most of the timed
+    // region, so the host sets the pace.
+    HostBound,
 };
 // The words a diagnosis sentence starts with: "host staging bound", ...
 const char* toString(DiagnosisKind kind);

@@ -18,10 +18,16 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
     RunAnalysis a;
     a.rates = transferRatesFor(run, sweeps);
     a.metrics = computeMetrics(run, a.rates);
-    // A partial run's ops say nothing about how fast the whole would go.
-    if (run.status == RunStatus::Completed)
+    // A partial run's ops say nothing about how fast the whole would go, and
+    // the pipeline model (chunks, slots) fits only our pipelines: any other
+    // run is bounded by the general analysis (its Bound finding).
+    if (run.status == RunStatus::Completed && isPipelineRun(run))
         a.bounds = computeBounds(run, a.metrics, a.rates);
     a.diagnosis = diagnose(run, a.metrics, a.bounds, a.rates);
+    a.findings = findFindings(run, a.metrics, a.rates, a.bounds, a.diagnosis);
+    // One path: the diagnosis is the findings' bound (for our pipelines the
+    // same diagnosis; for any other run the general bound).
+    a.diagnosis = a.findings.boundDiagnosis;
     a.speedup = speedupOver(serializedBaseline, run);
     return a;
 }

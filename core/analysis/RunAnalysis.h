@@ -2,6 +2,7 @@
 
 #include "analysis/Bounds.h"
 #include "analysis/Diagnosis.h"
+#include "analysis/Findings.h"
 #include "analysis/RunMetrics.h"
 #include "analysis/TransferRates.h"
 #include "trace/BandwidthSweep.h"
@@ -30,6 +31,9 @@ struct RunAnalysis {
     RunMetrics metrics;
     Bounds bounds; // empty (distance 0) for runs that did not complete
     Diagnosis diagnosis;
+    // Per device activity and the findings; for our pipelines the Bound
+    // finding is `diagnosis`.
+    RunFindings findings;
     Speedup speedup;
 };
 

@@ -1,0 +1,900 @@
+#include "analysis/Findings.h"
+
+#include "analysis/IntervalSet.h"
+#include "analysis/RunAnalysis.h"
+#include "trace/Saturating.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+
+namespace ovs {
+
+namespace {
+
+// ---- Thresholds. Each is a named constant with the reason for its value;
+// docs/profiling.md ("Findings") lists them too.
+
+// A pattern seen this many times between GPU work is a loop, not a one-time
+// step (one cudaMalloc while a model loads is not a finding; one per
+// iteration is).
+constexpr int kMinRepeats = 3;
+// Structural findings (one stream, legacy default stream) report only when
+// what overlap could save is at least this share of the device's busy time:
+// below it the copies are too short next to the kernels (or the reverse) for
+// overlap to matter.
+constexpr double kMinHeadroomShare = 0.05;
+// Streams that run at the same time for less than this share of the device's
+// busy time are serialized: clock alignment (about 1 us) can leave slivers
+// of overlap in strictly sequential work.
+constexpr double kSerializedShare = 0.05;
+// Pageable copies are worth a finding once they take this share of the
+// device's busy time; a stray 4-byte pageable copy is not.
+constexpr double kMinPageableShare = 0.01;
+// An "async" call returned only after its copy was this far done: the host
+// was blocked for the copy (the driver staged it with the calling thread).
+constexpr double kBlockedShare = 0.9;
+// Copies below this size are dominated by the fixed cost of a copy (launch
+// and link latency, a few microseconds): at the H200's ~55 GB/s a 1 MiB copy
+// takes 19 us, so a 5 us fixed cost is already a fifth of it.
+constexpr std::uint64_t kSmallCopyBytes = std::uint64_t(1) << 20;
+// A copy reaching less than this share of the link's rate for its memory
+// kind is slow; "many" small slow copies make a finding.
+constexpr double kSlowCopyShare = 0.5;
+constexpr int kMinSmallCopies = 10;
+// Copies that stood in line for an engine this share of the wall time make
+// a finding (the same share the diagnosis names queueing at).
+constexpr double kQueueShare = 0.05;
+// Within this factor of its bound a run has nothing left to gain from its
+// copies queueing (the same 15% the diagnosis calls "within N% of").
+constexpr double kNearBound = 1.15;
+// The GPU idle over this share of the timed region: the host sets the pace.
+constexpr double kHostBoundIdleShare = 0.5;
+// A finding whose cost is under this share of the GPU's active span (first
+// GPU work to last) is left out: it would change the run by less than the
+// noise between two runs. The active span, not the wall time, because a
+// profiled program's timed region holds its setup too (cudaHostAlloc of a
+// large buffer can take most of it), which would hide a loop's problems.
+constexpr double kMinCostShare = 0.02;
+
+// ---- Small helpers.
+
+std::string printed(const char* pattern, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+std::string ms(std::int64_t ns)
+{
+    return printed("%.2f ms", static_cast<double>(ns) / 1e6);
+}
+
+std::string percentOf(std::int64_t part, std::int64_t whole)
+{
+    return whole > 0 ? printed("%.0f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "0%";
+}
+
+std::string plural(std::size_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+bool startsWith(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+bool startsWithAny(std::string_view text, std::initializer_list<std::string_view> prefixes)
+{
+    return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return startsWith(text, p); });
+}
+
+bool isCopy(OpKind kind)
+{
+    return kind == OpKind::Upload || kind == OpKind::Download;
+}
+
+// The interval an op held its engine: engine times where known (see RunMetrics).
+Interval engineInterval(const Op& op)
+{
+    if (isGpuOp(op.kind) && op.hasExec())
+        return {op.execStartNs, op.execEndNs};
+    return {op.startNs, op.endNs};
+}
+
+// The CUDA ordinal a lane's name gives ("GPU 1 stream 7", "GPU 0 default
+// stream (legacy)"); 0 when it names none (a one-device run).
+int deviceOfLane(const Lane& lane)
+{
+    if (!startsWith(lane.name, "GPU "))
+        return 0;
+    int device = 0;
+    std::size_t i = 4;
+    for (; i < lane.name.size() && lane.name[i] >= '0' && lane.name[i] <= '9' && device < 1'000'000; ++i)
+        device = device * 10 + (lane.name[i] - '0');
+    return i > 4 ? device : 0;
+}
+
+// The profiler names it "default stream (legacy)", the Kineto importer
+// "stream 7 (legacy default)" (and "... (2)" for an extra lane it opens where
+// ops overlap).
+bool isLegacyLane(const Lane& lane)
+{
+    return lane.kind == LaneKind::Stream
+           && (lane.name.find("default stream (legacy)") != std::string::npos
+               || lane.name.find("(legacy default)") != std::string::npos);
+}
+
+// Host calls by what they do. Profiles give Sync/Alloc/Free/Register ops;
+// imported traces give every call as ApiCall with its name; our pipelines
+// give HostWait for the host waiting on an event.
+bool isHostSync(const Run& run, const Op& op)
+{
+    if (op.kind == OpKind::Sync || op.kind == OpKind::HostWait)
+        return true;
+    return op.kind == OpKind::ApiCall
+           && startsWithAny(run.nameOf(op), {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cudaStreamSynchronize",
+                                             "cudaEventSynchronize", "cuCtxSynchronize", "cuStreamSynchronize",
+                                             "cuEventSynchronize"});
+}
+
+bool isAllocation(const Run& run, const Op& op)
+{
+    if (op.kind != OpKind::Alloc && op.kind != OpKind::Free && op.kind != OpKind::Register
+        && op.kind != OpKind::ApiCall)
+        return false;
+    const std::string& name = run.nameOf(op);
+    // Stream-ordered allocation (cudaMallocAsync, cudaFreeAsync) is the fix,
+    // not the problem: it does not synchronize.
+    if (name.find("Async") != std::string::npos)
+        return false;
+    if (op.kind != OpKind::ApiCall)
+        return true;
+    return startsWithAny(name, {"cudaMalloc", "cudaHostAlloc", "cudaFree", "cudaHostRegister", "cudaHostUnregister",
+                                "cuMemAlloc", "cuMemHostAlloc", "cuMemFree", "cuMemHostRegister",
+                                "cuMemHostUnregister"});
+}
+
+bool isSyncCopyCall(const Run& run, const Op& op)
+{
+    if (op.kind != OpKind::ApiCall)
+        return false;
+    const std::string& name = run.nameOf(op);
+    return startsWithAny(name, {"cudaMemcpy", "cudaMemset", "cuMemcpy", "cuMemset"})
+           && name.find("Async") == std::string::npos;
+}
+
+// The parts of [beginNs, endNs) outside `busy`.
+IntervalSet complement(const IntervalSet& busy, std::int64_t beginNs, std::int64_t endNs)
+{
+    std::vector<Interval> gaps;
+    std::int64_t at = beginNs;
+    for (const Interval& piece : busy.pieces()) {
+        if (piece.beginNs > at)
+            gaps.push_back({at, std::min(piece.beginNs, endNs)});
+        at = std::max(at, piece.endNs);
+        if (at >= endNs)
+            break;
+    }
+    if (at < endNs)
+        gaps.push_back({at, endNs});
+    return IntervalSet(std::move(gaps));
+}
+
+// The piece of `set` holding instant t, or nullptr.
+const Interval* pieceAt(const IntervalSet& set, std::int64_t t)
+{
+    const auto& pieces = set.pieces();
+    auto it = std::upper_bound(pieces.begin(), pieces.end(), t,
+                               [](std::int64_t v, const Interval& p) { return v < p.beginNs; });
+    if (it == pieces.begin())
+        return nullptr;
+    --it;
+    return t < it->endNs ? &*it : nullptr;
+}
+
+// The start of the first piece beginning after t; -1 when none does.
+std::int64_t nextStartAfter(const IntervalSet& set, std::int64_t t)
+{
+    const auto& pieces = set.pieces();
+    auto it = std::upper_bound(pieces.begin(), pieces.end(), t,
+                               [](std::int64_t v, const Interval& p) { return v < p.beginNs; });
+    return it == pieces.end() ? -1 : it->beginNs;
+}
+
+std::int64_t capped(std::int64_t ns, std::int64_t wallNs)
+{
+    return std::clamp<std::int64_t>(ns, 0, std::max<std::int64_t>(0, wallNs));
+}
+
+Finding makeFinding(FindingKind kind, std::vector<std::uint32_t> ops, int device)
+{
+    Finding f;
+    f.kind = kind;
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    f.opCount = ops.size();
+    if (ops.size() > kMaxFindingOps)
+        ops.resize(kMaxFindingOps);
+    f.ops = std::move(ops);
+    f.device = device;
+    return f;
+}
+
+// ---- What the run holds, gathered once.
+
+struct DeviceWork {
+    int device = 0;
+    IntervalSet busy; // every GPU op of the device, clipped to the timed region
+    std::map<int, std::vector<std::uint32_t>> laneOps; // stream lane -> its GPU ops in the region
+    DeviceActivity activity;
+};
+
+struct Context {
+    Context(const Run& r, const RunMetrics& m, const TransferRates& t) : run(r), metrics(m), rates(t) {}
+    const Run& run;
+    const RunMetrics& metrics;
+    const TransferRates& rates;
+    std::int64_t wallNs = 0;
+    std::vector<DeviceWork> devices;       // by ordinal
+    std::vector<int> laneDevice;           // per lane
+    IntervalSet gpuBusy;                   // all devices together
+    IntervalSet gpuIdle;                   // the timed region minus gpuBusy
+    std::unordered_map<std::uint32_t, std::uint32_t> gpuOpOf;  // correlation -> GPU op
+    std::unordered_map<std::uint32_t, std::uint32_t> callOf;   // correlation -> API call (ApiCall or role op)
+    std::vector<std::uint32_t> hostOps;    // ops on host lanes in the region, in time order
+    int deviceForHost = -1;                // the one device, or -1 when several
+
+    bool inRegion(const Op& op) const { return op.startNs >= run.timedBeginNs && op.startNs < run.timedEndNs; }
+    bool interleaved(const Op& op) const
+    {
+        // GPU work both before the call and at or after its end.
+        return !gpuBusy.isEmpty() && gpuBusy.pieces().front().beginNs < op.startNs
+               && gpuBusy.pieces().back().endNs > op.endNs;
+    }
+};
+
+Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+{
+    Context c(run, metrics, rates);
+    c.wallNs = spanNs(run.timedBeginNs, run.timedEndNs);
+    c.laneDevice.resize(run.lanes.size());
+    for (std::size_t i = 0; i < run.lanes.size(); ++i)
+        c.laneDevice[i] = deviceOfLane(run.lanes[i]);
+
+    std::map<int, std::array<std::vector<Interval>, kOpKindCount>> perKind;
+    std::map<int, int> withExec;
+    std::map<int, std::map<int, std::vector<std::uint32_t>>> lanesOf; // device -> stream lane -> GPU ops
+    std::vector<Interval> all;
+    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
+        const Op& op = run.ops[i];
+        if (op.lane >= run.lanes.size() || !c.inRegion(op))
+            continue;
+        if (!isGpuOp(op.kind)) {
+            if (run.lanes[op.lane].kind == LaneKind::HostThread)
+                c.hostOps.push_back(i);
+            if (op.correlation != 0)
+                c.callOf.emplace(op.correlation, i);
+            continue;
+        }
+        if (op.correlation != 0)
+            c.gpuOpOf.emplace(op.correlation, i);
+        const int device = c.laneDevice[op.lane];
+        const Interval interval = engineInterval(op);
+        perKind[device][static_cast<std::size_t>(op.kind)].push_back(interval);
+        withExec[device] += op.hasExec() ? 1 : 0;
+        all.push_back(interval);
+        lanesOf[device][op.lane].push_back(i);
+    }
+    std::sort(c.hostOps.begin(), c.hostOps.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return run.ops[a].startNs < run.ops[b].startNs;
+    });
+
+    const auto clip = [&](std::vector<Interval> v) {
+        return IntervalSet(std::move(v)).clipped(run.timedBeginNs, run.timedEndNs);
+    };
+    c.gpuBusy = clip(std::move(all));
+    c.gpuIdle = complement(c.gpuBusy, run.timedBeginNs, run.timedEndNs);
+    for (auto& [device, kinds] : perKind) {
+        DeviceWork w;
+        w.device = device;
+        DeviceActivity& a = w.activity;
+        a.device = device;
+        a.label = perKind.size() == 1 ? run.device.label() : "GPU " + std::to_string(device);
+        const auto set = [&](OpKind k) { return clip(kinds[static_cast<std::size_t>(k)]); };
+        const IntervalSet h2d = set(OpKind::Upload), d2h = set(OpKind::Download), dtod = set(OpKind::DeviceCopy);
+        const IntervalSet compute = set(OpKind::Kernel), memset = set(OpKind::Memset);
+        const IntervalSet copies = h2d.united(d2h).united(dtod);
+        w.busy = copies.united(compute).united(memset);
+        a.h2dNs = h2d.length();
+        a.d2hNs = d2h.length();
+        a.deviceCopyNs = dtod.length();
+        a.computeNs = compute.length();
+        a.memsetNs = memset.length();
+        a.busyNs = w.busy.length();
+        a.copyWithComputeNs = copies.intersected(compute).length();
+        a.h2dWithD2hNs = h2d.intersected(d2h).length();
+        a.idleNs = saturatingSub(c.wallNs, a.busyNs);
+        w.laneOps = std::move(lanesOf[device]);
+        a.streams = static_cast<int>(w.laneOps.size());
+        for (const auto& [lane, ops] : w.laneOps)
+            a.gpuOps += static_cast<int>(ops.size());
+        const int exec = withExec[device];
+        a.engineTimes = exec == a.gpuOps ? "engine execution intervals"
+                        : exec == 0      ? "event intervals (they include time queued behind other streams)"
+                                         : "engine execution intervals for " + std::to_string(exec) + " of "
+                                               + std::to_string(a.gpuOps) + " GPU ops, event intervals for the rest";
+        c.devices.push_back(std::move(w));
+    }
+    c.deviceForHost = c.devices.size() == 1 ? c.devices.front().device : -1;
+    return c;
+}
+
+// What perfect overlap of the device's engines would save: its busy time
+// minus the busiest single engine (uploads, downloads, device copies,
+// kernels with memsets). The cost rule of the structural findings.
+std::int64_t overlapHeadroom(const DeviceActivity& a)
+{
+    const std::int64_t busiest = std::max({a.h2dNs, a.d2hNs, a.deviceCopyNs, saturatingAdd(a.computeNs, a.memsetNs)});
+    return std::max<std::int64_t>(0, saturatingSub(a.busyNs, busiest));
+}
+
+// A host call that drained the GPU: the GPU was busy when it began and idle
+// when it returned, and more GPU work came after it (inside the loop).
+bool drainedTheGpu(const Context& c, const Op& call)
+{
+    const std::int64_t nextStart = nextStartAfter(c.gpuBusy, call.startNs);
+    const bool busyAtStart = pieceAt(c.gpuBusy, call.startNs) != nullptr || (nextStart >= 0 && nextStart < call.endNs);
+    return busyAtStart && pieceAt(c.gpuBusy, call.endNs) == nullptr && nextStartAfter(c.gpuBusy, call.endNs) >= 0;
+}
+
+// The host-blocking cost rule (sync copies, sync in the loop, allocation in
+// the loop): the GPU's idle time from each call's start until the first GPU
+// work that starts after the call returned. The windows are united first, so
+// two calls in one gap count it once. With `onlyDraining` (allocation, which
+// need not wait for the GPU) the time after the call counts only for calls
+// that drained the GPU.
+std::int64_t idleCostOf(const Context& c, const std::vector<std::uint32_t>& calls, bool onlyDraining = false)
+{
+    std::vector<Interval> windows;
+    for (std::uint32_t i : calls) {
+        const Op& op = c.run.ops[i];
+        // A call that did not leave the GPU empty is charged only for the
+        // GPU's idle time while it ran: what the host did after it is not
+        // the call's doing.
+        const std::int64_t next = !onlyDraining || drainedTheGpu(c, op) ? nextStartAfter(c.gpuBusy, op.endNs) : -1;
+        windows.push_back({op.startNs, next >= 0 ? next : op.endNs});
+    }
+    return IntervalSet(std::move(windows)).intersected(c.gpuIdle).length();
+}
+
+// ---- The findings, one function each.
+
+void pageableCopies(const Context& c, std::vector<Finding>& out)
+{
+    const Run& run = c.run;
+    std::vector<std::uint32_t> copies, ops;
+    std::vector<Interval> intervals;
+    std::int64_t stagingCost = 0, blockedNs = 0;
+    bool rateKnown = true;
+    int asyncCalls = 0, blockedCalls = 0;
+    for (const auto& w : c.devices)
+        for (const auto& [lane, laneOps] : w.laneOps)
+            for (std::uint32_t i : laneOps) {
+                const Op& op = run.ops[i];
+                if (!isCopy(op.kind) || op.memory != HostMemoryKind::Pageable)
+                    continue;
+                copies.push_back(i);
+                ops.push_back(i);
+                const Interval e = engineInterval(op);
+                intervals.push_back(e);
+                const double pinned = op.kind == OpKind::Upload ? c.rates.pinnedH2DGBps : c.rates.pinnedD2HGBps;
+                if (pinned > 0)
+                    stagingCost = saturatingAdd(
+                        stagingCost, std::max<std::int64_t>(0, spanNs(e.beginNs, e.endNs)
+                                                                   - saturatingCast<std::int64_t>(
+                                                                       static_cast<double>(op.bytes) / pinned)));
+                else
+                    rateKnown = false;
+                // The call that issued it: an "async" one that lasted as long
+                // as the copy blocked the host.
+                if (const auto call = c.callOf.find(op.correlation); op.correlation && call != c.callOf.end()) {
+                    const Op& api = run.ops[call->second];
+                    ops.push_back(call->second);
+                    if (run.nameOf(api).find("Async") != std::string::npos) {
+                        ++asyncCalls;
+                        const double done = static_cast<double>(e.beginNs)
+                                            + kBlockedShare * static_cast<double>(spanNs(e.beginNs, e.endNs));
+                        if (static_cast<double>(api.endNs) >= done) {
+                            ++blockedCalls;
+                            blockedNs = saturatingAdd(blockedNs, spanNs(api.startNs, api.endNs));
+                        }
+                    }
+                }
+            }
+    if (copies.empty())
+        return;
+    const IntervalSet pageable = IntervalSet(std::move(intervals)).clipped(run.timedBeginNs, run.timedEndNs);
+    const std::int64_t gpuBusy = c.gpuBusy.length();
+    if (gpuBusy <= 0 || static_cast<double>(pageable.length()) < kMinPageableShare * static_cast<double>(gpuBusy))
+        return;
+    Finding f = makeFinding(FindingKind::PageableCopies, std::move(ops), c.deviceForHost);
+    f.cause = plural(copies.size(), "copy", "copies") + " from or to pageable host memory (" + ms(pageable.length())
+              + " of copy time): the driver stages them through its own pinned buffer";
+    if (blockedCalls > 0)
+        f.cause += ", and " + std::to_string(blockedCalls) + " of " + std::to_string(asyncCalls)
+                   + " \"async\" calls returned only after their copy was done (host blocked " + ms(blockedNs) + ")";
+    if (rateKnown) {
+        // Cost: each copy's time beyond what it takes at the pinned rate of
+        // its direction (sweep, preset, or the run's own pinned copies).
+        f.costNs = capped(stagingCost, c.wallNs);
+    } else {
+        // No pinned rate to compare with: the copies' time during which no
+        // kernel ran, what pinned copies on other streams could hide.
+        IntervalSet kernels;
+        for (const auto& w : c.devices) {
+            std::vector<Interval> k;
+            for (const auto& [lane, laneOps] : w.laneOps)
+                for (std::uint32_t i : laneOps)
+                    if (run.ops[i].kind == OpKind::Kernel)
+                        k.push_back(engineInterval(run.ops[i]));
+            kernels = kernels.united(IntervalSet(std::move(k)));
+        }
+        f.costNs = capped(pageable.length() - pageable.intersected(kernels).length(), c.wallNs);
+        f.cause += " (no pinned rate known: cost is their time not under a kernel)";
+    }
+    f.fix = "allocate the host buffers pinned (cudaMallocHost / cudaHostAlloc, pin_memory=True in PyTorch) or "
+            "register them once with cudaHostRegister; then cudaMemcpyAsync returns at once and copies overlap kernels";
+    out.push_back(std::move(f));
+}
+
+void syncCopies(const Context& c, std::vector<Finding>& out)
+{
+    const Run& run = c.run;
+    std::vector<std::uint32_t> calls, ops;
+    for (std::uint32_t i : c.hostOps) {
+        const Op& call = run.ops[i];
+        if (!isSyncCopyCall(run, call) || !c.interleaved(call))
+            continue;
+        // Blocking: the call returned only after the GPU op it issued ended.
+        const auto gpu = c.gpuOpOf.find(call.correlation);
+        if (call.correlation == 0 || gpu == c.gpuOpOf.end())
+            continue;
+        const Op& work = run.ops[gpu->second];
+        if (call.endNs < engineInterval(work).endNs)
+            continue;
+        calls.push_back(i);
+        ops.push_back(i);
+        ops.push_back(gpu->second);
+    }
+    if (static_cast<int>(calls.size()) < kMinRepeats)
+        return;
+    Finding f = makeFinding(FindingKind::SyncCopies, std::move(ops), c.deviceForHost);
+    f.costNs = capped(idleCostOf(c, calls), c.wallNs);
+    f.cause = plural(calls.size(), "synchronous copy or memset call", "synchronous copy or memset calls")
+              + " (cudaMemcpy, cudaMemset) returned only after their GPU work ended: the host could not queue "
+                "anything meanwhile";
+    f.fix = "use cudaMemcpyAsync / cudaMemsetAsync on a stream of your own (from pinned memory) and synchronize "
+            "once, where the result is needed";
+    out.push_back(std::move(f));
+}
+
+// Time during which two or more of `lanes` ran work at once.
+std::int64_t concurrentNs(const Run& run, const std::map<int, std::vector<std::uint32_t>>& lanes)
+{
+    std::vector<std::pair<std::int64_t, int>> edges;
+    for (const auto& [lane, ops] : lanes) {
+        std::vector<Interval> v;
+        for (std::uint32_t i : ops)
+            v.push_back(engineInterval(run.ops[i]));
+        const IntervalSet lanePieces(std::move(v));
+        for (const Interval& p : lanePieces.pieces()) {
+            edges.emplace_back(p.beginNs, +1);
+            edges.emplace_back(p.endNs, -1);
+        }
+    }
+    std::sort(edges.begin(), edges.end()); // ends (-1) before starts at the same instant
+    std::int64_t total = 0, since = 0;
+    int open = 0;
+    for (const auto& [t, d] : edges) {
+        if (open >= 2)
+            total = saturatingAdd(total, t - since);
+        open += d;
+        since = t;
+    }
+    return total;
+}
+
+void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
+{
+    for (const DeviceWork& w : c.devices) {
+        std::vector<std::uint32_t> legacyOps;
+        std::int64_t otherFirst = -1, otherLast = -1;
+        for (const auto& [lane, ops] : w.laneOps) {
+            if (isLegacyLane(c.run.lanes[static_cast<std::size_t>(lane)])) {
+                legacyOps.insert(legacyOps.end(), ops.begin(), ops.end());
+                continue;
+            }
+            for (std::uint32_t i : ops) {
+                const Interval e = engineInterval(c.run.ops[i]);
+                otherFirst = otherFirst < 0 ? e.beginNs : std::min(otherFirst, e.beginNs);
+                otherLast = std::max(otherLast, e.endNs);
+            }
+        }
+        if (legacyOps.empty() || otherFirst < 0)
+            continue;
+        // Interleaved with the other streams' work, not before or after it.
+        const auto inside = std::count_if(legacyOps.begin(), legacyOps.end(), [&](std::uint32_t i) {
+            const std::int64_t s = engineInterval(c.run.ops[i]).beginNs;
+            return s > otherFirst && s < otherLast;
+        });
+        if (inside < kMinRepeats)
+            continue;
+        // Serialized: the streams hardly ever ran at once.
+        const DeviceActivity& a = w.activity;
+        if (static_cast<double>(concurrentNs(c.run, w.laneOps)) >= kSerializedShare * static_cast<double>(a.busyNs))
+            continue;
+        const std::int64_t headroom = overlapHeadroom(a);
+        if (static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
+            continue;
+        Finding f = makeFinding(FindingKind::LegacyDefaultStream, legacyOps, w.device);
+        f.costNs = capped(headroom, c.wallNs);
+        f.cause = plural(legacyOps.size(), "op", "ops") + " on the legacy default stream among "
+                  + std::to_string(a.streams - 1) + " other "
+                  + (a.streams - 1 == 1 ? "stream's" : "streams'") + " work: each waits for all blocking streams "
+                  + "and holds back their later work, so the " + std::to_string(a.streams)
+                  + " streams ran at the same time under " + printed("%.0f%%", 100 * kSerializedShare)
+                  + " of the busy time";
+        f.fix = "issue that work on the streams it belongs to (cudaMemsetAsync(..., stream), not cudaMemset), create "
+                "streams with cudaStreamNonBlocking, or build with --default-stream per-thread";
+        out.push_back(std::move(f));
+    }
+}
+
+void oneStream(const Context& c, std::vector<Finding>& out)
+{
+    for (const DeviceWork& w : c.devices) {
+        if (w.laneOps.size() != 1)
+            continue;
+        const std::vector<std::uint32_t>& ops = w.laneOps.begin()->second;
+        const bool copies = std::any_of(ops.begin(), ops.end(), [&](std::uint32_t i) { return isCopy(c.run.ops[i].kind); });
+        const bool kernels =
+            std::any_of(ops.begin(), ops.end(), [&](std::uint32_t i) { return c.run.ops[i].kind == OpKind::Kernel; });
+        if (!copies || !kernels)
+            continue;
+        const DeviceActivity& a = w.activity;
+        const std::int64_t headroom = overlapHeadroom(a);
+        if (static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
+            continue;
+        Finding f = makeFinding(FindingKind::OneStream, ops, w.device);
+        f.costNs = capped(headroom, c.wallNs);
+        f.cause = "all " + plural(ops.size(), "GPU op", "GPU ops") + " on one stream ("
+                  + c.run.lanes[static_cast<std::size_t>(w.laneOps.begin()->first)].name
+                  + "): a stream runs in order, so copies (" + ms(saturatingAdd(a.h2dNs, a.d2hNs)) + ") and kernels ("
+                  + ms(a.computeNs) + ") cannot overlap";
+        f.fix = "split the work into chunks on two or three streams (each with its own buffers, copies from pinned "
+                "memory), so one chunk's kernel runs while the next uploads and the previous downloads";
+        out.push_back(std::move(f));
+    }
+}
+
+void syncInLoop(const Context& c, std::vector<Finding>& out)
+{
+    const Run& run = c.run;
+    std::vector<std::uint32_t> calls;
+    for (std::uint32_t i : c.hostOps)
+        if (isHostSync(run, run.ops[i]) && drainedTheGpu(c, run.ops[i]))
+            calls.push_back(i);
+    if (static_cast<int>(calls.size()) < kMinRepeats)
+        return;
+    Finding f = makeFinding(FindingKind::SyncInLoop, calls, c.deviceForHost);
+    f.costNs = capped(idleCostOf(c, calls), c.wallNs);
+    f.cause = plural(calls.size(), "host synchronization", "host synchronizations")
+              + " between GPU work waited until the GPU had nothing left to do; it then idled "
+              + ms(f.costNs) + " until the host queued more";
+    f.fix = "keep work queued while the host waits: wait on a per-chunk event for an older chunk (cudaEventSynchronize) "
+            "instead of cudaDeviceSynchronize, and queue the next chunks before using a result";
+    out.push_back(std::move(f));
+}
+
+void allocInLoop(const Context& c, std::vector<Finding>& out)
+{
+    const Run& run = c.run;
+    std::vector<std::uint32_t> calls;
+    int draining = 0;
+    for (std::uint32_t i : c.hostOps) {
+        const Op& op = run.ops[i];
+        if (isAllocation(run, op) && c.interleaved(op)) {
+            calls.push_back(i);
+            draining += drainedTheGpu(c, op) ? 1 : 0;
+        }
+    }
+    if (static_cast<int>(calls.size()) < kMinRepeats)
+        return;
+    Finding f = makeFinding(FindingKind::AllocInLoop, calls, c.deviceForHost);
+    f.costNs = capped(idleCostOf(c, calls, true), c.wallNs);
+    f.cause = plural(calls.size(), "allocation, free or registration call", "allocation, free or registration calls")
+              + " between GPU work";
+    if (draining > 0)
+        f.cause += "; " + std::to_string(draining) + " of them waited for the GPU to drain (cudaFree and "
+                   "cudaFreeHost synchronize the device)";
+    f.fix = "allocate (and register) buffers once before the loop and reuse them, or use stream-ordered "
+            "cudaMallocAsync / cudaFreeAsync";
+    out.push_back(std::move(f));
+}
+
+void smallCopies(const Context& c, std::vector<Finding>& out)
+{
+    const Run& run = c.run;
+    std::vector<std::uint32_t> small;
+    std::int64_t overhead = 0;
+    std::uint64_t bytes = 0;
+    for (const auto& w : c.devices)
+        for (const auto& [lane, ops] : w.laneOps)
+            for (std::uint32_t i : ops) {
+                const Op& op = run.ops[i];
+                if (!isCopy(op.kind) || op.bytes == 0 || op.bytes >= kSmallCopyBytes)
+                    continue;
+                const double rate = op.kind == OpKind::Upload ? c.rates.h2dGBps(op.memory) : c.rates.d2hGBps(op.memory);
+                const Interval e = engineInterval(op);
+                const std::int64_t ns = spanNs(e.beginNs, e.endNs);
+                if (rate <= 0 || ns <= 0)
+                    continue;
+                const double achieved = static_cast<double>(op.bytes) / static_cast<double>(ns);
+                if (achieved >= kSlowCopyShare * rate)
+                    continue;
+                small.push_back(i);
+                bytes += op.bytes;
+                // Cost: each copy's time beyond what its bytes take at the rate.
+                overhead = saturatingAdd(
+                    overhead,
+                    std::max<std::int64_t>(0, ns - saturatingCast<std::int64_t>(static_cast<double>(op.bytes) / rate)));
+            }
+    if (static_cast<int>(small.size()) < kMinSmallCopies)
+        return;
+    Finding f = makeFinding(FindingKind::SmallCopies, small, c.deviceForHost);
+    f.costNs = capped(overhead, c.wallNs);
+    f.cause = plural(small.size(), "copy", "copies") + " under " + std::to_string(kSmallCopyBytes >> 10)
+              + " KiB (" + printed("%.1f", static_cast<double>(bytes) / small.size() / 1024.0)
+              + " KiB on average) reached under " + printed("%.0f%%", 100 * kSlowCopyShare)
+              + " of the link's rate (" + c.rates.source + "): each pays a fixed cost of microseconds";
+    f.fix = "batch small transfers into one buffer and copy it at once (or keep the data on the device)";
+    out.push_back(std::move(f));
+}
+
+void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding>& out)
+{
+    const RunMetrics& m = c.metrics;
+    if (c.wallNs <= 0)
+        return;
+    const bool up = static_cast<double>(m.h2dQueue.ns) >= kQueueShare * static_cast<double>(c.wallNs);
+    const bool down = static_cast<double>(m.d2hQueue.ns) >= kQueueShare * static_cast<double>(c.wallNs);
+    if (!up && !down)
+        return;
+    // The copies that stood in line, and how long: the union of their waits
+    // (stream reached them, engine had not started them).
+    std::vector<std::uint32_t> ops;
+    std::vector<Interval> waits;
+    for (std::uint32_t i = 0; i < c.run.ops.size(); ++i) {
+        const Op& op = c.run.ops[i];
+        const bool kind = (up && op.kind == OpKind::Upload) || (down && op.kind == OpKind::Download);
+        if (kind && op.hasExec() && c.inRegion(op) && op.execStartNs > op.startNs) {
+            ops.push_back(i);
+            waits.push_back({op.startNs, op.execStartNs});
+        }
+    }
+    Finding f = makeFinding(FindingKind::CopyEngineQueue, std::move(ops), c.deviceForHost);
+    // Cost: the time some copy stood in line (union of the waits), but no
+    // more than the run's distance from its bound: waiting behind a busy
+    // engine cannot cost more than what separates the run from the fastest
+    // it could go (a pipeline's bound, else its busiest engine's busy time).
+    std::int64_t bound = bounds.boundNs;
+    if (bound <= 0)
+        for (const auto& w : c.devices)
+            bound = std::max({bound, w.activity.h2dNs, w.activity.d2hNs, w.activity.deviceCopyNs,
+                              saturatingAdd(w.activity.computeNs, w.activity.memsetNs)});
+    // A run this close to its bound has nothing left to gain: its copies
+    // queue because the link is busy, which is the bound itself.
+    if (bound > 0 && static_cast<double>(c.wallNs) < kNearBound * static_cast<double>(bound))
+        return;
+    const std::int64_t waited =
+        IntervalSet(std::move(waits)).clipped(c.run.timedBeginNs, c.run.timedEndNs).length();
+    f.costNs = capped(std::min(waited, saturatingSub(c.wallNs, bound)), c.wallNs);
+    std::string what;
+    if (up)
+        what = plural(static_cast<std::size_t>(m.h2dQueue.streams), "stream's uploads", "streams' uploads");
+    if (down)
+        what += (what.empty() ? "" : " and ")
+                + plural(static_cast<std::size_t>(m.d2hQueue.streams), "stream's downloads", "streams' downloads");
+    f.cause = what + " waited for a copy engine another stream held (event time vs engine time): same-direction "
+                     "copies run one at a time on one engine";
+    f.fix = "the time is the link's, not lost to a mistake: keep uploads and downloads both in flight so the two "
+            "directions' engines work at once, or move fewer bytes; event-timed copy durations include this wait";
+    out.push_back(std::move(f));
+}
+
+// The GPU's idle time during [beginNs, endNs).
+std::int64_t idleWithin(const IntervalSet& idle, std::int64_t beginNs, std::int64_t endNs)
+{
+    const auto& pieces = idle.pieces();
+    auto it = std::upper_bound(pieces.begin(), pieces.end(), beginNs,
+                               [](std::int64_t v, const Interval& p) { return v < p.endNs; });
+    std::int64_t total = 0;
+    for (; it != pieces.end() && it->beginNs < endNs; ++it)
+        total = saturatingAdd(total, std::min(it->endNs, endNs) - std::max(it->beginNs, beginNs));
+    return total;
+}
+
+// Where a host-bound run's idle GPU time went: the CUDA calls the host was
+// in while the GPU idled, by name, largest first ("cudaHostAlloc (2 calls,
+// 412.30 ms)"); those under a tenth of the idle time are left out.
+std::string idleCalls(const Context& c, std::int64_t idleNs)
+{
+    struct Use {
+        std::size_t calls = 0;
+        std::int64_t ns = 0;
+    };
+    std::map<std::string, Use> byName;
+    for (std::uint32_t i : c.hostOps) {
+        const Op& op = c.run.ops[i];
+        const std::string& name = c.run.nameOf(op);
+        if (name.empty())
+            continue;
+        Use& u = byName[name];
+        ++u.calls;
+        u.ns = saturatingAdd(u.ns, idleWithin(c.gpuIdle, op.startNs, op.endNs));
+    }
+    std::vector<std::pair<std::string, Use>> top(byName.begin(), byName.end());
+    std::erase_if(top, [&](const auto& e) { return static_cast<double>(e.second.ns) < 0.1 * static_cast<double>(idleNs); });
+    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+    std::string text;
+    for (std::size_t i = 0; i < top.size() && i < 3; ++i)
+        text += (text.empty() ? "" : ", ") + top[i].first + " (" + plural(top[i].second.calls, "call", "calls") + ", "
+                + ms(top[i].second.ns) + ")";
+    return text;
+}
+
+// What bounds a run we did not build: the busiest engine, or the host when
+// the GPU idles most of the region.
+Finding generalBound(const Context& c, DiagnosisKind& kind)
+{
+    Finding f = makeFinding(FindingKind::Bound, {}, c.deviceForHost);
+    kind = DiagnosisKind::NoWork;
+    std::int64_t transfer = 0, compute = 0, busy = 0;
+    for (const auto& w : c.devices) {
+        const DeviceActivity& a = w.activity;
+        transfer = std::max({transfer, a.h2dNs, a.d2hNs, a.deviceCopyNs});
+        compute = std::max(compute, saturatingAdd(a.computeNs, a.memsetNs));
+        busy = std::max(busy, a.busyNs);
+    }
+    if (c.wallNs <= 0 || busy <= 0) {
+        f.cause = "no GPU work in the timed region: nothing to bound";
+        f.fix = "profile a part of the program that runs CUDA work";
+        return f;
+    }
+    const std::int64_t bound = std::max(transfer, compute);
+    const std::int64_t idle = c.gpuIdle.length();
+    const bool host = static_cast<double>(idle) >= kHostBoundIdleShare * static_cast<double>(c.wallNs);
+    kind = host ? DiagnosisKind::HostBound : transfer >= compute ? DiagnosisKind::TransferBound : DiagnosisKind::ComputeBound;
+    const std::string what = toString(kind);
+    // Cost: the wall time beyond the busiest engine's busy time, the least
+    // the GPU's work could take were everything else hidden under it.
+    f.costNs = capped(saturatingSub(c.wallNs, bound), c.wallNs);
+    const double distance = bound > 0 ? static_cast<double>(c.wallNs) / static_cast<double>(bound) : 0.0;
+    f.cause = what + ": the GPU idles " + percentOf(idle, c.wallNs) + " of the timed region ("
+              + ms(c.wallNs) + "); copies' busiest engine " + ms(transfer) + ", kernels " + ms(compute) + "; "
+              + printed("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
+    if (host)
+        if (const std::string calls = idleCalls(c, idle); !calls.empty())
+            f.cause += "; the GPU idled most while the host was in " + calls;
+    f.fix = host ? "the GPU waits on the host: move one-time setup (allocation, pinned memory, data loading) out of "
+                   "the loop, queue work ahead instead of synchronizing, and see the other findings"
+            : kind == DiagnosisKind::TransferBound
+                ? "the copies set the pace: pinned memory, both directions in flight on separate streams, and fewer "
+                  "bytes moved"
+                : "the kernels set the pace: hide copies under them (other findings say why they do not) and make the "
+                  "kernels faster";
+    return f;
+}
+
+// Our pipeline runs: the bound finding is the diagnosis, whose model knows
+// the pipeline (chunks, slots, staging).
+Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& diagnosis)
+{
+    Finding f = makeFinding(FindingKind::Bound, {}, c.deviceForHost);
+    f.cause = diagnosis.sentence;
+    // Cost: wall time beyond the pipeline's bound at the run's rates.
+    f.costNs = bounds.boundNs > 0 ? capped(saturatingSub(c.wallNs, bounds.boundNs), c.wallNs) : 0;
+    switch (diagnosis.kind) {
+    case DiagnosisKind::Serialized: f.fix = "pinned memory and several streams let copies and kernels overlap"; break;
+    case DiagnosisKind::HostStagingBound: f.fix = "more staging threads, or registered memory (no staging copies)"; break;
+    case DiagnosisKind::TransferBound: f.fix = "the link is the limit: pinned memory, both directions at once, fewer bytes"; break;
+    case DiagnosisKind::ComputeBound: f.fix = "faster kernels; keep copies hidden under them"; break;
+    case DiagnosisKind::LatencyBound: f.fix = "fewer, larger chunks or a deeper pipeline, as the diagnosis says"; break;
+    case DiagnosisKind::SetupBound: f.fix = "allocate and register buffers once, outside the timed loop"; break;
+    default: f.fix = "record a completed run to judge it"; break;
+    }
+    return f;
+}
+
+} // namespace
+
+bool isPipelineRun(const Run& run)
+{
+    return run.params.chunks > 0;
+}
+
+const char* toString(FindingKind kind)
+{
+    switch (kind) {
+    case FindingKind::PageableCopies: return "pageable memory";
+    case FindingKind::SyncCopies: return "synchronous copies";
+    case FindingKind::LegacyDefaultStream: return "legacy default stream";
+    case FindingKind::OneStream: return "one stream";
+    case FindingKind::SyncInLoop: return "sync in the loop";
+    case FindingKind::AllocInLoop: return "allocation in the loop";
+    case FindingKind::SmallCopies: return "small copies";
+    case FindingKind::CopyEngineQueue: return "copy engine queue";
+    case FindingKind::Bound: return "bound";
+    }
+    return "?";
+}
+
+RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Bounds& bounds,
+                         const Diagnosis& diagnosis)
+{
+    RunFindings result;
+    const Context c = gather(run, metrics, rates);
+    result.wallNs = c.wallNs;
+    for (const DeviceWork& w : c.devices)
+        result.devices.push_back(w.activity);
+    if (run.timing == kWallOnlyTiming || c.wallNs <= 0) {
+        result.boundDiagnosis = diagnosis;
+        result.findings.push_back(pipelineBound(c, bounds, diagnosis));
+        return result;
+    }
+    pageableCopies(c, result.findings);
+    syncCopies(c, result.findings);
+    legacyDefaultStream(c, result.findings);
+    oneStream(c, result.findings);
+    syncInLoop(c, result.findings);
+    allocInLoop(c, result.findings);
+    smallCopies(c, result.findings);
+    copyEngineQueue(c, bounds, result.findings);
+    const std::int64_t activeNs = c.gpuBusy.isEmpty()
+                                      ? 0
+                                      : spanNs(c.gpuBusy.pieces().front().beginNs, c.gpuBusy.pieces().back().endNs);
+    std::erase_if(result.findings, [&](const Finding& f) {
+        return static_cast<double>(f.costNs) < kMinCostShare * static_cast<double>(activeNs);
+    });
+    std::stable_sort(result.findings.begin(), result.findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.costNs > b.costNs; });
+    // Our pipelines carry their own model (chunks, slots): their diagnosis is
+    // the bound. Any other run gets the general one, which becomes its
+    // diagnosis too. A partial run has no bound either way.
+    result.boundDiagnosis = diagnosis;
+    if (isPipelineRun(run) || run.status != RunStatus::Completed) {
+        result.findings.push_back(pipelineBound(c, bounds, diagnosis));
+    } else {
+        DiagnosisKind kind = DiagnosisKind::NoWork;
+        Finding bound = generalBound(c, kind);
+        result.boundDiagnosis.kind = kind;
+        result.boundDiagnosis.sentence = (kind == DiagnosisKind::NoWork ? "no work: " : "") + bound.cause + "; "
+                                         + bound.fix;
+        result.findings.push_back(std::move(bound));
+    }
+    return result;
+}
+
+RunFindings analyzeFindings(const Run& run, const std::vector<BandwidthSweep>& sweeps)
+{
+    return analyzeRun(run, sweeps, nullptr).findings;
+}
+
+} // namespace ovs

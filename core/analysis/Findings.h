@@ -1,0 +1,113 @@
+#pragma once
+
+// Findings on any run: our pipelines, a program recorded by
+// `overlapscope-cli profile`, an imported PyTorch (Kineto) trace. Per device,
+// what each engine did (busy, overlap, idle); then a list of findings, each a
+// reason copies and kernels fail to overlap, with the time it costs, the ops
+// it concerns and the fix. docs/profiling.md ("Findings") lists each rule,
+// its thresholds and how its cost is estimated.
+//
+// Use: analyzeRun (RunAnalysis.h) fills RunAnalysis::findings, computing the
+// metrics once; analyzeFindings below is the same for a caller that holds
+// only a run and its trace's sweeps (the window). Both are pure functions of
+// their arguments (no shared state), linear-logarithmic in the run's ops: a
+// window calls them on a worker thread for a large run, never on the GUI
+// thread.
+
+#include "analysis/Bounds.h"
+#include "analysis/Diagnosis.h"
+#include "analysis/RunMetrics.h"
+#include "analysis/TransferRates.h"
+#include "trace/BandwidthSweep.h"
+#include "trace/Run.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// The reasons we look for. The order is the order of issue 7, part 4; it is
+// part of nothing (reports sort by cost).
+enum class FindingKind : std::uint8_t {
+    PageableCopies,      // copies from or to pageable host memory: staged by the driver, block the host
+    SyncCopies,          // synchronous cudaMemcpy / cudaMemset calls block the host thread
+    LegacyDefaultStream, // work on the legacy default stream serializes the other streams
+    OneStream,           // copies and kernels all on one stream: they cannot overlap
+    SyncInLoop,          // host synchronization inside the loop leaves the GPU idle
+    AllocInLoop,         // allocation, free or registration between GPU work, with its implicit sync
+    SmallCopies,         // copies too small to reach the link's rate
+    CopyEngineQueue,     // same-direction copies queued on one copy engine (event vs engine time)
+    Bound,               // what bounds the run and how far it is from that bound
+};
+inline constexpr int kFindingKindCount = 9;
+// Short words for a kind: "pageable memory", "one stream", ...
+const char* toString(FindingKind kind);
+
+// A finding lists at most this many of its ops (the window selects them);
+// opCount keeps the full count.
+inline constexpr std::size_t kMaxFindingOps = 1000;
+
+struct Finding {
+    FindingKind kind = FindingKind::Bound;
+    std::string cause; // one line: what happened, with the numbers that say so
+    std::string fix;   // what to change, in words
+    // The time it costs the run, ns: how much shorter the timed region would
+    // be without it, by the estimate Findings.cpp documents for each kind
+    // (also in docs/profiling.md). Never negative, at most the wall time.
+    std::int64_t costNs = 0;
+    // The ops it concerns: indices into Run::ops, ascending, the first
+    // kMaxFindingOps of them.
+    std::vector<std::uint32_t> ops;
+    std::size_t opCount = 0; // all of them, however many `ops` lists
+    int device = -1;         // the device (see DeviceActivity::device); -1: the whole run
+};
+
+// What one device's engines did in the run's timed region. Busy times are
+// unions (two streams' copies at once count once), clipped to the region.
+struct DeviceActivity {
+    int device = 0;    // CUDA ordinal from the lane names ("GPU 1 stream 7"); 0 when they name none
+    std::string label; // "NVIDIA H200" for the run's only device, "GPU 1" when there are several
+    int streams = 0;   // stream lanes with GPU work in the region
+    int gpuOps = 0;
+    std::string engineTimes; // engine (exec) intervals or events: which the times below use
+
+    std::int64_t h2dNs = 0;        // uploads
+    std::int64_t d2hNs = 0;        // downloads
+    std::int64_t deviceCopyNs = 0; // device to device and peer copies
+    std::int64_t computeNs = 0;    // kernels
+    std::int64_t memsetNs = 0;     // memsets, counted apart from kernels
+    std::int64_t busyNs = 0;       // union of all of the above
+    std::int64_t copyWithComputeNs = 0; // some copy (any direction) while some kernel ran
+    std::int64_t h2dWithD2hNs = 0;      // an upload and a download at once
+    std::int64_t idleNs = 0;            // timed region minus busyNs: the GPU had nothing to do
+};
+
+// True for runs of our own pipelines (they carry their chunk count): their
+// bound comes from the pipeline model (Bounds, Diagnosis). Any other run
+// (a profiled program, an imported trace) gets the general bound, which
+// also becomes its Diagnosis (see analyzeRun).
+bool isPipelineRun(const Run& run);
+
+struct RunFindings {
+    std::int64_t wallNs = 0;
+    std::vector<DeviceActivity> devices; // by device ordinal
+    std::vector<Finding> findings;       // largest cost first; the Bound finding last
+    // The Bound finding as a diagnosis: for a pipeline run the diagnosis it
+    // was given; for any other run the general bound (kind TransferBound,
+    // ComputeBound, HostBound or NoWork; sentence "<kind>: <cause>; <fix>").
+    Diagnosis boundDiagnosis;
+};
+
+// The findings of one run. `metrics`, `bounds` and `diagnosis` are the run's
+// own (RunAnalysis computes them once); for a pipeline run the Bound finding
+// is its diagnosis.
+RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates,
+                         const Bounds& bounds, const Diagnosis& diagnosis);
+
+// All of it from a run and its trace's bandwidth sweeps (rates of the same
+// device come from there): runs analyzeRun and returns its findings.
+RunFindings analyzeFindings(const Run& run, const std::vector<BandwidthSweep>& sweeps);
+
+} // namespace ovs

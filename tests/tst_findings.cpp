@@ -1,0 +1,805 @@
+// Findings on any run (analysis/Findings.h): for each kind a small
+// hand-built run where it fires and its fixed counterpart where it does not,
+// with the ops it names and a cost checked against the rule in Findings.cpp;
+// per-device activity with exact numbers; and the stored H200 traces (our
+// pipelines, PyTorch traces, the example programs profiled with and without
+// --fix), where each finding must or must not appear.
+#include "analysis/Findings.h"
+#include "analysis/RunAnalysis.h"
+#include "pipeline/PipelineRunner.h"
+#include "sim/SimDevice.h"
+#include "trace/TraceJson.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <set>
+
+using namespace ovs;
+
+Q_DECLARE_METATYPE(ovs::FindingKind)
+
+namespace {
+
+constexpr std::int64_t kUs = 1000;
+constexpr std::uint64_t kChunkBytes = std::uint64_t(16) << 20;
+
+// A profiled run in a few lines: GPU ops carry engine times (as CUPTI's do)
+// and host calls join them by correlation id, as the profiler records them.
+class RunBuilder {
+public:
+    RunBuilder()
+    {
+        m_run.name = "test program";
+        m_run.pipeline = "profile";
+        m_run.timing = "cupti";
+        m_run.device.name = "Test GPU";
+    }
+    int lane(const std::string& name, LaneKind kind = LaneKind::Stream)
+    {
+        m_run.lanes.push_back({name, kind});
+        return static_cast<int>(m_run.lanes.size() - 1);
+    }
+    // A GPU op on `lane`, issued by the call `correlation` (0: none).
+    void gpu(OpKind kind, int lane, std::int64_t start, std::int64_t end, std::uint64_t bytes = 0,
+             HostMemoryKind memory = HostMemoryKind::None, std::uint32_t correlation = 0)
+    {
+        Op op;
+        op.kind = kind;
+        op.lane = static_cast<std::uint16_t>(lane);
+        op.startNs = op.execStartNs = start;
+        op.endNs = op.execEndNs = end;
+        op.bytes = bytes;
+        op.memory = memory;
+        op.correlation = correlation;
+        m_run.ops.push_back(op);
+    }
+    void call(int lane, const std::string& name, std::int64_t start, std::int64_t end, std::uint32_t correlation = 0,
+              OpKind kind = OpKind::ApiCall)
+    {
+        Op op;
+        op.kind = kind;
+        op.lane = static_cast<std::uint16_t>(lane);
+        op.startNs = start;
+        op.endNs = end;
+        op.correlation = correlation;
+        const auto known = std::find(m_run.names.begin(), m_run.names.end(), name);
+        op.nameId = static_cast<std::uint32_t>(known - m_run.names.begin());
+        if (known == m_run.names.end())
+            m_run.names.push_back(name);
+        m_run.ops.push_back(op);
+    }
+    Run finish()
+    {
+        std::int64_t begin = m_run.ops.front().startNs, end = 0;
+        for (const Op& op : m_run.ops) {
+            begin = std::min(begin, op.startNs);
+            end = std::max(end, op.endNs);
+        }
+        m_run.timedBeginNs = begin;
+        m_run.timedEndNs = end;
+        m_run.sortOps();
+        return m_run;
+    }
+
+private:
+    Run m_run;
+};
+
+// The chunked loop of the example programs, in its variants: each chunk
+// uploads 16 MiB, runs a kernel and downloads 16 MiB (300 us each at the
+// ~56 GB/s of a pinned copy).
+struct Loop {
+    int chunks = 6;
+    int streams = 3;
+    HostMemoryKind memory = HostMemoryKind::Pinned;
+    bool serial = false;          // each chunk after the previous one's download
+    std::int64_t hostGapNs = 0;   // host work between chunks of a serial loop (GPU idle)
+    std::int64_t copyNs = 300 * kUs;
+    bool blockingCalls = false;   // copy calls return only when their copy ends
+    bool syncCopies = false;      // calls named cudaMemcpy, not cudaMemcpyAsync
+    bool deviceSync = false;      // cudaDeviceSynchronize after each chunk (serial loops)
+    bool eventSync = false;       // per-chunk event waits on the oldest chunk (overlapped loops)
+    bool allocInLoop = false;     // cudaMalloc before and cudaFree after each chunk (serial loops)
+    std::string allocName = "cudaMalloc";
+    std::string freeName = "cudaFree";
+    bool allocOutside = false;    // cudaMalloc before the loop, cudaFree after it
+    bool legacyMemset = false;    // a memset per chunk on the legacy default stream (serial loops)
+    bool ownStreamMemset = false; // the same memset on the chunk's own stream
+};
+
+Run buildLoop(const Loop& l)
+{
+    RunBuilder b;
+    std::vector<int> streams;
+    const int legacy = l.legacyMemset ? b.lane("default stream (legacy)") : -1;
+    for (int s = 0; s < l.streams; ++s)
+        streams.push_back(b.lane("stream " + std::to_string(13 + s)));
+    const int host = b.lane("main thread", LaneKind::HostThread);
+    const std::int64_t k = 300 * kUs, c = l.copyNs;
+    std::uint32_t corr = 1;
+    std::int64_t t = 1000 * kUs; // host time
+    if (l.allocOutside) {
+        b.call(host, l.allocName, 0, 80 * kUs, corr++, OpKind::Alloc);
+        b.call(host, l.allocName, 100 * kUs, 180 * kUs, corr++, OpKind::Alloc);
+    }
+    std::int64_t gpuEnd = t;
+    for (int i = 0; i < l.chunks; ++i) {
+        const int s = streams[std::size_t(i % l.streams)];
+        const std::string copyCall = l.syncCopies ? "cudaMemcpy" : "cudaMemcpyAsync";
+        // GPU times: serial loops start when the host issues; overlapped
+        // ones keep one copy engine busy back to back.
+        std::int64_t g = l.serial ? t + 20 * kUs : 1000 * kUs + i * c;
+        if (l.allocInLoop) {
+            b.call(host, l.allocName, t, t + 70 * kUs, corr++, OpKind::Alloc);
+            t += 80 * kUs;
+            g = std::max(g, t + 20 * kUs);
+        }
+        if (l.legacyMemset) {
+            b.call(host, "cudaMemset", t, t + 5 * kUs, corr);
+            b.gpu(OpKind::Memset, legacy, g, g + 2 * kUs, 4, HostMemoryKind::Device, corr++);
+            g += 3 * kUs;
+            t += 6 * kUs;
+        }
+        if (l.ownStreamMemset) {
+            b.call(host, "cudaMemsetAsync", t, t + 5 * kUs, corr);
+            b.gpu(OpKind::Memset, s, g, g + 2 * kUs, 4, HostMemoryKind::Device, corr++);
+            t += 6 * kUs;
+            g += 3 * kUs;
+        }
+        const std::int64_t up = g, kern = up + c, down = kern + k, end = down + c;
+        b.call(host, copyCall, t, l.blockingCalls ? up + c + 5 * kUs : t + 8 * kUs, corr);
+        b.gpu(OpKind::Upload, s, up, up + c, kChunkBytes, l.memory, corr++);
+        t = l.blockingCalls ? up + c + 6 * kUs : t + 10 * kUs;
+        b.call(host, "cudaLaunchKernel", t, t + 5 * kUs, corr);
+        b.gpu(OpKind::Kernel, s, kern, kern + k, 0, HostMemoryKind::None, corr++);
+        t += 6 * kUs;
+        b.call(host, copyCall, t, l.blockingCalls ? end + 5 * kUs : t + 8 * kUs, corr);
+        b.gpu(OpKind::Download, s, down, end, kChunkBytes, l.memory, corr++);
+        t = l.blockingCalls ? end + 6 * kUs : t + 10 * kUs;
+        gpuEnd = std::max(gpuEnd, end);
+        if (l.deviceSync) {
+            b.call(host, "cudaDeviceSynchronize", t, std::max(t, end) + 10 * kUs, corr++, OpKind::Sync);
+            t = std::max(t, end) + 12 * kUs;
+        }
+        if (l.eventSync && i >= l.streams - 1) {
+            // Waits for the oldest chunk while the newer ones are queued.
+            const std::int64_t oldest = 1000 * kUs + (i - l.streams + 1) * c + c + k + c;
+            b.call(host, "cudaEventSynchronize", t, std::max(t, oldest) + 5 * kUs, corr++, OpKind::Sync);
+            t = std::max(t, oldest) + 6 * kUs;
+        }
+        if (l.allocInLoop) {
+            // cudaFree waits for the device to drain.
+            b.call(host, l.freeName, t, std::max(t, end) + 40 * kUs, corr++, OpKind::Free);
+            t = std::max(t, end) + 50 * kUs;
+        }
+        if (l.serial)
+            t = std::max(t, end + 10 * kUs) + l.hostGapNs;
+    }
+    const std::int64_t last = std::max(t, gpuEnd);
+    if (!l.deviceSync)
+        b.call(host, "cudaDeviceSynchronize", t, last + 10 * kUs, corr++, OpKind::Sync);
+    if (l.allocOutside)
+        b.call(host, l.freeName, last + 20 * kUs, last + 60 * kUs, corr++, OpKind::Free);
+    return b.finish();
+}
+
+// The overlapped, pinned, three-stream loop: nothing to find but its bound.
+Loop fixedLoop()
+{
+    return Loop{};
+}
+
+RunFindings findingsOf(const Run& run)
+{
+    return analyzeFindings(run, {});
+}
+
+const Finding* find(const RunFindings& f, FindingKind kind)
+{
+    const auto it = std::find_if(f.findings.begin(), f.findings.end(), [&](const Finding& x) { return x.kind == kind; });
+    return it == f.findings.end() ? nullptr : &*it;
+}
+
+QString describe(const RunFindings& f)
+{
+    QString text;
+    for (const Finding& x : f.findings)
+        text += QString("%1 (%2 ns, %3 ops): %4\n")
+                    .arg(toString(x.kind))
+                    .arg(x.costNs)
+                    .arg(x.opCount)
+                    .arg(QString::fromStdString(x.cause));
+    return text;
+}
+
+// Only the bound: no pitfall.
+bool onlyTheBound(const RunFindings& f)
+{
+    return f.findings.size() == 1 && f.findings.front().kind == FindingKind::Bound;
+}
+
+std::vector<std::uint32_t> indicesWhere(const Run& run, const std::function<bool(const Op&)>& pick)
+{
+    std::vector<std::uint32_t> v;
+    for (std::uint32_t i = 0; i < run.ops.size(); ++i)
+        if (pick(run.ops[i]))
+            v.push_back(i);
+    return v;
+}
+
+QString dataPath(const QString& relative)
+{
+    // From the source tree, not __FILE__: a compiler cache may make that relative.
+    return QDir::cleanPath(QStringLiteral(OVERLAPSCOPE_TEST_DATA) + "/" + relative);
+}
+
+Trace load(const QString& relative)
+{
+    const auto loaded = loadTrace(dataPath(relative).toStdString());
+    if (!loaded.trace)
+        qFatal("cannot load %s: %s", qPrintable(relative), loaded.error.c_str());
+    return *loaded.trace;
+}
+
+const Run& runNamed(const Trace& trace, const std::string& name)
+{
+    for (const Run& run : trace.runs)
+        if (run.name == name)
+            return run;
+    qFatal("no run %s", name.c_str());
+}
+
+} // namespace
+
+class TestFindings : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fixedLoopHasOnlyItsBound()
+    {
+        const Run run = buildLoop(fixedLoop());
+        const RunFindings f = findingsOf(run);
+        QVERIFY2(onlyTheBound(f), qPrintable(describe(f)));
+        // Three streams keep the upload engine busy back to back: the copies
+        // set the pace.
+        QVERIFY2(f.findings.front().cause.starts_with("transfer bound"), f.findings.front().cause.c_str());
+    }
+
+    void pageableCopies()
+    {
+        Loop bad;
+        bad.memory = HostMemoryKind::Pageable;
+        bad.serial = bad.blockingCalls = true;
+        bad.copyNs = 900 * kUs; // pageable copies run at a third of the pinned rate
+        const Run run = buildLoop(bad);
+        const RunFindings f = findingsOf(run);
+        const Finding* p = find(f, FindingKind::PageableCopies);
+        QVERIFY2(p, qPrintable(describe(f)));
+        // The copies and the calls that issued them.
+        const auto copies = indicesWhere(run, [](const Op& op) { return op.memory == HostMemoryKind::Pageable; });
+        std::set<std::uint32_t> correlations;
+        for (std::uint32_t i : copies)
+            correlations.insert(run.ops[i].correlation);
+        const auto expected = indicesWhere(run, [&](const Op& op) {
+            return op.memory == HostMemoryKind::Pageable
+                   || (op.kind == OpKind::ApiCall && correlations.count(op.correlation) > 0);
+        });
+        QCOMPARE(p->ops, expected);
+        QCOMPARE(p->opCount, std::size_t(4 * bad.chunks));
+        QVERIFY2(p->cause.find("12 of 12 \"async\" calls returned only after their copy was done")
+                     != std::string::npos,
+                 p->cause.c_str());
+        // No pinned rate known: the copies' time not under a kernel, which
+        // here is all of it (the loop is serial).
+        QCOMPARE(p->costNs, std::int64_t(2 * bad.chunks) * 900 * kUs);
+
+        // With a pinned rate, the time beyond what the bytes take at it.
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        TransferRates rates = a.rates;
+        rates.pinnedH2DGBps = rates.pinnedD2HGBps = static_cast<double>(kChunkBytes) / (300.0 * kUs);
+        const RunFindings withRate = findFindings(run, a.metrics, rates, a.bounds, a.diagnosis);
+        const Finding* q = find(withRate, FindingKind::PageableCopies);
+        QVERIFY(q);
+        QVERIFY2(std::llabs(q->costNs - std::int64_t(2 * bad.chunks) * 600 * kUs) <= 2 * bad.chunks,
+                 qPrintable(QString::number(q->costNs)));
+
+        Loop fixed = fixedLoop();
+        QVERIFY(!find(findingsOf(buildLoop(fixed)), FindingKind::PageableCopies));
+    }
+
+    void syncCopies()
+    {
+        Loop bad;
+        bad.serial = bad.blockingCalls = bad.syncCopies = true;
+        bad.hostGapNs = 200 * kUs;
+        const Run run = buildLoop(bad);
+        const RunFindings f = findingsOf(run);
+        const Finding* s = find(f, FindingKind::SyncCopies);
+        QVERIFY2(s, qPrintable(describe(f)));
+        // Every copy call but the first upload's (no GPU work before it) and
+        // the last download's (none after it), with the copy each issued.
+        QCOMPARE(s->opCount, std::size_t(2 * (2 * bad.chunks - 2)));
+        for (std::uint32_t i : s->ops)
+            QVERIFY(isCopyOrCall(run.ops[i]));
+        // Cost: GPU idle from each call to the next GPU work; the kernel
+        // launch between upload and kernel is the only GPU-idle time inside
+        // a chunk here, the host's 200 us gap (plus the calls' tails) between them.
+        QVERIFY2(s->costNs >= std::int64_t(bad.chunks - 1) * 200 * kUs, qPrintable(QString::number(s->costNs)));
+        QVERIFY(s->costNs < f.wallNs / 2);
+
+        Loop fixed = fixedLoop();
+        QVERIFY(!find(findingsOf(buildLoop(fixed)), FindingKind::SyncCopies));
+        // Blocking-looking calls that are async by name do not count.
+        bad.syncCopies = false;
+        QVERIFY(!find(findingsOf(buildLoop(bad)), FindingKind::SyncCopies));
+    }
+
+    void legacyDefaultStream()
+    {
+        Loop bad;
+        bad.serial = bad.legacyMemset = true;
+        const Run run = buildLoop(bad);
+        const RunFindings f = findingsOf(run);
+        const Finding* l = find(f, FindingKind::LegacyDefaultStream);
+        QVERIFY2(l, qPrintable(describe(f)));
+        QCOMPARE(l->ops, indicesWhere(run, [](const Op& op) { return op.kind == OpKind::Memset; }));
+        // Cost: busy time minus the busiest engine (uploads, downloads and
+        // kernels each 300 us a chunk): what perfect overlap would save.
+        const DeviceActivity& a = f.devices.front();
+        QCOMPARE(l->costNs, a.busyNs - std::max({a.h2dNs, a.d2hNs, a.computeNs + a.memsetNs}));
+        QVERIFY(l->costNs > std::int64_t(bad.chunks) * 500 * kUs);
+        QCOMPARE(l->device, 0);
+
+        Loop fixed = fixedLoop();
+        fixed.ownStreamMemset = true;
+        QVERIFY2(onlyTheBound(findingsOf(buildLoop(fixed))), qPrintable(describe(findingsOf(buildLoop(fixed)))));
+    }
+
+    // Work on the legacy default stream next to non-blocking streams (as
+    // PyTorch's side streams are) runs alongside them: no finding.
+    void legacyStreamThatOverlapsIsFine()
+    {
+        RunBuilder b;
+        const int legacy = b.lane("GPU 0 stream 7 (legacy default)");
+        const int side = b.lane("GPU 0 stream 13");
+        for (int i = 0; i < 6; ++i) {
+            const std::int64_t t = i * 400 * kUs;
+            b.gpu(OpKind::Kernel, legacy, t, t + 380 * kUs);
+            b.gpu(OpKind::Upload, side, t + 10 * kUs, t + 300 * kUs, kChunkBytes, HostMemoryKind::Pinned);
+        }
+        const RunFindings f = findingsOf(b.finish());
+        QVERIFY2(onlyTheBound(f), qPrintable(describe(f)));
+    }
+
+    void oneStream()
+    {
+        Loop bad;
+        bad.streams = 1;
+        bad.serial = true;
+        const Run run = buildLoop(bad);
+        const RunFindings f = findingsOf(run);
+        const Finding* o = find(f, FindingKind::OneStream);
+        QVERIFY2(o, qPrintable(describe(f)));
+        QCOMPARE(o->ops, indicesWhere(run, [](const Op& op) { return isGpuOp(op.kind); }));
+        // 900 us a chunk on one stream; 300 us if the engines overlapped.
+        QCOMPARE(o->costNs, std::int64_t(bad.chunks) * 600 * kUs);
+        QVERIFY2(o->cause.find("(stream 13)") != std::string::npos, o->cause.c_str());
+        QVERIFY(!find(findingsOf(buildLoop(fixedLoop())), FindingKind::OneStream));
+        // One stream with copies too short to matter next to the kernels.
+        bad.copyNs = 2 * kUs;
+        QVERIFY(!find(findingsOf(buildLoop(bad)), FindingKind::OneStream));
+    }
+
+    void syncInLoop()
+    {
+        Loop bad;
+        bad.serial = bad.deviceSync = true;
+        bad.hostGapNs = 2000 * kUs; // the host uses each result before queuing the next chunk
+        const Run run = buildLoop(bad);
+        const RunFindings f = findingsOf(run);
+        const Finding* s = find(f, FindingKind::SyncInLoop);
+        QVERIFY2(s, qPrintable(describe(f)));
+        // Every chunk's synchronize but the last (no GPU work after it).
+        const auto syncs = indicesWhere(run, [](const Op& op) { return op.kind == OpKind::Sync; });
+        QCOMPARE(s->ops, std::vector<std::uint32_t>(syncs.begin(), syncs.end() - 1));
+        // Cost: the GPU idle from each sync until the next chunk's upload:
+        // 10 us sync tail + 2 ms of host work + 20 us until the upload,
+        // plus the 12 us the sync waited past the download... at least the
+        // host's 2 ms per gap.
+        QVERIFY2(s->costNs >= std::int64_t(bad.chunks - 1) * 2000 * kUs, qPrintable(QString::number(s->costNs)));
+        QVERIFY(s->costNs <= std::int64_t(bad.chunks - 1) * 2100 * kUs);
+
+        // Waiting on an older chunk's event while newer ones are queued
+        // leaves the GPU busy: no finding.
+        Loop fixed = fixedLoop();
+        fixed.eventSync = true;
+        const RunFindings g = findingsOf(buildLoop(fixed));
+        QVERIFY2(onlyTheBound(g), qPrintable(describe(g)));
+    }
+
+    void allocInLoop()
+    {
+        Loop bad;
+        bad.serial = bad.allocInLoop = true;
+        const Run run = buildLoop(bad);
+        const RunFindings f = findingsOf(run);
+        const Finding* a = find(f, FindingKind::AllocInLoop);
+        QVERIFY2(a, qPrintable(describe(f)));
+        // Every cudaMalloc but the first (no GPU work before it) and every
+        // cudaFree but the last (none after it).
+        QCOMPARE(a->opCount, std::size_t(2 * bad.chunks - 2));
+        for (std::uint32_t i : a->ops)
+            QVERIFY(run.ops[i].kind == OpKind::Alloc || run.ops[i].kind == OpKind::Free);
+        QVERIFY2(a->cause.find("waited for the GPU to drain") != std::string::npos, a->cause.c_str());
+        // Cost: per chunk, the free's 40 us past the download, the next
+        // malloc's 80 us and 20 us to the upload, all with the GPU idle.
+        QCOMPARE(a->costNs, std::int64_t(bad.chunks - 1) * (40 + 10 + 80 + 20) * kUs);
+
+        Loop fixed = fixedLoop();
+        fixed.allocOutside = true;
+        QVERIFY2(onlyTheBound(findingsOf(buildLoop(fixed))), qPrintable(describe(findingsOf(buildLoop(fixed)))));
+        // Stream-ordered allocation is the fix, not the problem.
+        bad.allocName = "cudaMallocAsync";
+        bad.freeName = "cudaFreeAsync";
+        QVERIFY(!find(findingsOf(buildLoop(bad)), FindingKind::AllocInLoop));
+    }
+
+    void smallCopies()
+    {
+        RunBuilder b;
+        const int s1 = b.lane("stream 13"), s2 = b.lane("stream 14");
+        // One large copy sets the link's rate (16 MiB in 300 us); twenty
+        // 4 KiB copies take 5 us each, 1.5% of it.
+        b.gpu(OpKind::Upload, s1, 0, 300 * kUs, kChunkBytes, HostMemoryKind::Pinned);
+        b.gpu(OpKind::Kernel, s2, 0, 300 * kUs);
+        for (int i = 0; i < 20; ++i)
+            b.gpu(OpKind::Upload, s1, 300 * kUs + i * 10 * kUs, 305 * kUs + i * 10 * kUs, 4096, HostMemoryKind::Pinned);
+        b.gpu(OpKind::Kernel, s2, 300 * kUs, 500 * kUs);
+        const Run run = b.finish();
+        const RunFindings f = findingsOf(run);
+        const Finding* s = find(f, FindingKind::SmallCopies);
+        QVERIFY2(s, qPrintable(describe(f)));
+        QCOMPARE(s->ops, indicesWhere(run, [](const Op& op) { return op.bytes == 4096; }));
+        // Each: 5 us minus 4096 bytes at 55.9 GB/s (73 ns).
+        const double rate = static_cast<double>(kChunkBytes) / (300.0 * kUs);
+        QVERIFY(std::llabs(s->costNs - std::int64_t(20 * (5 * kUs - 4096 / rate))) <= 20);
+
+        // The same bytes in one copy: nothing to batch.
+        RunBuilder fixed;
+        const int f1 = fixed.lane("stream 13"), f2 = fixed.lane("stream 14");
+        fixed.gpu(OpKind::Upload, f1, 0, 300 * kUs, kChunkBytes, HostMemoryKind::Pinned);
+        fixed.gpu(OpKind::Kernel, f2, 0, 300 * kUs);
+        fixed.gpu(OpKind::Upload, f1, 300 * kUs, 303 * kUs, 20 * 4096, HostMemoryKind::Pinned);
+        fixed.gpu(OpKind::Kernel, f2, 300 * kUs, 500 * kUs);
+        QVERIFY(!find(findingsOf(fixed.finish()), FindingKind::SmallCopies));
+    }
+
+    void copyEngineQueue()
+    {
+        // Three streams' uploads all reached at 0 (event times), run one
+        // after another by the one upload engine.
+        const auto build = [](bool queued, std::int64_t kernelNs = 200 * kUs) {
+            RunBuilder b;
+            std::vector<int> streams;
+            for (int s = 0; s < 3; ++s)
+                streams.push_back(b.lane("stream " + std::to_string(s)));
+            Run run = [&] {
+                for (int s = 0; s < 3; ++s) {
+                    const std::int64_t exec = s * 300 * kUs;
+                    b.gpu(OpKind::Upload, streams[std::size_t(s)], queued ? 0 : exec, exec + 300 * kUs, kChunkBytes,
+                          HostMemoryKind::Pinned);
+                    b.gpu(OpKind::Kernel, streams[std::size_t(s)], exec + 300 * kUs, exec + 300 * kUs + kernelNs);
+                }
+                return b.finish();
+            }();
+            run.timing = "cuda-events+cupti";
+            for (Op& op : run.ops)
+                if (op.kind == OpKind::Upload)
+                    op.execStartNs = op.execEndNs - 300 * kUs;
+            return run;
+        };
+        const Run run = build(true);
+        const RunFindings f = findingsOf(run);
+        const Finding* q = find(f, FindingKind::CopyEngineQueue);
+        QVERIFY2(q, qPrintable(describe(f)));
+        // The two uploads that waited (the first started at once).
+        QCOMPARE(q->opCount, std::size_t(2));
+        // Waits [0, 600 us) in all; the run (1100 us) is 200 us from its
+        // busiest engine's 900 us: the cost is capped there.
+        QCOMPARE(q->costNs, 200 * kUs);
+        QVERIFY(!find(findingsOf(build(false)), FindingKind::CopyEngineQueue));
+        // Within 15% of its bound (950 us of 900), queueing is the link
+        // being busy: nothing to gain, no finding.
+        QVERIFY(!find(findingsOf(build(true, 50 * kUs)), FindingKind::CopyEngineQueue));
+    }
+
+    void generalBound_data()
+    {
+        QTest::addColumn<std::int64_t>("hostGap");
+        QTest::addColumn<int>("streams");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("host: the GPU idles between chunks") << 5000 * kUs << 1 << "host bound";
+        QTest::newRow("transfer: copies back to back") << std::int64_t(0) << 3 << "transfer bound";
+    }
+    void generalBound()
+    {
+        QFETCH(std::int64_t, hostGap);
+        QFETCH(int, streams);
+        QFETCH(QString, words);
+        Loop l;
+        l.streams = streams;
+        l.serial = hostGap > 0;
+        l.hostGapNs = hostGap;
+        const Run run = buildLoop(l);
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        const Finding& bound = a.findings.findings.back();
+        QCOMPARE(bound.kind, FindingKind::Bound);
+        QVERIFY2(QString::fromStdString(bound.cause).startsWith(words), bound.cause.c_str());
+        // Cost: wall time beyond the busiest engine's busy time.
+        const DeviceActivity& d = a.findings.devices.front();
+        QCOMPARE(bound.costNs, a.findings.wallNs - std::max({d.h2dNs, d.d2hNs, d.computeNs}));
+        // It is the run's diagnosis too: one path.
+        QVERIFY(QString::fromStdString(a.diagnosis.sentence).startsWith(words));
+        QVERIFY(a.diagnosis.sentence.find(bound.fix) != std::string::npos);
+        // A run we did not build has no pipeline bound.
+        QCOMPARE(int(a.bounds.binding), int(BoundKind::None));
+    }
+
+    // Our pipeline runs: the bound finding is their diagnosis.
+    void pipelineBoundIsTheDiagnosis()
+    {
+        SimDevice device(*findSimPreset("h200"));
+        RecordSink sink;
+        CancelFlag cancel;
+        PipelineConfig config;
+        config.kind = PipelineKind::Overlapped;
+        config.chunks = 8;
+        config.chunkBytes = 4 << 20;
+        const Run run = runPipeline(device, config, sink, cancel);
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QCOMPARE(a.diagnosis.sentence, diagnose(run, a.metrics, a.bounds, a.rates).sentence);
+        const Finding& bound = a.findings.findings.back();
+        QCOMPARE(bound.kind, FindingKind::Bound);
+        QCOMPARE(bound.cause, a.diagnosis.sentence);
+        QCOMPARE(bound.costNs, std::max<std::int64_t>(0, run.wallNs() - a.bounds.boundNs));
+        QVERIFY(!find(a.findings, FindingKind::OneStream));
+        QVERIFY(!find(a.findings, FindingKind::PageableCopies));
+    }
+
+    void activityPerDevice()
+    {
+        RunBuilder b;
+        const int g0 = b.lane("GPU 0 stream 7"), g0b = b.lane("GPU 0 stream 9"), g1 = b.lane("GPU 1 stream 3");
+        b.gpu(OpKind::Upload, g0, 0, 100);
+        b.gpu(OpKind::Kernel, g0b, 50, 250);
+        b.gpu(OpKind::Download, g0, 200, 300);
+        b.gpu(OpKind::Upload, g0b, 260, 280);
+        b.gpu(OpKind::Memset, g1, 0, 40);
+        b.gpu(OpKind::DeviceCopy, g1, 500, 600);
+        const Run run = b.finish();
+        const RunFindings f = findingsOf(run);
+        QCOMPARE(f.wallNs, std::int64_t(600));
+        QCOMPARE(f.devices.size(), std::size_t(2));
+        const DeviceActivity& a = f.devices[0];
+        QCOMPARE(a.label, std::string("GPU 0"));
+        QCOMPARE(a.streams, 2);
+        QCOMPARE(a.h2dNs, std::int64_t(120));
+        QCOMPARE(a.d2hNs, std::int64_t(100));
+        QCOMPARE(a.computeNs, std::int64_t(200));
+        QCOMPARE(a.busyNs, std::int64_t(300));
+        QCOMPARE(a.copyWithComputeNs, std::int64_t(50 + 50));
+        QCOMPARE(a.h2dWithD2hNs, std::int64_t(20));
+        QCOMPARE(a.idleNs, std::int64_t(300));
+        QCOMPARE(a.engineTimes, std::string("engine execution intervals"));
+        const DeviceActivity& d1 = f.devices[1];
+        QCOMPARE(d1.device, 1);
+        QCOMPARE(d1.memsetNs, std::int64_t(40));
+        QCOMPARE(d1.deviceCopyNs, std::int64_t(100));
+        QCOMPARE(d1.computeNs, std::int64_t(0));
+        QCOMPARE(d1.idleNs, std::int64_t(460));
+
+        // One device: its name, and the same busy times as RunMetrics.
+        const Run one = buildLoop(fixedLoop());
+        const RunAnalysis an = analyzeRun(one, {}, nullptr);
+        const DeviceActivity& only = an.findings.devices.front();
+        QCOMPARE(only.label, one.device.label());
+        QCOMPARE(only.h2dNs, an.metrics.h2d.busyNs);
+        QCOMPARE(only.d2hNs, an.metrics.d2h.busyNs);
+        QCOMPARE(only.computeNs, an.metrics.compute.busyNs);
+        QCOMPARE(only.h2dWithD2hNs, an.metrics.h2dWithD2hNs);
+        QCOMPARE(only.copyWithComputeNs, an.metrics.copyWithKernelNs);
+    }
+
+    void opListIsCappedButCounted()
+    {
+        Loop big;
+        big.streams = 1;
+        big.serial = true;
+        big.chunks = 400;
+        const RunFindings f = findingsOf(buildLoop(big));
+        const Finding* o = find(f, FindingKind::OneStream);
+        QVERIFY(o);
+        QCOMPARE(o->opCount, std::size_t(1200));
+        QCOMPARE(o->ops.size(), kMaxFindingOps);
+        QVERIFY(std::is_sorted(o->ops.begin(), o->ops.end()));
+    }
+
+    void emptyAndPartialRuns()
+    {
+        Run empty;
+        empty.name = "nothing";
+        empty.pipeline = "profile";
+        const RunFindings f = findingsOf(empty);
+        QVERIFY(f.devices.empty());
+        QCOMPARE(f.findings.size(), std::size_t(1));
+        QCOMPARE(f.findings.front().costNs, std::int64_t(0));
+
+        Run partial = buildLoop(fixedLoop());
+        partial.status = RunStatus::Failed;
+        partial.error = "killed";
+        const RunAnalysis a = analyzeRun(partial, {}, nullptr);
+        QCOMPARE(int(a.diagnosis.kind), int(DiagnosisKind::Failed));
+        QCOMPARE(a.findings.findings.back().cause, a.diagnosis.sentence);
+    }
+
+    // Any run, however odd (ops past the region, inverted times, lanes of
+    // any kind, correlations that join nothing or the wrong op): findings
+    // keep their promises.
+    void anyRunKeepsTheInvariants()
+    {
+        std::mt19937 random(7);
+        const auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+        const std::vector<std::string> names = {"", "cudaMemcpy", "cudaMemcpyAsync", "cudaMemset", "cudaDeviceSynchronize",
+                                                "cudaStreamSynchronize", "cudaMalloc", "cudaFree", "cudaMallocAsync",
+                                                "cuMemcpyHtoD_v2", "cudaHostRegister"};
+        for (int round = 0; round < 300; ++round) {
+            RunBuilder b;
+            const int lanes = 1 + pick(5);
+            for (int l = 0; l < lanes; ++l) {
+                const int which = pick(4);
+                b.lane(which == 0   ? "default stream (legacy)"
+                       : which == 1 ? "GPU " + std::to_string(pick(3)) + " stream " + std::to_string(l)
+                       : which == 2 ? "stream " + std::to_string(l)
+                                    : "main thread",
+                       which == 3 ? LaneKind::HostThread : LaneKind::Stream);
+            }
+            const int ops = 1 + pick(60);
+            for (int i = 0; i < ops; ++i) {
+                const std::int64_t start = pick(100000) - 1000, length = pick(5000) - 100;
+                const OpKind kind = OpKind(pick(kOpKindCount));
+                const std::uint32_t correlation = std::uint32_t(pick(8));
+                if (isGpuOp(kind))
+                    b.gpu(kind, pick(lanes), start, start + length, std::uint64_t(pick(1 << 22)),
+                          HostMemoryKind(pick(5)), correlation);
+                else
+                    b.call(pick(lanes), names[std::size_t(pick(int(names.size())))], start, start + length,
+                           correlation, kind);
+            }
+            Run run = b.finish();
+            if (pick(2))
+                run.timedBeginNs += pick(20000); // some ops before the region
+            if (pick(4) == 0)
+                run.params.chunks = 1 + pick(8); // judged as one of our pipelines
+            for (Op& op : run.ops)
+                if (pick(5) == 0)
+                    op.execStartNs = op.startNs + pick(300); // queued behind another stream
+            const RunAnalysis a = analyzeRun(run, {}, nullptr);
+            const RunFindings& f = a.findings;
+            QVERIFY(!f.findings.empty());
+            QCOMPARE(f.findings.back().kind, FindingKind::Bound);
+            for (const Finding& x : f.findings) {
+                QVERIFY2(x.costNs >= 0 && x.costNs <= std::max<std::int64_t>(0, f.wallNs),
+                         qPrintable(QString("%1: %2 of %3").arg(toString(x.kind)).arg(x.costNs).arg(f.wallNs)));
+                QVERIFY(x.ops.size() <= kMaxFindingOps && x.opCount >= x.ops.size());
+                QVERIFY(std::is_sorted(x.ops.begin(), x.ops.end()));
+                QVERIFY(std::adjacent_find(x.ops.begin(), x.ops.end()) == x.ops.end());
+                for (std::uint32_t i : x.ops)
+                    QVERIFY(i < run.ops.size());
+                QVERIFY(!x.cause.empty() && !x.fix.empty());
+            }
+            for (const DeviceActivity& d : f.devices)
+                QVERIFY(d.busyNs >= 0 && d.busyNs <= f.wallNs && d.idleNs == f.wallNs - d.busyNs);
+        }
+    }
+
+    // ---- The stored H200 traces.
+
+    void ourPipelinesOnTheH200()
+    {
+        const Trace trace = load("../../docs/traces/h200-strategies-8x32.json");
+        const auto findingsOfRun = [&](const char* name) { return analyzeFindings(runNamed(trace, name), trace.sweeps); };
+        const RunFindings serialized = findingsOfRun("serialized pageable");
+        QVERIFY2(find(serialized, FindingKind::PageableCopies), qPrintable(describe(serialized)));
+        QVERIFY2(find(serialized, FindingKind::OneStream), qPrintable(describe(serialized)));
+        const RunFindings overlapped = findingsOfRun("overlapped pinned");
+        QVERIFY2(onlyTheBound(overlapped), qPrintable(describe(overlapped)));
+        const RunFindings oneStream = findingsOfRun("pinned, one stream");
+        QVERIFY2(find(oneStream, FindingKind::OneStream), qPrintable(describe(oneStream)));
+        QVERIFY(!find(oneStream, FindingKind::PageableCopies));
+        const RunFindings pageableAsync = findingsOfRun("pageable async");
+        QVERIFY2(find(pageableAsync, FindingKind::PageableCopies), qPrintable(describe(pageableAsync)));
+        QVERIFY(!find(pageableAsync, FindingKind::OneStream));
+        // The best strategy, near its bound: nothing to find.
+        const RunFindings pinned = findingsOfRun("data already pinned");
+        QVERIFY2(onlyTheBound(pinned), qPrintable(describe(pinned)));
+        for (const char* name : {"registered host memory", "data already pinned"}) {
+            const RunFindings f = findingsOfRun(name);
+            QVERIFY2(!find(f, FindingKind::OneStream) && !find(f, FindingKind::PageableCopies)
+                         && !find(f, FindingKind::SyncInLoop) && !find(f, FindingKind::AllocInLoop),
+                     qPrintable(name + QString(": ") + describe(f)));
+        }
+    }
+
+    void pytorchTraces_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QList<int>>("expected");
+        QTest::addColumn<QList<int>>("absent");
+        const auto k = [](FindingKind kind) { return int(kind); };
+        QTest::newRow("pageable, sync") << "pytorch-pageable-sync.json" << QList<int>{k(FindingKind::PageableCopies)}
+                                       << QList<int>{k(FindingKind::OneStream), k(FindingKind::LegacyDefaultStream)};
+        QTest::newRow("two streams, pinned") << "pytorch-two-streams-pinned.json" << QList<int>{}
+                                             << QList<int>{k(FindingKind::PageableCopies), k(FindingKind::OneStream),
+                                                           k(FindingKind::LegacyDefaultStream),
+                                                           k(FindingKind::SyncInLoop)};
+        // loss.item() each step: a cudaStreamSynchronize that empties the GPU.
+        QTest::newRow("train step") << "pytorch-train-step.json" << QList<int>{k(FindingKind::SyncInLoop)}
+                                    << QList<int>{k(FindingKind::LegacyDefaultStream)};
+    }
+    void pytorchTraces()
+    {
+        QFETCH(QString, file);
+        QFETCH(QList<int>, expected);
+        QFETCH(QList<int>, absent);
+        const Trace trace = load(file);
+        QCOMPARE(trace.runs.size(), std::size_t(1));
+        const RunFindings f = analyzeFindings(trace.runs.front(), trace.sweeps);
+        for (int kind : expected)
+            QVERIFY2(find(f, FindingKind(kind)), qPrintable(toString(FindingKind(kind)) + QString(" missing:\n") + describe(f)));
+        for (int kind : absent)
+            QVERIFY2(!find(f, FindingKind(kind)), qPrintable(toString(FindingKind(kind)) + QString(" found:\n") + describe(f)));
+        QCOMPARE(f.findings.back().kind, FindingKind::Bound);
+    }
+
+    // The example programs (examples/*.cu) profiled on the H200: each one's
+    // pitfall is found, and with --fix nothing but the bound.
+    void profiledExamples_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("pageable_async") << "pageable_async" << int(FindingKind::PageableCopies);
+        QTest::newRow("one_stream") << "one_stream" << int(FindingKind::OneStream);
+        QTest::newRow("legacy_default_stream") << "legacy_default_stream" << int(FindingKind::LegacyDefaultStream);
+        QTest::newRow("sync_in_loop") << "sync_in_loop" << int(FindingKind::SyncInLoop);
+        QTest::newRow("malloc_in_loop") << "malloc_in_loop" << int(FindingKind::AllocInLoop);
+    }
+    void profiledExamples()
+    {
+        QFETCH(QString, example);
+        QFETCH(int, kind);
+        const Trace before = load("profiled/" + example + ".json");
+        const RunFindings f = analyzeFindings(before.runs.front(), before.sweeps);
+        const Finding* found = find(f, FindingKind(kind));
+        QVERIFY2(found, qPrintable(describe(f)));
+        QVERIFY(found->costNs > 0);
+        QVERIFY(found->opCount >= 15); // one or more per chunk of 16
+        QCOMPARE(found->device, 0);
+        const Trace after = load("profiled/" + example + "-fix.json");
+        const RunFindings g = analyzeFindings(after.runs.front(), after.sweeps);
+        QVERIFY2(onlyTheBound(g), qPrintable(describe(g)));
+        // What the fixed program waits on: its setup, which the bound names.
+        QVERIFY2(g.findings.front().cause.starts_with("host bound: the GPU idles")
+                     && g.findings.front().cause.find("the host was in cudaHostAlloc (2 calls") != std::string::npos,
+                 g.findings.front().cause.c_str());
+    }
+
+private:
+    static bool isCopyOrCall(const Op& op) { return isCopy(op.kind) || op.kind == OpKind::ApiCall; }
+    static bool isCopy(OpKind k) { return k == OpKind::Upload || k == OpKind::Download; }
+};
+
+QTEST_GUILESS_MAIN(TestFindings)
+#include "tst_findings.moc"

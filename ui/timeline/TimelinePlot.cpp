@@ -60,6 +60,7 @@ TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* pa
     connect(m_view, &ViewState::visibleRangeChanged, this, &TimelinePlot::applyVisibleRange);
     connect(m_view, &ViewState::selectionChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(m_view, &ViewState::playheadChanged, this, [this] { replot(rpQueuedReplot); });
     rebuild();
 }
 

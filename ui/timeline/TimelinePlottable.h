@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
 #include <vector>
 
 namespace ovs::ui {
@@ -33,6 +34,7 @@ public:
         QColor measureEdge;
         QColor measureText;
         QColor measureLabelBackground;
+        QColor playhead;     // the replay's playhead line
         QFont labelFont;     // chunk labels inside ops
     };
 
@@ -69,6 +71,9 @@ private:
     void drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
     void drawSelection(QCPPainter* painter, const QRect& clip) const;
     void drawMeasurement(QCPPainter* painter, const QRect& clip) const;
+    void drawPlayhead(QCPPainter* painter, const QRect& clip) const;
+    // The playhead as a pixel x, when a replay runs.
+    std::optional<double> playheadPixel() const;
 
     const TraceDocument* m_document;
     int m_run;

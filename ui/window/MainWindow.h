@@ -21,6 +21,8 @@ class BandwidthChart;
 class ControlPanel;
 class OpDetailsPanel;
 class OpRateChart;
+class PresentationMode;
+class ReplayController;
 class RunController;
 class SummaryPanel;
 class TimelinePlot;
@@ -45,6 +47,8 @@ public:
     RunController* runController() const { return m_runs; }
     ControlPanel* controlPanel() const { return m_controls; }
     SummaryPanel* summaryPanel() const { return m_summary; }
+    ReplayController* replay() const { return m_replay; }
+    PresentationMode* presentation() const { return m_presentation; }
     // The last error or notice shown to the user (also in the status bar).
     QString lastMessage() const { return m_lastMessage; }
 
@@ -96,6 +100,8 @@ private:
     QTabWidget* m_tabs = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_statusDevice = nullptr;
+    ReplayController* m_replay = nullptr;
+    PresentationMode* m_presentation = nullptr;
     QString m_lastMessage;
     std::function<void()> m_afterSave;
     bool m_interactive = true;

@@ -33,9 +33,9 @@ struct ExampleArgs {
     int kernelRepeats = 20;
 };
 
-inline ExampleArgs parseExampleArgs(int argc, char** argv, const char* what)
+// `a`: the defaults, for examples that differ from the pitfall demos'.
+inline ExampleArgs parseExampleArgs(int argc, char** argv, const char* what, ExampleArgs a = {})
 {
-    ExampleArgs a;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool hasValue = i + 1 < argc;

@@ -387,7 +387,7 @@ int commandConvert(const CliArgs& args)
     const std::string path = outputPath(args, true);
     const auto loaded = loadTrace(args.positionals().front());
     if (!loaded.trace)
-        throw BadInput(echoed(args.positionals().front()) + ": " + loaded.error);
+        throw BadInput(loaded.error); // it names the file once
     std::string error;
     bool ok = false;
     if (to == "chrome")
@@ -411,7 +411,7 @@ int commandAnalyze(const CliArgs& args)
     const std::string& path = args.positionals().front();
     auto loaded = loadTrace(path);
     if (!loaded.trace)
-        throw BadInput(echoed(path) + ": " + loaded.error);
+        throw BadInput(loaded.error); // it names the file once
     Trace& trace = *loaded.trace;
     makePrintable(trace);
     if (trace.runs.empty()) {

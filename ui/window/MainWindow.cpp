@@ -240,7 +240,8 @@ void MainWindow::connectWorkers()
     connect(m_loader, &TraceLoader::loaded, this,
             [this](const QString& path, const std::shared_ptr<Trace>& trace) { onTraceLoaded(path, *trace); });
     connect(m_loader, &TraceLoader::failed, this, [this](const QString& path, const QString& message) {
-        showError(tr("Could not open trace"), tr("%1:\n%2").arg(QFileInfo(path).fileName(), message));
+        Q_UNUSED(path);
+        showError(tr("Could not open trace"), message); // the loader's message names the file once
     });
     connect(m_loader, &TraceLoader::saved, this, [this](const QString& path) {
         m_document->markSaved(path);

@@ -12,6 +12,7 @@
 #include "window/ThemeMenu.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -72,9 +73,15 @@ private slots:
         QAction* toggle = action(window, "presentationAction");
         QVERIFY(toggle);
         QCOMPARE(toggle->shortcut(), QKeySequence(Qt::Key_F5));
+        const auto docks = window.findChildren<QDockWidget*>();
+        QVERIFY(!docks.isEmpty());
+        for (QDockWidget* dock : docks)
+            QVERIFY(dock->isVisible());
         QTest::keyClick(&window, Qt::Key_F5);
         QVERIFY(window.presentation()->isActive());
         QVERIFY(window.windowState() & Qt::WindowFullScreen);
+        for (QDockWidget* dock : docks)
+            QVERIFY(!dock->isVisible()); // the timeline and summary get the screen
         // At least 1.5x: the timeline (axis, labels, legend take its font),
         // its rows, and the summary.
         QVERIFY(window.timeline()->font().pointSizeF() >= 1.5 * timelineBefore);
@@ -89,6 +96,8 @@ private slots:
         QTest::keyClick(&window, Qt::Key_Escape);
         QVERIFY(!window.presentation()->isActive());
         QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
+        for (QDockWidget* dock : docks)
+            QVERIFY(dock->isVisible());
         QCOMPARE(window.timeline()->font().pointSizeF(), timelineBefore);
         QCOMPARE(window.summaryPanel()->font().pointSizeF(), summaryBefore);
         QCOMPARE(window.timeline()->palette().color(QPalette::Base), QApplication::palette().color(QPalette::Base));
@@ -170,6 +179,15 @@ private slots:
         QTest::keyClick(&window, Qt::Key_Home);
         QTest::keyClick(&window, Qt::Key_Right);
         QVERIFY(*window.viewState()->playhead() > 0);
+        // OVS_TEACHING_SHOTS=DIR keeps a picture of the window, to look at.
+        if (const QString dir = qEnvironmentVariable("OVS_TEACHING_SHOTS"); !dir.isEmpty()) {
+            window.resize(1600, 1000);
+            QTest::keyClick(&window, Qt::Key_Right);
+            QTest::keyClick(&window, Qt::Key_Right);
+            QTest::keyClick(&window, Qt::Key_Right);
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(dir + "/presentation-replay.png"));
+        }
         QTest::keyClick(&window, Qt::Key_Escape); // leaves presentation, replay stays
         QVERIFY(!window.presentation()->isActive());
         QVERIFY(window.replay()->isActive());

@@ -4,8 +4,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QKeySequence>
 #include <QWidget>
+
+#include <utility>
 
 namespace ovs::ui {
 
@@ -57,12 +60,20 @@ void PresentationMode::setActive(bool active)
         // reaches every panel; the timeline restyles on the change events.
         m_window->setFont(scaledFont(m_window->font()));
         m_window->setPalette(Theme::highContrastPalette(Theme::paletteIsDark(QApplication::palette())));
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+            if (dock->isVisible()) {
+                dock->hide();
+                m_hiddenDocks << dock;
+            }
+        }
         m_window->setWindowState(m_previousState | Qt::WindowFullScreen);
     } else {
         // Back to inheriting from the application where the window did.
         m_window->setFont(m_hadOwnFont ? m_previousFont : QFont());
         m_window->setPalette(m_hadOwnPalette ? m_previousPalette : QPalette());
         m_window->setWindowState(m_previousState & ~Qt::WindowFullScreen);
+        for (QWidget* dock : std::exchange(m_hiddenDocks, {}))
+            dock->show();
     }
     emit activeChanged(active);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFont>
+#include <QList>
 #include <QObject>
 #include <QPalette>
 
@@ -12,7 +13,9 @@ namespace ovs::ui {
 // Presentation mode (View > Presentation mode, F5): the window full screen,
 // its font scaled kScale (the timeline's axis, labels, legend and rows, the
 // summary and the panels all follow the window font) and a high-contrast
-// palette; Esc or F5 leaves and restores the window as it was.
+// palette; the dock panels (run controls, op details) are hidden so the
+// timeline and summary get the screen. Esc or F5 leaves and restores the
+// window as it was.
 class PresentationMode : public QObject {
     Q_OBJECT
 
@@ -42,6 +45,7 @@ private:
     QPalette m_previousPalette;
     bool m_hadOwnFont = false;
     bool m_hadOwnPalette = false;
+    QList<QWidget*> m_hiddenDocks;
 };
 
 } // namespace ovs::ui

@@ -205,6 +205,13 @@ private slots:
         // Widgets receive the application palette through the event loop.
         QTRY_VERIFY(Theme::paletteIsDark(window.timeline()->palette()));
         QCOMPARE(Theme::load(), ThemeChoice::Dark);
+        // The charts follow: a dark background and light tick labels.
+        for (auto* chart : window.findChildren<QCustomPlot*>()) {
+            if (qobject_cast<TimelinePlot*>(chart))
+                continue;
+            QTRY_VERIFY(chart->toPixmap(300, 200).toImage().pixelColor(1, 1).lightness() < 64);
+            QVERIFY(chart->xAxis->tickLabelColor().lightness() > 192);
+        }
         {
             MainWindow second; // a new window starts with the remembered theme
             QCOMPARE(second.findChild<ThemeMenu*>("themeMenu")->choice(), ThemeChoice::Dark);
@@ -213,6 +220,9 @@ private slots:
         action(window, "theme-light")->trigger();
         QVERIFY(!Theme::paletteIsDark(QApplication::palette()));
         QCOMPARE(Theme::load(), ThemeChoice::Light);
+        for (auto* chart : window.findChildren<QCustomPlot*>())
+            if (!qobject_cast<TimelinePlot*>(chart))
+                QTRY_VERIFY(chart->toPixmap(300, 200).toImage().pixelColor(1, 1).lightness() > 192);
     }
 };
 

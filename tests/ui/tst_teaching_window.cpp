@@ -212,6 +212,11 @@ private slots:
             QTRY_VERIFY(chart->toPixmap(300, 200).toImage().pixelColor(1, 1).lightness() < 64);
             QVERIFY(chart->xAxis->tickLabelColor().lightness() > 192);
         }
+        if (const QString dir = qEnvironmentVariable("OVS_TEACHING_SHOTS"); !dir.isEmpty()) {
+            openAndShow(window);
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(dir + "/window-dark.png"));
+        }
         {
             MainWindow second; // a new window starts with the remembered theme
             QCOMPARE(second.findChild<ThemeMenu*>("themeMenu")->choice(), ThemeChoice::Dark);

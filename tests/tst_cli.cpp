@@ -294,6 +294,12 @@ private slots:
               "| NVIDIA H200 | 3 | ", "1. pageable memory: costs ", "   fix: allocate the host buffers pinned",
               "2. bound: costs ", "transfer bound: the GPU idles"})
             QVERIFY2(r.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + r.out));
+        // A program of no pipeline of ours has no chunks or bounds to tabulate:
+        // it gets a run table, and no "Pipeline: 0 chunks" header.
+        QVERIFY2(r.out.contains("| run | source | wall ms | GPU ops | status |")
+                     && r.out.contains("| pageable_async (pid 2749) | profile | "),
+                 qPrintable(r.out));
+        QVERIFY2(!r.out.contains("Pipeline: ") && !r.out.contains("| pipeline | wall ms |"), qPrintable(r.out));
         // Our pipelines keep their tables and diagnosis, and get the section too.
         const QString trace = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/traces/h200-seed-defaults.json");
         const Result p = cli({"analyze", QDir::cleanPath(trace)});

@@ -102,6 +102,24 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
     }
 }
 
+void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs)
+{
+    if (runs.empty())
+        return;
+    std::fprintf(out, "\n| run | source | wall ms | GPU ops | status |\n|---|---|---:|---:|---|\n");
+    for (const auto& run : runs) {
+        const double ms = static_cast<double>(spanNs(run.timedBeginNs, run.timedEndNs)) / 1e6;
+        std::size_t gpuOps = 0;
+        for (const Op& op : run.ops)
+            gpuOps += isGpuOp(op.kind);
+        std::string status = toString(run.status);
+        if (!run.error.empty())
+            status += ": " + run.error;
+        std::fprintf(out, "| %s | %s | %.3f | %zu | %s |\n", run.name.c_str(), run.pipeline.c_str(), ms, gpuOps,
+                     status.c_str());
+    }
+}
+
 void printOpCounts(std::FILE* out, const std::vector<Run>& runs)
 {
     std::fprintf(out, "\nRecorded ops per run (GPU ops timed by %s events; host ops by the host clock)\n",

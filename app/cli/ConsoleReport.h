@@ -22,6 +22,9 @@ void printOpCounts(std::FILE* out, const std::vector<Run>& runs);
 void printAnalysis(std::FILE* out, const Trace& trace);
 // After every pipeline run: one compact row per run and its diagnosis line.
 void printAnalysisSummary(std::FILE* out, const Trace& trace);
+// Runs of programs we did not build (profiled, imported): name, source,
+// wall time, GPU ops and status; their analysis is the findings.
+void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs);
 // Any trace (pipelines, profiled programs, PyTorch traces): per run and
 // device, busy time of each copy direction and of compute, overlap and GPU
 // idle time; then the findings (analysis/Findings.h), largest cost first,

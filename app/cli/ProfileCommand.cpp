@@ -4,22 +4,16 @@
 #include "WritableOutput.h"
 
 #include "profile/ProfileRecord.h"
-#include "profile/ProfileSession.h"
-#include "profile/ProgramLauncher.h"
+#include "profile/ProfileRun.h"
 #include "trace/TraceJson.h"
 
-#include <unistd.h>
 
-#include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <thread>
 
 namespace ovs::cli {
 namespace {
@@ -40,7 +34,6 @@ constexpr int kExitNotFound = 127;
 constexpr auto kPollPeriod = std::chrono::milliseconds(50);
 constexpr auto kProgressPeriod = std::chrono::seconds(2);
 constexpr auto kStopGrace = std::chrono::seconds(5);
-constexpr const char* kInjectionName = "liboverlapscope-inject.so";
 
 const char* kProfileUsage = R"(overlapscope-cli profile: record a CUDA program's copies, kernels and API calls
 
@@ -125,38 +118,6 @@ Options parse(const std::vector<std::string>& args, bool* help)
     return o;
 }
 
-std::string executableDir()
-{
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string() : self.parent_path().string();
-}
-
-// An absolute path: the driver opens it from the program's working folder.
-std::string findInjectionLibrary(const Options& o, std::string* why)
-{
-    std::vector<std::string> candidates;
-    if (!o.inject.empty()) {
-        candidates.push_back(o.inject);
-    } else if (const char* env = std::getenv("OVERLAPSCOPE_INJECT_LIBRARY"); env && *env) {
-        candidates.push_back(env);
-    } else if (const std::string dir = executableDir(); !dir.empty()) {
-        candidates.push_back(dir + "/" + kInjectionName);
-        candidates.push_back(dir + "/../lib/" + kInjectionName);
-    }
-    std::string tried;
-    for (const std::string& c : candidates) {
-        std::error_code ec;
-        const auto path = std::filesystem::canonical(c, ec);
-        if (!ec && std::filesystem::is_regular_file(path, ec))
-            return path.string();
-        tried += (tried.empty() ? "" : ", ") + c;
-    }
-    *why = "the injection library " + std::string(kInjectionName) + " was not found (looked at " + tried
-           + "); it is built with the CUDA toolkit's CUPTI headers, or give --inject PATH";
-    return {};
-}
-
 std::string defaultOutput(const std::string& program)
 {
     return std::filesystem::path(program).filename().string() + ".overlapscope.json";
@@ -179,23 +140,14 @@ std::string nowUtc()
     return text;
 }
 
-std::int64_t steadyNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 // Stop requests from signals. A terminal's Ctrl-C reaches the whole
 // foreground process group, the program included, so it is not sent again;
 // a signal sent to profile alone (kill, a parent tool) is passed on.
-std::atomic<int> g_stopRequests{0};
-std::atomic<int> g_terminalRequests{0};
+ProfileStop g_stop;
 
 extern "C" void onStopSignal(int signal, siginfo_t* info, void*)
 {
-    if (signal == SIGINT && info && info->si_code == SI_KERNEL)
-        g_terminalRequests.fetch_add(1);
-    g_stopRequests.fetch_add(1);
+    g_stop.request(signal == SIGINT && info && info->si_code == SI_KERNEL);
 }
 
 void installStopHandlers()
@@ -208,58 +160,43 @@ void installStopHandlers()
         sigaction(s, &action, nullptr);
 }
 
-// Says on stderr which processes are being recorded, as they appear.
-class ProgressSink : public ProfileSink {
+// Says on stderr which processes are being recorded, as they appear, how far
+// the program got every few seconds, and the stop signals sent.
+class ProgressReport : public ProfileSink, public ProfileObserver {
 public:
-    explicit ProgressSink(bool quiet) : m_quiet(quiet) {}
-    // The summary takes over once the program ended.
-    void silence() { m_quiet = true; }
+    explicit ProgressReport(bool quiet) : m_quiet(quiet) {}
+
     void runStarted(int, const Run& header) override
     {
         if (!m_quiet)
             std::fprintf(stderr, "overlapscope-cli profile: recording %s\n", header.name.c_str());
     }
+    void notice(const std::string& text) override
+    {
+        // Shown even with --quiet, as before: it changes what the program sees.
+        std::fprintf(stderr, "overlapscope-cli profile: %s\n", text.c_str());
+    }
+    void progress(const ProfileProgress& p) override
+    {
+        if (m_quiet || std::chrono::steady_clock::now() - m_lastProgress < kProgressPeriod)
+            return;
+        m_lastProgress = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "overlapscope-cli profile: %.0f s, %d process%s, %llu GPU ops, %llu API calls\n",
+                     static_cast<double>(p.elapsedNs) / 1e9, p.processes, p.processes == 1 ? "" : "es",
+                     static_cast<unsigned long long>(p.gpuOps), static_cast<unsigned long long>(p.apiCalls));
+    }
+    void stopping(const char* signalName) override
+    {
+        if (!m_quiet)
+            std::fprintf(stderr, "overlapscope-cli profile: stopping the program (%s); what was recorded is kept\n",
+                         signalName);
+    }
+    // The summary takes over once the program ended.
+    void programEnded(const ExitStatus&) override { m_quiet = true; }
 
 private:
     bool m_quiet;
-};
-
-class RecordFolder {
-public:
-    explicit RecordFolder(const std::string& keep)
-    {
-        if (!keep.empty()) {
-            std::error_code ec;
-            std::filesystem::create_directories(keep, ec);
-            if (ec)
-                throw std::runtime_error("cannot make " + keep + ": " + ec.message());
-            // Streams left there by another profile would become runs of this one.
-            for (const auto& entry : std::filesystem::directory_iterator(keep, ec))
-                if (entry.path().string().ends_with(kStreamSuffix))
-                    throw std::runtime_error(keep + " already holds record streams (" + entry.path().filename().string()
-                                             + "): give --records an empty or new folder");
-            m_path = std::filesystem::absolute(keep).string();
-            m_keep = true;
-            return;
-        }
-        std::string pattern = (std::filesystem::temp_directory_path() / "overlapscope-profile-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw std::runtime_error("cannot make a temporary folder for the record streams: "
-                                     + std::string(std::strerror(errno)));
-        m_path = pattern;
-    }
-    ~RecordFolder()
-    {
-        if (m_keep)
-            return;
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-    bool m_keep = false;
+    std::chrono::steady_clock::time_point m_lastProgress = std::chrono::steady_clock::now();
 };
 
 void printSummary(const std::vector<Run>& runs, const std::string& program, const ExitStatus& status,
@@ -292,110 +229,58 @@ void printProfileFindings(const Trace& trace)
     printFindings(stderr, trace);
 }
 
-std::string commandLine(const std::vector<std::string>& argv)
+int exitStatusOf(ProfileFailure failure)
 {
-    std::string text;
-    for (const std::string& a : argv)
-        text += (text.empty() ? "" : " ") + a;
-    return text;
+    switch (failure) {
+    case ProfileFailure::NotFound: return kExitNotFound;
+    case ProfileFailure::NotExecutable: return kExitNotExecutable;
+    case ProfileFailure::NoInjection: return kExitNoInjection;
+    default: return kExitCannotStart;
+    }
 }
 
 int profile(const Options& o)
 {
-    LaunchProblem problem = LaunchProblem::None;
-    std::string why;
-    const std::string program = ProgramLauncher::resolve(o.program.front(), &problem, &why);
-    if (program.empty()) {
-        std::fprintf(stderr, "overlapscope-cli profile: %s\n", why.c_str());
-        return problem == LaunchProblem::NotExecutable ? kExitNotExecutable : kExitNotFound;
-    }
+    ProfileRequest request;
+    request.program = o.program;
+    request.injectionLibrary = o.inject;
+    if (const std::string dir = executableFolder(); !dir.empty())
+        request.injectionSearchFolders = {dir, dir + "/../lib"};
+    request.recordsDirectory = o.records;
+    request.stopGrace = kStopGrace;
+    request.pollPeriod = kPollPeriod;
     const std::string output = o.output.empty() ? defaultOutput(o.program.front()) : o.output;
-    checkOutput(output);
-    const std::string injection = findInjectionLibrary(o, &why);
-    if (injection.empty()) {
-        std::fprintf(stderr, "overlapscope-cli profile: %s\n", why.c_str());
-        return kExitNoInjection;
-    }
-    if (const char* other = std::getenv("CUDA_INJECTION64_PATH"); other && *other && injection != other)
-        std::fprintf(stderr, "overlapscope-cli profile: replacing CUDA_INJECTION64_PATH=%s (another tool's) for the "
-                             "program\n", other);
-
-    std::unique_ptr<RecordFolder> folder;
-    try {
-        folder = std::make_unique<RecordFolder>(o.records);
-    } catch (const std::runtime_error& e) {
-        std::fprintf(stderr, "overlapscope-cli profile: %s\n", e.what());
-        return kExitCannotStart;
-    }
 
     installStopHandlers();
-    ProgressSink progress(o.quiet);
-    const std::int64_t zero = steadyNs();
-    ProfileSession session(folder->path(), zero, &progress);
-    ProgramLauncher launcher;
-    std::vector<std::string> argv = o.program;
-    argv.front() = program;
-    if (!launcher.start(argv,
-                        {"CUDA_INJECTION64_PATH=" + injection, std::string(kOutputDirVariable) + "=" + folder->path()},
-                        &problem, &why)) {
-        std::fprintf(stderr, "overlapscope-cli profile: %s\n", why.c_str());
-        return problem == LaunchProblem::NotFound        ? kExitNotFound
-               : problem == LaunchProblem::NotExecutable ? kExitNotExecutable
-                                                         : kExitCannotStart;
+    ProgressReport report(o.quiet);
+    // The output is checked once the program is known to exist, before it
+    // runs for an hour; a bad one throws ProfileUsageError out of here.
+    const ProfileOutcome outcome =
+        runProfile(request, &report, g_stop, &report, [&](const std::string&) { checkOutput(output); });
+    if (!outcome.ran()) {
+        std::fprintf(stderr, "overlapscope-cli profile: %s%s\n", outcome.problem.c_str(),
+                     outcome.failure == ProfileFailure::NoInjection ? ", or give --inject PATH" : "");
+        return exitStatusOf(outcome.failure);
     }
 
-    int handledStops = 0;
-    auto lastProgress = std::chrono::steady_clock::now();
-    while (!launcher.poll()) {
-        const int stops = g_stopRequests.load();
-        for (; handledStops < stops; ++handledStops) {
-            const bool fromTerminal = g_terminalRequests.load() > 0 && handledStops == 0;
-            launcher.requestStop(fromTerminal);
-            if (!o.quiet)
-                std::fprintf(stderr, "overlapscope-cli profile: stopping the program (%s); what was recorded is kept\n",
-                             handledStops == 0 ? "SIGINT" : handledStops == 1 ? "SIGTERM" : "SIGKILL");
-        }
-        launcher.escalateAfter(kStopGrace);
-        session.poll();
-        if (!o.quiet && std::chrono::steady_clock::now() - lastProgress >= kProgressPeriod) {
-            lastProgress = std::chrono::steady_clock::now();
-            std::fprintf(stderr, "overlapscope-cli profile: %.0f s, %d process%s, %llu GPU ops, %llu API calls\n",
-                         static_cast<double>(steadyNs() - zero) / 1e9, session.processes(),
-                         session.processes() == 1 ? "" : "es", static_cast<unsigned long long>(session.gpuOps()),
-                         static_cast<unsigned long long>(session.apiCalls()));
-        }
-        std::this_thread::sleep_for(kPollPeriod);
-    }
-
-    const ExitStatus& status = launcher.status();
-    ProgramEnding ending;
-    ending.pid = static_cast<std::uint32_t>(launcher.pid());
-    ending.exitStatus = status.text();
-    ending.exitedCleanly = status.exited && status.code == 0;
-    // A stop request that arrived as the program was ending (it got the
-    // signal too) still makes the runs "cancelled".
-    ending.cancelled = launcher.stopRequested() || g_stopRequests.load() > 0;
-    ending.commandLine = commandLine(o.program);
-    ending.endedNs = steadyNs() - zero;
     Trace trace;
     trace.tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION + " profile";
     trace.createdUtc = nowUtc();
-    progress.silence();
-    trace.runs = session.finish(ending);
+    trace.runs = outcome.runs;
     if (!o.quiet)
-        printSummary(trace.runs, o.program.front(), status, static_cast<double>(ending.endedNs) / 1e9);
+        printSummary(trace.runs, o.program.front(), outcome.status, static_cast<double>(outcome.endedNs) / 1e9);
 
     std::string error;
     if (!saveTrace(trace, output, &error)) {
         std::fprintf(stderr, "overlapscope-cli profile: could not write %s: %s (the program ended with %s)\n",
-                     output.c_str(), error.c_str(), status.text().c_str());
+                     output.c_str(), error.c_str(), outcome.status.text().c_str());
         return kExitTraceNotWritten;
     }
     if (!o.quiet) {
         printProfileFindings(trace);
         std::fprintf(stderr, "trace written to %s\n", output.c_str());
     }
-    return status.shellStatus();
+    return outcome.status.shellStatus();
 }
 
 } // namespace

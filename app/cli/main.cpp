@@ -10,11 +10,13 @@
 #include "base/Printable.h"
 #include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
+#include "pipeline/PipelineConfig.h"
 #include "record/TraceCollector.h"
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
 #include "trace/TraceJson.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -415,13 +417,22 @@ int commandAnalyze(const CliArgs& args)
     Trace& trace = *loaded.trace;
     makePrintable(trace);
     if (trace.runs.empty()) {
-        std::printf("%s holds no pipeline runs to analyze\n", echoed(path).c_str());
+        std::printf("%s holds no runs to analyze\n", echoed(path).c_str());
         return cli::kExitOk;
     }
     cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing);
-    cli::printPipelineTable(stdout, trace.runs);
-    cli::printAnalysis(stdout, trace);
-    cli::printAnalysisSummary(stdout, trace);
+    // Our pipelines get their tables (chunks, bounds, speedups); a trace of
+    // other programs only (profiled, PyTorch) has none of those numbers, so
+    // it gets a run table and its findings.
+    const bool pipelines = std::any_of(trace.runs.begin(), trace.runs.end(),
+                                       [](const Run& run) { return pipelineKindFromId(run.pipeline).has_value(); });
+    if (pipelines) {
+        cli::printPipelineTable(stdout, trace.runs);
+        cli::printAnalysis(stdout, trace);
+        cli::printAnalysisSummary(stdout, trace);
+    } else {
+        cli::printProgramRunTable(stdout, trace.runs);
+    }
     cli::printFindings(stdout, trace);
     return 0;
 }

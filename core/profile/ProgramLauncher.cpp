@@ -103,7 +103,7 @@ ProgramLauncher::~ProgramLauncher()
 }
 
 bool ProgramLauncher::start(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
-                            LaunchProblem* problem, std::string* why)
+                            LaunchProblem* problem, std::string* why, const std::string& workingDirectory)
 {
     std::vector<std::string> env = environment;
     for (char** e = environ; *e; ++e) {
@@ -137,14 +137,22 @@ bool ProgramLauncher::start(const std::vector<std::string>& argv, const std::vec
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    // The folder is changed in the child only, between fork and exec: the
+    // launcher's own folder (shared by all its threads) stays as it is.
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (!workingDirectory.empty())
+        posix_spawn_file_actions_addchdir_np(&actions, workingDirectory.c_str());
     pid_t pid = -1;
-    const int error = ::posix_spawn(&pid, argp[0], nullptr, &attr, argp.data(), envp.data());
+    const int error = ::posix_spawn(&pid, argp[0], &actions, &attr, argp.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     if (error != 0) {
         *problem = error == ENOENT ? LaunchProblem::NotFound
                    : error == EACCES || error == ENOEXEC ? LaunchProblem::NotExecutable
                                                          : LaunchProblem::Failed;
-        *why = "cannot run " + argv.front() + ": " + std::strerror(error);
+        *why = "cannot run " + argv.front() + (workingDirectory.empty() ? "" : " in " + workingDirectory) + ": "
+               + std::strerror(error);
         return false;
     }
     m_pid = pid;

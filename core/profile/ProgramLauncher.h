@@ -37,9 +37,10 @@ public:
     ~ProgramLauncher();
 
     // `argv[0]` must be resolved already. `environment`: NAME=VALUE entries
-    // replacing or adding to this process's environment. `why` on failure.
+    // replacing or adding to this process's environment. `workingDirectory`:
+    // where the program starts (empty: this process's folder). `why` on failure.
     bool start(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
-               LaunchProblem* problem, std::string* why);
+               LaunchProblem* problem, std::string* why, const std::string& workingDirectory = {});
     pid_t pid() const { return m_pid; }
     bool running() const { return m_pid > 0 && !m_ended; }
 

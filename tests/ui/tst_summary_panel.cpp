@@ -4,12 +4,16 @@
 #include "document/ViewState.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
+#include "timeline/TimelinePlot.h"
+#include "window/MainWindow.h"
 
 #include "analysis/RunAnalysis.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
+#include "trace/TraceJson.h"
 
 #include <QLabel>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace ovs;
@@ -188,6 +192,10 @@ private slots:
         TraceDocument document;
         SummaryPanel panel(&document);
         document.setTrace(trace, "t.json");
+        // Analysed on the panel's worker: the cells say so until it is back.
+        QVERIFY(panel.isAnalysing());
+        QCOMPARE(rowOf(panel, 0)[SummaryPanel::OverlapColumn], QString("\u2026"));
+        QTRY_VERIFY(!panel.isAnalysing());
 
         for (int row = 0; row < 2; ++row) {
             const Run& run = trace.runs[static_cast<std::size_t>(row)];
@@ -201,8 +209,11 @@ private slots:
         QVERIFY(rowOf(panel, 1)[SummaryPanel::BoundColumn].startsWith("1.0"));
 
         // Under the table, one line per run: its name, then the diagnosis.
+        // Then each run's findings.
         const QStringList lines = panel.summaryText().split('\n');
-        QCOMPARE(lines.size(), 2 + 2 + 2);
+        QVERIFY(lines.size() > 2 + 2 + 2);
+        for (const QString& line : lines.mid(6))
+            QVERIFY2(line.startsWith("Findings of ") || line.startsWith("  "), qPrintable(line));
         QVERIFY2(lines[4].startsWith("serialized pageable: serialized: copies, kernels and host copies never overlap"),
                  qPrintable(lines[4]));
         QVERIFY2(lines[5].startsWith("overlapped pinned: host staging bound: "), qPrintable(lines[5]));
@@ -227,10 +238,12 @@ private slots:
         QCOMPARE(panel.summaryText().split('\n').size(), 3); // no diagnosis while it runs
 
         document.finishRun(live, makeRun("overlapped", "overlapped pinned", 40'000'000, RunStatus::Cancelled));
+        QTRY_VERIFY(!panel.isAnalysing());
         cells = rowOf(panel, 0);
         QCOMPARE(cells[SummaryPanel::OverlapColumn], QString("\u2013"));
         QCOMPARE(cells[SummaryPanel::BoundColumn], QString("\u2013"));
-        QVERIFY2(panel.summaryText().endsWith("overlapped pinned: cancelled: cancelled by the user; the 2 ops recorded "
+        // Its diagnosis line (its findings follow it).
+        QVERIFY2(panel.summaryText().contains("\noverlapped pinned: cancelled: cancelled by the user; the 2 ops recorded "
                                               "before it stopped are shown, but a partial run has no bound"),
                  qPrintable(panel.summaryText()));
     }
@@ -261,6 +274,99 @@ private slots:
         // A selection the document no longer has falls back to the hint.
         document.clear();
         QCOMPARE(panel.detailsText(), QString("Click an op in the timeline to see its details."));
+    }
+
+    void findingsOfAProfiledRunSelectTheirOps()
+    {
+        // A program recorded on the H200 by `overlapscope-cli profile`: its
+        // copies are from pageable memory.
+        const TraceLoadResult loaded =
+            loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/profiled/pageable_async.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        MainWindow window;
+        window.setInteractive(false);
+        window.document()->setTrace(*loaded.trace, "pageable_async.json");
+        QTRY_VERIFY(!window.summaryPanel()->isAnalysing());
+        QTreeWidget* tree = window.summaryPanel()->findingsTree();
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QTreeWidgetItem* runItem = tree->topLevelItem(0);
+        QCOMPARE(runItem->text(SummaryPanel::FindingKindColumn), QStringLiteral("pageable_async (pid 2749)"));
+
+        // The same findings as the core's analysis, in its order.
+        const Run& run = loaded.trace->runs[0];
+        const RunFindings expected = analyzeFindings(run, loaded.trace->sweeps);
+        QVERIFY(!expected.findings.empty());
+        QCOMPARE(runItem->childCount(), static_cast<int>(expected.findings.size()));
+        QTreeWidgetItem* pageable = nullptr;
+        std::size_t pageableIndex = 0;
+        for (int i = 0; i < runItem->childCount(); ++i) {
+            const Finding& f = expected.findings[static_cast<std::size_t>(i)];
+            QTreeWidgetItem* item = runItem->child(i);
+            QCOMPARE(item->text(SummaryPanel::FindingKindColumn), QString::fromLatin1(toString(f.kind)));
+            QCOMPARE(item->text(SummaryPanel::FindingCauseColumn), QString::fromStdString(f.cause));
+            QCOMPARE(item->text(SummaryPanel::FindingFixColumn), QString::fromStdString(f.fix));
+            QCOMPARE(item->text(SummaryPanel::FindingOpsColumn), QString::number(f.opCount));
+            if (f.kind == FindingKind::PageableCopies) {
+                pageable = item;
+                pageableIndex = static_cast<std::size_t>(i);
+            }
+        }
+        QVERIFY(pageable);
+        const QString text = window.summaryPanel()->summaryText();
+        QVERIFY2(text.contains("Findings of pageable_async (pid 2749):"), qPrintable(text));
+
+        // Choosing it highlights its ops (the pageable copies), selects the
+        // first and zooms to them.
+        ViewState* view = window.viewState();
+        const Finding& f = expected.findings[pageableIndex];
+        tree->setCurrentItem(pageable);
+        QCOMPARE(view->highlight().size(), f.ops.size());
+        const RunTimeline& timeline = window.document()->run(0);
+        std::int64_t first = std::numeric_limits<std::int64_t>::max();
+        std::int64_t last = 0;
+        int copies = 0;
+        for (const OpRef& ref : view->highlight()) {
+            QCOMPARE(ref.run, 0);
+            const Op& op = timeline.laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
+            // The copies, and the calls that issued them.
+            QVERIFY(op.kind == OpKind::Upload || op.kind == OpKind::Download || op.kind == OpKind::ApiCall);
+            if (op.kind != OpKind::ApiCall) {
+                QCOMPARE(op.memory, HostMemoryKind::Pageable);
+                ++copies;
+            }
+            first = std::min(first, op.startNs);
+            last = std::max(last, op.endNs);
+        }
+        QCOMPARE(copies, 32);
+        QCOMPARE(view->selection(), view->highlight().front());
+        QVERIFY(view->visibleStartNs() <= first && view->visibleEndNs() >= last);
+        QVERIFY(view->visibleEndNs() - view->visibleStartNs() < view->extentNs());
+
+        // A finding of few ops zooms in closer than the whole run.
+        const auto small = std::find_if(expected.findings.begin(), expected.findings.end(), [](const Finding& x) {
+            return x.opCount == 1;
+        });
+        if (small != expected.findings.end()) {
+            tree->setCurrentItem(runItem->child(static_cast<int>(small - expected.findings.begin())));
+            QCOMPARE(view->highlight().size(), std::size_t(1));
+        }
+
+        if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            tree->setCurrentItem(pageable);
+            window.resize(1500, 950);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-finding.png"));
+        }
+        // Choosing the run's row clears the highlight.
+        tree->setCurrentItem(runItem);
+        QVERIFY(view->highlight().empty());
+        tree->setCurrentItem(pageable);
+        QVERIFY(!view->highlight().empty());
+        // A new document drops the findings and their highlight.
+        window.document()->clear();
+        QVERIFY(view->highlight().empty());
+        QCOMPARE(tree->topLevelItemCount(), 0);
     }
 };
 

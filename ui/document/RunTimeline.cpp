@@ -1,6 +1,6 @@
 #include "document/RunTimeline.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 
@@ -56,6 +56,11 @@ void RunTimeline::addOps(std::span<const Op> ops)
     }
 }
 
+void RunTimeline::addNames(std::span<const std::string> names)
+{
+    m_header.names.insert(m_header.names.end(), names.begin(), names.end());
+}
+
 void RunTimeline::finish(const Run& run)
 {
     m_header = run;
@@ -80,14 +85,16 @@ std::pair<std::size_t, std::size_t> RunTimeline::visibleRange(int lane, std::int
 int RunTimeline::opIndexAt(int lane, std::int64_t t, std::int64_t toleranceNs) const
 {
     toleranceNs = std::max<std::int64_t>(toleranceNs, 0);
-    auto [first, last] = visibleRange(lane, subSaturated(t, toleranceNs), addSaturated(t, toleranceNs));
+    auto [first, last] =
+        visibleRange(lane, saturatingSub<std::int64_t>(t, toleranceNs), saturatingAdd<std::int64_t>(t, toleranceNs));
     int best = -1;
-    std::int64_t bestDistance = addSaturated(toleranceNs, 1);
+    std::int64_t bestDistance = saturatingAdd<std::int64_t>(toleranceNs, 1);
     const auto& ops = laneOps(lane);
     for (std::size_t i = first; i < last; ++i) {
         const Op& op = ops[i];
         const std::int64_t distance =
-            t < op.startNs ? subSaturated(op.startNs, t) : (t > op.endNs ? subSaturated(t, op.endNs) : 0);
+            t < op.startNs ? saturatingSub<std::int64_t>(op.startNs, t)
+                           : (t > op.endNs ? saturatingSub<std::int64_t>(t, op.endNs) : 0);
         if (distance < bestDistance) {
             bestDistance = distance;
             best = static_cast<int>(i);

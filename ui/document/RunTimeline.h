@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,8 @@ public:
     static RunTimeline live(const Run& header);
     void addLane(const Lane& lane, int laneIndex);
     void addOps(std::span<const Op> ops);
+    // Appends to the header's name table, which ops' nameId index.
+    void addNames(std::span<const std::string> names);
     // Replaces everything with the finished run.
     void finish(const Run& run);
 

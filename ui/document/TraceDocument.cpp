@@ -1,6 +1,6 @@
 #include "document/TraceDocument.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 
 #include <QDateTime>
 
@@ -15,7 +15,8 @@ std::int64_t TraceDocument::endNs() const
     std::int64_t end = 0;
     for (int i = 0; i < runCount(); ++i) {
         const RunTimeline& run = m_runs[static_cast<std::size_t>(i)];
-        end = std::max(end, addSaturated(std::max(run.endNs(), run.run().timedEndNs), displayOffsetNs(i)));
+        end = std::max(end,
+                       saturatingAdd<std::int64_t>(std::max(run.endNs(), run.run().timedEndNs), displayOffsetNs(i)));
     }
     return end;
 }
@@ -96,19 +97,19 @@ void TraceDocument::setModified(bool modified)
     emit modifiedChanged(modified);
 }
 
-void TraceDocument::stampProvenance()
+void TraceDocument::stampProvenance(const std::string& tool)
 {
     // Only an empty document's: runs recorded into a loaded trace join its
     // provenance rather than rewrite it.
     if (!m_tool.empty() || !m_createdUtc.empty())
         return;
-    m_tool = std::string("overlapscope ") + OVERLAPSCOPE_VERSION;
+    m_tool = tool.empty() ? std::string("overlapscope ") + OVERLAPSCOPE_VERSION : tool;
     m_createdUtc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
 }
 
-int TraceDocument::beginRun(const Run& header)
+int TraceDocument::beginRun(const Run& header, const std::string& tool)
 {
-    stampProvenance();
+    stampProvenance(tool);
     m_runs.push_back(RunTimeline::live(header));
     setModified(true);
     const int index = runCount() - 1;
@@ -122,6 +123,13 @@ void TraceDocument::addLane(int run, const Lane& lane, int laneIndex)
         return;
     m_runs[static_cast<std::size_t>(run)].addLane(lane, laneIndex);
     emit runChanged(run);
+}
+
+void TraceDocument::addNames(int run, std::span<const std::string> names)
+{
+    if (run < 0 || run >= runCount() || names.empty())
+        return;
+    m_runs[static_cast<std::size_t>(run)].addNames(names);
 }
 
 void TraceDocument::addOps(int run, std::span<const Op> ops)
@@ -142,7 +150,7 @@ void TraceDocument::finishRun(int run, const Run& finished)
 
 int TraceDocument::beginSweep(const BandwidthSweep& header)
 {
-    stampProvenance();
+    stampProvenance({});
     m_sweeps.push_back(header);
     setModified(true);
     emit sweepsChanged();

@@ -53,9 +53,13 @@ public:
     bool isModified() const { return m_modified; }
     void markSaved(const QString& path);
 
-    // Live updates (from RunController, on the GUI thread).
-    int beginRun(const Run& header);
+    // Live updates (from RunController and ProfileController, on the GUI
+    // thread). `tool`: the provenance an empty document takes from its first
+    // run ("overlapscope 0.1.0 profile -- ./app"); empty: the window's own.
+    int beginRun(const Run& header, const std::string& tool = {});
     void addLane(int run, const Lane& lane, int laneIndex);
+    // Appends to a live run's name table (Op::nameId), before ops naming them.
+    void addNames(int run, std::span<const std::string> names);
     void addOps(int run, std::span<const Op> ops);
     void finishRun(int run, const Run& finished);
     int beginSweep(const BandwidthSweep& header);
@@ -73,7 +77,7 @@ signals:
 
 private:
     void setModified(bool modified);
-    void stampProvenance();
+    void stampProvenance(const std::string& tool);
 
     std::vector<RunTimeline> m_runs;
     std::vector<BandwidthSweep> m_sweeps;

@@ -1,6 +1,6 @@
 #include "document/ViewState.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,26 +15,26 @@ void ViewState::setVisibleRange(std::int64_t startNs, std::int64_t endNs)
     if (endNs < startNs)
         std::swap(startNs, endNs);
     // Saturating throughout: a loaded trace may put times near 2^63.
-    if (subSaturated(endNs, startNs) < kMinimumSpanNs) {
+    if (saturatingSub<std::int64_t>(endNs, startNs) < kMinimumSpanNs) {
         const std::int64_t mid = std::midpoint(startNs, endNs);
-        startNs = subSaturated(mid, kMinimumSpanNs / 2);
-        endNs = addSaturated(startNs, kMinimumSpanNs);
+        startNs = saturatingSub<std::int64_t>(mid, kMinimumSpanNs / 2);
+        endNs = saturatingAdd<std::int64_t>(startNs, kMinimumSpanNs);
     }
     // Keep the view over the data: shift (not shrink) a range that runs off
     // either end, unless it is wider than everything.
     const std::int64_t limit = std::max(m_extentNs, kMinimumSpanNs);
-    const std::int64_t span = subSaturated(endNs, startNs);
+    const std::int64_t span = saturatingSub<std::int64_t>(endNs, startNs);
     if (span >= limit) {
         startNs = std::min<std::int64_t>(startNs, 0);
         endNs = std::max(endNs, limit);
-        startNs = std::max(startNs, subSaturated(endNs, span));
+        startNs = std::max(startNs, saturatingSub<std::int64_t>(endNs, span));
     } else {
         if (startNs < 0) {
-            endNs = subSaturated(endNs, startNs);
+            endNs = saturatingSub<std::int64_t>(endNs, startNs);
             startNs = 0;
         }
         if (endNs > limit) {
-            startNs = subSaturated(startNs, endNs - limit);
+            startNs = saturatingSub<std::int64_t>(startNs, endNs - limit);
             endNs = limit;
         }
     }
@@ -52,14 +52,15 @@ void ViewState::zoom(double factor, std::int64_t centerNs)
     const double start = static_cast<double>(m_startNs);
     const double end = static_cast<double>(m_endNs);
     const double center = static_cast<double>(centerNs);
-    setVisibleRange(toNsSaturated(center - (center - start) / factor), toNsSaturated(center + (end - center) / factor));
+    setVisibleRange(saturatingCast<std::int64_t>(std::round(center - (center - start) / factor)),
+                    saturatingCast<std::int64_t>(std::round(center + (end - center) / factor)));
 }
 
 void ViewState::pan(double fraction)
 {
     const double span = static_cast<double>(m_endNs) - static_cast<double>(m_startNs);
-    const std::int64_t shift = toNsSaturated(fraction * span);
-    setVisibleRange(addSaturated(m_startNs, shift), addSaturated(m_endNs, shift));
+    const std::int64_t shift = saturatingCast<std::int64_t>(std::round(fraction * span));
+    setVisibleRange(saturatingAdd<std::int64_t>(m_startNs, shift), saturatingAdd<std::int64_t>(m_endNs, shift));
 }
 
 void ViewState::setExtent(std::int64_t extentNs)
@@ -70,7 +71,7 @@ void ViewState::setExtent(std::int64_t extentNs)
 void ViewState::resetView()
 {
     // A 2% margin on the right so the last op does not touch the edge.
-    setVisibleRange(0, addSaturated(m_extentNs, m_extentNs / 50));
+    setVisibleRange(0, saturatingAdd<std::int64_t>(m_extentNs, m_extentNs / 50));
 }
 
 void ViewState::setSelection(const OpRef& op)
@@ -79,6 +80,14 @@ void ViewState::setSelection(const OpRef& op)
         return;
     m_selection = op;
     emit selectionChanged(m_selection);
+}
+
+void ViewState::setHighlight(std::vector<OpRef> ops)
+{
+    if (ops == m_highlight)
+        return;
+    m_highlight = std::move(ops);
+    emit highlightChanged();
 }
 
 void ViewState::setMeasurement(std::int64_t aNs, std::int64_t bNs)

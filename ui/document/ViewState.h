@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace ovs::ui {
 
@@ -44,6 +45,11 @@ public:
     OpRef selection() const { return m_selection; }
     void setSelection(const OpRef& op);
 
+    // Ops outlined together, e.g. those a finding concerns (the summary's
+    // findings list); empty: none.
+    const std::vector<OpRef>& highlight() const { return m_highlight; }
+    void setHighlight(std::vector<OpRef> ops);
+
     // Two instants the user marked, to read the interval between them.
     std::optional<std::pair<std::int64_t, std::int64_t>> measurement() const { return m_measurement; }
     void setMeasurement(std::int64_t aNs, std::int64_t bNs);
@@ -58,6 +64,7 @@ public:
 signals:
     void visibleRangeChanged(qint64 startNs, qint64 endNs);
     void selectionChanged(const ovs::ui::OpRef& op);
+    void highlightChanged();
     void measurementChanged();
     void playheadChanged();
 
@@ -66,6 +73,7 @@ private:
     std::int64_t m_endNs = 1'000'000;
     std::int64_t m_extentNs = 1'000'000;
     OpRef m_selection;
+    std::vector<OpRef> m_highlight;
     std::optional<std::pair<std::int64_t, std::int64_t>> m_measurement;
     std::optional<std::int64_t> m_playhead;
 };

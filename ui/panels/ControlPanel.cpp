@@ -271,6 +271,7 @@ void ControlPanel::setRunning(bool running)
 {
     m_running = running;
     m_cancelling = false;
+    m_progress->setRange(0, kProgressSteps);
     if (running) {
         m_progress->setValue(0);
         m_status->setText(tr("Starting\u2026"));
@@ -280,7 +281,12 @@ void ControlPanel::setRunning(bool running)
 
 void ControlPanel::setProgress(double fraction, const QString& what)
 {
-    m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * kProgressSteps));
+    if (fraction < 0) {
+        m_progress->setRange(0, 0); // busy, for as long as it takes
+    } else {
+        m_progress->setRange(0, kProgressSteps);
+        m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * kProgressSteps));
+    }
     if (!m_cancelling)
         m_status->setText(what);
 }

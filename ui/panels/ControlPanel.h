@@ -49,6 +49,8 @@ public slots:
     void setDevices(const QList<ovs::DeviceListing>& devices);
     // Locks the knobs and enables Cancel while a run is going.
     void setRunning(bool running);
+    // fraction in [0, 1], or negative when the end cannot be known (a
+    // profiled program runs until it exits): the bar then shows it is busy.
     void setProgress(double fraction, const QString& what);
     // The end of a run: its closing message under the progress bar.
     void showFinished(bool ok, const QString& message);

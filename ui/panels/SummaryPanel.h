@@ -1,9 +1,16 @@
 #pragma once
 
+#include "document/ViewState.h"
+#include "workers/BackgroundWorker.h"
+
+#include "trace/BandwidthSweep.h"
+#include "trace/Run.h"
+
 #include <QPointer>
 #include <QStringList>
 #include <QWidget>
 
+#include <cstdint>
 #include <vector>
 
 class QLabel;
@@ -17,27 +24,55 @@ class TraceDocument;
 // The seed's comparison table for every run in the document: wall time,
 // speedup over the serialized run of the same workload, copy/kernel overlap,
 // distance from the run's bound, whether the output verified; a line about
-// the device the figures come from; and under the table each finished run's
-// one-sentence diagnosis (core/analysis, as the CLI prints it).
+// the device the figures come from; each finished run's findings (cause,
+// cost, ops, fix: core/analysis, as `analyze` prints them), which select and
+// highlight their ops on the timeline; and each run's one-sentence diagnosis.
 class SummaryPanel : public QWidget {
     Q_OBJECT
 
 public:
     enum Column { RunColumn, DeviceColumn, StatusColumn, WallColumn, SpeedupColumn, OverlapColumn, BoundColumn,
                   VerificationColumn, OpsColumn, ColumnCount };
+    enum FindingColumn { FindingKindColumn, FindingCostColumn, FindingOpsColumn, FindingCauseColumn, FindingFixColumn,
+                         FindingColumnCount };
 
     explicit SummaryPanel(TraceDocument* document, QWidget* parent = nullptr);
 
     // What the panel shows, as plain text: the device line, then one
     // tab-separated line per row under a header line, then one
-    // "run: diagnosis" line per analysed run.
+    // "run: diagnosis" line per analysed run, then each run's findings
+    // ("Findings of RUN:", then one indented tab-separated line each).
     QString summaryText() const;
+
+    // True while finished runs are being analysed on the panel's worker
+    // (their overlap, bound, diagnosis and findings then read "…").
+    bool isAnalysing() const { return m_analysing > 0; }
+
+    // The findings list: one row per run, a child row per finding.
+    QTreeWidget* findingsTree() const { return m_findings; }
+
+signals:
+    // The user picked a finding: the ops it concerns, as the timeline holds
+    // them (the first kMaxFindingOps; empty when it names none), and the
+    // run. run = -1 when no finding is selected any more.
+    void findingSelected(int run, const std::vector<ovs::ui::OpRef>& ops);
+    // Every analysis asked for so far is shown.
+    void analysed();
 
 private:
     // What the analysis said of one run, kept until the run changes: a
     // finished run is analysed once, not on every live batch of another.
+    struct AnalysedFinding {
+        QString kind;
+        QString cause;
+        QString fix;
+        std::int64_t costNs = 0;
+        std::size_t opCount = 0;
+        std::vector<Op> ops; // copies of the ops it concerns, located again on selection
+    };
     struct Analysis {
         bool valid = false;
+        bool pending = false; // on the worker, for this opCount and status
         std::size_t opCount = 0;
         int status = 0;
         QString overlap;
@@ -45,18 +80,31 @@ private:
         QString bound;
         QString boundTip;
         QString diagnosis;
+        std::vector<AnalysedFinding> findings;
     };
 
     void refresh();
+    void refreshFindings();
+    void onFindingChosen();
     const Analysis& analysisOf(int run);
+    // On the worker: everything shown of one run, from copies.
+    static Analysis analyse(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* baseline);
 
     QPointer<TraceDocument> m_document;
     QLabel* m_deviceLine;
     QTreeWidget* m_table;
+    QTreeWidget* m_findings;
+    QLabel* m_findingDetail;
+    QString m_findingsKey; // what the findings list shows, to rebuild it only when that changes
     QLabel* m_diagnoses;
     QScrollArea* m_diagnosesArea = nullptr;
     std::vector<Analysis> m_analyses;
     QStringList m_diagnosisLines; // plain text, for summaryText
+    int m_generation = 0; // bumped when every analysis is invalidated
+    int m_analysing = 0;  // jobs posted, not yet delivered
+    // Last: destroyed first, waiting for an analysis in progress (its result,
+    // addressed to this panel, is then dropped).
+    BackgroundWorker m_analyzer;
 };
 
 } // namespace ovs::ui

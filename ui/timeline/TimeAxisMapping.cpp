@@ -1,6 +1,6 @@
 #include "timeline/TimeAxisMapping.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 
@@ -29,7 +29,7 @@ double TimeAxisMapping::timeAt(double x) const
 
 std::int64_t TimeAxisMapping::nsAt(double x) const
 {
-    return toNsSaturated(timeAt(x));
+    return saturatingCast<std::int64_t>(std::round(timeAt(x)));
 }
 
 } // namespace ovs::ui

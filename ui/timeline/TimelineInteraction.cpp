@@ -1,6 +1,6 @@
 #include "timeline/TimelineInteraction.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 
 #include <Qt>
 
@@ -55,8 +55,10 @@ bool TimelineInteraction::move(double x, bool moved)
         [[fallthrough]];
     case Drag::Pan: {
         // Relative to the view at the press, so the grabbed instant stays under the pointer.
-        const std::int64_t shift = toNsSaturated(-(x - m_pressX) * m_pressMapping.nsPerPixel());
-        m_view.setVisibleRange(addSaturated(m_pressMapping.startNs, shift), addSaturated(m_pressMapping.endNs, shift));
+        const std::int64_t shift =
+            saturatingCast<std::int64_t>(std::round(-(x - m_pressX) * m_pressMapping.nsPerPixel()));
+        m_view.setVisibleRange(saturatingAdd<std::int64_t>(m_pressMapping.startNs, shift),
+                               saturatingAdd<std::int64_t>(m_pressMapping.endNs, shift));
         return false;
     }
     case Drag::ZoomBand:
@@ -159,9 +161,10 @@ bool TimelineInteraction::command(Command command, std::optional<double> cursorX
 
 void TimelineInteraction::zoomToOp(const OpRef& op, std::int64_t startNs, std::int64_t endNs)
 {
-    const std::int64_t margin = std::max<std::int64_t>(subSaturated(endNs, startNs) / 4, ViewState::kMinimumSpanNs);
+    const std::int64_t margin =
+        std::max<std::int64_t>(saturatingSub<std::int64_t>(endNs, startNs) / 4, ViewState::kMinimumSpanNs);
     m_view.setSelection(op);
-    m_view.setVisibleRange(subSaturated(startNs, margin), addSaturated(endNs, margin));
+    m_view.setVisibleRange(saturatingSub<std::int64_t>(startNs, margin), saturatingAdd<std::int64_t>(endNs, margin));
 }
 
 } // namespace ovs::ui

@@ -1,6 +1,6 @@
 #include "timeline/TimelinePlot.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 #include "document/TraceDocument.h"
 #include "style/TimeFormat.h"
 #include "timeline/OpTooltip.h"
@@ -59,6 +59,7 @@ TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* pa
     connect(m_document, &TraceDocument::runChanged, m_refresh, &RefreshThrottle::request);
     connect(m_view, &ViewState::visibleRangeChanged, this, &TimelinePlot::applyVisibleRange);
     connect(m_view, &ViewState::selectionChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(m_view, &ViewState::highlightChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::playheadChanged, this, [this] { replot(rpQueuedReplot); });
     rebuild();
@@ -173,7 +174,8 @@ void TimelinePlot::rebuild()
         connect(time, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
             if (m_syncing)
                 return;
-            m_view->setVisibleRange(toNsSaturated(range.lower), toNsSaturated(range.upper));
+            m_view->setVisibleRange(saturatingCast<std::int64_t>(std::round(range.lower)),
+                                    saturatingCast<std::int64_t>(std::round(range.upper)));
             applyVisibleRange();
         });
         plotLayout()->addElement(2 * i, 0, row.title);
@@ -556,7 +558,8 @@ void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event)
     }
     const Op& op = m_document->run(ref.run).laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
     const std::int64_t offset = m_document->displayOffsetNs(ref.run);
-    interaction().zoomToOp(ref, addSaturated(op.startNs, offset), addSaturated(op.endNs, offset));
+    interaction().zoomToOp(ref, saturatingAdd<std::int64_t>(op.startNs, offset),
+                           saturatingAdd<std::int64_t>(op.endNs, offset));
     event->accept();
 }
 

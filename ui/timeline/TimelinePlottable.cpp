@@ -1,6 +1,6 @@
 #include "timeline/TimelinePlottable.h"
 
-#include "document/SaturatingMath.h"
+#include "trace/Saturating.h"
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
@@ -112,6 +112,7 @@ void TimelinePlottable::draw(QCPPainter* painter)
     }
     for (int lane = 0; lane < run.laneCount(); ++lane)
         drawLane(painter, clip, lane);
+    drawHighlight(painter, clip);
     drawSelection(painter, clip);
     if (playheadX)
         painter->restore();
@@ -156,13 +157,14 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
 {
     const RunTimeline& run = m_document->run(m_run);
     const QCPRange range = mKeyAxis->range();
-    std::int64_t upper = toNsSaturated(std::ceil(range.upper));
+    const std::int64_t lower = saturatingCast<std::int64_t>(std::floor(range.lower));
+    std::int64_t upper = saturatingCast<std::int64_t>(std::ceil(range.upper));
     if (const auto playhead = m_view ? m_view->playhead() : std::nullopt)
         upper = std::min(upper, *playhead); // ops that start later have not happened yet
-    const std::int64_t lower = toNsSaturated(std::floor(range.lower));
     if (upper < lower)
         return;
-    const auto [first, last] = run.visibleRange(lane, subSaturated(lower, m_offsetNs), subSaturated(upper, m_offsetNs));
+    const auto [first, last] = run.visibleRange(lane, saturatingSub<std::int64_t>(lower, m_offsetNs),
+                                                saturatingSub<std::int64_t>(upper, m_offsetNs));
     const std::vector<Op>& ops = run.laneOps(lane);
     TimelineFolding::fold(ops, first, last, nsPerPixel(), m_items);
     for (const TimelineFolding::Item& item : m_items) {
@@ -293,6 +295,33 @@ void TimelinePlottable::drawSelection(QCPPainter* painter, const QRect& clip) co
     painter->drawRect(rect);
 }
 
+void TimelinePlottable::drawHighlight(QCPPainter* painter, const QRect& clip) const
+{
+    if (!m_view || m_view->highlight().empty())
+        return;
+    const RunTimeline& run = m_document->run(m_run);
+    // A finding's ops: a thin outline in the selection's colour over a halo,
+    // so they stand out among the others however many share a pixel.
+    QPen halo(m_style.measureLabelBackground, 3);
+    halo.setJoinStyle(Qt::MiterJoin);
+    QPen pen(m_style.highlight, 1);
+    pen.setJoinStyle(Qt::MiterJoin);
+    painter->setBrush(Qt::NoBrush);
+    for (const OpRef& ref : m_view->highlight()) {
+        if (ref.run != m_run || !ref.isValid() || ref.lane >= run.laneCount()
+            || static_cast<std::size_t>(ref.index) >= run.laneOps(ref.lane).size())
+            continue;
+        const Op& op = run.laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
+        const QRectF rect = opRect(op.startNs, op.endNs, ref.lane, clip).adjusted(-1, -1, 1, 1);
+        if (!rect.intersects(clip))
+            continue;
+        painter->setPen(halo);
+        painter->drawRect(rect);
+        painter->setPen(pen);
+        painter->drawRect(rect);
+    }
+}
+
 void TimelinePlottable::drawMeasurement(QCPPainter* painter, const QRect& clip) const
 {
     const auto measurement = m_view ? m_view->measurement() : std::nullopt;
@@ -372,8 +401,8 @@ OpRef TimelinePlottable::opAt(const QPointF& pixel) const
     if (lane < 0 || lane >= run.laneCount() || std::abs(laneCoord - lane) > kRowFill / 2 + 0.08)
         return {};
     const double t = mKeyAxis->pixelToCoord(pixel.x()) - static_cast<double>(m_document->displayOffsetNs(m_run));
-    const std::int64_t tolerance = toNsSaturated(std::ceil(kHitTolerancePixels * nsPerPixel()));
-    const int index = run.opIndexAt(lane, toNsSaturated(t), tolerance);
+    const std::int64_t tolerance = saturatingCast<std::int64_t>(std::ceil(kHitTolerancePixels * nsPerPixel()));
+    const int index = run.opIndexAt(lane, saturatingCast<std::int64_t>(std::round(t)), tolerance);
     if (index < 0)
         return {};
     return OpRef{m_run, lane, index};

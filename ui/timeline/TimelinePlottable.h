@@ -18,7 +18,8 @@ class TraceDocument;
 // the pixels, not the op count; nothing is allocated per op.
 //
 // It also draws what belongs to this run's rows: the timed region, the
-// selected op's highlight and the measurement band.
+// highlighted ops (a finding's), the selected op's outline and the
+// measurement band.
 class TimelinePlottable : public QCPAbstractPlottable {
     Q_OBJECT
 
@@ -70,6 +71,7 @@ private:
     void drawFolded(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
     void drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
     void drawSelection(QCPPainter* painter, const QRect& clip) const;
+    void drawHighlight(QCPPainter* painter, const QRect& clip) const;
     void drawMeasurement(QCPPainter* painter, const QRect& clip) const;
     void drawPlayhead(QCPPainter* painter, const QRect& clip) const;
     // The playhead as a pixel x, when a replay runs.

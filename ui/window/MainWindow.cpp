@@ -12,14 +12,17 @@
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
 #include "window/PresentationMode.h"
+#include "window/ProfileDialog.h"
 #include "window/ReplayController.h"
 #include "window/ThemeMenu.h"
 #include "workers/BackgroundWorker.h"
+#include "workers/ProfileController.h"
 #include "workers/RunController.h"
 #include "workers/TraceLoader.h"
 
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
+#include "trace/Saturating.h"
 
 #include <QAction>
 #include <QApplication>
@@ -41,7 +44,9 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -55,13 +60,15 @@ constexpr int kMaxRecentFiles = 8;
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_document(new TraceDocument(this)), m_view(new ViewState(this)),
-      m_runs(new RunController(m_document, this)), m_loader(new TraceLoader(this)),
+      m_runs(new RunController(m_document, this)), m_profiles(new ProfileController(m_document, this)),
+      m_loader(new TraceLoader(this)),
       m_exports(new BackgroundWorker(this))
 {
     setAcceptDrops(true);
     buildLayout();
     buildMenus();
     connectWorkers();
+    connectProfiles();
     updateTitle();
     resize(1500, 950);
     m_runs->queryDevices();
@@ -113,7 +120,7 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New (clear runs)"), QKeySequence::New, this, [this] {
-        if (m_runs->isRunning()) {
+        if (isBusy()) {
             showNotice(tr("A run is in progress: cancel it first."));
             return;
         }
@@ -129,6 +136,20 @@ void MainWindow::buildMenus()
     });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(tr("&Profile program…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, [this] {
+        if (isBusy()) {
+            showNotice(tr("A run is in progress: cancel it first."));
+            return;
+        }
+        auto* dialog = new ProfileDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setRequest(ProfileDialog::remembered());
+        connect(dialog, &QDialog::accepted, this, [this, dialog] {
+            ProfileDialog::remember(dialog->request());
+            profileProgram(dialog->request());
+        });
+        dialog->open(); // window-modal, never blocks the event loop
+    });
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
         if (m_document->sourcePath().isEmpty()) {
             const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "overlapscope-trace.json",
@@ -186,7 +207,7 @@ void MainWindow::buildMenus()
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                    [this] { m_controls->requestRun(); });
-    run->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this, [this] { m_runs->cancel(); });
+    run->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this, [this] { cancelWork(); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard and mouse"), this, [this] {
@@ -212,13 +233,13 @@ void MainWindow::buildMenus()
 void MainWindow::connectWorkers()
 {
     connect(m_controls, &ControlPanel::runRequested, this, [this](const RunRequest& request) {
-        if (m_runs->isRunning()) {
+        if (isBusy()) {
             showNotice(tr("A run is already in progress."));
             return;
         }
         m_runs->start(request);
     });
-    connect(m_controls, &ControlPanel::cancelRequested, m_runs, &RunController::cancel);
+    connect(m_controls, &ControlPanel::cancelRequested, this, [this] { cancelWork(); });
     connect(m_runs, &RunController::started, this, [this] {
         m_controls->setRunning(true);
         showNotice(tr("Running…"));
@@ -258,6 +279,7 @@ void MainWindow::connectWorkers()
 
     // The axis extent follows the document; a new document resets the view.
     connect(m_document, &TraceDocument::reset, this, [this] {
+        m_view->setHighlight({}); // ops of the document that was replaced
         resetViewToDocument();
         fitTimelineHeight();
         updateTitle();
@@ -276,11 +298,85 @@ void MainWindow::connectWorkers()
         fitTimelineHeight();
     });
     connect(m_document, &TraceDocument::modifiedChanged, this, [this] { updateTitle(); });
+
+    connect(m_summary, &SummaryPanel::findingSelected, this, &MainWindow::showFindingOps);
+}
+
+void MainWindow::showFindingOps(int run, const std::vector<OpRef>& ops)
+{
+    m_view->setHighlight(ops);
+    if (run < 0 || ops.empty())
+        return;
+    // Select the first (its details show) and zoom to all of them, on the
+    // shared axis where the run sits at its display offset.
+    m_view->setSelection(ops.front());
+    const RunTimeline& timeline = m_document->run(run);
+    std::int64_t start = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = std::numeric_limits<std::int64_t>::min();
+    for (const OpRef& ref : ops) {
+        const Op& op = timeline.laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
+        start = std::min(start, op.startNs);
+        end = std::max(end, op.endNs);
+    }
+    const std::int64_t offset = m_document->displayOffsetNs(run);
+    const std::int64_t margin =
+        std::max<std::int64_t>(saturatingSub<std::int64_t>(end, start) / 20, ViewState::kMinimumSpanNs);
+    m_view->setVisibleRange(saturatingAdd<std::int64_t>(saturatingSub<std::int64_t>(start, margin), offset),
+                            saturatingAdd<std::int64_t>(saturatingAdd<std::int64_t>(end, margin), offset));
+    // The run's rows in view too, when the timeline scrolls.
+    if (const QCPAxisRect* rect = m_timeline->runAxisRect(run)) {
+        const QRect rows = rect->outerRect();
+        m_timelineArea->ensureVisible(0, rows.center().y(), 0, rows.height() / 2);
+    }
+}
+
+void MainWindow::connectProfiles()
+{
+    connect(m_profiles, &ProfileController::started, this, [this] {
+        m_controls->setRunning(true);
+        showNotice(tr("Profiling…"));
+    });
+    // Elapsed time, processes, GPU ops and API calls, every few hundred ms.
+    connect(m_profiles, &ProfileController::progress, this, [this](const QString& what) {
+        m_controls->setProgress(-1.0, what);
+        statusBar()->showMessage(what);
+    });
+    connect(m_profiles, &ProfileController::refused, this, [this](const QString& why) { showError(tr("Profile"), why); });
+    connect(m_profiles, &ProfileController::finished, this, [this](bool ok, const QString& message) {
+        m_controls->setRunning(false);
+        m_controls->showFinished(ok, message.section('\n', 0, 0));
+        if (ok)
+            showNotice(message);
+        else
+            showError(tr("Profile"), message);
+        if (m_closeAfterCancel)
+            close();
+    });
+}
+
+bool MainWindow::isBusy() const
+{
+    return m_runs->isRunning() || m_profiles->isRunning();
+}
+
+void MainWindow::cancelWork()
+{
+    m_runs->cancel();
+    m_profiles->cancel();
+}
+
+void MainWindow::profileProgram(const ProfileRequest& request)
+{
+    if (isBusy()) {
+        showNotice(tr("A run is in progress: cancel it first."));
+        return;
+    }
+    m_profiles->start(request);
 }
 
 void MainWindow::openTrace(const QString& path)
 {
-    if (m_runs->isRunning()) {
+    if (isBusy()) {
         showNotice(tr("A run is in progress: cancel it before opening a trace."));
         return;
     }
@@ -294,7 +390,7 @@ void MainWindow::openTrace(const QString& path)
 
 void MainWindow::onTraceLoaded(const QString& path, const Trace& trace)
 {
-    if (m_runs->isRunning()) {
+    if (isBusy()) {
         showNotice(tr("Ignored %1: a run started while it was loading.").arg(path));
         return;
     }
@@ -478,10 +574,11 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (m_runs->isRunning()) {
-        // Never free under work in flight: cancel, let the run drain, then close.
+    if (isBusy()) {
+        // Never free under work in flight: cancel, let the run drain (or the
+        // profiled program stop), then close.
         m_closeAfterCancel = true;
-        m_runs->cancel();
+        cancelWork();
         showNotice(tr("Cancelling the run before closing…"));
         event->ignore();
         return;

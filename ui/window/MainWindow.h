@@ -1,9 +1,12 @@
 #pragma once
 
+#include "document/ViewState.h"
+
 #include <QMainWindow>
 #include <QStringList>
 
 #include <functional>
+#include <vector>
 
 class QLabel;
 class QMenu;
@@ -22,6 +25,8 @@ class ControlPanel;
 class OpDetailsPanel;
 class OpRateChart;
 class PresentationMode;
+class ProfileController;
+struct ProfileRequest;
 class ReplayController;
 class RunController;
 class SummaryPanel;
@@ -45,6 +50,7 @@ public:
     ViewState* viewState() const { return m_view; }
     TimelinePlot* timeline() const { return m_timeline; }
     RunController* runController() const { return m_runs; }
+    ProfileController* profileController() const { return m_profiles; }
     ControlPanel* controlPanel() const { return m_controls; }
     SummaryPanel* summaryPanel() const { return m_summary; }
     ReplayController* replay() const { return m_replay; }
@@ -54,6 +60,11 @@ public:
 
     // Starts loading a trace in the background; the view changes only if it loads.
     void openTrace(const QString& path);
+    // File > Profile program… once its dialog is accepted: starts the
+    // program under the injection library; its runs join the document live.
+    void profileProgram(const ProfileRequest& request);
+    // A pipeline run or a profile is in progress.
+    bool isBusy() const;
 
     // When false (tests, scripted use), errors go to the status bar and
     // lastMessage() only, without a modal dialog.
@@ -68,6 +79,10 @@ private:
     void buildMenus();
     void buildLayout();
     void connectWorkers();
+    void connectProfiles();
+    void cancelWork();
+    // The summary's finding chosen: highlight, select and zoom to its ops.
+    void showFindingOps(int run, const std::vector<OpRef>& ops);
     void onTraceLoaded(const QString& path, const Trace& trace);
     void showError(const QString& title, const QString& message);
     void showNotice(const QString& message);
@@ -88,6 +103,7 @@ private:
     TraceDocument* m_document;
     ViewState* m_view;
     RunController* m_runs;
+    ProfileController* m_profiles;
     TraceLoader* m_loader;
     BackgroundWorker* m_exports; // Chrome and CSV exports
     TimelinePlot* m_timeline = nullptr;

@@ -10,6 +10,7 @@
 #include <QMetaType>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 // Core types that travel through queued signals from the workers to the GUI
@@ -17,6 +18,7 @@
 Q_DECLARE_METATYPE(ovs::Run)
 Q_DECLARE_METATYPE(ovs::Lane)
 Q_DECLARE_METATYPE(std::vector<ovs::Op>)
+Q_DECLARE_METATYPE(std::vector<std::string>)
 Q_DECLARE_METATYPE(ovs::BandwidthSweep)
 Q_DECLARE_METATYPE(ovs::BandwidthPoint)
 Q_DECLARE_METATYPE(ovs::DeviceListing)

@@ -8,6 +8,8 @@
 #include "export/ImageFormat.h"
 #include "export/PlotExport.h"
 #include "export/TimelineExport.h"
+#include "style/ColorVision.h"
+#include "style/Theme.h"
 #include "window/AppSetup.h"
 #include "window/MainWindow.h"
 
@@ -41,6 +43,10 @@ Usage:
       --runs A[-B]     only runs A to B (counted from 1)
       --align          shift the runs so that their timed regions start together
       --bandwidth OUT  also render the bandwidth sweep chart (.png, .svg or .pdf)
+      --theme T        light (default, for print) or dark
+      --playhead-ms T  a replay frozen at T: ops that start later are hidden, later parts cut
+  overlapscope palette-check              print the op colours' distances (normal vision,
+                                          simulated deuteranopia and protanopia) as markdown
   overlapscope --help | --version
 
 Pictures are capped at 32768 px a side, and PNGs at 128 MP in all.
@@ -84,7 +90,9 @@ int exportHeadless(const QStringList& args)
     double scale = 1.0;
     std::optional<std::int64_t> fromNs, toNs;
     std::optional<std::pair<int, int>> runs;
+    std::optional<std::int64_t> playheadNs;
     bool align = false;
+    bool dark = false;
     int width = 1600, height = 0;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -110,6 +118,15 @@ int exportHeadless(const QStringList& args)
             auto& target = a == "--from-ms" ? fromNs : toNs;
             target = parseMs(next(a == "--from-ms" ? "--from-ms" : "--to-ms"));
             ok = target.has_value();
+            range = "a finite time in ms, 0 to 9223372036854";
+        } else if (a == "--theme") {
+            const auto theme = ovs::ui::Theme::parse(next("--theme"));
+            ok = theme && *theme != ovs::ui::ThemeChoice::System;
+            dark = theme == ovs::ui::ThemeChoice::Dark;
+            range = "light or dark";
+        } else if (a == "--playhead-ms") {
+            playheadNs = parseMs(next("--playhead-ms"));
+            ok = playheadNs.has_value();
             range = "a finite time in ms, 0 to 9223372036854";
         } else if (a == "--runs") {
             runs = parseRuns(next("--runs"));
@@ -161,6 +178,10 @@ int exportHeadless(const QStringList& args)
     view.resetView();
     if (fromNs)
         view.setVisibleRange(*fromNs, *toNs);
+    if (playheadNs)
+        view.setPlayhead(*playheadNs);
+    // Light unless asked: exports are mostly printed or put on slides.
+    QApplication::setPalette(ovs::ui::Theme::palette(dark));
     ovs::ui::TimelineExportOptions options;
     options.width = width;
     options.height = height;
@@ -190,7 +211,7 @@ int exportHeadless(const QStringList& args)
 
 int main(int argc, char** argv)
 {
-    const bool headless = argc > 1 && std::string(argv[1]) == "export";
+    const bool headless = argc > 1 && (std::string(argv[1]) == "export" || std::string(argv[1]) == "palette-check");
     // Export must work on servers with no display at all.
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -211,11 +232,16 @@ int main(int argc, char** argv)
     ovs::ui::setUpApplicationFont();
 
     QStringList args = QApplication::arguments().mid(1);
+    if (!args.isEmpty() && args.front() == "palette-check") {
+        std::fputs(qPrintable(ovs::ui::ColorVision::opPaletteReport()), stdout);
+        return 0;
+    }
     if (headless)
         return exportHeadless(args.mid(1));
     if (args.size() > 1 || (args.size() == 1 && args.front().startsWith('-')))
         return fail(2, "usage: overlapscope [TRACE.json] (see --help)");
 
+    ovs::ui::Theme::captureSystemPalette(); // before the remembered theme replaces it
     ovs::ui::MainWindow window;
     window.show();
     if (!args.isEmpty())

@@ -132,6 +132,12 @@ private slots:
                                              << "32768";
         QTest::newRow("runs from 0") << QStringList{"export", "x.json", "-o", "a.png", "--runs", "0-2"} << 2 << "--runs";
         QTest::newRow("runs reversed") << QStringList{"export", "x.json", "-o", "a.png", "--runs", "3-2"} << 2 << "--runs";
+        QTest::newRow("unknown theme") << QStringList{"export", "x.json", "-o", "a.png", "--theme", "sepia"} << 2
+                                       << "light or dark";
+        QTest::newRow("system theme has no meaning headless")
+            << QStringList{"export", "x.json", "-o", "a.png", "--theme", "system"} << 2 << "light or dark";
+        QTest::newRow("negative playhead") << QStringList{"export", "x.json", "-o", "a.png", "--playhead-ms", "-2"} << 2
+                                           << "bad value";
     }
     void badInputIsAClearError()
     {
@@ -161,6 +167,31 @@ private slots:
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().startsWith(magic));
+    }
+
+    void themeAndPlayhead()
+    {
+        // Light by default (for print), dark when asked; a playhead at 0
+        // hides every op that starts later, so fewer op-coloured pixels.
+        const QString light = m_dir.filePath("light.png"), dark = m_dir.filePath("dark.png"),
+                      replay = m_dir.filePath("replay.png");
+        QCOMPARE(gui({"export", trace(), "-o", light}).exitCode, 0);
+        QCOMPARE(gui({"export", trace(), "-o", dark, "--theme", "dark"}).exitCode, 0);
+        QCOMPARE(gui({"export", trace(), "-o", replay, "--playhead-ms", "0"}).exitCode, 0);
+        const QImage l(light), d(dark), r(replay);
+        QVERIFY(!l.isNull() && !d.isNull() && !r.isNull());
+        // A corner is background.
+        QVERIFY(l.pixelColor(2, 2).lightness() > 200);
+        QVERIFY(d.pixelColor(2, 2).lightness() < 64);
+        const auto saturated = [](const QImage& image) {
+            int n = 0;
+            for (int y = 0; y < image.height(); y += 2)
+                for (int x = 0; x < image.width(); x += 2)
+                    n += image.pixelColor(x, y).hsvSaturation() > 120;
+            return n;
+        };
+        QVERIFY2(saturated(r) < saturated(l) / 2,
+                 qPrintable(QString("%1 vs %2 coloured pixels").arg(saturated(r)).arg(saturated(l))));
     }
 
     void runsSelectsRuns()

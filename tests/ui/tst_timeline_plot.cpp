@@ -310,6 +310,31 @@ private slots:
         QCOMPARE(m_document->endNs(), std::int64_t(260'000));
     }
 
+    void playheadHidesWhatHasNotHappened()
+    {
+        // Run 0, stream lane: upload 20-120 us, kernel 120-160 us, download
+        // 160-260 us. Playhead at 140 us: the upload shows whole, the kernel
+        // up to the playhead, the download not at all.
+        const auto pixelAt = [this](std::int64_t t) {
+            const QCPAxisRect* rect = m_plot->runAxisRect(0);
+            return QPoint(static_cast<int>(std::lround(rect->axis(QCPAxis::atBottom)->coordToPixel(double(t)))),
+                          static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->coordToPixel(1))) + 4);
+        };
+        const auto colourAt = [this](QPoint at) { return m_plot->toPixmap().toImage().pixelColor(at); };
+        QVERIFY(closeTo(colourAt(pixelAt(210'000)), ovs::ui::opColor(OpKind::Download), 4));
+        m_view->setPlayhead(140'000);
+        m_plot->replot();
+        const QImage image = m_plot->toPixmap().toImage();
+        QVERIFY(closeTo(image.pixelColor(pixelAt(70'000)), ovs::ui::opColor(OpKind::Upload), 4));
+        QVERIFY(closeTo(image.pixelColor(pixelAt(128'000)), ovs::ui::opColor(OpKind::Kernel), 4));
+        QVERIFY(!closeTo(image.pixelColor(pixelAt(152'000)), ovs::ui::opColor(OpKind::Kernel), 40));
+        QVERIFY(!closeTo(image.pixelColor(pixelAt(210'000)), ovs::ui::opColor(OpKind::Download), 40));
+        // Clearing the playhead brings everything back.
+        m_view->clearPlayhead();
+        m_plot->replot();
+        QVERIFY(closeTo(colourAt(pixelAt(210'000)), ovs::ui::opColor(OpKind::Download), 4));
+    }
+
     void clickSelects()
     {
         m_plot->replot();

@@ -124,6 +124,24 @@ private slots:
         QCOMPARE(measurement.count(), 2);
         QVERIFY(!view.measurement());
     }
+
+    void playhead()
+    {
+        ViewState view;
+        QSignalSpy changed(&view, &ViewState::playheadChanged);
+        QVERIFY(!view.playhead());
+        view.clearPlayhead();
+        QCOMPARE(changed.count(), 0);
+        view.setPlayhead(1234);
+        view.setPlayhead(1234);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(*view.playhead(), std::int64_t(1234));
+        view.setPlayhead(0); // 0 is a playhead, not "none"
+        QVERIFY(view.playhead().has_value());
+        view.clearPlayhead();
+        QCOMPARE(changed.count(), 3);
+        QVERIFY(!view.playhead());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestViewState)

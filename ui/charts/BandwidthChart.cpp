@@ -1,5 +1,7 @@
 #include "charts/BandwidthChart.h"
 
+#include "charts/PlotPalette.h"
+
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
@@ -85,6 +87,7 @@ BandwidthChart::BandwidthChart(TraceDocument* document, QWidget* parent)
         connect(document, &TraceDocument::reset, this, &BandwidthChart::rebuild);
     }
     rebuild();
+    PlotPalette::follow(this); // light, dark and presentation follow the palette
 }
 
 QString BandwidthChart::title() const

@@ -1,5 +1,7 @@
 #include "charts/OpRateChart.h"
 
+#include "charts/PlotPalette.h"
+
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
@@ -42,6 +44,7 @@ OpRateChart::OpRateChart(TraceDocument* document, QWidget* parent)
         connect(document, &TraceDocument::runChanged, this, &OpRateChart::updateRun);
     }
     rebuildAll();
+    PlotPalette::follow(this); // light, dark and presentation follow the palette
 }
 
 double OpRateChart::opRate(const Op& op)

@@ -104,4 +104,20 @@ void ViewState::clearMeasurement()
     emit measurementChanged();
 }
 
+void ViewState::setPlayhead(std::int64_t ns)
+{
+    if (m_playhead == ns)
+        return;
+    m_playhead = ns;
+    emit playheadChanged();
+}
+
+void ViewState::clearPlayhead()
+{
+    if (!m_playhead)
+        return;
+    m_playhead.reset();
+    emit playheadChanged();
+}
+
 } // namespace ovs::ui

@@ -55,11 +55,18 @@ public:
     void setMeasurement(std::int64_t aNs, std::int64_t bNs);
     void clearMeasurement();
 
+    // While a replay runs: the playhead (ns, common axis). Views hide what
+    // has not happened yet (ops starting after it) and draw a line there.
+    std::optional<std::int64_t> playhead() const { return m_playhead; }
+    void setPlayhead(std::int64_t ns);
+    void clearPlayhead();
+
 signals:
     void visibleRangeChanged(qint64 startNs, qint64 endNs);
     void selectionChanged(const ovs::ui::OpRef& op);
     void highlightChanged();
     void measurementChanged();
+    void playheadChanged();
 
 private:
     std::int64_t m_startNs = 0;
@@ -68,6 +75,7 @@ private:
     OpRef m_selection;
     std::vector<OpRef> m_highlight;
     std::optional<std::pair<std::int64_t, std::int64_t>> m_measurement;
+    std::optional<std::int64_t> m_playhead;
 };
 
 } // namespace ovs::ui

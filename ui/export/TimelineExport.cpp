@@ -42,6 +42,8 @@ bool TimelineExport::write(TraceDocument& document, const ViewState& view, const
     copy.setSelection(view.selection());
     if (const auto measurement = view.measurement())
         copy.setMeasurement(measurement->first, measurement->second);
+    if (const auto playhead = view.playhead())
+        copy.setPlayhead(*playhead); // a replay exports as it stands
 
     const int width = options.width > 0 ? options.width : kDefaultWidth;
     const int cap = ExportCaps::kMaxSidePixels;

@@ -8,20 +8,23 @@ QColor opColor(OpKind kind)
 {
     // Copies in the two directions are green and red as in Nsight Systems,
     // kernels blue; host work in warm and grey tones so it reads as "not GPU".
+    // Tuned so every pair stays apart (CIE76 >= 20) in normal vision and
+    // under simulated deuteranopia and protanopia: see ColorVision and the
+    // table in docs/gui.md (`overlapscope palette-check`).
     switch (kind) {
     case OpKind::Upload: return QColor(0x2e, 0x9d, 0x4a);
     case OpKind::Kernel: return QColor(0x1e, 0x6f, 0xd9);
-    case OpKind::Download: return QColor(0xd6, 0x3b, 0x3b);
-    case OpKind::StageIn: return QColor(0xf0, 0x9a, 0x1a);
-    case OpKind::StageOut: return QColor(0xb8, 0x6b, 0x1f);
-    case OpKind::HostWait: return QColor(0xa8, 0xa8, 0xa8);
-    case OpKind::Alloc: return QColor(0x8e, 0x44, 0xad);
-    case OpKind::Free: return QColor(0xc3, 0x9b, 0xd3);
-    case OpKind::Sync: return QColor(0x5d, 0x5d, 0x5d);
-    case OpKind::Register: return QColor(0x16, 0xa0, 0x85);
-    case OpKind::Memset: return QColor(0x7f, 0xb3, 0xd5);
-    case OpKind::DeviceCopy: return QColor(0x0e, 0x8c, 0x8c);
-    case OpKind::ApiCall: return QColor(0xc9, 0xb0, 0x37);
+    case OpKind::Download: return QColor(0xb8, 0x2d, 0x19);
+    case OpKind::StageIn: return QColor(0xff, 0xb9, 0x26);
+    case OpKind::StageOut: return QColor(0xd5, 0x83, 0x1a);
+    case OpKind::HostWait: return QColor(0xb8, 0xbd, 0xbb);
+    case OpKind::Alloc: return QColor(0x6a, 0x2b, 0x8c);
+    case OpKind::Free: return QColor(0x9a, 0x8c, 0xd2);
+    case OpKind::Sync: return QColor(0x58, 0x49, 0x3c);
+    case OpKind::Register: return QColor(0x35, 0x9b, 0x78);
+    case OpKind::Memset: return QColor(0xb1, 0xcc, 0xf0);
+    case OpKind::DeviceCopy: return QColor(0x46, 0x84, 0x92);
+    case OpKind::ApiCall: return QColor(0xf2, 0xcc, 0x68);
     }
     return Qt::black;
 }

@@ -61,6 +61,7 @@ TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* pa
     connect(m_view, &ViewState::selectionChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::highlightChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(m_view, &ViewState::playheadChanged, this, [this] { replot(rpQueuedReplot); });
     rebuild();
 }
 

@@ -100,11 +100,24 @@ void TimelinePlottable::draw(QCPPainter* painter)
     painter->setClipRect(clip);
     drawTimedRegion(painter, clip);
     drawLaneStripes(painter, clip, run.laneCount());
+    // During a replay the ops are cut at the playhead: an op is drawn once
+    // the playhead passed its start, and only up to it (drawLane also stops
+    // its binary search there).
+    const std::optional<double> playheadX = playheadPixel();
+    if (playheadX) {
+        painter->save();
+        const double right = std::clamp(std::round(*playheadX) + 1, static_cast<double>(clip.left()),
+                                        static_cast<double>(clip.right()) + 1);
+        painter->setClipRect(QRectF(QPointF(clip.left(), clip.top()), QPointF(right, clip.bottom() + 1)));
+    }
     for (int lane = 0; lane < run.laneCount(); ++lane)
         drawLane(painter, clip, lane);
     drawHighlight(painter, clip);
     drawSelection(painter, clip);
+    if (playheadX)
+        painter->restore();
     drawMeasurement(painter, clip);
+    drawPlayhead(painter, clip);
     painter->restore();
 }
 
@@ -145,7 +158,11 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
     const RunTimeline& run = m_document->run(m_run);
     const QCPRange range = mKeyAxis->range();
     const std::int64_t lower = saturatingCast<std::int64_t>(std::floor(range.lower));
-    const std::int64_t upper = saturatingCast<std::int64_t>(std::ceil(range.upper));
+    std::int64_t upper = saturatingCast<std::int64_t>(std::ceil(range.upper));
+    if (const auto playhead = m_view ? m_view->playhead() : std::nullopt)
+        upper = std::min(upper, *playhead); // ops that start later have not happened yet
+    if (upper < lower)
+        return;
     const auto [first, last] = run.visibleRange(lane, saturatingSub<std::int64_t>(lower, m_offsetNs),
                                                 saturatingSub<std::int64_t>(upper, m_offsetNs));
     const std::vector<Op>& ops = run.laneOps(lane);
@@ -339,6 +356,27 @@ void TimelinePlottable::drawMeasurement(QCPPainter* painter, const QRect& clip) 
     painter->setFont(font);
     painter->setPen(m_style.measureText);
     painter->drawText(label, Qt::AlignCenter, text);
+}
+
+std::optional<double> TimelinePlottable::playheadPixel() const
+{
+    const auto playhead = m_view ? m_view->playhead() : std::nullopt;
+    if (!playhead)
+        return std::nullopt;
+    return mKeyAxis->coordToPixel(static_cast<double>(*playhead));
+}
+
+void TimelinePlottable::drawPlayhead(QCPPainter* painter, const QRect& clip) const
+{
+    const auto x = playheadPixel();
+    if (!x || *x < clip.left() - 1 || *x > clip.right() + 1)
+        return;
+    const double px = std::round(*x);
+    // A halo in the background colour keeps the line readable over ops.
+    painter->setPen(QPen(m_style.measureLabelBackground, 4));
+    painter->drawLine(QPointF(px, clip.top()), QPointF(px, clip.bottom()));
+    painter->setPen(QPen(m_style.playhead, 2));
+    painter->drawLine(QPointF(px, clip.top()), QPointF(px, clip.bottom()));
 }
 
 void TimelinePlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const

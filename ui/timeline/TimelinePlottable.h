@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
 #include <vector>
 
 namespace ovs::ui {
@@ -34,6 +35,7 @@ public:
         QColor measureEdge;
         QColor measureText;
         QColor measureLabelBackground;
+        QColor playhead;     // the replay's playhead line
         QFont labelFont;     // chunk labels inside ops
     };
 
@@ -71,6 +73,9 @@ private:
     void drawSelection(QCPPainter* painter, const QRect& clip) const;
     void drawHighlight(QCPPainter* painter, const QRect& clip) const;
     void drawMeasurement(QCPPainter* painter, const QRect& clip) const;
+    void drawPlayhead(QCPPainter* painter, const QRect& clip) const;
+    // The playhead as a pixel x, when a replay runs.
+    std::optional<double> playheadPixel() const;
 
     const TraceDocument* m_document;
     int m_run;

@@ -62,6 +62,8 @@ TimelineStyle TimelineStyle::from(const QPalette& palette, const QFont& widgetFo
     p.measureEdge = QColor(220, 150, 0);
     p.measureText = s.text;
     p.measureLabelBackground = s.background;
+    // Magenta is far from every op colour, in both themes.
+    p.playhead = dark ? QColor(0xff, 0x5c, 0xe1) : QColor(0xc0, 0x00, 0x9c);
     p.labelFont = s.label;
     return s;
 }

@@ -11,7 +11,10 @@
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
+#include "window/PresentationMode.h"
 #include "window/ProfileDialog.h"
+#include "window/ReplayController.h"
+#include "window/ThemeMenu.h"
 #include "workers/BackgroundWorker.h"
 #include "workers/ProfileController.h"
 #include "workers/RunController.h"
@@ -185,6 +188,21 @@ void MainWindow::buildMenus()
                     [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,
                     [this] { m_view->zoom(1 / 1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
+    // Teaching: replay, presentation mode, theme (their logic lives in
+    // ReplayController, PresentationMode and ThemeMenu).
+    view->addSeparator();
+    m_replay = new ReplayController(m_document, m_view, this);
+    view->addAction(m_replay->toggleAction());
+    connect(m_replay, &ReplayController::statusChanged, this, [this](const QString& text) {
+        if (text.isEmpty())
+            statusBar()->clearMessage();
+        else
+            statusBar()->showMessage(text);
+    });
+    m_presentation = new PresentationMode(this);
+    view->addAction(m_presentation->toggleAction());
+    connect(m_presentation, &PresentationMode::activeChanged, this, [this] { fitTimelineHeight(); });
+    view->addMenu(new ThemeMenu(this));
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
@@ -199,7 +217,11 @@ void MainWindow::buildMenus()
                "Ctrl+wheel: zoom time around the cursor &nbsp; Shift+wheel: pan &nbsp; wheel: scroll the runs<br>"
                "Drag: pan &nbsp; Shift+drag: zoom to a range &nbsp; Ctrl+drag: measure an interval<br>"
                "W / S: zoom in / out &nbsp; A / D: pan left / right &nbsp; 0: reset view &nbsp; Esc: clear measurement<br>"
-               "Hover an op for its details; click to select it."));
+               "Hover an op for its details; click to select it.<br><br>"
+               "<b>Replay</b> (F6)<br>"
+               "Space: play / pause &nbsp; Left / Right: previous / next op start &nbsp; + / −: speed (0.1x to 10x) "
+               "&nbsp; Home: back to the start<br><br>"
+               "<b>Presentation mode</b> (F5): full screen, large text, high contrast; Esc leaves."));
     });
     help->addAction(tr("&About OverlapScope"), this, [this] {
         QMessageBox::about(this, tr("About OverlapScope"),

@@ -24,8 +24,10 @@ class BandwidthChart;
 class ControlPanel;
 class OpDetailsPanel;
 class OpRateChart;
+class PresentationMode;
 class ProfileController;
 struct ProfileRequest;
+class ReplayController;
 class RunController;
 class SummaryPanel;
 class TimelinePlot;
@@ -51,6 +53,8 @@ public:
     ProfileController* profileController() const { return m_profiles; }
     ControlPanel* controlPanel() const { return m_controls; }
     SummaryPanel* summaryPanel() const { return m_summary; }
+    ReplayController* replay() const { return m_replay; }
+    PresentationMode* presentation() const { return m_presentation; }
     // The last error or notice shown to the user (also in the status bar).
     QString lastMessage() const { return m_lastMessage; }
 
@@ -112,6 +116,8 @@ private:
     QTabWidget* m_tabs = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_statusDevice = nullptr;
+    ReplayController* m_replay = nullptr;
+    PresentationMode* m_presentation = nullptr;
     QString m_lastMessage;
     std::function<void()> m_afterSave;
     bool m_interactive = true;

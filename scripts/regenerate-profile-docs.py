@@ -11,6 +11,7 @@ exports docs/images/h200-profile-seed.png with the window's headless export
 and replaces the README block between <!-- profile-findings --> and
 <!-- /profile-findings --> with the findings `overlapscope-cli analyze` prints.
 """
+import json
 import os
 import re
 import subprocess
@@ -39,8 +40,15 @@ def main():
     with open(README + ".tmp", "w") as f:
         f.write(text)
     os.replace(README + ".tmp", README)
+    # The timed region (the process's life from its first CUDA call), with a
+    # margin: before it the process was starting, and nothing is drawn.
+    with open(TRACE) as f:
+        run = json.load(f)["runs"][0]
+    begin, end = run["timedBeginNs"] / 1e6, run["timedEndNs"] / 1e6
+    margin = (end - begin) * 0.02
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    subprocess.run([gui, "export", TRACE, "-o", IMAGE, "--width", "1600"], check=True, env=env)
+    subprocess.run([gui, "export", TRACE, "-o", IMAGE, "--width", "1600", "--from-ms", f"{begin - margin:.3f}",
+                    "--to-ms", f"{end + margin:.3f}"], check=True, env=env)
     print(f"wrote {os.path.relpath(IMAGE, ROOT)} and the README's findings block")
 
 

@@ -120,9 +120,12 @@ void JsonReader::forEachMember(simdjson::ondemand::object object, int depth, F&&
         simdjson::ondemand::field field;
         if (const auto error = std::move(member).get(field))
             syntaxError(error);
+        // Where the key starts, taken first: unescaping a key (key() does for
+        // keys with escapes) consumes it, and field.key() is invalid after.
+        const char* keyQuote = field.key().raw() - 1;
         const std::string_view name = key(field);
         if (!keys.insert(name))
-            syntaxErrorAt(field.key().raw() - 1, "duplicate key \"" + std::string(name.substr(0, 60)) + "\"");
+            syntaxErrorAt(keyQuote, "duplicate key \"" + std::string(name.substr(0, 60)) + "\"");
         f(name, field.value());
     }
 }

@@ -24,6 +24,8 @@ configure() { # folder, flags
     -DCMAKE_EXE_LINKER_FLAGS="$2" -DCMAKE_SHARED_LINKER_FLAGS="$2" >/dev/null
 }
 
+# A stage whose tests fail does not stop the next: every stage reports.
+failed=()
 for stage in "${stages[@]}"; do
   case "$stage" in
   asan)
@@ -35,7 +37,7 @@ for stage in "${stages[@]}"; do
       ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
       LSAN_OPTIONS="suppressions=$PWD/../.ci/lsan.supp:print_suppressions=0" \
       UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 --parallel "$(nproc)")
+      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 --parallel "$(nproc)") || failed+=(asan)
     ;;
   tsan)
     echo "== ThreadSanitizer: the threaded tests =="
@@ -43,7 +45,7 @@ for stage in "${stages[@]}"; do
     cmake --build build-tsan --parallel --target threaded-tests
     (cd build-tsan &&
       TSAN_OPTIONS="suppressions=$PWD/../.ci/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0" \
-      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 --parallel "$(nproc)" -L threaded)
+      QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 --parallel "$(nproc)" -L threaded) || failed+=(tsan)
     ;;
   *)
     echo "unknown stage '$stage' (asan, tsan)" >&2
@@ -51,4 +53,8 @@ for stage in "${stages[@]}"; do
     ;;
   esac
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "sanitizer stages with failing tests: ${failed[*]}"
+  exit 1
+fi
 echo "sanitizer stages passed: ${stages[*]}"

@@ -1,5 +1,6 @@
 #include "analysis/Diagnosis.h"
 
+#include "analysis/NumberText.h"
 #include "analysis/OverlapWords.h"
 
 #include "trace/Saturating.h"
@@ -24,31 +25,24 @@ constexpr double kQueueWorthSaying = 0.05;
 // well before the core count does.
 constexpr int kMaxSuggestedThreads = 8;
 
-std::string format(const char* pattern, double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
-}
-
 std::string percent(double share)
 {
-    return format("%.0f%%", 100.0 * share);
+    return formatted("%.0f%%", 100.0 * share);
 }
 
 std::string rate(double gbps)
 {
-    return format(gbps >= 10 ? "%.1f GB/s" : "%.2f GB/s", gbps);
+    return formatted(gbps >= 10 ? "%.1f GB/s" : "%.2f GB/s", gbps);
 }
 
 std::string duration(std::int64_t ns)
 {
     if (ns >= 1'000'000'000)
-        return format("%.2f s", static_cast<double>(ns) / 1e9);
+        return formatted("%.2f s", static_cast<double>(ns) / 1e9);
     if (ns >= 1'000'000)
-        return format("%.1f ms", static_cast<double>(ns) / 1e6);
+        return formatted("%.1f ms", static_cast<double>(ns) / 1e6);
     if (ns >= 1'000)
-        return format("%.1f \u00b5s", static_cast<double>(ns) / 1e3);
+        return formatted("%.1f \u00b5s", static_cast<double>(ns) / 1e3);
     return std::to_string(ns) + " ns";
 }
 
@@ -80,9 +74,9 @@ std::string distancePhrase(const Bounds& bounds)
     if (bounds.distance > 1000)
         return "over 1000x the " + name;
     if (bounds.distance > 1.0 && bounds.distance <= 1.15)
-        return "within " + format("%.0f%%", std::max(1.0, std::round(100.0 * (bounds.distance - 1.0)))) + " of the "
+        return "within " + formatted("%.0f%%", std::max(1.0, std::round(100.0 * (bounds.distance - 1.0)))) + " of the "
                + name;
-    return format("%.2fx", bounds.distance) + " the " + name;
+    return formatted("%.2fx", bounds.distance) + " the " + name;
 }
 
 std::vector<Cause> rankCauses(const Run& run, const RunMetrics& m)
@@ -201,7 +195,7 @@ std::string transferSentence(const RunMetrics& m, const Bounds& bounds)
     if (pageable)
         s += "; pinned or registered memory copies several times faster";
     else if (bothWays && m.streams >= 2 && m.h2dWithD2hPercent < 50)
-        s += "; uploads run alongside downloads only " + format("%.0f%%", m.h2dWithD2hPercent)
+        s += "; uploads run alongside downloads only " + formatted("%.0f%%", m.h2dWithD2hPercent)
              + " of copy time: more slots let the two directions overlap";
     else
         s += "; the link is the limit: only moving fewer bytes goes faster";
@@ -212,8 +206,8 @@ std::string computeSentence(const RunMetrics& m, const Bounds& bounds)
 {
     std::string s = "kernels busy " + percent(m.compute.utilisation) + " of the run";
     if (m.copies.busyNs > 0)
-        s += m.overlapPercent >= 50 ? "; copies hide under them (" + format("%.0f%%", m.overlapPercent) + " overlap)"
-                                    : "; only " + format("%.0f%%", m.overlapPercent) + " of copy time overlaps them";
+        s += m.overlapPercent >= 50 ? "; copies hide under them (" + formatted("%.0f%%", m.overlapPercent) + " overlap)"
+                                    : "; only " + formatted("%.0f%%", m.overlapPercent) + " of copy time overlaps them";
     if (const std::string distance = distancePhrase(bounds); !distance.empty())
         s += "; " + distance;
     s += m.overlapPercent >= 50 || m.copies.busyNs == 0 ? "; only faster kernels help"

@@ -1,6 +1,7 @@
 #include "analysis/Findings.h"
 
 #include "analysis/IntervalSet.h"
+#include "analysis/NumberText.h"
 #include "analysis/RunAnalysis.h"
 #include "trace/Saturating.h"
 
@@ -63,21 +64,14 @@ constexpr double kMinCostShare = 0.02;
 
 // ---- Small helpers.
 
-std::string printed(const char* pattern, double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
-}
-
 std::string ms(std::int64_t ns)
 {
-    return printed("%.2f ms", static_cast<double>(ns) / 1e6);
+    return formatted("%.2f ms", static_cast<double>(ns) / 1e6);
 }
 
 std::string percentOf(std::int64_t part, std::int64_t whole)
 {
-    return whole > 0 ? printed("%.0f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "0%";
+    return whole > 0 ? formatted("%.0f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "0%";
 }
 
 std::string plural(std::size_t n, const char* one, const char* many)
@@ -549,7 +543,7 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
                   + std::to_string(a.streams - 1) + " other "
                   + (a.streams - 1 == 1 ? "stream's" : "streams'") + " work: each waits for all blocking streams "
                   + "and holds back their later work, so the " + std::to_string(a.streams)
-                  + " streams ran at the same time under " + printed("%.0f%%", 100 * kSerializedShare)
+                  + " streams ran at the same time under " + formatted("%.0f%%", 100 * kSerializedShare)
                   + " of the busy time";
         f.fix = "issue that work on the streams it belongs to (cudaMemsetAsync(..., stream), not cudaMemset), create "
                 "streams with cudaStreamNonBlocking, or build with --default-stream per-thread";
@@ -661,8 +655,8 @@ void smallCopies(const Context& c, std::vector<Finding>& out)
     Finding f = makeFinding(FindingKind::SmallCopies, small, c.deviceForHost);
     f.costNs = capped(overhead, c.wallNs);
     f.cause = plural(small.size(), "copy", "copies") + " under " + std::to_string(kSmallCopyBytes >> 10)
-              + " KiB (" + printed("%.1f", static_cast<double>(bytes) / small.size() / 1024.0)
-              + " KiB on average) reached under " + printed("%.0f%%", 100 * kSlowCopyShare)
+              + " KiB (" + formatted("%.1f", static_cast<double>(bytes) / small.size() / 1024.0)
+              + " KiB on average) reached under " + formatted("%.0f%%", 100 * kSlowCopyShare)
               + " of the link's rate (" + c.rates.source + "): each pays a fixed cost of microseconds";
     f.fix = "batch small transfers into one buffer and copy it at once (or keep the data on the device)";
     out.push_back(std::move(f));
@@ -789,7 +783,7 @@ Finding generalBound(const Context& c, DiagnosisKind& kind)
     const double distance = bound > 0 ? static_cast<double>(c.wallNs) / static_cast<double>(bound) : 0.0;
     f.cause = what + ": the GPU idles " + percentOf(idle, c.wallNs) + " of the timed region ("
               + ms(c.wallNs) + "); copies' busiest engine " + ms(transfer) + ", kernels " + ms(compute) + "; "
-              + printed("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
+              + formatted("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
     if (host)
         if (const std::string calls = idleCalls(c, idle); !calls.empty())
             f.cause += "; the GPU idled most while the host was in " + calls;

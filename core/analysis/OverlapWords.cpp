@@ -1,5 +1,7 @@
 #include "analysis/OverlapWords.h"
 
+#include "analysis/NumberText.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -7,18 +9,11 @@ namespace ovs {
 
 namespace {
 
-std::string printed(const char* pattern, double a, double b = 0, double c = 0)
-{
-    char text[128];
-    std::snprintf(text, sizeof text, pattern, a, b, c);
-    return text;
-}
-
 // "0.2%" with the precision a small share needs.
 std::string share(double fraction)
 {
     const double percent = 100.0 * fraction;
-    return printed(percent < 1 ? "%.1f%%" : "%.0f%%", percent);
+    return formatted(percent < 1 ? "%.1f%%" : "%.0f%%", percent);
 }
 
 } // namespace
@@ -45,7 +40,7 @@ std::string overlapInWords(const RunMetrics& m)
         return "copies are " + share(static_cast<double>(copies) / static_cast<double>(kernels))
                + " of kernel time: hiding them gains little";
     }
-    return printed("copies and kernels ran at once %.0f%% of the time they could (%.2f of %.2f ms)",
+    return formatted("copies and kernels ran at once %.0f%% of the time they could (%.2f of %.2f ms)",
                    m.overlapOfPossiblePercent, static_cast<double>(m.copyWithKernelNs) / 1e6,
                    static_cast<double>(m.overlapPossibleNs) / 1e6);
 }

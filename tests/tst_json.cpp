@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -36,6 +37,8 @@ private slots:
     void writerKeepsDoublesDouble();
     void writerDecimal_data();
     void writerDecimal();
+    void writerStreamsLongStringsInPieces();
+    void writerJoinsStringParts();
     void everyTruncationFailsWithoutCrashing();
     void randomBytesNeverCrash();
 };
@@ -319,6 +322,57 @@ void TestJson::writerDecimal()
     writer.endArray();
     QCOMPARE(QString::fromStdString(out), "[" + text + "," + text + "]");
     QVERIFY(parseJson(out).value);
+}
+
+void TestJson::writerStreamsLongStringsInPieces()
+{
+    // 20 MiB of text with characters that need escapes spread through it
+    // (also across the writer's 1 MiB pieces): a streaming writer hands it
+    // over in pieces, never one escaped copy of the whole string, and the
+    // pieces together are exactly what the one-buffer writer writes.
+    std::string text(20u << 20, 'n');
+    for (std::size_t i = 0; i < text.size(); i += 4093)
+        text[i] = (i / 4093) % 2 ? '"' : '\n';
+    std::string whole;
+    {
+        JsonWriter writer(whole);
+        writer.beginObject();
+        writer.member("name", text);
+        writer.endObject();
+    }
+    std::string streamed;
+    std::string buffer;
+    std::size_t largestPiece = 0;
+    int pieces = 0;
+    {
+        JsonWriter writer(buffer, [&](std::string_view piece) {
+            streamed.append(piece);
+            largestPiece = std::max(largestPiece, piece.size());
+            ++pieces;
+        });
+        writer.beginObject();
+        writer.member("name", text);
+        writer.endObject();
+        writer.flush();
+    }
+    QCOMPARE(streamed.size(), whole.size());
+    QVERIFY(streamed == whole);
+    QVERIFY2(pieces >= 20, qPrintable(QString::number(pieces)));
+    // A piece is at most 1 MiB of text escaped (at most 2 bytes each here) plus what came before it.
+    QVERIFY2(largestPiece <= (4u << 20), qPrintable(QString::number(largestPiece)));
+    const auto parsed = parseJson(whole);
+    QVERIFY(parsed.value);
+}
+
+void TestJson::writerJoinsStringParts()
+{
+    std::string out;
+    JsonWriter writer(out);
+    writer.beginArray();
+    writer.value({"a\"b", " \u2014 ", "c\n"});
+    writer.value(std::string_view("a\"b \u2014 c\n"));
+    writer.endArray();
+    QCOMPARE(QString::fromStdString(out), QStringLiteral("[\"a\\\"b \u2014 c\\n\",\"a\\\"b \u2014 c\\n\"]"));
 }
 
 void TestJson::everyTruncationFailsWithoutCrashing()

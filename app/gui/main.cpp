@@ -171,8 +171,9 @@ int exportHeadless(const QStringList& args)
 
     ovs::ui::TraceDocument document;
     ovs::ui::ViewState view;
-    document.setTrace(*loaded.trace, input);
-    loaded.trace.reset(); // the document holds its own copy
+    // Moved, not copied: a loaded name may be hundreds of MiB.
+    document.setTrace(std::move(*loaded.trace), input);
+    loaded.trace.reset();
     document.setAlignTimedRegions(align);
     view.setExtent(document.endNs());
     view.resetView();

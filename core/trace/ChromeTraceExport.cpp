@@ -41,7 +41,9 @@ void writeRunMetadata(JsonWriter& w, const Run& run, int pid, int sortIndex)
     metadataEvent(w, "process_name", pid, 0);
     w.key("args");
     w.beginObject();
-    w.member("name", run.name + " \u2014 " + run.device.label());
+    const std::string device = run.device.label();
+    w.key("name");
+    w.value({run.name, " \u2014 ", device});
     // Viewers read only "name"; the rest travels for whoever reads the file.
     w.member("pipeline", run.pipeline);
     w.member("device", run.device.label());

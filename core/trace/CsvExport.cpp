@@ -40,12 +40,15 @@ void appendGbps(std::string& out, const Op& op)
 
 // JSON escapes every line break and control character, so a name of any
 // content stays on its comment line.
-void appendRunLine(std::string& out, const Run& run, std::size_t index)
+// `sink` takes what `out` holds whenever the writer drains it, so a name of
+// hundreds of MiB is streamed rather than copied whole into `out`.
+void appendRunLine(std::string& out, const Run& run, std::size_t index,
+                   const std::function<void(std::string_view)>& sink)
 {
     out.append("# run ");
     appendInteger(out, index);
     out.append(": ");
-    JsonWriter w(out);
+    JsonWriter w(out, sink);
     w.beginObject();
     w.member("name", run.name);
     w.member("pipeline", run.pipeline);
@@ -112,7 +115,7 @@ void writeCsv(const Trace& trace, const std::function<void(std::string_view)>& s
         }
     };
     for (std::size_t r = 0; r < trace.runs.size(); ++r) {
-        appendRunLine(chunk, trace.runs[r], r);
+        appendRunLine(chunk, trace.runs[r], r, sink);
         drainIfFull();
     }
     chunk.append(kHeader);

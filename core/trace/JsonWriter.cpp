@@ -19,10 +19,13 @@ void appendNumber(std::string& out, T value)
 
 } // namespace
 
-void appendJsonString(std::string& out, std::string_view text)
+namespace {
+
+// The escaped characters of a JSON string, without its quotes. Escaping is
+// byte by byte, so a text may be escaped in pieces cut anywhere.
+void appendJsonStringBody(std::string& out, std::string_view text)
 {
     static constexpr char kHex[] = "0123456789abcdef";
-    out.push_back('"');
     std::size_t runStart = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
@@ -45,6 +48,14 @@ void appendJsonString(std::string& out, std::string_view text)
         }
     }
     out.append(text.data() + runStart, text.size() - runStart);
+}
+
+} // namespace
+
+void appendJsonString(std::string& out, std::string_view text)
+{
+    out.push_back('"');
+    appendJsonStringBody(out, text);
     out.push_back('"');
 }
 
@@ -147,8 +158,25 @@ void JsonWriter::value(double value)
 
 void JsonWriter::value(std::string_view text)
 {
+    value(std::initializer_list<std::string_view>{text});
+}
+
+void JsonWriter::value(std::initializer_list<std::string_view> parts)
+{
     beforeValue();
-    appendJsonString(m_out, text);
+    m_out.push_back('"');
+    for (std::string_view text : parts) {
+        // A streaming writer escapes a long text (a loaded name may be
+        // hundreds of MiB) a piece at a time and drains after each, so the
+        // buffer never holds a whole escaped copy of it.
+        while (m_drain && text.size() > kDrainBytes) {
+            appendJsonStringBody(m_out, text.substr(0, kDrainBytes));
+            text.remove_prefix(kDrainBytes);
+            flush();
+        }
+        appendJsonStringBody(m_out, text);
+    }
+    m_out.push_back('"');
 }
 
 void JsonWriter::decimal(std::int64_t scaled, int decimals)

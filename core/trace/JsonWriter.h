@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -54,6 +55,9 @@ public:
     void value(std::string_view text);
     void value(const char* text) { value(std::string_view(text)); }
     void value(const std::string& text) { value(std::string_view(text)); }
+    // One string value made of `parts` one after another, without building
+    // the joined string first.
+    void value(std::initializer_list<std::string_view> parts);
     // scaled / 10^decimals, printed exactly in fixed point: 1234567 with 3
     // decimals is 1234.567 (decimals 0..18). Chrome traces want microseconds;
     // we hold ns.

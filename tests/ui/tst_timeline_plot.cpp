@@ -1,6 +1,7 @@
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/TimelineExport.h"
+#include "style/DisplayText.h"
 #include "style/OpStyle.h"
 #include "timeline/TimelineLegendItem.h"
 #include "timeline/TimelinePlot.h"
@@ -607,6 +608,38 @@ private slots:
         QVERIFY(!QImage(path).isNull());
         QTest::keyClick(m_plot, Qt::Key_W); // no rects: nothing to crash on
         QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, QPoint(50, 50));
+    }
+
+    // A name may be any length the loader accepts (the hostile-input table
+    // has a 200 MiB one): titles and lane labels show a shortened copy, and
+    // the title still says what follows the name.
+    void hugeNamesAreShortened()
+    {
+        ovs::Trace trace = twoRuns();
+        trace.runs[0].name = std::string(4u << 20, 'n');
+        trace.runs[1].lanes[1].name = "\x1b[2J" + std::string(4u << 20, 'l');
+        m_document->setTrace(std::move(trace), QString());
+        m_plot->replot();
+        QStringList titles;
+        for (int i = 0; i < m_plot->plotLayout()->elementCount(); ++i)
+            if (auto* text = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->elementAt(i)))
+                titles << text->text();
+        QCOMPARE(titles.size(), 2);
+        QVERIFY2(titles[0].size() < 300, qPrintable(QString::number(titles[0].size())));
+        QVERIFY(titles[0].startsWith(QString(ovs::ui::kTitleNameChars - 1, 'n') + QChar(0x2026)));
+        QVERIFY2(titles[0].contains("[simulated]") && titles[0].contains("verified"), qPrintable(titles[0]));
+        const auto ticker = m_plot->runAxisRect(1)->axis(QCPAxis::atLeft)->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QString label = ticker->ticks().value(1);
+        QCOMPARE(label.size(), ovs::ui::kLaneLabelChars);
+        QVERIFY(label.endsWith(QChar(0x2026)));
+        // The plot keeps room to draw: the long label did not take the width.
+        QVERIFY2(m_plot->runAxisRect(1)->width() > m_plot->width() / 2,
+                 qPrintable(QString::number(m_plot->runAxisRect(1)->width())));
+        const QString path = m_dir.filePath("huge-names.png");
+        QString error;
+        QVERIFY2(exportTo(path, 800, 0, 1.0, &error), qPrintable(error));
+        QVERIFY(!QImage(path).isNull());
     }
 };
 

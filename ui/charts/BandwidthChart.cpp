@@ -5,6 +5,7 @@
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
+#include "style/DisplayText.h"
 
 #include <algorithm>
 #include <array>
@@ -129,7 +130,7 @@ void BandwidthChart::rebuild()
     }
 
     const BandwidthSweep& sweep = (*sweeps)[static_cast<std::size_t>(m_shown)];
-    QString title = tr("Transfer bandwidth: %1").arg(QString::fromStdString(sweep.device.label()));
+    QString title = tr("Transfer bandwidth: %1").arg(displayText(sweep.device.label()));
     if (sweep.samples > 0)
         title += tr("  (median of %1 %2 samples)")
                      .arg(sweep.samples)

@@ -5,6 +5,7 @@
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
+#include "style/DisplayText.h"
 
 #include <algorithm>
 
@@ -91,7 +92,7 @@ void OpRateChart::updateRun(int run)
     const RunTimeline& timeline = m_document->run(run);
     while (static_cast<int>(m_series.size()) <= run) {
         const int index = static_cast<int>(m_series.size());
-        const QString runName = QString::fromStdString(m_document->run(index).run().name);
+        const QString runName = displayText(m_document->run(index).run().name);
         std::array<QCPGraph*, kKinds.size()> graphs{};
         for (std::size_t k = 0; k < kKinds.size(); ++k) {
             QCPGraph* graph = addGraph();

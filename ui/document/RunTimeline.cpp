@@ -11,6 +11,15 @@ RunTimeline::RunTimeline(const Run& run)
     finish(run);
 }
 
+RunTimeline::RunTimeline(Run&& run)
+{
+    const std::vector<Op> ops = std::move(run.ops);
+    run.ops.clear();
+    m_header = std::move(run);
+    m_lanes.assign(m_header.lanes.size(), {});
+    addOps(ops);
+}
+
 RunTimeline RunTimeline::live(const Run& header)
 {
     RunTimeline timeline;

@@ -19,6 +19,8 @@ public:
     RunTimeline() = default;
     // A finished run (loaded from a file, or the end of a live run).
     explicit RunTimeline(const Run& run);
+    // The same, taking the run's strings and ops over instead of copying them.
+    explicit RunTimeline(Run&& run);
 
     // Live: the header first, then lanes and batches of ops as they complete.
     static RunTimeline live(const Run& header);

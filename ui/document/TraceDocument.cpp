@@ -50,13 +50,20 @@ std::int64_t TraceDocument::displayOffsetNs(int run) const
 
 void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)
 {
+    setTrace(Trace(trace), sourcePath);
+}
+
+void TraceDocument::setTrace(Trace&& trace, const QString& sourcePath)
+{
     m_runs.clear();
-    for (const auto& run : trace.runs)
-        m_runs.emplace_back(run);
-    m_sweeps = trace.sweeps;
+    m_runs.reserve(trace.runs.size());
+    for (auto& run : trace.runs)
+        m_runs.emplace_back(std::move(run));
+    trace.runs.clear();
+    m_sweeps = std::move(trace.sweeps);
     m_sourcePath = sourcePath;
-    m_tool = trace.tool;
-    m_createdUtc = trace.createdUtc;
+    m_tool = std::move(trace.tool);
+    m_createdUtc = std::move(trace.createdUtc);
     setModified(false);
     emit reset();
 }

@@ -38,8 +38,11 @@ public:
     // Where a run's t = 0 sits on the shared axis (0 unless aligned).
     std::int64_t displayOffsetNs(int run) const;
 
-    // Replaces everything with a loaded trace.
+    // Replaces everything with a loaded trace. The second takes the trace's
+    // strings and ops over instead of copying them (a loaded name may be
+    // hundreds of MiB).
     void setTrace(const Trace& trace, const QString& sourcePath);
+    void setTrace(Trace&& trace, const QString& sourcePath);
     void clear();
     // The document as a trace, for saving and exporting. A loaded trace keeps
     // the tool and creation time it was recorded with; a recording made in

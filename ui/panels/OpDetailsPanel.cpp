@@ -3,6 +3,7 @@
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
+#include "style/DisplayText.h"
 
 #include <QLabel>
 #include <QStringList>
@@ -63,9 +64,9 @@ std::vector<std::pair<QString, QString>> OpDetailsPanel::rows() const
 
     std::vector<std::pair<QString, QString>> rows;
     rows.emplace_back(tr("Kind"), opKindLabel(op.kind));
-    rows.emplace_back(tr("Run"), QString::fromStdString(run.name));
+    rows.emplace_back(tr("Run"), displayText(run.name));
     const auto laneIndex = static_cast<std::size_t>(ref.lane);
-    rows.emplace_back(tr("Lane"), laneIndex < run.lanes.size() ? QString::fromStdString(run.lanes[laneIndex].name)
+    rows.emplace_back(tr("Lane"), laneIndex < run.lanes.size() ? displayText(run.lanes[laneIndex].name)
                                                                : QString::number(ref.lane));
     rows.emplace_back(tr("Chunk"), op.chunk >= 0 ? QString::number(op.chunk) : tr("none (not tied to a chunk)"));
     rows.emplace_back(tr("Start"), TimeFormat::duration(op.startNs, 4));
@@ -89,7 +90,7 @@ std::vector<std::pair<QString, QString>> OpDetailsPanel::rows() const
         if (op.bytes > 0 && execNs > 0)
             rows.emplace_back(tr("Engine rate"), TimeFormat::bandwidth(op.bytes, execNs));
     }
-    rows.emplace_back(tr("Device"), QString::fromStdString(run.device.label()));
+    rows.emplace_back(tr("Device"), displayText(run.device.label()));
     return rows;
 }
 

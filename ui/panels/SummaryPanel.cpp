@@ -4,6 +4,7 @@
 #include "style/TimeFormat.h"
 
 #include "analysis/RunAnalysis.h"
+#include "style/DisplayText.h"
 
 #include <memory>
 
@@ -69,7 +70,7 @@ QString statusText(const RunTimeline& timeline)
     const Run& run = timeline.run();
     QString text = QString::fromLatin1(toString(run.status));
     if (!run.error.empty())
-        text += QStringLiteral(": ") + QString::fromStdString(run.error);
+        text += QStringLiteral(": ") + displayText(run.error);
     return text;
 }
 
@@ -92,13 +93,13 @@ QString deviceLine(const TraceDocument& document)
     QStringList seen;
     QStringList lines;
     auto add = [&](const DeviceInfo& device, const std::string& timing) {
-        const QString label = QString::fromStdString(device.label());
+        const QString label = displayText(device.label());
         if (seen.contains(label))
             return;
         seen << label;
         QStringList parts{label};
         if (!device.detail.empty())
-            parts << QString::fromStdString(device.detail);
+            parts << displayText(device.detail);
         if (device.asyncEngineCount > 0)
             parts << (device.asyncEngineCount == 1 ? QObject::tr("1 copy engine")
                                                    : QObject::tr("%1 copy engines").arg(device.asyncEngineCount));
@@ -220,8 +221,8 @@ void SummaryPanel::refresh()
         const RunTimeline& timeline = m_document->run(i);
         const Run& run = timeline.run();
         QTreeWidgetItem* item = m_table->topLevelItem(i);
-        item->setText(RunColumn, QString::fromStdString(run.name));
-        item->setText(DeviceColumn, QString::fromStdString(run.device.label()));
+        item->setText(RunColumn, displayText(run.name));
+        item->setText(DeviceColumn, displayText(run.device.label()));
         item->setText(StatusColumn, statusText(timeline));
         item->setToolTip(StatusColumn, statusText(timeline));
         item->setText(WallColumn, !timeline.isLive() && run.wallNs() > 0 ? TimeFormat::wallTime(run.wallNs()) : kNone);
@@ -231,7 +232,7 @@ void SummaryPanel::refresh()
         // The cell says it in a word so the columns fit the window; the
         // core's whole sentence is the tooltip (and in summaryText).
         const QString verification =
-            timeline.isLive() ? kNone : QString::fromStdString(run.verification.message);
+            timeline.isLive() ? kNone : displayText(run.verification.message);
         QString verdict = kNone;
         if (!timeline.isLive())
             verdict = !run.verification.checked ? tr("not verified")
@@ -246,7 +247,7 @@ void SummaryPanel::refresh()
         item->setText(BoundColumn, analysis.bound);
         item->setToolTip(BoundColumn, analysis.boundTip);
         if (!analysis.diagnosis.isEmpty()) {
-            const QString name = QString::fromStdString(run.name);
+            const QString name = displayText(run.name);
             m_diagnosisLines << name + QStringLiteral(": ") + analysis.diagnosis;
             diagnosisHtml << QStringLiteral("<b>%1</b>: %2").arg(name.toHtmlEscaped(), analysis.diagnosis.toHtmlEscaped());
         }
@@ -289,7 +290,7 @@ void SummaryPanel::refreshFindings()
         if (!a.valid)
             continue;
         auto* runItem = new QTreeWidgetItem(m_findings);
-        runItem->setText(FindingKindColumn, QString::fromStdString(m_document->run(i).run().name));
+        runItem->setText(FindingKindColumn, displayText(m_document->run(i).run().name));
         runItem->setData(FindingKindColumn, Qt::UserRole, i);
         runItem->setData(FindingKindColumn, Qt::UserRole + 1, -1);
         runItem->setText(FindingCauseColumn, a.findings.empty()        ? tr("no findings")
@@ -476,7 +477,7 @@ QString SummaryPanel::summaryText() const
     for (std::size_t i = 0; i < m_analyses.size(); ++i) {
         if (m_analyses[i].findings.empty())
             continue;
-        lines << tr("Findings of %1:").arg(QString::fromStdString(m_document->run(static_cast<int>(i)).run().name));
+        lines << tr("Findings of %1:").arg(displayText(m_document->run(static_cast<int>(i)).run().name));
         for (const AnalysedFinding& f : m_analyses[i].findings)
             lines << QStringLiteral("  %1\t%2\t%3 ops\t%4\tFix: %5")
                          .arg(f.kind, TimeFormat::duration(static_cast<double>(f.costNs)))

@@ -2,6 +2,7 @@
 
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
+#include "style/DisplayText.h"
 
 #include <QStringList>
 
@@ -13,7 +14,7 @@ QString laneName(const RunTimeline& run, int lane)
 {
     const auto& lanes = run.run().lanes;
     if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && !lanes[static_cast<std::size_t>(lane)].name.empty())
-        return QString::fromStdString(lanes[static_cast<std::size_t>(lane)].name);
+        return displayText(lanes[static_cast<std::size_t>(lane)].name);
     return QStringLiteral("lane %1").arg(lane);
 }
 

@@ -9,6 +9,7 @@
 #include "timeline/TimelinePlottable.h"
 #include "timeline/TimelineStyle.h"
 #include "timeline/TimeRulerTicker.h"
+#include "style/DisplayText.h"
 
 #include <QApplication>
 #include <QNativeGestureEvent>
@@ -86,7 +87,7 @@ int TimelinePlot::laneLabelWidth() const
     int width = 0;
     for (int i = 0; i < m_document->runCount(); ++i)
         for (const Lane& lane : m_document->run(i).run().lanes)
-            width = std::max(width, metrics.horizontalAdvance(QString::fromStdString(lane.name)));
+            width = std::max(width, metrics.horizontalAdvance(displayText(lane.name, kLaneLabelChars)));
     return width;
 }
 
@@ -108,8 +109,8 @@ QString TimelinePlot::runTitle(int run) const
     const RunTimeline& timeline = m_document->run(run);
     const Run& r = timeline.run();
     QStringList parts;
-    parts << (r.name.empty() ? QStringLiteral("run %1").arg(run + 1) : QString::fromStdString(r.name));
-    parts << QString::fromStdString(r.device.label());
+    parts << (r.name.empty() ? QStringLiteral("run %1").arg(run + 1) : displayText(r.name, kTitleNameChars));
+    parts << displayText(r.device.label());
     if (r.params.chunks > 0) {
         QString params = QStringLiteral("%1 \u00d7 %2").arg(r.params.chunks).arg(TimeFormat::bytes(r.params.chunkBytes));
         if (r.params.slotCount > 1)
@@ -138,7 +139,7 @@ QString TimelinePlot::runTitle(int run) const
         break;
     case RunStatus::Failed:
         parts << (r.error.empty() ? QStringLiteral("failed")
-                                  : QStringLiteral("failed: %1").arg(QString::fromStdString(r.error)));
+                                  : QStringLiteral("failed: %1").arg(displayText(r.error)));
         break;
     }
     return parts.join(QStringLiteral("  \u2014  "));
@@ -385,7 +386,7 @@ void TimelinePlot::refreshRun(int run)
     if (ticker && ticker->ticks().size() != laneCount) {
         ticker->clear();
         for (int lane = 0; lane < laneCount; ++lane)
-            ticker->addTick(lane, QString::fromStdString(timeline.run().lanes[static_cast<std::size_t>(lane)].name));
+            ticker->addTick(lane, displayText(timeline.run().lanes[static_cast<std::size_t>(lane)].name, kLaneLabelChars));
     }
     lanes->setRange(-0.5, std::max(1, laneCount) - 0.5);
 }

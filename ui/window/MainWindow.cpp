@@ -23,6 +23,7 @@
 #include "trace/ChromeTraceExport.h"
 #include "trace/CsvExport.h"
 #include "trace/Saturating.h"
+#include "style/DisplayText.h"
 
 #include <QAction>
 #include <QApplication>
@@ -259,7 +260,7 @@ void MainWindow::connectWorkers()
     connect(m_runs, &RunController::devicesListed, m_controls, &ControlPanel::setDevices);
 
     connect(m_loader, &TraceLoader::loaded, this,
-            [this](const QString& path, const std::shared_ptr<Trace>& trace) { onTraceLoaded(path, *trace); });
+            [this](const QString& path, const std::shared_ptr<Trace>& trace) { onTraceLoaded(path, std::move(*trace)); });
     connect(m_loader, &TraceLoader::failed, this, [this](const QString& path, const QString& message) {
         Q_UNUSED(path);
         showError(tr("Could not open trace"), message); // the loader's message names the file once
@@ -388,22 +389,26 @@ void MainWindow::openTrace(const QString& path)
         open();
 }
 
-void MainWindow::onTraceLoaded(const QString& path, const Trace& trace)
+void MainWindow::onTraceLoaded(const QString& path, Trace&& trace)
 {
     if (isBusy()) {
         showNotice(tr("Ignored %1: a run started while it was loading.").arg(path));
         return;
     }
-    m_document->setTrace(trace, path);
-    addRecentFile(path);
     std::size_t ops = 0;
     for (const auto& run : trace.runs)
         ops += run.ops.size();
+    const std::size_t runs = trace.runs.size();
+    const std::size_t sweeps = trace.sweeps.size();
+    // Moved into the document, not copied: the window is the loaded trace's
+    // only reader, and a loaded name may be hundreds of MiB.
+    m_document->setTrace(std::move(trace), path);
+    addRecentFile(path);
     showNotice(tr("Opened %1: %2 runs, %3 ops, %4 bandwidth sweeps")
                    .arg(QFileInfo(path).fileName())
-                   .arg(trace.runs.size())
+                   .arg(runs)
                    .arg(ops)
-                   .arg(trace.sweeps.size()));
+                   .arg(sweeps));
 }
 
 void MainWindow::resetViewToDocument()
@@ -441,7 +446,7 @@ void MainWindow::updateTitle()
     QString name = m_document->sourcePath().isEmpty() ? tr("untitled") : QFileInfo(m_document->sourcePath()).fileName();
     setWindowTitle(tr("%1%2 — OverlapScope").arg(name, m_document->isModified() ? "*" : ""));
     if (m_document->runCount() > 0)
-        m_statusDevice->setText(QString::fromStdString(m_document->run(0).run().device.label()));
+        m_statusDevice->setText(displayText(m_document->run(0).run().device.label()));
 }
 
 MainWindow::SaveFirst MainWindow::maybeSave(std::function<void()> afterSave)

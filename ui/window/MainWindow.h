@@ -83,7 +83,7 @@ private:
     void cancelWork();
     // The summary's finding chosen: highlight, select and zoom to its ops.
     void showFindingOps(int run, const std::vector<OpRef>& ops);
-    void onTraceLoaded(const QString& path, const Trace& trace);
+    void onTraceLoaded(const QString& path, Trace&& trace);
     void showError(const QString& title, const QString& message);
     void showNotice(const QString& message);
     void updateTitle();

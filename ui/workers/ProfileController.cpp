@@ -3,6 +3,7 @@
 #include "document/TraceDocument.h"
 #include "style/TimeFormat.h"
 #include "workers/LiveProfileSink.h"
+#include "style/DisplayText.h"
 
 #include <QStringList>
 
@@ -29,7 +30,7 @@ QString closingMessage(const profile::ProfileOutcome& outcome, const QString& co
         for (const Op& op : run.ops)
             gpuOps += isGpuOp(op.kind) ? 1 : 0;
         if (!run.error.empty())
-            problems << QObject::tr("%1: %2").arg(QString::fromStdString(run.name), QString::fromStdString(run.error));
+            problems << QObject::tr("%1: %2").arg(displayText(run.name), displayText(run.error));
     }
     QString text = outcome.cancelled ? QObject::tr("cancelled; kept what was recorded: ") : QString();
     const QString runs = outcome.runs.size() == 1 ? QObject::tr("1 run")

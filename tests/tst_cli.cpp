@@ -357,6 +357,33 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // The read size limit is an option: a trace above it is refused with the
+    // sizes and the option named; raised, the same file reads.
+    void traceSizeLimitIsAnOption()
+    {
+        const QString trace = m_dir.filePath("big.json");
+        Result r = cli({"record", "--device", "sim", "--chunks", "2", "--chunk-mib", "1", "--sizes", "1",
+                        "--warmups", "1", "--samples", "1", "--quiet", "-o", trace});
+        QCOMPARE(r.exitCode, 0);
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write(QByteArray(1 << 20, ' ')); // still valid JSON, now above 1 MiB
+        f.close();
+        r = cli({"analyze", "--max-trace-mib", "1", trace});
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
+        QVERIFY2(r.err.contains("above the size limit for traces of 1.0 MiB") && r.err.contains("--max-trace-mib"),
+                 qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+        r = cli({"convert", trace, "--to", "csv", "-o", m_dir.filePath("big.csv"), "--max-trace-mib", "1"});
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
+        QVERIFY(!QFile::exists(m_dir.filePath("big.csv")));
+        r = cli({"analyze", "--max-trace-mib", "2", trace});
+        QCOMPARE(r.exitCode, 0);
+        r = cli({"analyze", "--max-trace-mib", "4096", trace});
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitUsage));
+        QVERIFY2(r.err.contains("--max-trace-mib must be between 1 and 4095"), qPrintable(r.err));
+    }
+
     void everyRunEndsWithItsDiagnosis()
     {
         const Result r = cli({"pipeline", "--device", "sim:h200", "--chunks", "8", "--chunk-mib", "4", "--quiet"});

@@ -92,6 +92,7 @@ Benchmark options (bench, record):
 Other:
   -o, --output FILE    where to write (record, convert; pipeline: optional trace)
   --to FORMAT          convert: chrome, csv or native
+  --max-trace-mib N    convert, analyze: read traces up to N MiB (default 2048, at most 4095)
   --quiet              no progress on stderr
   --help, --version
 
@@ -103,7 +104,7 @@ const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "
                                                 "--sizes",      "--warmups",   "--samples", "-o",
                                                 "--output",     "--to",        "--markdown",
                                                 "--issue-order", "--stream-sync", "--default-stream-op",
-                                                "--loop-allocation"};
+                                                "--loop-allocation", "--max-trace-mib"};
 const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
                                                "--version", "--no-op-timing", "--list"};
 
@@ -409,6 +410,15 @@ int commandRecord(const CliArgs& args, CancelFlag& cancel)
     return status != cli::kExitOk ? status : written;
 }
 
+// The size limit for reading a trace (core's default unless raised or
+// lowered), checked before the file is opened.
+std::uint64_t maxTraceBytes(const CliArgs& args)
+{
+    const long long mib = args.integer("--max-trace-mib", static_cast<long long>(kDefaultMaxTraceBytes >> 20), 1,
+                                       static_cast<long long>(kMaxTraceBytesCeiling >> 20));
+    return static_cast<std::uint64_t>(mib) << 20;
+}
+
 int commandConvert(const CliArgs& args)
 {
     if (args.positionals().size() != 1)
@@ -417,7 +427,7 @@ int commandConvert(const CliArgs& args)
     if (to != "chrome" && to != "csv" && to != "native")
         throw UsageError("convert needs --to chrome, csv or native");
     const std::string path = outputPath(args, true);
-    const auto loaded = loadTrace(args.positionals().front());
+    const auto loaded = loadTrace(args.positionals().front(), maxTraceBytes(args));
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
     std::string error;
@@ -441,7 +451,7 @@ int commandAnalyze(const CliArgs& args)
     if (args.positionals().size() != 1)
         throw UsageError("analyze needs exactly one trace");
     const std::string& path = args.positionals().front();
-    auto loaded = loadTrace(path);
+    auto loaded = loadTrace(path, maxTraceBytes(args));
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
     Trace& trace = *loaded.trace;

@@ -13,6 +13,7 @@
 #include "window/AppSetup.h"
 #include "window/MainWindow.h"
 
+#include "trace/MessageText.h"
 #include "trace/TraceJson.h"
 
 #include <QApplication>
@@ -45,6 +46,7 @@ Usage:
       --bandwidth OUT  also render the bandwidth sweep chart (.png, .svg or .pdf)
       --theme T        light (default, for print) or dark
       --playhead-ms T  a replay frozen at T: ops that start later are hidden, later parts cut
+      --max-trace-mib N  read traces up to N MiB (default 2048, at most 4095)
   overlapscope palette-check              print the op colours' distances (normal vision,
                                           simulated deuteranopia and protanopia) as markdown
   overlapscope --help | --version
@@ -55,7 +57,9 @@ Exit status: 0 success, 1 could not write, 2 bad usage or unreadable trace.
 
 int fail(int status, const QString& message)
 {
-    std::fprintf(stderr, "overlapscope: %s\n", qPrintable(message));
+    // One line of at most 300 characters, whatever the arguments it quotes
+    // hold (a 100,000-digit number, a line break).
+    std::fprintf(stderr, "overlapscope: %s\n", ovs::messageText(message.toStdString(), 300).c_str());
     return status;
 }
 
@@ -94,8 +98,17 @@ int exportHeadless(const QStringList& args)
     bool align = false;
     bool dark = false;
     int width = 1600, height = 0;
+    std::uint64_t maxTraceBytes = ovs::kDefaultMaxTraceBytes;
+    QStringList seen;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
+        // A repeated option is refused rather than letting the last one win silently.
+        if (a.startsWith('-')) {
+            const QString name = a == "--output" ? QStringLiteral("-o") : a;
+            if (seen.contains(name))
+                return fail(2, QString("%1 given twice").arg(a));
+            seen << name;
+        }
         auto next = [&](const char* what) -> QString {
             if (i + 1 >= args.size()) {
                 std::fprintf(stderr, "overlapscope: %s needs a value\n", what);
@@ -132,6 +145,11 @@ int exportHeadless(const QStringList& args)
             runs = parseRuns(next("--runs"));
             ok = runs.has_value();
             range = "A or A-B, runs counted from 1";
+        } else if (a == "--max-trace-mib") {
+            const qlonglong mib = next("--max-trace-mib").toLongLong(&ok);
+            ok = ok && mib >= 1 && mib <= static_cast<qlonglong>(ovs::kMaxTraceBytesCeiling >> 20);
+            maxTraceBytes = ok ? static_cast<std::uint64_t>(mib) << 20 : maxTraceBytes;
+            range = QString("1 to %1").arg(ovs::kMaxTraceBytesCeiling >> 20);
         } else if (a == "--width") {
             width = next("--width").toInt(&ok), ok = ok && width >= 200 && width <= ovs::ui::ExportCaps::kMaxSidePixels;
             range = QString("200 to %1").arg(ovs::ui::ExportCaps::kMaxSidePixels);
@@ -158,7 +176,7 @@ int exportHeadless(const QStringList& args)
     if (!bandwidth.isEmpty() && !ovs::ui::imageFormatForPath(bandwidth, &error))
         return fail(2, error);
 
-    auto loaded = ovs::loadTrace(QFile::encodeName(input).toStdString());
+    auto loaded = ovs::loadTrace(QFile::encodeName(input).toStdString(), maxTraceBytes);
     if (!loaded.trace)
         return fail(2, QString::fromStdString(loaded.error));
     if (runs) {

@@ -31,8 +31,10 @@ const char* notRegularFile(mode_t mode)
 std::string sizeText(std::uint64_t bytes)
 {
     char text[64];
-    std::snprintf(text, sizeof text, "%.1f GiB (%llu bytes)", static_cast<double>(bytes) / (1u << 30),
-                  static_cast<unsigned long long>(bytes));
+    // MiB below a GiB: the limit is given in MiB (--max-trace-mib).
+    const bool gib = bytes >= (std::uint64_t(1) << 30);
+    std::snprintf(text, sizeof text, "%.1f %s (%llu bytes)", static_cast<double>(bytes) / (gib ? 1u << 30 : 1u << 20),
+                  gib ? "GiB" : "MiB", static_cast<unsigned long long>(bytes));
     return text;
 }
 
@@ -83,7 +85,7 @@ TraceFile TraceFile::read(const std::string& path, std::uint64_t maxBytes)
         return failWith("the file is empty: not a trace");
     if (size > maxBytes)
         return failWith("the file is " + sizeText(size) + ", above the size limit for traces of " + sizeText(maxBytes)
-                        + (maxBytes < kMaxTraceBytesCeiling ? "; raise the limit to read it" : ""));
+                        + (maxBytes < kMaxTraceBytesCeiling ? "; raise the limit with --max-trace-mib (CLI, export) to read it" : ""));
 
     simdjson::padded_string text(static_cast<std::size_t>(size));
     if (!text.data())

@@ -138,6 +138,35 @@ private slots:
             << QStringList{"export", "x.json", "-o", "a.png", "--theme", "system"} << 2 << "light or dark";
         QTest::newRow("negative playhead") << QStringList{"export", "x.json", "-o", "a.png", "--playhead-ms", "-2"} << 2
                                            << "bad value";
+        QTest::newRow("repeated option") << QStringList{"export", "x.json", "-o", "a.png", "--width", "800", "--width", "900"}
+                                         << 2 << "--width given twice";
+        QTest::newRow("repeated output, two spellings")
+            << QStringList{"export", "x.json", "-o", "a.png", "--output", "b.png"} << 2 << "--output given twice";
+        QTest::newRow("size limit past the ceiling")
+            << QStringList{"export", "x.json", "-o", "a.png", "--max-trace-mib", "4096"} << 2 << "1 to 4095";
+    }
+    // The read size limit is an option here too: above it, a message and no picture.
+    void traceSizeLimitIsAnOption()
+    {
+        const QString big = m_dir.filePath("big.json");
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray((1 << 20) + 1, ' '));
+        f.close();
+        const QString out = m_dir.filePath("big.png");
+        const Result r = gui({"export", big, "-o", out, "--max-trace-mib", "1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("above the size limit for traces of 1.0 MiB"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+    // A usage error quoting a 100,000-digit value is still one short line.
+    void usageMessagesAreOneShortLine()
+    {
+        const Result r = gui({"export", "x.json", "-o", "a.png", "--width", QString(100000, '9') + "\n\x1b[2J"});
+        QCOMPARE(r.exitCode, 2);
+        const QString line = r.err.trimmed();
+        QVERIFY2(!line.contains('\n') && !line.contains(QChar(0x1b)) && line.size() <= 300 + 20, qPrintable(line.left(400)));
+        QVERIFY(line.contains("bad value"));
     }
     void badInputIsAClearError()
     {

@@ -96,6 +96,14 @@ private slots:
         QTest::newRow("lesson and list") << QStringList{"lesson", "issue-order", "--list"} << "not both";
         QTest::newRow("unknown issue order") << QStringList{"pipeline", "--pipelines", "pinned-data", "--issue-order", "sideways"}
                                              << "--issue-order takes depth-first, breadth-first";
+        QTest::newRow("csv into a .json name") << QStringList{"convert", "x.json", "--to", "csv", "-o", "out.json"}
+                                               << "out.json is named .json but gets CSV: name it .csv";
+        QTest::newRow("chrome into a .csv name") << QStringList{"convert", "x.json", "--to", "chrome", "-o", "out.CSV"}
+                                                 << "name it .json";
+        QTest::newRow("trace into a picture name") << QStringList{"record", "--device", "sim", "-o", "trace.png"}
+                                                   << "trace.png is named .png but gets JSON";
+        QTest::newRow("markdown into a .json name") << QStringList{"lesson", "issue-order", "--markdown", "t.json"}
+                                                    << "name it .md";
         QTest::newRow("variant on the seed's path") << QStringList{"pipeline", "--pipelines", "overlapped",
                                                                    "--stream-sync", "blocking"}
                                                     << "not to overlapped";

@@ -128,6 +128,8 @@ void checkOutput(const std::string& path)
 {
     if (const std::string why = whyNotWritable(path); !why.empty())
         throw ProfileUsageError(why);
+    if (const std::string why = whyWrongExtension(path, "json"); !why.empty())
+        throw ProfileUsageError(why);
 }
 
 std::string nowUtc()

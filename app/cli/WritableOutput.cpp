@@ -2,14 +2,33 @@
 
 #include "base/Printable.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace ovs::cli {
+
+std::string whyWrongExtension(const std::string& path, const std::string& extension)
+{
+    const std::size_t slash = path.find_last_of('/');
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    const std::size_t dot = name.find_last_of('.');
+    if (dot == std::string::npos || dot == 0)
+        return {};
+    std::string given = name.substr(dot + 1);
+    for (char& c : given)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static const std::set<std::string> kKnown = {"csv", "json", "png", "svg", "pdf", "md", "html", "htm", "txt", "gz"};
+    if (given == extension || (extension == "md" && given == "markdown") || !kKnown.count(given))
+        return {};
+    return echoed(name) + " is named ." + given + " but gets " + (extension == "md" ? "Markdown" : extension == "csv" ? "CSV" : "JSON")
+           + ": name it ." + extension;
+}
 
 std::string whyNotWritable(const std::string& path)
 {

@@ -277,7 +277,8 @@ BenchConfig benchConfig(const CliArgs& args)
     return config;
 }
 
-std::string outputPath(const CliArgs& args, bool required)
+// `extension`: the one the output's format goes by (cli::whyWrongExtension).
+std::string outputPath(const CliArgs& args, bool required, const std::string& extension = "json")
 {
     if (args.has("-o") && args.has("--output"))
         throw UsageError("give -o or --output, not both");
@@ -288,6 +289,8 @@ std::string outputPath(const CliArgs& args, bool required)
         throw UsageError("this command needs an output file: -o FILE");
     if (path) {
         if (std::string why = cli::whyNotWritable(*path); !why.empty())
+            throw UsageError("cannot write the output: " + why);
+        if (std::string why = cli::whyWrongExtension(*path, extension); !why.empty())
             throw UsageError("cannot write the output: " + why);
     }
     return path.value_or("");
@@ -426,7 +429,7 @@ int commandConvert(const CliArgs& args)
     const std::string to = args.value("--to", "");
     if (to != "chrome" && to != "csv" && to != "native")
         throw UsageError("convert needs --to chrome, csv or native");
-    const std::string path = outputPath(args, true);
+    const std::string path = outputPath(args, true, to == "csv" ? "csv" : "json");
     const auto loaded = loadTrace(args.positionals().front(), maxTraceBytes(args));
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
@@ -501,6 +504,8 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
     const std::string markdownPath = args.value("--markdown", "");
     if (!markdownPath.empty()) {
         if (std::string why = cli::whyNotWritable(markdownPath); !why.empty())
+            throw UsageError("cannot write the Markdown table: " + why);
+        if (std::string why = cli::whyWrongExtension(markdownPath, "md"); !why.empty())
             throw UsageError("cannot write the Markdown table: " + why);
     }
     auto device = openDevice(args);

@@ -114,6 +114,7 @@ private slots:
     void namesNeverInRows();
     void emptyTraceIsHeaderOnly();
     void streamsInPieces();
+    void streamsAHugeNameInPieces();
     void exportWritesFile();
 };
 
@@ -219,6 +220,25 @@ void TestCsvExport::streamsInPieces()
     QCOMPARE(joined, traceToCsv(trace));
     QVERIFY(pieces > 1);
     QVERIFY(largest < 128 * 1024);
+}
+
+void TestCsvExport::streamsAHugeNameInPieces()
+{
+    // A 16 MiB run name (the hostile-input table has 200 MiB) reaches the
+    // sink in pieces of about a MiB, never as one escaped copy of the whole
+    // name, and the pieces add up to the same file.
+    Trace trace = makeTrace();
+    trace.runs[0].name = std::string(16u << 20, 'n');
+    trace.runs[0].name[12345] = '"'; // escaped, so the line is longer than the name
+    std::string joined;
+    std::size_t largest = 0;
+    writeCsv(trace, [&](std::string_view piece) {
+        joined.append(piece);
+        largest = std::max(largest, piece.size());
+    });
+    QCOMPARE(joined, traceToCsv(trace));
+    QVERIFY2(largest <= (3u << 20), qPrintable(QString::number(largest)));
+    QCOMPARE(::runLines(joined).size(), 2);
 }
 
 void TestCsvExport::exportWritesFile()

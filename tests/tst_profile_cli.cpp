@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <chrono>
+#include <csignal>
 
 using namespace ovs;
 using ovs::test::TestProfileStream;
@@ -117,6 +118,41 @@ private slots:
         };
         QCOMPARE(run({}, "test -z \"$OVERLAPSCOPE_PROFILE_SYNC\""), 0);
         QCOMPARE(run({"--sync-records"}, "test \"$OVERLAPSCOPE_PROFILE_SYNC\" = 1"), 0);
+    }
+
+    // Ctrl-C while the program runs (issue 11, cancel on the CLI for the
+    // profile job): the program is stopped, and what it recorded before is
+    // written, its run marked cancelled.
+    void ctrlCKeepsWhatWasRecorded()
+    {
+        const std::int64_t soon = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now().time_since_epoch())
+                                      .count()
+                                  + 1'000'000'000;
+        TestProfileStream s(4343, 1, std::string_view("./app", 5));
+        s.clock(1'000'000, soon);
+        s.context(1, 0, 7);
+        s.memcpy(1'000'200, 1'000'800, profile::kCopyHtoD, profile::kMemoryPinned, profile::kMemoryDevice, 13, 1);
+        // No end record: the process is still running when Ctrl-C comes (a
+        // process whose stream had ended before it is kept as completed).
+        const QString recorded = m_dir.filePath("interrupted.ovsprof");
+        s.appendTo(recorded.toStdString());
+        const QString trace = m_dir.filePath("interrupted.json");
+        const QString ready = m_dir.filePath("ready");
+        QProcess process;
+        process.start(OVERLAPSCOPE_CLI_PATH,
+                      {"profile", "-o", trace, "--inject", fakeInjection(), "--", "sh", "-c",
+                       "cp \"$0\" \"$OVERLAPSCOPE_PROFILE_OUT/4343-1.ovsprof\"; touch \"$1\"; sleep 30", recorded, ready});
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), 30000);
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        QVERIFY(process.waitForFinished(30000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.contains("trace written to"), qPrintable(err));
+        const TraceLoadResult loaded = loadTrace(trace.toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
+        QCOMPARE(loaded.trace->runs[0].status, RunStatus::Cancelled);
+        QCOMPARE(loaded.trace->runs[0].ops.size(), std::size_t(1));
     }
 
     void aProcessStreamBecomesARunOfTheTrace()

@@ -51,15 +51,8 @@ QString speedupText(const TraceDocument& document, const RunTimeline& timeline, 
 // document's timeline: its lane and times, found again by binary search.
 OpRef locate(const RunTimeline& timeline, int run, const Op& op)
 {
-    if (op.lane >= timeline.laneCount())
-        return {};
-    const std::vector<Op>& lane = timeline.laneOps(op.lane);
-    auto it = std::lower_bound(lane.begin(), lane.end(), op.startNs,
-                               [](const Op& o, std::int64_t t) { return o.startNs < t; });
-    for (; it != lane.end() && it->startNs == op.startNs; ++it)
-        if (it->endNs == op.endNs && it->kind == op.kind)
-            return {run, op.lane, static_cast<int>(it - lane.begin())};
-    return {};
+    const int index = timeline.indexOf(op);
+    return index < 0 ? OpRef{} : OpRef{run, op.lane, index};
 }
 
 QString statusText(const RunTimeline& timeline)

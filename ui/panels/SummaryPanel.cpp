@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace ovs::ui {
 
@@ -314,7 +315,10 @@ void SummaryPanel::refreshFindings()
     m_findings->setColumnWidth(FindingCauseColumn, 520);
     m_findings->setVisible(m_findings->topLevelItemCount() > 0);
     m_findingDetail->hide();
-    emit findingSelected(-1, {});
+    // The outline of a finding that was just listed away goes with it; an
+    // outline someone else drew (a lesson's focus) stays.
+    if (std::exchange(m_outlining, false))
+        emit findingSelected(-1, {});
 }
 
 void SummaryPanel::onFindingChosen()
@@ -326,6 +330,7 @@ void SummaryPanel::onFindingChosen()
         || run >= static_cast<int>(m_analyses.size())
         || index >= static_cast<int>(m_analyses[static_cast<std::size_t>(run)].findings.size())) {
         m_findingDetail->hide();
+        m_outlining = false;
         emit findingSelected(-1, {});
         return;
     }
@@ -344,6 +349,7 @@ void SummaryPanel::onFindingChosen()
     detail += tr("): %1<br><b>Fix:</b> %2").arg(finding.cause.toHtmlEscaped(), finding.fix.toHtmlEscaped());
     m_findingDetail->setText(detail);
     m_findingDetail->show();
+    m_outlining = true;
     emit findingSelected(run, refs);
 }
 

@@ -217,6 +217,7 @@ private slots:
             QVERIFY(window.grab().save(dir + "/lesson-focus.png"));
             QTest::keyClick(&window, Qt::Key_F5);
             QCoreApplication::processEvents();
+            QTest::qWait(50); // the dock is resized once full screen
             QVERIFY(window.grab().save(dir + "/lesson-presentation.png"));
         }
     }

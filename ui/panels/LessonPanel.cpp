@@ -36,6 +36,9 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
 {
     m_picker = new QComboBox;
     m_picker->setObjectName("lessonPicker");
+    // Narrow enough for a side panel; the list itself shows whole titles.
+    m_picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_picker->setMinimumContentsLength(16);
     m_picker->addItem(tr("Pick a lesson…"), QString());
     for (const Lesson& lesson : lessons())
         m_picker->addItem(QStringLiteral("%1. %2").arg(lesson.number).arg(QString::fromStdString(lesson.title)),
@@ -84,6 +87,7 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     m_focusList = new QListWidget;
     m_focusList->setObjectName("lessonFocusList");
     m_focusList->setWordWrap(true);
+    m_focusList->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_focusList->setToolTip(tr("What to look at: click one to zoom the timeline to it"));
     connect(m_focusList, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
         emit focusPicked(m_focusList->row(item));
@@ -106,7 +110,7 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     contentLayout->addWidget(m_choices);
     contentLayout->addWidget(m_skip, 0, Qt::AlignLeft);
     contentLayout->addWidget(m_progress);
-    contentLayout->addWidget(m_focusList, 1);
+    contentLayout->addWidget(m_focusList);
     contentLayout->addWidget(m_note);
     contentLayout->addStretch();
     m_scroll = new QScrollArea;
@@ -209,19 +213,45 @@ void LessonPanel::applyFonts()
 
 void LessonPanel::rebuildChoices()
 {
-    for (QAbstractButton* button : m_choiceGroup->buttons()) {
+    for (QAbstractButton* button : m_choiceGroup->buttons())
         m_choiceGroup->removeButton(button);
-        delete button;
+    while (QLayoutItem* item = m_choicesLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
     }
     if (!m_session || !m_session->lesson())
         return;
+    // A radio button cannot wrap its text, and a choice can be a sentence:
+    // the button carries the letter, a wrapping label beside it the words
+    // (a click on them picks the choice too).
     const auto& choices = m_session->lesson()->question.choices;
     for (std::size_t i = 0; i < choices.size(); ++i) {
-        auto* radio = new QRadioButton(QString::fromStdString(choices[i].id + ") " + choices[i].text));
+        auto* row = new QWidget;
+        auto* rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        auto* radio = new QRadioButton(QString::fromStdString(choices[i].id + ")"));
         radio->setObjectName(QStringLiteral("lessonChoice_%1").arg(QString::fromStdString(choices[i].id)));
+        auto* words = new QLabel(QString::fromStdString(choices[i].text));
+        words->setWordWrap(true);
+        words->setProperty("choice", static_cast<int>(i));
+        words->installEventFilter(this);
+        radio->setToolTip(words->text());
+        rowLayout->addWidget(radio, 0, Qt::AlignTop);
+        rowLayout->addWidget(words, 1);
         m_choiceGroup->addButton(radio, static_cast<int>(i));
-        m_choicesLayout->addWidget(radio);
+        m_choicesLayout->addWidget(row);
     }
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonRelease && watched->property("choice").isValid()) {
+        if (QAbstractButton* radio = m_choiceGroup->button(watched->property("choice").toInt());
+            radio && radio->isEnabled())
+            radio->click();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void LessonPanel::refresh()
@@ -303,6 +333,13 @@ void LessonPanel::refresh()
     if (!showFocus)
         m_focusList->clear();
     m_focusList->setVisible(showFocus);
+    if (showFocus) {
+        // As tall as its rows, so the panel's text keeps the room.
+        int height = 2 * m_focusList->frameWidth() + 2;
+        for (int i = 0; i < m_focusList->count(); ++i)
+            height += m_focusList->sizeHintForRow(i);
+        m_focusList->setFixedHeight(height);
+    }
     if (showFocus && m_session->focusStep() >= 0)
         m_focusList->setCurrentRow(m_session->focusStep());
     else

@@ -9,14 +9,17 @@
 #include "workers/RunController.h"
 
 #include "devices/DeviceFactory.h"
+#include "trace/Saturating.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QKeySequence>
 #include <QMainWindow>
 #include <QMenu>
+#include <QTimer>
 
 #include <algorithm>
+#include <limits>
 
 namespace ovs::ui {
 
@@ -99,8 +102,17 @@ void LessonController::setTeachingModes(PresentationMode* presentation, ReplayCo
 {
     m_presentation = presentation;
     m_replay = replay;
-    if (presentation)
+    if (presentation) {
         connect(presentation, &PresentationMode::activeChanged, this, &LessonController::updateStepKeys);
+        // Presenting, the timeline gets most of the screen: the lesson a
+        // third of it at most (its text wraps), once the window is full screen.
+        connect(presentation, &PresentationMode::activeChanged, this, [this](bool active) {
+            if (active && m_dock->isVisible() && !m_dock->isFloating())
+                QTimer::singleShot(0, this, [this] {
+                    m_window->resizeDocks({m_dock}, {m_window->width() / 3}, Qt::Horizontal);
+                });
+        });
+    }
     if (replay)
         connect(replay->toggleAction(), &QAction::toggled, this, &LessonController::updateStepKeys);
     updateStepKeys();
@@ -223,6 +235,29 @@ std::vector<OpRef> LessonController::refsOf(int focusIndex) const
     return refs;
 }
 
+void LessonController::showTimedRegions()
+{
+    // The lesson is in the runs' timed regions; the setup before them
+    // (allocations) can take most of a run and would leave the pipelines a
+    // sliver at the right.
+    std::int64_t start = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = std::numeric_limits<std::int64_t>::min();
+    for (int i = 0; i < m_document->runCount(); ++i) {
+        const Run& run = m_document->run(i).run();
+        if (run.timedEndNs <= run.timedBeginNs)
+            continue;
+        const std::int64_t offset = m_document->displayOffsetNs(i);
+        start = std::min(start, saturatingAdd<std::int64_t>(run.timedBeginNs, offset));
+        end = std::max(end, saturatingAdd<std::int64_t>(run.timedEndNs, offset));
+    }
+    if (start >= end) {
+        m_view->resetView();
+        return;
+    }
+    const std::int64_t margin = std::max<std::int64_t>(saturatingSub<std::int64_t>(end, start) / 20, ViewState::kMinimumSpanNs);
+    m_view->setVisibleRange(saturatingSub<std::int64_t>(start, margin), saturatingAdd<std::int64_t>(end, margin));
+}
+
 void LessonController::showStage()
 {
     const LessonStage stage = m_session->stage();
@@ -247,7 +282,7 @@ void LessonController::showStage()
         }
         m_view->setHighlight(std::move(all));
         m_view->setExtent(m_document->endNs());
-        m_view->resetView();
+        showTimedRegions();
     } else {
         m_view->setHighlight({});
     }

@@ -84,6 +84,7 @@ signals:
 private:
     void onLessonFinished(const std::shared_ptr<const LessonResult>& result);
     void showStage();
+    void showTimedRegions();
     std::vector<OpRef> refsOf(int focusIndex) const;
     void updateStepKeys();
     QAction* addStepKey(const QKeySequence& key, bool forward);

@@ -75,6 +75,9 @@ public:
     // For tests and exports: the axis rect of a run, the time axis as
     // pixels, and the time an x pixel means.
     QCPAxisRect* runAxisRect(int run) const;
+    // The document drawn (read-only use: lesson callouts place themselves by
+    // its runs' display offsets).
+    const TraceDocument* document() const { return m_document; }
     TimeAxisMapping mapping() const;
     double timeAtPixel(double x) const { return mapping().timeAt(x); }
     double pixelAtTime(double ns) const { return mapping().pixelAt(ns); }

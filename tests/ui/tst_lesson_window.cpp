@@ -6,6 +6,7 @@
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "panels/LessonPanel.h"
+#include "timeline/LessonCallouts.h"
 #include "timeline/TimelinePlot.h"
 #include "window/AppSetup.h"
 #include "window/LessonController.h"
@@ -175,6 +176,16 @@ private slots:
             QVERIFY(window.viewState()->visibleEndNs() - window.viewState()->visibleStartNs() <
                     window.viewState()->extentNs()); // zoomed in
             QCOMPARE(window.lessons()->shownFocus(), std::vector<int>{session->currentFocus()});
+            // Drawn: the band over the focus on its run and its callout.
+            const LessonCallouts* callouts = LessonCallouts::of(*window.timeline());
+            QVERIFY(callouts);
+            QCOMPARE(callouts->callouts().size(), std::size_t(1));
+            QCOMPARE(callouts->callouts().front().run, focus.runIndex);
+            QCOMPARE(callouts->callouts().front().text, QString::fromStdString(focus.callout));
+            QCOMPARE(callouts->callouts().front().startNs, focus.startNs);
+            QCOMPARE(callouts->callouts().front().endNs, focus.endNs);
+            window.timeline()->replot();
+            QVERIFY(!callouts->boxes().front().isEmpty()); // on screen
             QTest::mouseClick(button(window, "lessonNext"), Qt::LeftButton);
         }
 
@@ -192,6 +203,7 @@ private slots:
         QVERIFY(result->takeaway.find('{') == std::string::npos); // every number filled in
         QVERIFY(text.contains(QString::fromStdString(result->takeaway)));
         QCOMPARE(window.lessons()->shownFocus(), session->focusSteps());
+        QCOMPARE(LessonCallouts::of(*window.timeline())->callouts().size(), session->focusSteps().size());
         QVERIFY(!window.viewState()->highlight().empty());
 
         // A click on a focus in the list zooms back to it.

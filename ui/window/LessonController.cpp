@@ -3,6 +3,7 @@
 #include "document/LessonSession.h"
 #include "document/TraceDocument.h"
 #include "panels/LessonPanel.h"
+#include "timeline/LessonCallouts.h"
 #include "timeline/TimelinePlot.h"
 #include "window/PresentationMode.h"
 #include "window/ReplayController.h"
@@ -92,6 +93,8 @@ LessonController::LessonController(TraceDocument* document, ViewState* view, Run
         connect(m_document, &TraceDocument::reset, this, [this] {
             m_holdsResult = false;
             m_shownFocus.clear();
+            if (m_timeline)
+                clearLessonFocus(*m_timeline);
         });
     }
     m_panel->setDeviceText(tr("Runs on the CUDA GPU if one answers, else on the simulated H200 (labelled "
@@ -261,8 +264,11 @@ void LessonController::showTimedRegions()
 void LessonController::showStage()
 {
     const LessonStage stage = m_session->stage();
+    const LessonResult* result = m_session->result();
     m_shownFocus.clear();
-    if (!m_holdsResult || !m_view) {
+    if (!m_holdsResult || !m_view || !result) {
+        if (m_timeline)
+            clearLessonFocus(*m_timeline);
         if (m_view && stage != LessonStage::Running)
             m_view->setHighlight({});
         return;
@@ -270,20 +276,36 @@ void LessonController::showStage()
     if (stage == LessonStage::Focus) {
         const int focus = m_session->currentFocus();
         m_shownFocus.push_back(focus);
+        if (m_timeline)
+            setLessonFocus(*m_timeline, {result->focus[static_cast<std::size_t>(focus)]}, result->measured);
         const std::vector<OpRef> refs = refsOf(focus);
         emit focusChosen(refs.empty() ? -1 : refs.front().run, refs);
+        // The focus in the middle third of the view: the class sees it
+        // against what came before and after.
+        const ResolvedFocus& f = result->focus[static_cast<std::size_t>(focus)];
+        const std::int64_t offset = m_document->displayOffsetNs(f.runIndex);
+        const std::int64_t span = std::max<std::int64_t>(saturatingSub<std::int64_t>(f.endNs, f.startNs), ViewState::kMinimumSpanNs);
+        m_view->setVisibleRange(saturatingAdd<std::int64_t>(saturatingSub<std::int64_t>(f.startNs, span), offset),
+                                saturatingAdd<std::int64_t>(saturatingAdd<std::int64_t>(f.endNs, span), offset));
     } else if (stage == LessonStage::Results) {
         // Everything to look at, over the whole lesson.
         std::vector<OpRef> all;
+        std::vector<ResolvedFocus> drawn;
         for (int f : m_session->focusSteps()) {
             m_shownFocus.push_back(f);
+            drawn.push_back(result->focus[static_cast<std::size_t>(f)]);
             const std::vector<OpRef> refs = refsOf(f);
             all.insert(all.end(), refs.begin(), refs.end());
         }
+        if (m_timeline)
+            setLessonFocus(*m_timeline, drawn, result->measured);
         m_view->setHighlight(std::move(all));
         m_view->setExtent(m_document->endNs());
         showTimedRegions();
     } else {
+        // Back at the question: the class looks at the runs afresh.
+        if (m_timeline)
+            clearLessonFocus(*m_timeline);
         m_view->setHighlight({});
     }
 }

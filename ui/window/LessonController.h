@@ -34,7 +34,9 @@ class TraceDocument;
 // and the panel's show/hide), the Lessons dock (LessonPanel over a
 // LessonSession), the lesson's run through RunController (its runs become
 // the document, on one time axis, captioned), and what to look at on the
-// timeline: each focus' ops outlined and zoomed to. In presentation mode,
+// timeline: each focus drawn (LessonCallouts: a band over its time range on
+// its run's lanes and its callout), its ops outlined and zoomed to; at the
+// results every focus at once. In presentation mode,
 // with the panel shown, Space / Right / Down / Page Down step the lesson on
 // and Left / Up / Page Up step it back (the replay's keys win while it plays).
 class LessonController : public QObject {

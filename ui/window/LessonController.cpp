@@ -173,8 +173,13 @@ void LessonController::setDevices(const QList<DeviceListing>& devices)
 bool LessonController::openLesson(const QString& id)
 {
     const Lesson* lesson = findLesson(id.toStdString());
-    if (!lesson || !m_session->open(lesson))
+    if (!lesson)
         return false;
+    if (!m_session->open(lesson)) {
+        m_panel->setNote(tr("A lesson is running: cancel it before opening another."));
+        m_dock->show();
+        return false;
+    }
     m_dock->show();
     m_dock->raise();
     updateStepKeys();

@@ -242,7 +242,9 @@ void MainWindow::buildMenus()
                "<b>Replay</b> (F6)<br>"
                "Space: play / pause &nbsp; Left / Right: previous / next op start &nbsp; + / −: speed (0.1x to 10x) "
                "&nbsp; Home: back to the start<br><br>"
-               "<b>Presentation mode</b> (F5): full screen, large text, high contrast; Esc leaves."));
+               "<b>Presentation mode</b> (F5): full screen, large text, high contrast; Esc leaves.<br>"
+               "With a lesson open, Space / Right / Page Down: next lesson step &nbsp; Left / Up / Page Up: "
+               "previous (the replay's keys while it is on)."));
     });
     help->addAction(tr("&About OverlapScope"), this, [this] {
         QMessageBox::about(this, tr("About OverlapScope"),

@@ -143,7 +143,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(session->stage(), LessonStage::Focus, 60000);
         QVERIFY(sawLiveRun);       // the timeline filled while it ran
         QVERIFY(ticksWhileRunning > 0);
-        QVERIFY(!window.runController()->isRunning());
+        QTRY_VERIFY(!window.runController()->isRunning());
 
         const LessonResult* result = session->result();
         QVERIFY(result);

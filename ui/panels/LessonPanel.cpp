@@ -26,6 +26,25 @@ QString esc(const std::string& text)
     return QString::fromStdString(text).toHtmlEscaped();
 }
 
+QString stageName(LessonStage stage)
+{
+    switch (stage) {
+    case LessonStage::None:
+        return QString();
+    case LessonStage::Intro:
+        return LessonPanel::tr("Intro");
+    case LessonStage::Predict:
+        return LessonPanel::tr("Predict");
+    case LessonStage::Running:
+        return LessonPanel::tr("Run");
+    case LessonStage::Focus:
+        return LessonPanel::tr("What to look at");
+    case LessonStage::Results:
+        return LessonPanel::tr("Results");
+    }
+    return QString();
+}
+
 // How much larger than the panel's text the lesson title is; relative, so
 // presentation mode scales both.
 constexpr double kTitleScale = 1.35;
@@ -284,11 +303,10 @@ void LessonPanel::refresh()
                              .arg(lesson->number)
                              .arg(lessons().size())
                              .arg(QString::fromStdString(lesson->title)));
-        static const char* const names[] = {"", "Intro", "Predict", "Run", "What to look at", "Results"};
         m_step->setText(tr("Step %1 of %2 · %3")
                             .arg(m_session->stepNumber())
                             .arg(m_session->stepCount())
-                            .arg(tr(names[static_cast<int>(stage)])));
+                            .arg(stageName(stage)));
         const LessonResult* result = m_session->result();
         QString device = result ? QString::fromStdString(result->device.label()) : m_deviceText;
         if (result && result->device.simulated)
@@ -367,8 +385,16 @@ QString LessonPanel::bodyHtml() const
                                       "(it is not shown).</i></p>")
                                  : QString());
     case LessonStage::Predict:
-        return tr("<p><b>Predict:</b> %1</p>").arg(esc(lesson.question.text)) +
-               (m_session->canRun() ? QString() : tr("<p><i>Pick an answer, or skip the prediction, to run.</i></p>"));
+    {
+        QString hint;
+        if (m_session->result())
+            hint = tr("<p><i>Already run: Next shows what it showed; Run again runs it anew.</i></p>");
+        else if (m_session->predictionSkipped())
+            hint = tr("<p><i>No prediction: Run when ready.</i></p>");
+        else if (!m_session->canRun())
+            hint = tr("<p><i>Pick an answer, or skip the prediction, to run.</i></p>");
+        return tr("<p><b>Predict:</b> %1</p>").arg(esc(lesson.question.text)) + hint;
+    }
     case LessonStage::Running: {
         QString html = tr("<p><b>Predict:</b> %1</p>").arg(esc(lesson.question.text));
         html += m_session->choice().empty()

@@ -97,8 +97,7 @@ LessonController::LessonController(TraceDocument* document, ViewState* view, Run
                 clearLessonFocus(*m_timeline);
         });
     }
-    m_panel->setDeviceText(tr("Runs on the CUDA GPU if one answers, else on the simulated H200 (labelled "
-                              "[simulated])."));
+    setDevices({});
 }
 
 void LessonController::setTeachingModes(PresentationMode* presentation, ReplayController* replay)
@@ -147,10 +146,22 @@ void LessonController::updateStepKeys()
         key->setEnabled(on);
 }
 
+void LessonController::setDeviceSpec(const std::string& spec)
+{
+    m_request.deviceSpec = spec;
+    setDevices(m_devices);
+}
+
 void LessonController::setDevices(const QList<DeviceListing>& devices)
 {
+    m_devices = devices;
     if (m_request.deviceSpec != "auto") {
         m_panel->setDeviceText(tr("Runs on %1.").arg(QString::fromStdString(m_request.deviceSpec)));
+        return;
+    }
+    if (devices.isEmpty()) {
+        m_panel->setDeviceText(tr("Runs on the CUDA GPU if one answers, else on the simulated H200 (labelled "
+                                  "[simulated])."));
         return;
     }
     QString why;

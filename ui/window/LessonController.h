@@ -1,6 +1,7 @@
 #pragma once
 
 #include "document/ViewState.h"
+#include "workers/CoreMetaTypes.h"
 #include "workers/LessonRun.h"
 
 #include <QList>
@@ -16,9 +17,6 @@ class QDockWidget;
 class QMainWindow;
 class QMenu;
 
-namespace ovs {
-struct DeviceListing;
-}
 
 namespace ovs::ui {
 
@@ -63,7 +61,7 @@ public:
     bool start();
 
     // Where lessons run and how big (tests use a named simulator and small chunks).
-    void setDeviceSpec(const std::string& spec) { m_request.deviceSpec = spec; }
+    void setDeviceSpec(const std::string& spec);
     void setOptions(const LessonOptions& options) { m_request.options = options; }
 
     // The focus entries drawn on the timeline now (index into the result's
@@ -104,6 +102,7 @@ private:
     QPointer<PresentationMode> m_presentation;
     QPointer<ReplayController> m_replay;
     LessonRequest m_request;
+    QList<DeviceListing> m_devices; // as last listed
     bool m_lessonRunning = false; // RunController is running our lesson
     bool m_holdsResult = false;
     std::vector<int> m_shownFocus;

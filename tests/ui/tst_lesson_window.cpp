@@ -234,6 +234,51 @@ private slots:
         }
     }
 
+    // Every lesson, as the panel runs it: judged, its runs the document
+    // (focus placed on the right ops), each focus drawn at the results.
+    void everyLessonRunsInTheWindow_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const Lesson& lesson : lessons())
+            QTest::newRow(lesson.id.c_str()) << QString::fromStdString(lesson.id);
+    }
+
+    void everyLessonRunsInTheWindow()
+    {
+        QFETCH(QString, id);
+        MainWindow window;
+        show(window);
+        window.lessons()->setOptions(small());
+        QVERIFY(window.lessons()->openLesson(id));
+        LessonSession* session = window.lessons()->session();
+        QVERIFY(session->skipPrediction());
+        QVERIFY(session->next()); // to the question
+        QVERIFY(session->requestRun());
+        QCOMPARE(session->stage(), LessonStage::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(session->stage() != LessonStage::Running, 120000);
+        const LessonResult* result = session->result();
+        QVERIFY(result);
+        QVERIFY2(result->judged, result->notJudged.c_str());
+        QVERIFY(window.lessons()->documentHoldsResult());
+        QCOMPARE(window.document()->runCount(), static_cast<int>(result->measured.runs.size()));
+        QCOMPARE(window.document()->sweeps().size(), result->measured.sweeps.size());
+        for (std::size_t step = 0; step < session->focusSteps().size(); ++step) {
+            const ResolvedFocus& focus = result->focus[static_cast<std::size_t>(session->currentFocus())];
+            QCOMPARE(window.viewState()->highlight().size(), std::min<std::size_t>(focus.ops.size(), 1000));
+            QVERIFY(session->next());
+        }
+        QCOMPARE(session->stage(), LessonStage::Results);
+        const LessonCallouts* callouts = LessonCallouts::of(*window.timeline());
+        QCOMPARE(callouts ? callouts->callouts().size() : 0, session->focusSteps().size());
+        const QString text = window.lessons()->panel()->bodyText();
+        QVERIFY2(text.contains("the answer is"), qPrintable(text));
+        QVERIFY(text.contains(QString::fromStdString(result->takeaway)));
+        if (const QString dir = qEnvironmentVariable("OVS_LESSON_SHOTS"); !dir.isEmpty()) {
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(QStringLiteral("%1/lesson-%2.png").arg(dir, id)));
+        }
+    }
+
     void cancelKeepsTheRunsThatFinished()
     {
         MainWindow window;

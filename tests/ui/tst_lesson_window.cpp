@@ -2,6 +2,7 @@
 // offscreen): pick a lesson from the menu, predict, run it on the
 // simulator with small runs, step through what to look at to the verdict;
 // cancel mid-lesson; step with the keys in presentation mode.
+// OVS_LESSON_DEVICE=cuda runs the same on a GPU.
 #include "document/LessonSession.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
@@ -36,6 +37,17 @@ QPushButton* button(MainWindow& window, const char* name)
     return window.lessons()->panel()->findChild<QPushButton*>(QString::fromLatin1(name));
 }
 
+// The simulated H200 unless OVS_LESSON_DEVICE names another (cuda, on a GPU).
+QString device()
+{
+    return qEnvironmentVariable("OVS_LESSON_DEVICE", QStringLiteral("sim:h200"));
+}
+
+bool simulated()
+{
+    return device().startsWith("sim");
+}
+
 // Small runs, as tst_lessons runs them: the simulator moves the data for real.
 LessonOptions small()
 {
@@ -59,7 +71,7 @@ class TestLessonWindow : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        window.lessons()->setDeviceSpec("sim:h200");
+        window.lessons()->setDeviceSpec(device().toStdString());
     }
 
     // Opens a lesson from the Lessons menu, picks `choice` and presses Run.
@@ -148,15 +160,17 @@ private slots:
         const LessonResult* result = session->result();
         QVERIFY(result);
         QVERIFY(result->judged);
-        QVERIFY(result->device.simulated);
+        QCOMPARE(result->device.simulated, simulated());
         // The document is the lesson's runs, in order, captioned; no calibration run.
         QCOMPARE(window.document()->runCount(), static_cast<int>(result->measured.runs.size()));
         QVERIFY(result->calibration.size() == 1);
         for (int i = 0; i < window.document()->runCount(); ++i)
             QCOMPARE(window.document()->run(i).run().name, result->measured.runs[static_cast<std::size_t>(i)].caption);
         QVERIFY(window.lessons()->documentHoldsResult());
-        QVERIFY(window.lessons()->panel()->findChild<QLabel*>("lessonDevice")->text().contains("[simulated]"));
-        QVERIFY(window.lessons()->panel()->findChild<QLabel*>("lessonDevice")->text().contains("not from a measurement"));
+        const QString deviceLine = window.lessons()->panel()->findChild<QLabel*>("lessonDevice")->text();
+        QVERIFY(deviceLine.contains(QString::fromStdString(result->device.label())));
+        QCOMPARE(deviceLine.contains("not from a measurement"), simulated());
+        QCOMPARE(deviceLine.contains("(measured)"), !simulated());
 
         // Each focus: its callout in the panel, its ops outlined, the view on them.
         QVERIFY(!session->focusSteps().empty());

@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QStringList>
 #include <QTextDocument>
 #include <QVBoxLayout>
 
@@ -315,6 +316,16 @@ void LessonPanel::refresh()
                          .arg(device);
         else if (result)
             device = tr("Ran on %1 (measured).").arg(device);
+        if (result && !result->device.simulated) {
+            // A step may name a simulated GPU (the one-copy-engine card of
+            // the issue-order lesson): say which runs are not measurements.
+            QStringList simulated;
+            for (const LessonRunResult& r : result->measured.runs)
+                if (r.run.device.simulated)
+                    simulated << QString::fromStdString(r.caption);
+            if (!simulated.isEmpty())
+                device += tr(" Simulated, not measured: %1.").arg(simulated.join(QStringLiteral("; ")));
+        }
         m_device->setText(device);
         m_body->setText(bodyHtml());
     }

@@ -297,8 +297,11 @@ private slots:
     {
         MainWindow window;
         show(window);
-        // Default-sized runs: the lesson is far from done when the first
-        // run is back, so the cancel lands on a later one.
+        // Runs 4x the size of the other tests': the lesson is far from done
+        // when the first run is back, so the cancel lands on a later one.
+        LessonOptions larger;
+        larger.chunkBytes = 4 * small().chunkBytes;
+        window.lessons()->setOptions(larger);
         bool cancelled = false;
         connect(window.document(), &TraceDocument::runChanged, [&](int run) {
             if (!cancelled && !window.document()->run(run).isLive()) {

@@ -285,6 +285,8 @@ void LessonController::showStage()
     if (!m_holdsResult || !m_view || !result) {
         if (m_timeline)
             clearLessonFocus(*m_timeline);
+        if (result && !m_holdsResult && (stage == LessonStage::Focus || stage == LessonStage::Results))
+            m_panel->setNote(tr("The timeline no longer shows this lesson's runs: Run again to see them."));
         if (m_view && stage != LessonStage::Running)
             m_view->setHighlight({});
         return;

@@ -70,11 +70,14 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     });
 
     m_title = new QLabel;
+    m_title->setTextFormat(Qt::PlainText); // lesson and device words, never markup
     m_title->setObjectName("lessonTitle");
     m_title->setWordWrap(true);
     m_step = new QLabel;
+    m_step->setTextFormat(Qt::PlainText);
     m_step->setObjectName("lessonStep");
     m_device = new QLabel;
+    m_device->setTextFormat(Qt::PlainText);
     m_device->setObjectName("lessonDevice");
     m_device->setWordWrap(true);
 
@@ -114,9 +117,11 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     });
 
     m_progress = new QLabel;
+    m_progress->setTextFormat(Qt::PlainText);
     m_progress->setObjectName("lessonProgress");
     m_progress->setWordWrap(true);
     m_note = new QLabel;
+    m_note->setTextFormat(Qt::PlainText);
     m_note->setObjectName("lessonNote");
     m_note->setWordWrap(true);
 
@@ -252,6 +257,7 @@ void LessonPanel::rebuildChoices()
         auto* radio = new QRadioButton(QString::fromStdString(choices[i].id + ")"));
         radio->setObjectName(QStringLiteral("lessonChoice_%1").arg(QString::fromStdString(choices[i].id)));
         auto* words = new QLabel(QString::fromStdString(choices[i].text));
+        words->setTextFormat(Qt::PlainText);
         words->setWordWrap(true);
         words->setProperty("choice", static_cast<int>(i));
         words->installEventFilter(this);

@@ -156,7 +156,12 @@ void LessonController::setDevices(const QList<DeviceListing>& devices)
 {
     m_devices = devices;
     if (m_request.deviceSpec != "auto") {
-        m_panel->setDeviceText(tr("Runs on %1.").arg(QString::fromStdString(m_request.deviceSpec)));
+        const QString spec = QString::fromStdString(m_request.deviceSpec);
+        m_panel->setDeviceText(spec.startsWith("sim")
+                                   ? tr("Runs on the simulator (%1) [simulated]: the numbers will come from its "
+                                        "model of a GPU, not from a measurement.")
+                                         .arg(spec)
+                                   : tr("Runs on %1.").arg(spec));
         return;
     }
     if (devices.isEmpty()) {

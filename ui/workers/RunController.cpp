@@ -65,7 +65,7 @@ bool RunController::startLesson(const LessonRequest& request)
     return true;
 }
 
-bool RunController::begin()
+void RunController::begin()
 {
     m_cancel.reset();
     m_running = true;
@@ -74,7 +74,6 @@ bool RunController::begin()
     m_dropRun = false;
     m_dropSweep = false;
     emit started();
-    return true;
 }
 
 void RunController::cancel()

@@ -18,9 +18,10 @@ namespace ovs::ui {
 class LiveRunSink;
 class TraceDocument;
 
-// The one seam between the window and the device: runs a RunRequest on a
-// BackgroundWorker and feeds what it records into the TraceDocument on the GUI
-// thread, batch by batch, so the timeline and the sweep chart fill in live.
+// The one seam between the window and the device: runs a RunRequest (or a
+// lesson, startLesson) on a BackgroundWorker and feeds what it records into
+// the TraceDocument on the GUI thread, batch by batch, so the timeline and
+// the sweep chart fill in live.
 //
 // The device is created, used and destroyed on the worker thread; the GUI
 // thread never waits for it while a run is going. One request runs at a time.
@@ -71,7 +72,7 @@ signals:
     void lessonFinished(const std::shared_ptr<const ovs::LessonResult>& result);
 
 private:
-    bool begin();
+    void begin();
     void connectSink(LiveRunSink& sink);
     void work(const RunRequest& request);
     void workLesson(const LessonRequest& request);

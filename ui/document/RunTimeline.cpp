@@ -122,4 +122,17 @@ Run RunTimeline::toRun() const
     return run;
 }
 
+int RunTimeline::indexOf(const Op& op) const
+{
+    if (op.lane >= m_lanes.size())
+        return -1;
+    const std::vector<Op>& lane = laneOps(op.lane);
+    auto it = std::lower_bound(lane.begin(), lane.end(), op.startNs,
+                               [](const Op& o, std::int64_t t) { return o.startNs < t; });
+    for (; it != lane.end() && it->startNs == op.startNs; ++it)
+        if (it->endNs == op.endNs && it->kind == op.kind)
+            return static_cast<int>(it - lane.begin());
+    return -1;
+}
+
 } // namespace ovs::ui

@@ -46,6 +46,11 @@ public:
     // -1 if none.
     int opIndexAt(int lane, std::int64_t t, std::int64_t toleranceNs) const;
 
+    // Where an op of the run as core holds it (Run::ops: a finding's or a
+    // lesson focus' ops) sits in laneOps(op.lane), found by binary search on
+    // its start; -1 when the run has no such op.
+    int indexOf(const Op& op) const;
+
     // The whole run back as a core Run (ops merged and sorted), for saving.
     Run toRun() const;
 

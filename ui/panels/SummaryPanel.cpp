@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace ovs::ui {
 
@@ -52,15 +53,8 @@ QString speedupText(const TraceDocument& document, const RunTimeline& timeline, 
 // document's timeline: its lane and times, found again by binary search.
 OpRef locate(const RunTimeline& timeline, int run, const Op& op)
 {
-    if (op.lane >= timeline.laneCount())
-        return {};
-    const std::vector<Op>& lane = timeline.laneOps(op.lane);
-    auto it = std::lower_bound(lane.begin(), lane.end(), op.startNs,
-                               [](const Op& o, std::int64_t t) { return o.startNs < t; });
-    for (; it != lane.end() && it->startNs == op.startNs; ++it)
-        if (it->endNs == op.endNs && it->kind == op.kind)
-            return {run, op.lane, static_cast<int>(it - lane.begin())};
-    return {};
+    const int index = timeline.indexOf(op);
+    return index < 0 ? OpRef{} : OpRef{run, op.lane, index};
 }
 
 QString statusText(const RunTimeline& timeline)
@@ -322,7 +316,10 @@ void SummaryPanel::refreshFindings()
     m_findings->setColumnWidth(FindingCauseColumn, 520);
     m_findings->setVisible(m_findings->topLevelItemCount() > 0);
     m_findingDetail->hide();
-    emit findingSelected(-1, {});
+    // The outline of a finding that was just listed away goes with it; an
+    // outline someone else drew (a lesson's focus) stays.
+    if (std::exchange(m_outlining, false))
+        emit findingSelected(-1, {});
 }
 
 void SummaryPanel::onFindingChosen()
@@ -334,6 +331,7 @@ void SummaryPanel::onFindingChosen()
         || run >= static_cast<int>(m_analyses.size())
         || index >= static_cast<int>(m_analyses[static_cast<std::size_t>(run)].findings.size())) {
         m_findingDetail->hide();
+        m_outlining = false;
         emit findingSelected(-1, {});
         return;
     }
@@ -352,6 +350,7 @@ void SummaryPanel::onFindingChosen()
     detail += tr("): %1<br><b>Fix:</b> %2").arg(finding.cause.toHtmlEscaped(), finding.fix.toHtmlEscaped());
     m_findingDetail->setText(detail);
     m_findingDetail->show();
+    m_outlining = true;
     emit findingSelected(run, refs);
 }
 

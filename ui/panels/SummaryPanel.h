@@ -95,6 +95,8 @@ private:
     QTreeWidget* m_table;
     QTreeWidget* m_findings;
     QLabel* m_findingDetail;
+    // The timeline shows a finding's outline this panel asked for.
+    bool m_outlining = false;
     QString m_findingsKey; // what the findings list shows, to rebuild it only when that changes
     QLabel* m_diagnoses;
     QScrollArea* m_diagnosesArea = nullptr;

@@ -11,6 +11,7 @@
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
+#include "window/LessonController.h"
 #include "window/PresentationMode.h"
 #include "window/ProfileDialog.h"
 #include "window/ReplayController.h"
@@ -210,6 +211,26 @@ void MainWindow::buildMenus()
                    [this] { m_controls->requestRun(); });
     run->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this, [this] { cancelWork(); });
 
+    // Lessons: the menu, the dock beside the run controls, and the run a
+    // lesson asks for (its logic lives in LessonController).
+    m_lessons = new LessonController(m_document, m_view, m_runs, m_timeline, this);
+    m_lessons->setTeachingModes(m_presentation, m_replay);
+    menuBar()->addMenu(m_lessons->menu());
+    addDockWidget(Qt::LeftDockWidgetArea, m_lessons->dock());
+    if (auto* controls = findChild<QDockWidget*>("controls"))
+        tabifyDockWidget(controls, m_lessons->dock());
+    connect(m_runs, &RunController::devicesListed, m_lessons, &LessonController::setDevices);
+    connect(m_lessons, &LessonController::focusChosen, this, &MainWindow::showFindingOps);
+    connect(m_lessons, &LessonController::runWanted, this, [this] {
+        if (isBusy()) {
+            showNotice(tr("A run is in progress: cancel it first."));
+            return;
+        }
+        const auto start = [this] { m_lessons->start(); };
+        if (maybeSave(start) == SaveFirst::Proceed)
+            start();
+    });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard and mouse"), this, [this] {
         QMessageBox::information(
@@ -222,7 +243,9 @@ void MainWindow::buildMenus()
                "<b>Replay</b> (F6)<br>"
                "Space: play / pause &nbsp; Left / Right: previous / next op start &nbsp; + / −: speed (0.1x to 10x) "
                "&nbsp; Home: back to the start<br><br>"
-               "<b>Presentation mode</b> (F5): full screen, large text, high contrast; Esc leaves."));
+               "<b>Presentation mode</b> (F5): full screen, large text, high contrast; Esc leaves.<br>"
+               "With a lesson open, Space / Right / Page Down: next lesson step &nbsp; Left / Up / Page Up: "
+               "previous (the replay's keys while it is on)."));
     });
     help->addAction(tr("&About OverlapScope"), this, [this] {
         QMessageBox::about(this, tr("About OverlapScope"),

@@ -22,6 +22,7 @@ namespace ovs::ui {
 class BackgroundWorker;
 class BandwidthChart;
 class ControlPanel;
+class LessonController;
 class OpDetailsPanel;
 class OpRateChart;
 class PresentationMode;
@@ -55,6 +56,7 @@ public:
     SummaryPanel* summaryPanel() const { return m_summary; }
     ReplayController* replay() const { return m_replay; }
     PresentationMode* presentation() const { return m_presentation; }
+    LessonController* lessons() const { return m_lessons; }
     // The last error or notice shown to the user (also in the status bar).
     QString lastMessage() const { return m_lastMessage; }
 
@@ -118,6 +120,7 @@ private:
     QLabel* m_statusDevice = nullptr;
     ReplayController* m_replay = nullptr;
     PresentationMode* m_presentation = nullptr;
+    LessonController* m_lessons = nullptr;
     QString m_lastMessage;
     std::function<void()> m_afterSave;
     bool m_interactive = true;

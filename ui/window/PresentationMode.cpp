@@ -61,7 +61,7 @@ void PresentationMode::setActive(bool active)
         m_window->setFont(scaledFont(m_window->font()));
         m_window->setPalette(Theme::highContrastPalette(Theme::paletteIsDark(QApplication::palette())));
         for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
-            if (dock->isVisible()) {
+            if (dock->isVisible() && !dock->property(kKeepDockProperty).toBool()) {
                 dock->hide();
                 m_hiddenDocks << dock;
             }

@@ -14,13 +14,16 @@ namespace ovs::ui {
 // its font scaled kScale (the timeline's axis, labels, legend and rows, the
 // summary and the panels all follow the window font) and a high-contrast
 // palette; the dock panels (run controls, op details) are hidden so the
-// timeline and summary get the screen. Esc or F5 leaves and restores the
+// timeline and summary get the screen, except those marked kKeepDockProperty. Esc or F5 leaves and restores the
 // window as it was.
 class PresentationMode : public QObject {
     Q_OBJECT
 
 public:
     static constexpr double kScale = 1.6;
+    // A dock with this property set to true stays shown (the Lessons panel:
+    // the class reads it); every other dock is hidden while presenting.
+    static constexpr const char* kKeepDockProperty = "keepWhenPresenting";
 
     explicit PresentationMode(QWidget* window);
 

@@ -13,6 +13,11 @@ void LiveRunSink::beginJob(int index, const QString& title)
     emit progressed(static_cast<double>(index) / m_jobCount, title);
 }
 
+void LiveRunSink::setJobCount(int jobCount)
+{
+    m_jobCount = std::max(1, jobCount);
+}
+
 void LiveRunSink::finish(bool ok, const QString& message)
 {
     emit workDone(ok, message);

@@ -36,6 +36,9 @@ public:
     // Called by the worker between jobs and at the very end.
     void beginJob(int index, const QString& title);
     void finish(bool ok, const QString& message);
+    // A lesson learns its job count only as it goes (its calibration sizes
+    // the plan): the fraction follows the latest count.
+    void setJobCount(int jobCount);
 
     void runStarted(const Run& header) override;
     void laneAdded(const Lane& lane, int laneIndex) override;

@@ -5,6 +5,7 @@
 
 #include "devices/DeviceFactory.h"
 #include "jobs/JobRunner.h"
+#include "lessons/Lesson.h"
 
 #include <QStringList>
 
@@ -38,6 +39,34 @@ bool RunController::start(const RunRequest& request)
         emit refused(problem);
         return false;
     }
+    begin();
+    m_runner.post([this, request]() -> BackgroundWorker::Delivery {
+        work(request); // ends with workDone, queued to onWorkDone
+        return {};
+    });
+    return true;
+}
+
+bool RunController::startLesson(const LessonRequest& request)
+{
+    if (m_running) {
+        emit refused(tr("a run is already in progress"));
+        return false;
+    }
+    if (!findLesson(request.lessonId)) {
+        emit refused(tr("no lesson named %1").arg(QString::fromStdString(request.lessonId)));
+        return false;
+    }
+    begin();
+    m_runner.post([this, request]() -> BackgroundWorker::Delivery {
+        workLesson(request);
+        return {};
+    });
+    return true;
+}
+
+void RunController::begin()
+{
     m_cancel.reset();
     m_running = true;
     m_run = -1;
@@ -45,11 +74,6 @@ bool RunController::start(const RunRequest& request)
     m_dropRun = false;
     m_dropSweep = false;
     emit started();
-    m_runner.post([this, request]() -> BackgroundWorker::Delivery {
-        work(request); // ends with workDone, queued to onWorkDone
-        return {};
-    });
-    return true;
 }
 
 void RunController::cancel()
@@ -114,15 +138,7 @@ void RunController::work(const RunRequest& request)
 {
     const int jobs = static_cast<int>(request.pipelines.size()) + (request.runBench ? 1 : 0);
     LiveRunSink sink(jobs);
-    connect(&sink, &LiveRunSink::runBegan, this, &RunController::onRunBegan, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::laneArrived, this, &RunController::onLaneArrived, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::opsArrived, this, &RunController::onOpsArrived, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::runEnded, this, &RunController::onRunEnded, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::sweepBegan, this, &RunController::onSweepBegan, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::pointArrived, this, &RunController::onPointArrived, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::sweepEnded, this, &RunController::onSweepEnded, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::progressed, this, &RunController::progress, Qt::QueuedConnection);
-    connect(&sink, &LiveRunSink::workDone, this, &RunController::onWorkDone, Qt::QueuedConnection);
+    connectSink(sink);
 
     // Nothing may escape this thread: every way out ends in workDone, sent
     // after the device (created in the inner scope) has been destroyed here.
@@ -159,6 +175,32 @@ void RunController::work(const RunRequest& request)
         message = tr("the run stopped on an unexpected error");
     }
     sink.finish(ok, message);
+}
+
+void RunController::connectSink(LiveRunSink& sink)
+{
+    connect(&sink, &LiveRunSink::runBegan, this, &RunController::onRunBegan, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::laneArrived, this, &RunController::onLaneArrived, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::opsArrived, this, &RunController::onOpsArrived, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::runEnded, this, &RunController::onRunEnded, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::sweepBegan, this, &RunController::onSweepBegan, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::pointArrived, this, &RunController::onPointArrived, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::sweepEnded, this, &RunController::onSweepEnded, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::progressed, this, &RunController::progress, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::workDone, this, &RunController::onWorkDone, Qt::QueuedConnection);
+}
+
+void RunController::workLesson(const LessonRequest& request)
+{
+    LiveRunSink sink(1);
+    connectSink(sink);
+    // The device is made and destroyed inside runLessonLive, before the
+    // result and workDone are queued; both reach the GUI thread after every
+    // run the sink sent, the result first.
+    const LessonRunOutcome outcome = runLessonLive(request, sink, m_cancel);
+    QMetaObject::invokeMethod(
+        this, [this, result = outcome.result] { emit lessonFinished(result); }, Qt::QueuedConnection);
+    sink.finish(outcome.ok, outcome.message);
 }
 
 void RunController::onRunBegan(const Run& header)

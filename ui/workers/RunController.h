@@ -2,6 +2,7 @@
 
 #include "workers/BackgroundWorker.h"
 #include "workers/CoreMetaTypes.h"
+#include "workers/LessonRun.h"
 #include "workers/RunRequest.h"
 
 #include "record/CancelFlag.h"
@@ -14,11 +15,13 @@
 
 namespace ovs::ui {
 
+class LiveRunSink;
 class TraceDocument;
 
-// The one seam between the window and the device: runs a RunRequest on a
-// BackgroundWorker and feeds what it records into the TraceDocument on the GUI
-// thread, batch by batch, so the timeline and the sweep chart fill in live.
+// The one seam between the window and the device: runs a RunRequest (or a
+// lesson, startLesson) on a BackgroundWorker and feeds what it records into
+// the TraceDocument on the GUI thread, batch by batch, so the timeline and
+// the sweep chart fill in live.
 //
 // The device is created, used and destroyed on the worker thread; the GUI
 // thread never waits for it while a run is going. One request runs at a time.
@@ -43,6 +46,10 @@ public slots:
     // nothing) while a run is in progress or when the request is impossible;
     // otherwise emits started() and, later, finished().
     bool start(const ovs::ui::RunRequest& request);
+    // Runs a lesson the same way (live, cancellable, the device made and
+    // destroyed on the worker): its runs join the document captioned with
+    // their steps; lessonFinished() brings the result just before finished().
+    bool startLesson(const ovs::ui::LessonRequest& request);
     // Asks the run to stop; it drains the device and ends as a Cancelled run
     // (finished(false, "cancelled ...")). Nothing happens when idle.
     void cancel();
@@ -61,9 +68,14 @@ signals:
     // start() would not run the request; no run began.
     void refused(const QString& message);
     void devicesListed(const QList<ovs::DeviceListing>& devices);
+    // A lesson's result, judged or not (cancelled: the runs that finished).
+    void lessonFinished(const std::shared_ptr<const ovs::LessonResult>& result);
 
 private:
+    void begin();
+    void connectSink(LiveRunSink& sink);
     void work(const RunRequest& request);
+    void workLesson(const LessonRequest& request);
     void onRunBegan(const Run& header);
     void onLaneArrived(const Lane& lane, int laneIndex);
     void onOpsArrived(const std::vector<Op>& ops);

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QPointer>
+#include <QString>
+#include <QWidget>
+
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QScrollArea;
+class QVBoxLayout;
+
+namespace ovs::ui {
+
+class LessonSession;
+
+// The Lessons panel: a lesson picker, then the open lesson one step at a
+// time, as LessonSession says: the explanation, the question with its
+// choices (radio buttons) and Run, the progress while it runs, what to look
+// at (a list: a click zooms to it), and the verdict with its checks and
+// the takeaway. Its text follows the window's font, so presentation mode
+// scales it with everything else. It only shows the session and forwards
+// clicks; running and drawing on the timeline are the window's.
+class LessonPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit LessonPanel(LessonSession* session, QWidget* parent = nullptr);
+
+    // Where the lesson runs, in words ("NVIDIA H200", or the simulator
+    // and why); shown under the title until a result names its device.
+    void setDeviceText(const QString& text);
+    // What the running lesson is doing ("job 2 of 5: ...").
+    void setProgressText(const QString& text);
+    // A problem to show in the panel (a refused run, focus that could not
+    // be placed); cleared when the lesson or its stage changes.
+    void setNote(const QString& text);
+
+    // The text shown now, as plain text (tests, and what a screen reader reads).
+    QString bodyText() const;
+    QString titleText() const;
+
+signals:
+    void lessonPicked(const QString& id);
+    void cancelRequested();
+    // The user picked a focus in the list (index into focusSteps()).
+    void focusPicked(int step);
+
+protected:
+    void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void refresh();
+    void rebuildChoices();
+    void applyFonts();
+    QString bodyHtml() const;
+    QString resultsHtml() const;
+    QString focusHtml(int focusIndex) const;
+
+    QPointer<LessonSession> m_session;
+    QComboBox* m_picker;
+    QLabel* m_title;
+    QLabel* m_step;
+    QLabel* m_device;
+    QLabel* m_body;
+    QScrollArea* m_scroll;
+    QWidget* m_choices;
+    QVBoxLayout* m_choicesLayout;
+    QButtonGroup* m_choiceGroup;
+    QPushButton* m_skip;
+    QListWidget* m_focusList;
+    QLabel* m_progress;
+    QLabel* m_note;
+    QPushButton* m_back;
+    QPushButton* m_run;
+    QPushButton* m_cancel;
+    QPushButton* m_next;
+    QString m_deviceText;
+};
+
+} // namespace ovs::ui

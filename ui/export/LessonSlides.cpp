@@ -1,0 +1,492 @@
+#include "export/LessonSlides.h"
+
+#include "charts/BandwidthChart.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+#include "export/AtomicFile.h"
+#include "style/Theme.h"
+#include "timeline/LessonCallouts.h"
+#include "timeline/TimelinePlot.h"
+#include "timeline/TimelineStyle.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
+#include <QDir>
+#include <QFontDatabase>
+#include <QImageWriter>
+#include <QPainter>
+#include <QTextDocument>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ovs::ui {
+
+namespace {
+
+constexpr int kMargin = 72;        // left and right
+constexpr int kHeaderHeight = 84;  // lesson, device
+constexpr int kFooterHeight = 56;  // slide name and number
+
+QString html(const std::string& text)
+{
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QString hex(const QColor& c)
+{
+    return c.name(QColor::HexRgb);
+}
+
+QFont slideFont(int pixels, bool bold = false)
+{
+    QFont font = TimelineStyle::baseFont(QFont());
+    font.setPixelSize(pixels);
+    font.setBold(bold);
+    return font;
+}
+
+// The colours of a slide, from the theme's palette: what the window shows.
+struct Colours {
+    QColor background, text, muted, rule, accent, held, notHeld, simulated;
+
+    explicit Colours(bool dark)
+    {
+        const QPalette palette = Theme::palette(dark);
+        background = palette.color(QPalette::Base);
+        text = palette.color(QPalette::Text);
+        muted = QColor::fromRgbF(static_cast<float>(text.redF() * 0.6 + background.redF() * 0.4),
+                                 static_cast<float>(text.greenF() * 0.6 + background.greenF() * 0.4),
+                                 static_cast<float>(text.blueF() * 0.6 + background.blueF() * 0.4));
+        rule = QColor::fromRgbF(static_cast<float>(text.redF() * 0.2 + background.redF() * 0.8),
+                                static_cast<float>(text.greenF() * 0.2 + background.greenF() * 0.8),
+                                static_cast<float>(text.blueF() * 0.2 + background.blueF() * 0.8));
+        // The callouts' magenta (far from every op colour).
+        accent = dark ? QColor(0xff, 0x5c, 0xe1) : QColor(0xc0, 0x00, 0x9c);
+        held = dark ? QColor(0x66, 0xbb, 0x6a) : QColor(0x1b, 0x6e, 0x20);
+        notHeld = dark ? QColor(0xef, 0x53, 0x50) : QColor(0xc6, 0x28, 0x28);
+        simulated = dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xa8, 0x4a, 0x00);
+    }
+};
+
+// Rich text drawn into `rect` at the largest size, from `largest` pixels down
+// to `smallest`, at which it fits; `build` makes the HTML for a base size.
+// Below the smallest it is drawn anyway, clipped: a slide never overflows.
+void drawFitted(QPainter& painter, const QRectF& rect, int largest, int smallest, const QColor& text,
+                const std::function<QString(int)>& build)
+{
+    QTextDocument doc;
+    doc.setDocumentMargin(0);
+    for (int px = largest;; px -= 2) {
+        doc.setDefaultFont(slideFont(px));
+        doc.setHtml(build(px));
+        doc.setTextWidth(rect.width());
+        if (doc.size().height() <= rect.height() || px <= smallest)
+            break;
+    }
+    painter.save();
+    painter.translate(rect.topLeft());
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.palette.setColor(QPalette::Text, text);
+    context.clip = QRectF(0, 0, rect.width(), rect.height());
+    painter.setClipRect(context.clip);
+    doc.documentLayout()->draw(&painter, context);
+    painter.restore();
+}
+
+} // namespace
+
+// One slide being drawn: background, header (lesson, device) and footer
+// (what the slide is, its number); `body` is what is left.
+struct LessonSlides::Page {
+    QImage image;
+    QRect body;
+    Colours colours;
+
+    Page(const Lesson& lesson, const QString& device, bool simulated, bool dark, const QString& what, int number)
+        : image(kWidth, kHeight, QImage::Format_RGB32), colours(dark)
+    {
+        image.fill(colours.background);
+        QPainter p(&image);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setRenderHint(QPainter::TextAntialiasing);
+        const QRect header(kMargin, 0, kWidth - 2 * kMargin, kHeaderHeight);
+        p.setFont(slideFont(28, true));
+        p.setPen(colours.accent);
+        const QString lessonText = QStringLiteral("Lesson %1 of %2").arg(lesson.number).arg(lessons().size());
+        p.drawText(header, Qt::AlignLeft | Qt::AlignVCenter, lessonText);
+        const int lessonWidth = p.fontMetrics().horizontalAdvance(lessonText);
+        p.setFont(slideFont(28));
+        p.setPen(colours.muted);
+        const int deviceRoom = header.width() / 2;
+        p.drawText(header.adjusted(lessonWidth + 24, 0, -deviceRoom - 24, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(QString::fromStdString(lesson.title), Qt::ElideRight,
+                                              header.width() - deviceRoom - lessonWidth - 48));
+        // The device, and loudly where it is simulated: every slide says so.
+        p.setFont(slideFont(28, simulated));
+        const int pad = simulated ? 16 : 0;
+        const QString deviceShown = p.fontMetrics().elidedText(device, Qt::ElideMiddle, deviceRoom - 2 * pad);
+        const int w = p.fontMetrics().horizontalAdvance(deviceShown) + 2 * pad;
+        const QRect deviceBox(header.right() - w, header.center().y() - 24, w, 48);
+        if (simulated) {
+            p.setPen(QPen(colours.simulated, 3));
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(deviceBox, 10, 10);
+        }
+        p.setPen(simulated ? colours.simulated : colours.text);
+        p.drawText(deviceBox, Qt::AlignCenter, deviceShown);
+        p.setPen(QPen(colours.rule, 2));
+        p.drawLine(kMargin, kHeaderHeight, kWidth - kMargin, kHeaderHeight);
+
+        const QRect footer(kMargin, kHeight - kFooterHeight, kWidth - 2 * kMargin, kFooterHeight);
+        p.drawLine(kMargin, footer.top(), kWidth - kMargin, footer.top());
+        p.setFont(slideFont(24));
+        p.setPen(colours.muted);
+        p.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter,
+                   QStringLiteral("OverlapScope \u2014 %1").arg(QString::fromStdString(lesson.id)));
+        p.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("%1 \u2014 %2").arg(what).arg(number));
+        body = QRect(kMargin, kHeaderHeight + 36, kWidth - 2 * kMargin, kHeight - kHeaderHeight - kFooterHeight - 72);
+    }
+};
+
+LessonSlides::LessonSlides(const Lesson& lesson, const DeviceInfo& device, QString dir, bool dark)
+    : m_lesson(lesson), m_device(device), m_dir(std::move(dir)), m_dark(dark)
+{
+}
+
+LessonSlides::~LessonSlides() = default;
+
+QString LessonSlides::deviceText(const LessonResult* result) const
+{
+    QString text = QString::fromStdString(m_device.label());
+    // A real GPU's lesson can hold simulated runs (the one-copy-engine GPU
+    // of the issue-order lesson): say so where they are.
+    if (!m_device.simulated && result) {
+        const auto simulatedRuns = std::count_if(result->measured.runs.begin(), result->measured.runs.end(),
+                                                 [](const LessonRunResult& r) { return r.run.device.simulated; });
+        if (simulatedRuns > 0)
+            text += QStringLiteral(" + %1 [simulated]").arg(simulatedRuns == 1 ? QStringLiteral("1 run")
+                                                                                : QStringLiteral("%1 runs").arg(simulatedRuns));
+    }
+    return text;
+}
+
+QImage LessonSlides::titleSlide() const
+{
+    Page page(m_lesson, deviceText(nullptr), m_device.simulated, m_dark, QStringLiteral("title"), 1);
+    QPainter p(&page.image);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    const Colours& c = page.colours;
+    QRect body = page.body.adjusted(0, 60, 0, 0);
+    drawFitted(p, body, 44, 26, c.text, [&](int px) {
+        QString s = QStringLiteral("<div style='font-size:%1px; font-weight:bold; color:%2'>%3</div>")
+                        .arg(px * 2)
+                        .arg(hex(c.text), html(m_lesson.title));
+        s += QStringLiteral("<div style='font-size:%1px; color:%2; margin-top:%3px'>%4</div>")
+                 .arg(px * 0.8)
+                 .arg(hex(c.muted))
+                 .arg(px * 0.3)
+                 .arg(html(m_lesson.id));
+        s += QStringLiteral("<p style='margin-top:%1px; line-height:130%'>%2</p>").arg(px * 1.4).arg(html(m_lesson.explanation));
+        if (m_device.simulated)
+            s += QStringLiteral("<p style='margin-top:%1px; color:%2; font-size:%3px'>Run on %4: no CUDA GPU here, or "
+                                "asked for. Every figure in these slides is simulated.</p>")
+                     .arg(px)
+                     .arg(hex(c.simulated))
+                     .arg(px * 0.8)
+                     .arg(html(m_device.label()));
+        return s;
+    });
+    return page.image;
+}
+
+QImage LessonSlides::questionSlide() const
+{
+    Page page(m_lesson, deviceText(nullptr), m_device.simulated, m_dark, QStringLiteral("predict"), 2);
+    QPainter p(&page.image);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    const Colours& c = page.colours;
+    drawFitted(p, page.body.adjusted(0, 40, 0, 0), 52, 28, c.text, [&](int px) {
+        QString s = QStringLiteral("<div style='font-size:%1px; font-weight:bold; color:%2'>Predict, before it runs</div>")
+                        .arg(px * 0.75)
+                        .arg(hex(c.accent));
+        s += QStringLiteral("<p style='margin-top:%1px; font-weight:bold; font-size:%2px'>%3</p>")
+                 .arg(px * 0.5)
+                 .arg(px * 1.15)
+                 .arg(html(m_lesson.question.text));
+        s += QStringLiteral("<table style='margin-top:%1px' cellspacing='0' cellpadding='%2'>").arg(px * 0.6).arg(px / 4);
+        for (const LessonChoice& choice : m_lesson.question.choices)
+            s += QStringLiteral("<tr><td style='font-weight:bold; color:%1'>%2)</td><td>%3</td></tr>")
+                     .arg(hex(c.accent), html(choice.id), html(choice.text));
+        s += QStringLiteral("</table>");
+        return s;
+    });
+    return page.image;
+}
+
+QImage LessonSlides::timelinePicture(const LessonResult& result, int focus, QSize size) const
+{
+    QImage image(size, QImage::Format_RGB32);
+    ViewState view;
+    TimelinePlot plot(m_document.get(), &view);
+    plot.setPalette(Theme::palette(m_dark));
+    // The largest font at which every lane keeps its full row: a room reads
+    // what fits, and squeezed lanes keep their colours where nothing does.
+    QFont font = TimelineStyle::baseFont(QFont());
+    for (double points = 20; points >= 11; points -= 1) {
+        font.setPointSizeF(points);
+        plot.setFont(font);
+        if (plot.preferredHeight(size.width()) <= size.height())
+            break;
+    }
+    view.setExtent(m_document->endNs());
+    view.resetView();
+    if (focus >= 0) {
+        const ResolvedFocus& f = result.focus[static_cast<std::size_t>(focus)];
+        const std::int64_t offset = m_document->displayOffsetNs(f.runIndex);
+        const std::int64_t span = std::max<std::int64_t>(f.endNs - f.startNs, ViewState::kMinimumSpanNs);
+        // Room on both sides: what comes before and after the focus is part
+        // of the story (the copy a kernel waited for).
+        const std::int64_t pad = span * 2 / 3;
+        view.setVisibleRange(f.startNs + offset - pad, f.endNs + offset + pad);
+        setLessonFocus(plot, {f}, result.measured);
+    } else {
+        // Every run's timed region (its wall time): the setup before it
+        // (allocations, often far longer) would squeeze the lesson into a
+        // sliver at the right.
+        std::int64_t start = std::numeric_limits<std::int64_t>::max();
+        std::int64_t end = std::numeric_limits<std::int64_t>::min();
+        for (int run = 0; run < m_document->runCount(); ++run) {
+            const Run& header = m_document->run(run).run();
+            const std::int64_t offset = m_document->displayOffsetNs(run);
+            const bool timed = header.timedEndNs > header.timedBeginNs;
+            start = std::min(start, (timed ? header.timedBeginNs : 0) + offset);
+            end = std::max(end, (timed ? header.timedEndNs : m_document->run(run).endNs()) + offset);
+        }
+        if (end > start) {
+            const std::int64_t pad = (end - start) / 40;
+            view.setVisibleRange(start - pad, end + pad);
+        }
+        setLessonFocus(plot, result.focus, result.measured);
+    }
+    plot.resize(size);
+    plot.fitTo(size.width(), size.height());
+    image.fill(plot.palette().color(QPalette::Base));
+    QCPPainter painter(&image);
+    plot.toPainter(&painter, size.width(), size.height());
+    return image;
+}
+
+QImage LessonSlides::focusSlide(const LessonResult& result, std::size_t focus) const
+{
+    const ResolvedFocus& f = result.focus[focus];
+    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("look"), 3 + static_cast<int>(focus));
+    QPainter p(&page.image);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    const Colours& c = page.colours;
+    const QRect heading(page.body.left(), page.body.top() - 12, page.body.width(), 64);
+    const bool placed = f.runIndex >= 0 && !f.ops.empty();
+    const QString caption = placed ? QString::fromStdString(result.measured.runs[static_cast<std::size_t>(f.runIndex)].caption)
+                                   : QString::fromStdString(f.stepId);
+    drawFitted(p, heading, 36, 24, c.text, [&](int px) {
+        return QStringLiteral("<span style='color:%1; font-weight:bold'>What to look at (%2 of %3)</span>"
+                              "<span style='font-size:%4px'>&nbsp;&nbsp;in \u201c%5\u201d</span>")
+            .arg(hex(c.accent))
+            .arg(focus + 1)
+            .arg(result.focus.size())
+            .arg(px * 0.85)
+            .arg(caption.toHtmlEscaped());
+    });
+    const QRect plotArea(page.body.left() - kMargin / 2, heading.bottom() + 8, page.body.width() + kMargin,
+                         page.body.bottom() - heading.bottom() + 20);
+    if (!placed) {
+        drawFitted(p, plotArea.adjusted(kMargin / 2, 60, -kMargin / 2, 0), 44, 28, c.text, [&](int px) {
+            return QStringLiteral("<p>%1</p><p style='color:%2; font-size:%3px'>Not in this recording: none of the "
+                                  "ops it points at were recorded (a run that failed or was cancelled).</p>")
+                .arg(html(f.callout), hex(c.muted))
+                .arg(px * 0.8);
+        });
+        return page.image;
+    }
+    p.drawImage(plotArea.topLeft(), timelinePicture(result, static_cast<int>(focus), plotArea.size()));
+    return page.image;
+}
+
+QImage LessonSlides::sweepSlide(const LessonResult& result) const
+{
+    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("sweep"),
+              3 + static_cast<int>(result.focus.size()));
+    QPainter p(&page.image);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    BandwidthChart chart(m_document.get());
+    chart.setPalette(Theme::palette(m_dark));
+    QFont font = TimelineStyle::baseFont(QFont());
+    font.setPointSizeF(18);
+    chart.setFont(font);
+    const QRect area = page.body.adjusted(0, -12, 0, 20);
+    chart.resize(area.size());
+    QImage picture(area.size(), QImage::Format_RGB32);
+    picture.fill(page.colours.background);
+    {
+        QCPPainter painter(&picture);
+        chart.toPainter(&painter, area.width(), area.height());
+    }
+    p.drawImage(area.topLeft(), picture);
+    return page.image;
+}
+
+QImage LessonSlides::resultsSlide(const LessonResult& result) const
+{
+    const int number = 3 + static_cast<int>(result.focus.size()) + (result.measured.sweeps.empty() ? 0 : 1);
+    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("results"), number);
+    QPainter p(&page.image);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    const Colours& c = page.colours;
+    drawFitted(p, page.body, 46, 20, c.text, [&](int px) {
+        QString s;
+        if (!result.judged) {
+            s += QStringLiteral("<div style='font-size:%1px; font-weight:bold; color:%2'>Not judged</div>")
+                     .arg(px * 1.3)
+                     .arg(hex(c.notHeld));
+            s += QStringLiteral("<p>%1</p>").arg(html(result.notJudged));
+            return s;
+        }
+        QString answer = html(result.verdict.answer);
+        for (const LessonChoice& choice : m_lesson.question.choices)
+            if (choice.id == result.verdict.answer)
+                answer = html(choice.id) + ") " + html(choice.text);
+        s += QStringLiteral("<div style='font-size:%1px; font-weight:bold'><span style='color:%2'>Answer:</span> %3</div>")
+                 .arg(px * 1.3)
+                 .arg(hex(c.accent), answer);
+        s += QStringLiteral("<p style='margin-top:%1px'>because %2</p>").arg(px * 0.3).arg(html(result.verdict.why));
+        s += QStringLiteral("<p style='margin-top:%1px; font-weight:bold; color:%2'>Checks: %3 of %4 held%5</p>")
+                 .arg(px * 0.6)
+                 .arg(hex(c.accent))
+                 .arg(result.checksHeld())
+                 .arg(result.verdict.checks.size())
+                 .arg(result.device.simulated ? QStringLiteral(" (simulated)") : QString());
+        s += QStringLiteral("<table cellspacing='0' cellpadding='%1' style='font-size:%2px'>").arg(px / 6).arg(px * 0.85);
+        for (const LessonCheck& check : result.verdict.checks)
+            s += QStringLiteral("<tr><td style='font-weight:bold; color:%1; white-space:nowrap'>%2</td>"
+                                "<td>%3: <b>%4</b></td></tr>")
+                     .arg(hex(check.held ? c.held : c.notHeld), check.held ? QStringLiteral("held") : QStringLiteral("NOT HELD"),
+                          html(check.expectation), html(check.measured));
+        s += QStringLiteral("</table>");
+        s += QStringLiteral("<p style='margin-top:%1px; font-weight:bold; color:%2'>Takeaway</p>")
+                 .arg(px * 0.6)
+                 .arg(hex(c.accent));
+        s += QStringLiteral("<p style='margin-top:%1px'>%2</p>").arg(px * 0.2).arg(html(result.takeaway));
+        return s;
+    });
+    return page.image;
+}
+
+QImage LessonSlides::timelineSlide(const LessonResult& result) const
+{
+    const int number = 4 + static_cast<int>(result.focus.size()) + (result.measured.sweeps.empty() ? 0 : 1);
+    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("every run"), number);
+    QPainter p(&page.image);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    const QRect heading(page.body.left(), page.body.top() - 12, page.body.width(), 64);
+    drawFitted(p, heading, 36, 24, page.colours.text, [&](int px) {
+        return QStringLiteral("<span style='color:%1; font-weight:bold'>Every run, start to end</span>"
+                              "<span style='font-size:%2px; color:%3'>&nbsp;&nbsp;(their timed regions: the set-up "
+                              "before, such as allocations, is left out)</span>")
+            .arg(hex(page.colours.accent))
+            .arg(px * 0.7)
+            .arg(hex(page.colours.muted));
+    });
+    const QRect plotArea(page.body.left() - kMargin / 2, heading.bottom() + 8, page.body.width() + kMargin,
+                         page.body.bottom() - heading.bottom() + 20);
+    p.drawImage(plotArea.topLeft(), timelinePicture(result, -1, plotArea.size()));
+    return page.image;
+}
+
+bool LessonSlides::save(const QImage& image, const QString& name, QString* error)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image)) {
+        *error = QStringLiteral("cannot encode %1: %2").arg(name, writer.errorString());
+        return false;
+    }
+    QString why;
+    if (!writeFileAtomically(QDir(m_dir).filePath(name), bytes, &why)) {
+        *error = why;
+        return false;
+    }
+    m_written << name;
+    return true;
+}
+
+bool LessonSlides::writeIntro(QString* error)
+{
+    if (!QDir().mkpath(m_dir)) {
+        *error = QStringLiteral("cannot create the folder %1").arg(m_dir);
+        return false;
+    }
+    m_titles << QStringLiteral("Title and explanation") << QStringLiteral("The question, to predict before the run");
+    return save(titleSlide(), QStringLiteral("01-title.png"), error)
+        && save(questionSlide(), QStringLiteral("02-question.png"), error);
+}
+
+bool LessonSlides::writeResults(const LessonResult& result, QString* error, const std::function<bool()>& stop)
+{
+    Trace trace;
+    for (const LessonRunResult& r : result.measured.runs)
+        trace.runs.push_back(r.run);
+    for (const LessonSweepResult& s : result.measured.sweeps)
+        trace.sweeps.push_back(s.sweep);
+    m_document = std::make_unique<TraceDocument>();
+    m_document->setTrace(trace, QString());
+
+    auto stopped = [&] { return stop && stop(); };
+    int number = 3;
+    auto name = [&](const QString& what) { return QStringLiteral("%1-%2.png").arg(number++, 2, 10, QChar('0')).arg(what); };
+    for (std::size_t i = 0; i < result.focus.size(); ++i) {
+        if (stopped())
+            return true;
+        const ResolvedFocus& f = result.focus[i];
+        m_titles << QStringLiteral("What to look at (%1 of %2): %3").arg(i + 1).arg(result.focus.size()).arg(QString::fromStdString(f.callout));
+        if (!save(focusSlide(result, i), name(QStringLiteral("focus-%1").arg(i + 1)), error))
+            return false;
+    }
+    if (!result.measured.sweeps.empty()) {
+        if (stopped())
+            return true;
+        m_titles << QStringLiteral("The bandwidth sweep");
+        if (!save(sweepSlide(result), name(QStringLiteral("sweep")), error))
+            return false;
+    }
+    if (stopped())
+        return true;
+    m_titles << QStringLiteral("Results: answer, checks, takeaway");
+    if (!save(resultsSlide(result), name(QStringLiteral("results")), error))
+        return false;
+    if (stopped())
+        return true;
+    m_titles << QStringLiteral("Every run on one time axis (their timed regions)");
+    return save(timelineSlide(result), name(QStringLiteral("timeline")), error);
+}
+
+bool LessonSlides::writeIndex(const QString& command, QString* error)
+{
+    QString md;
+    md += QStringLiteral("# Lesson %1: %2\n\n").arg(m_lesson.number).arg(QString::fromStdString(m_lesson.title));
+    md += QStringLiteral("Recorded on **%1**%2. Made by:\n\n    %3\n\n")
+              .arg(QString::fromStdString(m_device.label()),
+                   m_device.simulated ? QStringLiteral(" (every figure is simulated)") : QString(), command);
+    for (int i = 0; i < m_written.size(); ++i)
+        md += QStringLiteral("%1. %2 (`%3`)\n\n   ![%2](%3)\n\n").arg(i + 1).arg(m_titles.value(i), m_written[i]);
+    QString why;
+    if (!writeFileAtomically(QDir(m_dir).filePath(QStringLiteral("index.md")), md.toUtf8(), &why)) {
+        *error = why;
+        return false;
+    }
+    return true;
+}
+
+} // namespace ovs::ui

@@ -8,6 +8,9 @@
 #include "pipeline/PipelineConfig.h"
 #include "record/CancelFlag.h"
 #include "record/TraceCollector.h"
+#include "trace/TraceJson.h"
+
+#include <QFile>
 
 #include <QApplication>
 
@@ -48,7 +51,8 @@ void printList()
 
 int exportLessonSlides(const QStringList& args)
 {
-    QString name, dir, deviceSpec = QStringLiteral("auto");
+    QString name, dir, from, deviceSpec = QStringLiteral("auto");
+    bool deviceGiven = false;
     bool list = false, dark = false, quiet = false;
     ovs::LessonOptions options;
     for (int i = 0; i < args.size(); ++i) {
@@ -77,6 +81,10 @@ int exportLessonSlides(const QStringList& args)
         } else if (a == "--device") {
             if (!next("--device", &deviceSpec))
                 return fail(kUsage, QStringLiteral("--device needs a value (%1)").arg(QString::fromStdString(ovs::deviceSpecSyntax())));
+            deviceGiven = true;
+        } else if (a == "--from") {
+            if (!next("--from", &from))
+                return fail(kUsage, "--from needs a trace (overlapscope-cli lesson NAME -o TRACE wrote it)");
         } else if (a == "--theme") {
             const auto theme = next("--theme", &value) ? ovs::ui::Theme::parse(value) : std::nullopt;
             if (!theme || *theme == ovs::ui::ThemeChoice::System)
@@ -109,63 +117,84 @@ int exportLessonSlides(const QStringList& args)
     if (dir.isEmpty())
         return fail(kUsage, "a lesson's slides need -o DIR, the folder to write them into");
 
-    std::unique_ptr<ovs::Device> device;
-    try {
-        device = ovs::createDevice(deviceSpec.toStdString());
-    } catch (const ovs::DeviceUnavailable& e) {
-        return fail(kNoDevice, QString::fromStdString(e.what()));
-    } catch (const ovs::DeviceError& e) {
-        return fail(kUsage, QString::fromStdString(e.what()));
-    }
+    if (!from.isEmpty() && deviceGiven)
+        return fail(kUsage, "give --from TRACE or --device, not both: a recorded lesson keeps its device");
 
     QApplication::setPalette(ovs::ui::Theme::palette(dark));
-    ovs::ui::LessonSlides slides(*lesson, device->info(), dir, dark);
     QString error;
-    auto report = [&](int from) {
-        for (int i = from; i < slides.written().size(); ++i)
-            std::fprintf(stderr, "wrote %s/%s\n", qPrintable(dir), qPrintable(slides.written()[i]));
-    };
-    // The first two need no run: they are there even if the run is cancelled.
-    if (!slides.writeIntro(&error))
-        return fail(kFailed, error);
-    report(0);
-
     ovs::CancelFlag cancel;
+    std::optional<ovs::LessonResult> result;
+    std::unique_ptr<ovs::ui::LessonSlides> slides;
+    auto report = [&](int from) {
+        for (int i = from; i < slides->written().size(); ++i)
+            std::fprintf(stderr, "wrote %s/%s\n", qPrintable(dir), qPrintable(slides->written()[i]));
+    };
+    if (!from.isEmpty()) {
+        // A lesson recorded elsewhere (a GPU server with no Qt): judged again
+        // from its trace, on its own device.
+        auto loaded = ovs::loadTrace(QFile::encodeName(from).toStdString());
+        if (!loaded.trace)
+            return fail(kUsage, QString::fromStdString(loaded.error));
+        std::string why;
+        result = ovs::lessonFromTrace(*lesson, *loaded.trace, options, &why);
+        if (!result)
+            return fail(kUsage, QStringLiteral("%1: %2").arg(from, QString::fromStdString(why)));
+        slides = std::make_unique<ovs::ui::LessonSlides>(*lesson, result->device, dir, dark);
+        if (!slides->writeIntro(&error))
+            return fail(kFailed, error);
+        report(0);
+    } else {
+        std::unique_ptr<ovs::Device> device;
+        try {
+            device = ovs::createDevice(deviceSpec.toStdString());
+        } catch (const ovs::DeviceUnavailable& e) {
+            return fail(kNoDevice, QString::fromStdString(e.what()));
+        } catch (const ovs::DeviceError& e) {
+            return fail(kUsage, QString::fromStdString(e.what()));
+        }
+        slides = std::make_unique<ovs::ui::LessonSlides>(*lesson, device->info(), dir, dark);
+        // The first two need no run: they are there even if the run is cancelled.
+        if (!slides->writeIntro(&error))
+            return fail(kFailed, error);
+        report(0);
+
+        g_cancel = &cancel;
+        std::signal(SIGINT, onInterrupt);
+        ovs::TraceCollector sink;
+        result = ovs::runLesson(
+            *lesson, *device, sink, cancel,
+            [&](int index, int total, const std::string& title) {
+                if (!quiet)
+                    std::fprintf(stderr, "job %d of %d: %s\n", index + 1, total, title.c_str());
+            },
+            options);
+        if (cancel.isCancelled()) {
+            std::signal(SIGINT, SIG_DFL);
+            return fail(kCancelled,
+                        QStringLiteral("cancelled: the run's slides were not made; %1 keeps what was written before").arg(dir));
+        }
+    }
     g_cancel = &cancel;
     std::signal(SIGINT, onInterrupt);
-    ovs::TraceCollector sink;
-    const ovs::LessonResult result = ovs::runLesson(
-        *lesson, *device, sink, cancel,
-        [&](int index, int total, const std::string& title) {
-            if (!quiet)
-                std::fprintf(stderr, "job %d of %d: %s\n", index + 1, total, title.c_str());
-        },
-        options);
-    if (cancel.isCancelled()) {
-        std::signal(SIGINT, SIG_DFL);
-        return fail(kCancelled, QStringLiteral("cancelled: the run's slides were not made; %1 kept what was written before")
-                                    .arg(dir));
-    }
-    const int already = static_cast<int>(slides.written().size());
-    const bool written = slides.writeResults(result, &error, [&] { return cancel.isCancelled(); });
+    const int already = static_cast<int>(slides->written().size());
+    const bool written = slides->writeResults(*result, &error, [&] { return cancel.isCancelled(); });
     report(already);
     std::signal(SIGINT, SIG_DFL);
     if (!written)
         return fail(kFailed, error);
 
-    QString command = QStringLiteral("overlapscope export --lesson %1 -o %2 --device %3")
-                          .arg(QString::fromStdString(lesson->id), dir, deviceSpec);
+    QString command = QStringLiteral("overlapscope export --lesson %1 -o %2 ").arg(QString::fromStdString(lesson->id), dir);
+    command += from.isEmpty() ? QStringLiteral("--device %1").arg(deviceSpec) : QStringLiteral("--from %1").arg(from);
     if (dark)
         command += QStringLiteral(" --theme dark");
     if (options.chunkBytes != ovs::LessonOptions::kDefaultChunkBytes)
         command += QStringLiteral(" --chunk-mib %1").arg(options.chunkBytes >> 20);
-    if (!slides.writeIndex(command, &error))
+    if (!slides->writeIndex(command, &error))
         return fail(kFailed, error);
     std::fprintf(stderr, "wrote %s/index.md\n", qPrintable(dir));
     if (cancel.isCancelled())
         return fail(kCancelled, QStringLiteral("cancelled: %1 holds the slides written before").arg(dir));
-    if (!result.outcome.problems.empty() || result.outcome.runsUnverified > 0)
-        return fail(kFailed, QStringLiteral("the lesson was not judged: %1 (its slides say so)")
-                                 .arg(QString::fromStdString(result.notJudged)));
+    if (!result->judged)
+        return fail(kFailed, QStringLiteral("%1 (its slides say so)").arg(QString::fromStdString(result->notJudged)));
     return kOk;
 }

@@ -50,6 +50,8 @@ Usage:
   overlapscope export --lesson NAME -o DIR   run a lesson and write its numbered 1920x1080 PNG slides
       (01-title, 02-question, one per thing to look at, results, the whole timeline) and DIR/index.md
       --device D       auto (default: the CUDA GPU if one answers, else sim:h200), cuda, sim, sim:PRESET
+      --from TRACE     no run: the lesson as recorded by overlapscope-cli lesson NAME -o TRACE
+                       (e.g. on a GPU server), judged again; give the --chunk-mib it ran with
       --theme T        light (default) or dark
       --chunk-mib N    the lesson's chunk size (default 8); small makes it quick
       --quiet          no progress lines

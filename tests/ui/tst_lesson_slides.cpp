@@ -1,7 +1,10 @@
 // `overlapscope export --lesson NAME -o DIR` as a teacher runs it: no
 // display, a small lesson on the simulator, numbered 1920x1080 slides and an
 // index; clear errors for a bad name or folder.
-#include "lessons/Lesson.h"
+#include "lessons/LessonRunner.h"
+#include "record/TraceCollector.h"
+#include "sim/SimDevice.h"
+#include "trace/TraceJson.h"
 
 #include <QtTest>
 
@@ -89,6 +92,40 @@ private slots:
         QVERIFY(text.contains("--lesson " + lesson));
         // No temporary files of the atomic writer are left behind.
         QCOMPARE(QDir(dir).entryList(QDir::Files).size(), files.size() + 1);
+    }
+
+    // Recorded elsewhere (the CLI on a GPU server), made into slides here.
+    void slidesFromARecordedTrace()
+    {
+        const ovs::Lesson* lesson = ovs::findLesson("one-vs-several-streams");
+        QVERIFY(lesson);
+        ovs::SimDevice device(*ovs::findSimPreset("rtx4090"));
+        ovs::TraceCollector sink;
+        ovs::CancelFlag cancel;
+        ovs::LessonOptions options;
+        options.chunkBytes = 1 << 20;
+        QVERIFY(ovs::runLesson(*lesson, device, sink, cancel, {}, options).judged);
+        const QString trace = m_dir.filePath("recorded.json");
+        std::string error;
+        QVERIFY2(ovs::saveTrace(sink.trace(), trace.toStdString(), &error), error.c_str());
+
+        const QString dir = m_dir.filePath("from-trace");
+        Result r = gui({"export", "--lesson", "one-vs-several-streams", "--from", trace, "--chunk-mib", "1", "-o", dir});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList files = QDir(dir).entryList({"*.png"}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 4 + static_cast<int>(lesson->focus.size()));
+        QFile index(QDir(dir).filePath("index.md"));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(index.readAll());
+        // The recording's device, not this machine's.
+        QVERIFY2(text.contains(QString::fromStdString(device.info().label())), qPrintable(text));
+        QVERIFY(text.contains("--from " + trace));
+
+        // Read with another chunk size than it ran with: refused, in words.
+        r = gui({"export", "--lesson", "one-vs-several-streams", "--from", trace, "-o", m_dir.filePath("wrong")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--chunk-mib"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("wrong")));
     }
 
     void badLessonNameNamesTheValidOnes()

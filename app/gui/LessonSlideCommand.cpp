@@ -53,6 +53,7 @@ int exportLessonSlides(const QStringList& args)
 {
     QString name, dir, from, deviceSpec = QStringLiteral("auto");
     bool deviceGiven = false;
+    QStringList only;
     bool list = false, dark = false, quiet = false;
     ovs::LessonOptions options;
     for (int i = 0; i < args.size(); ++i) {
@@ -97,6 +98,14 @@ int exportLessonSlides(const QStringList& args)
             if (!ok || mib < 1 || mib > most)
                 return fail(kUsage, QStringLiteral("bad value '%1' for --chunk-mib (1 to %2)").arg(value).arg(most));
             options.chunkBytes = static_cast<std::uint64_t>(mib) << 20;
+        } else if (a == "--only") {
+            if (!next("--only", &value))
+                return fail(kUsage, "--only needs kinds of slide");
+            only = value.split(',', Qt::SkipEmptyParts);
+            for (const QString& kind : only)
+                if (!ovs::ui::LessonSlides::kinds().contains(kind))
+                    return fail(kUsage, QStringLiteral("bad value '%1' for --only (a comma-separated list of: %2)")
+                                            .arg(value, ovs::ui::LessonSlides::kinds().join(", ")));
         } else if (a == "--quiet") {
             quiet = true;
         } else if (a.startsWith('-')) {
@@ -140,6 +149,7 @@ int exportLessonSlides(const QStringList& args)
         if (!result)
             return fail(kUsage, QStringLiteral("%1: %2").arg(from, QString::fromStdString(why)));
         slides = std::make_unique<ovs::ui::LessonSlides>(*lesson, result->device, dir, dark);
+        slides->setOnly(only);
         if (!slides->writeIntro(&error))
             return fail(kFailed, error);
         report(0);
@@ -153,6 +163,7 @@ int exportLessonSlides(const QStringList& args)
             return fail(kUsage, QString::fromStdString(e.what()));
         }
         slides = std::make_unique<ovs::ui::LessonSlides>(*lesson, device->info(), dir, dark);
+        slides->setOnly(only);
         // The first two need no run: they are there even if the run is cancelled.
         if (!slides->writeIntro(&error))
             return fail(kFailed, error);
@@ -187,6 +198,8 @@ int exportLessonSlides(const QStringList& args)
     command += from.isEmpty() ? QStringLiteral("--device %1").arg(deviceSpec) : QStringLiteral("--from %1").arg(from);
     if (dark)
         command += QStringLiteral(" --theme dark");
+    if (!only.isEmpty())
+        command += QStringLiteral(" --only %1").arg(only.join(','));
     if (options.chunkBytes != ovs::LessonOptions::kDefaultChunkBytes)
         command += QStringLiteral(" --chunk-mib %1").arg(options.chunkBytes >> 20);
     if (!slides->writeIndex(command, &error))

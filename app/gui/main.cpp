@@ -54,6 +54,8 @@ Usage:
                        (e.g. on a GPU server), judged again; give the --chunk-mib it ran with
       --theme T        light (default) or dark
       --chunk-mib N    the lesson's chunk size (default 8); small makes it quick
+      --only KINDS     only these slides, e.g. focus,results (of: title, question, focus, sweep,
+                       results, timeline); the others keep their numbers
       --quiet          no progress lines
   overlapscope export --lesson --list     the lessons, in course order
   overlapscope palette-check              print the op colours' distances (normal vision,

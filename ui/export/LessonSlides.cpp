@@ -20,6 +20,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace ovs::ui {
 
@@ -95,6 +98,61 @@ void drawFitted(QPainter& painter, const QRectF& rect, int largest, int smallest
     painter.restore();
 }
 
+// Slides are flat colours and anti-aliased text: with a palette of their 256
+// most frequent colours, each other colour drawn as its nearest, they look
+// the same and their PNGs are a third of the size (docs/lessons/ holds ten
+// sets). Lossless where a slide has no more than 256 colours.
+QImage paletted(const QImage& picture)
+{
+    const QImage rgb = picture.convertToFormat(QImage::Format_RGB32);
+    std::unordered_map<QRgb, std::uint32_t> counts;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x)
+            ++counts[line[x] | 0xff000000u];
+    }
+    std::vector<std::pair<std::uint32_t, QRgb>> byCount;
+    byCount.reserve(counts.size());
+    for (const auto& [colour, count] : counts)
+        byCount.emplace_back(count, colour);
+    const std::size_t kept = std::min<std::size_t>(256, byCount.size());
+    std::partial_sort(byCount.begin(), byCount.begin() + static_cast<std::ptrdiff_t>(kept), byCount.end(),
+                      [](const auto& a, const auto& b) { return a.first > b.first; });
+    QList<QRgb> table;
+    std::unordered_map<QRgb, uchar> index;
+    for (std::size_t i = 0; i < kept; ++i) {
+        table.push_back(byCount[i].second);
+        index.emplace(byCount[i].second, static_cast<uchar>(i));
+    }
+    auto nearest = [&](QRgb c) {
+        int best = 0;
+        long bestDistance = std::numeric_limits<long>::max();
+        for (int i = 0; i < table.size(); ++i) {
+            const long dr = qRed(c) - qRed(table[i]), dg = qGreen(c) - qGreen(table[i]), db = qBlue(c) - qBlue(table[i]);
+            const long distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db; // green counts most to the eye
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = i;
+            }
+        }
+        return static_cast<uchar>(best);
+    };
+    QImage out(rgb.size(), QImage::Format_Indexed8);
+    out.setColorTable(table);
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* in = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        uchar* line = out.scanLine(y);
+        for (int x = 0; x < rgb.width(); ++x) {
+            const QRgb c = in[x] | 0xff000000u;
+            auto it = index.find(c);
+            if (it == index.end())
+                it = index.emplace(c, nearest(c)).first;
+            line[x] = it->second;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 // One slide being drawn: background, header (lesson, device) and footer
@@ -156,6 +214,12 @@ LessonSlides::LessonSlides(const Lesson& lesson, const DeviceInfo& device, QStri
 }
 
 LessonSlides::~LessonSlides() = default;
+
+QStringList LessonSlides::kinds()
+{
+    return {QStringLiteral("title"),   QStringLiteral("question"), QStringLiteral("focus"),
+            QStringLiteral("sweep"),   QStringLiteral("results"),  QStringLiteral("timeline")};
+}
 
 QString LessonSlides::deviceText(const LessonResult* result) const
 {
@@ -285,18 +349,22 @@ QImage LessonSlides::focusSlide(const LessonResult& result, std::size_t focus) c
     QPainter p(&page.image);
     p.setRenderHint(QPainter::TextAntialiasing);
     const Colours& c = page.colours;
-    const QRect heading(page.body.left(), page.body.top() - 12, page.body.width(), 64);
+    // The callout again, large, over the plot: the box in the plot marks
+    // where, at the plot's (smaller) size when many lanes share the slide.
+    const QRect heading(page.body.left(), page.body.top() - 16, page.body.width(), 116);
     const bool placed = f.runIndex >= 0 && !f.ops.empty();
     const QString caption = placed ? QString::fromStdString(result.measured.runs[static_cast<std::size_t>(f.runIndex)].caption)
                                    : QString::fromStdString(f.stepId);
-    drawFitted(p, heading, 36, 24, c.text, [&](int px) {
-        return QStringLiteral("<span style='color:%1; font-weight:bold'>What to look at (%2 of %3)</span>"
-                              "<span style='font-size:%4px'>&nbsp;&nbsp;in \u201c%5\u201d</span>")
+    drawFitted(p, heading, 40, 24, c.text, [&](int px) {
+        return QStringLiteral("<div style='font-size:%1px'><span style='color:%2; font-weight:bold'>What to look at "
+                              "(%3 of %4)</span>&nbsp;&nbsp;in “%5”</div><div style='margin-top:%6px'>%7</div>")
+            .arg(px * 0.7)
             .arg(hex(c.accent))
             .arg(focus + 1)
             .arg(result.focus.size())
-            .arg(px * 0.85)
-            .arg(caption.toHtmlEscaped());
+            .arg(caption.toHtmlEscaped())
+            .arg(px / 8)
+            .arg(html(f.callout));
     });
     const QRect plotArea(page.body.left() - kMargin / 2, heading.bottom() + 8, page.body.width() + kMargin,
                          page.body.bottom() - heading.bottom() + 20);
@@ -403,13 +471,17 @@ QImage LessonSlides::timelineSlide(const LessonResult& result) const
     return page.image;
 }
 
-bool LessonSlides::save(const QImage& image, const QString& name, QString* error)
+bool LessonSlides::save(const QString& kind, const QString& name, const QString& title,
+                        const std::function<QImage()>& render, QString* error)
 {
+    ++m_made;
+    if (!m_only.isEmpty() && !m_only.contains(kind))
+        return true; // numbered as in the whole set, so the names say where it sits
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, "png");
-    if (!writer.write(image)) {
+    if (!writer.write(paletted(render()))) {
         *error = QStringLiteral("cannot encode %1: %2").arg(name, writer.errorString());
         return false;
     }
@@ -419,6 +491,7 @@ bool LessonSlides::save(const QImage& image, const QString& name, QString* error
         return false;
     }
     m_written << name;
+    m_titles << title;
     return true;
 }
 
@@ -428,9 +501,10 @@ bool LessonSlides::writeIntro(QString* error)
         *error = QStringLiteral("cannot create the folder %1").arg(m_dir);
         return false;
     }
-    m_titles << QStringLiteral("Title and explanation") << QStringLiteral("The question, to predict before the run");
-    return save(titleSlide(), QStringLiteral("01-title.png"), error)
-        && save(questionSlide(), QStringLiteral("02-question.png"), error);
+    return save(QStringLiteral("title"), QStringLiteral("01-title.png"), QStringLiteral("Title and explanation"),
+                [this] { return titleSlide(); }, error)
+        && save(QStringLiteral("question"), QStringLiteral("02-question.png"),
+                QStringLiteral("The question, to predict before the run"), [this] { return questionSlide(); }, error);
 }
 
 bool LessonSlides::writeResults(const LessonResult& result, QString* error, const std::function<bool()>& stop)
@@ -449,27 +523,31 @@ bool LessonSlides::writeResults(const LessonResult& result, QString* error, cons
     for (std::size_t i = 0; i < result.focus.size(); ++i) {
         if (stopped())
             return true;
-        const ResolvedFocus& f = result.focus[i];
-        m_titles << QStringLiteral("What to look at (%1 of %2): %3").arg(i + 1).arg(result.focus.size()).arg(QString::fromStdString(f.callout));
-        if (!save(focusSlide(result, i), name(QStringLiteral("focus-%1").arg(i + 1)), error))
+        const QString title = QStringLiteral("What to look at (%1 of %2): %3")
+                                  .arg(i + 1)
+                                  .arg(result.focus.size())
+                                  .arg(QString::fromStdString(result.focus[i].callout));
+        if (!save(QStringLiteral("focus"), name(QStringLiteral("focus-%1").arg(i + 1)), title,
+                  [&] { return focusSlide(result, i); }, error))
             return false;
     }
     if (!result.measured.sweeps.empty()) {
         if (stopped())
             return true;
-        m_titles << QStringLiteral("The bandwidth sweep");
-        if (!save(sweepSlide(result), name(QStringLiteral("sweep")), error))
+        if (!save(QStringLiteral("sweep"), name(QStringLiteral("sweep")), QStringLiteral("The bandwidth sweep"),
+                  [&] { return sweepSlide(result); }, error))
             return false;
     }
     if (stopped())
         return true;
-    m_titles << QStringLiteral("Results: answer, checks, takeaway");
-    if (!save(resultsSlide(result), name(QStringLiteral("results")), error))
+    if (!save(QStringLiteral("results"), name(QStringLiteral("results")), QStringLiteral("Results: answer, checks, takeaway"),
+              [&] { return resultsSlide(result); }, error))
         return false;
     if (stopped())
         return true;
-    m_titles << QStringLiteral("Every run on one time axis (their timed regions)");
-    return save(timelineSlide(result), name(QStringLiteral("timeline")), error);
+    return save(QStringLiteral("timeline"), name(QStringLiteral("timeline")),
+                QStringLiteral("Every run on one time axis (their timed regions)"), [&] { return timelineSlide(result); },
+                error);
 }
 
 bool LessonSlides::writeIndex(const QString& command, QString* error)
@@ -479,6 +557,12 @@ bool LessonSlides::writeIndex(const QString& command, QString* error)
     md += QStringLiteral("Recorded on **%1**%2. Made by:\n\n    %3\n\n")
               .arg(QString::fromStdString(m_device.label()),
                    m_device.simulated ? QStringLiteral(" (every figure is simulated)") : QString(), command);
+    if (!m_only.isEmpty())
+        md += QStringLiteral("Only the %1 slides are kept here (%2 of the %3 slides; numbered as in the whole set, "
+                             "which the command without --only makes).\n\n")
+                  .arg(m_only.join(QStringLiteral(", ")))
+                  .arg(m_written.size())
+                  .arg(m_made);
     for (int i = 0; i < m_written.size(); ++i)
         md += QStringLiteral("%1. %2 (`%3`)\n\n   ![%2](%3)\n\n").arg(i + 1).arg(m_titles.value(i), m_written[i]);
     QString why;

@@ -35,6 +35,12 @@ public:
     LessonSlides(const Lesson& lesson, const DeviceInfo& device, QString dir, bool dark);
     ~LessonSlides();
 
+    // The kinds of slide to write (title, question, focus, sweep, results,
+    // timeline); empty, the default: all. The others are skipped but
+    // counted, so the names keep their numbers.
+    void setOnly(QStringList kinds) { m_only = std::move(kinds); }
+    static QStringList kinds();
+
     // Each writes its slides through the atomic writer; false, with the
     // reason in words, when one cannot be written (nothing after it is).
     bool writeIntro(QString* error);
@@ -58,7 +64,8 @@ private:
     QImage resultsSlide(const LessonResult& result) const;
     QImage timelineSlide(const LessonResult& result) const;
     QImage timelinePicture(const LessonResult& result, int focus, QSize size) const;
-    bool save(const QImage& image, const QString& name, QString* error);
+    bool save(const QString& kind, const QString& name, const QString& title, const std::function<QImage()>& render,
+              QString* error);
     QString deviceText(const LessonResult* result) const;
 
     const Lesson& m_lesson;
@@ -67,6 +74,8 @@ private:
     bool m_dark;
     QStringList m_written;
     QStringList m_titles;
+    QStringList m_only;
+    int m_made = 0;
     std::unique_ptr<TraceDocument> m_document; // the lesson's runs, once a result is given
 };
 

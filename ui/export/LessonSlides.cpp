@@ -389,9 +389,19 @@ QImage LessonSlides::sweepSlide(const LessonResult& result) const
     p.setRenderHint(QPainter::TextAntialiasing);
     BandwidthChart chart(m_document.get());
     chart.setPalette(Theme::palette(m_dark));
-    QFont font = TimelineStyle::baseFont(QFont());
-    font.setPointSizeF(18);
-    chart.setFont(font);
+    // The chart takes its fonts at construction: set them for the room.
+    const QFont base = slideFont(26);
+    for (QCPAxis* axis : chart.axisRect()->axes()) {
+        axis->setTickLabelFont(base);
+        axis->setLabelFont(base);
+        axis->setLabelPadding(12);
+    }
+    chart.legend->setFont(base);
+    for (int i = 0; i < chart.legend->itemCount(); ++i)
+        chart.legend->item(i)->setFont(base);
+    for (QCPLayoutElement* element : chart.plotLayout()->elements(true))
+        if (auto* text = qobject_cast<QCPTextElement*>(element))
+            text->setFont(slideFont(30, true));
     const QRect area = page.body.adjusted(0, -12, 0, 20);
     chart.resize(area.size());
     QImage picture(area.size(), QImage::Format_RGB32);

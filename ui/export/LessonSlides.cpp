@@ -175,16 +175,12 @@ struct LessonSlides::Page {
         const QString lessonText = QStringLiteral("Lesson %1 of %2").arg(lesson.number).arg(lessons().size());
         p.drawText(header, Qt::AlignLeft | Qt::AlignVCenter, lessonText);
         const int lessonWidth = p.fontMetrics().horizontalAdvance(lessonText);
-        p.setFont(slideFont(28));
-        p.setPen(colours.muted);
-        const int deviceRoom = header.width() / 2;
-        p.drawText(header.adjusted(lessonWidth + 24, 0, -deviceRoom - 24, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                   p.fontMetrics().elidedText(QString::fromStdString(lesson.title), Qt::ElideRight,
-                                              header.width() - deviceRoom - lessonWidth - 48));
-        // The device, and loudly where it is simulated: every slide says so.
+        // The device first (it must show whole, up to half the width), the
+        // lesson's title in what is left.
         p.setFont(slideFont(28, simulated));
         const int pad = simulated ? 16 : 0;
-        const QString deviceShown = p.fontMetrics().elidedText(device, Qt::ElideMiddle, deviceRoom - 2 * pad);
+        const QString deviceShown =
+            p.fontMetrics().elidedText(device, Qt::ElideMiddle, header.width() / 2 - 2 * pad);
         const int w = p.fontMetrics().horizontalAdvance(deviceShown) + 2 * pad;
         const QRect deviceBox(header.right() - w, header.center().y() - 24, w, 48);
         if (simulated) {
@@ -194,6 +190,12 @@ struct LessonSlides::Page {
         }
         p.setPen(simulated ? colours.simulated : colours.text);
         p.drawText(deviceBox, Qt::AlignCenter, deviceShown);
+        p.setFont(slideFont(28));
+        p.setPen(colours.muted);
+        const int titleRoom = header.width() - w - lessonWidth - 72;
+        p.drawText(QRect(header.left() + lessonWidth + 24, header.top(), titleRoom, header.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(QString::fromStdString(lesson.title), Qt::ElideRight, titleRoom));
         p.setPen(QPen(colours.rule, 2));
         p.drawLine(kMargin, kHeaderHeight, kWidth - kMargin, kHeaderHeight);
 

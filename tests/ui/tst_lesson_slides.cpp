@@ -128,6 +128,28 @@ private slots:
         QVERIFY(!QFileInfo::exists(m_dir.filePath("wrong")));
     }
 
+    // --only keeps some kinds, numbered as in the whole set (docs keep the
+    // focus and results slides), and index.md says so.
+    void onlySomeKinds()
+    {
+        const QString dir = m_dir.filePath("only");
+        const Result r = gui({"export", "--lesson", "pageable-vs-pinned", "-o", dir, "--device", "sim", "--chunk-mib",
+                              "1", "--only", "focus,results", "--quiet"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList files = QDir(dir).entryList({"*.png"}, QDir::Files, QDir::Name);
+        // Two focus slides, the sweep skipped, then the results as the sixth.
+        QCOMPARE(files, (QStringList{"03-focus-1.png", "04-focus-2.png", "06-results.png"}));
+        QFile index(QDir(dir).filePath("index.md"));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(index.readAll());
+        QVERIFY2(text.contains("3 of the 7 slides"), qPrintable(text));
+        QVERIFY(text.contains("--only focus,results"));
+
+        const Result bad = gui({"export", "--lesson", "pageable-vs-pinned", "-o", dir, "--only", "focus,pictures"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("timeline"), qPrintable(bad.err)); // names the kinds there are
+    }
+
     void badLessonNameNamesTheValidOnes()
     {
         const Result r = gui({"export", "--lesson", "no-such-lesson", "-o", m_dir.filePath("bad")});

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <ctime>
 #include <limits>
 #include <new>
+#include <string_view>
 
 namespace ovs::inject {
 
@@ -88,19 +90,40 @@ struct Kind {
     CUpti_ActivityKind kind;
     const char* name;
     bool essential;
+    const char* token; // for OVERLAPSCOPE_PROFILE_SKIP
 };
 constexpr Kind kKinds[] = {
     // Never CUPTI_ACTIVITY_KIND_KERNEL: it serializes kernels, destroying the
     // overlap being measured.
-    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "concurrent kernel", true},
-    {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy", true},
-    {CUPTI_ACTIVITY_KIND_MEMCPY2, "peer-to-peer memcpy", false},
-    {CUPTI_ACTIVITY_KIND_MEMSET, "memset", false},
-    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronization", false},
-    {CUPTI_ACTIVITY_KIND_DEVICE, "device", false},
-    {CUPTI_ACTIVITY_KIND_CONTEXT, "context", false},
-    {CUPTI_ACTIVITY_KIND_STREAM, "stream", false},
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "concurrent kernel", true, "kernel"},
+    {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy", true, "memcpy"},
+    {CUPTI_ACTIVITY_KIND_MEMCPY2, "peer-to-peer memcpy", false, "memcpy2"},
+    {CUPTI_ACTIVITY_KIND_MEMSET, "memset", false, "memset"},
+    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronization", false, "sync"},
+    {CUPTI_ACTIVITY_KIND_DEVICE, "device", false, "device"},
+    {CUPTI_ACTIVITY_KIND_CONTEXT, "context", false, "context"},
+    {CUPTI_ACTIVITY_KIND_STREAM, "stream", false, "stream"},
 };
+
+// OVERLAPSCOPE_PROFILE_SKIP=kernel,runtime,...: record kinds left off, to
+// measure what each costs (docs/profiling.md). Tokens: the kinds' above,
+// "runtime" and "driver" (API records). Not for normal use: a profile
+// without kernels or copies has nothing to show.
+bool skipped(const char* token)
+{
+    const char* list = std::getenv("OVERLAPSCOPE_PROFILE_SKIP");
+    if (!list || !*list)
+        return false;
+    const std::string_view all(list);
+    const std::string_view want(token);
+    for (std::size_t at = 0; at <= all.size();) {
+        const std::size_t comma = std::min(all.find(',', at), all.size());
+        if (all.substr(at, comma - at) == want)
+            return true;
+        at = comma + 1;
+    }
+    return false;
+}
 
 } // namespace
 
@@ -218,6 +241,10 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     if (result != CUPTI_SUCCESS)
         return giveUp(c.describe(result, "cuptiActivityRegisterCallbacks"));
     for (const Kind& k : kKinds) {
+        if (skipped(k.token)) {
+            say(kNoteWarning, std::string(k.name) + " records left off (OVERLAPSCOPE_PROFILE_SKIP)");
+            continue;
+        }
         result = c.activityEnable(k.kind);
         if (result == CUPTI_SUCCESS) {
             enabled.push_back(k.kind);
@@ -245,6 +272,10 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
 void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t count)
 {
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    if (skipped(runtime ? "runtime" : "driver")) {
+        say(kNoteWarning, std::string(runtime ? "runtime" : "driver") + " API records left off (OVERLAPSCOPE_PROFILE_SKIP)");
+        return;
+    }
     const auto enable = runtime ? m_cupti.activityEnableRuntimeApi : m_cupti.activityEnableDriverApi;
     int enabled = 0;
     std::string failure;

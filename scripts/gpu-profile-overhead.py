@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What `overlapscope-cli profile` costs a program (issue 7, part 6), on a GPU.
 
-    scripts/gpu-profile-overhead.py [--build build] [--repetitions 7] [--out DIR]
+    scripts/gpu-profile-overhead.py [--build build] [--repetitions 7] [--out DIR] [--programs seed,fix,torch]
 
 Runs each program plain and under `overlapscope-cli profile`, interleaved
 (the order flips every repetition, after one warm-up round), and prints, per
@@ -26,22 +26,28 @@ import time
 
 TORCH_LOOP = r"""
 # Many small ops: 64 KiB pinned uploads and small element-wise kernels on two
-# streams, as a data loader feeding a small model does.
+# streams, as a data loader feeding a small model does. One warm-up pass of
+# the loop, then the best of three: the loop's own spread inside a process
+# (allocator, caching, clocks) is not what this measures.
 import time, torch
 s = [torch.cuda.Stream(), torch.cuda.Stream()]
 host = [torch.randn(16384).pin_memory() for _ in range(8)]
 dev = [torch.empty(16384, device="cuda") for _ in range(8)]
 torch.cuda.synchronize()
 iterations = 500
-t0 = time.perf_counter()
-for it in range(iterations):
-    for i in range(8):
-        with torch.cuda.stream(s[i % 2]):
-            dev[i].copy_(host[i], non_blocking=True)
-            dev[i].mul_(1.0001).add_(1.0)
-torch.cuda.synchronize()
-ms = (time.perf_counter() - t0) * 1e3
-print(f"torch small ops: {iterations * 8 * 3} ops in {ms:.2f} ms")
+best = None
+for rep in range(4):
+    t0 = time.perf_counter()
+    for it in range(iterations):
+        for i in range(8):
+            with torch.cuda.stream(s[i % 2]):
+                dev[i].copy_(host[i], non_blocking=True)
+                dev[i].mul_(1.0001).add_(1.0)
+    torch.cuda.synchronize()
+    ms = (time.perf_counter() - t0) * 1e3
+    if rep > 0:
+        best = ms if best is None else min(best, ms)
+print(f"torch small ops: {iterations * 8 * 3} ops in {best:.2f} ms")
 """
 
 REGION = re.compile(r"^(.*?): (?:\d+ chunks x \d+ MiB|\d+ ops) in ([0-9.]+) ms", re.M)
@@ -76,6 +82,8 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repetitions", type=int, default=7)
     ap.add_argument("--out", default=None, help="where the profiled traces go (default: a temporary folder)")
+    ap.add_argument("--programs", default="seed,fix,torch",
+                    help="which of seed (seed_pipelines), fix (seed_pipelines --fix), torch to run (default: all)")
     args = ap.parse_args()
     cli = os.path.join(args.build, "app/cli/overlapscope-cli")
     seed = os.path.join(args.build, "examples/seed_pipelines")
@@ -85,15 +93,18 @@ def main():
     out = args.out or tempfile.mkdtemp(prefix="profile-overhead-")
     os.makedirs(out, exist_ok=True)
 
-    programs = [("seed_pipelines", [seed]), ("seed_pipelines --fix", [seed, "--fix"])]
-    try:
-        import torch  # noqa: F401  (only to know whether the loop can run)
-        script = os.path.join(out, "torch_small_ops.py")
-        with open(script, "w") as f:
-            f.write(TORCH_LOOP)
-        programs.append(("torch small ops", [sys.executable, script]))
-    except ImportError:
-        print("PyTorch loop: skipped (no torch in this python)")
+    chosen = set(args.programs.split(","))
+    programs = [p for key, p in (("seed", ("seed_pipelines", [seed])), ("fix", ("seed_pipelines --fix", [seed, "--fix"])))
+                if key in chosen]
+    if "torch" in chosen:
+        try:
+            import torch  # noqa: F401  (only to know whether the loop can run)
+            script = os.path.join(out, "torch_small_ops.py")
+            with open(script, "w") as f:
+                f.write(TORCH_LOOP)
+            programs.append(("torch small ops", [sys.executable, script]))
+        except ImportError:
+            print("PyTorch loop: skipped (no torch in this python)")
 
     samples = {}  # (program, region) -> {"plain": [...], "profiled": [...]}
     for name, argv in programs:

@@ -49,7 +49,7 @@ Commands:
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
   lesson NAME          run a lesson (see --list): its question, its runs' table, what to look at,
                        the answer the measurement gives, its checks and the takeaway with the numbers
-                       (--chunk-mib N sizes its chunks, default 8; -o FILE also writes its runs as a
+                       (--chunk-mib N sizes its chunks, default 32; -o FILE also writes its runs as a
                        trace; --markdown FILE writes its table for docs/lessons.md). A check that
                        does not hold is a finding, printed as such; the exit status is the runs'.
   lesson --list        the lessons, in course order

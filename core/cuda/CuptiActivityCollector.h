@@ -72,6 +72,9 @@ private:
 
     bool enable(std::string* whyNot);
     void disable();
+    // Switches off (or back on) the runtime-API records of every call that
+    // enqueues no GPU work.
+    void quietRuntimeCalls(bool restore);
     // Throws DeviceError unless `result` is CUPTI_SUCCESS.
     void check(int result, const char* what) const;
     ClockPair sampleClocks() const;

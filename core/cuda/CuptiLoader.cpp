@@ -77,6 +77,14 @@ CuptiLoader::CuptiLoader()
         m_api = {};
         return;
     }
+    // Optional: without them every runtime call is traced, at some cost.
+    std::string optional;
+    resolve(library, "cuptiActivityEnableRuntimeApi", m_api.activityEnableRuntimeApi, optional);
+    resolve(library, "cuptiGetCallbackName", m_api.getCallbackName, optional);
+    if (!m_api.activityEnableRuntimeApi || !m_api.getCallbackName) {
+        m_api.activityEnableRuntimeApi = nullptr;
+        m_api.getCallbackName = nullptr;
+    }
     m_loaded = true;
 }
 

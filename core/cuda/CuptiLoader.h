@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cupti_activity.h>
+#include <cupti_callbacks.h>
+#include <cupti_runtime_cbid.h>
 
 #include <string>
 
@@ -27,6 +29,10 @@ public:
         decltype(&::cuptiActivityPushExternalCorrelationId) activityPushExternalCorrelationId = nullptr;
         decltype(&::cuptiActivityPopExternalCorrelationId) activityPopExternalCorrelationId = nullptr;
         decltype(&::cuptiGetResultString) getResultString = nullptr;
+        // Optional (null where this CUPTI lacks them): runtime-API records
+        // switched off call by call.
+        decltype(&::cuptiActivityEnableRuntimeApi) activityEnableRuntimeApi = nullptr;
+        decltype(&::cuptiGetCallbackName) getCallbackName = nullptr;
     };
 
     // The process's loader; the first call tries to load the library.

@@ -112,8 +112,15 @@ struct LessonVerdict {
 
 // How big a lesson's runs are. Every lesson sizes its chunks from this one
 // figure, so a test can run all of them small and a class large.
+//
+// 32 MiB by default: a kernel pass over 8 MiB takes the H200 about as long
+// as one traced launch costs the host (CUPTI adds some 7 µs a launch), so at
+// 8 MiB the host's launches, not the GPU, paced the lessons whose kernels
+// make many passes, and their overlap checks failed there (copy-vs-compute
+// with heavy kernels: 19.5 ms traced, 5.3 ms untraced). At 32 MiB every
+// check held on the H200 (docs/lessons.md).
 struct LessonOptions {
-    static constexpr std::uint64_t kDefaultChunkBytes = 8ull << 20;
+    static constexpr std::uint64_t kDefaultChunkBytes = 32ull << 20;
     std::uint64_t chunkBytes = kDefaultChunkBytes;
 };
 

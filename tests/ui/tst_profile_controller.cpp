@@ -13,8 +13,11 @@
 #include "window/ProfileDialog.h"
 #include "workers/ProfileController.h"
 
+#include "devices/DeviceFactory.h"
 #include "trace/TraceJson.h"
 
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -230,6 +233,65 @@ private slots:
         QVERIFY(!run.isLive());
         QCOMPARE(run.run().status, RunStatus::Cancelled);
         QCOMPARE(run.opCount(), std::size_t(3)); // what was recorded is kept
+    }
+
+    // On a GPU, what the window does for a user: a real CUDA program
+    // (examples/seed_pipelines, its CUDA runtime linked statically) under the
+    // real injection library. Its copies and kernels reach the document while
+    // it runs (it runs about a second; the library flushes every 100 ms), and
+    // they carry CUPTI's engine times. Skips, saying why, without a GPU or
+    // where the toolkit was missing at build time.
+    void aRealCudaProgramFillsTheDocumentLive()
+    {
+        std::string why;
+        if (!cudaDeviceAvailable(&why))
+            QSKIP(("no CUDA GPU: " + why).c_str());
+        const QString build = QFileInfo(QStringLiteral(OVERLAPSCOPE_GUI_PATH)).absolutePath() + "/../..";
+        const QString program =
+            qEnvironmentVariable("OVERLAPSCOPE_EXAMPLES_DIR", build + "/examples") + "/seed_pipelines";
+        const QString injection = build + "/app/cli/liboverlapscope-inject.so";
+        if (!QFileInfo::exists(program))
+            QSKIP(qPrintable("the example programs are not built (" + program + ")"));
+        if (!QFileInfo::exists(injection))
+            QSKIP(qPrintable("the injection library is not built (" + injection + ")"));
+
+        TraceDocument document;
+        ProfileController controller(&document);
+        QSignalSpy finished(&controller, &ProfileController::finished);
+        ProfileRequest r;
+        r.program = program;
+        r.injectionLibrary = injection;
+        QVERIFY(controller.start(r));
+        std::size_t seenWhileRunning = 0;
+        QElapsedTimer clock;
+        clock.start();
+        while (finished.isEmpty() && clock.elapsed() < kTimeoutMs) {
+            if (controller.isRunning() && document.runCount() > 0)
+                seenWhileRunning = std::max(seenWhileRunning, document.run(0).opCount());
+            QTest::qWait(10);
+        }
+        QCOMPARE(finished.count(), 1);
+        const QString message = finished.at(0).at(1).toString();
+        QVERIFY2(message.contains("exit status 0"), qPrintable(message));
+        QVERIFY2(seenWhileRunning > 0, "no op reached the document before the program ended");
+        QCOMPARE(document.runCount(), 1);
+        const RunTimeline& run = document.run(0);
+        QVERIFY(!run.isLive());
+        int uploads = 0, downloads = 0, kernels = 0, engineTimed = 0;
+        for (int lane = 0; lane < run.laneCount(); ++lane)
+            for (const Op& op : run.laneOps(lane)) {
+                const bool counted = op.kind == OpKind::Upload || op.kind == OpKind::Download
+                                     || op.kind == OpKind::Kernel;
+                uploads += op.kind == OpKind::Upload;
+                downloads += op.kind == OpKind::Download;
+                kernels += op.kind == OpKind::Kernel;
+                engineTimed += counted && op.hasExec();
+            }
+        qInfo("seed_pipelines: %zu ops in the window while it ran, %zu at the end (%d uploads, %d downloads, "
+              "%d kernels)", seenWhileRunning, run.opCount(), uploads, downloads, kernels);
+        // The seed's two pipelines: 8 chunks each way, 8 kernels, twice.
+        QVERIFY(uploads >= 16 && downloads >= 16 && kernels >= 16);
+        QCOMPARE(engineTimed, uploads + downloads + kernels);
     }
 
     void cuptiHeldByAnotherProfilerIsSaid()

@@ -53,7 +53,7 @@ Usage:
       --from TRACE     no run: the lesson as recorded by overlapscope-cli lesson NAME -o TRACE
                        (e.g. on a GPU server), judged again; give the --chunk-mib it ran with
       --theme T        light (default) or dark
-      --chunk-mib N    the lesson's chunk size (default 8); small makes it quick
+      --chunk-mib N    the lesson's chunk size (default: the lessons' own); small makes it quick
       --only KINDS     only these slides, e.g. focus,results (of: title, question, focus, sweep,
                        results, timeline); the others keep their numbers
       --quiet          no progress lines

@@ -300,10 +300,19 @@ QImage LessonSlides::timelinePicture(const LessonResult& result, int focus, QSiz
     // The largest font at which every lane keeps its full row: a room reads
     // what fits, and squeezed lanes keep their colours where nothing does.
     QFont font = TimelineStyle::baseFont(QFont());
-    for (double points = 20; points >= 11; points -= 1) {
+    // Run titles are long (name, device, chunks, wall, verification): they
+    // must fit the width too, as they are not cut short.
+    auto titlesFit = [&] {
+        for (QCPLayoutElement* element : plot.plotLayout()->elements(true))
+            if (auto* title = qobject_cast<QCPTextElement*>(element))
+                if (QFontMetricsF(title->font()).horizontalAdvance(title->text()) + 24 > size.width())
+                    return false;
+        return true;
+    };
+    for (double points = 20; points >= 10; points -= 1) {
         font.setPointSizeF(points);
         plot.setFont(font);
-        if (plot.preferredHeight(size.width()) <= size.height())
+        if (plot.preferredHeight(size.width()) <= size.height() && titlesFit())
             break;
     }
     view.setExtent(m_document->endNs());

@@ -1,6 +1,7 @@
 // `overlapscope export --lesson NAME -o DIR` as a teacher runs it: no
 // display, a small lesson on the simulator, numbered 1920x1080 slides and an
 // index; clear errors for a bad name or folder.
+#include "devices/DeviceFactory.h"
 #include "lessons/LessonRunner.h"
 #include "record/TraceCollector.h"
 #include "sim/SimDevice.h"
@@ -223,6 +224,19 @@ private slots:
             if (file.endsWith(".png"))
                 QCOMPARE(QImage(QDir(dir).filePath(file)).size(), QSize(1920, 1080));
         }
+    }
+
+    // Asked for the GPU where there is none: 4, in words, nothing written.
+    void cudaWithoutAGpu()
+    {
+        std::string why;
+        if (ovs::cudaDeviceAvailable(&why))
+            QSKIP("a CUDA GPU answers here: --device cuda runs on it");
+        const QString dir = m_dir.filePath("cuda");
+        const Result r = gui({"export", "--lesson", "issue-order", "-o", dir, "--device", "cuda"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("--device sim"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir));
     }
 
     void unwritableFolderIsAnErrorInWords()

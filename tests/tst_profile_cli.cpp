@@ -106,6 +106,19 @@ private slots:
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err)); // --quiet
     }
 
+    void syncRecordsAreAskedForOnlyWithTheOption()
+    {
+        // The injection library records CUPTI's synchronization records only
+        // when the program's environment says so (they are costly).
+        const auto run = [&](QStringList options, const QString& test) {
+            options << "--quiet" << "-o" << m_dir.filePath("sync.json") << "--inject" << fakeInjection() << "--"
+                    << "sh" << "-c" << test;
+            return profile(options).exitCode;
+        };
+        QCOMPARE(run({}, "test -z \"$OVERLAPSCOPE_PROFILE_SYNC\""), 0);
+        QCOMPARE(run({"--sync-records"}, "test \"$OVERLAPSCOPE_PROFILE_SYNC\" = 1"), 0);
+    }
+
     void aProcessStreamBecomesARunOfTheTrace()
     {
         // CUPTI time 1'000'000 is read one second after now on the host, so

@@ -51,6 +51,11 @@ Options:
                       liboverlapscope-inject.so next to this binary, else ../lib)
   --records DIR       keep the raw per-process record streams in DIR (default: a temporary folder,
                       removed afterwards)
+  --sync-records      also record CUPTI's synchronization records, which name what each wait
+                      waited for, as in cudaStreamSynchronize (stream 13). Off by default: on
+                      programs of many small ops they cost the most of any record kind (a
+                      PyTorch loop of 12,000 ops ran some 20% slower with them; docs/profiling.md).
+                      The waits themselves are recorded either way.
   --help
 
 Ctrl-C stops the program (SIGINT; SIGTERM if it is still running 5 s later; a third Ctrl-C
@@ -73,6 +78,7 @@ struct Options {
     std::string inject;
     std::string records;
     bool quiet = false;
+    bool syncRecords = false;
     std::vector<std::string> program;
 };
 
@@ -107,6 +113,8 @@ Options parse(const std::vector<std::string>& args, bool* help)
             o.records = value(a);
         else if (a == "--quiet")
             o.quiet = true;
+        else if (a == "--sync-records")
+            o.syncRecords = true;
         else if (a == "--help" || a == "-h")
             *help = true;
         else
@@ -247,6 +255,8 @@ int profile(const Options& o)
     if (const std::string dir = executableFolder(); !dir.empty())
         request.injectionSearchFolders = {dir, dir + "/../lib"};
     request.recordsDirectory = o.records;
+    if (o.syncRecords)
+        request.environment.push_back(std::string(kSyncRecordsVariable) + "=1");
     request.stopGrace = kStopGrace;
     request.pollPeriod = kPollPeriod;
     const std::string output = o.output.empty() ? defaultOutput(o.program.front()) : o.output;

@@ -23,6 +23,9 @@ inline constexpr std::uint32_t kStreamVersion = 1;
 // environment variable below.
 inline constexpr const char* kStreamSuffix = ".ovsprof";
 inline constexpr const char* kOutputDirVariable = "OVERLAPSCOPE_PROFILE_OUT";
+// Set (to 1) by `profile --sync-records`: the injection library then records
+// CUPTI's synchronization records too (what each wait waited for).
+inline constexpr const char* kSyncRecordsVariable = "OVERLAPSCOPE_PROFILE_SYNC";
 
 enum class RecordType : std::uint16_t {
     Begin = 1, // always first

@@ -87,7 +87,20 @@ def main():
            "`docs/lessons-h200/`). Rows marked simulated in their name run on a simulated GPU in both",
            "columns (the one-copy-engine GPU of lesson 5). Wall times in ms; sweep rows in GB/s;",
            "\"bound\" is how far the run is from the fastest its pipeline could go at the measured rates.",
-           "A check that did not hold is listed as such: the simulator's expectation, not a law.", ""]
+           "A check that did not hold is listed as such: the simulator's expectation, not a law.", "",
+           "**Slides.** The window's headless export makes a lesson into numbered 1920x1080 PNG slides for a",
+           "class: title and explanation, the question, one slide per thing to look at (the lesson's runs on",
+           "one time axis, zoomed to it, with a band, the ops outlined and the callout), the sweep where",
+           "there is one, the results (answer, why, each check held or NOT HELD with its measured values,",
+           "the takeaway), and every run on one axis; `[simulated]` and the device on every slide:",
+           "",
+           "    overlapscope export --lesson NAME -o DIR [--device auto|cuda|sim:PRESET] [--theme light|dark]",
+           "    overlapscope export --lesson NAME -o DIR --from NAME.json   # recorded by overlapscope-cli lesson NAME -o NAME.json",
+           "",
+           "`scripts/regenerate-lesson-slides.sh` makes the sets in [docs/lessons/](lessons/README.md) (the",
+           "focus and results slides of each lesson, to keep the repository small): on the simulated H200,",
+           "and from the traces `scripts/gpu-lessons.sh OUTDIR` records on the H200",
+           "(`scripts/regenerate-lesson-slides.sh --from OUTDIR`, or `--cuda` on a GPU host).", ""]
     for lesson in ids:
         with tempfile.TemporaryDirectory() as tmp:
             table = os.path.join(tmp, "sim.md")
@@ -100,8 +113,11 @@ def main():
         out += [f"## {number}. {title} (`{lesson}`)", "", explanation, "",
                 f"**Predict:** {question}", ""]
         out += [f"- {c}" for c in choices]
+        slides = [f"[{name}](lessons/{lesson}/{name}/index.md)" for name in ("h200", "simulated")
+                  if os.path.exists(os.path.join(ROOT, "docs", "lessons", lesson, name, "index.md"))]
         out += ["", f"Commands: `overlapscope-cli lesson {lesson} --device {SIM_DEVICE}` (simulated);"
-                f" `overlapscope-cli lesson {lesson} --device cuda` (the H200 column).", "",
+                f" `overlapscope-cli lesson {lesson} --device cuda` (the H200 column)."
+                + (f" Slides: {', '.join(slides)}." if slides else ""), "",
                 "| step | run | simulated H200 | H200 measured |", "|---|---|---:|---:|"]
         for key, value in sim_rows.items():
             measured = cell(gpu_rows[key]) if key in gpu_rows else ("not measured yet" if not gpu_rows else "-")

@@ -304,6 +304,63 @@ private slots:
         QCOMPARE(r.measured.runs.front().run.status, RunStatus::Completed);
     }
 
+    // A lesson recorded to a trace (as on a GPU server, for slides made
+    // elsewhere) judges the same from the file as it did when it ran.
+    void recordedLessonJudgesAsItRan_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::newRow("calibrated") << "one-vs-several-streams";
+        QTest::newRow("with a sweep") << "pageable-vs-pinned";
+        QTest::newRow("a step on another device") << "issue-order";
+    }
+
+    void recordedLessonJudgesAsItRan()
+    {
+        QFETCH(QString, id);
+        const Lesson* lesson = findLesson(id.toStdString());
+        QVERIFY(lesson);
+        SimDevice device(*findSimPreset("h200"));
+        TraceCollector sink;
+        CancelFlag cancel;
+        const LessonResult ran = runLesson(*lesson, device, sink, cancel, {}, smallLessons());
+        QVERIFY(ran.judged);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("lesson.json").toStdString();
+        std::string error;
+        QVERIFY2(saveTrace(sink.trace(), path, &error), error.c_str());
+        auto loaded = loadTrace(path);
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+
+        const auto again = lessonFromTrace(*lesson, *loaded.trace, smallLessons(), &error);
+        QVERIFY2(again, error.c_str());
+        QVERIFY(again->judged);
+        QCOMPARE(again->device.label(), ran.device.label());
+        QCOMPARE(again->verdict.answer, ran.verdict.answer);
+        QCOMPARE(again->verdict.why, ran.verdict.why);
+        QCOMPARE(again->takeaway, ran.takeaway);
+        QCOMPARE(again->verdict.checks.size(), ran.verdict.checks.size());
+        for (std::size_t i = 0; i < ran.verdict.checks.size(); ++i) {
+            QCOMPARE(again->verdict.checks[i].held, ran.verdict.checks[i].held);
+            QCOMPARE(again->verdict.checks[i].measured, ran.verdict.checks[i].measured);
+        }
+        QCOMPARE(again->focus.size(), ran.focus.size());
+        for (std::size_t i = 0; i < ran.focus.size(); ++i) {
+            QCOMPARE(again->focus[i].runIndex, ran.focus[i].runIndex);
+            QCOMPARE(again->focus[i].ops, ran.focus[i].ops);
+        }
+
+        // Read with another chunk size, or as another lesson: refused, saying why.
+        LessonOptions other = smallLessons();
+        other.chunkBytes *= 2;
+        error.clear();
+        QVERIFY(!lessonFromTrace(*lesson, *loaded.trace, other, &error));
+        QVERIFY2(error.find("--chunk-mib") != std::string::npos, error.c_str());
+        const Lesson* another = findLesson(id == "issue-order" ? "both-directions" : "issue-order");
+        error.clear();
+        QVERIFY(!lessonFromTrace(*another, *loaded.trace, smallLessons(), &error));
+        QVERIFY2(error.find(another->id) != std::string::npos, error.c_str());
+    }
+
     // The variants travel with the run: written to the native format and read
     // back; a value the reader does not know is refused with a message.
     void variantsTravelInTraces()

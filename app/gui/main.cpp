@@ -4,6 +4,8 @@
 #include "charts/BandwidthChart.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "LessonSlideCommand.h"
+
 #include "export/ExportCaps.h"
 #include "export/ImageFormat.h"
 #include "export/PlotExport.h"
@@ -47,12 +49,24 @@ Usage:
       --theme T        light (default, for print) or dark
       --playhead-ms T  a replay frozen at T: ops that start later are hidden, later parts cut
       --max-trace-mib N  read traces up to N MiB (default 2048, at most 4095)
+  overlapscope export --lesson NAME -o DIR   run a lesson and write its numbered 1920x1080 PNG slides
+      (01-title, 02-question, one per thing to look at, results, the whole timeline) and DIR/index.md
+      --device D       auto (default: the CUDA GPU if one answers, else sim:h200), cuda, sim, sim:PRESET
+      --from TRACE     no run: the lesson as recorded by overlapscope-cli lesson NAME -o TRACE
+                       (e.g. on a GPU server), judged again; give the --chunk-mib it ran with
+      --theme T        light (default) or dark
+      --chunk-mib N    the lesson's chunk size (default: the lessons' own); small makes it quick
+      --only KINDS     only these slides, e.g. focus,results (of: title, question, focus, sweep,
+                       results, timeline); the others keep their numbers
+      --quiet          no progress lines
+  overlapscope export --lesson --list     the lessons, in course order
   overlapscope palette-check              print the op colours' distances (normal vision,
                                           simulated deuteranopia and protanopia) as markdown
   overlapscope --help | --version
 
 Pictures are capped at 32768 px a side, and PNGs at 128 MP in all.
-Exit status: 0 success, 1 could not write, 2 bad usage or unreadable trace.
+Exit status: 0 success, 1 could not write (or a lesson's run failed), 2 bad usage or unreadable trace,
+4 the device asked for is not available, 130 cancelled (Ctrl-C; the slides written stay).
 )";
 
 int fail(int status, const QString& message)
@@ -255,6 +269,8 @@ int main(int argc, char** argv)
         std::fputs(qPrintable(ovs::ui::ColorVision::opPaletteReport()), stdout);
         return 0;
     }
+    if (headless && args.contains(QStringLiteral("--lesson")))
+        return exportLessonSlides(args.mid(1));
     if (headless)
         return exportHeadless(args.mid(1));
     if (args.size() > 1 || (args.size() == 1 && args.front().startsWith('-')))

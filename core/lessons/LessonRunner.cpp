@@ -136,7 +136,12 @@ LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, c
         }
     }
     result.outcome = runner.outcome;
+    judgeLesson(lesson, result);
+    return result;
+}
 
+void judgeLesson(const Lesson& lesson, LessonResult& result)
+{
     // Analysis per run, with the sweeps of the lesson (rates of the same
     // device come from there) and the serialized baseline where it ran one.
     std::vector<BandwidthSweep> sweeps;
@@ -148,6 +153,7 @@ LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, c
     for (auto& r : result.measured.runs)
         r.analysis = analyzeRun(r.run, sweeps, findSerializedBaseline(runs, r.run));
 
+    result.judged = false;
     if (result.outcome.cancelled) {
         result.notJudged = "not judged: the lesson was cancelled";
     } else if (!result.outcome.problems.empty()) {
@@ -160,6 +166,90 @@ LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, c
         result.judged = true;
     }
     result.focus = resolveFocus(lesson.focus, result.measured);
+}
+
+namespace {
+
+std::string planned(const PipelineConfig& c)
+{
+    return std::to_string(c.chunks) + " x " + lessonkit::mib(c.chunkBytes);
+}
+
+} // namespace
+
+std::optional<LessonResult> lessonFromTrace(const Lesson& lesson, const Trace& trace, const LessonOptions& options,
+                                            std::string* error)
+{
+    auto fail = [&](const std::string& why) -> std::optional<LessonResult> {
+        if (error)
+            *error = "the trace does not hold lesson " + lesson.id + "'s runs: " + why;
+        return std::nullopt;
+    };
+    LessonResult result;
+    result.lessonId = lesson.id;
+    std::size_t nextRun = 0, nextSweep = 0;
+    std::string problem;
+    auto takeRun = [&](const PipelineConfig& config, const std::string& caption) -> const Run* {
+        if (nextRun >= trace.runs.size()) {
+            problem = "it ends before " + caption;
+            return nullptr;
+        }
+        const Run& run = trace.runs[nextRun++];
+        // The run the plan made, not another: its chunks as planned.
+        if (run.params.chunks != config.chunks || run.params.chunkBytes != config.chunkBytes) {
+            problem = "run " + std::to_string(nextRun) + " has " + std::to_string(run.params.chunks) + " x " +
+                      lessonkit::mib(run.params.chunkBytes) + " where the lesson plans " + planned(config) + " (" +
+                      caption + "); was it recorded with another --chunk-mib?";
+            return nullptr;
+        }
+        return &run;
+    };
+    if (lesson.calibrate) {
+        const LessonStep step = lessonkit::calibrationStep(options.chunkBytes);
+        const Run* run = takeRun(*step.pipeline, step.caption);
+        if (!run)
+            return fail(problem);
+        result.calibration.push_back(*run);
+        result.device = run->device;
+    }
+    for (const LessonStep& step : lesson.plan(result.calibration, options)) {
+        if (step.pipeline) {
+            const Run* run = takeRun(*step.pipeline, step.caption);
+            if (!run)
+                return fail(problem);
+            result.measured.runs.push_back({step.id, step.caption, *run, {}});
+            if (step.deviceSpec.empty() && result.device.name.empty())
+                result.device = run->device;
+        }
+        if (step.sweep) {
+            if (nextSweep >= trace.sweeps.size())
+                return fail("no sweep for " + step.caption);
+            result.measured.sweeps.push_back({step.id, step.caption, trace.sweeps[nextSweep++]});
+            if (step.deviceSpec.empty() && result.device.name.empty())
+                result.device = trace.sweeps[nextSweep - 1].device;
+        }
+    }
+    if (nextRun != trace.runs.size() || nextSweep != trace.sweeps.size())
+        return fail("it holds more runs or sweeps than the lesson makes");
+    // Each run as it ended; the job runner's bookkeeping, rebuilt.
+    for (const auto& r : result.measured.runs) {
+        ++result.outcome.runsRequested;
+        if (r.run.status == RunStatus::Completed) {
+            ++result.outcome.runsCompleted;
+            if (r.run.verification.checked && !r.run.verification.passed)
+                ++result.outcome.runsUnverified;
+            else if (r.run.verification.passed)
+                ++result.outcome.runsVerified;
+        } else if (r.run.status == RunStatus::Cancelled) {
+            result.outcome.cancelled = true;
+        } else {
+            ++result.outcome.runsFailed;
+            result.outcome.problems.push_back(r.caption + ": " + (r.run.error.empty() ? "failed" : r.run.error));
+        }
+    }
+    if (result.outcome.runsUnverified > 0 && result.outcome.problems.empty())
+        result.outcome.problems.push_back("a run's output did not verify");
+    judgeLesson(lesson, result);
     return result;
 }
 

@@ -7,6 +7,9 @@
 #include "record/CancelFlag.h"
 #include "record/RecordSink.h"
 
+#include "trace/Trace.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,5 +46,18 @@ struct LessonResult {
 using LessonJobStarted = std::function<void(int index, int total, const std::string& title)>;
 LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, const CancelFlag& cancel,
                        const LessonJobStarted& started = {}, const LessonOptions& options = {});
+
+// The analysis and the verdict of a lesson's measured runs (what runLesson
+// does once they ran): judged unless the outcome says a run was cancelled,
+// failed or did not verify; the focus placed on the runs.
+void judgeLesson(const Lesson& lesson, LessonResult& result);
+
+// A lesson recorded earlier (`overlapscope-cli lesson NAME -o TRACE`, e.g. on
+// a GPU server with no Qt), judged again from its trace: the calibration and
+// the planned runs taken in order, each checked against the plan (chunks and
+// chunk size, so `options` must be those it was recorded with). Nullopt, with
+// the reason in `error`, when the trace is not that lesson's recording.
+std::optional<LessonResult> lessonFromTrace(const Lesson& lesson, const Trace& trace, const LessonOptions& options,
+                                            std::string* error);
 
 } // namespace ovs

@@ -34,11 +34,49 @@ QPointF nearestPoint(const QRectF& r, const QPointF& p)
 
 // What a box should not cover, besides bands and other boxes: the words of
 // the plot (run titles, lane names, the ruler, the legend), which a box would
-// make unreadable, and, less bad, the lanes themselves.
+// make unreadable, and the ops in view; empty stretches of lanes are free.
 struct Obstacles {
     std::vector<QRectF> text;
-    std::vector<QRectF> lanes;
+    std::vector<QRectF> ops;
+    std::vector<QRect> runs; // each run's rows
 };
+
+// Ops in view as pixel rectangles, neighbours a few pixels apart merged (the
+// cost is an area, not a count), at most `limit` of them.
+void addOpRects(const TimelinePlot& plot, int run, std::vector<QRectF>& out, std::size_t limit)
+{
+    const TraceDocument* document = plot.document();
+    const QCPAxisRect* rect = plot.runAxisRect(run);
+    if (!document || !rect || run >= document->runCount())
+        return;
+    const QCPAxis* time = rect->axis(QCPAxis::atBottom);
+    const QCPAxis* lanes = rect->axis(QCPAxis::atLeft);
+    const std::int64_t offset = document->displayOffsetNs(run);
+    const RunTimeline& timeline = document->run(run);
+    const auto t0 = static_cast<std::int64_t>(time->range().lower) - offset;
+    const auto t1 = static_cast<std::int64_t>(time->range().upper) - offset;
+    for (int lane = 0; lane < timeline.laneCount() && out.size() < limit; ++lane) {
+        const double y0 = lanes->coordToPixel(lane - TimelinePlottable::kRowFill / 2);
+        const double y1 = lanes->coordToPixel(lane + TimelinePlottable::kRowFill / 2);
+        const auto [first, last] = timeline.visibleRange(lane, t0, t1);
+        QRectF current;
+        for (std::size_t i = first; i < last && out.size() < limit; ++i) {
+            const Op& op = timeline.laneOps(lane)[i];
+            const double x0 = std::max<double>(rect->rect().left(), time->coordToPixel(static_cast<double>(op.startNs + offset)));
+            const double x1 = std::min<double>(rect->rect().right(), time->coordToPixel(static_cast<double>(op.endNs + offset)));
+            const QRectF r(QPointF(x0, std::min(y0, y1)), QPointF(std::max(x1, x0 + 1), std::max(y0, y1)));
+            if (!current.isNull() && r.left() <= current.right() + 3) {
+                current.setRight(std::max(current.right(), r.right()));
+                continue;
+            }
+            if (!current.isNull())
+                out.push_back(current);
+            current = r;
+        }
+        if (!current.isNull())
+            out.push_back(current);
+    }
+}
 
 Obstacles obstaclesOf(const TimelinePlot& plot)
 {
@@ -54,11 +92,14 @@ Obstacles obstaclesOf(const TimelinePlot& plot)
         } else if (auto* rect = qobject_cast<QCPAxisRect*>(element)) {
             const QRect inner = rect->rect();
             const QRect outer = rect->outerRect();
-            o.lanes.push_back(inner);
             o.text.push_back(QRectF(QPointF(outer.left(), inner.top()), QPointF(inner.left(), inner.bottom())));
             if (rect->axis(QCPAxis::atBottom)->tickLabels())
                 o.text.push_back(QRectF(QPointF(outer.left(), inner.bottom()), outer.bottomRight()));
         }
+    }
+    for (int run = 0; plot.runAxisRect(run); ++run) {
+        o.runs.push_back(plot.runAxisRect(run)->rect());
+        addOpRects(plot, run, o.ops, 4000);
     }
     return o;
 }
@@ -197,7 +238,7 @@ void LessonCallouts::draw(QCPPainter* painter)
         QRectF best;
         double bestCost = std::numeric_limits<double>::max();
         double bestCovered = 0;
-        for (const double share : {0.42, 0.32, 0.24}) {
+        for (const double share : {0.42, 0.32, 0.24, 0.18}) {
             const double maxText = std::max(metrics.averageCharWidth() * 16, view.width() * share - 2 * pad);
             const QRectF text = metrics.boundingRect(QRectF(0, 0, maxText, 1e6), Qt::TextWordWrap, c.text);
             const QSizeF size(std::ceil(text.width()) + 2 * pad, std::ceil(text.height()) + 2 * pad);
@@ -206,19 +247,26 @@ void LessonCallouts::draw(QCPPainter* painter)
             const double centredX = std::clamp(band.center().x() - size.width() / 2, view.left(),
                                                std::max(view.left(), view.right() - size.width()));
             // Beside the band (centred on the run, or level with its top or
-            // bottom), above or below the run, or at the plot's edges; the
-            // nearest free place wins.
-            const std::array<double, 5> xs{band.right() + gap, band.left() - gap - size.width(), centredX, view.left(),
-                                           view.right() - size.width()};
-            const std::array<double, 7> ys{centredY, runRect.top(), runRect.bottom() - size.height(),
-                                           runRect.top() - gap - size.height(), runRect.bottom() + gap, view.top(),
-                                           view.bottom() - size.height()};
+            // bottom), above or below the run, at the plot's edges, or in
+            // any run's rows; the cheapest place wins.
+            std::vector<double> xs{band.right() + gap, band.left() - gap - size.width(), centredX, view.left(),
+                                   view.right() - size.width()};
+            std::vector<double> ys{centredY, runRect.top(), runRect.bottom() - size.height(),
+                                   runRect.top() - gap - size.height(), runRect.bottom() + gap, view.top(),
+                                   view.bottom() - size.height()};
+            for (const QRect& r : obstacles.runs) {
+                xs.push_back(r.left() + pad);
+                xs.push_back(r.right() - pad - size.width());
+                ys.push_back(r.top() + pad / 2);
+                ys.push_back(r.center().y() - size.height() / 2);
+                ys.push_back(r.bottom() - pad / 2 - size.height());
+            }
             for (const double x : xs)
                 for (const double y : ys) {
                     const QRectF box(QPointF(x, y), size);
                     // Outside the plot is never chosen; covering a band or a
-                    // box costs its area (the least bad place wins when none
-                    // is free); then nearer is better.
+                    // box costs most (the least bad place wins when none is
+                    // free), then words, then ops; then nearer is better.
                     double covered = 0;
                     for (const QRectF& other : m_bands)
                         covered += other.isNull() ? 0.0 : overlapArea(box, other.adjusted(-2, 0, 2, 0));
@@ -227,11 +275,11 @@ void LessonCallouts::draw(QCPPainter* painter)
                     double words = 0;
                     for (const QRectF& other : obstacles.text)
                         words += overlapArea(box, other);
-                    double lanes = 0;
-                    for (const QRectF& other : obstacles.lanes)
-                        lanes += overlapArea(box, other);
+                    double ops = 0;
+                    for (const QRectF& other : obstacles.ops)
+                        ops += overlapArea(box, other);
                     const QPointF d = box.center() - band.center();
-                    const double cost = (view.contains(box) ? 0.0 : 1e15) + covered * 1e4 + words * 20 + lanes * 2
+                    const double cost = (view.contains(box) ? 0.0 : 1e15) + covered * 1e4 + words * 20 + ops * 10
                                         + std::hypot(d.x(), d.y());
                     if (cost < bestCost) {
                         bestCost = cost;
@@ -239,8 +287,8 @@ void LessonCallouts::draw(QCPPainter* painter)
                         bestCovered = covered;
                     }
                 }
-            if (bestCovered == 0.0 && view.contains(best))
-                break;
+            if (bestCovered == 0.0 && view.contains(best) && bestCost < 1e4)
+                break; // free of bands and nearly of everything else: no narrower box needed
         }
         // Nothing fits inside the plot (a tiny widget): keep it in view anyway.
         if (!view.contains(best)) {

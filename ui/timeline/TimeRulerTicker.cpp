@@ -19,7 +19,10 @@ double TimeRulerTicker::getTickStep(const QCPRange& range)
         const QMargins margins = m_axis->axisRect()->margins();
         pixels = plot->viewport().width() - margins.left() - margins.right();
     }
-    const int target = std::max(2, static_cast<int>(pixels / kPixelsPerTick));
+    // Room for a label and a gap at the axis's font: large fonts
+    // (presentation mode, slides) get fewer ticks, never overlapping labels.
+    const double labelPixels = QFontMetricsF(m_axis->tickLabelFont()).horizontalAdvance(QStringLiteral("000.00 ms"));
+    const int target = std::max(2, static_cast<int>(pixels / std::max(kPixelsPerTick, labelPixels * 1.5)));
     m_step = TimeFormat::niceStep(range.size(), target);
     m_magnitude = std::max(std::abs(range.lower), std::abs(range.upper));
     return m_step;

@@ -198,8 +198,11 @@ private slots:
                 const Op& op = window.document()->run(ref.run).laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
                 QVERIFY(op.startNs >= focus.startNs && op.endNs <= focus.endNs);
             }
-            QVERIFY(window.viewState()->visibleStartNs() <= focus.startNs);
-            QVERIFY(window.viewState()->visibleEndNs() >= focus.endNs);
+            // The view is in axis time: the lesson aligns its runs at their timed regions.
+            QVERIFY(window.document()->alignTimedRegions());
+            const std::int64_t offset = window.document()->displayOffsetNs(focus.runIndex);
+            QVERIFY(window.viewState()->visibleStartNs() <= focus.startNs + offset);
+            QVERIFY(window.viewState()->visibleEndNs() >= focus.endNs + offset);
             QVERIFY(window.viewState()->visibleEndNs() - window.viewState()->visibleStartNs() <
                     window.viewState()->extentNs()); // zoomed in
             QCOMPARE(window.lessons()->shownFocus(), std::vector<int>{session->currentFocus()});

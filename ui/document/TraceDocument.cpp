@@ -27,6 +27,7 @@ void TraceDocument::setAlignTimedRegions(bool align)
         return;
     m_alignTimedRegions = align;
     emit reset();
+    emit alignTimedRegionsChanged(align);
 }
 
 std::int64_t TraceDocument::displayOffsetNs(int run) const

@@ -77,6 +77,8 @@ signals:
     void runChanged(int run);
     void sweepsChanged();
     void modifiedChanged(bool modified);
+    // After reset(), when the alignment was switched (by the menu or a lesson).
+    void alignTimedRegionsChanged(bool align);
 
 private:
     void setModified(bool modified);

@@ -537,6 +537,10 @@ bool LessonSlides::writeResults(const LessonResult& result, QString* error, cons
         trace.sweeps.push_back(s.sweep);
     m_document = std::make_unique<TraceDocument>();
     m_document->setTrace(trace, QString());
+    // Aligned at their timed regions, as the window shows a lesson: each
+    // run's setup before its timer takes its own time (hundreds of ms on a
+    // GPU), which would leave the other runs' lanes empty beside a focus.
+    m_document->setAlignTimedRegions(true);
 
     auto stopped = [&] { return stop && stop(); };
     int number = 3;

@@ -210,6 +210,10 @@ bool LessonController::start()
     // The lesson's runs are the document, alone, in step order: focus i
     // then names document run i.
     m_document->clear();
+    // Each run's setup (pinned allocations) takes its own time before its
+    // timer starts, hundreds of ms on a GPU: aligned at their timed regions,
+    // the runs' loops sit one above the other and compare at a glance.
+    m_document->setAlignTimedRegions(true);
     m_request.lessonId = lesson->id;
     if (!m_runs->startLesson(m_request))
         return false; // refused() put the reason in the panel

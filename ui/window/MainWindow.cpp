@@ -186,6 +186,7 @@ void MainWindow::buildMenus()
     align->setCheckable(true);
     align->setToolTip(tr("Shift each run so that all timed regions start together, to compare wall times at a glance"));
     connect(align, &QAction::toggled, m_document, &TraceDocument::setAlignTimedRegions);
+    connect(m_document, &TraceDocument::alignTimedRegionsChanged, align, &QAction::setChecked);
     view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Plus), this,
                     [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,

@@ -7,7 +7,8 @@
 # OUTDIR/NAME.json (its runs as a trace, for the window and the slides).
 # Without a CUDA GPU it says so and exits 0 having run nothing, so it can sit
 # in a script run everywhere. Afterwards, on any machine:
-#   cp OUTDIR/*.md docs/lessons-h200/ && scripts/regenerate-lessons.py
+#   cp OUTDIR/*.md OUTDIR/*.json docs/lessons-h200/ && scripts/regenerate-lessons.py \
+#     && scripts/regenerate-lesson-slides.sh --from docs/lessons-h200
 set -uo pipefail
 out=${1:?usage: $0 OUTDIR [overlapscope-cli] [DEVICE]}
 cli=${2:-build/app/cli/overlapscope-cli}

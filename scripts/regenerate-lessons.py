@@ -99,8 +99,9 @@ def main():
            "",
            "`scripts/regenerate-lesson-slides.sh` makes the sets in [docs/lessons/](lessons/README.md) (the",
            "focus and results slides of each lesson, to keep the repository small): on the simulated H200,",
-           "and from the traces `scripts/gpu-lessons.sh OUTDIR` records on the H200",
-           "(`scripts/regenerate-lesson-slides.sh --from OUTDIR`, or `--cuda` on a GPU host).", ""]
+           "and from the traces `scripts/gpu-lessons.sh OUTDIR` records on the H200, kept with their tables in",
+           "docs/lessons-h200/ (`scripts/regenerate-lesson-slides.sh --from docs/lessons-h200`, or `--cuda` on a",
+           "GPU host).", ""]
     for lesson in ids:
         with tempfile.TemporaryDirectory() as tmp:
             table = os.path.join(tmp, "sim.md")

@@ -1,5 +1,6 @@
 #include "CuptiTracer.h"
 
+#include "base/EnvironmentFlags.h"
 #include "profile/ApiNames.h"
 
 #include <cxxabi.h>
@@ -62,12 +63,6 @@ std::string readSmallFile(const char* path)
     return text;
 }
 
-bool envFlag(const char* name)
-{
-    const char* value = std::getenv(name);
-    return value && *value && std::strcmp(value, "0") != 0;
-}
-
 void CUPTIAPI onBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
 {
     CuptiTracer::instance().provideBuffer(buffer, size, maxNumRecords);
@@ -111,18 +106,7 @@ constexpr Kind kKinds[] = {
 // without kernels or copies has nothing to show.
 bool skipped(const char* token)
 {
-    const char* list = std::getenv("OVERLAPSCOPE_PROFILE_SKIP");
-    if (!list || !*list)
-        return false;
-    const std::string_view all(list);
-    const std::string_view want(token);
-    for (std::size_t at = 0; at <= all.size();) {
-        const std::size_t comma = std::min(all.find(',', at), all.size());
-        if (all.substr(at, comma - at) == want)
-            return true;
-        at = comma + 1;
-    }
-    return false;
+    return ovs::environmentListHas("OVERLAPSCOPE_PROFILE_SKIP", token);
 }
 
 } // namespace
@@ -138,7 +122,7 @@ CuptiTracer& CuptiTracer::instance()
 void CuptiTracer::start()
 {
     m_pid = ::getpid();
-    m_debug = envFlag("OVERLAPSCOPE_PROFILE_DEBUG");
+    m_debug = ovs::environmentFlag("OVERLAPSCOPE_PROFILE_DEBUG");
     std::string why;
     if (!openStream(&why)) {
         std::fprintf(stderr, "overlapscope: %s: this process is not recorded\n", why.c_str());
@@ -241,7 +225,7 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     if (result != CUPTI_SUCCESS)
         return giveUp(c.describe(result, "cuptiActivityRegisterCallbacks"));
     for (const Kind& k : kKinds) {
-        if (k.kind == CUPTI_ACTIVITY_KIND_SYNCHRONIZATION && !envFlag(kSyncRecordsVariable)) {
+        if (k.kind == CUPTI_ACTIVITY_KIND_SYNCHRONIZATION && !ovs::environmentFlag(kSyncRecordsVariable)) {
             // Measured on the H200: a PyTorch loop of 12,000 small ops ran
             // about 20% slower with these records and about as fast as
             // unprofiled without them (docs/profiling.md). The waits are

@@ -2,6 +2,8 @@
 
 #include "cuda/CuptiLoader.h"
 
+#include "base/EnvironmentFlags.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -65,24 +67,7 @@ constexpr Kind kKinds[] = {
 // run falls back to event times (it says so).
 bool skipped(const char* token)
 {
-    const char* list = std::getenv("OVERLAPSCOPE_CUPTI_SKIP");
-    if (!list || !*list)
-        return false;
-    const std::string_view all(list);
-    const std::string_view want(token);
-    for (std::size_t at = 0; at <= all.size();) {
-        const std::size_t comma = std::min(all.find(',', at), all.size());
-        if (all.substr(at, comma - at) == want)
-            return true;
-        at = comma + 1;
-    }
-    return false;
-}
-
-bool envSet(const char* name)
-{
-    const char* value = std::getenv(name);
-    return value && *value && std::string_view(value) != "0";
+    return environmentListHas("OVERLAPSCOPE_CUPTI_SKIP", token);
 }
 
 // The runtime calls that enqueue the work we time: copies, memsets, kernel
@@ -140,7 +125,7 @@ void CuptiActivityCollector::check(int result, const char* what) const
 std::uint16_t CuptiActivityCollector::attach(std::string* whyNot)
 {
     // Tracing costs host time per CUDA call; this measures runs without it.
-    if (const char* off = std::getenv("OVERLAPSCOPE_NO_CUPTI"); off && *off && std::string_view(off) != "0") {
+    if (environmentFlag("OVERLAPSCOPE_NO_CUPTI")) {
         if (whyNot)
             *whyNot = "CUPTI turned off by OVERLAPSCOPE_NO_CUPTI";
         return 0;
@@ -184,7 +169,7 @@ bool CuptiActivityCollector::enable(std::string* whyNot)
             return refuse(result, "cuptiActivityRegisterCallbacks");
         m_callbacksRegistered = true;
     }
-    const bool allApi = envSet("OVERLAPSCOPE_CUPTI_ALL_API");
+    const bool allApi = environmentFlag("OVERLAPSCOPE_CUPTI_ALL_API");
     for (std::size_t i = 0; i < std::size(kKinds); ++i) {
         if (skipped(kKinds[i].token) || (kKinds[i].kind == CUPTI_ACTIVITY_KIND_DRIVER && !allApi))
             continue;

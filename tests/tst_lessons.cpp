@@ -302,6 +302,7 @@ private slots:
                  static_cast<std::uint64_t>(runOf(r, "k-8").run.params.kernelRepeats));
         QCOMPARE(series.points.back().binding, BoundKind::Compute);
         QVERIFY(QString::fromStdString(series.points.back().label).endsWith("passes"));
+        QCOMPARE(series.best, -1); // the least work is fastest: nothing to mark
     }
 
     void overlapHidesTheSmallerOfCopyAndCompute()

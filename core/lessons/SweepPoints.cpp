@@ -53,6 +53,8 @@ SweepSeries sweepSeries(const Lesson& lesson, const LessonMeasurements& measured
     }
     std::stable_sort(series.points.begin(), series.points.end(),
                      [](const SweepPoint& a, const SweepPoint& b) { return a.value < b.value; });
+    if (lesson.swept != SweptParameter::ChunkBytes)
+        return series;
     for (std::size_t i = 0; i < series.points.size(); ++i)
         if (series.best < 0 || series.points[i].wallNs < series.points[static_cast<std::size_t>(series.best)].wallNs)
             series.best = static_cast<int>(i);

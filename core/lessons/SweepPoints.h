@@ -26,7 +26,12 @@ struct SweepPoint {
 struct SweepSeries {
     SweptParameter parameter = SweptParameter::None;
     std::vector<SweepPoint> points;
-    int best = -1;          // index of the fastest point; -1 when there are none
+    // Index of the fastest point, where the runs do the same work at every
+    // value (chunk size: the same data, cut differently) so that the fastest
+    // is the answer to look for; -1 when there are no points, or when the
+    // work grows with the value (kernel passes: the least work is fastest,
+    // which teaches nothing).
+    int best = -1;
     bool simulated = false; // any point is
     bool hasBounds() const; // any point has one
 };

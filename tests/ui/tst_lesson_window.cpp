@@ -3,6 +3,7 @@
 // simulator with small runs, step through what to look at to the verdict;
 // cancel mid-lesson; step with the keys in presentation mode.
 // OVS_LESSON_DEVICE=cuda runs the same on a GPU.
+#include "charts/LessonSweepChart.h"
 #include "document/LessonSession.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
@@ -303,6 +304,12 @@ private slots:
         const QString text = window.lessons()->panel()->bodyText();
         QVERIFY2(text.contains("the answer is"), qPrintable(text));
         QVERIFY(text.contains(QString::fromStdString(result->takeaway)));
+        // The sweep's chart, for the lessons that declare one (chunk size,
+        // kernel work), a point per run.
+        const LessonSweepChart* chart = window.lessons()->panel()->sweepChart();
+        QCOMPARE(chart->isVisible(), session->lesson()->swept != SweptParameter::None);
+        if (chart->isVisible())
+            QCOMPARE(chart->wallGraph()->dataCount(), static_cast<int>(result->measured.runs.size()));
         if (const QString dir = qEnvironmentVariable("OVS_LESSON_SHOTS"); !dir.isEmpty()) {
             QCoreApplication::processEvents();
             QVERIFY(window.grab().save(QStringLiteral("%1/lesson-%2.png").arg(dir, id)));

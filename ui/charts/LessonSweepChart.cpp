@@ -52,7 +52,8 @@ LessonSweepChart::LessonSweepChart(QWidget* parent)
     axisRect()->insetLayout()->take(legend);
     plotLayout()->addElement(2, 0, legend);
     plotLayout()->setRowStretchFactor(2, 0.001);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    // One entry a row: the panel is narrow, and the bound's name is long.
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     legend->setMargins(QMargins(6, 2, 6, 2));
     legend->setVisible(true);
 
@@ -66,16 +67,13 @@ LessonSweepChart::LessonSweepChart(QWidget* parent)
 
     m_best->setStyle(QCPItemTracer::tsCircle);
     m_best->setSize(20);
-    // Beside the ring, below it: the fastest run is the lowest wall time, so
-    // below it there is only the bound, and the label sits clear of the line.
+    // Below the ring: the fastest run is the lowest wall time, so below it
+    // there is only the bound (and the label has a background over it).
     m_bestText->position->setParentAnchor(m_best->position);
-    m_bestText->position->setCoords(0, 14);
-    m_bestText->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
     m_bestText->setClipToAxisRect(false);
     m_bestText->setPadding(QMargins(4, 2, 4, 2));
 
-    applyFonts();
-    rebuild();
+    applyFonts(); // and draws the (empty) series
     PlotPalette::follow(this);
     applyColours();
 }
@@ -125,8 +123,8 @@ void LessonSweepChart::applyFonts()
     // Marks and lines grow with the text (13 px: a desktop's usual font).
     m_scale = std::max(1.0, QFontInfo(base).pixelSize() / 13.0);
     m_best->setSize(20 * m_scale);
-    m_bestText->position->setCoords(0, 12 * m_scale);
     applyColours();
+    rebuild(); // the best label's offset is in pixels
 }
 
 void LessonSweepChart::applyColours()
@@ -205,7 +203,7 @@ void LessonSweepChart::rebuild()
         yAxis->setTicker(ticker);
         yAxis->setNumberFormat(QStringLiteral("gb"));
         yAxis->setLabel(tr("wall time (ms, log scale)"));
-        yAxis->setRange(bottom / 1.8, top * 1.4);
+        yAxis->setRange(bottom / 3, top * 1.4); // room under the lowest for the fastest run's label
     } else {
         yAxis->setScaleType(QCPAxis::stLinear);
         yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
@@ -221,6 +219,10 @@ void LessonSweepChart::rebuild()
         const SweepPoint& p = points[static_cast<std::size_t>(m_series.best)];
         m_best->position->setCoords(static_cast<double>(p.value), toMs(p.wallNs));
         m_bestText->setText(tr("fastest: %1, %2").arg(QString::fromStdString(p.label), TimeFormat::wallTime(p.wallNs)));
+        // Towards the middle of the plot, so that it never runs off its edge.
+        const bool rightHalf = 2 * m_series.best >= static_cast<int>(points.size());
+        m_bestText->setPositionAlignment(Qt::AlignTop | (rightHalf ? Qt::AlignRight : Qt::AlignLeft));
+        m_bestText->position->setCoords((rightHalf ? 1 : -1) * 10 * m_scale, 12 * m_scale);
     }
     replot(rpQueuedReplot);
 }

@@ -67,9 +67,12 @@ LessonSweepChart::LessonSweepChart(QWidget* parent)
 
     m_best->setStyle(QCPItemTracer::tsCircle);
     m_best->setSize(20);
-    // Below the ring: the fastest run is the lowest wall time, so below it
-    // there is only the bound (and the label has a background over it).
+    // Above the ring: the fastest run is the lowest wall time, with the bound
+    // just under it, so above is where the plot is clear. Over the graphs
+    // (a layer above theirs), on a background of its own.
     m_bestText->position->setParentAnchor(m_best->position);
+    m_best->setLayer(QStringLiteral("axes"));
+    m_bestText->setLayer(QStringLiteral("axes"));
     m_bestText->setClipToAxisRect(false);
     m_bestText->setPadding(QMargins(4, 2, 4, 2));
 
@@ -194,7 +197,7 @@ void LessonSweepChart::rebuild()
         xAxis->setRange(1, 2);
     // A wide span reads on a log scale; a narrow one from zero, where the
     // heights compare as they are.
-    const bool logTime = bottom > 0 && top / bottom > 6;
+    const bool logTime = bottom > 0 && top / bottom > 4;
     if (logTime) {
         yAxis->setScaleType(QCPAxis::stLogarithmic);
         auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
@@ -203,7 +206,7 @@ void LessonSweepChart::rebuild()
         yAxis->setTicker(ticker);
         yAxis->setNumberFormat(QStringLiteral("gb"));
         yAxis->setLabel(tr("wall time (ms, log scale)"));
-        yAxis->setRange(bottom / 3, top * 1.4); // room under the lowest for the fastest run's label
+        yAxis->setRange(bottom / 1.6, top * 1.5);
     } else {
         yAxis->setScaleType(QCPAxis::stLinear);
         yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
@@ -221,8 +224,8 @@ void LessonSweepChart::rebuild()
         m_bestText->setText(tr("fastest: %1, %2").arg(QString::fromStdString(p.label), TimeFormat::wallTime(p.wallNs)));
         // Towards the middle of the plot, so that it never runs off its edge.
         const bool rightHalf = 2 * m_series.best >= static_cast<int>(points.size());
-        m_bestText->setPositionAlignment(Qt::AlignTop | (rightHalf ? Qt::AlignRight : Qt::AlignLeft));
-        m_bestText->position->setCoords((rightHalf ? 1 : -1) * 10 * m_scale, 12 * m_scale);
+        m_bestText->setPositionAlignment(Qt::AlignBottom | (rightHalf ? Qt::AlignRight : Qt::AlignLeft));
+        m_bestText->position->setCoords((rightHalf ? 1 : -1) * 10 * m_scale, -12 * m_scale);
     }
     replot(rpQueuedReplot);
 }

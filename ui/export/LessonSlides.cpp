@@ -212,6 +212,20 @@ struct LessonSlides::Page {
     }
 };
 
+// A chart over a slide's body (a little taller: its own title is its heading).
+void LessonSlides::drawChart(Page& page, QCustomPlot& chart)
+{
+    const QRect area = page.body.adjusted(0, -12, 0, 20);
+    chart.resize(area.size());
+    QImage picture(area.size(), QImage::Format_RGB32);
+    picture.fill(page.colours.background);
+    {
+        QCPPainter painter(&picture);
+        chart.toPainter(&painter, area.width(), area.height());
+    }
+    QPainter(&page.image).drawImage(area.topLeft(), picture);
+}
+
 LessonSlides::LessonSlides(const Lesson& lesson, const DeviceInfo& device, QString dir, bool dark)
     : m_lesson(lesson), m_device(device), m_dir(std::move(dir)), m_dark(dark)
 {
@@ -398,8 +412,6 @@ QImage LessonSlides::sweepSlide(const LessonResult& result) const
 {
     Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("sweep"),
               3 + static_cast<int>(result.focus.size()));
-    QPainter p(&page.image);
-    p.setRenderHint(QPainter::TextAntialiasing);
     BandwidthChart chart(m_document.get());
     chart.setPalette(Theme::palette(m_dark));
     // The chart takes its fonts at construction: set them for the room.
@@ -415,15 +427,7 @@ QImage LessonSlides::sweepSlide(const LessonResult& result) const
     for (QCPLayoutElement* element : chart.plotLayout()->elements(true))
         if (auto* text = qobject_cast<QCPTextElement*>(element))
             text->setFont(slideFont(30, true));
-    const QRect area = page.body.adjusted(0, -12, 0, 20);
-    chart.resize(area.size());
-    QImage picture(area.size(), QImage::Format_RGB32);
-    picture.fill(page.colours.background);
-    {
-        QCPPainter painter(&picture);
-        chart.toPainter(&painter, area.width(), area.height());
-    }
-    p.drawImage(area.topLeft(), picture);
+    drawChart(page, chart);
     return page.image;
 }
 
@@ -442,21 +446,11 @@ QImage LessonSlides::chartSlide(const LessonResult& result) const
 {
     Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("chart"),
               afterCharts(result) - 1);
-    QPainter p(&page.image);
-    p.setRenderHint(QPainter::TextAntialiasing);
     LessonSweepChart chart;
     chart.setPalette(Theme::palette(m_dark));
     chart.setFont(slideFont(26)); // the chart takes its parts' fonts from its own
     chart.setSeries(sweepSeries(m_lesson, result.measured));
-    const QRect area = page.body.adjusted(0, -12, 0, 20);
-    chart.resize(area.size());
-    QImage picture(area.size(), QImage::Format_RGB32);
-    picture.fill(page.colours.background);
-    {
-        QCPPainter painter(&picture);
-        chart.toPainter(&painter, area.width(), area.height());
-    }
-    p.drawImage(area.topLeft(), picture);
+    drawChart(page, chart);
     return page.image;
 }
 

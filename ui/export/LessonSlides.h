@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 
+class QCustomPlot;
+
 namespace ovs::ui {
 
 class TraceDocument;
@@ -61,6 +63,7 @@ public:
 
 private:
     struct Page;
+    static void drawChart(Page& page, QCustomPlot& chart);
     QImage focusSlide(const LessonResult& result, std::size_t focus) const;
     QImage sweepSlide(const LessonResult& result) const;
     QImage chartSlide(const LessonResult& result) const;

@@ -1,6 +1,8 @@
 // `overlapscope export --lesson NAME -o DIR` as a teacher runs it: no
 // display, a small lesson on the simulator, numbered 1920x1080 slides and an
 // index; clear errors for a bad name or folder.
+#include "UiTestSupport.h"
+
 #include "devices/DeviceFactory.h"
 #include "lessons/LessonRunner.h"
 #include "record/TraceCollector.h"
@@ -18,24 +20,8 @@
 class TestLessonSlides : public QObject {
     Q_OBJECT
 
-    struct Result {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-    Result gui(const QStringList& args)
-    {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove("QT_QPA_PLATFORM"); // export must pick offscreen by itself
-        env.remove("DISPLAY");
-        process.setProcessEnvironment(env);
-        process.start(OVERLAPSCOPE_GUI_PATH, args);
-        if (!process.waitForFinished(300000))
-            return {};
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-    }
+    using Result = ovs::test::GuiResult;
+    Result gui(const QStringList& args) { return ovs::test::runGui(args, 300000); }
     QTemporaryDir m_dir;
 
 private slots:

@@ -3,6 +3,8 @@
 // simulator with small runs, step through what to look at to the verdict;
 // cancel mid-lesson; step with the keys in presentation mode.
 // OVS_LESSON_DEVICE=cuda runs the same on a GPU.
+#include "UiTestSupport.h"
+
 #include "charts/LessonSweepChart.h"
 #include "document/LessonSession.h"
 #include "document/TraceDocument.h"
@@ -69,10 +71,7 @@ class TestLessonWindow : public QObject {
     {
         window.setInteractive(false);
         window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(ovs::test::showActive(window));
         window.lessons()->setDeviceSpec(device().toStdString());
     }
 
@@ -107,11 +106,7 @@ class TestLessonWindow : public QObject {
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName("OverlapScopeTest");
-        QCoreApplication::setApplicationName("tst_lesson_window");
+        QVERIFY(ovs::test::useTemporarySettings(m_settingsDir, "tst_lesson_window"));
         setUpApplicationFont();
     }
 

@@ -5,6 +5,7 @@
 // injection library would write it (see TestProfileStream.h), so the live
 // fill, cancel and the messages are exercised for real; a program that never
 // touches CUDA gives a run with a note.
+#include "../TestTimeouts.h"
 #include "../TestProfileStream.h"
 
 #include "document/TraceDocument.h"
@@ -39,7 +40,7 @@ using ovs::test::TestProfileStream;
 
 namespace {
 
-constexpr int kTimeoutMs = 60000;
+const int kTimeoutMs = ovsTestTimeoutMs(60'000);
 
 // Any existing file stands in for the injection library where the program
 // never initializes CUDA: the driver is never asked to load it.

@@ -1,6 +1,7 @@
 // The seam between the window and the device: runs on the simulated H200
 // fill the document live, batch by batch, from a worker thread; cancel,
 // refusals and device errors come back as signals; the GUI thread never waits.
+#include "../TestTimeouts.h"
 #include "document/TraceDocument.h"
 #include "workers/RunController.h"
 
@@ -16,7 +17,7 @@ using namespace ovs::ui;
 
 namespace {
 
-constexpr int kTimeoutMs = 60'000;
+const int kTimeoutMs = ovsTestTimeoutMs(60'000);
 
 RunRequest pipelinesRequest(int chunks, int chunkMiB)
 {

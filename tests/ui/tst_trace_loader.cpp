@@ -1,5 +1,6 @@
 // Trace files are read and written off the GUI thread: load() and save()
 // return at once, results and the loader's own messages come back as signals.
+#include "../TestTimeouts.h"
 #include "workers/TraceLoader.h"
 
 #include "devices/DeviceFactory.h"
@@ -17,7 +18,7 @@ using namespace ovs::ui;
 
 namespace {
 
-constexpr int kTimeoutMs = 30'000;
+const int kTimeoutMs = ovsTestTimeoutMs(30'000);
 
 // A real recording: every strategy on the simulated H200.
 Trace recordedTrace()

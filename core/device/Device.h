@@ -120,6 +120,15 @@ public:
     // Monotonic host clock in ns (virtual in the simulator). Events are aligned
     // to it by the recorder.
     virtual std::int64_t hostNowNs() = 0;
+
+    // ---- Several devices of one host driven at once -------------------------
+    // runPipelineOnDevices drives each device from a host thread of its own.
+    // Real devices share the host's real clock and need nothing. Simulated
+    // devices of one simulated host (sim:h200x2) share its memory bandwidth
+    // and one virtual clock: every device joins at the common start before
+    // any thread runs, and leaves when its thread is done (see SimHost).
+    virtual void joinSharedClock(std::int64_t startNs) { (void)startNs; }
+    virtual void leaveSharedClock() {}
 };
 
 } // namespace ovs

@@ -1,5 +1,6 @@
 // Several GPUs of one host: the specs that name them, the simulated host
 // they share, and pipelines spread over them (runPipelineOnDevices).
+#include "analysis/HostShare.h"
 #include "devices/DeviceFactory.h"
 #include "pipeline/MultiDeviceRunner.h"
 #include "pipeline/PipelineRunner.h"
@@ -79,6 +80,7 @@ private slots:
     void sameRunTwiceIsTheSameRun();
     void stagingCompetesForHostMemory();
     void pinnedDataScalesWhenTheLinksBind();
+    void analysisNamesTheSharedResource();
     void tooFewChunksFailWithAMessage();
     void cancelKeepsWhatFinished();
     void mergedRunSurvivesTheFormat();
@@ -253,6 +255,29 @@ void TestMultiGpu::pinnedDataScalesWhenTheLinksBind()
     QVERIFY(hostBound.verification.passed);
     QVERIFY2(wallMs(hostBound) > 1.2 * wallMs(together),
              qPrintable(QString("wide host %1 ms, H200 host %2 ms").arg(wallMs(together)).arg(wallMs(hostBound))));
+}
+
+void TestMultiGpu::analysisNamesTheSharedResource()
+{
+    // Pinned data on two GPUs: on a host that never binds each GPU uploads
+    // near its own link's rate; on the H200 host's estimate they share it.
+    SimPreset wide = *findSimPreset("h200");
+    wide.hostMemoryTrafficGBps = 1000;
+    const PipelineConfig c = config(PipelineKind::PinnedData, 8);
+    const HostShare links = analyseHostShare(runOn(simSet(wide, 2), c), {});
+    QVERIFY(links.applies);
+    QCOMPARE(links.devices.size(), std::size_t(2));
+    QCOMPARE(links.sumAloneGBps, 2 * wide.pinnedH2DGBps);
+    QVERIFY2(links.bound == SharedBound::Links, links.diagnosis.c_str());
+    QVERIFY(links.diagnosis.starts_with("link bound: 2 GPUs upload"));
+
+    const HostShare host = analyseHostShare(runOn(simSet(*findSimPreset("h200"), 2), c), {});
+    QVERIFY2(host.bound == SharedBound::HostMemory, host.diagnosis.c_str());
+    QVERIFY(host.diagnosis.find("the shared resource is the host's memory bandwidth") != std::string::npos);
+    QVERIFY(host.aggregateGBps < links.aggregateGBps);
+
+    // One GPU: nothing shared to judge.
+    QVERIFY(!analyseHostShare(runOn(simSet(wide, 1), c), {}).applies);
 }
 
 void TestMultiGpu::tooFewChunksFailWithAMessage()

@@ -1,6 +1,7 @@
 #include "ConsoleReport.h"
 
 #include "analysis/ColumnHelp.h"
+#include "analysis/HostShare.h"
 #include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
@@ -315,6 +316,28 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace)
     std::fprintf(out, "Diagnosis:\n");
     for (const Analysed& a : all)
         std::fprintf(out, "- %s: %s\n", a.run->name.c_str(), a.analysis.diagnosis.sentence.c_str());
+    printHostShares(out, trace);
+}
+
+void printHostShares(std::FILE* out, const Trace& trace)
+{
+    for (const Run& run : trace.runs) {
+        const HostShare share = analyseHostShare(run, trace.sweeps);
+        if (!share.applies)
+            continue;
+        std::fprintf(out, "\nSeveral GPUs, one host (%s): uploads of %s memory\n", printable(run.name).c_str(),
+                     toString(share.memory));
+        std::fprintf(out, "| device | uploaded MiB | upload busy ms | GB/s together | GB/s alone | alone from |\n"
+                          "|---|---:|---:|---:|---:|---|\n");
+        for (const DeviceUploads& d : share.devices)
+            std::fprintf(out, "| GPU %d: %s | %.1f | %s | %.1f | %s | %s |\n", d.device, printable(d.label).c_str(),
+                         static_cast<double>(d.bytes) / (1024.0 * 1024.0), ms(d.busyNs).c_str(), d.gbps,
+                         d.aloneGBps > 0 ? printed("%.1f", d.aloneGBps).c_str() : "-",
+                         d.aloneSource.empty() ? "unknown" : printable(d.aloneSource).c_str());
+        std::fprintf(out, "| host (all GPUs) | | | %.1f | %s | sum of the above |\n", share.aggregateGBps,
+                     share.sumAloneGBps > 0 ? printed("%.1f", share.sumAloneGBps).c_str() : "-");
+        std::fprintf(out, "Diagnosis: %s\n", printable(share.diagnosis).c_str());
+    }
 }
 
 namespace {

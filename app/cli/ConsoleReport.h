@@ -22,6 +22,9 @@ void printOpCounts(std::FILE* out, const std::vector<Run>& runs);
 void printAnalysis(std::FILE* out, const Trace& trace);
 // After every pipeline run: one compact row per run and its diagnosis line.
 void printAnalysisSummary(std::FILE* out, const Trace& trace);
+// Runs spread over several GPUs: per device and for the host as a whole, the
+// upload rate together against alone, and what bounds them (HostShare).
+void printHostShares(std::FILE* out, const Trace& trace);
 // Runs of programs we did not build (profiled, imported): name, source,
 // wall time, GPU ops and status; their analysis is the findings.
 void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs);

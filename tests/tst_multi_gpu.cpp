@@ -1,6 +1,9 @@
 // Several GPUs of one host: the specs that name them, the simulated host
 // they share, and pipelines spread over them (runPipelineOnDevices).
 #include "analysis/HostShare.h"
+#include "bench/PeerBench.h"
+#include "device/DeviceBuffer.h"
+#include "device/Stream.h"
 #include "devices/DeviceFactory.h"
 #include "pipeline/MultiDeviceRunner.h"
 #include "pipeline/PipelineRunner.h"
@@ -81,6 +84,9 @@ private slots:
     void stagingCompetesForHostMemory();
     void pinnedDataScalesWhenTheLinksBind();
     void analysisNamesTheSharedResource();
+    void peerCopyMovesTheData();
+    void peerMatrixBothDirectionsAccessOnAndOff();
+    void peerMatrixNeedsTwoGpus();
     void tooFewChunksFailWithAMessage();
     void cancelKeepsWhatFinished();
     void mergedRunSurvivesTheFormat();
@@ -280,6 +286,78 @@ void TestMultiGpu::analysisNamesTheSharedResource()
     QVERIFY(!analyseHostShare(runOn(simSet(wide, 1), c), {}).applies);
 }
 
+void TestMultiGpu::peerCopyMovesTheData()
+{
+    const DeviceSet set = createDevices("sim:h200x2");
+    Device& a = set.at(0);
+    Device& b = set.at(1);
+    QVERIFY(a.canAccessPeer(b));
+    QVERIFY(!a.canAccessPeer(a));
+    DeviceBuffer<float> source(a, 1024);
+    DeviceBuffer<float> target(b, 1024);
+    // The simulator's device memory is host memory: the test can fill and read it.
+    for (int i = 0; i < 1024; ++i)
+        source.devicePtr()[i] = static_cast<float>(i);
+    Stream stream(a);
+    for (bool access : {true, false}) {
+        std::fill(target.devicePtr(), target.devicePtr() + 1024, -1.0f);
+        a.setPeerAccess(b, access);
+        a.copyPeerAsync(target.devicePtr(), b, source.devicePtr(), 1024 * sizeof(float), stream.id());
+        stream.synchronize();
+        for (int i = 0; i < 1024; ++i)
+            QCOMPARE(target.devicePtr()[i], static_cast<float>(i));
+    }
+    // The destination must be the peer's device memory.
+    QVERIFY_THROWS_EXCEPTION(DeviceError, a.copyPeerAsync(target.devicePtr(), a, source.devicePtr(), 64, stream.id()));
+    const DeviceSet other = createDevices("sim:h200x2");
+    QVERIFY(!a.canAccessPeer(other.at(1))); // another simulated host
+}
+
+void TestMultiGpu::peerMatrixBothDirectionsAccessOnAndOff()
+{
+    CancelFlag cancel;
+    const PeerMatrix matrix = runPeerMatrix(createDevices("sim:h200x2"), 8ull << 20, 1, 3, cancel);
+    QVERIFY(matrix.note.empty());
+    QCOMPARE(matrix.status, RunStatus::Completed);
+    QCOMPARE(matrix.points.size(), std::size_t(4));
+    double on = 0, off = 0;
+    std::set<std::pair<int, int>> pairs;
+    for (const PeerPoint& p : matrix.points) {
+        QVERIFY(p.measured);
+        QCOMPARE(p.samplesMs.size(), std::size_t(3));
+        pairs.insert({p.src, p.dst});
+        (p.peerAccess ? on : off) = p.gbps;
+    }
+    QCOMPARE(pairs, (std::set<std::pair<int, int>>{{0, 1}, {1, 0}}));
+    // Direct over the peer link beats staging through host memory.
+    QVERIFY2(on > 1.5 * off, qPrintable(QString("on %1, off %2 GB/s").arg(on).arg(off)));
+
+    // The copies are a run of peer copies on both GPUs' lanes.
+    const Run& run = matrix.run;
+    QCOMPARE(run.deviceCount(), 2);
+    std::set<int> devices;
+    for (const Op& op : run.ops) {
+        QCOMPARE(op.kind, OpKind::PeerCopy);
+        devices.insert(run.lanes[op.lane].device);
+    }
+    QCOMPARE(run.ops.size(), std::size_t(4 * 3));
+    QCOMPARE(devices, (std::set<int>{0, 1}));
+    QCOMPARE(run.nameOf(run.ops.front()), std::string("GPU 0 \u2192 GPU 1 (peer access on)"));
+    Trace trace;
+    trace.runs = {run};
+    const auto loaded = traceFromJson(traceToJson(trace));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(trace.formatVersion(), 3);
+}
+
+void TestMultiGpu::peerMatrixNeedsTwoGpus()
+{
+    CancelFlag cancel;
+    const PeerMatrix matrix = runPeerMatrix(createDevices("sim:h200x1"), 1 << 20, 0, 1, cancel);
+    QVERIFY2(matrix.note.find("needs two GPUs") != std::string::npos, matrix.note.c_str());
+    QVERIFY(matrix.points.empty());
+}
+
 void TestMultiGpu::tooFewChunksFailWithAMessage()
 {
     const Run run = runOn(createDevices("sim:h200x4"), config(PipelineKind::Overlapped, 3));
@@ -328,6 +406,16 @@ void TestMultiGpu::cudaAllRunsOnWhateverGpusExist()
         QVERIFY(run.device.detail.find("1 GPU") != std::string::npos);
     else
         QCOMPARE(run.deviceCount(), set.size());
+
+    CancelFlag cancel;
+    const PeerMatrix matrix = runPeerMatrix(set, 64ull << 20, 1, 3, cancel);
+    if (set.size() == 1) {
+        QVERIFY2(matrix.note.find("needs two GPUs") != std::string::npos, matrix.note.c_str());
+    } else {
+        QCOMPARE(matrix.status, RunStatus::Completed);
+        for (const PeerPoint& p : matrix.points)
+            QVERIFY2(!p.measured || p.gbps > 0, p.note.c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestMultiGpu)

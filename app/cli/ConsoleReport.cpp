@@ -319,6 +319,43 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace)
     printHostShares(out, trace);
 }
 
+void printPeerMatrix(std::FILE* out, const PeerMatrix& matrix, int devices)
+{
+    if (!matrix.note.empty()) {
+        std::fprintf(out, "\nPeer-to-peer matrix: %s\n", printable(matrix.note).c_str());
+        return;
+    }
+    const bool simulated = matrix.run.device.simulated;
+    for (bool access : {true, false}) {
+        std::fprintf(out, "\nPeer-to-peer copies (cudaMemcpyPeerAsync), %s, peer access %s, GB/s%s\n",
+                     matrix.points.empty() ? "-" : (std::to_string(matrix.points.front().bytes >> 20) + " MiB").c_str(),
+                     access ? "on" : "off", simulated ? " (SIMULATED: peer link rate is an estimate)" : "");
+        std::fprintf(out, "| source \\ destination |");
+        for (int d = 0; d < devices; ++d)
+            std::fprintf(out, " GPU %d |", d);
+        std::fprintf(out, "\n|---|");
+        for (int d = 0; d < devices; ++d)
+            std::fprintf(out, "---:|");
+        std::fprintf(out, "\n");
+        for (int src = 0; src < devices; ++src) {
+            std::fprintf(out, "| GPU %d |", src);
+            for (int dst = 0; dst < devices; ++dst) {
+                std::string cell = "-";
+                for (const PeerPoint& p : matrix.points)
+                    if (p.src == src && p.dst == dst && p.peerAccess == access)
+                        cell = p.measured ? printed("%.1f", p.gbps) : "no access";
+                std::fprintf(out, " %s |", cell.c_str());
+            }
+            std::fprintf(out, "\n");
+        }
+    }
+    for (const PeerPoint& p : matrix.points)
+        if (!p.note.empty())
+            std::fprintf(out, "  %s\n", printable(p.note).c_str());
+    if (matrix.status != RunStatus::Completed)
+        std::fprintf(out, "  stopped: %s\n", printable(matrix.error).c_str());
+}
+
 void printHostShares(std::FILE* out, const Trace& trace)
 {
     for (const Run& run : trace.runs) {

@@ -9,6 +9,7 @@
 #include "WritableOutput.h"
 
 #include "base/Printable.h"
+#include "bench/PeerBench.h"
 #include "devices/DeviceFactory.h"
 #include "io/AtomicFileWriter.h"
 #include "jobs/JobRunner.h"
@@ -62,7 +63,8 @@ Device:
                        pipeline, record and bench also take several GPUs of one host:
                        )" + multiDeviceSpecSyntax() + R"(.
                        A pipeline then spreads its chunks over them (docs/multi-gpu.md); the
-                       sweep measures each device alone.
+                       sweep measures each device alone, then the peer-to-peer matrix (every
+                       pair, both directions, peer access on and off, at the largest size).
 
 Pipeline options (pipeline, record):
   --pipelines LIST     comma-separated strategies, or 'all' (default serialized,overlapped):
@@ -396,6 +398,28 @@ int writeTrace(const Trace& trace, const std::string& path)
     return cli::kExitOk;
 }
 
+// With a multi-device spec, the peer-to-peer matrix after the sweeps (at
+// the sweep's largest size), printed and added to the trace as a run of
+// peer copies; a set of one says why there is none.
+void peerMatrix(const CliArgs& args, const DeviceSet& devices, const BenchConfig& config, CancelFlag& cancel,
+                Trace& trace, JobOutcome& outcome)
+{
+    if (!isMultiDeviceSpec(args.value("--device", "auto")) || cancel.isCancelled())
+        return;
+    const std::uint64_t bytes = *std::max_element(config.sizes.begin(), config.sizes.end());
+    if (!args.has("--quiet") && devices.size() > 1)
+        std::fprintf(stderr, "peer-to-peer matrix: %d GPUs, %llu MiB\n", devices.size(),
+                     static_cast<unsigned long long>(bytes >> 20));
+    PeerMatrix matrix = runPeerMatrix(devices, bytes, config.warmups, config.samples, cancel);
+    cli::printPeerMatrix(stdout, matrix, devices.size());
+    if (matrix.status == RunStatus::Cancelled)
+        outcome.cancelled = true;
+    else if (matrix.status == RunStatus::Failed)
+        outcome.problems.push_back("peer-to-peer matrix failed: " + matrix.error);
+    if (matrix.note.empty())
+        trace.runs.push_back(std::move(matrix.run));
+}
+
 int commandBench(const CliArgs& args, CancelFlag& cancel)
 {
     JobList jobs;
@@ -411,6 +435,7 @@ int commandBench(const CliArgs& args, CancelFlag& cancel)
     makePrintable(recording.trace);
     for (const auto& sweep : recording.trace.sweeps)
         cli::printBandwidthTable(stdout, sweep);
+    peerMatrix(args, devices, *jobs.sweep, cancel, recording.trace, recording.outcome);
     return finish(recording.outcome);
 }
 
@@ -437,6 +462,8 @@ int commandRecord(const CliArgs& args, CancelFlag& cancel)
         jobs.sweep = benchConfig(args);
     const DeviceSet devices = openDevices(args);
     Recording recording = record(args, devices, jobs, cancel);
+    if (jobs.sweep)
+        peerMatrix(args, devices, *jobs.sweep, cancel, recording.trace, recording.outcome);
     const int written = writeTrace(recording.trace, path);
     makePrintable(recording.trace);
     report(recording.trace, whyNoEngineTiming(devices.at(0)));

@@ -50,17 +50,93 @@ SimDevice::~SimDevice()
         m_host->leave(m_hostIndex);
 }
 
+bool SimDevice::holdsDeviceRange(const void* p, std::size_t bytes) const
+{
+    auto it = m_allocations.upper_bound(p);
+    if (it == m_allocations.begin())
+        return false;
+    --it;
+    const auto* base = static_cast<const std::byte*>(it->first);
+    const auto* lo = static_cast<const std::byte*>(p);
+    return it->second.kind == AllocKind::Device && lo >= base && lo + bytes <= base + it->second.bytes;
+}
+
+bool SimDevice::canAccessPeer(Device& peer)
+{
+    auto* other = dynamic_cast<SimDevice*>(&peer);
+    return other && other != this && m_host && other->m_host == m_host;
+}
+
+void SimDevice::setPeerAccess(Device& peer, bool enabled)
+{
+    if (!canAccessPeer(peer))
+        throw DeviceError("simulated cudaDeviceEnablePeerAccess: " + peer.info().label()
+                          + " is not another GPU of this simulated host");
+    auto* other = static_cast<const SimDevice*>(&peer);
+    std::erase(m_peerAccess, other);
+    if (enabled)
+        m_peerAccess.push_back(other);
+    advanceHost(usToNs(m_preset.apiCallUs));
+}
+
+void SimDevice::copyPeerAsync(void* dst, Device& peer, const void* src, std::size_t bytes, StreamId streamId)
+{
+    StreamState& s = stream(streamId);
+    if (!canAccessPeer(peer))
+        throw DeviceError("simulated cudaMemcpyPeerAsync: " + peer.info().label()
+                          + " is not another GPU of this simulated host");
+    auto& other = static_cast<SimDevice&>(peer);
+    if (bytes == 0)
+        return;
+    if (!holdsDeviceRange(src, bytes))
+        throw DeviceError("simulated cudaMemcpyPeerAsync: the source is not inside a device allocation of this GPU");
+    if (!other.holdsDeviceRange(dst, bytes))
+        throw DeviceError("simulated cudaMemcpyPeerAsync: the destination is not inside a device allocation of "
+                          + other.info().label());
+    const bool direct = std::find(m_peerAccess.begin(), m_peerAccess.end(), &other) != m_peerAccess.end();
+    const std::int64_t fixed = usToNs(m_preset.copyLatencyUs);
+    advanceHost(usToNs(m_preset.apiCallUs));
+    hostTurn();
+    const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), streamReadyNs(streamId));
+    std::int64_t duration = 0;
+    SimEngine& engine = m_d2hEngines.front();
+    if (direct) {
+        duration = fixed + transferNs(bytes, m_preset.peerGBps);
+    } else {
+        // Staged by the driver: down to host memory, then up to the peer.
+        duration = 2 * fixed + transferNs(bytes, m_preset.pinnedD2HGBps) + transferNs(bytes, other.m_preset.pinnedH2DGBps);
+        const std::int64_t at = engine.earliestStart(ready, duration);
+        duration = std::max(duration, hostTraffic(at + fixed, 2.0 * static_cast<double>(bytes),
+                                                  2.0 * static_cast<double>(bytes) / static_cast<double>(duration - 2 * fixed),
+                                                  false) - at);
+    }
+    const std::int64_t start = m_preset.copyEngines == 1 ? m_h2dEngines.front().scheduleInOrder(ready, duration)
+                                                         : engine.schedule(ready, duration);
+    if (!direct)
+        hostTraffic(start + fixed, 2.0 * static_cast<double>(bytes),
+                    2.0 * static_cast<double>(bytes) / static_cast<double>(std::max<std::int64_t>(1, duration - 2 * fixed)), true);
+    const std::int64_t end = start + duration;
+    s.readyNs = end;
+    std::memcpy(dst, src, bytes);
+    if (m_tag)
+        m_engineRecords.push_back({m_tag, start, end, HostMemoryKind::Device});
+    track(src, bytes, end, false, "a peer copy");
+}
+
 void SimDevice::joinSharedClock(std::int64_t startNs)
 {
     m_hostNs = std::max(m_hostNs, startNs);
-    if (m_host)
+    if (m_host) {
         m_host->join(m_hostIndex, m_hostNs);
+        m_joined = true;
+    }
 }
 
 void SimDevice::leaveSharedClock()
 {
     if (m_host)
         m_host->leave(m_hostIndex);
+    m_joined = false;
 }
 
 void SimDevice::hostTurn()
@@ -71,7 +147,8 @@ void SimDevice::hostTurn()
 
 std::int64_t SimDevice::hostTraffic(std::int64_t startNs, double trafficBytes, double gbps, bool commit)
 {
-    if (!m_host)
+    // Driven alone (a sweep of one device of the set), it has the host to itself.
+    if (!m_host || !m_joined)
         return startNs + (gbps > 0 ? static_cast<std::int64_t>(std::llround(trafficBytes / gbps)) : 0);
     return m_host->transfer(startNs, trafficBytes, gbps, commit);
 }
@@ -616,7 +693,7 @@ std::vector<HostInterval> SimDevice::hostCopyParallel(void* dst, const void* src
     }
     // On a host shared with other GPUs the threads together go no faster
     // than the host's memory allows: stretch every part alike.
-    if (m_host && bytes != 0) {
+    if (m_host && m_joined && bytes != 0) {
         hostTurn();
         std::int64_t together = 0;
         for (const auto& interval : intervals)

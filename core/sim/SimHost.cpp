@@ -28,6 +28,9 @@ void SimHost::leave(int device)
 {
     std::lock_guard lock(m_mutex);
     m_participants.at(static_cast<std::size_t>(device)).joined = false;
+    // The last one out: the next run starts on an idle host.
+    if (std::none_of(m_participants.begin(), m_participants.end(), [](const Participant& p) { return p.joined; }))
+        m_booked.clear();
     m_changed.notify_all();
 }
 

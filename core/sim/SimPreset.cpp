@@ -62,6 +62,12 @@ SimPreset h200()
     p.hostMemoryTrafficGBps = 80.0;
     p.hostMemoryTrafficSource = "estimate: 2 x the measured aggregate staging memcpy rate (40 GB/s, 16 threads), "
                                 "DMA assumed to share it; not measured with several GPUs (no two-GPU machine lent)";
+    // ESTIMATE: no two-GPU machine was lent. H200 PCIe cards without an
+    // NVLink bridge copy peer to peer through the PCIe switch, at about the
+    // one-way pinned rate of their Gen5 x16 links (nvbandwidth on such hosts
+    // reports 50-55 GB/s); with an NVLink bridge it would be far more.
+    p.peerGBps = 50.0;
+    p.peerSource = "estimate: PCIe Gen5 peer-to-peer without NVLink, about the one-way pinned rate; not measured";
     p.kernelGBps = 3000.0;
     p.deviceMemoryBytes = 150'000'000'000ull;
     return p;
@@ -98,6 +104,10 @@ SimPreset rtx4090()
     // ESTIMATE: 2 x the assumed memcpy aggregate, as for the H200 host.
     p.hostMemoryTrafficGBps = 50.0;
     p.hostMemoryTrafficSource = "estimate: 2 x the assumed aggregate memcpy rate (25 GB/s); not measured";
+    // ESTIMATE: GeForce cards have no peer access over PCIe; kept at the
+    // one-way pinned rate so the model has a figure, labelled as such.
+    p.peerGBps = 22.0;
+    p.peerSource = "estimate: not measured; GeForce drivers usually refuse peer access over PCIe";
     p.kernelGBps = 900.0;
     p.deviceMemoryBytes = 24'000'000'000ull;
     return p;

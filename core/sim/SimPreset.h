@@ -55,6 +55,10 @@ struct SimPreset {
     // then the DMA). Not used by a single simulated GPU. 0: no cap.
     double hostMemoryTrafficGBps = 0;
     std::string hostMemoryTrafficSource; // measured, or why it is an estimate
+    // GPU to GPU over the peer link with peer access on (cudaMemcpyPeerAsync);
+    // off, a peer copy is staged through host memory at the pinned rates.
+    double peerGBps = 0;
+    std::string peerSource; // measured, or why it is an estimate
     // First write into freshly allocated pageable memory: the OS maps and
     // zeroes each page. Charged on top of the copy into it.
     double pageFaultGBps = 0;

@@ -41,7 +41,9 @@ SimDevice::SimDevice(SimPreset preset, std::shared_ptr<SimHost> host, int index,
     m_hostIndex = m_host ? m_host->attach() : -1;
     m_info.detail = "GPU " + std::to_string(index) + " of " + std::to_string(count)
                     + " on one simulated host (host memory traffic " + std::to_string(static_cast<int>(m_preset.hostMemoryTrafficGBps))
-                    + " GB/s shared: " + m_preset.hostMemoryTrafficSource + "); " + m_info.detail;
+                    + " GB/s shared: " + m_preset.hostMemoryTrafficSource + "; peer link "
+                    + std::to_string(static_cast<int>(m_preset.peerGBps)) + " GB/s: " + m_preset.peerSource + "); "
+                    + m_info.detail;
 }
 
 SimDevice::~SimDevice()

@@ -25,8 +25,9 @@ QColor opColor(OpKind kind)
     case OpKind::Memset: return QColor(0xb1, 0xcc, 0xf0);
     case OpKind::DeviceCopy: return QColor(0x46, 0x84, 0x92);
     case OpKind::ApiCall: return QColor(0xf2, 0xcc, 0x68);
-    // Peer copies (GPU to GPU): magenta, apart from both host-link directions.
-    case OpKind::PeerCopy: return QColor(0xd9, 0x4f, 0xb0);
+    // Peer copies (GPU to GPU): violet, apart from both host-link directions and
+    // from device copies under simulated deuteranopia (teal and magenta are not).
+    case OpKind::PeerCopy: return QColor(0x99, 0x00, 0xff);
     }
     return Qt::black;
 }

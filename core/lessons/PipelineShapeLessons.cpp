@@ -111,6 +111,7 @@ Lesson chunkSize()
                 "fill: the first upload of the largest chunks runs with nothing beside it"},
                {"chunk/128", {OpKind::Upload, "stream", std::nullopt, 0, 15},
                 "the smallest chunks: fixed costs between tiny copies"}};
+    l.swept = SweptParameter::ChunkBytes;
     l.takeaway = "The fastest chunk size was {best} at {wall_best} ({distance_best} its bound). The smallest, {smallest}, "
                  "took {wall_smallest}; the largest, {largest}, took {wall_largest}.";
     l.judge = [](const LessonMeasurements& m) {
@@ -175,6 +176,7 @@ Lesson copyVsCompute()
     };
     l.focus = {{"k-1/8", {OpKind::Upload, "stream", std::nullopt, -1, -1}, "copy-bound: the copy engines never rest"},
                {"k-8", {OpKind::Kernel, "stream", std::nullopt, -1, -1}, "compute-bound: the kernels never rest"}};
+    l.swept = SweptParameter::KernelRepeats;
     l.takeaway = "With light kernels the run took {wall_light}, copies busy {copy_light} and kernels {compute_light} "
                  "(bound: {bound_light}). With kernels eight times an upload it took {wall_heavy}: kernels busy "
                  "{compute_heavy}, copies {copy_heavy}, all hidden (bound: {bound_heavy}).";

@@ -82,8 +82,9 @@ Lesson chunkSize()
         "Cutting the data into chunks is what lets copies and kernels overlap, but the pipeline must fill before "
         "anything overlaps and drain after: the first upload and the last download run alone. Large chunks make "
         "that fill and drain long. Small chunks make it short, but every copy and launch has a fixed cost on the "
-        "host and the GPU, paid once per chunk. The runs move the same 128 MiB in chunks from 128 KiB to 64 MiB; "
-        "the table puts each wall time next to the bound the link allows.";
+        "host and the GPU, paid once per chunk. The runs move the same data in six chunk sizes, from 1/128 of the "
+        "lesson's chunk to four times it (256 KiB to 128 MiB at the default 32 MiB); the chart draws each run's "
+        "wall time against its chunk size, beside the bound the link allows.";
     l.question = {"Which chunk size moves the data fastest?",
                   {{"a", "the smallest: the most overlap"},
                    {"b", "the largest: the fewest copies"},

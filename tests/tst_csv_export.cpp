@@ -127,7 +127,7 @@ void TestCsvExport::layout()
     // The second run's lane name holds a line break, escaped on its line.
     QVERIFY(lines[2].startsWith("# run 1: {"));
     QCOMPARE(lines[3], QStringLiteral("run,lane,lane_kind,kind,chunk,start_ns,end_ns,duration_ns,bytes,memory,gbps,"
-                                      "exec_start_ns,exec_end_ns"));
+                                      "exec_start_ns,exec_end_ns,device"));
 }
 
 void TestCsvExport::oneRowPerOp()
@@ -136,7 +136,7 @@ void TestCsvExport::oneRowPerOp()
     const auto rows = tableRows(csv);
     QCOMPARE(rows.size(), 1 + 3 + 1);
     for (const auto& row : rows)
-        QCOMPARE(row.size(), 13);
+        QCOMPARE(row.size(), 14);
     QVERIFY(csv.ends_with('\n'));
 }
 
@@ -146,16 +146,16 @@ void TestCsvExport::rowValues_data()
     QTest::addColumn<QStringList>("fields");
     QTest::newRow("upload without exec")
         << 1
-        << QStringList{"0", "0", "stream", "upload", "3", "1000", "2000", "1000", "2000", "pinned", "2.000", "", ""};
+        << QStringList{"0", "0", "stream", "upload", "3", "1000", "2000", "1000", "2000", "pinned", "2.000", "", "", "0"};
     // GB/s from the engine's 1000 ns, not the stream's 2000 ns.
     QTest::newRow("download with exec")
         << 2
         << QStringList{"0",    "0",    "stream", "download", "3",    "2000", "4000",
-                       "2000", "3000", "pinned", "3.000",    "2500", "3500"};
+                       "2000", "3000", "pinned", "3.000",    "2500", "3500", "0"};
     QTest::newRow("sync moves nothing")
-        << 3 << QStringList{"0", "1", "host", "sync", "-1", "4000", "4000", "0", "0", "none", "", "", ""};
+        << 3 << QStringList{"0", "1", "host", "sync", "-1", "4000", "4000", "0", "0", "none", "", "", "", ""};
     QTest::newRow("simulated run")
-        << 4 << QStringList{"1", "0", "host", "stage_in", "0", "0", "3", "3", "10", "pageable", "3.333", "", ""};
+        << 4 << QStringList{"1", "0", "host", "stage_in", "0", "0", "3", "3", "10", "pageable", "3.333", "", "", ""};
 }
 
 void TestCsvExport::rowValues()
@@ -200,7 +200,7 @@ void TestCsvExport::emptyTraceIsHeaderOnly()
 {
     const auto rows = tableRows(traceToCsv(Trace{}));
     QCOMPARE(rows.size(), 1);
-    QCOMPARE(rows[0].size(), 13);
+    QCOMPARE(rows[0].size(), 14);
     QVERIFY(::runLines(traceToCsv(Trace{})).isEmpty());
 }
 

@@ -303,7 +303,7 @@ void TestTraceFormat::opsAreCompactArrays()
     QVERIFY(parsed.value);
     const Json& root = *parsed.value;
     QCOMPARE(root.find("format")->asString(), std::string("overlapscope-trace"));
-    QCOMPARE(root.find("version")->asInteger(), std::int64_t(Trace::kFormatVersion));
+    QCOMPARE(root.find("version")->asInteger(), std::int64_t(Trace::kSingleDeviceFormatVersion));
     const auto& ops = root.find("runs")->asArray()[0].find("ops")->asArray();
     // Sorted by lane then start: lane 0 holds upload, kernel, download.
     QCOMPARE(ops[0].toText(), std::string(R"(["upload",0,0,2000,5000,67108864,"pinned",2100,4900])"));
@@ -534,7 +534,7 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("version as fraction") << mutated([](Json& r) { member(r, "version") = 1.5; })
                                          << "field \"version\" must be an integer, not a number";
     QTest::newRow("version 99") << mutated([](Json& r) { member(r, "version") = 99; })
-                                << "this trace is format version 99; this build reads up to 2: update OverlapScope";
+                                << "this trace is format version 99; this build reads up to 3: update OverlapScope";
     QTest::newRow("version 0") << mutated([](Json& r) { member(r, "version") = 0; })
                                << "format version 0 is not valid";
     QTest::newRow("no runs") << mutated([](Json& r) { removeMember(r, "runs"); }) << "trace: missing field \"runs\"";

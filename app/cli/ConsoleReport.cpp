@@ -1,6 +1,7 @@
 #include "ConsoleReport.h"
 
 #include "analysis/ColumnHelp.h"
+#include "analysis/HostShare.h"
 #include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
@@ -315,6 +316,65 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace)
     std::fprintf(out, "Diagnosis:\n");
     for (const Analysed& a : all)
         std::fprintf(out, "- %s: %s\n", a.run->name.c_str(), a.analysis.diagnosis.sentence.c_str());
+    printHostShares(out, trace);
+}
+
+void printPeerMatrix(std::FILE* out, const PeerMatrix& matrix, int devices)
+{
+    if (!matrix.note.empty()) {
+        std::fprintf(out, "\nPeer-to-peer matrix: %s\n", printable(matrix.note).c_str());
+        return;
+    }
+    const bool simulated = matrix.run.device.simulated;
+    for (bool access : {true, false}) {
+        std::fprintf(out, "\nPeer-to-peer copies (cudaMemcpyPeerAsync), %s, peer access %s, GB/s%s\n",
+                     matrix.points.empty() ? "-" : (std::to_string(matrix.points.front().bytes >> 20) + " MiB").c_str(),
+                     access ? "on" : "off", simulated ? " (SIMULATED: peer link rate is an estimate)" : "");
+        std::fprintf(out, "| source \\ destination |");
+        for (int d = 0; d < devices; ++d)
+            std::fprintf(out, " GPU %d |", d);
+        std::fprintf(out, "\n|---|");
+        for (int d = 0; d < devices; ++d)
+            std::fprintf(out, "---:|");
+        std::fprintf(out, "\n");
+        for (int src = 0; src < devices; ++src) {
+            std::fprintf(out, "| GPU %d |", src);
+            for (int dst = 0; dst < devices; ++dst) {
+                std::string cell = "-";
+                for (const PeerPoint& p : matrix.points)
+                    if (p.src == src && p.dst == dst && p.peerAccess == access)
+                        cell = p.measured ? printed("%.1f", p.gbps) : "no access";
+                std::fprintf(out, " %s |", cell.c_str());
+            }
+            std::fprintf(out, "\n");
+        }
+    }
+    for (const PeerPoint& p : matrix.points)
+        if (!p.note.empty())
+            std::fprintf(out, "  %s\n", printable(p.note).c_str());
+    if (matrix.status != RunStatus::Completed)
+        std::fprintf(out, "  stopped: %s\n", printable(matrix.error).c_str());
+}
+
+void printHostShares(std::FILE* out, const Trace& trace)
+{
+    for (const Run& run : trace.runs) {
+        const HostShare share = analyseHostShare(run, trace.sweeps);
+        if (!share.applies)
+            continue;
+        std::fprintf(out, "\nSeveral GPUs, one host (%s): uploads of %s memory\n", printable(run.name).c_str(),
+                     toString(share.memory));
+        std::fprintf(out, "| device | uploaded MiB | upload busy ms | GB/s together | GB/s alone | alone from |\n"
+                          "|---|---:|---:|---:|---:|---|\n");
+        for (const DeviceUploads& d : share.devices)
+            std::fprintf(out, "| GPU %d: %s | %.1f | %s | %.1f | %s | %s |\n", d.device, printable(d.label).c_str(),
+                         static_cast<double>(d.bytes) / (1024.0 * 1024.0), ms(d.busyNs).c_str(), d.gbps,
+                         d.aloneGBps > 0 ? printed("%.1f", d.aloneGBps).c_str() : "-",
+                         d.aloneSource.empty() ? "unknown" : printable(d.aloneSource).c_str());
+        std::fprintf(out, "| host (all GPUs) | | | %.1f | %s | sum of the above |\n", share.aggregateGBps,
+                     share.sumAloneGBps > 0 ? printed("%.1f", share.sumAloneGBps).c_str() : "-");
+        std::fprintf(out, "Diagnosis: %s\n", printable(share.diagnosis).c_str());
+    }
 }
 
 namespace {

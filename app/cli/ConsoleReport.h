@@ -1,5 +1,7 @@
 #pragma once
 
+#include "bench/PeerBench.h"
+
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 #include "trace/Trace.h"
@@ -22,6 +24,12 @@ void printOpCounts(std::FILE* out, const std::vector<Run>& runs);
 void printAnalysis(std::FILE* out, const Trace& trace);
 // After every pipeline run: one compact row per run and its diagnosis line.
 void printAnalysisSummary(std::FILE* out, const Trace& trace);
+// Runs spread over several GPUs: per device and for the host as a whole, the
+// upload rate together against alone, and what bounds them (HostShare).
+void printHostShares(std::FILE* out, const Trace& trace);
+// The peer-to-peer matrix as nvbandwidth prints it: GB/s, rows the source
+// GPU, columns the destination; one table with peer access on, one off.
+void printPeerMatrix(std::FILE* out, const PeerMatrix& matrix, int devices);
 // Runs of programs we did not build (profiled, imported): name, source,
 // wall time, GPU ops and status; their analysis is the findings.
 void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs);

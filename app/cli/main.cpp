@@ -9,6 +9,7 @@
 #include "WritableOutput.h"
 
 #include "base/Printable.h"
+#include "bench/PeerBench.h"
 #include "devices/DeviceFactory.h"
 #include "io/AtomicFileWriter.h"
 #include "jobs/JobRunner.h"
@@ -59,6 +60,11 @@ Commands:
 Device:
   --device SPEC        auto (default: the CUDA GPU if one answers, else the simulated H200),
                        or one of: )") + deviceSpecSyntax() + R"(
+                       pipeline, record and bench also take several GPUs of one host:
+                       )" + multiDeviceSpecSyntax() + R"(.
+                       A pipeline then spreads its chunks over them (docs/multi-gpu.md); the
+                       sweep measures each device alone, then the peer-to-peer matrix (every
+                       pair, both directions, peer access on and off, at the largest size).
 
 Pipeline options (pipeline, record):
   --pipelines LIST     comma-separated strategies, or 'all' (default serialized,overlapped):
@@ -155,6 +161,8 @@ void makePrintable(Trace& trace)
         run.error = printable(run.error);
         run.verification.message = printable(run.verification.message);
         device(run.device);
+        for (auto& more : run.moreDevices)
+            device(more);
         for (auto& lane : run.lanes)
             lane.name = printable(lane.name);
     }
@@ -198,6 +206,23 @@ std::unique_ptr<Device> openDevice(const CliArgs& args)
         setenv("OVERLAPSCOPE_NO_CUPTI", "1", 1);
     try {
         return createDevice(args.value("--device", "auto"));
+    } catch (const DeviceUnavailable& e) {
+        throw NoDevice(e.what());
+    } catch (const DeviceError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// The devices a spec names, one or several (pipeline, record, bench).
+DeviceSet openDevices(const CliArgs& args)
+{
+    if (args.has("--no-op-timing"))
+        setenv("OVERLAPSCOPE_NO_CUPTI", "1", 1);
+    try {
+        DeviceSet set = createDevices(args.value("--device", "auto"));
+        if (!set.note.empty())
+            std::fprintf(stderr, "%s\n", echoed(set.note, kMessageLimit).c_str());
+        return set;
     } catch (const DeviceUnavailable& e) {
         throw NoDevice(e.what());
     } catch (const DeviceError& e) {
@@ -298,9 +323,15 @@ std::string outputPath(const CliArgs& args, bool required, const std::string& ex
 
 int commandDevices()
 {
-    for (const auto& d : listDevices())
+    const auto print = [](const DeviceListing& d) {
         std::printf("%-12s %-40s %s%s%s\n", d.spec.c_str(), printable(d.label).c_str(),
                     d.available ? "available" : "unavailable", d.note.empty() ? "" : ": ", echoed(d.note, kMessageLimit).c_str());
+    };
+    for (const auto& d : listDevices())
+        print(d);
+    std::printf("\nSeveral GPUs of one host (pipeline, record, bench): %s\n", multiDeviceSpecSyntax().c_str());
+    for (const auto& d : multiDeviceListings())
+        print(d);
     return 0;
 }
 
@@ -311,14 +342,14 @@ struct Recording {
     JobOutcome outcome;
 };
 
-Recording record(const CliArgs& args, Device& device, const JobList& jobs, CancelFlag& cancel)
+Recording record(const CliArgs& args, const DeviceSet& devices, const JobList& jobs, CancelFlag& cancel)
 {
     const bool quiet = args.has("--quiet");
     ProgressPrinter progress(quiet);
     TraceCollector collector(&progress);
     collector.trace().tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION;
     collector.trace().createdUtc = nowUtc();
-    const JobOutcome outcome = runJobs(device, jobs, collector, cancel, [&](int index, const std::string& title) {
+    const JobOutcome outcome = runJobs(devices, jobs, collector, cancel, [&](int index, const std::string& title) {
         if (!quiet)
             std::fprintf(stderr, "job %d of %d: %s\n", index + 1, jobs.count(), title.c_str());
     });
@@ -367,19 +398,44 @@ int writeTrace(const Trace& trace, const std::string& path)
     return cli::kExitOk;
 }
 
+// With a multi-device spec, the peer-to-peer matrix after the sweeps (at
+// the sweep's largest size), printed and added to the trace as a run of
+// peer copies; a set of one says why there is none.
+void peerMatrix(const CliArgs& args, const DeviceSet& devices, const BenchConfig& config, CancelFlag& cancel,
+                Trace& trace, JobOutcome& outcome)
+{
+    if (!isMultiDeviceSpec(args.value("--device", "auto")) || cancel.isCancelled())
+        return;
+    const std::uint64_t bytes = *std::max_element(config.sizes.begin(), config.sizes.end());
+    if (!args.has("--quiet") && devices.size() > 1)
+        std::fprintf(stderr, "peer-to-peer matrix: %d GPUs, %llu MiB\n", devices.size(),
+                     static_cast<unsigned long long>(bytes >> 20));
+    PeerMatrix matrix = runPeerMatrix(devices, bytes, config.warmups, config.samples, cancel);
+    cli::printPeerMatrix(stdout, matrix, devices.size());
+    if (matrix.status == RunStatus::Cancelled)
+        outcome.cancelled = true;
+    else if (matrix.status == RunStatus::Failed)
+        outcome.problems.push_back("peer-to-peer matrix failed: " + matrix.error);
+    if (matrix.note.empty())
+        trace.runs.push_back(std::move(matrix.run));
+}
+
 int commandBench(const CliArgs& args, CancelFlag& cancel)
 {
     JobList jobs;
     jobs.sweep = benchConfig(args);
-    auto device = openDevice(args);
-    DeviceInfo info = device->info();
-    info.name = printable(info.name);
-    info.detail = printable(info.detail);
-    cli::printDeviceLine(stdout, info, info.simulated ? "simulated" : "cuda-events");
-    Recording recording = record(args, *device, jobs, cancel);
+    const DeviceSet devices = openDevices(args);
+    for (int d = 0; d < devices.size(); ++d) {
+        DeviceInfo info = devices.at(d).info();
+        info.name = printable(info.name);
+        info.detail = printable(info.detail);
+        cli::printDeviceLine(stdout, info, info.simulated ? "simulated" : "cuda-events");
+    }
+    Recording recording = record(args, devices, jobs, cancel);
     makePrintable(recording.trace);
     for (const auto& sweep : recording.trace.sweeps)
         cli::printBandwidthTable(stdout, sweep);
+    peerMatrix(args, devices, *jobs.sweep, cancel, recording.trace, recording.outcome);
     return finish(recording.outcome);
 }
 
@@ -388,11 +444,11 @@ int commandPipeline(const CliArgs& args, CancelFlag& cancel)
     const std::string path = outputPath(args, false);
     JobList jobs;
     jobs.pipelines = pipelineConfigs(args); // usage errors before the device opens
-    auto device = openDevice(args);
-    Recording recording = record(args, *device, jobs, cancel);
+    const DeviceSet devices = openDevices(args);
+    Recording recording = record(args, devices, jobs, cancel);
     const int written = path.empty() ? cli::kExitOk : writeTrace(recording.trace, path);
     makePrintable(recording.trace);
-    report(recording.trace, whyNoEngineTiming(*device));
+    report(recording.trace, whyNoEngineTiming(devices.at(0)));
     const int status = finish(recording.outcome);
     return status != cli::kExitOk ? status : written;
 }
@@ -404,11 +460,13 @@ int commandRecord(const CliArgs& args, CancelFlag& cancel)
     jobs.pipelines = pipelineConfigs(args);
     if (!args.has("--no-bench"))
         jobs.sweep = benchConfig(args);
-    auto device = openDevice(args);
-    Recording recording = record(args, *device, jobs, cancel);
+    const DeviceSet devices = openDevices(args);
+    Recording recording = record(args, devices, jobs, cancel);
+    if (jobs.sweep)
+        peerMatrix(args, devices, *jobs.sweep, cancel, recording.trace, recording.outcome);
     const int written = writeTrace(recording.trace, path);
     makePrintable(recording.trace);
-    report(recording.trace, whyNoEngineTiming(*device));
+    report(recording.trace, whyNoEngineTiming(devices.at(0)));
     const int status = finish(recording.outcome);
     return status != cli::kExitOk ? status : written;
 }

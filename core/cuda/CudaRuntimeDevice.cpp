@@ -371,6 +371,51 @@ void CudaRuntimeDevice::copyAsync(void* dst, const void* src, std::size_t bytes,
                            + formatPointer(src));
 }
 
+bool CudaRuntimeDevice::canAccessPeer(Device& peer)
+{
+    auto* other = dynamic_cast<CudaRuntimeDevice*>(&peer);
+    if (!other || other->m_ordinal == m_ordinal)
+        return false;
+    int can = 0;
+    checkCuda(cudaDeviceCanAccessPeer(&can, m_ordinal, other->m_ordinal), "cudaDeviceCanAccessPeer");
+    return can != 0;
+}
+
+void CudaRuntimeDevice::setPeerAccess(Device& peer, bool enabled)
+{
+    auto* other = dynamic_cast<CudaRuntimeDevice*>(&peer);
+    if (!other || other->m_ordinal == m_ordinal)
+        throw DeviceError("peer access: " + peer.info().label() + " is not another CUDA GPU of this process");
+    makeCurrent();
+    const cudaError_t error =
+        enabled ? cudaDeviceEnablePeerAccess(other->m_ordinal, 0) : cudaDeviceDisablePeerAccess(other->m_ordinal);
+    // Asking for the state it already has is not a failure.
+    if (error == cudaErrorPeerAccessAlreadyEnabled || error == cudaErrorPeerAccessNotEnabled) {
+        static_cast<void>(cudaGetLastError());
+        return;
+    }
+    if (error != cudaSuccess)
+        throwCudaError(error, std::string(enabled ? "cudaDeviceEnablePeerAccess" : "cudaDeviceDisablePeerAccess")
+                                  + " from GPU " + std::to_string(m_ordinal) + " to GPU "
+                                  + std::to_string(other->m_ordinal));
+}
+
+void CudaRuntimeDevice::copyPeerAsync(void* dst, Device& peer, const void* src, std::size_t bytes, StreamId stream)
+{
+    cudaStream_t handle = streamHandle(stream);
+    auto* other = dynamic_cast<CudaRuntimeDevice*>(&peer);
+    if (!other)
+        throw DeviceError("cudaMemcpyPeerAsync: " + peer.info().label() + " is not a CUDA GPU");
+    if (bytes == 0)
+        return;
+    makeCurrent();
+    const cudaError_t error = cudaMemcpyPeerAsync(dst, other->m_ordinal, src, m_ordinal, bytes, handle);
+    if (error != cudaSuccess)
+        throwCudaError(error, "cudaMemcpyPeerAsync of " + bytesText(bytes) + " from GPU " + std::to_string(m_ordinal)
+                                  + " to GPU " + std::to_string(other->m_ordinal),
+                       "dst " + formatPointer(dst) + ", src " + formatPointer(src));
+}
+
 void CudaRuntimeDevice::launchIncrement(float* data, std::size_t count, int repeats, StreamId stream)
 {
     cudaStream_t handle = streamHandle(stream);

@@ -47,6 +47,10 @@ public:
     void copyAsync(void* dst, const void* src, std::size_t bytes, CopyDirection direction, HostMemoryKind hostKind,
                    StreamId stream) override;
     void launchIncrement(float* data, std::size_t count, int repeats, StreamId stream) override;
+    // Peers are other CUDA GPUs of this process (cudaDeviceCanAccessPeer).
+    bool canAccessPeer(Device& peer) override;
+    void setPeerAccess(Device& peer, bool enabled) override;
+    void copyPeerAsync(void* dst, Device& peer, const void* src, std::size_t bytes, StreamId stream) override;
 
     void hostCopy(void* dst, const void* src, std::size_t bytes) override;
     std::vector<HostInterval> hostCopyParallel(void* dst, const void* src, std::size_t bytes, int threads) override;

@@ -126,6 +126,34 @@ public:
     // Monotonic host clock in ns (virtual in the simulator). Events are aligned
     // to it by the recorder.
     virtual std::int64_t hostNowNs() = 0;
+
+    // ---- Peer copies between two GPUs of one host ---------------------------
+    // Whether this device can map `peer`'s memory (cudaDeviceCanAccessPeer).
+    virtual bool canAccessPeer(Device& peer) { (void)peer; return false; }
+    // Turns direct access to `peer`'s memory on or off for copies this device
+    // issues (cudaDeviceEnablePeerAccess / DisablePeerAccess). Off, a peer
+    // copy still works, staged by the driver through host memory.
+    virtual void setPeerAccess(Device& peer, bool enabled)
+    {
+        (void)peer, (void)enabled;
+        throw DeviceError(info().label() + " cannot copy to another GPU");
+    }
+    // Enqueues a copy of `bytes` from this device's `src` to `dst`, device
+    // memory of `peer`, on `stream` of this device (cudaMemcpyPeerAsync).
+    virtual void copyPeerAsync(void* dst, Device& peer, const void* src, std::size_t bytes, StreamId stream)
+    {
+        (void)dst, (void)peer, (void)src, (void)bytes, (void)stream;
+        throw DeviceError(info().label() + " cannot copy to another GPU");
+    }
+
+    // ---- Several devices of one host driven at once -------------------------
+    // runPipelineOnDevices drives each device from a host thread of its own.
+    // Real devices share the host's real clock and need nothing. Simulated
+    // devices of one simulated host (sim:h200x2) share its memory bandwidth
+    // and one virtual clock: every device joins at the common start before
+    // any thread runs, and leaves when its thread is done (see SimHost).
+    virtual void joinSharedClock(std::int64_t startNs) { (void)startNs; }
+    virtual void leaveSharedClock() {}
 };
 
 } // namespace ovs

@@ -1,5 +1,6 @@
 #include "jobs/JobRunner.h"
 
+#include "pipeline/MultiDeviceRunner.h"
 #include "pipeline/PipelineRunner.h"
 
 #include <exception>
@@ -40,10 +41,9 @@ void countSweep(JobOutcome& outcome, const BandwidthSweep& sweep)
     }
 }
 
-} // namespace
-
-JobOutcome runJobs(Device& device, const JobList& jobs, RecordSink& sink, const CancelFlag& cancel,
-                   const JobStarted& started)
+template <typename RunOne, typename SweepAll>
+JobOutcome runJobsWith(const JobList& jobs, const CancelFlag& cancel, const JobStarted& started, RunOne runOne,
+                       SweepAll sweepAll)
 {
     JobOutcome outcome;
     outcome.runsRequested = static_cast<int>(jobs.pipelines.size());
@@ -60,7 +60,7 @@ JobOutcome runJobs(Device& device, const JobList& jobs, RecordSink& sink, const 
             if (started)
                 started(index, title);
             ++index;
-            countRun(outcome, runPipeline(device, config, sink, cancel));
+            countRun(outcome, runOne(config));
         }
         if (jobs.sweep) {
             if (cancel.isCancelled()) {
@@ -70,7 +70,8 @@ JobOutcome runJobs(Device& device, const JobList& jobs, RecordSink& sink, const 
             title = "bandwidth sweep";
             if (started)
                 started(index, title);
-            countSweep(outcome, runBandwidthSweep(device, *jobs.sweep, sink, cancel));
+            for (const auto& sweep : sweepAll(*jobs.sweep))
+                countSweep(outcome, sweep);
         }
     } catch (const std::bad_alloc&) {
         outcome.problems.push_back(title + " stopped: out of host memory");
@@ -78,6 +79,34 @@ JobOutcome runJobs(Device& device, const JobList& jobs, RecordSink& sink, const 
         outcome.problems.push_back(title + " stopped on an unexpected error: " + e.what());
     }
     return outcome;
+}
+
+} // namespace
+
+JobOutcome runJobs(Device& device, const JobList& jobs, RecordSink& sink, const CancelFlag& cancel,
+                   const JobStarted& started)
+{
+    return runJobsWith(
+        jobs, cancel, started, [&](const PipelineConfig& config) { return runPipeline(device, config, sink, cancel); },
+        [&](const BenchConfig& config) { return std::vector{runBandwidthSweep(device, config, sink, cancel)}; });
+}
+
+JobOutcome runJobs(const DeviceSet& devices, const JobList& jobs, RecordSink& sink, const CancelFlag& cancel,
+                   const JobStarted& started)
+{
+    return runJobsWith(
+        jobs, cancel, started,
+        [&](const PipelineConfig& config) { return runPipelineOnDevices(devices, config, sink, cancel); },
+        [&](const BenchConfig& config) {
+            // Each device alone, one after the other.
+            std::vector<BandwidthSweep> sweeps;
+            for (int d = 0; d < devices.size(); ++d) {
+                sweeps.push_back(runBandwidthSweep(devices.at(d), config, sink, cancel));
+                if (sweeps.back().status != RunStatus::Completed)
+                    break;
+            }
+            return sweeps;
+        });
 }
 
 } // namespace ovs

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "device/Device.h"
+#include "device/DeviceSet.h"
 #include "jobs/JobList.h"
 #include "jobs/JobOutcome.h"
 #include "record/CancelFlag.h"
@@ -30,6 +31,11 @@ using JobStarted = std::function<void(int index, const std::string& title)>;
 // memory), the jobs stop there and the outcome says so; what reached the
 // sink before stays.
 JobOutcome runJobs(Device& device, const JobList& jobs, RecordSink& sink, const CancelFlag& cancel,
+                   const JobStarted& started = {});
+// The same on several GPUs of one host: each pipeline spread over them
+// (runPipelineOnDevices), the sweep on each device alone, one after the
+// other. A set of one is runJobs on its device, with the set's note.
+JobOutcome runJobs(const DeviceSet& devices, const JobList& jobs, RecordSink& sink, const CancelFlag& cancel,
                    const JobStarted& started = {});
 
 } // namespace ovs

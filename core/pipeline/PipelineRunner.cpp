@@ -42,6 +42,8 @@ Verification verifyIncrement(std::span<const float> input, std::span<const float
 
 namespace {
 
+} // namespace
+
 Run failedRun(Run header, std::string error)
 {
     header.status = RunStatus::Failed;
@@ -50,9 +52,7 @@ Run failedRun(Run header, std::string error)
     return header;
 }
 
-} // namespace
-
-Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, const CancelFlag& cancel)
+Run pipelineHeader(const Device& device, const PipelineConfig& config)
 {
     const auto& kind = pipelineKindInfo(config.kind);
     Run header;
@@ -69,34 +69,14 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
     header.params.streamSync = config.streamSync;
     header.params.defaultStreamOp = config.defaultStreamOp;
     header.params.loopAllocation = config.loopAllocation;
+    return header;
+}
 
-    if (std::string problem = validate(config); !problem.empty()) {
-        Run run = failedRun(header, problem);
-        sink.runFinished(run);
-        return run;
-    }
-
-    // Whole pages of their own: the registered strategy page-locks both with
-    // cudaHostRegister, which refuses a page already registered, and two
-    // small heap vectors can share one.
-    std::vector<float, PageAlignedAllocator<float>> input;
-    std::vector<float, PageAlignedAllocator<float>> output;
-    try {
-        const std::size_t count = static_cast<std::size_t>(config.chunkFloats()) * static_cast<std::size_t>(config.chunks);
-        input.resize(count);
-        // NaN everywhere first, so an element no chunk wrote fails verification.
-        output.assign(count, std::numeric_limits<float>::quiet_NaN());
-        for (std::size_t i = 0; i < count; ++i)
-            input[i] = static_cast<float>(i % 257) * 0.25f;
-    } catch (const std::bad_alloc&) {
-        Run run = failedRun(header, "could not allocate " + std::to_string(2 * config.totalBytes() >> 20)
-                                        + " MiB of host memory for the input and output");
-        sink.runFinished(run);
-        return run;
-    }
-
+Run runPipelineBody(Device& device, const PipelineConfig& config, RecordSink& sink, const CancelFlag& cancel,
+                    std::span<const float> input, std::span<float> output, bool verify)
+{
     device.takeHazards(); // only this run's hazards count
-    Recorder recorder(device, sink, header, config.opTiming);
+    Recorder recorder(device, sink, pipelineHeader(device, config), config.opTiming);
     recorder.setHostLane(recorder.addHostLane("host"));
     PipelineContext context{recorder, config, input, output, cancel, sink};
 
@@ -112,7 +92,8 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
         case PipelineKind::PinnedOneStream: runPinnedOneStreamPipeline(context); break;
         }
         run = recorder.finish();
-        run.verification = verifyIncrement(input, output, config.kernelRepeats);
+        if (verify)
+            run.verification = verifyIncrement(input, output, config.kernelRepeats);
     } catch (const RunCancelled& e) {
         run = recorder.finish(RunStatus::Cancelled, e.what());
         run.verification.message = "not verified: the run was cancelled";
@@ -129,9 +110,51 @@ Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, 
         run.verification.passed = false;
         run.verification.message += "; " + std::to_string(hazards.size()) + " async-contract hazard(s): " + hazards.front();
     }
+    return run;
+}
+
+Run runPipeline(Device& device, const PipelineConfig& config, RecordSink& sink, const CancelFlag& cancel)
+{
+    const Run header = pipelineHeader(device, config);
+    if (std::string problem = validate(config); !problem.empty()) {
+        Run run = failedRun(header, problem);
+        sink.runFinished(run);
+        return run;
+    }
+
+    // Whole pages of their own: the registered strategy page-locks both with
+    // cudaHostRegister, which refuses a page already registered, and two
+    // small heap vectors can share one.
+    std::vector<float, PageAlignedAllocator<float>> input;
+    std::vector<float, PageAlignedAllocator<float>> output;
+    if (!makePipelineData(config, input, output)) {
+        Run run = failedRun(header, "could not allocate " + std::to_string(2 * config.totalBytes() >> 20)
+                                        + " MiB of host memory for the input and output");
+        sink.runFinished(run);
+        return run;
+    }
+
+    Run run = runPipelineBody(device, config, sink, cancel, input, output, true);
     sink.progress(1.0, run.name + ": " + toString(run.status));
     sink.runFinished(run);
     return run;
+}
+
+bool makePipelineData(const PipelineConfig& config, PipelineData& input, PipelineData& output)
+{
+    try {
+        const std::size_t count = static_cast<std::size_t>(config.chunkFloats()) * static_cast<std::size_t>(config.chunks);
+        input.resize(count);
+        // NaN everywhere first, so an element no chunk wrote fails verification.
+        output.assign(count, std::numeric_limits<float>::quiet_NaN());
+        for (std::size_t i = 0; i < count; ++i)
+            input[i] = static_cast<float>(i % 257) * 0.25f;
+        return true;
+    } catch (const std::bad_alloc&) {
+        input = {};
+        output = {};
+        return false;
+    }
 }
 
 } // namespace ovs

@@ -34,7 +34,126 @@ SimDevice::SimDevice(SimPreset preset) : m_preset(std::move(preset))
     m_d2hEngines.resize(static_cast<std::size_t>(std::max(1, m_preset.d2hEngines)));
 }
 
-SimDevice::~SimDevice() = default;
+SimDevice::SimDevice(SimPreset preset, std::shared_ptr<SimHost> host, int index, int count)
+    : SimDevice(std::move(preset))
+{
+    m_host = std::move(host);
+    m_hostIndex = m_host ? m_host->attach() : -1;
+    m_info.detail = "GPU " + std::to_string(index) + " of " + std::to_string(count)
+                    + " on one simulated host (host memory traffic " + std::to_string(static_cast<int>(m_preset.hostMemoryTrafficGBps))
+                    + " GB/s shared: " + m_preset.hostMemoryTrafficSource + "; peer link "
+                    + std::to_string(static_cast<int>(m_preset.peerGBps)) + " GB/s: " + m_preset.peerSource + "); "
+                    + m_info.detail;
+}
+
+SimDevice::~SimDevice()
+{
+    if (m_host)
+        m_host->leave(m_hostIndex);
+}
+
+bool SimDevice::holdsDeviceRange(const void* p, std::size_t bytes) const
+{
+    auto it = m_allocations.upper_bound(p);
+    if (it == m_allocations.begin())
+        return false;
+    --it;
+    const auto* base = static_cast<const std::byte*>(it->first);
+    const auto* lo = static_cast<const std::byte*>(p);
+    return it->second.kind == AllocKind::Device && lo >= base && lo + bytes <= base + it->second.bytes;
+}
+
+bool SimDevice::canAccessPeer(Device& peer)
+{
+    auto* other = dynamic_cast<SimDevice*>(&peer);
+    return other && other != this && m_host && other->m_host == m_host;
+}
+
+void SimDevice::setPeerAccess(Device& peer, bool enabled)
+{
+    if (!canAccessPeer(peer))
+        throw DeviceError("simulated cudaDeviceEnablePeerAccess: " + peer.info().label()
+                          + " is not another GPU of this simulated host");
+    auto* other = static_cast<const SimDevice*>(&peer);
+    std::erase(m_peerAccess, other);
+    if (enabled)
+        m_peerAccess.push_back(other);
+    advanceHost(usToNs(m_preset.apiCallUs));
+}
+
+void SimDevice::copyPeerAsync(void* dst, Device& peer, const void* src, std::size_t bytes, StreamId streamId)
+{
+    StreamState& s = stream(streamId);
+    if (!canAccessPeer(peer))
+        throw DeviceError("simulated cudaMemcpyPeerAsync: " + peer.info().label()
+                          + " is not another GPU of this simulated host");
+    auto& other = static_cast<SimDevice&>(peer);
+    if (bytes == 0)
+        return;
+    if (!holdsDeviceRange(src, bytes))
+        throw DeviceError("simulated cudaMemcpyPeerAsync: the source is not inside a device allocation of this GPU");
+    if (!other.holdsDeviceRange(dst, bytes))
+        throw DeviceError("simulated cudaMemcpyPeerAsync: the destination is not inside a device allocation of "
+                          + other.info().label());
+    const bool direct = std::find(m_peerAccess.begin(), m_peerAccess.end(), &other) != m_peerAccess.end();
+    const std::int64_t fixed = usToNs(m_preset.copyLatencyUs);
+    advanceHost(usToNs(m_preset.apiCallUs));
+    hostTurn();
+    const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), streamReadyNs(streamId));
+    std::int64_t duration = 0;
+    SimEngine& engine = m_d2hEngines.front();
+    if (direct) {
+        duration = fixed + transferNs(bytes, m_preset.peerGBps);
+    } else {
+        // Staged by the driver: down to host memory, then up to the peer.
+        duration = 2 * fixed + transferNs(bytes, m_preset.pinnedD2HGBps) + transferNs(bytes, other.m_preset.pinnedH2DGBps);
+        const std::int64_t at = engine.earliestStart(ready, duration);
+        duration = std::max(duration, hostTraffic(at + fixed, 2.0 * static_cast<double>(bytes),
+                                                  2.0 * static_cast<double>(bytes) / static_cast<double>(duration - 2 * fixed),
+                                                  false) - at);
+    }
+    const std::int64_t start = m_preset.copyEngines == 1 ? m_h2dEngines.front().scheduleInOrder(ready, duration)
+                                                         : engine.schedule(ready, duration);
+    if (!direct)
+        hostTraffic(start + fixed, 2.0 * static_cast<double>(bytes),
+                    2.0 * static_cast<double>(bytes) / static_cast<double>(std::max<std::int64_t>(1, duration - 2 * fixed)), true);
+    const std::int64_t end = start + duration;
+    s.readyNs = end;
+    std::memcpy(dst, src, bytes);
+    if (m_tag)
+        m_engineRecords.push_back({m_tag, start, end, HostMemoryKind::Device});
+    track(src, bytes, end, false, "a peer copy");
+}
+
+void SimDevice::joinSharedClock(std::int64_t startNs)
+{
+    m_hostNs = std::max(m_hostNs, startNs);
+    if (m_host) {
+        m_host->join(m_hostIndex, m_hostNs);
+        m_joined = true;
+    }
+}
+
+void SimDevice::leaveSharedClock()
+{
+    if (m_host)
+        m_host->leave(m_hostIndex);
+    m_joined = false;
+}
+
+void SimDevice::hostTurn()
+{
+    if (m_host)
+        m_host->turn(m_hostIndex, m_hostNs);
+}
+
+std::int64_t SimDevice::hostTraffic(std::int64_t startNs, double trafficBytes, double gbps, bool commit)
+{
+    // Driven alone (a sweep of one device of the set), it has the host to itself.
+    if (!m_host || !m_joined)
+        return startNs + (gbps > 0 ? static_cast<std::int64_t>(std::llround(trafficBytes / gbps)) : 0);
+    return m_host->transfer(startNs, trafficBytes, gbps, commit);
+}
 
 std::int64_t SimDevice::usToNs(double us)
 {
@@ -363,7 +482,23 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
     const std::int64_t fixed = usToNs(m_preset.copyLatencyUs) + faults;
 
     advanceHost(usToNs(m_preset.apiCallUs));
+    hostTurn();
     const std::int64_t ready = std::max(m_hostNs + usToNs(m_preset.launchLatencyUs), streamReadyNs(streamId));
+    // On a host shared with other GPUs the copy's host side draws on the
+    // host's memory: once for a DMA of pinned memory, three times for a
+    // pageable copy (the driver's memcpy into its pinned buffer reads and
+    // writes, then the DMA reads). It goes no faster than the host allows.
+    const double trafficFactor = pageable ? 3.0 : 1.0;
+    const auto withHost = [&](std::int64_t startNs, std::int64_t durationNs, bool commit) {
+        if (!m_host)
+            return durationNs;
+        const std::int64_t wire = durationNs - fixed;
+        if (wire <= 0)
+            return durationNs;
+        const double traffic = trafficFactor * static_cast<double>(bytes);
+        const std::int64_t end = hostTraffic(startNs + fixed, traffic, traffic / static_cast<double>(wire), commit);
+        return std::max(durationNs, end - startNs);
+    };
     std::int64_t start = 0;
     std::int64_t duration = 0;
     if (m_preset.copyEngines == 1) {
@@ -371,7 +506,9 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
         // before an upload holds the upload back even when the upload is
         // ready first (the false dependency breadth-first issue avoids).
         duration = fixed + transferNs(bytes, gbps);
+        duration = withHost(std::max(ready, m_h2dEngines.front().busyUntil()), duration, false);
         start = m_h2dEngines.front().scheduleInOrder(ready, duration);
+        withHost(start, duration, true);
     } else {
         auto& engines = toDevice ? m_h2dEngines : m_d2hEngines;
         const auto& opposite = toDevice ? m_d2hEngines : m_h2dEngines;
@@ -384,13 +521,14 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
             for (auto& engine : engines)
                 if (engine.earliestStart(ready, duration) < best->earliestStart(ready, duration))
                     best = &engine;
-            const std::int64_t settled =
-                copyDurationNs(bytes, gbps, fixed, best->earliestStart(ready, duration), opposite);
+            const std::int64_t at = best->earliestStart(ready, duration);
+            const std::int64_t settled = withHost(at, copyDurationNs(bytes, gbps, fixed, at, opposite), false);
             if (settled == duration)
                 break;
             duration = settled;
         }
         start = best->schedule(ready, duration);
+        withHost(start, duration, true);
     }
     const std::int64_t end = start + duration;
     s.readyNs = end;
@@ -508,7 +646,11 @@ void SimDevice::hostCopy(void* dst, const void* src, std::size_t bytes)
     checkRange(dst, bytes, true, "written by a host copy");
     checkRange(src, bytes, false, "read by a host copy");
     std::memcpy(dst, src, bytes);
-    advanceHost(transferNs(bytes, hostCopyRate(1)) + faultInNs(dst, bytes));
+    hostTurn();
+    // A memcpy reads and writes: twice its bytes of host memory traffic.
+    const std::int64_t copied =
+        hostTraffic(m_hostNs, 2.0 * static_cast<double>(bytes), 2.0 * hostCopyRate(1), true) - m_hostNs;
+    advanceHost(std::max(copied, transferNs(bytes, hostCopyRate(1))) + faultInNs(dst, bytes));
 }
 
 double SimDevice::hostCopyRate(int active) const
@@ -550,6 +692,23 @@ std::vector<HostInterval> SimDevice::hostCopyParallel(void* dst, const void* src
             elapsedNs += (size - progressBytes) / rate;
         progressBytes = size;
         intervals[i].endNs = t0 + static_cast<std::int64_t>(std::llround(elapsedNs));
+    }
+    // On a host shared with other GPUs the threads together go no faster
+    // than the host's memory allows: stretch every part alike.
+    if (m_host && m_joined && bytes != 0) {
+        hostTurn();
+        std::int64_t together = 0;
+        for (const auto& interval : intervals)
+            together = std::max(together, interval.endNs - t0);
+        if (together > 0) {
+            const double traffic = 2.0 * static_cast<double>(bytes);
+            const std::int64_t shared = hostTraffic(t0, traffic, traffic / static_cast<double>(together), true) - t0;
+            if (shared > together) {
+                const double stretch = static_cast<double>(shared) / static_cast<double>(together);
+                for (auto& interval : intervals)
+                    interval.endNs = t0 + static_cast<std::int64_t>(std::llround(static_cast<double>(interval.endNs - t0) * stretch));
+            }
+        }
     }
     // Fresh destination pages fault in on the thread that first writes them;
     // their cost is added to that thread (the others do not speed up meanwhile).

@@ -2,6 +2,7 @@
 
 #include "device/Device.h"
 #include "sim/SimEngine.h"
+#include "sim/SimHost.h"
 #include "sim/SimPreset.h"
 
 #include <cstddef>
@@ -37,6 +38,9 @@ struct SimActivity {
 class SimDevice final : public Device {
 public:
     explicit SimDevice(SimPreset preset);
+    // GPU `index` of `count` on a simulated host shared with the others: its
+    // host memory traffic and virtual clock are the host's (see SimHost).
+    SimDevice(SimPreset preset, std::shared_ptr<SimHost> host, int index, int count);
     ~SimDevice() override;
     SimDevice(const SimDevice&) = delete;
     SimDevice& operator=(const SimDevice&) = delete;
@@ -84,6 +88,15 @@ public:
     std::vector<EngineRecord> takeEngineRecords() override;
     std::string engineTimingSource(std::string* whyNot = nullptr) const override;
     std::int64_t hostNowNs() override { return m_hostNs; }
+    // Peers are the other simulated GPUs of the same simulated host.
+    bool canAccessPeer(Device& peer) override;
+    void setPeerAccess(Device& peer, bool enabled) override;
+    // With access on, at the preset's peerGBps on this GPU's outbound copy
+    // engine; off, staged through host memory (a download then an upload at
+    // the pinned rates, twice its bytes of host memory traffic).
+    void copyPeerAsync(void* dst, Device& peer, const void* src, std::size_t bytes, StreamId stream) override;
+    void joinSharedClock(std::int64_t startNs) override;
+    void leaveSharedClock() override;
 
     // Engine-true intervals of everything executed so far, in issue order.
     const std::vector<SimActivity>& activities() const { return m_activities; }
@@ -139,13 +152,25 @@ private:
     // Bytes per ns one of `active` host threads copying at once gets.
     double hostCopyRate(int active) const;
     Allocation* findAllocation(const void* p, AllocKind kind);
+    // Whether [p, p+bytes) lies inside one device allocation of this device.
+    bool holdsDeviceRange(const void* p, std::size_t bytes) const;
     void* allocate(std::size_t bytes, AllocKind kind);
     void release(void* p, AllocKind kind);
+    // With a shared host: waits for this device's turn on the shared clock
+    // (SimHost::turn). Every booking of host memory comes after one.
+    void hostTurn();
+    // When host memory traffic of `trafficBytes` wanted at `gbps` from
+    // `startNs` ends on the shared host; startNs + bytes/gbps without one.
+    std::int64_t hostTraffic(std::int64_t startNs, double trafficBytes, double gbps, bool commit);
     static std::int64_t usToNs(double us);
     static std::int64_t transferNs(std::size_t bytes, double gbps);
 
     SimPreset m_preset;
     DeviceInfo m_info;
+    std::shared_ptr<SimHost> m_host; // null for a GPU alone
+    int m_hostIndex = -1;
+    bool m_joined = false; // running beside the host's other GPUs now
+    std::vector<const SimDevice*> m_peerAccess; // peers with access on
     std::int64_t m_hostNs = 0;
     std::map<const void*, Allocation> m_allocations;
     std::uint64_t m_deviceBytesInUse = 0;

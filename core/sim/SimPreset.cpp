@@ -55,6 +55,19 @@ SimPreset h200()
     // threads staged 2 x 2 GiB in 108.6 ms (39.5 GB/s) on the H200, 8 threads
     // 34 GB/s (--staging-threads sweep in docs/measurements.md).
     p.hostMemoryGBps = 40.0;
+    // ESTIMATE until measured on a two-GPU machine (none was lent): the
+    // staging measurement above (40 GB/s of memcpy = 80 GB/s of reads plus
+    // writes) taken as the whole host's memory traffic, which DMA is assumed
+    // to share with memcpy. A real HGX host has more; this is the lent VM's.
+    p.hostMemoryTrafficGBps = 80.0;
+    p.hostMemoryTrafficSource = "estimate: 2 x the measured aggregate staging memcpy rate (40 GB/s, 16 threads), "
+                                "DMA assumed to share it; not measured with several GPUs (no two-GPU machine lent)";
+    // ESTIMATE: no two-GPU machine was lent. H200 PCIe cards without an
+    // NVLink bridge copy peer to peer through the PCIe switch, at about the
+    // one-way pinned rate of their Gen5 x16 links (nvbandwidth on such hosts
+    // reports 50-55 GB/s); with an NVLink bridge it would be far more.
+    p.peerGBps = 50.0;
+    p.peerSource = "estimate: PCIe Gen5 peer-to-peer without NVLink, about the one-way pinned rate; not measured";
     p.kernelGBps = 3000.0;
     p.deviceMemoryBytes = 150'000'000'000ull;
     return p;
@@ -88,6 +101,13 @@ SimPreset rtx4090()
     // ASSUMPTION, not measured: a desktop's dual-channel DDR5 shared by
     // parallel memcpys (reading and writing), by analogy with the H200 host.
     p.hostMemoryGBps = 25.0;
+    // ESTIMATE: 2 x the assumed memcpy aggregate, as for the H200 host.
+    p.hostMemoryTrafficGBps = 50.0;
+    p.hostMemoryTrafficSource = "estimate: 2 x the assumed aggregate memcpy rate (25 GB/s); not measured";
+    // ESTIMATE: GeForce cards have no peer access over PCIe; kept at the
+    // one-way pinned rate so the model has a figure, labelled as such.
+    p.peerGBps = 22.0;
+    p.peerSource = "estimate: not measured; GeForce drivers usually refuse peer access over PCIe";
     p.kernelGBps = 900.0;
     p.deviceMemoryBytes = 24'000'000'000ull;
     return p;

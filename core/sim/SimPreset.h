@@ -48,6 +48,17 @@ struct SimPreset {
     // All host threads copying at once share the host's memory bandwidth:
     // parallel staging stops scaling at this aggregate rate. 0: no cap.
     double hostMemoryGBps = 0;
+    // Several GPUs on one host (sim:h200x2): the host memory traffic (bytes
+    // read plus bytes written) that all of them together reach. Staging
+    // memcpys count twice (read and write), DMA of pinned memory once, a
+    // pageable copy three times (the driver's memcpy into its pinned buffer,
+    // then the DMA). Not used by a single simulated GPU. 0: no cap.
+    double hostMemoryTrafficGBps = 0;
+    std::string hostMemoryTrafficSource; // measured, or why it is an estimate
+    // GPU to GPU over the peer link with peer access on (cudaMemcpyPeerAsync);
+    // off, a peer copy is staged through host memory at the pinned rates.
+    double peerGBps = 0;
+    std::string peerSource; // measured, or why it is an estimate
     // First write into freshly allocated pageable memory: the OS maps and
     // zeroes each page. Charged on top of the copy into it.
     double pageFaultGBps = 0;

@@ -4,6 +4,8 @@
 #include "trace/Saturating.h"
 #include "trace/TraceJson.h"
 
+#include <vector>
+
 namespace ovs {
 
 namespace {
@@ -35,19 +37,23 @@ void metadataEvent(JsonWriter& w, const char* name, int pid, int tid)
     w.member("tid", tid);
 }
 
-void writeRunMetadata(JsonWriter& w, const Run& run, int pid, int sortIndex)
+// The process name is written in parts: a run's name may be huge, and is
+// streamed rather than copied.
+void processMetadata(JsonWriter& w, const Run& run, int pid, int sortIndex, std::string_view nameTail,
+                     const DeviceInfo* device)
 {
     w.beginObject();
     metadataEvent(w, "process_name", pid, 0);
     w.key("args");
     w.beginObject();
-    const std::string device = run.device.label();
     w.key("name");
-    w.value({run.name, " \u2014 ", device});
+    w.value({run.name, " \u2014 ", nameTail});
     // Viewers read only "name"; the rest travels for whoever reads the file.
     w.member("pipeline", run.pipeline);
-    w.member("device", run.device.label());
-    w.member("simulated", run.device.simulated);
+    if (device) {
+        w.member("device", device->label());
+        w.member("simulated", device->simulated);
+    }
     w.member("timing", run.timing);
     w.member("status", toString(run.status));
     if (!run.error.empty())
@@ -66,9 +72,39 @@ void writeRunMetadata(JsonWriter& w, const Run& run, int pid, int sortIndex)
     w.member("sort_index", sortIndex);
     w.endObject();
     w.endObject();
+}
+
+// A single-GPU run is one process. A run on several GPUs is one process per
+// device plus one for its host threads, as Nsight Systems and Perfetto show a
+// multi-GPU node: lanes of one GPU together, host threads apart. Returns the
+// pid of each lane.
+std::vector<int> writeRunMetadata(JsonWriter& w, const Run& run, int& nextPid)
+{
+    std::vector<int> lanePid(run.lanes.size(), nextPid);
+    if (run.deviceCount() == 1) {
+        const int pid = nextPid++;
+        processMetadata(w, run, pid, pid - 1, run.device.label(), &run.device);
+    } else {
+        const int hostPid = nextPid++;
+        processMetadata(w, run, hostPid, hostPid - 1, "host", nullptr);
+        std::vector<int> devicePid(static_cast<std::size_t>(run.deviceCount()));
+        for (int d = 0; d < run.deviceCount(); ++d) {
+            const int pid = nextPid++;
+            devicePid[static_cast<std::size_t>(d)] = pid;
+            processMetadata(w, run, pid, pid - 1,
+                            "GPU " + std::to_string(d) + ": " + run.deviceAt(d).label(),
+                            &run.deviceAt(d));
+        }
+        for (std::size_t lane = 0; lane < run.lanes.size(); ++lane) {
+            const Lane& l = run.lanes[lane];
+            const bool onDevice = l.kind == LaneKind::Stream && l.device < run.deviceCount();
+            lanePid[lane] = onDevice ? devicePid[l.device] : hostPid;
+        }
+    }
 
     for (std::size_t lane = 0; lane < run.lanes.size(); ++lane) {
         const int tid = static_cast<int>(lane) + 1;
+        const int pid = lanePid[lane];
         w.beginObject();
         metadataEvent(w, "thread_name", pid, tid);
         w.key("args");
@@ -85,6 +121,7 @@ void writeRunMetadata(JsonWriter& w, const Run& run, int pid, int sortIndex)
         w.endObject();
         w.endObject();
     }
+    return lanePid;
 }
 
 void writeOpEvent(JsonWriter& w, const Op& op, int pid)
@@ -147,12 +184,11 @@ void writeChromeJson(JsonWriter& w, const Trace& trace)
     w.beginObject();
     w.key("traceEvents");
     w.beginArray();
-    for (std::size_t i = 0; i < trace.runs.size(); ++i) {
-        const Run& run = trace.runs[i];
-        const int pid = static_cast<int>(i) + 1;
-        writeRunMetadata(w, run, pid, static_cast<int>(i));
+    int nextPid = 1;
+    for (const Run& run : trace.runs) {
+        const std::vector<int> lanePid = writeRunMetadata(w, run, nextPid);
         for (const auto& op : run.ops)
-            writeOpEvent(w, op, pid);
+            writeOpEvent(w, op, op.lane < lanePid.size() ? lanePid[op.lane] : lanePid.empty() ? nextPid - 1 : lanePid[0]);
     }
     w.endArray();
     w.member("displayTimeUnit", "ns");
@@ -160,7 +196,7 @@ void writeChromeJson(JsonWriter& w, const Trace& trace)
     w.beginObject();
     w.member("tool", trace.tool);
     w.member("created", trace.createdUtc);
-    w.member("source", "OverlapScope trace format version " + std::to_string(Trace::kFormatVersion));
+    w.member("source", "OverlapScope trace format version " + std::to_string(trace.formatVersion()));
     w.key("bandwidthSweeps");
     writeSweeps(w, trace);
     w.endObject();

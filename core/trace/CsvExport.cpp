@@ -14,7 +14,7 @@ namespace {
 constexpr std::size_t kChunkBytes = std::size_t(1) << 16;
 
 constexpr std::string_view kHeader = "run,lane,lane_kind,kind,chunk,start_ns,end_ns,duration_ns,bytes,memory,gbps,"
-                                     "exec_start_ns,exec_end_ns\n";
+                                     "exec_start_ns,exec_end_ns,device\n";
 
 template <typename T>
 void appendInteger(std::string& out, T value)
@@ -55,12 +55,21 @@ void appendRunLine(std::string& out, const Run& run, std::size_t index,
     w.member("device", run.device.label());
     w.member("simulated", run.device.simulated);
     w.member("status", toString(run.status));
+    if (run.deviceCount() > 1) {
+        w.key("devices");
+        w.beginArray();
+        for (int i = 0; i < run.deviceCount(); ++i)
+            w.value(run.deviceAt(i).label());
+        w.endArray();
+    }
     w.key("lanes");
     w.beginArray();
     for (const auto& lane : run.lanes) {
         w.beginObject();
         w.member("name", lane.name);
         w.member("kind", toString(lane.kind));
+        if (run.deviceCount() > 1 && lane.kind == LaneKind::Stream)
+            w.member("device", static_cast<int>(lane.device));
         w.endObject();
     }
     w.endArray();
@@ -100,6 +109,10 @@ void appendRow(std::string& out, const Run& run, std::size_t runIndex, const Op&
     } else {
         out.push_back(',');
     }
+    // The GPU a stream lane's op ran on; host ops run on the host, shared by all.
+    out.push_back(',');
+    if (op.lane < run.lanes.size() && run.lanes[op.lane].kind == LaneKind::Stream)
+        appendInteger(out, run.lanes[op.lane].device);
     out.push_back('\n');
 }
 

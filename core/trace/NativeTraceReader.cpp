@@ -353,6 +353,11 @@ private:
                         fail(laneWhere, "unknown lane kind " + quotedMessageText(name)
                                             + "; expected \"stream\" or \"host\"");
                     lane.kind = *laneKind;
+                } else if (key == "device") {
+                    if (m_version < 3)
+                        fail(laneWhere, "field \"device\" needs format version 3; this file is version "
+                                            + std::to_string(m_version));
+                    lane.device = static_cast<std::uint16_t>(fields.integer(m, key, 0, kMaxLanes));
                 } else {
                     m_json.skip(m, 6);
                 }
@@ -528,6 +533,8 @@ private:
                 failOp("unknown op kind " + quotedMessageText(name));
             if (m_version < 2 && static_cast<int>(*kind) > static_cast<int>(OpKind::Register))
                 failOp("op kind " + quotedMessageText(name) + " needs format version 2");
+            if (m_version < 3 && static_cast<int>(*kind) > static_cast<int>(OpKind::ApiCall))
+                failOp("op kind " + quotedMessageText(name) + " needs format version 3");
             return *kind;
         }
 
@@ -584,6 +591,22 @@ private:
         }
     }
 
+    // A stream lane names one of the run's devices; host lanes are the host's.
+    static void checkLaneDevices(const Run& run, const std::string& where)
+    {
+        for (std::size_t i = 0; i < run.lanes.size(); ++i) {
+            const Lane& lane = run.lanes[i];
+            if (lane.kind == LaneKind::HostThread && lane.device != 0)
+                fail(where + ", lane " + std::to_string(i), "is a host lane, which belongs to the host, but has "
+                                                                "\"device\" " + std::to_string(lane.device));
+            if (lane.device >= run.deviceCount())
+                fail(where + ", lane " + std::to_string(i),
+                     "is on device " + std::to_string(lane.device) + ", but the run has "
+                         + std::to_string(run.deviceCount()) + (run.deviceCount() == 1 ? " device" : " devices")
+                         + " (\"device\" and " + std::to_string(run.moreDevices.size()) + " in \"moreDevices\")");
+        }
+    }
+
     // Ops in one lane never overlap: a stream runs one op at a time, and so
     // does a host thread. Touching (end == next start) is fine.
     static void checkNoOverlap(const Run& run, const std::string& where)
@@ -629,6 +652,20 @@ private:
             } else if (key == "device") {
                 fields.expect(m, key, JsonKind::Object, "an object");
                 run.device = readDevice(m, fields.where() + ", device", 4);
+            } else if (key == "moreDevices") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                if (m_version < 3)
+                    fail(fields.where(), "field \"moreDevices\" needs format version 3; this file is version "
+                                             + std::to_string(m_version));
+                if (m_json.countElements(m) >= kMaxLanes)
+                    fail(fields.where(), "has too many devices");
+                m_json.forEachElement(m, 4, [&](Value& device, std::size_t i) {
+                    const std::string deviceWhere = fields.where() + ", moreDevices " + std::to_string(i);
+                    const JsonKind deviceKind = m_json.kind(device);
+                    if (deviceKind != JsonKind::Object)
+                        fail(deviceWhere, std::string("must be an object, not ") + describe(deviceKind));
+                    run.moreDevices.push_back(readDevice(device, deviceWhere, 5));
+                });
             } else if (key == "params") {
                 fields.expect(m, key, JsonKind::Object, "an object");
                 run.params = readParams(m, fields.where() + ", params", 4);
@@ -675,6 +712,7 @@ private:
         if (run.timedEndNs < run.timedBeginNs)
             fail(where, "timedEndNs " + std::to_string(run.timedEndNs) + " is before timedBeginNs "
                             + std::to_string(run.timedBeginNs));
+        checkLaneDevices(run, where);
         checkOps(run, ops);
         checkNoOverlap(run, where);
         run.sortOps();

@@ -7,7 +7,7 @@ namespace ovs {
 namespace {
 constexpr std::array<const char*, kOpKindCount> kOpKindNames = {
     "upload", "kernel", "download", "stage_in", "stage_out", "host_wait", "alloc", "free", "sync", "register",
-    "memset", "device_copy", "api_call",
+    "memset", "device_copy", "api_call", "peer_copy",
 };
 }
 
@@ -51,7 +51,7 @@ std::optional<LaneKind> laneKindFromString(std::string_view name)
 bool isGpuOp(OpKind kind)
 {
     return kind == OpKind::Upload || kind == OpKind::Kernel || kind == OpKind::Download || kind == OpKind::Memset
-           || kind == OpKind::DeviceCopy;
+           || kind == OpKind::DeviceCopy || kind == OpKind::PeerCopy;
 }
 
 } // namespace ovs

@@ -24,8 +24,10 @@ enum class OpKind : std::uint8_t {
     Memset,     // cudaMemset* on the device (GPU lane)
     DeviceCopy, // device -> device or peer copy (GPU lane)
     ApiCall,    // a CUDA runtime or driver call on a host thread, named by nameId
+    // Format version 3: several GPUs on one host.
+    PeerCopy, // device -> device copy between two GPUs (GPU lane of the issuing device; nameId says "GPU a -> GPU b")
 };
-inline constexpr int kOpKindCount = 13;
+inline constexpr int kOpKindCount = 14;
 
 enum class LaneKind : std::uint8_t { Stream, HostThread };
 

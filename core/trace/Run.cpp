@@ -21,6 +21,16 @@ const std::string& Run::nameOf(const Op& op) const
     return op.nameId < names.size() ? names[op.nameId] : kNone;
 }
 
+bool Run::usesSeveralDevices() const
+{
+    if (!moreDevices.empty())
+        return true;
+    for (const auto& lane : lanes)
+        if (lane.device != 0)
+            return true;
+    return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::PeerCopy; });
+}
+
 void Run::sortOps()
 {
     const auto before = [](const Op& a, const Op& b) {

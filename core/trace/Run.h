@@ -11,8 +11,12 @@
 namespace ovs {
 
 struct Lane {
-    std::string name; // "stream 0", "host"
+    std::string name; // "stream 0", "host", "GPU 1 \u00b7 stream 2"
     LaneKind kind = LaneKind::Stream;
+    // Which of the run's devices (Run::deviceAt) a stream lane belongs to.
+    // Host lanes belong to the host, shared by every device: theirs stays 0
+    // and means nothing.
+    std::uint16_t device = 0;
 };
 
 // The knobs a pipeline run was made with.
@@ -48,7 +52,10 @@ const char* toString(RunStatus status);
 struct Run {
     std::string name;     // "serialized pageable"
     std::string pipeline; // pipeline id: "serialized", "overlapped", ...
-    DeviceInfo device;
+    DeviceInfo device; // device 0: the only one of a single-GPU run
+    // Devices 1 ... N-1 of a run spread over several GPUs of one host; empty
+    // for a single-GPU run (the usual case, and every trace before format 3).
+    std::vector<DeviceInfo> moreDevices;
     RunParams params;
     std::string timing;   // "cuda-events", "cuda-events+cupti", "simulated", or kWallOnlyTiming
     RunStatus status = RunStatus::Completed;
@@ -65,6 +72,15 @@ struct Run {
     std::vector<Op> ops;
 
     std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
+    int deviceCount() const { return 1 + static_cast<int>(moreDevices.size()); }
+    // Device i (0 ... deviceCount()-1); a bad index answers device 0.
+    const DeviceInfo& deviceAt(int i) const
+    {
+        return i >= 1 && i < deviceCount() ? moreDevices[static_cast<std::size_t>(i - 1)] : device;
+    }
+    // Whether anything in the run needs format version 3: several devices,
+    // a lane on a device other than 0, or a peer copy.
+    bool usesSeveralDevices() const;
     // The op's name; "" when it has none (or, defensively, a bad id).
     const std::string& nameOf(const Op& op) const;
     // Sorts ops by (lane, start, end); the loader and recorder both rely on it.

@@ -55,6 +55,16 @@ void writeRun(JsonWriter& w, const Run& run)
     w.member("pipeline", run.pipeline);
     w.key("device");
     writeDevice(w, run.device);
+    // Format 3, written only for a run on several GPUs, so a single-GPU run
+    // reads exactly as before.
+    const bool severalDevices = run.usesSeveralDevices();
+    if (!run.moreDevices.empty()) {
+        w.key("moreDevices");
+        w.beginArray();
+        for (const auto& device : run.moreDevices)
+            writeDevice(w, device);
+        w.endArray();
+    }
     w.key("params");
     w.beginObject();
     w.member("chunks", run.params.chunks);
@@ -91,6 +101,8 @@ void writeRun(JsonWriter& w, const Run& run)
         w.beginObject();
         w.member("name", lane.name);
         w.member("kind", toString(lane.kind));
+        if (severalDevices && lane.kind == LaneKind::Stream)
+            w.member("device", static_cast<int>(lane.device));
         w.endObject();
     }
     w.endArray();
@@ -241,7 +253,7 @@ void writeTrace(JsonWriter& w, const Trace& trace)
 {
     w.beginObject();
     w.member("format", kFormatName);
-    w.member("version", Trace::kFormatVersion);
+    w.member("version", trace.formatVersion());
     w.member("tool", trace.tool);
     w.member("created", trace.createdUtc);
     w.key("runs");

@@ -25,6 +25,9 @@ QColor opColor(OpKind kind)
     case OpKind::Memset: return QColor(0xb1, 0xcc, 0xf0);
     case OpKind::DeviceCopy: return QColor(0x46, 0x84, 0x92);
     case OpKind::ApiCall: return QColor(0xf2, 0xcc, 0x68);
+    // Peer copies (GPU to GPU): violet, apart from both host-link directions and
+    // from device copies under simulated deuteranopia (teal and magenta are not).
+    case OpKind::PeerCopy: return QColor(0x99, 0x00, 0xff);
     }
     return Qt::black;
 }
@@ -45,6 +48,7 @@ QString opKindLabel(OpKind kind)
     case OpKind::Memset: return QStringLiteral("Memset");
     case OpKind::DeviceCopy: return QStringLiteral("Device copy (DtoD)");
     case OpKind::ApiCall: return QStringLiteral("CUDA API call");
+    case OpKind::PeerCopy: return QStringLiteral("Peer copy (GPU to GPU)");
     }
     return QStringLiteral("?");
 }
@@ -54,7 +58,7 @@ const std::array<OpKind, kOpKindCount>& legendOrder()
     static const std::array<OpKind, kOpKindCount> order = {
         OpKind::Upload, OpKind::Kernel,   OpKind::Download, OpKind::StageIn, OpKind::StageOut,
         OpKind::HostWait, OpKind::Alloc, OpKind::Free,     OpKind::Sync,    OpKind::Register,
-        OpKind::Memset,   OpKind::DeviceCopy, OpKind::ApiCall,
+        OpKind::Memset,   OpKind::DeviceCopy, OpKind::ApiCall, OpKind::PeerCopy,
     };
     return order;
 }

@@ -37,6 +37,7 @@ const char* shortKindName(OpKind kind)
     case OpKind::Memset: return "memset";
     case OpKind::DeviceCopy: return "D2D";
     case OpKind::ApiCall: return "api";
+    case OpKind::PeerCopy: return "P2P";
     }
     return "";
 }

@@ -92,6 +92,9 @@ void RunController::queryDevices()
         try {
             for (const auto& device : listDevices())
                 devices.append(device);
+            // Several GPUs of one host: cuda:all and the simulated two-GPU hosts.
+            for (const auto& device : multiDeviceListings())
+                devices.append(device);
         } catch (const std::exception& e) {
             // The simulated presets need nothing from the machine: offer them
             // and say why the GPU could not be asked.
@@ -99,6 +102,9 @@ void RunController::queryDevices()
             devices.append({"cuda", "CUDA GPU", false, e.what()});
             for (const auto& device : simDeviceListings())
                 devices.append(device);
+            for (const auto& device : multiDeviceListings())
+                if (device.available)
+                    devices.append(device);
         }
         return [this, devices] {
             m_listing = false;
@@ -148,20 +154,24 @@ void RunController::work(const RunRequest& request)
         JobOutcome outcome;
         QString deviceLabel;
         {
-            std::unique_ptr<Device> device;
+            // One device or several of one host (cuda:all, sim:h200x2): a
+            // pipeline then spreads over them (runPipelineOnDevices).
+            DeviceSet devices;
             try {
                 sink.beginJob(0, tr("opening %1").arg(request.deviceSpec));
-                device = createDevice(request.deviceSpec.toStdString());
+                devices = createDevices(request.deviceSpec.toStdString());
             } catch (const DeviceError& e) {
                 sink.finish(false, QString::fromStdString(e.what()));
                 return;
             }
-            deviceLabel = QString::fromStdString(device->info().label());
+            deviceLabel = QString::fromStdString(devices.at(0).info().label());
+            if (devices.size() > 1)
+                deviceLabel = tr("%1 GPUs (%2, ...)").arg(devices.size()).arg(deviceLabel);
             JobList jobs;
             jobs.pipelines = request.pipelines;
             if (request.runBench)
                 jobs.sweep = request.bench;
-            outcome = runJobs(*device, jobs, sink, m_cancel, [&sink](int index, const std::string& title) {
+            outcome = runJobs(devices, jobs, sink, m_cancel, [&sink](int index, const std::string& title) {
                 sink.beginJob(index, QString::fromStdString(title));
             });
         }

@@ -1,6 +1,7 @@
 // Several GPUs of one host: the specs that name them, the simulated host
 // they share, and pipelines spread over them (runPipelineOnDevices).
 #include "analysis/HostShare.h"
+#include "analysis/RunAnalysis.h"
 #include "bench/PeerBench.h"
 #include "device/DeviceBuffer.h"
 #include "device/Stream.h"
@@ -211,6 +212,18 @@ void TestMultiGpu::twoSimulatedGpusVerifyWithLanesOnEach()
     QCOMPARE(chunksOnDevice[0], (std::set<int>{0, 1, 2, 3}));
     QCOMPARE(chunksOnDevice[1], (std::set<int>{4, 5, 6}));
     QVERIFY(run.usesSeveralDevices());
+
+    // Its bound is one it could not beat: the GPUs work at once, so a bound
+    // summing both GPUs' chunks (as for one GPU) would be beaten by ~2x.
+    const RunAnalysis analysis = analyzeRun(run, {}, nullptr);
+    QCOMPARE(analysis.bounds.devices, 2);
+    QVERIFY(analysis.bounds.boundNs > 0);
+    QVERIFY2(analysis.bounds.distance >= 0.99,
+             qPrintable(QString("distance %1 (wall %2 ns, bound %3 ns, %4)")
+                            .arg(analysis.bounds.distance)
+                            .arg(run.wallNs())
+                            .arg(analysis.bounds.boundNs)
+                            .arg(toString(analysis.bounds.binding))));
 }
 
 void TestMultiGpu::sameRunTwiceIsTheSameRun()

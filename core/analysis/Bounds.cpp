@@ -53,7 +53,15 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         return b;
 
     b.chunks = run.params.chunks > 0 ? run.params.chunks : std::max(up.count, down.count);
-    const std::int64_t n = b.chunks;
+    // A run over several GPUs gives each its own range of chunks, streams and
+    // link, all at once (core/pipeline/MultiDeviceRunner). Each GPU has at
+    // least floor(N / D) chunks and must do them on its own engines, so the
+    // per-GPU terms below count that many: a bound on the GPU with the least
+    // work is a bound on the run. The host they share can only slow them.
+    const int devices = std::max(1, run.deviceCount());
+    b.devices = devices;
+    const std::int64_t n = std::max<std::int64_t>(b.chunks / devices, b.chunks > 0 ? 1 : 0);
+    const int streamsPerDevice = std::max(1, metrics.streams / devices);
     const double upBytes = up.count > 0 ? chunkBytes(run, up) : 0.0;
     const double downBytes = down.count > 0 ? chunkBytes(run, down) : 0.0;
     b.uploadChunkNs = chunkNs(upBytes, rates.h2dGBps(up.memory), up);
@@ -65,8 +73,10 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     // kernels, it is no more than one kernel alone takes where they shared
     // a saturated device, and less where they did not, so the bounds below
     // stay bounds either way.
-    b.computeNs = kernels.unionNs;
     b.kernelChunkNs = kernels.count > 0 ? kernels.unionNs / kernels.count : 0;
+    // Several GPUs compute at once: their union is no per-GPU bound, one
+    // GPU's share of the kernels is.
+    b.computeNs = devices > 1 ? times(b.kernelChunkNs, n) : kernels.unionNs;
 
     const std::int64_t u = b.uploadChunkNs;
     const std::int64_t d = b.downloadChunkNs;
@@ -81,7 +91,7 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     // Pageable copies both ways are staged by the driver through the calling
     // thread, which does one at a time: the same sum, at pageable rates.
     const bool pageableBothWays = up.memory == HostMemoryKind::Pageable && down.memory == HostMemoryKind::Pageable;
-    if (metrics.streams <= 1) {
+    if (streamsPerDevice <= 1) {
         b.transferNs = times(n, add(u, d));
         b.transferModel = "one stream: every chunk's upload and download in sequence";
     } else if (run.device.asyncEngineCount == 1) {
@@ -126,14 +136,28 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     const double stagedBytes = static_cast<double>(in.bytes) + static_cast<double>(out.bytes);
     if (stagedBytes > 0 && b.stagingGBps > 0)
         b.stagingNs = saturatingCast<std::int64_t>(stagedBytes / b.stagingGBps);
+    // What one GPU's own chain of work stages (all of it on one GPU).
+    std::int64_t oneGpuStagingNs = b.stagingNs;
+    if (devices > 1 && stagedBytes > 0 && b.chunks > 0) {
+        // Each GPU's threads stage its own chunks, and all of them together
+        // share the host: the later of one GPU's share at its threads' rate
+        // and everything at all the threads' rate.
+        const double allGBps = rates.hostCopyGBps(b.stagingThreads * devices);
+        const double share = stagedBytes * static_cast<double>(n) / static_cast<double>(b.chunks);
+        const std::int64_t oneGpu = b.stagingGBps > 0 ? saturatingCast<std::int64_t>(share / b.stagingGBps) : 0;
+        const std::int64_t together = allGBps > 0 ? saturatingCast<std::int64_t>(stagedBytes / allGBps) : 0;
+        oneGpuStagingNs = oneGpu;
+        b.stagingNs = std::max(oneGpu, together);
+    }
 
     if (run.pipeline == "serialized") {
         // The seed's serialized path waits for every copy before the next
         // step, so host copies, copies and kernels add up.
-        b.boundNs = add(add(b.transferNs, b.computeNs), b.stagingNs);
+        // On several GPUs each runs its own serial chain, beside the others.
+        b.boundNs = std::max(add(add(b.transferNs, b.computeNs), oneGpuStagingNs), b.stagingNs);
         b.binding = BoundKind::Serial;
     } else {
-        const bool oneStream = metrics.streams <= 1;
+        const bool oneStream = streamsPerDevice <= 1;
         b.boundNs = oneStream ? add(b.transferNs, b.computeNs) : b.transferNs;
         b.binding = oneStream ? BoundKind::Serial : BoundKind::Transfer;
         if (b.stagingNs > b.boundNs) {

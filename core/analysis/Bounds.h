@@ -30,6 +30,7 @@ struct Bounds {
 
     // Inputs, for the reader who checks the arithmetic.
     int chunks = 0;
+    int devices = 1;                  // GPUs the chunks were split over (the terms count one GPU's share)
     std::int64_t uploadChunkNs = 0;   // one chunk's upload at the rate
     std::int64_t downloadChunkNs = 0;
     std::int64_t kernelChunkNs = 0;   // one chunk's kernel: computeNs over the kernels

@@ -65,6 +65,26 @@ public:
         r.dstKind = dst;
         m_out.add(r);
     }
+    // A peer-to-peer copy from GPU `srcDevice` to `dstDevice`, issued on `device`.
+    void peerMemcpy(std::uint64_t start, std::uint64_t end, std::uint32_t srcDevice, std::uint32_t dstDevice,
+                    std::uint32_t stream, std::uint32_t correlation, std::uint32_t device, std::uint32_t context)
+    {
+        profile::MemcpyRecord r;
+        r.startNs = start;
+        r.endNs = end;
+        r.bytes = 1 << 20;
+        r.deviceId = device;
+        r.contextId = context;
+        r.streamId = stream;
+        r.correlationId = correlation;
+        r.copyKind = profile::kCopyDtoD;
+        r.srcKind = profile::kMemoryDevice;
+        r.dstKind = profile::kMemoryDevice;
+        r.flags = profile::kMemcpyFlagPeer;
+        r.srcDeviceId = srcDevice;
+        r.dstDeviceId = dstDevice;
+        m_out.add(r);
+    }
     void kernel(std::uint64_t start, std::uint64_t end, std::string_view name, std::uint32_t stream,
                 std::uint32_t correlation, std::uint32_t device = 0, std::uint32_t context = 1)
     {

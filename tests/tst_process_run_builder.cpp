@@ -169,6 +169,29 @@ private slots:
         // Ops follow their lanes through the re-ordering.
         for (const Op& op : run.ops)
             QCOMPARE(run.lanes[op.lane].kind, isGpuOp(op.kind) ? LaneKind::Stream : LaneKind::HostThread);
+        // Each stream lane says which of the run's devices it is on.
+        QCOMPARE(run.deviceCount(), 2);
+        QCOMPARE(run.deviceAt(1).name, std::string("NVIDIA H200"));
+        std::vector<int> devices;
+        for (const Lane& lane : run.lanes)
+            devices.push_back(lane.device);
+        QCOMPARE(devices, (std::vector<int>{0, 0, 1, 1, 0, 0}));
+    }
+
+    void peerCopiesAreTheirOwnKind()
+    {
+        TestProfileStream s = stream();
+        s.device(1, "NVIDIA H200");
+        s.context(2, 1, 3);
+        s.kernel(kCuptiAtZero + 1, kCuptiAtZero + 2, "k", 7, 1);
+        s.peerMemcpy(kCuptiAtZero + 10, kCuptiAtZero + 20, 0, 1, 7, 2, 0, 1);
+        s.end();
+        const Run run = build(s);
+        const auto peer = std::find_if(run.ops.begin(), run.ops.end(),
+                                       [](const Op& op) { return op.kind == OpKind::PeerCopy; });
+        QVERIFY(peer != run.ops.end());
+        QCOMPARE(run.nameOf(*peer), std::string("Memcpy PtoP (GPU 0 -> GPU 1)"));
+        QCOMPARE(peer->memory, HostMemoryKind::Device);
     }
 
     void oneDeviceNeedsNoDevicePrefix()

@@ -225,7 +225,7 @@ void printSummary(const std::vector<Run>& runs, const std::string& program, cons
                                          + count(OpKind::Free) + count(OpKind::Register);
         std::fprintf(stderr, "| %s | %s | %llu | %llu | %llu | %llu | %llu | %llu | %llu |\n", run.name.c_str(),
                      toString(run.status), count(OpKind::Kernel), count(OpKind::Upload), count(OpKind::Download),
-                     count(OpKind::DeviceCopy), count(OpKind::Memset), calls, count(OpKind::Sync));
+                     count(OpKind::DeviceCopy) + count(OpKind::PeerCopy), count(OpKind::Memset), calls, count(OpKind::Sync));
     }
     for (const Run& run : runs)
         if (!run.error.empty())

@@ -259,8 +259,9 @@ Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& r
     Context c(run, metrics, rates);
     c.wallNs = spanNs(run.timedBeginNs, run.timedEndNs);
     c.laneDevice.resize(run.lanes.size());
+    // A run that knows its devices says on each lane; imported ones only in names.
     for (std::size_t i = 0; i < run.lanes.size(); ++i)
-        c.laneDevice[i] = deviceOfLane(run.lanes[i]);
+        c.laneDevice[i] = run.deviceCount() > 1 ? run.lanes[i].device : deviceOfLane(run.lanes[i]);
 
     std::map<int, std::array<std::vector<Interval>, kOpKindCount>> perKind;
     std::map<int, int> withExec;
@@ -300,9 +301,17 @@ Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& r
         w.device = device;
         DeviceActivity& a = w.activity;
         a.device = device;
-        a.label = perKind.size() == 1 ? run.device.label() : "GPU " + std::to_string(device);
+        a.label = perKind.size() == 1   ? run.device.label()
+                  : run.deviceCount() > 1 ? "GPU " + std::to_string(device) + ": " + run.deviceAt(device).label()
+                                          : "GPU " + std::to_string(device);
         const auto set = [&](OpKind k) { return clip(kinds[static_cast<std::size_t>(k)]); };
-        const IntervalSet h2d = set(OpKind::Upload), d2h = set(OpKind::Download), dtod = set(OpKind::DeviceCopy);
+        const IntervalSet h2d = set(OpKind::Upload), d2h = set(OpKind::Download), dtod = clip([&] {
+            // Copies between two GPUs count as device copies of the GPU that issued them.
+            auto both = kinds[static_cast<std::size_t>(OpKind::DeviceCopy)];
+            const auto& peer = kinds[static_cast<std::size_t>(OpKind::PeerCopy)];
+            both.insert(both.end(), peer.begin(), peer.end());
+            return both;
+        }());
         const IntervalSet compute = set(OpKind::Kernel), memset = set(OpKind::Memset);
         const IntervalSet copies = h2d.united(d2h).united(dtod);
         w.busy = copies.united(compute).united(memset);

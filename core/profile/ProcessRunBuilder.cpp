@@ -292,9 +292,12 @@ void ProcessRunBuilder::addMemcpy(const MemcpyRecord& r)
         op.kind = OpKind::DeviceCopy;
         op.memory = (r.srcKind == kMemoryManaged || r.dstKind == kMemoryManaged) ? HostMemoryKind::Managed
                                                                                    : HostMemoryKind::Device;
-        if (r.flags & kMemcpyFlagPeer)
+        if (r.flags & kMemcpyFlagPeer) {
+            // Between two GPUs: its own kind, on the issuing GPU's lane.
+            op.kind = OpKind::PeerCopy;
             name = "Memcpy PtoP (GPU " + std::to_string(r.srcDeviceId) + " -> GPU " + std::to_string(r.dstDeviceId)
                    + ")";
+        }
         break;
     }
     op.nameId = nameId(name);
@@ -384,16 +387,8 @@ void ProcessRunBuilder::addNote(const NoteRecord& r, std::string_view text)
         m_warnings.emplace_back(text);
 }
 
-void ProcessRunBuilder::fillDevice()
+DeviceInfo ProcessRunBuilder::deviceInfoOf(std::uint32_t id) const
 {
-    // The run's device is the first one the process used; any others are
-    // named in the detail (their lanes say "GPU N").
-    std::uint32_t id = m_firstDevice;
-    if (id == UINT32_MAX) {
-        if (m_devices.empty())
-            return;
-        id = m_devices.begin()->first;
-    }
     DeviceInfo info;
     const auto known = m_devices.find(id);
     if (known == m_devices.end()) {
@@ -407,6 +402,20 @@ void ProcessRunBuilder::fillDevice()
         info.asyncEngineCount = static_cast<int>(d.copyEngines);
         info.totalMemoryBytes = d.memoryBytes;
     }
+    return info;
+}
+
+void ProcessRunBuilder::fillDevice()
+{
+    // The run's device is the first one the process used; any others are
+    // named in the detail (their lanes say "GPU N").
+    std::uint32_t id = m_firstDevice;
+    if (id == UINT32_MAX) {
+        if (m_devices.empty())
+            return;
+        id = m_devices.begin()->first;
+    }
+    DeviceInfo info = deviceInfoOf(id);
     for (const auto& [otherId, other] : m_devices)
         if (otherId != id)
             info.detail += "; also GPU " + std::to_string(otherId) + " " + text(other.nameId);
@@ -509,6 +518,29 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
     m_run.lanes = std::move(lanes);
     for (Op& op : m_run.ops)
         op.lane = newIndex[op.lane];
+    if (!multiDevice)
+        return;
+    // A program on several GPUs: device 0 of the run is the first one it
+    // used, the others follow by CUDA device id; each stream lane says which.
+    std::vector<std::uint32_t> ids;
+    if (m_firstDevice != UINT32_MAX)
+        ids.push_back(m_firstDevice);
+    std::vector<std::uint32_t> others;
+    for (const auto& [key, s] : m_streamLanes)
+        others.push_back(s.deviceId);
+    for (const auto& [id, record] : m_devices)
+        others.push_back(id);
+    std::sort(others.begin(), others.end());
+    for (std::uint32_t id : others)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    m_run.moreDevices.clear();
+    for (std::size_t i = 1; i < ids.size() && i < 65535; ++i)
+        m_run.moreDevices.push_back(deviceInfoOf(ids[i]));
+    for (const auto& [key, s] : m_streamLanes) {
+        const auto at = std::find(ids.begin(), ids.end(), s.deviceId);
+        m_run.lanes[newIndex[static_cast<std::size_t>(s.lane)]].device = static_cast<std::uint16_t>(at - ids.begin());
+    }
 }
 
 std::string ProcessRunBuilder::endingText(const ProcessEnding& ending, const std::string& streamProblem) const

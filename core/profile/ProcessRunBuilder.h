@@ -67,6 +67,8 @@ private:
     int streamLane(std::uint32_t deviceId, std::uint32_t contextId, std::uint32_t streamId);
     int threadLane(std::uint32_t threadId);
     std::string streamLaneName(const StreamLane& s, bool withDevice) const;
+    // What the profile's records say about CUDA device `id`.
+    DeviceInfo deviceInfoOf(std::uint32_t id) const;
     std::string threadLaneName(std::uint32_t threadId) const;
     int addLane(std::string name, LaneKind kind);
     std::uint32_t nameId(const std::string& name);

@@ -150,6 +150,52 @@ private slots:
                  qPrintable(text));
     }
 
+    void cancelKeepsTheFinishedRun()
+    {
+        // Two pipelines on the two-GPU host; cancel once the second starts:
+        // the first stays as it finished, on both GPUs; the second ends
+        // cancelled with what it recorded. The timeline follows live.
+        TraceDocument document;
+        RunController controller(&document);
+        ViewState view;
+        TimelinePlot plot(&document, &view);
+        plot.resize(900, 600);
+        QSignalSpy finished(&controller, &RunController::finished);
+        bool cancelled = false;
+        connect(&document, &TraceDocument::runAdded, this, [&] {
+            if (document.runCount() == 2 && !cancelled) {
+                cancelled = true;
+                controller.cancel();
+            }
+        });
+        RunRequest request;
+        request.deviceSpec = QStringLiteral("sim:h200x2");
+        PipelineConfig config;
+        config.chunks = 8;
+        config.chunkBytes = 1ull << 20;
+        request.pipelines = {config, config};
+        request.pipelines[1].chunks = 64;
+        request.pipelines[1].chunkBytes = 8ull << 20;
+        QVERIFY(controller.start(request));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+        QVERIFY(cancelled);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY2(finished.at(0).at(1).toString().contains("cancelled"), qPrintable(finished.at(0).at(1).toString()));
+        QCOMPARE(document.runCount(), 2);
+        const Run& first = document.run(0).run();
+        QCOMPARE(first.status, RunStatus::Completed);
+        QVERIFY2(first.verification.passed, first.verification.message.c_str());
+        QCOMPARE(first.deviceCount(), 2);
+        QCOMPARE(document.run(1).run().status, RunStatus::Cancelled);
+        QVERIFY(!document.run(1).isLive());
+        plot.replot();
+        QVERIFY(plot.laneRows(0) && plot.laneRows(0)->grouped());
+        // Whatever the cancelled run recorded is drawn, one row per lane.
+        const LaneRows* second = plot.laneRows(1);
+        QVERIFY(second);
+        QCOMPARE(int(second->rowOfLane.size()), document.run(1).laneCount());
+    }
+
     void singleDeviceRunHidesTheHostShare()
     {
         TraceDocument document;

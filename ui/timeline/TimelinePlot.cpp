@@ -282,9 +282,10 @@ void TimelinePlot::layoutRows()
 {
     const int left = plotLeftMargin();
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const RunRow& row = m_rows[i];
+        RunRow& row = m_rows[i];
         const bool bottom = i + 1 == m_rows.size();
-        const int laneCount = std::max(1, rowCount(static_cast<int>(i)));
+        row.laidOutRows = rowCount(static_cast<int>(i));
+        const int laneCount = std::max(1, row.laidOutRows);
         const QMargins margins(left, kRectTopMargin, kRightMargin, bottom ? rulerHeight() : kRectBottomMargin);
         row.rect->setMargins(margins);
         row.rect->setMinimumMargins(margins);
@@ -426,9 +427,8 @@ void TimelinePlot::refresh()
     // Lanes appear during a live run: margins and row heights follow them.
     bool lanesChanged = false;
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
-        const int before = rowCount(i);
         refreshRun(i);
-        lanesChanged = lanesChanged || rowCount(i) != before;
+        lanesChanged = lanesChanged || rowCount(i) != m_rows[static_cast<std::size_t>(i)].laidOutRows;
     }
     rebuildLegend();
     if (lanesChanged) {

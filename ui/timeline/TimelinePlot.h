@@ -106,6 +106,7 @@ private:
         QCPTextElement* title = nullptr;
         QCPAxisRect* rect = nullptr;
         TimelinePlottable* plottable = nullptr;
+        int laidOutRows = -1; // rows when layoutRows last ran: lanes arriving live change it
     };
 
     void rebuild();

@@ -60,6 +60,15 @@ TimelinePlottable::TimelinePlottable(QCPAxis* timeAxis, QCPAxis* laneAxis, const
     setAntialiased(false);
 }
 
+void TimelinePlottable::syncLaneRows() const
+{
+    if (!m_document || m_run < 0 || m_run >= m_document->runCount())
+        return;
+    const RunTimeline& run = m_document->run(m_run);
+    if (m_laneRows.rowOfLane.size() != static_cast<std::size_t>(run.laneCount()))
+        m_laneRows = LaneRows::of(run.run());
+}
+
 double TimelinePlottable::nsPerPixel() const
 {
     const QCPAxis* axis = mKeyAxis.data();
@@ -95,6 +104,7 @@ void TimelinePlottable::draw(QCPPainter* painter)
 {
     if (!m_document || m_run < 0 || m_run >= m_document->runCount() || !mKeyAxis || !mValueAxis)
         return;
+    syncLaneRows();
     const RunTimeline& run = m_document->run(m_run);
     const QRect clip = clipRect();
     m_offsetNs = m_document->displayOffsetNs(m_run);
@@ -419,6 +429,7 @@ OpRef TimelinePlottable::opAt(const QPointF& pixel) const
         return {};
     if (!mKeyAxis->axisRect()->rect().contains(pixel.toPoint()))
         return {};
+    syncLaneRows();
     const RunTimeline& run = m_document->run(m_run);
     const double rowCoord = mValueAxis->pixelToCoord(pixel.y());
     const int row = static_cast<int>(std::lround(rowCoord));
@@ -463,6 +474,7 @@ QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain, con
     foundRange = false;
     if (!m_document || m_run < 0 || m_run >= m_document->runCount())
         return {};
+    syncLaneRows();
     const int rows = m_laneRows.rowCount();
     foundRange = rows > 0;
     return QCPRange(-0.5, rows - 0.5);

@@ -71,6 +71,7 @@ protected:
 
 private:
     double nsPerPixel() const;
+    void syncLaneRows() const;
     QRectF opRect(std::int64_t startNs, std::int64_t endNs, int lane, const QRect& clip) const;
     void drawTimedRegion(QCPPainter* painter, const QRect& clip) const;
     void drawLaneStripes(QCPPainter* painter, const QRect& clip) const;
@@ -90,7 +91,9 @@ private:
     int m_run;
     const ViewState* m_view;
     Style m_style;
-    LaneRows m_laneRows;
+    // Mutable: a plottable used on its own (no TimelinePlot to set them)
+    // derives them from the run when its lane count changes (syncLaneRows).
+    mutable LaneRows m_laneRows;
     std::vector<TimelineFolding::Item> m_items; // reused every frame
     // The run's display offset (TraceDocument::displayOffsetNs), taken once
     // per frame: opRect runs for every drawn op.

@@ -117,10 +117,24 @@ private slots:
         QCOMPARE(devicesWithOps, (std::set<int>{0, 1}));
 
         // The timeline groups it: GPU 0, GPU 1, then the host threads.
+        // (The finished run replaces its live lanes, in device order; the
+        // plot's throttled refresh relabels them.)
         plot.resize(1000, 700);
         plot.replot();
         const LaneRows* rows = plot.laneRows(0);
         QVERIFY(rows && rows->grouped());
+        QVERIFY(*rows == LaneRows::of(run));
+        const auto ticker = plot.runAxisRect(0)->axis(QCPAxis::atLeft)->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const auto labelsMatch = [&] {
+            for (int row = 0; row < rows->rowCount(); ++row) {
+                const int lane = rows->laneAt(row);
+                if (lane >= 0 && ticker->ticks().value(row) != QString::fromStdString(run.lanes[std::size_t(lane)].name))
+                    return false;
+            }
+            return ticker->ticks().size() == timeline.laneCount();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(labelsMatch(), kTimeoutMs);
         QCOMPARE(int(rows->headers.size()), 3);
         QVERIFY2(rows->headers[0].text.startsWith("GPU 0 \u00b7 ") && rows->headers[0].text.endsWith("[simulated]"),
                  qPrintable(rows->headers[0].text));

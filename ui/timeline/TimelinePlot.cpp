@@ -401,7 +401,7 @@ void TimelinePlot::refreshRun(int run)
 {
     if (run < 0 || run >= static_cast<int>(m_rows.size()) || run >= m_document->runCount())
         return;
-    const RunRow& row = m_rows[static_cast<std::size_t>(run)];
+    RunRow& row = m_rows[static_cast<std::size_t>(run)];
     const RunTimeline& timeline = m_document->run(run);
     row.title->setText(runTitle(run));
     QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
@@ -409,7 +409,7 @@ void TimelinePlot::refreshRun(int run)
     // Lanes arrive during a live run, and with them (several GPUs) groups.
     // The finished run may reorder them (by device) and name its devices.
     LaneRows rows = LaneRows::of(timeline.run());
-    if (!(rows == row.plottable->laneRows()) || (ticker && ticker->ticks().size() != timeline.laneCount())) {
+    if (!(rows == row.ticked) || (ticker && ticker->ticks().size() != timeline.laneCount())) {
         row.plottable->setLaneRows(rows);
         if (ticker) {
             ticker->clear();
@@ -418,6 +418,7 @@ void TimelinePlot::refreshRun(int run)
                 if (const int lane = rows.laneAt(r); lane >= 0)
                     ticker->addTick(r, displayText(timeline.run().lanes[static_cast<std::size_t>(lane)].name, kLaneLabelChars));
         }
+        row.ticked = std::move(rows);
     }
     lanes->setRange(-0.5, std::max(1, row.plottable->laneRows().rowCount()) - 0.5);
 }

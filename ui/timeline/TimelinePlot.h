@@ -107,6 +107,7 @@ private:
         QCPAxisRect* rect = nullptr;
         TimelinePlottable* plottable = nullptr;
         int laidOutRows = -1; // rows when layoutRows last ran: lanes arriving live change it
+        LaneRows ticked;      // the rows the lane labels were made for
     };
 
     void rebuild();

@@ -62,11 +62,13 @@ TimelinePlottable::TimelinePlottable(QCPAxis* timeAxis, QCPAxis* laneAxis, const
 
 void TimelinePlottable::syncLaneRows() const
 {
+    // Recomputed, not only on a new lane count: a finished run on several
+    // GPUs replaces its live lanes with the same number in device order,
+    // and a frame or a hover may come before the plot's throttled refresh.
+    // Linear in the lanes, as drawing them is.
     if (!m_document || m_run < 0 || m_run >= m_document->runCount())
         return;
-    const RunTimeline& run = m_document->run(m_run);
-    if (m_laneRows.rowOfLane.size() != static_cast<std::size_t>(run.laneCount()))
-        m_laneRows = LaneRows::of(run.run());
+    m_laneRows = LaneRows::of(m_document->run(m_run).run());
 }
 
 double TimelinePlottable::nsPerPixel() const

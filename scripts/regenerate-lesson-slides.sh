@@ -6,6 +6,7 @@
 #   scripts/regenerate-lesson-slides.sh                 # on the simulated H200 -> docs/lessons/ID/simulated/
 #   scripts/regenerate-lesson-slides.sh --cuda          # on this host's CUDA GPU -> docs/lessons/ID/h200/
 #   scripts/regenerate-lesson-slides.sh --from DIR      # from DIR/ID.json -> docs/lessons/ID/h200/
+#   ... [ID ...]                                        # only those lessons (default: every one)
 #
 # --from reads the traces scripts/gpu-lessons.sh OUTDIR wrote on the H200
 # (`overlapscope-cli lesson ID -o OUTDIR/ID.json`, default chunk size): the
@@ -18,9 +19,10 @@
 # so a failure leaves the docs as they were. docs/lessons/README.md lists the
 # sets; docs/images/lesson-slide.png (the README's picture) is the second
 # focus slide of one-vs-several-streams (three streams overlapping, beside
-# one), from the H200 set where there is one. Only the focus and results
-# slides go into docs (size); `overlapscope export --lesson ID -o DIR` makes
-# the whole set (title, question, sweep and every run too).
+# one), from the H200 set where there is one. Only the focus, chart (wall
+# time against the swept parameter) and results slides go into docs (size);
+# `overlapscope export --lesson ID -o DIR` makes the whole set (title,
+# question, sweep and every run too).
 # Environment: OVERLAPSCOPE_GUI (default build/app/gui/overlapscope).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,10 +30,9 @@ gui=${OVERLAPSCOPE_GUI:-$root/build/app/gui/overlapscope}
 mode=sim
 from=
 case "${1:-}" in
-  "") ;;
-  --cuda) mode=cuda ;;
-  --from) mode=from; from=$(cd "${2:?--from needs the folder scripts/gpu-lessons.sh wrote}" && pwd) ;;
-  *) echo "usage: $0 [--cuda | --from DIR]" >&2; exit 2 ;;
+  --cuda) mode=cuda; shift ;;
+  --from) mode=from; from=$(cd "${2:?--from needs the folder scripts/gpu-lessons.sh wrote}" && pwd); shift 2 ;;
+  -*) echo "usage: $0 [--cuda | --from DIR] [ID ...]" >&2; exit 2 ;;
 esac
 [ -x "$gui" ] || { echo "no $gui: build it first (cmake --build build --target overlapscope)" >&2; exit 2; }
 
@@ -43,7 +44,11 @@ case $mode in
 esac
 
 status=0
-for id in $("$gui" export --lesson --list | awk '{print $2}'); do
+all=$("$gui" export --lesson --list | awk '{print $2}')
+for id in "$@"; do
+  grep -qx -- "$id" <<<"$all" || { echo "no lesson '$id' (one of: $(echo $all))" >&2; exit 2; }
+done
+for id in ${*:-$all}; do
   target=$docs/$id/$sub
   tmp=$(mktemp -d "$docs/.$id.XXXXXX")
   case $mode in
@@ -54,9 +59,9 @@ for id in $("$gui" export --lesson --list | awk '{print $2}'); do
   esac
   echo "== $id ($sub)"
   # The folder shown in index.md is the one in the repository, not the temporary one.
-  # Only the focus and results slides: ten whole sets would weigh ~5 MB per
-  # device (index.md says so; the command without --only makes them all).
-  if "$gui" export --lesson "$id" -o "$tmp" "${args[@]}" --only focus,results --quiet; then rc=0; else rc=$?; fi
+  # Only the focus, chart and results slides: ten whole sets would weigh
+  # ~5 MB per device (index.md says so; the command without --only makes them all).
+  if "$gui" export --lesson "$id" -o "$tmp" "${args[@]}" --only focus,chart,results --quiet; then rc=0; else rc=$?; fi
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
     # Usage, no device, cancelled: nothing worth keeping.
     rm -rf "$tmp"; status=$rc; continue
@@ -74,7 +79,8 @@ done
   echo "# Lesson slides"
   echo
   echo "Every lesson's slides as \`overlapscope export --lesson ID -o DIR\` makes them (1920x1080 PNG)."
-  echo "Kept here: one slide per thing to look at, and the results (answer, checks, takeaway); the"
+  echo "Kept here: one slide per thing to look at, the chart of a lesson that sweeps a parameter (wall"
+  echo "time against it, with each run's bound), and the results (answer, checks, takeaway); the"
   echo "command makes the whole set (also title, question, the sweep where there is one, and every run"
   echo "on one time axis). Made by \`scripts/regenerate-lesson-slides.sh\` (see docs/lessons.md)."
   echo "\`simulated/\` sets ran on the simulated H200 and say \"[simulated]\" on every slide; \`h200/\` sets"

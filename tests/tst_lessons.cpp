@@ -2,6 +2,7 @@
 // simulator, the lesson data the views rely on, the cancel contract of
 // runLesson, and the pipeline variants the lessons added, in traces.
 #include "lessons/LessonRunner.h"
+#include "lessons/SweepPoints.h"
 #include "pipeline/PipelineRunner.h"
 #include "record/TraceCollector.h"
 #include "sim/SimDevice.h"
@@ -236,6 +237,72 @@ private slots:
         for (const auto* run : runs)
             QVERIFY(run->analysis.bounds.boundNs > 0
                     && static_cast<double>(run->analysis.bounds.boundNs) <= 1.06 * static_cast<double>(run->run.wallNs()));
+    }
+
+    // The chart's data: one point per completed run, in order of chunk size,
+    // each with its wall time and its bound; the fastest marked.
+    void chunkSizeSweepPointsFollowTheRuns()
+    {
+        const Lesson& lesson = *findLesson("chunk-size");
+        QCOMPARE(lesson.swept, SweptParameter::ChunkBytes);
+        const LessonResult& r = runOnSim("chunk-size");
+        const SweepSeries series = sweepSeries(lesson, r.measured);
+        QCOMPARE(series.parameter, SweptParameter::ChunkBytes);
+        QCOMPARE(series.points.size(), r.measured.runs.size());
+        QVERIFY(series.simulated);
+        QVERIFY(series.hasBounds());
+        const std::uint64_t chunk = smallLessons().chunkBytes;
+        QCOMPARE(series.points.front().value, chunk / 128);
+        QCOMPARE(series.points.front().label, std::string("32 KiB"));
+        QCOMPARE(series.points.back().value, 4 * chunk);
+        QCOMPARE(series.points.back().label, std::string("16 MiB"));
+        for (std::size_t i = 0; i < series.points.size(); ++i) {
+            const SweepPoint& p = series.points[i];
+            if (i > 0)
+                QVERIFY(series.points[i - 1].value < p.value);
+            const LessonRunResult& run = runOf(r, p.stepId);
+            QCOMPARE(p.value, run.run.params.chunkBytes);
+            QCOMPARE(p.wallNs, run.run.wallNs());
+            QCOMPARE(p.boundNs, run.analysis.bounds.boundNs);
+            QVERIFY(p.boundNs > 0);
+        }
+        QVERIFY(series.best > 0 && series.best < static_cast<int>(series.points.size()) - 1);
+        for (const SweepPoint& p : series.points)
+            QVERIFY(series.points[static_cast<std::size_t>(series.best)].wallNs <= p.wallNs);
+    }
+
+    // A run that did not complete has no wall time to draw; a lesson that
+    // sweeps nothing has no chart.
+    void sweepPointsLeaveOutIncompleteRunsAndOtherLessons()
+    {
+        const Lesson& lesson = *findLesson("chunk-size");
+        LessonMeasurements measured = runOnSim("chunk-size").measured;
+        measured.runs[1].run.status = RunStatus::Cancelled;
+        const SweepSeries series = sweepSeries(lesson, measured);
+        QCOMPARE(series.points.size(), measured.runs.size() - 1);
+        for (const SweepPoint& p : series.points)
+            QVERIFY(p.stepId != measured.runs[1].stepId);
+        QVERIFY(sweepSeries(*findLesson("one-vs-several-streams"), measured).points.empty());
+        QCOMPARE(findLesson("one-vs-several-streams")->swept, SweptParameter::None);
+        QVERIFY(sweepSeries(lesson, LessonMeasurements{}).points.empty());
+        QCOMPARE(sweepSeries(lesson, LessonMeasurements{}).best, -1);
+    }
+
+    // Lesson 9 sweeps the kernels' work: x is the passes per chunk.
+    void copyVsComputeSweepsKernelPasses()
+    {
+        const Lesson& lesson = *findLesson("copy-vs-compute");
+        QCOMPARE(lesson.swept, SweptParameter::KernelRepeats);
+        const LessonResult& r = runOnSim("copy-vs-compute");
+        const SweepSeries series = sweepSeries(lesson, r.measured);
+        QCOMPARE(series.points.size(), r.measured.runs.size());
+        QCOMPARE(series.points.front().stepId, std::string("k-1/8"));
+        QCOMPARE(series.points.back().stepId, std::string("k-8"));
+        QCOMPARE(series.points.back().value,
+                 static_cast<std::uint64_t>(runOf(r, "k-8").run.params.kernelRepeats));
+        QCOMPARE(series.points.back().binding, BoundKind::Compute);
+        QVERIFY(QString::fromStdString(series.points.back().label).endsWith("passes"));
+        QCOMPARE(series.best, -1); // the least work is fastest: nothing to mark
     }
 
     void overlapHidesTheSmallerOfCopyAndCompute()

@@ -502,6 +502,39 @@ std::vector<EngineRecord> CudaRuntimeDevice::takeEngineRecords()
     return {};
 }
 
+void CudaRuntimeDevice::primeEngineTiming()
+{
+#if OVERLAPSCOPE_HAVE_CUPTI
+    if (!m_cuptiOwner)
+        return;
+    // One small copy each way and one kernel, on a stream of its own, with
+    // no op id: their records join nothing and are dropped. Every status is
+    // checked, but a failure here only costs the priming, never the run, so
+    // it is reported by the run's own calls if the device is really broken.
+    makeCurrent();
+    constexpr std::size_t kCount = 256;
+    void* deviceMemory = nullptr;
+    void* hostMemory = nullptr;
+    cudaStream_t stream = nullptr;
+    if (cudaMalloc(&deviceMemory, kCount * sizeof(float)) == cudaSuccess
+        && cudaMallocHost(&hostMemory, kCount * sizeof(float)) == cudaSuccess
+        && cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess) {
+        float* device = static_cast<float*>(deviceMemory);
+        float* host = static_cast<float*>(hostMemory);
+        std::fill(host, host + kCount, 0.0f);
+        static_cast<void>(cudaMemcpyAsync(device, host, kCount * sizeof(float), cudaMemcpyHostToDevice, stream));
+        static_cast<void>(enqueueIncrement(device, kCount, m_multiProcessorCount, stream));
+        static_cast<void>(cudaMemcpyAsync(host, device, kCount * sizeof(float), cudaMemcpyDeviceToHost, stream));
+        static_cast<void>(cudaStreamSynchronize(stream));
+    }
+    if (stream)
+        static_cast<void>(cudaStreamDestroy(stream));
+    static_cast<void>(cudaFreeHost(hostMemory));
+    static_cast<void>(cudaFree(deviceMemory));
+    static_cast<void>(cudaGetLastError());
+#endif
+}
+
 std::string CudaRuntimeDevice::engineTimingSource(std::string* whyNot) const
 {
     if (m_cuptiOwner)

@@ -98,6 +98,12 @@ public:
     // Engine intervals of tagged work completed since the last call, on the
     // host clock. An op made of several launches has several records.
     virtual std::vector<EngineRecord> takeEngineRecords() { return {}; }
+    // Readies engine timing for a timed region: runs, untagged, whatever the
+    // tracer needs to have seen once since it last handed records over, and
+    // waits for it. CUPTI sets up its state lazily at the first traced copy
+    // and kernel after a flush; on the H200 that held the first upload of
+    // every recorded run back by about 0.45 ms (docs/measurements.md).
+    virtual void primeEngineTiming() {}
     // Where engine intervals come from ("cupti", "simulated engine model"),
     // or empty with `whyNot` saying why there are none.
     virtual std::string engineTimingSource(std::string* whyNot = nullptr) const

@@ -124,6 +124,16 @@ struct LessonOptions {
     std::uint64_t chunkBytes = kDefaultChunkBytes;
 };
 
+// The parameter a lesson's runs sweep, when they sweep one. A lesson that
+// declares one gets a chart of each run's wall time against it, beside the
+// run's bound (lessons/SweepPoints.h): the window and the slides draw it for
+// any lesson that says so, never by its id.
+enum class SweptParameter : std::uint8_t {
+    None,
+    ChunkBytes,    // RunParams::chunkBytes
+    KernelRepeats, // RunParams::kernelRepeats
+};
+
 struct Lesson {
     int number = 0;          // 1..10, the order of the course
     std::string id;          // "pageable-vs-pinned"
@@ -139,6 +149,8 @@ struct Lesson {
     // simulated H200, used only to count the jobs before calibration).
     std::function<std::vector<LessonStep>(std::span<const Run> calibration, const LessonOptions& options)> plan;
     std::vector<LessonFocus> focus;
+    // What its pipeline runs sweep (None: they are not a sweep).
+    SweptParameter swept = SweptParameter::None;
     // With {name} for each value the judge fills in.
     std::string takeaway;
     std::function<LessonVerdict(const LessonMeasurements&)> judge;

@@ -82,8 +82,9 @@ Lesson chunkSize()
         "Cutting the data into chunks is what lets copies and kernels overlap, but the pipeline must fill before "
         "anything overlaps and drain after: the first upload and the last download run alone. Large chunks make "
         "that fill and drain long. Small chunks make it short, but every copy and launch has a fixed cost on the "
-        "host and the GPU, paid once per chunk. The runs move the same 128 MiB in chunks from 128 KiB to 64 MiB; "
-        "the table puts each wall time next to the bound the link allows.";
+        "host and the GPU, paid once per chunk. The runs move the same data in six chunk sizes, from 1/128 of the "
+        "lesson's chunk to four times it (256 KiB to 128 MiB at the default 32 MiB); the chart draws each run's "
+        "wall time against its chunk size, beside the bound the link allows.";
     l.question = {"Which chunk size moves the data fastest?",
                   {{"a", "the smallest: the most overlap"},
                    {"b", "the largest: the fewest copies"},
@@ -111,6 +112,7 @@ Lesson chunkSize()
                 "fill: the first upload of the largest chunks runs with nothing beside it"},
                {"chunk/128", {OpKind::Upload, "stream", std::nullopt, 0, 15},
                 "the smallest chunks: fixed costs between tiny copies"}};
+    l.swept = SweptParameter::ChunkBytes;
     l.takeaway = "The fastest chunk size was {best} at {wall_best} ({distance_best} its bound). The smallest, {smallest}, "
                  "took {wall_smallest}; the largest, {largest}, took {wall_largest}.";
     l.judge = [](const LessonMeasurements& m) {
@@ -175,6 +177,7 @@ Lesson copyVsCompute()
     };
     l.focus = {{"k-1/8", {OpKind::Upload, "stream", std::nullopt, -1, -1}, "copy-bound: the copy engines never rest"},
                {"k-8", {OpKind::Kernel, "stream", std::nullopt, -1, -1}, "compute-bound: the kernels never rest"}};
+    l.swept = SweptParameter::KernelRepeats;
     l.takeaway = "With light kernels the run took {wall_light}, copies busy {copy_light} and kernels {compute_light} "
                  "(bound: {bound_light}). With kernels eight times an upload it took {wall_heavy}: kernels busy "
                  "{compute_heavy}, copies {copy_heavy}, all hidden (bound: {bound_heavy}).";

@@ -237,9 +237,27 @@ Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config,
         }
     } // the threads join here
 
-    // The merged run, lanes ordered by device, host lanes after each device's streams.
+    // The merged run: every GPU's stream lanes, device by device, then the
+    // host's threads apart, as Nsight Systems shows a multi-GPU node.
     Run merged = header;
     merged.timing = runs[0].timing;
+    std::vector<std::vector<std::uint16_t>> laneMaps(static_cast<std::size_t>(n));
+    for (bool streams : {true, false}) {
+        for (int d = 0; d < n; ++d) {
+            const Run& part = runs[static_cast<std::size_t>(d)];
+            auto& laneMap = laneMaps[static_cast<std::size_t>(d)];
+            laneMap.resize(part.lanes.size());
+            for (std::size_t l = 0; l < part.lanes.size(); ++l) {
+                Lane lane = part.lanes[l];
+                if ((lane.kind == LaneKind::Stream) != streams)
+                    continue;
+                lane.name = streams ? streamLaneName(d, lane.name) : hostLaneName(d, lane.name);
+                lane.device = streams ? static_cast<std::uint16_t>(d) : 0;
+                laneMap[l] = static_cast<std::uint16_t>(merged.lanes.size());
+                merged.lanes.push_back(std::move(lane));
+            }
+        }
+    }
     std::int64_t begin = -1;
     std::int64_t end = 0;
     std::vector<std::string> failures;
@@ -250,15 +268,7 @@ Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config,
     for (int d = 0; d < n; ++d) {
         const Run& part = runs[static_cast<std::size_t>(d)];
         const MergingSink::Part& sinkPart = *parts[static_cast<std::size_t>(d)];
-        std::vector<std::uint16_t> laneMap(part.lanes.size());
-        for (std::size_t l = 0; l < part.lanes.size(); ++l) {
-            Lane lane = part.lanes[l];
-            const bool stream = lane.kind == LaneKind::Stream;
-            lane.name = stream ? streamLaneName(d, lane.name) : hostLaneName(d, lane.name);
-            lane.device = stream ? static_cast<std::uint16_t>(d) : 0;
-            laneMap[l] = static_cast<std::uint16_t>(merged.lanes.size());
-            merged.lanes.push_back(std::move(lane));
-        }
+        const auto& laneMap = laneMaps[static_cast<std::size_t>(d)];
         for (Op op : part.ops) {
             shift(op, sinkPart.offsetNs(), sinkPart.chunkOffset());
             op.lane = laneMap[op.lane];

@@ -16,8 +16,8 @@ namespace ovs {
 // threads, all started together.
 //
 // The merged run: device 0 in Run::device, the others in Run::moreDevices;
-// stream lanes named "GPU 1 · stream 2" with Lane::device set, host lanes
-// ("host · GPU 1") apart; chunk numbers global; every time on one time base
+// stream lanes named "GPU 1 · stream 2" with Lane::device set, device by
+// device, then the host lanes ("host · GPU 1", "staging 2 · GPU 1") apart; chunk numbers global; every time on one time base
 // (each part's zero aligned to the common start on the host clock, which
 // CUDA devices share for real and simulated ones share virtually). Every
 // element of every part is verified, and the message says so per device.

@@ -88,8 +88,12 @@ void Recorder::begin()
     m_anchorHostNs = now();
     // Op ids restart at 1 in every run: an earlier run's leftovers must not
     // join this run's ops.
-    if (m_engineTiming)
+    if (m_engineTiming) {
         m_device.takeEngineRecords();
+        // After that flush the tracer sets itself up again at its first
+        // traced work: let that be before the timed region, not in it.
+        m_device.primeEngineTiming();
+    }
     m_lastFetchNs = now();
 }
 

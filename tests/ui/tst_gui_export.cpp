@@ -1,5 +1,7 @@
 // `overlapscope export` as a user on a GPU server runs it: no display, the
 // window's renderer, the sizes asked for, clear errors.
+#include "UiTestSupport.h"
+
 #include "trace/TraceJson.h"
 
 #include <QtTest>
@@ -11,23 +13,8 @@
 class TestGuiExport : public QObject {
     Q_OBJECT
 
-    struct Result {
-        int exitCode = -1;
-        QString err;
-    };
-    Result gui(const QStringList& args)
-    {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove("QT_QPA_PLATFORM"); // export must pick offscreen by itself
-        env.remove("DISPLAY");
-        process.setProcessEnvironment(env);
-        process.start(OVERLAPSCOPE_GUI_PATH, args);
-        if (!process.waitForFinished(120000))
-            return {};
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardError())};
-    }
+    using Result = ovs::test::GuiResult;
+    Result gui(const QStringList& args) { return ovs::test::runGui(args, 120000); }
     QString trace() const { return QString(OVERLAPSCOPE_SOURCE_DIR) + "/docs/traces/sim-h200-seed-defaults.json"; }
     QTemporaryDir m_dir;
 

@@ -1,3 +1,5 @@
+#include "UiTestSupport.h"
+
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "timeline/LessonCallouts.h"
@@ -8,6 +10,7 @@
 #include <QTest>
 
 using ovs::Lane;
+using ovs::test::chunkOp;
 using ovs::LaneKind;
 using ovs::LessonMeasurements;
 using ovs::LessonRunResult;
@@ -21,18 +24,6 @@ using ovs::ui::TraceDocument;
 using ovs::ui::ViewState;
 
 namespace {
-
-Op makeOp(std::uint16_t lane, std::int64_t start, std::int64_t end, OpKind kind, int chunk)
-{
-    Op op;
-    op.lane = lane;
-    op.startNs = start;
-    op.endNs = end;
-    op.kind = kind;
-    op.chunk = chunk;
-    op.bytes = kind == OpKind::Kernel ? 0 : 1 << 20;
-    return op;
-}
 
 // Two lesson runs as a lesson measures them: four chunks on one stream,
 // then on two.
@@ -51,8 +42,8 @@ LessonMeasurements twoRuns()
         for (int chunk = 0; chunk < 4; ++chunk) {
             const auto lane = static_cast<std::uint16_t>(1 + chunk % streams);
             const std::int64_t start = streams == 1 ? t : chunk * 60'000;
-            run.ops.push_back(makeOp(lane, start, start + 100'000, OpKind::Upload, chunk));
-            run.ops.push_back(makeOp(lane, start + 100'000, start + 150'000, OpKind::Kernel, chunk));
+            run.ops.push_back(chunkOp(lane, start, start + 100'000, OpKind::Upload, chunk));
+            run.ops.push_back(chunkOp(lane, start + 100'000, start + 150'000, OpKind::Kernel, chunk));
             t = start + 150'000;
         }
         run.verification.checked = true;

@@ -1,6 +1,8 @@
 // `overlapscope export --lesson NAME -o DIR` as a teacher runs it: no
 // display, a small lesson on the simulator, numbered 1920x1080 slides and an
 // index; clear errors for a bad name or folder.
+#include "UiTestSupport.h"
+
 #include "devices/DeviceFactory.h"
 #include "lessons/LessonRunner.h"
 #include "record/TraceCollector.h"
@@ -18,24 +20,8 @@
 class TestLessonSlides : public QObject {
     Q_OBJECT
 
-    struct Result {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-    Result gui(const QStringList& args)
-    {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove("QT_QPA_PLATFORM"); // export must pick offscreen by itself
-        env.remove("DISPLAY");
-        process.setProcessEnvironment(env);
-        process.start(OVERLAPSCOPE_GUI_PATH, args);
-        if (!process.waitForFinished(300000))
-            return {};
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-    }
+    using Result = ovs::test::GuiResult;
+    Result gui(const QStringList& args) { return ovs::test::runGui(args, 300000); }
     QTemporaryDir m_dir;
 
 private slots:
@@ -93,6 +79,46 @@ private slots:
         QVERIFY(text.contains("--lesson " + lesson));
         // No temporary files of the atomic writer are left behind.
         QCOMPARE(QDir(dir).entryList(QDir::Files).size(), files.size() + 1);
+    }
+
+    // A lesson that sweeps a parameter (chunk size) gets its chart slide,
+    // wall time and bound against chunk size, before the results; index.md
+    // lists it in that order.
+    void sweepLessonHasAChartSlide()
+    {
+        const QString dir = m_dir.filePath("chunk-size");
+        const Result r = gui({"export", "--lesson", "chunk-size", "-o", dir, "--device", "sim", "--chunk-mib", "1",
+                              "--quiet"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList files = QDir(dir).entryList({"*.png"}, QDir::Files, QDir::Name);
+        QCOMPARE(files, (QStringList{"01-title.png", "02-question.png", "03-focus-1.png", "04-focus-2.png",
+                                     "05-sweep.png", "06-chart.png", "07-results.png", "08-timeline.png"}));
+        QFile index(QDir(dir).filePath("index.md"));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(index.readAll());
+        const qsizetype chart = text.indexOf("](06-chart.png)");
+        QVERIFY2(chart > 0 && chart < text.indexOf("](07-results.png)"), qPrintable(text));
+        QVERIFY(text.contains("Wall time against chunk size"));
+        // The chart is drawn: its wall-time line (the light theme's blue)
+        // and its bound (orange) cover a fair part of the slide.
+        const QImage image(QDir(dir).filePath("06-chart.png"));
+        QCOMPARE(image.size(), QSize(1920, 1080));
+        int blue = 0, orange = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2) {
+                const QRgb c = image.pixel(x, y);
+                blue += c == qRgb(0x1f, 0x5f, 0xbf);
+                orange += c == qRgb(0xb3, 0x59, 0x00);
+            }
+        QVERIFY2(blue > 500 && orange > 500, qPrintable(QStringLiteral("%1 blue, %2 orange").arg(blue).arg(orange)));
+
+        // A lesson without a sweep of its runs has none.
+        const QString other = m_dir.filePath("no-chart");
+        QVERIFY(gui({"export", "--lesson", "one-vs-several-streams", "-o", other, "--device", "sim", "--chunk-mib",
+                     "1", "--only", "chart,results", "--quiet"})
+                    .exitCode == 0);
+        QCOMPARE(QDir(other).entryList({"*-chart.png"}, QDir::Files).size(), 0);
+        QCOMPARE(QDir(other).entryList({"*-results.png"}, QDir::Files).size(), 1);
     }
 
     // Recorded elsewhere (the CLI on a GPU server), made into slides here.

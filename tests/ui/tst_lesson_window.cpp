@@ -3,6 +3,9 @@
 // simulator with small runs, step through what to look at to the verdict;
 // cancel mid-lesson; step with the keys in presentation mode.
 // OVS_LESSON_DEVICE=cuda runs the same on a GPU.
+#include "UiTestSupport.h"
+
+#include "charts/LessonSweepChart.h"
 #include "document/LessonSession.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
@@ -68,10 +71,7 @@ class TestLessonWindow : public QObject {
     {
         window.setInteractive(false);
         window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(ovs::test::showActive(window));
         window.lessons()->setDeviceSpec(device().toStdString());
     }
 
@@ -106,11 +106,7 @@ class TestLessonWindow : public QObject {
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName("OverlapScopeTest");
-        QCoreApplication::setApplicationName("tst_lesson_window");
+        QVERIFY(ovs::test::useTemporarySettings(m_settingsDir, "tst_lesson_window"));
         setUpApplicationFont();
     }
 
@@ -303,6 +299,12 @@ private slots:
         const QString text = window.lessons()->panel()->bodyText();
         QVERIFY2(text.contains("the answer is"), qPrintable(text));
         QVERIFY(text.contains(QString::fromStdString(result->takeaway)));
+        // The sweep's chart, for the lessons that declare one (chunk size,
+        // kernel work), a point per run.
+        const LessonSweepChart* chart = window.lessons()->panel()->sweepChart();
+        QCOMPARE(chart->isVisible(), session->lesson()->swept != SweptParameter::None);
+        if (chart->isVisible())
+            QCOMPARE(chart->wallGraph()->dataCount(), static_cast<int>(result->measured.runs.size()));
         if (const QString dir = qEnvironmentVariable("OVS_LESSON_SHOTS"); !dir.isEmpty()) {
             QCoreApplication::processEvents();
             QVERIFY(window.grab().save(QStringLiteral("%1/lesson-%2.png").arg(dir, id)));

@@ -97,6 +97,28 @@ private slots:
         QCOMPARE(last, 1.0);
     }
 
+    void runsSpreadOverTwoSimulatedGpus()
+    {
+        TraceDocument document;
+        RunController controller(&document);
+        QSignalSpy finished(&controller, &RunController::finished);
+        RunRequest request = pipelinesRequest(4, 1);
+        request.deviceSpec = "sim:h200x2";
+        QVERIFY(controller.start(request));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+        const QString message = finished.at(0).at(1).toString();
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(message));
+        QVERIFY2(message.contains("2 GPUs"), qPrintable(message));
+        QCOMPARE(document.runCount(), static_cast<int>(pipelineKinds().size()));
+        for (int i = 0; i < document.runCount(); ++i) {
+            const Run& run = document.run(i).run();
+            QVERIFY2(run.verification.passed, run.verification.message.c_str());
+            QCOMPARE(run.deviceCount(), 2);
+            QVERIFY(std::any_of(run.lanes.begin(), run.lanes.end(),
+                                [](const Lane& lane) { return lane.kind == LaneKind::Stream && lane.device == 1; }));
+        }
+    }
+
     void opsArriveLiveInBatches()
     {
         TraceDocument document;

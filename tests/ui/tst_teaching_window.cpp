@@ -1,5 +1,7 @@
 // Replay and presentation mode as a teacher drives them in the window: the
 // View menu's actions and their keys (headless, offscreen).
+#include "UiTestSupport.h"
+
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "panels/SummaryPanel.h"
@@ -42,10 +44,7 @@ class TestTeachingWindow : public QObject {
     void openAndShow(MainWindow& window)
     {
         window.setInteractive(false);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(ovs::test::showActive(window));
         window.openTrace(sourceTrace());
         QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
     }
@@ -53,11 +52,7 @@ class TestTeachingWindow : public QObject {
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName("OverlapScopeTest");
-        QCoreApplication::setApplicationName("tst_teaching_window");
+        QVERIFY(ovs::test::useTemporarySettings(m_settingsDir, "tst_teaching_window"));
         setUpApplicationFont();
     }
 

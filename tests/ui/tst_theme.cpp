@@ -1,3 +1,5 @@
+#include "UiTestSupport.h"
+
 #include "style/ColorVision.h"
 #include "style/OpStyle.h"
 #include "style/Theme.h"
@@ -38,11 +40,7 @@ private:
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName("OverlapScopeTest");
-        QCoreApplication::setApplicationName("tst_theme");
+        QVERIFY(ovs::test::useTemporarySettings(m_settingsDir, "tst_theme"));
     }
 
     void parseNames_data()

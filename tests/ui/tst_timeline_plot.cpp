@@ -1,3 +1,5 @@
+#include "UiTestSupport.h"
+
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/TimelineExport.h"
@@ -16,6 +18,7 @@
 #include <QToolTip>
 
 using ovs::Lane;
+using ovs::test::chunkOp;
 using ovs::LaneKind;
 using ovs::Op;
 using ovs::OpKind;
@@ -26,18 +29,6 @@ using ovs::ui::TraceDocument;
 using ovs::ui::ViewState;
 
 namespace {
-
-Op makeOp(std::uint16_t lane, std::int64_t start, std::int64_t end, OpKind kind, int chunk)
-{
-    Op op;
-    op.lane = lane;
-    op.startNs = start;
-    op.endNs = end;
-    op.kind = kind;
-    op.chunk = chunk;
-    op.bytes = kind == OpKind::Kernel ? 0 : 1 << 20;
-    return op;
-}
 
 // Two runs on one time axis: a serialized one (host + 1 stream) on a
 // simulated device and a cancelled overlapped one (host + 2 streams).
@@ -50,8 +41,8 @@ ovs::Trace twoRuns()
     a.params.chunks = 2;
     a.params.chunkBytes = 1 << 20;
     a.lanes = {Lane{"host", LaneKind::HostThread}, Lane{"stream 0", LaneKind::Stream}};
-    a.ops = {makeOp(0, 0, 20'000, OpKind::StageIn, 0), makeOp(1, 20'000, 120'000, OpKind::Upload, 0),
-             makeOp(1, 120'000, 160'000, OpKind::Kernel, 0), makeOp(1, 160'000, 260'000, OpKind::Download, 0)};
+    a.ops = {chunkOp(0, 0, 20'000, OpKind::StageIn, 0), chunkOp(1, 20'000, 120'000, OpKind::Upload, 0),
+             chunkOp(1, 120'000, 160'000, OpKind::Kernel, 0), chunkOp(1, 160'000, 260'000, OpKind::Download, 0)};
     a.timedBeginNs = 0;
     a.timedEndNs = 260'000;
     a.verification.checked = true;
@@ -66,8 +57,8 @@ ovs::Trace twoRuns()
     b.status = ovs::RunStatus::Cancelled;
     b.lanes = {Lane{"host", LaneKind::HostThread}, Lane{"stream 0", LaneKind::Stream},
                Lane{"stream 1", LaneKind::Stream}};
-    b.ops = {makeOp(1, 10'000, 110'000, OpKind::Upload, 0), makeOp(2, 110'000, 210'000, OpKind::Upload, 1),
-             makeOp(1, 110'000, 150'000, OpKind::Kernel, 0), makeOp(0, 0, 10'000, OpKind::Alloc, -1)};
+    b.ops = {chunkOp(1, 10'000, 110'000, OpKind::Upload, 0), chunkOp(2, 110'000, 210'000, OpKind::Upload, 1),
+             chunkOp(1, 110'000, 150'000, OpKind::Kernel, 0), chunkOp(0, 0, 10'000, OpKind::Alloc, -1)};
     b.timedBeginNs = 5'000;
     b.timedEndNs = 210'000;
     ovs::Trace trace;
@@ -539,9 +530,9 @@ private slots:
         run.lanes = {Lane{"stream 0", LaneKind::Stream}};
         std::int64_t t = 0;
         for (int c = 0; c < chunks; ++c) {
-            run.ops.push_back(makeOp(0, t, t + 100'000, OpKind::Upload, c));
-            run.ops.push_back(makeOp(0, t + 100'000, t + 100'100, OpKind::Kernel, c));
-            run.ops.push_back(makeOp(0, t + 100'100, t + 200'100, OpKind::Download, c));
+            run.ops.push_back(chunkOp(0, t, t + 100'000, OpKind::Upload, c));
+            run.ops.push_back(chunkOp(0, t + 100'000, t + 100'100, OpKind::Kernel, c));
+            run.ops.push_back(chunkOp(0, t + 100'100, t + 200'100, OpKind::Download, c));
             t += 200'100;
         }
         ovs::Trace trace;
@@ -568,7 +559,7 @@ private slots:
         const int run = m_document->beginRun(header);
         QCOMPARE(m_plot->axisRectCount(), 3);
         m_document->addLane(run, Lane{"stream 0", LaneKind::Stream}, 1);
-        const std::vector<Op> ops = {makeOp(1, 0, 400'000, OpKind::Download, 0)};
+        const std::vector<Op> ops = {chunkOp(1, 0, 400'000, OpKind::Download, 0)};
         m_document->addOps(run, ops);
         QTRY_COMPARE(m_plot->runAxisRect(run)
                          ->axis(QCPAxis::atLeft)

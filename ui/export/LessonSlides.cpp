@@ -1,9 +1,11 @@
 #include "export/LessonSlides.h"
 
 #include "charts/BandwidthChart.h"
+#include "charts/LessonSweepChart.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/AtomicFile.h"
+#include "lessons/SweepPoints.h"
 #include "style/Theme.h"
 #include "timeline/LessonCallouts.h"
 #include "timeline/TimelinePlot.h"
@@ -210,6 +212,20 @@ struct LessonSlides::Page {
     }
 };
 
+// A chart over a slide's body (a little taller: its own title is its heading).
+void LessonSlides::drawChart(Page& page, QCustomPlot& chart)
+{
+    const QRect area = page.body.adjusted(0, -12, 0, 20);
+    chart.resize(area.size());
+    QImage picture(area.size(), QImage::Format_RGB32);
+    picture.fill(page.colours.background);
+    {
+        QCPPainter painter(&picture);
+        chart.toPainter(&painter, area.width(), area.height());
+    }
+    QPainter(&page.image).drawImage(area.topLeft(), picture);
+}
+
 LessonSlides::LessonSlides(const Lesson& lesson, const DeviceInfo& device, QString dir, bool dark)
     : m_lesson(lesson), m_device(device), m_dir(std::move(dir)), m_dark(dark)
 {
@@ -219,8 +235,8 @@ LessonSlides::~LessonSlides() = default;
 
 QStringList LessonSlides::kinds()
 {
-    return {QStringLiteral("title"),   QStringLiteral("question"), QStringLiteral("focus"),
-            QStringLiteral("sweep"),   QStringLiteral("results"),  QStringLiteral("timeline")};
+    return {QStringLiteral("title"), QStringLiteral("question"), QStringLiteral("focus"),   QStringLiteral("sweep"),
+            QStringLiteral("chart"), QStringLiteral("results"),  QStringLiteral("timeline")};
 }
 
 QString LessonSlides::deviceText(const LessonResult* result) const
@@ -396,8 +412,6 @@ QImage LessonSlides::sweepSlide(const LessonResult& result) const
 {
     Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("sweep"),
               3 + static_cast<int>(result.focus.size()));
-    QPainter p(&page.image);
-    p.setRenderHint(QPainter::TextAntialiasing);
     BandwidthChart chart(m_document.get());
     chart.setPalette(Theme::palette(m_dark));
     // The chart takes its fonts at construction: set them for the room.
@@ -413,22 +427,36 @@ QImage LessonSlides::sweepSlide(const LessonResult& result) const
     for (QCPLayoutElement* element : chart.plotLayout()->elements(true))
         if (auto* text = qobject_cast<QCPTextElement*>(element))
             text->setFont(slideFont(30, true));
-    const QRect area = page.body.adjusted(0, -12, 0, 20);
-    chart.resize(area.size());
-    QImage picture(area.size(), QImage::Format_RGB32);
-    picture.fill(page.colours.background);
-    {
-        QCPPainter painter(&picture);
-        chart.toPainter(&painter, area.width(), area.height());
-    }
-    p.drawImage(area.topLeft(), picture);
+    drawChart(page, chart);
+    return page.image;
+}
+
+bool LessonSlides::hasChart(const LessonResult& result) const
+{
+    return m_lesson.swept != SweptParameter::None && !sweepSeries(m_lesson, result.measured).points.empty();
+}
+
+int LessonSlides::afterCharts(const LessonResult& result) const
+{
+    return 3 + static_cast<int>(result.focus.size()) + (result.measured.sweeps.empty() ? 0 : 1)
+           + (hasChart(result) ? 1 : 0);
+}
+
+QImage LessonSlides::chartSlide(const LessonResult& result) const
+{
+    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("chart"),
+              afterCharts(result) - 1);
+    LessonSweepChart chart;
+    chart.setPalette(Theme::palette(m_dark));
+    chart.setFont(slideFont(26)); // the chart takes its parts' fonts from its own
+    chart.setSeries(sweepSeries(m_lesson, result.measured));
+    drawChart(page, chart);
     return page.image;
 }
 
 QImage LessonSlides::resultsSlide(const LessonResult& result) const
 {
-    const int number = 3 + static_cast<int>(result.focus.size()) + (result.measured.sweeps.empty() ? 0 : 1);
-    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("results"), number);
+    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("results"), afterCharts(result));
     QPainter p(&page.image);
     p.setRenderHint(QPainter::TextAntialiasing);
     const Colours& c = page.colours;
@@ -473,8 +501,8 @@ QImage LessonSlides::resultsSlide(const LessonResult& result) const
 
 QImage LessonSlides::timelineSlide(const LessonResult& result) const
 {
-    const int number = 4 + static_cast<int>(result.focus.size()) + (result.measured.sweeps.empty() ? 0 : 1);
-    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("every run"), number);
+    Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("every run"),
+              afterCharts(result) + 1);
     QPainter p(&page.image);
     p.setRenderHint(QPainter::TextAntialiasing);
     const QRect heading(page.body.left(), page.body.top() - 12, page.body.width(), 64);
@@ -561,6 +589,15 @@ bool LessonSlides::writeResults(const LessonResult& result, QString* error, cons
             return true;
         if (!save(QStringLiteral("sweep"), name(QStringLiteral("sweep")), QStringLiteral("The bandwidth sweep"),
                   [&] { return sweepSlide(result); }, error))
+            return false;
+    }
+    if (hasChart(result)) {
+        if (stopped())
+            return true;
+        const QString parameter = QString::fromStdString(sweptParameterName(m_lesson.swept));
+        if (!save(QStringLiteral("chart"), name(QStringLiteral("chart")),
+                  QStringLiteral("Wall time against %1, with each run's bound").arg(parameter),
+                  [&] { return chartSlide(result); }, error))
             return false;
     }
     if (stopped())

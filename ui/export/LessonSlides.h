@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 
+class QCustomPlot;
+
 namespace ovs::ui {
 
 class TraceDocument;
@@ -21,6 +23,8 @@ class TraceDocument;
 //   03-focus-1 ... one per focus: the lesson's runs on one time axis, zoomed
 //                  to the focus, with its callout (LessonCallouts)
 //   NN-sweep       the bandwidth sweep, for lessons that make one
+//   NN-chart       wall time and bound against the swept parameter, for
+//                  lessons whose runs sweep one (Lesson::swept)
 //   NN-results     answer, why, checks (held / NOT HELD, measured), takeaway
 //   NN-timeline    every run, whole, with every callout
 // Every slide names the device; a simulated one says "[simulated]". The
@@ -35,8 +39,8 @@ public:
     LessonSlides(const Lesson& lesson, const DeviceInfo& device, QString dir, bool dark);
     ~LessonSlides();
 
-    // The kinds of slide to write (title, question, focus, sweep, results,
-    // timeline); empty, the default: all. The others are skipped but
+    // The kinds of slide to write (title, question, focus, sweep, chart,
+    // results, timeline); empty, the default: all. The others are skipped but
     // counted, so the names keep their numbers.
     void setOnly(QStringList kinds) { m_only = std::move(kinds); }
     static QStringList kinds();
@@ -59,8 +63,15 @@ public:
 
 private:
     struct Page;
+    static void drawChart(Page& page, QCustomPlot& chart);
     QImage focusSlide(const LessonResult& result, std::size_t focus) const;
     QImage sweepSlide(const LessonResult& result) const;
+    QImage chartSlide(const LessonResult& result) const;
+    // Whether the result has a chart slide: the lesson sweeps a parameter
+    // and some of its runs completed.
+    bool hasChart(const LessonResult& result) const;
+    // The number of the slide after the focus, sweep and chart slides.
+    int afterCharts(const LessonResult& result) const;
     QImage resultsSlide(const LessonResult& result) const;
     QImage timelineSlide(const LessonResult& result) const;
     QImage timelinePicture(const LessonResult& result, int focus, QSize size) const;

@@ -1,9 +1,11 @@
 #include "panels/LessonPanel.h"
 
+#include "charts/LessonSweepChart.h"
 #include "document/LessonSession.h"
 #include "style/TimeFormat.h"
 
 #include "lessons/Lesson.h"
+#include "lessons/SweepPoints.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -116,6 +118,11 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
         emit focusPicked(m_focusList->row(item));
     });
 
+    // Tall enough to read in a side panel; it scales with the panel's font.
+    m_sweepChart = new LessonSweepChart;
+    m_sweepChart->setMinimumHeight(300);
+    m_sweepChart->setVisible(false);
+
     m_progress = new QLabel;
     m_progress->setTextFormat(Qt::PlainText);
     m_progress->setObjectName("lessonProgress");
@@ -132,6 +139,7 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     contentLayout->addWidget(m_step);
     contentLayout->addWidget(m_device);
     contentLayout->addWidget(m_body);
+    contentLayout->addWidget(m_sweepChart);
     contentLayout->addWidget(m_choices);
     contentLayout->addWidget(m_skip, 0, Qt::AlignLeft);
     contentLayout->addWidget(m_progress);
@@ -380,6 +388,21 @@ void LessonPanel::refresh()
     else
         m_focusList->clearSelection();
     m_note->setVisible(!m_note->text().isEmpty());
+
+    // The sweep's chart, for a lesson that declares one, once its runs are
+    // back: on the steps that show the result (the runs it draws are what
+    // the focus steps point into).
+    const bool showChart = lesson && result && lesson->swept != SweptParameter::None &&
+                           (stage == LessonStage::Focus || stage == LessonStage::Results);
+    if (showChart && m_chartedResult.get() != result) {
+        m_sweepChart->setSeries(sweepSeries(*lesson, result->measured));
+        m_chartedResult = m_session->sharedResult();
+    }
+    if (!showChart && m_chartedResult) {
+        m_sweepChart->setSeries({});
+        m_chartedResult.reset();
+    }
+    m_sweepChart->setVisible(showChart && !m_sweepChart->series().points.empty());
 
     m_back->setEnabled(lesson && !running && stage != LessonStage::Intro);
     m_next->setEnabled(lesson && !running && stage != LessonStage::Results &&

@@ -4,6 +4,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <memory>
+
 class QButtonGroup;
 class QComboBox;
 class QLabel;
@@ -12,14 +14,20 @@ class QPushButton;
 class QScrollArea;
 class QVBoxLayout;
 
+namespace ovs {
+struct LessonResult;
+}
+
 namespace ovs::ui {
 
 class LessonSession;
+class LessonSweepChart;
 
 // The Lessons panel: a lesson picker, then the open lesson one step at a
 // time, as LessonSession says: the explanation, the question with its
 // choices (radio buttons) and Run, the progress while it runs, what to look
-// at (a list: a click zooms to it), and the verdict with its checks and
+// at (a list: a click zooms to it), the chart of a lesson that sweeps a
+// parameter (wall time and bound against it), and the verdict with its checks and
 // the takeaway. Its text follows the window's font, so presentation mode
 // scales it with everything else. It only shows the session and forwards
 // clicks; running and drawing on the timeline are the window's.
@@ -41,6 +49,9 @@ public:
     // The text shown now, as plain text (tests, and what a screen reader reads).
     QString bodyText() const;
     QString titleText() const;
+    // The sweep chart (hidden unless the lesson sweeps a parameter and its
+    // runs are back).
+    LessonSweepChart* sweepChart() const { return m_sweepChart; }
 
 signals:
     void lessonPicked(const QString& id);
@@ -72,6 +83,9 @@ private:
     QButtonGroup* m_choiceGroup;
     QPushButton* m_skip;
     QListWidget* m_focusList;
+    LessonSweepChart* m_sweepChart;
+    // What m_sweepChart draws; held, so that a new result never passes for it.
+    std::shared_ptr<const LessonResult> m_chartedResult;
     QLabel* m_progress;
     QLabel* m_note;
     QPushButton* m_back;

@@ -25,12 +25,11 @@ QColor opColor(OpKind kind)
     case OpKind::Memset: return QColor(0xb1, 0xcc, 0xf0);
     case OpKind::DeviceCopy: return QColor(0x46, 0x84, 0x92);
     case OpKind::ApiCall: return QColor(0xf2, 0xcc, 0x68);
-    // Peer copies (GPU to GPU): a vivid violet, apart from both host-link
-    // directions and from the magenta replay playheads. The first choice,
-    // pink 0xd94fb0, came within ΔE 8.9 of the device copy's teal under
-    // deuteranopia (and 12.7 of the light playhead); this one keeps every
-    // pair at 28 or more in all three visions (tst_theme checks it).
-    case OpKind::PeerCopy: return QColor(0x88, 0x00, 0xff);
+    // Peer copies (GPU to GPU): violet, apart from both host-link directions and
+    // from device copies under simulated deuteranopia (teal and magenta are not:
+    // the first pink, 0xd94fb0, came within ΔE 8.9 of the device copy and 12.7
+    // of the light theme's magenta playhead; tst_lane_rows checks both).
+    case OpKind::PeerCopy: return QColor(0x99, 0x00, 0xff);
     }
     return Qt::black;
 }

@@ -3,7 +3,9 @@
 #include <QObject>
 #include <QThreadPool>
 
+#include <deque>
 #include <functional>
+#include <mutex>
 
 namespace ovs::ui {
 
@@ -12,6 +14,11 @@ namespace ovs::ui {
 // posted, on a thread of the worker's own; what a job returns is then called
 // on the thread that owns the worker (the GUI thread), through its event
 // loop. So the GUI thread never waits for the work, and results arrive in order.
+//
+// Jobs and their deliveries cross threads through queues under a std::mutex,
+// not inside Qt's posted events: Qt is not built with ThreadSanitizer, so a
+// hand-off made only through Qt's (futex) locks is invisible to it and reads
+// as a race, while this one it can check. Qt only wakes the two sides.
 //
 // Destroying the worker waits for the job in progress (callers that must
 // stop a long job first ask it to, e.g. through a CancelFlag); jobs not yet
@@ -36,8 +43,17 @@ public:
     void waitForJobs();
 
 private:
+    // On the pool's thread: takes the oldest posted job and runs it.
+    void runNextJob();
+    // On the owner's thread, once per finished job, through the event loop
+    // (invoked by name so that the wake-up carries no data of ours).
+    Q_INVOKABLE void deliverNext();
+
     QThreadPool m_pool;
-    int m_pending = 0;
+    std::mutex m_mutex; // guards the two queues
+    std::deque<Job> m_jobs;             // posted, not started
+    std::deque<Delivery> m_deliveries;  // finished, not delivered yet
+    int m_pending = 0;                  // owner's thread only
 };
 
 } // namespace ovs::ui

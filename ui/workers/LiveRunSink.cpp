@@ -23,6 +23,11 @@ void LiveRunSink::finish(bool ok, const QString& message)
     emit workDone(ok, message);
 }
 
+void LiveRunSink::lessonJudged(std::shared_ptr<const LessonResult> result)
+{
+    emit lessonArrived(result);
+}
+
 void LiveRunSink::runStarted(const Run& header)
 {
     m_batch.clear();

@@ -7,7 +7,12 @@
 #include <QObject>
 #include <QString>
 
+namespace ovs {
+struct LessonResult;
+}
+
 #include <chrono>
+#include <memory>
 #include <vector>
 
 namespace ovs::ui {
@@ -36,6 +41,10 @@ public:
     // Called by the worker between jobs and at the very end.
     void beginJob(int index, const QString& title);
     void finish(bool ok, const QString& message);
+    // A lesson's verdict, sent before finish(): through a signal like every
+    // other result, so that ThreadSanitizer sees the same hand-off (a
+    // queued lambda's captures cross threads in a way it cannot follow).
+    void lessonJudged(std::shared_ptr<const LessonResult> result);
     // A lesson learns its job count only as it goes (its calibration sizes
     // the plan): the fraction follows the latest count.
     void setJobCount(int jobCount);
@@ -59,6 +68,7 @@ signals:
     void sweepEnded(const ovs::BandwidthSweep& sweep);
     void progressed(double fraction, const QString& what);
     void workDone(bool ok, const QString& message);
+    void lessonArrived(const std::shared_ptr<const ovs::LessonResult>& result);
 
 private:
     void flushIfDue();

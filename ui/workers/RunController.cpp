@@ -198,6 +198,7 @@ void RunController::connectSink(LiveRunSink& sink)
     connect(&sink, &LiveRunSink::sweepEnded, this, &RunController::onSweepEnded, Qt::QueuedConnection);
     connect(&sink, &LiveRunSink::progressed, this, &RunController::progress, Qt::QueuedConnection);
     connect(&sink, &LiveRunSink::workDone, this, &RunController::onWorkDone, Qt::QueuedConnection);
+    connect(&sink, &LiveRunSink::lessonArrived, this, &RunController::lessonFinished, Qt::QueuedConnection);
 }
 
 void RunController::workLesson(const LessonRequest& request)
@@ -208,8 +209,7 @@ void RunController::workLesson(const LessonRequest& request)
     // result and workDone are queued; both reach the GUI thread after every
     // run the sink sent, the result first.
     const LessonRunOutcome outcome = runLessonLive(request, sink, m_cancel);
-    QMetaObject::invokeMethod(
-        this, [this, result = outcome.result] { emit lessonFinished(result); }, Qt::QueuedConnection);
+    sink.lessonJudged(outcome.result);
     sink.finish(outcome.ok, outcome.message);
 }
 

@@ -1,0 +1,75 @@
+#pragma once
+
+// What the window's tests share: a settings store of their own, the GUI
+// binary run as a user runs it, a window shown and active, ops for
+// hand-built timelines. Header-only, like tests/TestOps.h.
+#include "../TestOps.h"
+
+#include <QCoreApplication>
+#include <QProcess>
+#include <QSettings>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWidget>
+
+namespace ovs::test {
+
+// Settings in `dir` (an INI file), under a test's own application name, so
+// a test never reads or writes the user's.
+inline bool useTemporarySettings(const QTemporaryDir& dir, const char* application)
+{
+    if (!dir.isValid())
+        return false;
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("OverlapScopeTest"));
+    QCoreApplication::setApplicationName(QString::fromLatin1(application));
+    return true;
+}
+
+// Shows `window` and waits until it is exposed and active (keys go to it).
+inline bool showActive(QWidget& window)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.activateWindow();
+    return QTest::qWaitForWindowActive(&window);
+}
+
+// An op of chunk `chunk` on lane `lane`; copies move 1 MiB.
+inline Op chunkOp(std::uint16_t lane, std::int64_t start, std::int64_t end, OpKind kind, int chunk)
+{
+    return makeOp(kind, lane, chunk, start, end, kind == OpKind::Kernel ? 0 : 1u << 20);
+}
+
+#ifdef OVERLAPSCOPE_GUI_PATH
+// The GUI binary as a user on a server runs it: no display and no platform
+// chosen, so `export` must pick offscreen by itself. exitCode is -1 when it
+// crashed or did not finish within `timeoutMs`.
+struct GuiResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+inline GuiResult runGui(const QStringList& args, int timeoutMs)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("DISPLAY"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(OVERLAPSCOPE_GUI_PATH), args);
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        return {};
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+#endif
+
+} // namespace ovs::test

@@ -3,7 +3,9 @@
 #include "document/TraceDocument.h"
 #include "style/TimeFormat.h"
 
+#include "analysis/HostShare.h"
 #include "analysis/RunAnalysis.h"
+#include "document/RunDevices.h"
 #include "style/DisplayText.h"
 
 #include <memory>
@@ -101,8 +103,12 @@ QString deviceLine(const TraceDocument& document)
             parts << QObject::tr("timing: %1").arg(timingText(timing));
         lines << QObject::tr("Device: %1").arg(parts.join(QStringLiteral(" \u00b7 ")));
     };
-    for (int i = 0; i < document.runCount(); ++i)
-        add(document.run(i).run().device, document.run(i).run().timing);
+    for (int i = 0; i < document.runCount(); ++i) {
+        const Run& run = document.run(i).run();
+        // Each GPU of a run on several (alike GPUs share one line).
+        for (int d = 0; d < run.deviceCount(); ++d)
+            add(run.deviceAt(d), run.timing);
+    }
     for (const auto& sweep : document.sweeps())
         add(sweep.device, sweep.timing);
     if (lines.isEmpty())
@@ -120,7 +126,11 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     m_deviceLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setColumnCount(ColumnCount);
     m_table->setHeaderLabels({tr("Run"), tr("Device"), tr("Status"), tr("Wall time"), tr("Speedup"), tr("Overlap"),
-                              tr("Bound"), tr("Verification"), tr("Ops")});
+                              tr("Bound"), tr("GPUs together"), tr("Verification"), tr("Ops")});
+    m_table->headerItem()->setToolTip(
+        HostShareColumn, tr("Runs on several GPUs of one host: the uploads of every GPU together against the sum of "
+                            "what each reaches alone, and what bounds them (each GPU's link, or the host memory "
+                            "they share). Hover a cell for the rate per device."));
     m_table->headerItem()->setToolTip(OverlapColumn, tr("Share of copy time during which a kernel ran"));
     m_table->headerItem()->setToolTip(BoundColumn,
                                       tr("Wall time over the fastest this pipeline could go at the measured rates"));
@@ -204,19 +214,20 @@ void SummaryPanel::refresh()
         delete m_table->takeTopLevelItem(m_table->topLevelItemCount() - 1);
     while (m_table->topLevelItemCount() < runs) {
         auto* item = new QTreeWidgetItem(m_table);
-        for (int column : {WallColumn, SpeedupColumn, OverlapColumn, BoundColumn, OpsColumn})
+        for (int column : {WallColumn, SpeedupColumn, OverlapColumn, BoundColumn, HostShareColumn, OpsColumn})
             item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
     }
 
     m_analyses.resize(static_cast<std::size_t>(runs));
     m_diagnosisLines.clear();
     QStringList diagnosisHtml;
+    bool severalDevices = false;
     for (int i = 0; i < runs; ++i) {
         const RunTimeline& timeline = m_document->run(i);
         const Run& run = timeline.run();
         QTreeWidgetItem* item = m_table->topLevelItem(i);
         item->setText(RunColumn, displayText(run.name));
-        item->setText(DeviceColumn, displayText(run.device.label()));
+        item->setText(DeviceColumn, displayText(runDevicesLabel(run).toStdString()));
         item->setText(StatusColumn, statusText(timeline));
         item->setToolTip(StatusColumn, statusText(timeline));
         item->setText(WallColumn, !timeline.isLive() && run.wallNs() > 0 ? TimeFormat::wallTime(run.wallNs()) : kNone);
@@ -240,10 +251,23 @@ void SummaryPanel::refresh()
         item->setToolTip(OverlapColumn, analysis.overlapTip);
         item->setText(BoundColumn, analysis.bound);
         item->setToolTip(BoundColumn, analysis.boundTip);
+        item->setText(HostShareColumn, analysis.hostShare);
+        item->setToolTip(HostShareColumn, analysis.hostShareTip);
+        severalDevices = severalDevices || run.deviceCount() > 1;
         if (!analysis.diagnosis.isEmpty()) {
             const QString name = displayText(run.name);
             m_diagnosisLines << name + QStringLiteral(": ") + analysis.diagnosis;
             diagnosisHtml << QStringLiteral("<b>%1</b>: %2").arg(name.toHtmlEscaped(), analysis.diagnosis.toHtmlEscaped());
+        }
+        if (!analysis.hostShareDiagnosis.isEmpty()) {
+            const QString name = displayText(run.name);
+            m_diagnosisLines << name + tr(" (several GPUs): ") + analysis.hostShareDiagnosis;
+            diagnosisHtml << tr("<b>%1</b> (several GPUs): %2")
+                                 .arg(name.toHtmlEscaped(), analysis.hostShareDiagnosis.toHtmlEscaped());
+            for (const QString& line : analysis.hostShareTip.split(QLatin1Char('\n'))) {
+                m_diagnosisLines << QStringLiteral("  ") + line;
+                diagnosisHtml << QStringLiteral("&nbsp;&nbsp;") + line.toHtmlEscaped();
+            }
         }
         const bool bad = !timeline.isLive()
                          && (run.status != RunStatus::Completed || !run.verification.passed);
@@ -259,6 +283,7 @@ void SummaryPanel::refresh()
     for (int i = 1; i < runs && oneDevice; ++i)
         oneDevice = m_document->run(i).run().device.label() == m_document->run(0).run().device.label();
     m_table->setColumnHidden(DeviceColumn, oneDevice);
+    m_table->setColumnHidden(HostShareColumn, !severalDevices);
     m_diagnoses->setText(diagnosisHtml.join(QStringLiteral("<br>")));
     m_diagnosesArea->setVisible(!diagnosisHtml.isEmpty());
     refreshFindings();
@@ -362,7 +387,7 @@ const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)
     if (timeline.isLive()) {
         // A run in flight has no wall time yet: nothing to judge.
         cached = Analysis{};
-        cached.overlap = cached.bound = kNone;
+        cached.overlap = cached.bound = cached.hostShare = kNone;
         return cached;
     }
     const bool same = cached.opCount == timeline.opCount() && cached.status == static_cast<int>(header.status);
@@ -376,7 +401,7 @@ const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)
     cached.pending = true;
     cached.opCount = timeline.opCount();
     cached.status = static_cast<int>(header.status);
-    cached.overlap = cached.bound = QStringLiteral("\u2026");
+    cached.overlap = cached.bound = cached.hostShare = QStringLiteral("\u2026");
     cached.overlapTip = cached.boundTip = tr("analysing\u2026");
     auto run = std::make_shared<const Run>(timeline.toRun());
     auto sweeps = std::make_shared<const std::vector<BandwidthSweep>>(m_document->sweeps());
@@ -400,6 +425,59 @@ const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)
         };
     });
     return cached;
+}
+
+namespace {
+
+QString gbps(double rate)
+{
+    return QString::number(rate, 'f', 1);
+}
+
+} // namespace
+
+void SummaryPanel::hostShareOf(const Run& run, const std::vector<BandwidthSweep>& sweeps, Analysis& out)
+{
+    out.hostShare = kNone;
+    if (run.deviceCount() < 2) {
+        out.hostShareTip = tr("only runs on several GPUs of one host");
+        return;
+    }
+    const HostShare share = analyseHostShare(run, sweeps);
+    if (!share.applies) {
+        out.hostShareTip = run.status == RunStatus::Completed ? tr("no uploads on several GPUs to compare")
+                                                               : tr("only completed runs are compared");
+        return;
+    }
+    // The cell: what bounds it, and the aggregate against the sum alone.
+    const QString bound = QString::fromLatin1(toString(share.bound));
+    if (share.sumAloneGBps > 0)
+        out.hostShare = tr("%1: %2 of %3 GB/s")
+                            .arg(share.bound == SharedBound::Unknown ? tr("together") : bound + tr(" bound"),
+                                 gbps(share.aggregateGBps), gbps(share.sumAloneGBps));
+    else
+        out.hostShare = tr("%1 GB/s together").arg(gbps(share.aggregateGBps));
+    QStringList lines;
+    for (const DeviceUploads& d : share.devices) {
+        QString line = tr("GPU %1 (%2): %3 uploaded, busy %4: %5 GB/s together")
+                           .arg(d.device)
+                           .arg(displayText(d.label), TimeFormat::bytes(d.bytes),
+                                TimeFormat::duration(static_cast<double>(d.busyNs)), gbps(d.gbps));
+        if (d.aloneGBps > 0)
+            line += tr(", %1 GB/s alone (%2)").arg(gbps(d.aloneGBps), displayText(d.aloneSource));
+        else
+            line += tr(", alone unknown");
+        lines << line;
+    }
+    QString host = tr("Host: %1 GB/s together").arg(gbps(share.aggregateGBps));
+    if (share.sumAloneGBps > 0)
+        host += tr(" against %1 GB/s summed alone (%2%)")
+                    .arg(gbps(share.sumAloneGBps))
+                    .arg(100.0 * share.aggregateGBps / share.sumAloneGBps, 0, 'f', 0);
+    host += tr("; bound: %1").arg(bound);
+    lines << host;
+    out.hostShareTip = lines.join(QLatin1Char('\n'));
+    out.hostShareDiagnosis = QString::fromStdString(share.diagnosis);
 }
 
 SummaryPanel::Analysis SummaryPanel::analyse(const Run& run, const std::vector<BandwidthSweep>& sweeps,
@@ -441,6 +519,7 @@ SummaryPanel::Analysis SummaryPanel::analyse(const Run& run, const std::vector<B
         cached.boundTip = tr("only completed runs with GPU work have a bound");
     }
     cached.diagnosis = QString::fromStdString(a.diagnosis.sentence);
+    hostShareOf(run, sweeps, cached);
     for (const Finding& f : a.findings.findings) {
         AnalysedFinding finding;
         finding.kind = QString::fromLatin1(toString(f.kind));

@@ -27,12 +27,16 @@ class TraceDocument;
 // the device the figures come from; each finished run's findings (cause,
 // cost, ops, fix: core/analysis, as `analyze` prints them), which select and
 // highlight their ops on the timeline; and each run's one-sentence diagnosis.
+// A run on several GPUs of one host also gets the host-share analysis
+// (per-device upload rates, together against the sum alone, the bound).
 class SummaryPanel : public QWidget {
     Q_OBJECT
 
 public:
+    // HostShareColumn: how GPUs of one host shared it (analyseHostShare),
+    // shown only when a run has several devices.
     enum Column { RunColumn, DeviceColumn, StatusColumn, WallColumn, SpeedupColumn, OverlapColumn, BoundColumn,
-                  VerificationColumn, OpsColumn, ColumnCount };
+                  HostShareColumn, VerificationColumn, OpsColumn, ColumnCount };
     enum FindingColumn { FindingKindColumn, FindingCostColumn, FindingOpsColumn, FindingCauseColumn, FindingFixColumn,
                          FindingColumnCount };
 
@@ -80,6 +84,11 @@ private:
         QString bound;
         QString boundTip;
         QString diagnosis;
+        // Several GPUs of one host: the cell, the per-device table as its
+        // tooltip, and core's sentence naming the shared resource.
+        QString hostShare;
+        QString hostShareTip;
+        QString hostShareDiagnosis;
         std::vector<AnalysedFinding> findings;
     };
 
@@ -89,6 +98,8 @@ private:
     const Analysis& analysisOf(int run);
     // On the worker: everything shown of one run, from copies.
     static Analysis analyse(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* baseline);
+    // On the worker too: the host-share cells of a run on several GPUs.
+    static void hostShareOf(const Run& run, const std::vector<BandwidthSweep>& sweeps, Analysis& out);
 
     QPointer<TraceDocument> m_document;
     QLabel* m_deviceLine;

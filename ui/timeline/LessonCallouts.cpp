@@ -56,8 +56,9 @@ void addOpRects(const TimelinePlot& plot, int run, std::vector<QRectF>& out, std
     const auto t0 = static_cast<std::int64_t>(time->range().lower) - offset;
     const auto t1 = static_cast<std::int64_t>(time->range().upper) - offset;
     for (int lane = 0; lane < timeline.laneCount() && out.size() < limit; ++lane) {
-        const double y0 = lanes->coordToPixel(lane - TimelinePlottable::kRowFill / 2);
-        const double y1 = lanes->coordToPixel(lane + TimelinePlottable::kRowFill / 2);
+        const double row = plot.laneRow(run, lane); // grouped by device on several GPUs
+        const double y0 = lanes->coordToPixel(row - TimelinePlottable::kRowFill / 2);
+        const double y1 = lanes->coordToPixel(row + TimelinePlottable::kRowFill / 2);
         const auto [first, last] = timeline.visibleRange(lane, t0, t1);
         QRectF current;
         for (std::size_t i = first; i < last && out.size() < limit; ++i) {
@@ -196,7 +197,7 @@ void LessonCallouts::draw(QCPPainter* painter)
         pen.setJoinStyle(Qt::MiterJoin);
         painter->setBrush(Qt::NoBrush);
         for (const Op& op : c.ops) {
-            const double lane = op.lane;
+            const double lane = m_plot->laneRow(c.run, op.lane); // its row: grouped by device on several GPUs
             const double yTop = lanes->coordToPixel(lane - TimelinePlottable::kRowFill / 2);
             const double yBottom = lanes->coordToPixel(lane + TimelinePlottable::kRowFill / 2);
             double ox0 = time->coordToPixel(static_cast<double>(op.startNs) + offset);

@@ -1,5 +1,7 @@
 #include "timeline/TimelinePlot.h"
 
+#include "document/RunDevices.h"
+
 #include "trace/Saturating.h"
 #include "document/TraceDocument.h"
 #include "style/TimeFormat.h"
@@ -75,10 +77,31 @@ int TimelinePlot::rowHeight() const
 
 int TimelinePlot::totalLanes() const
 {
+    // Rows, in fact: a run on several GPUs adds a header row per group.
     int lanes = 0;
     for (int i = 0; i < m_document->runCount(); ++i)
-        lanes += std::max(1, m_document->run(i).laneCount());
+        lanes += std::max(1, rowCount(i));
     return lanes;
+}
+
+int TimelinePlot::laneRow(int run, int lane) const
+{
+    const LaneRows* rows = laneRows(run);
+    return rows ? rows->rowOf(lane) : lane;
+}
+
+const LaneRows* TimelinePlot::laneRows(int run) const
+{
+    if (run < 0 || run >= static_cast<int>(m_rows.size()))
+        return nullptr;
+    return &m_rows[static_cast<std::size_t>(run)].plottable->laneRows();
+}
+
+int TimelinePlot::rowCount(int run) const
+{
+    if (run >= 0 && run < static_cast<int>(m_rows.size()))
+        return m_rows[static_cast<std::size_t>(run)].plottable->laneRows().rowCount();
+    return m_document->run(run).laneCount();
 }
 
 int TimelinePlot::laneLabelWidth() const
@@ -110,7 +133,7 @@ QString TimelinePlot::runTitle(int run) const
     const Run& r = timeline.run();
     QStringList parts;
     parts << (r.name.empty() ? QStringLiteral("run %1").arg(run + 1) : displayText(r.name, kTitleNameChars));
-    parts << displayText(r.device.label());
+    parts << displayText(runDevicesLabel(r).toStdString());
     if (r.params.chunks > 0) {
         QString params = QStringLiteral("%1 \u00d7 %2").arg(r.params.chunks).arg(TimeFormat::bytes(r.params.chunkBytes));
         if (r.params.slotCount > 1)
@@ -259,9 +282,10 @@ void TimelinePlot::layoutRows()
 {
     const int left = plotLeftMargin();
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const RunRow& row = m_rows[i];
+        RunRow& row = m_rows[i];
         const bool bottom = i + 1 == m_rows.size();
-        const int laneCount = std::max(1, m_document->run(static_cast<int>(i)).laneCount());
+        row.laidOutRows = rowCount(static_cast<int>(i));
+        const int laneCount = std::max(1, row.laidOutRows);
         const QMargins margins(left, kRectTopMargin, kRightMargin, bottom ? rulerHeight() : kRectBottomMargin);
         row.rect->setMargins(margins);
         row.rect->setMinimumMargins(margins);
@@ -377,18 +401,26 @@ void TimelinePlot::refreshRun(int run)
 {
     if (run < 0 || run >= static_cast<int>(m_rows.size()) || run >= m_document->runCount())
         return;
-    const RunRow& row = m_rows[static_cast<std::size_t>(run)];
+    RunRow& row = m_rows[static_cast<std::size_t>(run)];
     const RunTimeline& timeline = m_document->run(run);
     row.title->setText(runTitle(run));
     QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
     auto ticker = lanes->ticker().dynamicCast<QCPAxisTickerText>();
-    const int laneCount = timeline.laneCount();
-    if (ticker && ticker->ticks().size() != laneCount) {
-        ticker->clear();
-        for (int lane = 0; lane < laneCount; ++lane)
-            ticker->addTick(lane, displayText(timeline.run().lanes[static_cast<std::size_t>(lane)].name, kLaneLabelChars));
+    // Lanes arrive during a live run, and with them (several GPUs) groups.
+    // The finished run may reorder them (by device) and name its devices.
+    LaneRows rows = LaneRows::of(timeline.run());
+    if (!(rows == row.ticked) || (ticker && ticker->ticks().size() != timeline.laneCount())) {
+        row.plottable->setLaneRows(rows);
+        if (ticker) {
+            ticker->clear();
+            // Header rows get no tick label: the plottable draws their text.
+            for (int r = 0; r < rows.rowCount(); ++r)
+                if (const int lane = rows.laneAt(r); lane >= 0)
+                    ticker->addTick(r, displayText(timeline.run().lanes[static_cast<std::size_t>(lane)].name, kLaneLabelChars));
+        }
+        row.ticked = std::move(rows);
     }
-    lanes->setRange(-0.5, std::max(1, laneCount) - 0.5);
+    lanes->setRange(-0.5, std::max(1, row.plottable->laneRows().rowCount()) - 0.5);
 }
 
 void TimelinePlot::refresh()
@@ -396,10 +428,8 @@ void TimelinePlot::refresh()
     // Lanes appear during a live run: margins and row heights follow them.
     bool lanesChanged = false;
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
-        const auto ticker = m_rows[static_cast<std::size_t>(i)].rect->axis(QCPAxis::atLeft)->ticker()
-                                .dynamicCast<QCPAxisTickerText>();
-        lanesChanged = lanesChanged || (ticker && ticker->ticks().size() != m_document->run(i).laneCount());
         refreshRun(i);
+        lanesChanged = lanesChanged || rowCount(i) != m_rows[static_cast<std::size_t>(i)].laidOutRows;
     }
     rebuildLegend();
     if (lanesChanged) {

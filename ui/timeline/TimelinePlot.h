@@ -1,6 +1,7 @@
 #pragma once
 
 #include "document/ViewState.h"
+#include "timeline/LaneRows.h"
 #include "timeline/TimeAxisMapping.h"
 #include "timeline/TimelineInteraction.h"
 
@@ -75,6 +76,11 @@ public:
     // For tests and exports: the axis rect of a run, the time axis as
     // pixels, and the time an x pixel means.
     QCPAxisRect* runAxisRect(int run) const;
+    // The lane axis row `lane` of `run` is drawn on (LaneRows: the lane
+    // itself for one device; its place in its device's group for several).
+    int laneRow(int run, int lane) const;
+    // The run's rows: lanes and, on several GPUs, the group headers.
+    const LaneRows* laneRows(int run) const;
     // The document drawn (read-only use: lesson callouts place themselves by
     // its runs' display offsets).
     const TraceDocument* document() const { return m_document; }
@@ -100,6 +106,8 @@ private:
         QCPTextElement* title = nullptr;
         QCPAxisRect* rect = nullptr;
         TimelinePlottable* plottable = nullptr;
+        int laidOutRows = -1; // rows when layoutRows last ran: lanes arriving live change it
+        LaneRows ticked;      // the rows the lane labels were made for
     };
 
     void rebuild();
@@ -115,6 +123,9 @@ private:
     int rulerHeight() const;
     int fixedHeight(int width) const;
     QString runTitle(int run) const;
+    // Rows of a run's lanes (LaneRows: lanes plus a run on several GPUs'
+    // group headers).
+    int rowCount(int run) const;
     int laneLabelWidth() const;
     int plotLeftMargin() const;
     bool inPlotColumn(const QPoint& pos) const;

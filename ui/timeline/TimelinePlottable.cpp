@@ -60,6 +60,17 @@ TimelinePlottable::TimelinePlottable(QCPAxis* timeAxis, QCPAxis* laneAxis, const
     setAntialiased(false);
 }
 
+void TimelinePlottable::syncLaneRows() const
+{
+    // Recomputed, not only on a new lane count: a finished run on several
+    // GPUs replaces its live lanes with the same number in device order,
+    // and a frame or a hover may come before the plot's throttled refresh.
+    // Linear in the lanes, as drawing them is.
+    if (!m_document || m_run < 0 || m_run >= m_document->runCount())
+        return;
+    m_laneRows = LaneRows::of(m_document->run(m_run).run());
+}
+
 double TimelinePlottable::nsPerPixel() const
 {
     const QCPAxis* axis = mKeyAxis.data();
@@ -81,8 +92,9 @@ QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int l
     // Every op stays visible: at least one pixel wide.
     if (x1 - x0 < 1.0)
         x1 = x0 + 1.0;
-    const double y0 = valueAxis->coordToPixel(lane - kRowFill / 2);
-    const double y1 = valueAxis->coordToPixel(lane + kRowFill / 2);
+    const double row = m_laneRows.rowOf(lane);
+    const double y0 = valueAxis->coordToPixel(row - kRowFill / 2);
+    const double y1 = valueAxis->coordToPixel(row + kRowFill / 2);
     const double top = std::round(std::min(y0, y1));
     // Squeezed lanes (thousands in a picture) share pixel rows: each op
     // still covers at least one.
@@ -94,13 +106,15 @@ void TimelinePlottable::draw(QCPPainter* painter)
 {
     if (!m_document || m_run < 0 || m_run >= m_document->runCount() || !mKeyAxis || !mValueAxis)
         return;
+    syncLaneRows();
     const RunTimeline& run = m_document->run(m_run);
     const QRect clip = clipRect();
     m_offsetNs = m_document->displayOffsetNs(m_run);
     painter->save();
     painter->setClipRect(clip);
     drawTimedRegion(painter, clip);
-    drawLaneStripes(painter, clip, run.laneCount());
+    drawLaneStripes(painter, clip);
+    drawGroupHeaders(painter, clip);
     // During a replay the ops are cut at the playhead: an op is drawn once
     // the playhead passed its start, and only up to it (drawLane also stops
     // its binary search there).
@@ -140,17 +154,39 @@ void TimelinePlottable::drawTimedRegion(QCPPainter* painter, const QRect& clip) 
     painter->drawLine(QPointF(std::round(x1), clip.top()), QPointF(std::round(x1), clip.bottom()));
 }
 
-void TimelinePlottable::drawLaneStripes(QCPPainter* painter, const QRect& clip, int laneCount) const
+void TimelinePlottable::drawLaneStripes(QCPPainter* painter, const QRect& clip) const
 {
     const QCPAxis* valueAxis = mValueAxis.data();
     // Stripes thinner than 2 px would blend into a grey wash.
     if (std::abs(valueAxis->coordToPixel(1) - valueAxis->coordToPixel(0)) < 2)
         return;
-    for (int lane = 1; lane < laneCount; lane += 2) {
-        const double y0 = valueAxis->coordToPixel(lane - 0.5);
-        const double y1 = valueAxis->coordToPixel(lane + 0.5);
+    for (int row = 1; row < m_laneRows.rowCount(); row += 2) {
+        if (m_laneRows.laneAt(row) < 0)
+            continue; // a group header has its own band
+        const double y0 = valueAxis->coordToPixel(row - 0.5);
+        const double y1 = valueAxis->coordToPixel(row + 0.5);
         painter->fillRect(QRectF(QPointF(clip.left(), std::min(y0, y1)), QPointF(clip.right() + 1, std::max(y0, y1))),
                           m_style.stripe);
+    }
+}
+
+void TimelinePlottable::drawGroupHeaders(QCPPainter* painter, const QRect& clip) const
+{
+    // A run on several GPUs: a band per group with the device's name at the
+    // left of the plot, so it stays in view however the time axis pans.
+    const QCPAxis* valueAxis = mValueAxis.data();
+    for (const LaneRows::Header& header : m_laneRows.headers) {
+        const double y0 = valueAxis->coordToPixel(header.row - 0.5);
+        const double y1 = valueAxis->coordToPixel(header.row + 0.5);
+        const QRectF band(QPointF(clip.left(), std::round(std::min(y0, y1))),
+                          QPointF(clip.right() + 1, std::round(std::max(y0, y1))));
+        painter->fillRect(band, m_style.groupBand);
+        if (band.height() < QFontMetricsF(m_style.groupFont).height() * 0.8)
+            continue; // squeezed rows: the band alone marks the group
+        painter->setFont(m_style.groupFont);
+        painter->setPen(m_style.groupText);
+        painter->drawText(band.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                          header.text);
     }
 }
 
@@ -395,11 +431,13 @@ OpRef TimelinePlottable::opAt(const QPointF& pixel) const
         return {};
     if (!mKeyAxis->axisRect()->rect().contains(pixel.toPoint()))
         return {};
+    syncLaneRows();
     const RunTimeline& run = m_document->run(m_run);
-    const double laneCoord = mValueAxis->pixelToCoord(pixel.y());
-    const int lane = static_cast<int>(std::lround(laneCoord));
+    const double rowCoord = mValueAxis->pixelToCoord(pixel.y());
+    const int row = static_cast<int>(std::lround(rowCoord));
+    const int lane = m_laneRows.laneAt(row); // -1 on a group header
     // Inside the row's band, with a little slack above and below the rects.
-    if (lane < 0 || lane >= run.laneCount() || std::abs(laneCoord - lane) > kRowFill / 2 + 0.08)
+    if (lane < 0 || lane >= run.laneCount() || std::abs(rowCoord - row) > kRowFill / 2 + 0.08)
         return {};
     const double t = mKeyAxis->pixelToCoord(pixel.x()) - static_cast<double>(m_document->displayOffsetNs(m_run));
     const std::int64_t tolerance = saturatingCast<std::int64_t>(std::ceil(kHitTolerancePixels * nsPerPixel()));
@@ -438,9 +476,10 @@ QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain, con
     foundRange = false;
     if (!m_document || m_run < 0 || m_run >= m_document->runCount())
         return {};
-    const int lanes = m_document->run(m_run).laneCount();
-    foundRange = lanes > 0;
-    return QCPRange(-0.5, lanes - 0.5);
+    syncLaneRows();
+    const int rows = m_laneRows.rowCount();
+    foundRange = rows > 0;
+    return QCPRange(-0.5, rows - 0.5);
 }
 
 } // namespace ovs::ui

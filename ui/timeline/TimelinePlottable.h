@@ -1,6 +1,7 @@
 #pragma once
 
 #include "document/ViewState.h"
+#include "timeline/LaneRows.h"
 #include "timeline/TimelineFolding.h"
 
 #include <qcustomplot.h>
@@ -12,8 +13,9 @@ namespace ovs::ui {
 
 class TraceDocument;
 
-// Draws one run's lanes as rows (value = lane index, key = ns from the run's
-// start) in its axis rect. Per frame it binary-searches each lane for the
+// Draws one run's lanes as rows (value = the lane's row in LaneRows: its
+// index, or its place in its device's group; key = ns from the run's start)
+// in its axis rect, and the group headers of a run on several GPUs. Per frame it binary-searches each lane for the
 // visible ops and folds the sub-pixel ones (TimelineFolding), so cost follows
 // the pixels, not the op count; nothing is allocated per op.
 //
@@ -37,6 +39,9 @@ public:
         QColor measureLabelBackground;
         QColor playhead;     // the replay's playhead line
         QFont labelFont;     // chunk labels inside ops
+        QColor groupBand;    // a device group's header row
+        QColor groupText;
+        QFont groupFont;
     };
 
     // Fraction of a lane's row that the op rectangles fill.
@@ -47,6 +52,9 @@ public:
 
     int runIndex() const { return m_run; }
     void setStyle(const Style& style) { m_style = style; }
+    // Where each lane is drawn (TimelinePlot recomputes it as lanes arrive).
+    void setLaneRows(const LaneRows& rows) { m_laneRows = rows; }
+    const LaneRows& laneRows() const { return m_laneRows; }
 
     // The op under a widget pixel (within a few pixels in time, inside the
     // row's band), or an invalid OpRef.
@@ -63,9 +71,11 @@ protected:
 
 private:
     double nsPerPixel() const;
+    void syncLaneRows() const;
     QRectF opRect(std::int64_t startNs, std::int64_t endNs, int lane, const QRect& clip) const;
     void drawTimedRegion(QCPPainter* painter, const QRect& clip) const;
-    void drawLaneStripes(QCPPainter* painter, const QRect& clip, int laneCount) const;
+    void drawLaneStripes(QCPPainter* painter, const QRect& clip) const;
+    void drawGroupHeaders(QCPPainter* painter, const QRect& clip) const;
     void drawLane(QCPPainter* painter, const QRect& clip, int lane);
     void drawOp(QCPPainter* painter, const QRect& clip, const Op& op, int lane);
     void drawFolded(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
@@ -81,6 +91,9 @@ private:
     int m_run;
     const ViewState* m_view;
     Style m_style;
+    // Mutable: a plottable used on its own (no TimelinePlot to set them)
+    // derives them from the run when its lane count changes (syncLaneRows).
+    mutable LaneRows m_laneRows;
     std::vector<TimelineFolding::Item> m_items; // reused every frame
     // The run's display offset (TraceDocument::displayOffsetNs), taken once
     // per frame: opRect runs for every drawn op.

@@ -65,6 +65,11 @@ TimelineStyle TimelineStyle::from(const QPalette& palette, const QFont& widgetFo
     // Magenta is far from every op colour, in both themes.
     p.playhead = dark ? QColor(0xff, 0x5c, 0xe1) : QColor(0xc0, 0x00, 0x9c);
     p.labelFont = s.label;
+    // A device group's header (runs on several GPUs): a band a shade
+    // stronger than the lane stripes, its text bold in the text colour.
+    p.groupBand = mix(s.background, s.text, dark ? 0.16 : 0.09);
+    p.groupText = s.text;
+    p.groupFont = s.title;
     return s;
 }
 

@@ -96,6 +96,18 @@ DeviceSet createCudaSet(const std::vector<int>& ordinals)
     return set;
 }
 
+// Whether a CUDA GPU answers, with `why` saying why not; never throws (the
+// listings show a broken driver as an unavailable entry).
+bool askForCuda(std::string& why)
+{
+    try {
+        return cudaDeviceAvailable(&why);
+    } catch (const DeviceError& e) {
+        why = e.what();
+        return false;
+    }
+}
+
 } // namespace
 
 bool isMultiDeviceSpec(const std::string& spec)
@@ -225,12 +237,7 @@ std::vector<DeviceListing> multiDeviceListings()
 {
     std::vector<DeviceListing> devices;
     std::string why;
-    bool haveCuda = false;
-    try {
-        haveCuda = cudaDeviceAvailable(&why);
-    } catch (const DeviceError& e) {
-        why = e.what();
-    }
+    bool haveCuda = askForCuda(why);
 #ifdef OVERLAPSCOPE_HAVE_CUDA
     if (haveCuda) {
         try {
@@ -255,12 +262,7 @@ std::vector<DeviceListing> listDevices()
 {
     std::vector<DeviceListing> devices;
     std::string why;
-    bool haveCuda = false;
-    try {
-        haveCuda = cudaDeviceAvailable(&why);
-    } catch (const DeviceError& e) {
-        why = e.what();
-    }
+    bool haveCuda = askForCuda(why);
 #ifdef OVERLAPSCOPE_HAVE_CUDA
     if (haveCuda) {
         int count = 0;

@@ -244,7 +244,7 @@ void TestMultiGpu::stagingCompetesForHostMemory()
     // staging the user's pageable data with 8 host threads: alone they copy
     // at 40 GB/s (80 GB/s of reads and writes, the H200 host's estimate), so
     // two GPUs staging at once share it and each takes longer.
-    const SimPreset& h200 = *findSimPreset("h200");
+    const SimPreset h200 = *findSimPreset("h200"); // a copy: findSimPreset returns by value
     PipelineConfig one = config(PipelineKind::Overlapped, 4);
     one.stagingThreads = 8;
     PipelineConfig two = one;
@@ -269,7 +269,7 @@ void TestMultiGpu::pinnedDataScalesWhenTheLinksBind()
 
     // With the H200 host's estimate (80 GB/s of traffic) two GPUs' pinned
     // copies (2 x 55 GB/s each way) are host-memory bound instead.
-    const SimPreset& h200 = *findSimPreset("h200");
+    const SimPreset h200 = *findSimPreset("h200"); // a copy: findSimPreset returns by value
     const Run hostBound = runOn(simSet(h200, 2), config(PipelineKind::PinnedData, 8));
     QVERIFY(hostBound.verification.passed);
     QVERIFY2(wallMs(hostBound) > 1.2 * wallMs(together),

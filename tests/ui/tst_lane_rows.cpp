@@ -3,6 +3,7 @@
 // device exactly as before. And the peer copy's colour: apart from every
 // other op colour, the backgrounds and the playhead in every theme, for
 // normal vision and the two colour-vision deficiencies ColorVision checks.
+#include "UiTestSupport.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "style/ColorVision.h"
@@ -18,20 +19,10 @@
 
 using namespace ovs;
 using namespace ovs::ui;
+using ovs::test::chunkOp;
 
 namespace {
 
-Op makeOp(std::uint16_t lane, std::int64_t start, std::int64_t end, OpKind kind, int chunk)
-{
-    Op op;
-    op.lane = lane;
-    op.startNs = start;
-    op.endNs = end;
-    op.kind = kind;
-    op.chunk = chunk;
-    op.bytes = kind == OpKind::Kernel ? 0 : 1 << 20;
-    return op;
-}
 
 DeviceInfo simH200()
 {
@@ -51,9 +42,9 @@ Run twoDeviceRun()
     run.lanes = {Lane{"GPU 0 \u00b7 stream 0", LaneKind::Stream, 0}, Lane{"host \u00b7 GPU 0", LaneKind::HostThread, 0},
                  Lane{"GPU 1 \u00b7 stream 0", LaneKind::Stream, 1}, Lane{"host \u00b7 GPU 1", LaneKind::HostThread, 0},
                  Lane{"GPU 0 \u00b7 stream 1", LaneKind::Stream, 0}};
-    run.ops = {makeOp(0, 10'000, 60'000, OpKind::Upload, 0),  makeOp(1, 0, 10'000, OpKind::StageIn, 0),
-               makeOp(2, 10'000, 60'000, OpKind::Upload, 2),  makeOp(3, 0, 10'000, OpKind::StageIn, 2),
-               makeOp(4, 60'000, 90'000, OpKind::Kernel, 0), makeOp(2, 60'000, 80'000, OpKind::PeerCopy, -1)};
+    run.ops = {chunkOp(0, 10'000, 60'000, OpKind::Upload, 0),  chunkOp(1, 0, 10'000, OpKind::StageIn, 0),
+               chunkOp(2, 10'000, 60'000, OpKind::Upload, 2),  chunkOp(3, 0, 10'000, OpKind::StageIn, 2),
+               chunkOp(4, 60'000, 90'000, OpKind::Kernel, 0), chunkOp(2, 60'000, 80'000, OpKind::PeerCopy, -1)};
     run.timedEndNs = 90'000;
     run.sortOps();
     return run;
@@ -66,8 +57,8 @@ Run oneDeviceRun()
     run.device = simH200();
     run.lanes = {Lane{"host", LaneKind::HostThread}, Lane{"stream 0", LaneKind::Stream},
                  Lane{"stream 1", LaneKind::Stream}};
-    run.ops = {makeOp(0, 0, 20'000, OpKind::StageIn, 0), makeOp(1, 20'000, 120'000, OpKind::Upload, 0),
-               makeOp(2, 120'000, 160'000, OpKind::Kernel, 0)};
+    run.ops = {chunkOp(0, 0, 20'000, OpKind::StageIn, 0), chunkOp(1, 20'000, 120'000, OpKind::Upload, 0),
+               chunkOp(2, 120'000, 160'000, OpKind::Kernel, 0)};
     run.timedEndNs = 160'000;
     run.sortOps();
     return run;

@@ -18,6 +18,8 @@
 #include "analysis/Diagnosis.h"
 #include "analysis/RunMetrics.h"
 #include "analysis/TransferRates.h"
+#include "analysis/WhatIf.h"
+#include "replay/Fix.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 
@@ -40,10 +42,20 @@ enum class FindingKind : std::uint8_t {
     SmallCopies,         // copies too small to reach the link's rate
     CopyEngineQueue,     // same-direction copies queued on one copy engine (event vs engine time)
     Bound,               // what bounds the run and how far it is from that bound
+    HostSync,            // a host wait per chunk (event, stream or device synchronize) that keeps chunks from overlapping
 };
-inline constexpr int kFindingKindCount = 9;
+inline constexpr int kFindingKindCount = 10;
 // Short words for a kind: "pageable memory", "one stream", ...
 const char* toString(FindingKind kind);
+// The documented kebab-case id of `analyze --json` ("pageable-memory",
+// "one-stream", ...; docs/what-if.md).
+const char* kindId(FindingKind kind);
+
+// Where a finding's cost comes from.
+enum class CostSource : std::uint8_t {
+    Estimate, // the rule of docs/profiling.md for its kind (no replayable fix, or the run could not be replayed)
+    Replay,   // the replayed span without the fix subtracted from the replayed span with it (docs/what-if.md)
+};
 
 // A finding lists at most this many of its ops (the window selects them);
 // opCount keeps the full count.
@@ -62,6 +74,12 @@ struct Finding {
     std::vector<std::uint32_t> ops;
     std::size_t opCount = 0; // all of them, however many `ops` lists
     int device = -1;         // the device (see DeviceActivity::device); -1: the whole run
+    // The fix as the replay applies it; 0 when the kind has none.
+    FixSet fixes = 0;
+    CostSource costSource = CostSource::Estimate;
+    // Parts of a combined finding ("one stream + host sync"), whose fixes
+    // save time only together: every kind but the first. `kind` is the first.
+    std::vector<FindingKind> alsoKinds;
 };
 
 // What one device's engines did in the run's timed region. Busy times are
@@ -98,6 +116,7 @@ struct RunFindings {
     // was given; for any other run the general bound (kind TransferBound,
     // ComputeBound, HostBound or NoWork; sentence "<kind>: <cause>; <fix>").
     Diagnosis boundDiagnosis;
+    WhatIfSummary whatIf;
 };
 
 // The findings of one run. `metrics`, `bounds` and `diagnosis` are the run's

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "device/Device.h"
-#include "sim/SimEngine.h"
+#include "base/SimEngine.h"
 #include "sim/SimHost.h"
 #include "sim/SimPreset.h"
 

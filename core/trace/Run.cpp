@@ -15,6 +15,27 @@ const char* toString(RunStatus status)
     return "unknown";
 }
 
+const char* toString(StreamKind kind)
+{
+    switch (kind) {
+    case StreamKind::Unknown: return "unknown";
+    case StreamKind::Blocking: return "blocking";
+    case StreamKind::NonBlocking: return "non-blocking";
+    case StreamKind::LegacyDefault: return "legacy-default";
+    case StreamKind::PerThreadDefault: return "per-thread-default";
+    }
+    return "unknown";
+}
+
+std::optional<StreamKind> streamKindFromString(std::string_view name)
+{
+    for (StreamKind k : {StreamKind::Unknown, StreamKind::Blocking, StreamKind::NonBlocking, StreamKind::LegacyDefault,
+                         StreamKind::PerThreadDefault})
+        if (name == toString(k))
+            return k;
+    return std::nullopt;
+}
+
 const std::string& Run::nameOf(const Op& op) const
 {
     static const std::string kNone;

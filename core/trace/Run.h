@@ -5,14 +5,34 @@
 #include "trace/Op.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ovs {
 
+// What kind of CUDA stream a stream lane is: it decides which implicit
+// barriers the stream takes part in (the legacy default stream waits for and
+// holds up every blocking stream of its context; non-blocking and
+// per-thread default streams take none). A typed fact, so analysis never
+// parses lane names; traces that do not say are Unknown (treated as a
+// created non-blocking stream, except a lane named as the legacy stream).
+enum class StreamKind : std::uint8_t {
+    Unknown,
+    Blocking,         // cudaStreamCreate / flag 1: synchronizes with the legacy default stream
+    NonBlocking,      // cudaStreamNonBlocking
+    LegacyDefault,    // stream 0 / cudaStreamLegacy
+    PerThreadDefault, // cudaStreamPerThread (--default-stream per-thread)
+};
+const char* toString(StreamKind kind); // "unknown", "blocking", "non-blocking", "legacy-default", "per-thread-default"
+std::optional<StreamKind> streamKindFromString(std::string_view name);
+
 struct Lane {
     std::string name; // "stream 0", "host", "GPU 1 \u00b7 stream 2"
     LaneKind kind = LaneKind::Stream;
+    // Stream lanes only; host lanes keep Unknown.
+    StreamKind streamKind = StreamKind::Unknown;
     // Which of the run's devices (Run::deviceAt) a stream lane belongs to.
     // Host lanes belong to the host, shared by every device: theirs stays 0
     // and means nothing.

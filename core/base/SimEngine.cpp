@@ -1,4 +1,4 @@
-#include "sim/SimEngine.h"
+#include "base/SimEngine.h"
 
 #include <algorithm>
 

@@ -1,0 +1,40 @@
+#pragma once
+
+// What-if: the run replayed on a model of its device's engines, unchanged and
+// with fixes applied (docs/what-if.md). The replay of the unchanged run is
+// checked against the measured active span; a finding's cost is what its fix
+// saves in the replay. Qt-free and deterministic: the window calls these on
+// a worker thread.
+
+#include "analysis/TransferRates.h"
+#include "replay/Fix.h"
+#include "trace/Run.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ovs {
+
+struct WhatIfSummary {
+    // False where the graph could not be built or its replay does not
+    // reproduce the measurement (see `why`): costs then come from the
+    // estimates of docs/profiling.md, labelled so.
+    bool replayed = false;
+    std::string why;                 // why not; empty when replayed
+    std::int64_t measuredSpanNs = 0; // the GPU's active span: first GPU op of the judged span to last
+    std::int64_t replaySpanNs = 0;   // the same span in the replay of the unchanged run
+    FixSet allFixes = 0;             // every fix some finding asked for
+    std::int64_t allFixesSpanNs = 0; // the replayed span with all of them
+    std::string assumptions;         // the engine model in one line ("2 copy engines, ...")
+};
+
+// The run as the replay has it with `fixes` applied (0: unchanged): the same
+// lanes and names, each op that the replay places at its replayed times
+// (exec and event times alike), ops the fix removes (hoisted allocations)
+// left out, and ops a fix moves to another stream on that stream's lane
+// (added where the run has none). Named "what if: <fixes>", timing "replay".
+// nullopt, with *why set, where the run cannot be replayed.
+std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, std::string* why = nullptr);
+
+} // namespace ovs

@@ -109,6 +109,8 @@ bool isPipelineRun(const Run& run);
 
 struct RunFindings {
     std::int64_t wallNs = 0;
+    // The GPU's active span in the timed region: first GPU work to last.
+    std::int64_t activeNs = 0;
     std::vector<DeviceActivity> devices; // by device ordinal
     std::vector<Finding> findings;       // largest cost first; the Bound finding last
     // The Bound finding as a diagnosis: for a pipeline run the diagnosis it

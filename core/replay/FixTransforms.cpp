@@ -17,18 +17,16 @@ std::int64_t enqueuedAt(const RunGraph& g, const GraphNode& n)
     return n.call != UINT32_MAX ? g.nodes[n.call].measuredBeginNs : n.measuredBeginNs;
 }
 
-void dropEdgesInto(RunGraph& g, std::uint32_t node, EdgeKind kind)
+// Calls that now return as soon as they have enqueued their work.
+void makeAsync(RunGraph& g, const std::vector<std::uint32_t>& calls)
 {
-    std::erase_if(g.edges, [&](const GraphEdge& e) { return e.to == node && e.kind == kind; });
-}
-
-// A call that now returns as soon as it has enqueued its work.
-void makeAsync(RunGraph& g, std::uint32_t call)
-{
-    GraphNode& c = g.nodes[call];
-    c.role = CallRole::Launch;
-    c.durationNs = g.asyncCallNs;
-    dropEdgesInto(g, call, EdgeKind::Blocking);
+    std::vector<bool> now(g.nodes.size(), false);
+    for (std::uint32_t call : calls) {
+        g.nodes[call].role = CallRole::Launch;
+        g.nodes[call].durationNs = g.asyncCallNs;
+        now[call] = true;
+    }
+    std::erase_if(g.edges, [&](const GraphEdge& e) { return now[e.to] && e.kind == EdgeKind::Blocking; });
 }
 
 // Stream order again from each GPU node's lane, in the order the host
@@ -100,6 +98,7 @@ bool insideLoop(const EnqueueSpan& s, const GraphNode& host)
 
 bool pinHostMemory(RunGraph& g, const FixRates& rates)
 {
+    std::vector<bool> pinned(g.nodes.size(), false);
     bool changed = false;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
         GraphNode& node = g.nodes[n];
@@ -111,12 +110,27 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
             continue;
         node.durationNs = std::min(node.durationNs, static_cast<std::int64_t>(static_cast<double>(node.bytes) / rate));
         node.memory = HostMemoryKind::Pinned;
-        changed = true;
-        // cudaMemcpyAsync from pinned memory returns at once; cudaMemcpy
-        // still waits, for a faster copy.
-        if (node.call != UINT32_MAX && g.nodes[node.call].async && g.nodes[node.call].role == CallRole::SyncCopy)
-            makeAsync(g, node.call);
+        pinned[n] = changed = true;
     }
+    // The staging the calling thread did before the copy (uploads) and after
+    // it (downloads) is gone: the copy starts a launch latency after its
+    // call, and a call that waits for it returns as a pinned copy's would.
+    for (GraphEdge& e : g.edges) {
+        if (pinned[e.to] && e.kind == EdgeKind::Launch)
+            e.lagNs = std::min(e.lagNs, g.launchLatencyNs);
+        if (pinned[e.from] && e.kind == EdgeKind::Blocking) {
+            e.lagNs = std::min(e.lagNs, g.asyncCallNs);
+            g.nodes[e.to].durationNs = std::min(g.nodes[e.to].durationNs, g.asyncCallNs);
+        }
+    }
+    // cudaMemcpyAsync from pinned memory returns at once; cudaMemcpy still
+    // waits, for a faster copy.
+    std::vector<std::uint32_t> calls;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+        if (pinned[n] && g.nodes[n].call != UINT32_MAX && g.nodes[g.nodes[n].call].async
+            && g.nodes[g.nodes[n].call].role == CallRole::SyncCopy)
+            calls.push_back(g.nodes[n].call);
+    makeAsync(g, calls);
     return changed;
 }
 
@@ -140,7 +154,7 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
 {
     const ThreadOrder order = threadOrder(g);
     std::set<std::uint32_t> moved;
-    bool changed = false;
+    std::vector<std::uint32_t> calls;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
         const GraphNode& call = g.nodes[n];
         if (call.role != CallRole::SyncCopy || call.async || call.call == UINT32_MAX)
@@ -154,14 +168,14 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
             gpu.lane = static_cast<std::uint16_t>(lane);
             moved.insert(call.call);
         }
-        makeAsync(g, n);
-        changed = true;
+        calls.push_back(n);
     }
+    makeAsync(g, calls);
     if (!moved.empty()) {
         dropBarriersOf(g, moved);
         reorderStreams(g);
     }
-    return changed;
+    return !calls.empty();
 }
 
 // Each host wait per chunk now waits for what the wait `depth` waits
@@ -268,14 +282,10 @@ bool hoistAllocations(RunGraph& g)
 {
     bool changed = false;
     const EnqueueSpan span = enqueueSpan(g);
-    for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
-        GraphNode& node = g.nodes[n];
-        if (node.gpu || node.role != CallRole::Alloc || !insideLoop(span, node))
-            continue;
-        node.removed = true;
-        dropEdgesInto(g, n, EdgeKind::Blocking);
-        changed = true;
-    }
+    for (GraphNode& node : g.nodes)
+        if (!node.gpu && node.role == CallRole::Alloc && insideLoop(span, node))
+            node.removed = changed = true;
+    std::erase_if(g.edges, [&](const GraphEdge& e) { return g.nodes[e.to].removed && e.kind == EdgeKind::Blocking; });
     return changed;
 }
 

@@ -293,7 +293,10 @@ private:
         m_g.launchLatencyNs = percentile(delays, 0.1, 0);
         for (const auto& [call, g] : pairs) {
             const std::int64_t d = m_g.nodes[g].measuredBeginNs - m_g.nodes[call].measuredBeginNs;
-            addEdge(call, g, EdgeKind::Launch, false, false, std::min(d, m_g.launchLatencyNs));
+            // A pageable copy begins once the calling thread has staged its
+            // data: the whole delay is the call's (pinning takes it away).
+            const bool staged = m_g.nodes[g].memory == HostMemoryKind::Pageable;
+            addEdge(call, g, EdgeKind::Launch, false, false, staged ? d : std::min(d, m_g.launchLatencyNs));
             markBlockingCopy(call, g);
         }
         inferLaunches();
@@ -345,7 +348,7 @@ private:
         };
         for (std::uint32_t g : m_gpu) {
             GraphNode& node = m_g.nodes[g];
-            if (node.call != UINT32_MAX)
+            if (node.call != UINT32_MAX || adoptStagingWait(g))
                 continue;
             ++m_g.unlaunchedGpuNodes;
             const int runChunk = m_run.ops[node.op].chunk;
@@ -355,6 +358,34 @@ private:
             if (host >= 0)
                 addEdge(static_cast<std::uint32_t>(host), g, EdgeKind::Launch, true, false, 0);
         }
+    }
+
+    // Our pipelines' synchronous pageable copies: the host's wait of the
+    // same chunk, bytes and memory that holds the copy's begin is the copy
+    // call itself (the driver stages the data on that thread).
+    bool adoptStagingWait(std::uint32_t g)
+    {
+        GraphNode& node = m_g.nodes[g];
+        if ((node.kind != OpKind::Upload && node.kind != OpKind::Download) || node.memory != HostMemoryKind::Pageable)
+            return false;
+        for (const auto& lane : m_hostLanes) {
+            auto it = std::upper_bound(lane.begin(), lane.end(), node.measuredBeginNs,
+                                       [&](std::int64_t t, std::uint32_t n) { return t < m_g.nodes[n].measuredBeginNs; });
+            if (it == lane.begin())
+                continue;
+            GraphNode& wait = m_g.nodes[*std::prev(it)];
+            const Op& op = m_run.ops[wait.op];
+            if (wait.kind != OpKind::HostWait || wait.call != UINT32_MAX || op.bytes != node.bytes
+                || op.memory != HostMemoryKind::Pageable || op.chunk != m_run.ops[node.op].chunk
+                || wait.measuredEndNs + kClockToleranceNs < node.measuredEndNs)
+                continue;
+            wait.call = g;
+            wait.role = CallRole::SyncCopy;
+            node.call = *std::prev(it);
+            addEdge(node.call, g, EdgeKind::Launch, false, false, node.measuredBeginNs - wait.measuredBeginNs);
+            return true;
+        }
+        return false;
     }
 
     // When a GPU node was enqueued: its call's begin, else its own begin.

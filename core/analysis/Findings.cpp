@@ -908,16 +908,19 @@ void combineFindings(const WhatIf& whatIf, std::int64_t minCost, std::vector<Fin
     findings = std::move(kept);
 }
 
-// The host's own work between CUDA calls inside the GPU's active span: what
-// binds a loop whose waits cost nothing.
+// The host's own work between CUDA calls inside the GPU's active span, on
+// the busiest host thread: what binds a loop whose waits cost nothing.
 std::int64_t hostWorkNs(const RunGraph& g)
 {
-    std::int64_t total = 0;
+    std::map<int, std::int64_t> perThread;
     for (const GraphEdge& e : g.edges)
         if (e.kind == EdgeKind::HostOrder && g.nodes[e.to].measuredBeginNs > g.measuredSpanBeginNs
             && g.nodes[e.to].measuredBeginNs <= g.measuredSpanEndNs)
-            total = saturatingAdd(total, e.lagNs);
-    return total;
+            perThread[g.nodes[e.to].lane] = saturatingAdd(perThread[g.nodes[e.to].lane], e.lagNs);
+    std::int64_t most = 0;
+    for (const auto& [thread, ns] : perThread)
+        most = std::max(most, ns);
+    return most;
 }
 
 } // namespace

@@ -4,8 +4,15 @@
 #   scripts/gpu-what-if.sh [OUTDIR] [BUILD_DIR]
 # OUTDIR defaults to $OUT (the device tool's folder); BUILD_DIR (default
 # build) must hold app/cli/overlapscope-cli, app/cli/liboverlapscope-inject.so
-# and examples/*. The PyTorch case needs a python3 with torch and CUDA (it is
-# skipped, and says so, without).
+# and examples/*; app/cli is put on LD_LIBRARY_PATH, so a libsimdjson.so.14
+# copied there is found on a server without it. The PyTorch case needs a
+# python3 with torch and CUDA (it is skipped, and says so, without).
+# A build folder small enough to carry to the lent GPU (a RelWithDebInfo CLI
+# is 45 MB; stripped, 2.4 MB):
+#   mkdir -p build-gpu/app/cli build-gpu/examples
+#   strip -o build-gpu/app/cli/overlapscope-cli build/app/cli/overlapscope-cli
+#   cp build/app/cli/liboverlapscope-inject.so /lib/x86_64-linux-gnu/libsimdjson.so.14 build-gpu/app/cli/
+#   find build/examples -maxdepth 1 -type f -perm -u+x -exec cp {} build-gpu/examples/ \;
 #
 # Every example runs plain and with --fix, REPS times each (WHAT_IF_REPS,
 # default 3), interleaved, under `overlapscope-cli profile`; each run's GPU
@@ -15,6 +22,8 @@
 # unchanged replay against the measured span. The PyTorch example is also
 # run unprofiled with --trace (its own torch.profiler trace), and that
 # Kineto trace analyzed the same way. WHAT_IF_ONLY="name ..." runs some cases.
+# No case starts after WHAT_IF_BUDGET_S seconds (default 450), so that the
+# results are still collected inside the device tool's 600 s a command.
 #
 # OUTDIR gets four files (the device tool brings back at most eight):
 #   log.txt         what ran, each program's report line, analyze's text
@@ -28,25 +37,28 @@ set -uo pipefail
 out=${1:-${OUT:?usage: $0 OUTDIR [BUILD_DIR] (or set OUT)}}
 build=${2:-build}
 reps=${WHAT_IF_REPS:-3}
+budget=${WHAT_IF_BUDGET_S:-450}
 cli=$build/app/cli/overlapscope-cli
 examples=$build/examples
 here=$(cd "$(dirname "$0")/.." && pwd)
+export LD_LIBRARY_PATH=$(cd "$build/app/cli" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d /tmp/what-if.XXXXXX)
 
-# NAME|PROGRAM ARGS (plain; --fix is appended for the fixed runs)
+# NAME|PROGRAM ARGS (plain; --fix is appended for the fixed runs). The new
+# and reworked examples first: past the time budget the last ones are skipped.
 cases=(
-  "pageable_async|$examples/pageable_async"
-  "legacy_default_stream|$examples/legacy_default_stream"
-  "one_stream|$examples/one_stream"
   "sync_in_loop|$examples/sync_in_loop"
   "sync_in_loop-host-bound|$examples/sync_in_loop --host-bound"
-  "malloc_in_loop|$examples/malloc_in_loop"
-  "seed_pipelines|$examples/seed_pipelines"
   "event_wait_per_chunk|$examples/event_wait_per_chunk"
   "memcpy_around_kernel|$examples/memcpy_around_kernel"
   "torch_sync_per_chunk|python3 $here/examples/torch_sync_per_chunk.py"
+  "pageable_async|$examples/pageable_async"
+  "legacy_default_stream|$examples/legacy_default_stream"
+  "one_stream|$examples/one_stream"
+  "malloc_in_loop|$examples/malloc_in_loop"
+  "seed_pipelines|$examples/seed_pipelines"
 )
 
 wanted() {
@@ -61,7 +73,13 @@ profiled() {
   shift 3
   local base=$work/$name/$mode-$rep
   "$cli" profile --quiet -o "$base.json" -- "$@" >"$base.stdout" 2>"$base.stderr"
-  echo "$name $mode $rep: exit $? | $(tail -n 1 "$base.stdout")"
+  report "$name $mode $rep" $? "$base"
+}
+
+# The program's report line; its error output too when it failed.
+report() {
+  echo "$1: exit $2 | $(tail -n 1 "$3.stdout")"
+  [ "$2" = 0 ] || grep -v '^overlapscope\[' "$3.stderr" | tail -n 3
 }
 
 # One unprofiled run of the PyTorch example writing its own Kineto trace.
@@ -70,7 +88,7 @@ kineto() {
   shift 3
   local base=$work/$name/$mode-$rep
   "$@" --trace "$base.json" >"$base.stdout" 2>"$base.stderr"
-  echo "$name $mode $rep: exit $? | $(head -n 1 "$base.stdout")"
+  report "$name $mode $rep" $? "$base"
 }
 
 {
@@ -92,8 +110,13 @@ kineto() {
     if [ "${cmd[0]}" = python3 ] && [ $torch = 0 ]; then
       continue
     fi
+    if [ $((SECONDS - start)) -ge "$budget" ]; then
+      echo "== $name skipped: past the time budget of $budget s (WHAT_IF_BUDGET_S)"
+      continue
+    fi
     echo "== $name: ${cmd[*]} [--fix], $reps times each, under profile ($((SECONDS - start)) s)"
     mkdir -p "$work/$name"
+    echo "$name" >>"$work/cases.txt"
     printf '%s\n' "${cmd[@]}" >"$work/$name/command.txt"
     for rep in $(seq 1 "$reps"); do
       profiled "$name" plain "$rep" "${cmd[@]}"
@@ -102,6 +125,7 @@ kineto() {
     if [ "${cmd[0]}" = python3 ]; then
       echo "== $name-kineto: ${cmd[*]} [--fix] --trace, $reps times each, unprofiled ($((SECONDS - start)) s)"
       mkdir -p "$work/$name-kineto"
+      echo "$name-kineto" >>"$work/cases.txt"
       printf '%s\n' "${cmd[@]}" --trace >"$work/$name-kineto/command.txt"
       for rep in $(seq 1 "$reps"); do
         kineto "$name-kineto" plain "$rep" "${cmd[@]}"

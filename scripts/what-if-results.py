@@ -3,11 +3,13 @@
 
   scripts/what-if-results.py --cli CLI --runs WORKDIR --best BESTDIR -o RESULTS.json [--command TEXT]
 
-WORKDIR holds a folder per case (NAME/), each with command.txt (the plain
-command, one argument a line) and the runs MODE-REP.{json,stdout,stderr}, MODE
-plain or fix: traces written by `overlapscope-cli profile`, or, for a folder
-named *-kineto, PyTorch profiler (Kineto) traces, converted to the native
-format here to be measured the same way.
+WORKDIR holds cases.txt (the cases' names in the order they ran, a name a
+line; without it, every folder by name) and a folder per case (NAME/), each
+with command.txt (the plain command, one argument a line) and the runs
+MODE-REP.{json,stdout,stderr}, MODE plain or fix: traces written by
+`overlapscope-cli profile`, or, for a folder named *-kineto, PyTorch profiler
+(Kineto) traces, converted to the native format here to be measured the
+same way.
 
 Per case: each run's GPU active span, from the first GPU op's start to the
 last GPU op's end (engine times where the trace has them), of the run of the
@@ -214,7 +216,14 @@ def main():
     a = p.parse_args()
     os.makedirs(a.best, exist_ok=True)
     cases = []
-    for name in sorted(os.listdir(a.runs)):
+    # The cases in the order they ran (cases.txt, a name a line), else by name.
+    order = os.path.join(a.runs, "cases.txt")
+    if os.path.exists(order):
+        with open(order) as f:
+            names = [line.strip() for line in f if line.strip()]
+    else:
+        names = sorted(os.listdir(a.runs))
+    for name in names:
         if os.path.exists(os.path.join(a.runs, name, "command.txt")):
             print(f"== {name}")
             case = collect_case(a.cli, a.runs, a.best, name)

@@ -75,10 +75,12 @@ def main():
         host.append(h)
         out.append(torch.full((rows, COLUMNS), float("nan"), dtype=torch.float32, pin_memory=True))
     # y[:, j] = 2 * x[:, perm[j]], perm[j] = (7j + 3) mod 1024 (7 is odd, so perm is a permutation).
+    # w is made on the GPU: a copy from pageable memory here would be a
+    # pitfall of its own in the trace.
     perm = (torch.arange(COLUMNS) * 7 + 3) % COLUMNS
-    w_host = torch.zeros((COLUMNS, COLUMNS), dtype=torch.float32)
-    w_host[perm, torch.arange(COLUMNS)] = 2.0
-    w = w_host.to(dev)
+    cols = torch.arange(COLUMNS, device=dev)
+    w = torch.zeros((COLUMNS, COLUMNS), dtype=torch.float32, device=dev)
+    w.index_put_(((cols * 7 + 3) % COLUMNS, cols), torch.full((COLUMNS,), 2.0, device=dev))
     torch.cuda.synchronize()  # the side streams use w
 
     def run(chunk_ids):

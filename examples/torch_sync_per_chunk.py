@@ -78,6 +78,11 @@ def main():
     # w is made on the GPU: a copy from pageable memory here would be a
     # pitfall of its own in the trace.
     perm = (torch.arange(COLUMNS) * 7 + 3) % COLUMNS
+    # cuBLAS set up before the first GPU work too: its handle takes host
+    # time that would otherwise sit inside the GPU's active span.
+    for s in streams:
+        with torch.cuda.stream(s):
+            torch.cuda.current_blas_handle()
     cols = torch.arange(COLUMNS, device=dev)
     w = torch.zeros((COLUMNS, COLUMNS), dtype=torch.float32, device=dev)
     w.index_put_(((cols * 7 + 3) % COLUMNS, cols), torch.full((COLUMNS,), 2.0, device=dev))

@@ -64,8 +64,9 @@ def main():
     # Spare chunks for the warm-up, one per fixed stream in both modes, so
     # plain and --fix do the same work before the loop.
     warm = STREAMS_FIXED
-    # Host memory first: pinning is slow host work, and any GPU work before it
-    # would put it inside the run's GPU span.
+    # Host memory first: pinning is slow host work, which any GPU work before
+    # it would put inside the GPU's active span (what scripts/gpu-what-if.sh
+    # measures).
     base = torch.arange(rows * COLUMNS, dtype=torch.int64).view(rows, COLUMNS)
     host = []
     out = []
@@ -74,15 +75,15 @@ def main():
         h.copy_((base + c) % 8)
         host.append(h)
         out.append(torch.full((rows, COLUMNS), float("nan"), dtype=torch.float32, pin_memory=True))
-    # y[:, j] = 2 * x[:, perm[j]], perm[j] = (7j + 3) mod 1024 (7 is odd, so perm is a permutation).
-    # w is made on the GPU: a copy from pageable memory here would be a
-    # pitfall of its own in the trace.
-    perm = (torch.arange(COLUMNS) * 7 + 3) % COLUMNS
     # cuBLAS set up before the first GPU work too: its handle takes host
     # time that would otherwise sit inside the GPU's active span.
     for s in streams:
         with torch.cuda.stream(s):
             torch.cuda.current_blas_handle()
+    # y[:, j] = 2 * x[:, perm[j]], perm[j] = (7j + 3) mod 1024 (7 is odd, so
+    # perm is a permutation). w is made on the GPU: a copy from pageable
+    # memory here would be a pitfall of its own in the trace.
+    perm = (torch.arange(COLUMNS) * 7 + 3) % COLUMNS
     cols = torch.arange(COLUMNS, device=dev)
     w = torch.zeros((COLUMNS, COLUMNS), dtype=torch.float32, device=dev)
     w.index_put_(((cols * 7 + 3) % COLUMNS, cols), torch.full((COLUMNS,), 2.0, device=dev))

@@ -139,14 +139,14 @@ kineto() {
     --command "scripts/gpu-what-if.sh${2:+ OUTDIR $2}" -o "$out/results.json"
   echo "results.json: exit $?"
   tar czf "$out/traces.tar.gz" -C "$work/best" .
-  tar czf "$work/runs.tar.gz" --exclude best -C "$work" .
-  if [ "$(stat -c %s "$work/runs.tar.gz")" -le $((15 << 20)) ]; then
-    mv "$work/runs.tar.gz" "$out/runs.tar.gz"
+  tar czf "$work.runs.tar.gz" --exclude ./best -C "$work" .
+  if [ "$(stat -c %s "$work.runs.tar.gz")" -le $((15 << 20)) ]; then
+    mv "$work.runs.tar.gz" "$out/runs.tar.gz"
   else
-    echo "runs.tar.gz left out: $(stat -c %s "$work/runs.tar.gz") bytes"
+    echo "runs.tar.gz left out: $(stat -c %s "$work.runs.tar.gz") bytes"
   fi
   ls -la "$out"
   echo "done in $((SECONDS - start)) s"
   date -u
 } 2>&1 | tee "$out/log.txt"
-rm -rf "$work"
+rm -rf "$work" "$work.runs.tar.gz"

@@ -87,7 +87,8 @@ def main():
     begin, end = doc.find(BEGIN), doc.find(END)
     if begin < 0 or end < begin:
         sys.exit(f"{a.doc}: no {BEGIN} ... {END} markers")
-    shown = os.path.relpath(a.results, ROOT) if os.path.isabs(a.results) else a.results
+    inside = os.path.abspath(a.results).startswith(ROOT + os.sep)
+    shown = os.path.relpath(os.path.abspath(a.results), ROOT) if inside else a.results
     doc = doc[:begin] + table(results, shown) + doc[end + len(END):]
     with open(a.doc, "w") as f:
         f.write(doc)

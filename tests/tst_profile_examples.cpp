@@ -266,7 +266,7 @@ private slots:
     {
         QString report;
         profile("one_stream", false, false, &report);
-        QVERIFY2(report.contains("Findings (per run") && report.contains("one stream: costs")
+        QVERIFY2(report.contains("Findings (per run") && report.contains("one stream: its fix saves")
                      && report.contains("| device | streams | H2D |"),
                  qPrintable(report));
     }

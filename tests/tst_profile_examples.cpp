@@ -176,8 +176,21 @@ private slots:
 
     void legacyDefaultStreamWorkIsOnItsLane()
     {
-        QCOMPARE(legacyOps(profile("legacy_default_stream", false)), kChunks); // the memsets
-        QCOMPARE(legacyOps(profile("legacy_default_stream", true)), 0);
+        const Run pitfall = profile("legacy_default_stream", false);
+        const Run fixed = profile("legacy_default_stream", true);
+        QCOMPARE(legacyOps(pitfall), kChunks); // the memsets
+        QCOMPARE(legacyOps(fixed), 0);
+        // CUPTI's stream records type the lanes: cudaStreamCreate's streams
+        // are blocking, the fix's cudaStreamNonBlocking ones are not.
+        const auto kindsOfLanesWithOps = [](const Run& run) {
+            std::set<StreamKind> kinds;
+            for (const Op& op : run.ops)
+                if (run.lanes[op.lane].kind == LaneKind::Stream)
+                    kinds.insert(run.lanes[op.lane].streamKind);
+            return kinds;
+        };
+        QCOMPARE(kindsOfLanesWithOps(pitfall), (std::set<StreamKind>{StreamKind::Blocking, StreamKind::LegacyDefault}));
+        QCOMPARE(kindsOfLanesWithOps(fixed), std::set<StreamKind>{StreamKind::NonBlocking});
     }
 
     // cudaMemcpy puts the copies on the legacy default stream, the kernels

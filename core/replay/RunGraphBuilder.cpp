@@ -488,9 +488,11 @@ private:
         std::vector<int> legacy, blocking;
         for (const auto& [lane, nodes] : m_streams) {
             const Lane& l = m_run.lanes[static_cast<std::size_t>(lane)];
+            // The per-thread default stream takes the legacy stream's
+            // barriers as a created blocking stream does.
             if (isLegacyStream(l))
                 legacy.push_back(lane);
-            else if (l.streamKind == StreamKind::Blocking)
+            else if (l.streamKind == StreamKind::Blocking || l.streamKind == StreamKind::PerThreadDefault)
                 blocking.push_back(lane);
         }
         if (legacy.empty() || blocking.empty())

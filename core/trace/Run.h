@@ -14,8 +14,8 @@ namespace ovs {
 
 // What kind of CUDA stream a stream lane is: it decides which implicit
 // barriers the stream takes part in (the legacy default stream waits for and
-// holds up every blocking stream of its context; non-blocking and
-// per-thread default streams take none). A typed fact, so analysis never
+// holds up every blocking stream of its context, the per-thread default
+// stream among them; non-blocking streams take none). A typed fact, so analysis never
 // parses lane names; traces that do not say are Unknown (treated as a
 // created non-blocking stream, except a lane named as the legacy stream).
 enum class StreamKind : std::uint8_t {

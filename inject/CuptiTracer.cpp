@@ -148,7 +148,10 @@ bool CuptiTracer::openStream(std::string* whyNot)
 bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
 {
     const cupti::Library::Api& c = api();
-    m_records.emplace(c.getCallbackName);
+    {
+        std::lock_guard lock(m_mutex);
+        m_records.emplace(c.getCallbackName);
+    }
     // Subscribing first both claims CUPTI and finds out whether another tool
     // (Nsight Systems, Nsight Compute, a sanitizer, an in-process profiler)
     // already holds it: CUPTI serves one client per process.

@@ -1,13 +1,12 @@
 #include "CuptiTracer.h"
 
+#include "SmallFile.h"
 #include "base/EnvironmentFlags.h"
 #include "profile/ApiNames.h"
 
-#include <cxxabi.h>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
@@ -15,8 +14,6 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
-#include <new>
-#include <string_view>
 
 namespace ovs::inject {
 
@@ -24,11 +21,6 @@ using namespace ovs::profile;
 
 namespace {
 
-// CUPTI's own samples use buffers of this size; fewer, larger buffers cost
-// less per record, and the periodic flush hands over part-filled ones.
-constexpr std::size_t kBufferBytes = 1024 * 1024;
-constexpr std::align_val_t kBufferAlignment{8}; // ACTIVITY_RECORD_ALIGNMENT
-constexpr std::size_t kSpareBuffers = 32;
 // How often completed records are asked for: what a live view waits at most
 // for a finished op, give or take a buffer still holding work in flight.
 constexpr std::chrono::milliseconds kFlushPeriod{100};
@@ -41,26 +33,6 @@ std::int64_t clockNs(clockid_t clock)
     timespec ts{};
     clock_gettime(clock, &ts);
     return std::int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-// Whole small files from /proc; empty when unreadable.
-std::string readSmallFile(const char* path)
-{
-    std::string text;
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return text;
-    char chunk[4096];
-    for (;;) {
-        const ssize_t n = ::read(fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0 || text.size() > (1u << 16))
-            break;
-        text.append(chunk, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return text;
 }
 
 void CUPTIAPI onBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
@@ -129,8 +101,9 @@ void CuptiTracer::start()
         return;
     }
     bool heldElsewhere = false;
-    if (!m_cupti.load(&why)) {
-        say(kNoteNotRecorded, why + ": this process is not recorded");
+    m_cupti = &cupti::Library::instance();
+    if (!m_cupti->loaded()) {
+        say(kNoteNotRecorded, m_cupti->whyNot() + ": this process is not recorded");
     } else if (!startCupti(&why, &heldElsewhere)) {
         say(kNoteNotRecorded, heldElsewhere ? "CUPTI is in use by another profiler (" + why
                                                   + "): this process is not recorded"
@@ -174,7 +147,11 @@ bool CuptiTracer::openStream(std::string* whyNot)
 
 bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
 {
-    const CuptiLibrary& c = m_cupti;
+    const cupti::Library::Api& c = api();
+    {
+        std::lock_guard lock(m_mutex);
+        m_records.emplace(c.getCallbackName);
+    }
     // Subscribing first both claims CUPTI and finds out whether another tool
     // (Nsight Systems, Nsight Compute, a sanitizer, an in-process profiler)
     // already holds it: CUPTI serves one client per process.
@@ -192,21 +169,21 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     }
     if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         *heldElsewhere = true;
-        *whyNot = holder[0] ? std::string(holder) : c.describe(result, "cuptiSubscribe");
+        *whyNot = holder[0] ? std::string(holder) : m_cupti->describe(result, "cuptiSubscribe");
         return false;
     }
     if (result != CUPTI_SUCCESS) {
-        *whyNot = c.describe(result, "cuptiSubscribe");
+        *whyNot = m_cupti->describe(result, "cuptiSubscribe");
         return false;
     }
     if (std::uint32_t version = 0; c.getVersion(&version) == CUPTI_SUCCESS)
-        say(kNoteInfo, "CUPTI API version " + std::to_string(version) + " (" + c.path + ")");
+        say(kNoteInfo, "CUPTI API version " + std::to_string(version) + " (" + m_cupti->path() + ")");
 
     // cudaDeviceReset and context teardown at exit: records of a context
     // being destroyed are asked for before it goes.
     result = c.enableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     if (result != CUPTI_SUCCESS)
-        say(kNoteWarning, c.describe(result, "cuptiEnableCallback(context destroy)")
+        say(kNoteWarning, m_cupti->describe(result, "cuptiEnableCallback(context destroy)")
                               + ": records still in CUPTI when a context is destroyed may be lost");
     // Thread ids that match /proc and the debugger's, not pthread handles.
     static_cast<void>(c.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
@@ -223,7 +200,7 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     };
     result = c.activityRegisterCallbacks(onBufferRequested, onBufferCompleted);
     if (result != CUPTI_SUCCESS)
-        return giveUp(c.describe(result, "cuptiActivityRegisterCallbacks"));
+        return giveUp(m_cupti->describe(result, "cuptiActivityRegisterCallbacks"));
     for (const Kind& k : kKinds) {
         if (k.kind == CUPTI_ACTIVITY_KIND_SYNCHRONIZATION && !ovs::environmentFlag(kSyncRecordsVariable)) {
             // Measured on the H200: a PyTorch loop of 12,000 small ops ran
@@ -242,7 +219,7 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
             enabled.push_back(k.kind);
             continue;
         }
-        const std::string what = c.describe(result, (std::string("cuptiActivityEnable(") + k.name + ")").c_str());
+        const std::string what = m_cupti->describe(result, std::string("cuptiActivityEnable(") + k.name + ")");
         if (k.essential)
             return giveUp(what);
         say(kNoteWarning, what + ": " + k.name + " records are missing from this process");
@@ -268,12 +245,12 @@ void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t co
         say(kNoteWarning, std::string(runtime ? "runtime" : "driver") + " API records left off (OVERLAPSCOPE_PROFILE_SKIP)");
         return;
     }
-    const auto enable = runtime ? m_cupti.activityEnableRuntimeApi : m_cupti.activityEnableDriverApi;
+    const auto enable = runtime ? api().activityEnableRuntimeApi : api().activityEnableDriverApi;
     int enabled = 0;
     std::string failure;
     for (std::uint32_t id = 1; id < count; ++id) {
         const char* name = nullptr;
-        if (m_cupti.getCallbackName(domain, id, &name) != CUPTI_SUCCESS || !name)
+        if (api().getCallbackName(domain, id, &name) != CUPTI_SUCCESS || !name)
             continue;
         if (apiRole(apiDisplayName(name)) == ApiRole::Untraced)
             continue;
@@ -281,7 +258,7 @@ void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t co
         if (result == CUPTI_SUCCESS)
             ++enabled;
         else if (failure.empty())
-            failure = m_cupti.describe(result, runtime ? "cuptiActivityEnableRuntimeApi" : "cuptiActivityEnableDriverApi");
+            failure = m_cupti->describe(result, runtime ? "cuptiActivityEnableRuntimeApi" : "cuptiActivityEnableDriverApi");
     }
     if (!failure.empty())
         say(kNoteWarning, failure + ": some " + (runtime ? "runtime" : "driver") + " API calls are not recorded");
@@ -301,7 +278,7 @@ void CuptiTracer::flushLoop()
         // Unforced: only buffers whose records are all complete. A forced
         // flush would hand over the records of work still running without
         // their times, and they would be lost.
-        static_cast<void>(m_cupti.activityFlushAll(0));
+        static_cast<void>(api().activityFlushAll(0));
         {
             std::lock_guard streamLock(m_mutex);
             ProfileStreamEncoder out;
@@ -330,14 +307,14 @@ void CuptiTracer::finish()
     // Forced: the process is ending, so records of work still in flight come
     // back now or never (they are counted as untimed).
     if (m_tracing)
-        static_cast<void>(m_cupti.activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+        static_cast<void>(api().activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
     std::lock_guard lock(m_mutex);
     ProfileStreamEncoder out;
     if (m_tracing)
         addClockPair(out);
     EndRecord end;
     end.dropped = m_dropped;
-    end.untimed = m_untimed;
+    end.untimed = untimed();
     out.add(end);
     emit(out);
     // The stream stays open: context teardown after this handler may still
@@ -350,26 +327,14 @@ void CuptiTracer::contextDestroying()
         return;
     // The context's work is done or abandoned; what CUPTI holds of it must
     // come out before the context goes.
-    static_cast<void>(m_cupti.activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    static_cast<void>(api().activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
 }
 
 void CuptiTracer::provideBuffer(std::uint8_t** buffer, std::size_t* bytes, std::size_t* maxRecords)
 {
-    std::uint8_t* b = nullptr;
-    {
-        std::lock_guard lock(m_mutex);
-        if (!m_freeBuffers.empty()) {
-            b = m_freeBuffers.back();
-            m_freeBuffers.pop_back();
-        }
-    }
-    if (!b)
-        b = static_cast<std::uint8_t*>(::operator new(kBufferBytes, kBufferAlignment, std::nothrow));
     // Without a buffer CUPTI drops records, and counts them: they show up in
     // the loss record.
-    *buffer = b;
-    *bytes = b ? kBufferBytes : 0;
-    *maxRecords = 0;
+    *buffer = m_buffers.lend(bytes, maxRecords);
 }
 
 void CuptiTracer::bufferCompleted(std::uint8_t* buffer, std::size_t validBytes)
@@ -378,7 +343,7 @@ void CuptiTracer::bufferCompleted(std::uint8_t* buffer, std::size_t validBytes)
         return;
     const auto began = std::chrono::steady_clock::now();
     std::size_t dropped = 0;
-    static_cast<void>(m_cupti.activityGetNumDroppedRecords(nullptr, 0, &dropped));
+    static_cast<void>(api().activityGetNumDroppedRecords(nullptr, 0, &dropped));
     std::lock_guard lock(m_mutex);
     ProfileStreamEncoder out;
     std::size_t records = 0;
@@ -386,8 +351,8 @@ void CuptiTracer::bufferCompleted(std::uint8_t* buffer, std::size_t validBytes)
     // fork()ed child that is not the process being recorded.
     if (m_tracing && ::getpid() == m_pid) {
         CUpti_Activity* record = nullptr;
-        while (m_cupti.activityGetNextRecord(buffer, validBytes, &record) == CUPTI_SUCCESS) {
-            encode(record, out);
+        while (api().activityGetNextRecord(buffer, validBytes, &record) == CUPTI_SUCCESS) {
+            m_records->encode(*record, out);
             ++records;
         }
         m_dropped += dropped;
@@ -395,17 +360,14 @@ void CuptiTracer::bufferCompleted(std::uint8_t* buffer, std::size_t validBytes)
     }
     const std::size_t encoded = out.bytes().size();
     emit(out);
-    ++m_buffers;
+    ++m_buffersRead;
     if (m_debug)
         std::fprintf(stderr, "overlapscope[%d]: buffer %llu: %zu records, %zu bytes in, %zu out, %lld us\n",
-                     int(m_pid), static_cast<unsigned long long>(m_buffers), records, validBytes, encoded,
+                     int(m_pid), static_cast<unsigned long long>(m_buffersRead), records, validBytes, encoded,
                      static_cast<long long>(std::chrono::duration_cast<std::chrono::microseconds>(
                                                 std::chrono::steady_clock::now() - began)
                                                 .count()));
-    if (m_freeBuffers.size() < kSpareBuffers)
-        m_freeBuffers.push_back(buffer);
-    else
-        ::operator delete(buffer, kBufferAlignment);
+    m_buffers.giveBack(buffer);
 }
 
 void CuptiTracer::addClockPair(ProfileStreamEncoder& out)
@@ -417,7 +379,7 @@ void CuptiTracer::addClockPair(ProfileStreamEncoder& out)
     for (int i = 0; i < 5; ++i) {
         std::uint64_t cupti = 0;
         const std::int64_t before = clockNs(CLOCK_MONOTONIC);
-        const CUptiResult result = m_cupti.getTimestamp(&cupti);
+        const CUptiResult result = api().getTimestamp(&cupti);
         const std::int64_t after = clockNs(CLOCK_MONOTONIC);
         if (result != CUPTI_SUCCESS)
             return;
@@ -432,247 +394,14 @@ void CuptiTracer::addClockPair(ProfileStreamEncoder& out)
     out.add(best);
 }
 
-void CuptiTracer::encode(const CUpti_Activity* record, ProfileStreamEncoder& out)
-{
-    // The layouts are those of the headers we built with; libcupti of the
-    // same major version writes them.
-    switch (record->kind) {
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-        const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        if (k->start == 0 || k->end < k->start) {
-            ++m_untimed;
-            return;
-        }
-        KernelRecord r;
-        r.startNs = k->start;
-        r.endNs = k->end;
-        r.deviceId = k->deviceId;
-        r.contextId = k->contextId;
-        r.streamId = k->streamId;
-        r.correlationId = k->correlationId;
-        r.nameId = kernelName(k->name, out);
-        r.grid[0] = k->gridX;
-        r.grid[1] = k->gridY;
-        r.grid[2] = k->gridZ;
-        r.block[0] = k->blockX;
-        r.block[1] = k->blockY;
-        r.block[2] = k->blockZ;
-        r.sharedMemoryBytes = static_cast<std::uint32_t>(k->staticSharedMemory + k->dynamicSharedMemory);
-        r.graphId = k->graphId;
-        r.registersPerThread = k->registersPerThread;
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        if (m->start == 0 || m->end < m->start) {
-            ++m_untimed;
-            return;
-        }
-        MemcpyRecord r;
-        r.startNs = m->start;
-        r.endNs = m->end;
-        r.bytes = m->bytes;
-        r.deviceId = m->deviceId;
-        r.contextId = m->contextId;
-        r.streamId = m->streamId;
-        r.correlationId = m->correlationId;
-        r.srcDeviceId = r.dstDeviceId = m->deviceId;
-        r.graphId = m->graphId;
-        r.copyKind = m->copyKind;
-        r.srcKind = m->srcKind;
-        r.dstKind = m->dstKind;
-        r.flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? kMemcpyFlagAsync : 0;
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: {
-        const auto* m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
-        if (m->start == 0 || m->end < m->start) {
-            ++m_untimed;
-            return;
-        }
-        MemcpyRecord r;
-        r.startNs = m->start;
-        r.endNs = m->end;
-        r.bytes = m->bytes;
-        r.deviceId = m->deviceId;
-        r.contextId = m->contextId;
-        r.streamId = m->streamId;
-        r.correlationId = m->correlationId;
-        r.srcDeviceId = m->srcDeviceId;
-        r.dstDeviceId = m->dstDeviceId;
-        r.graphId = m->graphId;
-        r.copyKind = m->copyKind;
-        r.srcKind = m->srcKind;
-        r.dstKind = m->dstKind;
-        r.flags = static_cast<std::uint8_t>(kMemcpyFlagPeer
-                                            | ((m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? kMemcpyFlagAsync : 0));
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_MEMSET: {
-        const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        if (m->start == 0 || m->end < m->start) {
-            ++m_untimed;
-            return;
-        }
-        MemsetRecord r;
-        r.startNs = m->start;
-        r.endNs = m->end;
-        r.bytes = m->bytes;
-        r.deviceId = m->deviceId;
-        r.contextId = m->contextId;
-        r.streamId = m->streamId;
-        r.correlationId = m->correlationId;
-        r.graphId = m->graphId;
-        r.memoryKind = m->memoryKind;
-        r.flags = m->flags;
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: {
-        const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
-        ApiRecord r;
-        r.startNs = a->start;
-        r.endNs = a->end;
-        r.threadId = a->threadId;
-        r.correlationId = a->correlationId;
-        r.domain = record->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? kApiRuntime : kApiDriver;
-        r.callbackId = a->cbid;
-        r.nameId = apiName(r.domain, a->cbid, out);
-        r.returnValue = a->returnValue;
-        noteThread(a->threadId, out);
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
-        const auto* s = reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
-        // Event and stream queries come as records too (PyTorch queries
-        // events constantly); only the four waits say what waited for what.
-        if (s->type < CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE
-            || s->type > CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE)
-            return;
-        SyncRecord r;
-        r.startNs = s->start;
-        r.endNs = s->end;
-        r.type = static_cast<std::uint32_t>(s->type);
-        r.correlationId = s->correlationId;
-        r.contextId = s->contextId;
-        r.streamId = s->streamId;
-        r.eventId = s->cudaEventId;
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_DEVICE: {
-        const auto* d = reinterpret_cast<const CUpti_ActivityDevice5*>(record);
-        DeviceRecord r;
-        r.deviceId = d->id;
-        r.nameId = d->name ? intern(d->name, out) : 0;
-        r.computeMajor = d->computeCapabilityMajor;
-        r.computeMinor = d->computeCapabilityMinor;
-        r.copyEngines = d->numMemcpyEngines;
-        r.multiprocessors = d->numMultiprocessors;
-        r.memoryBytes = d->globalMemorySize;
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_CONTEXT: {
-        const auto* c = reinterpret_cast<const CUpti_ActivityContext3*>(record);
-        ContextRecord r;
-        r.contextId = c->contextId;
-        r.deviceId = c->deviceId;
-        r.nullStreamId = c->nullStreamId;
-        out.add(r);
-        return;
-    }
-    case CUPTI_ACTIVITY_KIND_STREAM: {
-        const auto* s = reinterpret_cast<const CUpti_ActivityStream*>(record);
-        StreamRecord r;
-        r.contextId = s->contextId;
-        r.streamId = s->streamId;
-        r.flag = static_cast<std::uint32_t>(s->flag);
-        r.priority = static_cast<std::int32_t>(s->priority);
-        out.add(r);
-        return;
-    }
-    default:
-        return;
-    }
-}
-
-std::uint32_t CuptiTracer::intern(std::string_view text, ProfileStreamEncoder& out)
-{
-    const auto [it, added] = m_strings.try_emplace(std::string(text), m_nextStringId);
-    if (added) {
-        StringRecord r;
-        r.id = m_nextStringId++;
-        out.addWithText(r, text);
-    }
-    return it->second;
-}
-
-std::uint32_t CuptiTracer::kernelName(const char* mangled, ProfileStreamEncoder& out)
-{
-    if (!mangled)
-        return 0;
-    // The pointer is checked against the text too: a module unloaded and
-    // another loaded may reuse an address for a different kernel.
-    if (const auto known = m_kernelNames.find(mangled);
-        known != m_kernelNames.end() && known->second.mangled == mangled)
-        return known->second.id;
-    int status = 0;
-    char* demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-    const std::uint32_t id = intern(status == 0 && demangled ? demangled : mangled, out);
-    std::free(demangled);
-    m_kernelNames[mangled] = {mangled, id};
-    return id;
-}
-
-std::uint32_t CuptiTracer::apiName(std::uint8_t domain, std::uint32_t callbackId, ProfileStreamEncoder& out)
-{
-    const std::uint64_t key = (std::uint64_t(domain) << 32) | callbackId;
-    if (const auto known = m_apiNames.find(key); known != m_apiNames.end())
-        return known->second;
-    const char* name = nullptr;
-    const CUpti_CallbackDomain cuptiDomain = domain == kApiRuntime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
-    std::string text;
-    if (m_cupti.getCallbackName(cuptiDomain, callbackId, &name) == CUPTI_SUCCESS && name)
-        text = std::string(apiDisplayName(name));
-    else
-        text = std::string(domain == kApiRuntime ? "runtime call " : "driver call ") + std::to_string(callbackId);
-    const std::uint32_t id = intern(text, out);
-    m_apiNames.emplace(key, id);
-    return id;
-}
-
-void CuptiTracer::noteThread(std::uint32_t threadId, ProfileStreamEncoder& out)
-{
-    if (!m_threads.insert(threadId).second)
-        return;
-    // Read when the thread's first record arrives; a thread that already
-    // ended keeps only its id.
-    const std::string path = "/proc/self/task/" + std::to_string(threadId) + "/comm";
-    std::string name = readSmallFile(path.c_str());
-    while (!name.empty() && (name.back() == '\n' || name.back() == '\0'))
-        name.pop_back();
-    if (name.empty())
-        return;
-    ThreadRecord r;
-    r.threadId = threadId;
-    r.nameId = intern(name, out);
-    out.add(r);
-}
-
 void CuptiTracer::addLossIfChanged(ProfileStreamEncoder& out)
 {
-    if (m_dropped + m_untimed == m_reportedLoss)
+    if (m_dropped + untimed() == m_reportedLoss)
         return;
-    m_reportedLoss = m_dropped + m_untimed;
+    m_reportedLoss = m_dropped + untimed();
     LossRecord r;
     r.dropped = m_dropped;
-    r.untimed = m_untimed;
+    r.untimed = untimed();
     out.add(r);
 }
 

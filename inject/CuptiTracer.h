@@ -1,6 +1,8 @@
 #pragma once
 
-#include "CuptiLibrary.h"
+#include "CuptiRecordEncoder.h"
+#include "cupti/BufferPool.h"
+#include "cupti/Library.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamEncoder.h"
 
@@ -11,12 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
-#include <string_view>
 #include <thread>
-#include <unordered_map>
-#include <unordered_set>
-#include <vector>
 
 namespace ovs::inject {
 
@@ -52,21 +51,20 @@ private:
     bool startCupti(std::string* whyNot, bool* heldElsewhere);
     void enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t count);
     void flushLoop();
+    const cupti::Library::Api& api() const { return m_cupti->api(); }
+    std::uint64_t untimed() const { return m_records ? m_records->untimed() : 0; }
 
     // Everything below that writes runs under m_mutex.
     void addClockPair(profile::ProfileStreamEncoder& out);
-    void encode(const CUpti_Activity* record, profile::ProfileStreamEncoder& out);
-    std::uint32_t intern(std::string_view text, profile::ProfileStreamEncoder& out);
-    std::uint32_t kernelName(const char* mangled, profile::ProfileStreamEncoder& out);
-    std::uint32_t apiName(std::uint8_t domain, std::uint32_t callbackId, profile::ProfileStreamEncoder& out);
-    void noteThread(std::uint32_t threadId, profile::ProfileStreamEncoder& out);
     void addLossIfChanged(profile::ProfileStreamEncoder& out);
     void emit(profile::ProfileStreamEncoder& out);
     // A note in the stream and, unless it is only information, on stderr
     // (prefixed "overlapscope: ").
     void say(profile::NoteSeverity severity, const std::string& text);
 
-    CuptiLibrary m_cupti;
+    // Set once the stream is open: a process nobody asked to record never
+    // loads libcupti.
+    const cupti::Library* m_cupti = nullptr;
     pid_t m_pid = 0;
     bool m_debug = false;
     CUpti_SubscriberHandle m_subscriber = nullptr;
@@ -75,22 +73,12 @@ private:
 
     std::mutex m_mutex;
     int m_fd = -1;
-    std::uint32_t m_nextStringId = 1;
-    std::unordered_map<std::string, std::uint32_t> m_strings;
-    struct KernelName {
-        std::string mangled;
-        std::uint32_t id = 0;
-    };
-    // By CUPTI's name pointer, which stays the same for a function's launches.
-    std::unordered_map<const char*, KernelName> m_kernelNames;
-    std::unordered_map<std::uint64_t, std::uint32_t> m_apiNames; // domain << 32 | callback id
-    std::unordered_set<std::uint32_t> m_threads;
+    std::optional<CuptiRecordEncoder> m_records; // once libcupti is loaded
     std::uint64_t m_dropped = 0;
-    std::uint64_t m_untimed = 0;
     std::uint64_t m_reportedLoss = 0; // dropped + untimed when last written
     std::int64_t m_lastClockNs = 0;
-    std::vector<std::uint8_t*> m_freeBuffers;
-    std::uint64_t m_buffers = 0;
+    std::uint64_t m_buffersRead = 0;
+    cupti::BufferPool m_buffers; // locks itself
 
     std::mutex m_flushMutex;
     std::condition_variable m_flushWake;

@@ -6,6 +6,17 @@
 
 #include <QtTest>
 
+#if OVERLAPSCOPE_TEST_CUPTI
+#include "CuptiRecordEncoder.h"
+#include "cuda/CuptiActivityCollector.h"
+#include "cupti/GpuActivityDecoder.h"
+#include "cupti/Library.h"
+
+#include <cupti_activity.h>
+
+#include <cstring>
+#endif
+
 using namespace ovs;
 using namespace ovs::profile;
 using ovs::test::TestProfileStream;
@@ -26,13 +37,18 @@ TestProfileStream stream(std::uint32_t pid = 100)
     return s;
 }
 
-void feed(ProcessRunBuilder& builder, const TestProfileStream& s)
+void feed(ProcessRunBuilder& builder, const std::vector<std::uint8_t>& bytes)
 {
     ProfileStreamDecoder decoder;
-    decoder.feed(s.bytes().data(), s.bytes().size());
+    decoder.feed(bytes.data(), bytes.size());
     DecodedRecord r;
     while (decoder.next(r))
         builder.add(r);
+}
+
+void feed(ProcessRunBuilder& builder, const TestProfileStream& s)
+{
+    feed(builder, s.bytes());
 }
 
 Run build(const TestProfileStream& s, const ProcessEnding& ending = {}, const std::string& problem = {})
@@ -47,6 +63,67 @@ struct FutureRecord {
     static constexpr RecordType kType = static_cast<RecordType>(999);
     std::uint64_t value = 1;
 };
+
+#if OVERLAPSCOPE_TEST_CUPTI
+// CUPTI activity records built in memory, as CUPTI's buffers hold them.
+union SyntheticRecord {
+    CUpti_Activity header;
+    CUpti_ActivityMemcpy6 memcpy;
+    CUpti_ActivityMemcpyPtoP4 peer;
+    CUpti_ActivityMemset4 memset;
+    CUpti_ActivityKernel10 kernel;
+};
+
+// `type`: "memcpy", "peer", "memset" or "kernel"; `src` is a memset's memory kind.
+SyntheticRecord syntheticRecord(const QString& type, int copyKind, int src, int dst, std::uint64_t start,
+                                std::uint64_t end)
+{
+    SyntheticRecord r;
+    std::memset(&r, 0, sizeof r);
+    const auto common = [&](auto& record, CUpti_ActivityKind kind) {
+        record.kind = kind;
+        record.start = start;
+        record.end = end;
+        record.deviceId = 0;
+        record.contextId = 1;
+        record.streamId = 13;
+        record.correlationId = 42;
+    };
+    const auto copy = [&](auto& record, CUpti_ActivityKind kind) {
+        common(record, kind);
+        record.copyKind = static_cast<std::uint8_t>(copyKind);
+        record.srcKind = static_cast<std::uint8_t>(src);
+        record.dstKind = static_cast<std::uint8_t>(dst);
+        record.bytes = 4096;
+        record.flags = CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC;
+    };
+    if (type == "memcpy") {
+        copy(r.memcpy, CUPTI_ACTIVITY_KIND_MEMCPY);
+    } else if (type == "peer") {
+        copy(r.peer, CUPTI_ACTIVITY_KIND_MEMCPY2);
+        r.peer.srcDeviceId = 0;
+        r.peer.dstDeviceId = 1;
+    } else if (type == "memset") {
+        common(r.memset, CUPTI_ACTIVITY_KIND_MEMSET);
+        r.memset.memoryKind = static_cast<std::uint16_t>(src);
+        r.memset.bytes = 4096;
+    } else {
+        common(r.kernel, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        r.kernel.name = "_Z9incrementPfm";
+        r.kernel.gridX = 64;
+        r.kernel.gridY = r.kernel.gridZ = 1;
+        r.kernel.blockX = 256;
+        r.kernel.blockY = r.kernel.blockZ = 1;
+    }
+    return r;
+}
+
+// GPU records need no API names.
+CUptiResult noCallbackNames(CUpti_CallbackDomain, CUpti_CallbackId, const char**)
+{
+    return CUPTI_ERROR_INVALID_PARAMETER;
+}
+#endif
 
 } // namespace
 
@@ -399,6 +476,114 @@ private slots:
         QVERIFY(builder.takeNewOps().empty()); // taken once
         QCOMPARE(builder.live().name, std::string("app --fast (pid 100)"));
     }
+
+#if OVERLAPSCOPE_TEST_CUPTI
+    // One record, both readers of CUPTI: the CUDA device's collector (its
+    // engine records) and the injection library's encoder, whose stream this
+    // builder turns into ops. They must agree on kind, memory, times and which
+    // records are untimed; the expected values keep them both honest.
+    void bothCuptiReadersAgree_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<int>("copyKind");
+        QTest::addColumn<int>("src");
+        QTest::addColumn<int>("dst");
+        QTest::addColumn<qulonglong>("start"); // CUPTI ns; 0 is CUPTI's "no time"
+        QTest::addColumn<qulonglong>("end");
+        QTest::addColumn<bool>("timed");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("memory");
+        const qulonglong t0 = kCuptiAtZero + 2000;
+        const qulonglong t1 = kCuptiAtZero + 5000;
+        QTest::newRow("pageable upload") << "memcpy" << int(kCopyHtoD) << int(kMemoryPageable) << int(kMemoryDevice)
+                                         << t0 << t1 << true << int(OpKind::Upload) << int(HostMemoryKind::Pageable);
+        QTest::newRow("pinned download") << "memcpy" << int(kCopyDtoH) << int(kMemoryDevice) << int(kMemoryPinned)
+                                         << t0 << t1 << true << int(OpKind::Download) << int(HostMemoryKind::Pinned);
+        QTest::newRow("managed upload") << "memcpy" << int(kCopyHtoD) << int(kMemoryManaged) << int(kMemoryDevice)
+                                        << t0 << t1 << true << int(OpKind::Upload) << int(HostMemoryKind::Managed);
+        QTest::newRow("managed download") << "memcpy" << int(kCopyDtoH) << int(kMemoryDevice) << int(kMemoryManaged)
+                                          << t0 << t1 << true << int(OpKind::Download) << int(HostMemoryKind::Managed);
+        QTest::newRow("device copy") << "memcpy" << int(kCopyDtoD) << int(kMemoryDevice) << int(kMemoryDevice) << t0
+                                     << t1 << true << int(OpKind::DeviceCopy) << int(HostMemoryKind::Device);
+        QTest::newRow("peer copy") << "peer" << int(kCopyPtoP) << int(kMemoryDevice) << int(kMemoryDevice) << t0 << t1
+                                   << true << int(OpKind::PeerCopy) << int(HostMemoryKind::Device);
+        QTest::newRow("memset") << "memset" << 0 << int(kMemoryDevice) << 0 << t0 << t1 << true << int(OpKind::Memset)
+                                << int(HostMemoryKind::Device);
+        QTest::newRow("kernel") << "kernel" << 0 << 0 << 0 << t0 << t1 << true << int(OpKind::Kernel)
+                                << int(HostMemoryKind::None);
+        QTest::newRow("zero length") << "memcpy" << int(kCopyHtoD) << int(kMemoryPinned) << int(kMemoryDevice) << t0
+                                     << t0 << true << int(OpKind::Upload) << int(HostMemoryKind::Pinned);
+        QTest::newRow("untimed: no times") << "memcpy" << int(kCopyHtoD) << int(kMemoryPinned) << int(kMemoryDevice)
+                                           << 0ull << 0ull << false << 0 << 0;
+        QTest::newRow("untimed: no start") << "memcpy" << int(kCopyHtoD) << int(kMemoryPinned) << int(kMemoryDevice)
+                                           << 0ull << t1 << false << 0 << 0;
+        QTest::newRow("untimed: end before start") << "kernel" << 0 << 0 << 0 << t1 << t0 << false << 0 << 0;
+    }
+    void bothCuptiReadersAgree()
+    {
+        QFETCH(QString, type);
+        QFETCH(int, copyKind);
+        QFETCH(int, src);
+        QFETCH(int, dst);
+        QFETCH(qulonglong, start);
+        QFETCH(qulonglong, end);
+        QFETCH(bool, timed);
+        QFETCH(int, kind);
+        QFETCH(int, memory);
+        const SyntheticRecord synthetic = syntheticRecord(type, copyKind, src, dst, start, end);
+        const CUpti_Activity& record = synthetic.header;
+
+        // The CUDA device's collector.
+        const auto work = cupti::decodeGpuActivity(record);
+        QVERIFY(work);
+        const auto engine = CuptiActivityCollector::timedActivity(*work);
+        QCOMPARE(engine.has_value(), timed);
+
+        // The injection library's encoder, its stream, and this builder.
+        inject::CuptiRecordEncoder encoder(noCallbackNames);
+        ProfileStreamEncoder out;
+        out.addMagic();
+        BeginRecord begin;
+        begin.pid = 100;
+        out.addWithText(begin, std::string_view("app"));
+        out.add(ClockRecord{kCuptiAtZero, kZeroNs, 0});
+        encoder.encode(record, out);
+        out.add(EndRecord{0, encoder.untimed()});
+        ProcessRunBuilder builder(kZeroNs);
+        feed(builder, out.bytes());
+        const Run run = builder.finish({}, {});
+        QCOMPARE(encoder.untimed(), std::uint64_t(timed ? 0 : 1));
+        QCOMPARE(run.ops.size(), timed ? std::size_t(1) : std::size_t(0));
+        if (!timed)
+            return;
+
+        const Op& op = run.ops.front();
+        QCOMPARE(int(work->kind), kind);
+        QCOMPARE(int(op.kind), kind);
+        QCOMPARE(int(engine->memory), memory);
+        QCOMPARE(int(op.memory), memory);
+        QCOMPARE(op.execStartNs, static_cast<std::int64_t>(engine->startNs - kCuptiAtZero));
+        QCOMPARE(op.execEndNs, static_cast<std::int64_t>(engine->endNs - kCuptiAtZero));
+        QCOMPARE(op.correlation, work->correlationId);
+    }
+
+    // Both users load libcupti through one search, which the variable overrides.
+    void cuptiLibraryVariableIsTheOnlyCandidate()
+    {
+        const QByteArray saved = qgetenv("OVERLAPSCOPE_CUPTI_LIBRARY");
+        qunsetenv("OVERLAPSCOPE_CUPTI_LIBRARY");
+        const std::vector<std::string> usual = cupti::Library::searchPath();
+        qputenv("OVERLAPSCOPE_CUPTI_LIBRARY", "/opt/cupti/libcupti.so.13.0");
+        const std::vector<std::string> chosen = cupti::Library::searchPath();
+        if (saved.isNull())
+            qunsetenv("OVERLAPSCOPE_CUPTI_LIBRARY");
+        else
+            qputenv("OVERLAPSCOPE_CUPTI_LIBRARY", saved);
+        QCOMPARE(chosen, std::vector<std::string>{"/opt/cupti/libcupti.so.13.0"});
+        QVERIFY(usual.size() > 1);
+        QCOMPARE(usual.front(), "libcupti.so." + std::to_string(CUDA_VERSION / 1000));
+    }
+#endif
 
     void unknownRecordTypesAreSkipped()
     {

@@ -1,8 +1,8 @@
 #include "cuda/CuptiActivityCollector.h"
 
-#include "cuda/CuptiLoader.h"
-
 #include "base/EnvironmentFlags.h"
+#include "cupti/GpuActivityDecoder.h"
+#include "cupti/Library.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,21 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <new>
 #include <string_view>
 #include <utility>
 
 namespace ovs {
 namespace {
 
-// Buffers of the size CUPTI's own samples use, filled with as many records as
-// fit (0); a forced flush hands over the finished records of a partly filled
-// buffer. (Buffers capped at 64 records stopped arriving after the first on
-// the H200.)
-constexpr std::size_t kRecordsPerBuffer = 0;
-constexpr std::size_t kBufferBytes = 1024 * 1024;
-constexpr std::align_val_t kBufferAlignment{8}; // CUPTI's ACTIVITY_RECORD_ALIGNMENT
-constexpr std::size_t kSpareBuffers = 64;
 // Correlations and records that never meet a partner (work nobody tagged:
 // benchmarks, checks, API calls that enqueue nothing) are dropped oldest first.
 constexpr std::size_t kMaxUnpaired = std::size_t(1) << 17;
@@ -84,18 +75,6 @@ std::int64_t steadyNowNs()
         .count();
 }
 
-HostMemoryKind hostMemoryKind(std::uint8_t cuptiKind)
-{
-    switch (cuptiKind) {
-    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
-        return HostMemoryKind::Pageable;
-    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
-        return HostMemoryKind::Pinned;
-    default:
-        return HostMemoryKind::None;
-    }
-}
-
 void CUPTIAPI onBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
 {
     *buffer = CuptiActivityCollector::instance().provideBuffer(size, maxNumRecords);
@@ -119,7 +98,8 @@ CuptiActivityCollector& CuptiActivityCollector::instance()
 void CuptiActivityCollector::check(int result, const char* what) const
 {
     if (result != CUPTI_SUCCESS)
-        throw DeviceError(CuptiLoader::instance().describe(static_cast<CUptiResult>(result), what));
+        throw DeviceError(
+            cupti::Library::instance().describe(static_cast<CUptiResult>(result), std::string(what) + " failed"));
 }
 
 std::uint16_t CuptiActivityCollector::attach(std::string* whyNot)
@@ -139,10 +119,10 @@ std::uint16_t CuptiActivityCollector::attach(std::string* whyNot)
             *whyNot = "CUPTI is held by overlapscope-cli profile, which is recording this process";
         return 0;
     }
-    const CuptiLoader& loader = CuptiLoader::instance();
-    if (!loader.loaded()) {
+    const cupti::Library& library = cupti::Library::instance();
+    if (!library.loaded()) {
         if (whyNot)
-            *whyNot = loader.whyNot();
+            *whyNot = library.whyNot();
         return 0;
     }
     std::lock_guard attachLock(m_attachMutex);
@@ -156,11 +136,11 @@ std::uint16_t CuptiActivityCollector::attach(std::string* whyNot)
 
 bool CuptiActivityCollector::enable(std::string* whyNot)
 {
-    const CuptiLoader& loader = CuptiLoader::instance();
-    const CuptiLoader::Api& api = loader.api();
+    const cupti::Library& library = cupti::Library::instance();
+    const cupti::Library::Api& api = library.api();
     auto refuse = [&](CUptiResult result, const std::string& what) {
         if (whyNot)
-            *whyNot = loader.describe(result, what) + " (" + loader.path() + ")";
+            *whyNot = library.describe(result, what + " failed") + " (" + library.path() + ")";
         return false;
     };
     if (!m_callbacksRegistered) {
@@ -200,9 +180,7 @@ bool CuptiActivityCollector::enable(std::string* whyNot)
 void CuptiActivityCollector::quietRuntimeCalls(bool restore)
 {
     // Best effort: a call left traced costs host time, never a wrong result.
-    const CuptiLoader::Api& api = CuptiLoader::instance().api();
-    if (!api.activityEnableRuntimeApi)
-        return;
+    const cupti::Library::Api& api = cupti::Library::instance().api();
     for (std::uint32_t id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id) {
         const char* name = nullptr;
         if (api.getCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) != CUPTI_SUCCESS || !name
@@ -227,7 +205,7 @@ void CuptiActivityCollector::detach(std::uint16_t owner)
 
 void CuptiActivityCollector::disable()
 {
-    const CuptiLoader::Api& api = CuptiLoader::instance().api();
+    const cupti::Library::Api& api = cupti::Library::instance().api();
     // Runs from device destructors, which cannot report failures; a kind that
     // would not disable costs only tracing overhead until the process exits.
     // Back to CUPTI's default (every call of an enabled kind), for whoever
@@ -251,7 +229,7 @@ void CuptiActivityCollector::pushOpId(std::uint16_t owner, std::uint64_t opId)
         throw DeviceError("CUPTI tagging: op id " + std::to_string(opId) + " is outside 1.."
                           + std::to_string(kMaxOpId));
     const std::uint64_t externalId = (std::uint64_t(owner) << kOwnerShift) | opId;
-    check(CuptiLoader::instance().api().activityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+    check(cupti::Library::instance().api().activityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
                                                                          externalId),
           "cuptiActivityPushExternalCorrelationId");
 }
@@ -259,7 +237,7 @@ void CuptiActivityCollector::pushOpId(std::uint16_t owner, std::uint64_t opId)
 void CuptiActivityCollector::popOpId()
 {
     std::uint64_t last = 0;
-    check(CuptiLoader::instance().api().activityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+    check(cupti::Library::instance().api().activityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
                                                                         &last),
           "cuptiActivityPopExternalCorrelationId");
 }
@@ -268,7 +246,7 @@ CuptiActivityCollector::ClockPair CuptiActivityCollector::sampleClocks() const
 {
     // The pair read closest together (least preempted) bounds the error best:
     // the CUPTI reading lies within [before, after] on the host clock.
-    const CuptiLoader::Api& api = CuptiLoader::instance().api();
+    const cupti::Library::Api& api = cupti::Library::instance().api();
     ClockPair best;
     std::int64_t bestSpan = std::numeric_limits<std::int64_t>::max();
     for (int i = 0; i < kClockSamples; ++i) {
@@ -310,7 +288,7 @@ std::vector<EngineRecord> CuptiActivityCollector::take(std::uint16_t owner, bool
 {
     // Unforced, CUPTI hands over only full buffers, which a short run never
     // fills; forced, also the records of work still in flight, untimed.
-    check(CuptiLoader::instance().api().activityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0),
+    check(cupti::Library::instance().api().activityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0),
           "cuptiActivityFlushAll");
     const ClockPair pair = sampleClocks();
 
@@ -341,16 +319,7 @@ std::vector<EngineRecord> CuptiActivityCollector::take(std::uint16_t owner, bool
 
 std::uint8_t* CuptiActivityCollector::provideBuffer(std::size_t* bytes, std::size_t* maxRecords)
 {
-    std::uint8_t* buffer = nullptr;
-    {
-        std::lock_guard lock(m_mutex);
-        if (!m_freeBuffers.empty()) {
-            buffer = m_freeBuffers.back();
-            m_freeBuffers.pop_back();
-        }
-    }
-    if (!buffer)
-        buffer = static_cast<std::uint8_t*>(::operator new(kBufferBytes, kBufferAlignment, std::nothrow));
+    std::uint8_t* buffer = m_buffers.lend(bytes, maxRecords);
     if (!buffer) {
         // CUPTI drops the records it has no buffer for; say so rather than
         // show ops without engine times for no visible reason.
@@ -358,8 +327,6 @@ std::uint8_t* CuptiActivityCollector::provideBuffer(std::size_t* bytes, std::siz
         if (m_problem.empty())
             m_problem = "out of host memory for a CUPTI activity buffer: engine records were dropped";
     }
-    *bytes = buffer ? kBufferBytes : 0;
-    *maxRecords = kRecordsPerBuffer;
     return buffer;
 }
 
@@ -371,19 +338,7 @@ void CuptiActivityCollector::bufferCompleted(std::uint8_t* buffer, std::size_t v
         std::lock_guard lock(m_mutex);
         parse(buffer, validBytes);
     }
-    releaseBuffer(buffer);
-}
-
-void CuptiActivityCollector::releaseBuffer(std::uint8_t* buffer)
-{
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_freeBuffers.size() < kSpareBuffers) {
-            m_freeBuffers.push_back(buffer);
-            return;
-        }
-    }
-    ::operator delete(buffer, kBufferAlignment);
+    m_buffers.giveBack(buffer);
 }
 
 std::string CuptiActivityCollector::countsText() const
@@ -397,54 +352,38 @@ std::string CuptiActivityCollector::countsText() const
 void CuptiActivityCollector::parse(std::uint8_t* buffer, std::size_t validBytes)
 {
     ++m_counts[0];
-    const CuptiLoader& loader = CuptiLoader::instance();
+    const cupti::Library& library = cupti::Library::instance();
     CUpti_Activity* record = nullptr;
     for (;;) {
-        const CUptiResult result = loader.api().activityGetNextRecord(buffer, validBytes, &record);
+        const CUptiResult result = library.api().activityGetNextRecord(buffer, validBytes, &record);
         if (result == CUPTI_ERROR_MAX_LIMIT_REACHED) // the end of the buffer
             return;
         if (result != CUPTI_SUCCESS) {
             if (m_problem.empty())
-                m_problem = loader.describe(result, "reading a CUPTI activity buffer (cuptiActivityGetNextRecord)");
+                m_problem =
+                    library.describe(result, "reading a CUPTI activity buffer (cuptiActivityGetNextRecord) failed");
             return;
         }
-        // The layouts are those of the headers we built with; libcupti of the
-        // same major version writes them, and the fields read here sit in the
-        // prefix that every version of these records shares.
-        switch (record->kind) {
-        case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
+        if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
             ++m_counts[1];
             const auto* c = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
             if (c->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0)
                 addCorrelation(c->correlationId, c->externalId);
-            break;
-        }
-        case CUPTI_ACTIVITY_KIND_MEMCPY: {
-            ++m_counts[2];
-            const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-            if (m->start == 0 && m->end == 0) // CUPTI could not time it
-                break;
-            HostMemoryKind memory = HostMemoryKind::None;
-            if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD)
-                memory = hostMemoryKind(m->srcKind);
-            else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH)
-                memory = hostMemoryKind(m->dstKind);
-            addActivity(m->correlationId, {0, m->start, m->end, memory});
-            break;
-        }
-        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-            ++m_counts[3];
-            const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-            if (k->start == 0 && k->end == 0)
-                break;
-            addActivity(k->correlationId, {0, k->start, k->end, HostMemoryKind::None});
-            break;
-        }
-        default:
+        } else if (const auto work = cupti::decodeGpuActivity(*record)) {
+            ++m_counts[work->kind == OpKind::Kernel ? 3 : 2];
+            if (const auto activity = timedActivity(*work))
+                addActivity(work->correlationId, *activity);
+        } else {
             ++m_counts[4];
-            break;
         }
     }
+}
+
+std::optional<CuptiActivityCollector::Activity> CuptiActivityCollector::timedActivity(const cupti::GpuActivity& work)
+{
+    if (!work.timed)
+        return std::nullopt;
+    return Activity{0, work.startNs, work.endNs, work.memory};
 }
 
 void CuptiActivityCollector::addCorrelation(std::uint32_t correlationId, std::uint64_t externalId)

@@ -1,11 +1,14 @@
 #pragma once
 
+#include "cupti/BufferPool.h"
+#include "cupti/GpuActivity.h"
 #include "device/DeviceTypes.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,14 +57,19 @@ public:
     std::uint8_t* provideBuffer(std::size_t* bytes, std::size_t* maxRecords);
     void bufferCompleted(std::uint8_t* buffer, std::size_t validBytes);
 
-private:
     // One memcpy or kernel as CUPTI timed it; times in CUPTI's clock.
     struct Activity {
-        std::uint64_t externalId = 0;
+        std::uint64_t externalId = 0; // ours, once joined
         std::uint64_t startNs = 0;
         std::uint64_t endNs = 0;
         HostMemoryKind memory = HostMemoryKind::None;
     };
+    // What is kept of a decoded GPU record until it joins its op; nullopt
+    // when it is untimed. Public for the test that compares this device's
+    // reading of records with the profile's.
+    static std::optional<Activity> timedActivity(const cupti::GpuActivity& work);
+
+private:
     // A CUPTI timestamp and the host clock read together.
     struct ClockPair {
         std::int64_t cuptiNs = 0;
@@ -82,7 +90,6 @@ private:
     void parse(std::uint8_t* buffer, std::size_t validBytes);
     void addActivity(std::uint32_t correlationId, Activity activity);
     void addCorrelation(std::uint32_t correlationId, std::uint64_t externalId);
-    void releaseBuffer(std::uint8_t* buffer);
     // What CUPTI delivered so far, for OVERLAPSCOPE_CUPTI_DEBUG=1.
     std::string countsText() const;
 
@@ -107,7 +114,7 @@ private:
     std::multimap<std::uint32_t, Activity> m_unjoined;
     std::vector<Activity> m_joined;
     std::vector<ClockPair> m_clock; // ascending, for piecewise-linear alignment
-    std::vector<std::uint8_t*> m_freeBuffers;
+    cupti::BufferPool m_buffers; // locks itself
 };
 
 } // namespace ovs

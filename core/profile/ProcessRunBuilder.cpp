@@ -1,5 +1,6 @@
 #include "profile/ProcessRunBuilder.h"
 
+#include "cupti/OpKinds.h"
 #include "profile/ApiNames.h"
 
 #include <algorithm>
@@ -11,20 +12,6 @@ namespace {
 
 constexpr std::size_t kMaxLanes = std::numeric_limits<std::uint16_t>::max();
 constexpr std::size_t kMaxRunNameChars = 80;
-
-HostMemoryKind memoryKind(std::uint32_t cuptiKind)
-{
-    switch (cuptiKind) {
-    case kMemoryPageable: return HostMemoryKind::Pageable;
-    case kMemoryPinned: return HostMemoryKind::Pinned;
-    case kMemoryDevice:
-    case kMemoryArray:
-    case kMemoryDeviceStatic: return HostMemoryKind::Device;
-    case kMemoryManaged:
-    case kMemoryManagedStatic: return HostMemoryKind::Managed;
-    default: return HostMemoryKind::None;
-    }
-}
 
 // The words Kineto uses too ("Memcpy HtoD (Pageable -> Device)"), so that a
 // profile and a PyTorch trace of the same program read alike.
@@ -287,34 +274,15 @@ void ProcessRunBuilder::addMemcpy(const MemcpyRecord& r)
     Op op;
     op.bytes = r.bytes;
     op.correlation = r.correlationId;
-    std::string name = std::string("Memcpy ") + copyWord(r.copyKind) + " (" + memoryWord(r.srcKind) + " -> "
-                       + memoryWord(r.dstKind) + ")";
-    switch (r.copyKind) {
-    case kCopyHtoD:
-    case kCopyHtoA:
-        op.kind = OpKind::Upload;
-        op.memory = memoryKind(r.srcKind);
-        break;
-    case kCopyDtoH:
-    case kCopyAtoH:
-        op.kind = OpKind::Download;
-        op.memory = memoryKind(r.dstKind);
-        break;
-    default:
-        // Device to device, peer, and the rare host to host through the
-        // copy engine: no host side to speak of.
-        op.kind = OpKind::DeviceCopy;
-        op.memory = (r.srcKind == kMemoryManaged || r.dstKind == kMemoryManaged) ? HostMemoryKind::Managed
-                                                                                   : HostMemoryKind::Device;
-        if (r.flags & kMemcpyFlagPeer) {
-            // Between two GPUs: its own kind, on the issuing GPU's lane.
-            op.kind = OpKind::PeerCopy;
-            name = "Memcpy PtoP (GPU " + std::to_string(r.srcDeviceId) + " -> GPU " + std::to_string(r.dstDeviceId)
-                   + ")";
-        }
-        break;
-    }
-    op.nameId = nameId(name);
+    const cupti::CopyOp kinds = cupti::copyOp(r.copyKind, r.srcKind, r.dstKind, (r.flags & kMemcpyFlagPeer) != 0);
+    op.kind = kinds.kind;
+    op.memory = kinds.memory;
+    // A peer copy, between two GPUs, sits on the issuing GPU's lane.
+    op.nameId = nameId(op.kind == OpKind::PeerCopy
+                           ? "Memcpy PtoP (GPU " + std::to_string(r.srcDeviceId) + " -> GPU "
+                                 + std::to_string(r.dstDeviceId) + ")"
+                           : std::string("Memcpy ") + copyWord(r.copyKind) + " (" + memoryWord(r.srcKind) + " -> "
+                                 + memoryWord(r.dstKind) + ")");
     addGpuOp(op, r.deviceId, r.contextId, r.streamId, r.startNs, r.endNs);
 }
 
@@ -324,7 +292,7 @@ void ProcessRunBuilder::addMemset(const MemsetRecord& r)
     op.kind = OpKind::Memset;
     op.bytes = r.bytes;
     op.correlation = r.correlationId;
-    op.memory = memoryKind(r.memoryKind);
+    op.memory = cupti::memoryKind(r.memoryKind);
     op.nameId = nameId(std::string("Memset (") + memoryWord(r.memoryKind) + ")");
     addGpuOp(op, r.deviceId, r.contextId, r.streamId, r.startNs, r.endNs);
 }

@@ -11,7 +11,10 @@
 // payload's layout needs a new kStreamVersion.
 //
 // This header is shared with the injection library, which links nothing of
-// core: keep it free of includes beyond <cstdint>.
+// core: keep it free of includes beyond <cstdint> and cupti/RecordValues.h
+// (which is as plain).
+
+#include "cupti/RecordValues.h"
 
 #include <cstdint>
 
@@ -119,15 +122,11 @@ struct ThreadRecord {
     std::uint32_t nameId = 0;
 };
 
-// CUPTI's CUpti_ActivityMemcpyKind and CUpti_ActivityMemoryKind values.
-enum MemcpyKind : std::uint8_t {
-    kCopyUnknown = 0, kCopyHtoD = 1, kCopyDtoH = 2, kCopyHtoA = 3, kCopyAtoH = 4, kCopyAtoA = 5,
-    kCopyAtoD = 6, kCopyDtoA = 7, kCopyDtoD = 8, kCopyHtoH = 9, kCopyPtoP = 10,
-};
-enum MemoryKind : std::uint8_t {
-    kMemoryUnknown = 0, kMemoryPageable = 1, kMemoryPinned = 2, kMemoryDevice = 3, kMemoryArray = 4,
-    kMemoryManaged = 5, kMemoryDeviceStatic = 6, kMemoryManagedStatic = 7,
-};
+// Copy and memory kinds are stored as CUPTI writes them (cupti/RecordValues.h).
+using cupti::MemcpyKind;
+using cupti::MemoryKind;
+using enum cupti::MemcpyKind;
+using enum cupti::MemoryKind;
 inline constexpr std::uint8_t kMemcpyFlagAsync = 1; // CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC
 inline constexpr std::uint8_t kMemcpyFlagPeer = 2;  // from a peer-to-peer record
 

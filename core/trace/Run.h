@@ -31,12 +31,13 @@ std::optional<StreamKind> streamKindFromString(std::string_view name);
 struct Lane {
     std::string name; // "stream 0", "host", "GPU 1 \u00b7 stream 2"
     LaneKind kind = LaneKind::Stream;
-    // Stream lanes only; host lanes keep Unknown.
-    StreamKind streamKind = StreamKind::Unknown;
     // Which of the run's devices (Run::deviceAt) a stream lane belongs to.
     // Host lanes belong to the host, shared by every device: theirs stays 0
     // and means nothing.
     std::uint16_t device = 0;
+    // Stream lanes only; host lanes keep Unknown. Last, so that the
+    // {name, kind, device} initialisers around the code stay valid.
+    StreamKind streamKind = StreamKind::Unknown;
 };
 
 // The knobs a pipeline run was made with.

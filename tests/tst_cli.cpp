@@ -543,8 +543,8 @@ private slots:
         const std::size_t huge = 4u << 20;
         loaded.trace->runs[0].name = std::string(huge, 'n');
         loaded.trace->runs[0].device.name = std::string(huge, 'd');
-        for (auto& lane : loaded.trace->runs[0].lanes)
-            lane.name = std::string(huge, 'l');
+        for (std::size_t i = 0; i < loaded.trace->runs[0].lanes.size(); ++i)
+            loaded.trace->runs[0].lanes[i].name = std::string(huge, 'l') + std::to_string(i); // names differ
         std::string error;
         QVERIFY2(ovs::saveTrace(*loaded.trace, path.toStdString(), &error), error.c_str());
         const Result r = cli({"analyze", path});

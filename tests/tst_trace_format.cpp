@@ -893,8 +893,9 @@ void TestTraceFormat::loadJudgesTheFirstBytes_data()
     QTest::newRow("white space, then more") << QByteArray(64 * 1024, ' ') + "{}" << qint64(0)
                                             << "its first 64 KiB are white space";
     QTest::newRow("white space alone") << QByteArray(100, ' ') << qint64(0) << "the trace is empty";
-    QTest::newRow("after white space and a byte order mark")
-        << QByteArray("\xef\xbb\xbf \n") + QByteArray::fromStdString(traceToJson(makeTrace())) << qint64(0) << "";
+    QTest::newRow("a UTF-8 byte order mark") << QByteArray("\xef\xbb\xbf{}") << qint64(0) << "byte order mark";
+    QTest::newRow("after white space") << QByteArray(" \r\n\t") + QByteArray::fromStdString(traceToJson(makeTrace()))
+                                       << qint64(0) << "";
     QTest::newRow("a trace of more than the first bytes")
         << QByteArray(60 * 1024, '\n') + QByteArray::fromStdString(traceToJson(makeTrace())) << qint64(0) << "";
 }

@@ -88,7 +88,9 @@ std::string whyNotJsonTrace(std::string_view head, bool whole)
         return "it is gzip-compressed: decompress it first (gunzip)";
     if (head.starts_with("\xff\xfe") || head.starts_with("\xfe\xff"))
         return "it is UTF-16 text: a trace is UTF-8 JSON";
-    std::size_t i = head.starts_with("\xef\xbb\xbf") ? 3 : 0; // a UTF-8 byte order mark
+    if (head.starts_with("\xef\xbb\xbf"))
+        return "it starts with a UTF-8 byte order mark, which JSON does not allow: save it without one";
+    std::size_t i = 0;
     while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
         ++i;
     if (i == head.size())

@@ -31,9 +31,9 @@ inline constexpr std::size_t kTraceHeadBytes = 64 * 1024;
 
 // Why a file whose first bytes are `head` cannot be a trace we read, in one
 // line without the path, or empty when it may be: a JSON trace starts with
-// '{' or '[' after white space (and a UTF-8 byte order mark). An SQLite
-// database (an Nsight Systems export) is named as such, as are gzip and
-// UTF-16 text. `whole`: `head` is the whole file; a file of white space
+// '{' or '[' after white space. An SQLite database (an Nsight Systems
+// export) is named as such, as are gzip, UTF-16 text and a UTF-8 byte order
+// mark. `whole`: `head` is the whole file; a file of white space
 // alone is then left to the parser ("the trace is empty"), while a longer
 // one whose first kTraceHeadBytes are white space is refused.
 std::string whyNotJsonTrace(std::string_view head, bool whole);

@@ -347,6 +347,115 @@ for after in (0.5, 2.0):
     if v in ("crash", "hang") or kept == "0 runs kept" or (kept == "no file" and "completed" in err):
         failures.append(f"SIGINT after {after} s: {v}, {kept}: {err.strip()[-300:]}")
 
+# ---- issue 22's loose ends: each must end as expected, not merely not crash.
+def expect(kind, name, command, status_wanted, says="", keep=None, timeout=60, most_seconds=None):
+    """Runs `command`; a failure unless it exits `status_wanted` with `says` on stderr, leaves the file
+    `keep` as it was, and (where given) ends within `most_seconds`."""
+    before = open(keep, "rb").read() if keep else None
+    status, err, seconds, mib = run(command, timeout=timeout)
+    v = verdict(status, err)
+    problems = []
+    if status != status_wanted:
+        problems.append(f"exit {status}, not {status_wanted}")
+    if says and says not in err:
+        problems.append(f"no '{says}' on stderr")
+    if keep and open(keep, "rb").read() != before:
+        problems.append("the file changed")
+    if most_seconds is not None and seconds > most_seconds:
+        problems.append(f"{seconds:.1f} s, over {most_seconds} s")
+    if problems or v in ("crash", "hang", "long message"):
+        failures.append(f"{kind} / {name}: {v}: {'; '.join(problems)}: {err.strip()[-300:]}")
+    rows.append((kind, name, 1, f"{v}" + (f" ({'; '.join(problems)})" if problems else ""), seconds, mib))
+
+# An output that is its input: refused (2) before anything is read, the file as it was.
+same = os.path.join(work, "same.json")
+with open(same, "wb") as f:
+    f.write(seed_text)
+same_csv = os.path.join(work, "same.csv")
+with open(same_csv, "wb") as f:
+    f.write(seed_text)
+for link, make in (("same-link.json", os.symlink), ("same-hard.json", os.link)):
+    path = os.path.join(work, link)
+    if os.path.lexists(path):
+        os.unlink(path)
+    make(same, path)
+for name, to, output in (("the same path", "chrome", same),
+                         ("./same.json", "chrome", os.path.join(work, ".", "same.json")),
+                         ("through a folder and ..", "native", os.path.join(work, "..", os.path.basename(work), "same.json")),
+                         ("a symbolic link", "chrome", os.path.join(work, "same-link.json")),
+                         ("a hard link", "native", os.path.join(work, "same-hard.json"))):
+    expect("output is the input", f"convert --to {to}: {name}", [cli, "convert", same, "--to", to, "-o", output], 2,
+           "is the input", keep=same)
+expect("output is the input", "convert X.csv --to csv -o X.csv", [cli, "convert", same_csv, "--to", "csv", "-o", same_csv],
+       2, "is the input", keep=same_csv)
+if have_gui:
+    picture = os.path.join(work, "same.svg")
+    if os.path.lexists(picture):
+        os.unlink(picture)
+    os.symlink(same, picture)
+    expect("output is the input", "export -o a link to the trace", [gui, "export", same, "-o", picture], 2,
+           "is the input", keep=same)
+
+# Ctrl-C before any run finished: an existing output is left as it was.
+old = os.path.join(work, "old.json")
+with open(old, "wb") as f:
+    f.write(seed_text)
+status, err, seconds, mib = run([cli, "record", "--device", "sim", "--chunks", "16", "--chunk-mib", "1",
+                                 "--kernel-repeats", "400", "-o", old], timeout=120, interrupt_after=0.5)
+unchanged = open(old, "rb").read() == seed_text
+v = verdict(status, err)
+rows.append(("SIGINT", "record -o old.json, before any run finished", 1,
+             f"{v}, {'left as it was' if unchanged else 'replaced'}", seconds, mib))
+# Replaced is right only when a run had finished by the time Ctrl-C came.
+try:
+    finished = unchanged or any(r.get("status") != "cancelled" for r in json.load(open(old))["runs"])
+except Exception:
+    finished = False
+if status != 130 or ("left as it was" in err) != unchanged or not finished:
+    failures.append(f"SIGINT before a run finished: {v}, unchanged={unchanged}: {err.strip()[-300:]}")
+
+# A huge name is printed shortened: stdout stays small.
+huge = os.path.join(work, "huge-name.json")
+with open(huge, "wb") as f:
+    f.write(dump(huge_name))
+with tempfile.TemporaryFile() as out:
+    started = time.monotonic()
+    status = subprocess.run([cli, "analyze", huge], stdout=out, stderr=subprocess.DEVNULL, env=environment(cli),
+                            timeout=120).returncode
+    printed = out.seek(0, os.SEEK_END)
+rows.append(("long names", f"analyze, {huge_mib} MiB run name: stdout bytes", 1, f"exit {status}, {printed} bytes",
+             time.monotonic() - started, 0))
+if status != 0 or printed > 1 << 20:
+    failures.append(f"long names: analyze printed {printed} bytes (exit {status})")
+os.unlink(huge)
+
+# The first bytes decide, at once, whatever the size (sparse files: no disk).
+zeros = os.path.join(work, "zeros.json")
+with open(zeros, "wb") as f:
+    f.truncate(3 << 30)
+expect("first bytes", "analyze, 3 GiB of zero bytes, --max-trace-mib 4095",
+       [cli, "analyze", zeros, "--max-trace-mib", "4095"], 3, "not a JSON trace", most_seconds=5)
+if have_gui:
+    expect("first bytes", "export, 3 GiB of zero bytes, --max-trace-mib 4095",
+           [gui, "export", zeros, "-o", output_path + ".png", "--max-trace-mib", "4095"], 3, "not a JSON trace",
+           most_seconds=10)
+os.unlink(zeros)
+sqlite = os.path.join(work, "report.sqlite")
+with open(sqlite, "wb") as f:
+    f.write(b"SQLite format 3\0")
+    f.truncate(3 << 30)
+expect("first bytes", "analyze, a 3 GiB SQLite file", [cli, "analyze", sqlite], 3, "Nsight SQLite is not built yet",
+       most_seconds=5)
+os.unlink(sqlite)
+expect("first bytes", "analyze /proc/self/status (size 0, has text)", [cli, "analyze", "/proc/self/status"], 3,
+       "it starts with")
+
+# The GUI program's own exits: through QApplication, statuses as the table says.
+if have_gui:
+    expect("export usage", "-o with its value missing", [gui, "export", seed_path, "-o"], 2, "-o needs a value")
+    expect("export usage", "over the pixel cap", [gui, "export", seed_path, "-o", output_path + ".png", "--width",
+                                                  "20000", "--height", "20000", "--scale", "8"], 2, "cap")
+
 print("| input | command | cases | outcomes | slowest s | peak MiB |")
 print("|---|---|---:|---|---:|---:|")
 for kind, what, n, summary, seconds, peak in rows:

@@ -1,4 +1,5 @@
 #include "io/AtomicFileWriter.h"
+#include "io/SameFile.h"
 
 #include <QtTest>
 
@@ -92,6 +93,9 @@ private slots:
     void uncommittedLeavesOldFile();
     void errorsInWords_data();
     void errorsInWords();
+    void sameFileThroughAnyPath_data();
+    void sameFileThroughAnyPath();
+    void outputThatIsTheInputIsNamed();
 };
 
 void TestAtomicFileWriter::writesNewFile()
@@ -310,6 +314,75 @@ void TestAtomicFileWriter::errorsInWords()
     QFETCH(int, errnoValue);
     QFETCH(QString, words);
     QCOMPARE(QString::fromStdString(describeFileError(errnoValue)), words);
+}
+
+// convert X.json -o X.json must be refused however the two paths reach the
+// one file; a file beside it, or a device, is not the same.
+void TestAtomicFileWriter::sameFileThroughAnyPath_data()
+{
+    QTest::addColumn<QString>("a");
+    QTest::addColumn<QString>("b");
+    QTest::addColumn<bool>("same");
+    QTest::newRow("the same name") << "x.json" << "x.json" << true;
+    QTest::newRow("./x") << "x.json" << "./x.json" << true;
+    QTest::newRow("through a folder and ..") << "x.json" << "sub/../x.json" << true;
+    QTest::newRow("absolute and relative") << "@/x.json" << "x.json" << true;
+    QTest::newRow("a symbolic link") << "x.json" << "link.json" << true;
+    QTest::newRow("a link to the link") << "link2.json" << "x.json" << true;
+    QTest::newRow("a hard link") << "x.json" << "hard.json" << true;
+    QTest::newRow("another file") << "x.json" << "y.json" << false;
+    QTest::newRow("a copy") << "x.json" << "copy.json" << false;
+    QTest::newRow("one not made yet") << "x.json" << "new.json" << false;
+    QTest::newRow("two not made yet, one name") << "new.png" << "./new.png" << true;
+    QTest::newRow("two not made yet, two names") << "new.png" << "other.png" << false;
+    QTest::newRow("not made yet, other folders") << "new.png" << "sub/new.png" << false;
+    QTest::newRow("a device") << "/dev/null" << "/dev/null" << false;
+}
+
+void TestAtomicFileWriter::sameFileThroughAnyPath()
+{
+    QFETCH(QString, a);
+    QFETCH(QString, b);
+    QFETCH(bool, same);
+    QTemporaryDir dir;
+    writeFile(dir.filePath("x.json"), "{}");
+    writeFile(dir.filePath("y.json"), "{}");
+    writeFile(dir.filePath("copy.json"), "{}");
+    QVERIFY(QDir(dir.path()).mkdir("sub"));
+    QVERIFY(QFile::link("x.json", dir.filePath("link.json")));
+    QVERIFY(QFile::link(dir.filePath("link.json"), dir.filePath("link2.json")));
+    QCOMPARE(::link(QFile::encodeName(dir.filePath("x.json")).constData(),
+                    QFile::encodeName(dir.filePath("hard.json")).constData()),
+             0);
+    // Relative paths as a user types them, from the folder.
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    const auto path = [&](const QString& p) { return (p.startsWith('@') ? dir.path() + p.mid(1) : p).toStdString(); };
+    const bool forward = sameFile(path(a), path(b));
+    const bool backward = sameFile(path(b), path(a));
+    QVERIFY(QDir::setCurrent(before));
+    QCOMPARE(forward, same);
+    QCOMPARE(backward, same);
+}
+
+void TestAtomicFileWriter::outputThatIsTheInputIsNamed()
+{
+    QTemporaryDir dir;
+    const QString input = dir.filePath("run.json");
+    writeFile(input, "{}");
+    QVERIFY(QFile::link(input, dir.filePath("link.json")));
+    const QString itself = QString::fromStdString(whyOutputIsInput(input.toStdString(), input.toStdString()));
+    QVERIFY2(itself.contains("is the input itself") && itself.contains("run.json"), qPrintable(itself));
+    const QString linked =
+        QString::fromStdString(whyOutputIsInput(dir.filePath("link.json").toStdString(), input.toStdString()));
+    QVERIFY2(linked.contains("link.json") && linked.contains("(the same file)"), qPrintable(linked));
+    QVERIFY(whyOutputIsInput(dir.filePath("other.json").toStdString(), input.toStdString()).empty());
+    // A long path is quoted short.
+    QVERIFY(QDir(dir.path()).mkdir(QString(250, 'd')));
+    const std::string deep = dir.filePath(QString(250, 'd') + "/run.json").toStdString();
+    writeFile(QString::fromStdString(deep), "{}");
+    const std::string message = whyOutputIsInput(deep, deep);
+    QVERIFY2(message.size() < 400 && message.find("\xE2\x80\xA6") != std::string::npos, message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestAtomicFileWriter)

@@ -8,6 +8,8 @@
 
 #include <csignal>
 
+#include <unistd.h>
+
 class TestCli : public QObject {
     Q_OBJECT
 
@@ -16,9 +18,10 @@ class TestCli : public QObject {
         QString out;
         QString err;
     };
-    Result cli(const QStringList& args)
+    Result cli(const QStringList& args, const QString& workingDirectory = {})
     {
         QProcess process;
+        process.setWorkingDirectory(workingDirectory);
         process.start(OVERLAPSCOPE_CLI_PATH, args);
         if (!process.waitForFinished(120000))
             return {};
@@ -411,20 +414,24 @@ private slots:
         QTest::addColumn<QStringList>("marks");
         QTest::addColumn<int>("runs");
         QTest::addColumn<bool>("sweep");
-        QTest::newRow("first pipeline") << QStringList{"job 1 of 3", "chunk 3 of 16"} << 1 << false;
-        QTest::newRow("second pipeline") << QStringList{"job 2 of 3", "chunk 3 of 16"} << 2 << false;
-        QTest::newRow("sweep") << QStringList{"job 3 of 3: bandwidth sweep", "MiB pageable HtoD"} << 2 << true;
+        QTest::addColumn<bool>("fileBefore");
+        QTest::newRow("first pipeline, no file before") << QStringList{"job 1 of 3", "chunk 3 of 16"} << 1 << false << false;
+        QTest::newRow("second pipeline") << QStringList{"job 2 of 3", "chunk 3 of 16"} << 2 << false << true;
+        QTest::newRow("sweep") << QStringList{"job 3 of 3: bandwidth sweep", "MiB pageable HtoD"} << 2 << true << true;
     }
     void ctrlCKeepsWhatWasRecorded()
     {
         QFETCH(QStringList, marks);
         QFETCH(int, runs);
         QFETCH(bool, sweep);
+        QFETCH(bool, fileBefore);
         const QString trace = m_dir.filePath(QString("interrupted-%1.json").arg(QTest::currentDataTag()).replace(' ', '-'));
         QFile previous(trace);
-        QVERIFY(previous.open(QIODevice::WriteOnly));
-        previous.write("an earlier trace");
-        previous.close();
+        if (fileBefore) {
+            QVERIFY(previous.open(QIODevice::WriteOnly));
+            previous.write("an earlier trace");
+            previous.close();
+        }
         // Many kernel passes make every chunk and cell take long enough to
         // be interrupted, in little memory.
         const Result r = interruptAfter({"record", "--device", "sim:h200", "--chunks", "16", "--chunk-mib", "1",
@@ -450,6 +457,152 @@ private slots:
             QVERIFY(written.open(QIODevice::ReadOnly));
             QVERIFY(written.readAll().contains("\"status\":\"cancelled\""));
         }
+    }
+
+    // Ctrl-C before any run finished (issue 22): the trace would hold one
+    // cancelled run, so a file already there is left as it was, and stderr
+    // says so; the status is still 130.
+    void ctrlCBeforeAnyRunFinishedLeavesTheOldFile_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("record") << "record";
+        QTest::newRow("pipeline") << "pipeline";
+    }
+    void ctrlCBeforeAnyRunFinishedLeavesTheOldFile()
+    {
+        QFETCH(QString, command);
+        const QString trace = m_dir.filePath(command + "-old.json");
+        const QByteArray old = "{\"an earlier trace\": true}\n";
+        QFile previous(trace);
+        QVERIFY(previous.open(QIODevice::WriteOnly));
+        previous.write(old);
+        previous.close();
+        QStringList args{command, "--device", "sim:h200", "--chunks", "16", "--chunk-mib", "1", "--kernel-repeats", "400",
+                         "-o", trace};
+        if (command == "record")
+            args << "--sizes" << "1";
+        const Result r = interruptAfter(args, {"job 1 of ", "chunk 3 of 16"});
+        QVERIFY2(r.exitCode != -2, qPrintable("never saw the marks in:\n" + r.err));
+        QCOMPARE(r.exitCode, 130);
+        QVERIFY2(r.err.contains("cancelled before any run finished: nothing written") && r.err.contains("left as it was"),
+                 qPrintable(r.err));
+        QVERIFY2(!r.err.contains("trace written"), qPrintable(r.err));
+        QVERIFY(previous.open(QIODevice::ReadOnly));
+        QCOMPARE(previous.readAll(), old);
+        QCOMPARE(QDir(m_dir.path()).entryList({"." + command + "-old.json*"}, QDir::Files | QDir::Hidden), QStringList());
+    }
+
+    // A convert whose output is its input is refused before anything is
+    // read or written, however the output's path reaches the file.
+    void outputThatIsTheInputIsRefused_data()
+    {
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("output");
+        QTest::newRow("the same path") << "chrome" << "@same.json" << "@same.json";
+        QTest::newRow("./same.json") << "chrome" << "same.json" << "./same.json";
+        QTest::newRow("absolute and relative") << "native" << "@same.json" << "same.json";
+        QTest::newRow("a symbolic link") << "chrome" << "same.json" << "link.json";
+        QTest::newRow("a hard link") << "native" << "same.json" << "hard.json";
+        QTest::newRow("csv to itself") << "csv" << "same.csv" << "same.csv";
+    }
+    void outputThatIsTheInputIsRefused()
+    {
+        QFETCH(QString, to);
+        QFETCH(QString, input);
+        QFETCH(QString, output);
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("same.json");
+        QCOMPARE(cli({"pipeline", "--device", "sim", "--chunks", "2", "--chunk-mib", "1", "--quiet", "-o", trace}).exitCode,
+                 0);
+        // A CSV named as the input: the file's name, not its content, is what counts.
+        QVERIFY(QFile::copy(trace, dir.filePath("same.csv")));
+        QVERIFY(QFile::link("same.json", dir.filePath("link.json")));
+        QCOMPARE(::link(QFile::encodeName(trace).constData(), QFile::encodeName(dir.filePath("hard.json")).constData()), 0);
+        const auto path = [&](const QString& p) { return p.startsWith('@') ? dir.filePath(p.mid(1)) : p; };
+        QFile file(dir.filePath(input.startsWith('@') ? input.mid(1) : input));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray before = file.readAll();
+        file.close();
+        const Result r = cli({"convert", path(input), "--to", to, "-o", path(output)}, dir.path());
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitUsage));
+        QVERIFY2(r.err.contains("is the input") && r.err.contains("name another output file"), qPrintable(r.err));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot).size(), 4);
+    }
+
+    // Long names are printed shortened, as the window shows them: a run,
+    // lane or API call name of megabytes costs a line, not megabytes.
+    void longNamesArePrintedShortened()
+    {
+        const QString path = m_dir.filePath("long-names.json");
+        QCOMPARE(cli({"pipeline", "--device", "sim", "--chunks", "2", "--chunk-mib", "1", "--quiet", "-o", path}).exitCode,
+                 0);
+        auto loaded = ovs::loadTrace(path.toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        const std::size_t huge = 4u << 20;
+        loaded.trace->runs[0].name = std::string(huge, 'n');
+        loaded.trace->runs[0].device.name = std::string(huge, 'd');
+        for (std::size_t i = 0; i < loaded.trace->runs[0].lanes.size(); ++i)
+            loaded.trace->runs[0].lanes[i].name = std::string(huge, 'l') + std::to_string(i); // names differ
+        std::string error;
+        QVERIFY2(ovs::saveTrace(*loaded.trace, path.toStdString(), &error), error.c_str());
+        const Result r = cli({"analyze", path});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.size() < 64 * 1024, qPrintable(QString::number(r.out.size())));
+        // The window's rule (base/ShortenedText.h): 255 characters and "…".
+        QVERIFY2(r.out.contains(QString(255, 'n') + QChar(0x2026) + " |"), qPrintable(r.out.left(2000)));
+        QVERIFY(!r.out.contains(QString(256, 'n')));
+        QVERIFY(!r.out.contains(QString(256, 'd')));
+        QVERIFY(!r.out.contains(QString(256, 'l')));
+    }
+
+    // Every reader looks at the first bytes before reading a file whole: a
+    // 3 GiB file of zero bytes (sparse: no disk) is refused by what it
+    // starts with, not read; an SQLite database is named as such.
+    void inputsAreJudgedByTheirFirstBytes_data()
+    {
+        QTest::addColumn<QByteArray>("start");
+        QTest::addColumn<qint64>("size");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("3 GiB of zero bytes") << QByteArray() << (qint64(3) << 30)
+                                             << "not a JSON trace: it starts with bytes 00 00 00 00 00 00 00 00";
+        QTest::newRow("an SQLite database") << QByteArray("SQLite format 3\0", 16) << (qint64(3) << 30)
+                                            << "reading Nsight SQLite is not built yet";
+        QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\x00", 4) << qint64(1024) << "gunzip";
+        QTest::newRow("text") << QByteArray("Name:\tbash\n") << qint64(0) << "it starts with \"Name: bash";
+    }
+    void inputsAreJudgedByTheirFirstBytes()
+    {
+        QFETCH(QByteArray, start);
+        QFETCH(qint64, size);
+        QFETCH(QString, message);
+        const QString path = m_dir.filePath("first-bytes.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(file.write(start), start.size());
+        if (size > start.size())
+            QVERIFY(file.resize(size)); // a hole: costs no disk
+        file.close();
+        for (const QStringList& args : {QStringList{"analyze", path}, QStringList{"convert", path, "--to", "csv", "-o",
+                                                                                   m_dir.filePath("never.csv")}}) {
+            const Result r = cli(args + QStringList{"--max-trace-mib", "4095"});
+            QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
+            QVERIFY2(r.err.contains(message) && r.err.contains("first-bytes.json"), qPrintable(r.err));
+            QVERIFY(r.out.isEmpty());
+        }
+        QVERIFY(!QFile::exists(m_dir.filePath("never.csv")));
+        QVERIFY(file.remove());
+    }
+
+    // /proc files say they are empty and are not: read, then refused for
+    // what they hold, not as "the file is empty".
+    void aFileThatSaysItIsEmptyIsRead()
+    {
+        const Result r = cli({"analyze", "/proc/self/status"});
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
+        QVERIFY2(!r.err.contains("empty") && r.err.contains("it starts with \"Name:"), qPrintable(r.err));
     }
 
     // Names from a trace reach the terminal escaped: a run name cannot

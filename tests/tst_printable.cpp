@@ -1,5 +1,6 @@
 // Names and input made safe for a terminal and short enough for a message.
 #include "base/Printable.h"
+#include "base/ShortenedText.h"
 
 #include <QtTest>
 
@@ -67,6 +68,41 @@ private slots:
         // Escaping happens first, so an escape is never cut in half into a raw byte.
         const std::string escapes(1000, '\x1b');
         QVERIFY(echoed(escapes).find('\x1b') == std::string::npos);
+    }
+
+    // The one rule by which the window and the console shorten names
+    // (base/ShortenedText.h): characters counted as UTF-16 counts them.
+    void shortensNamesAsTheWindowDoes_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("maxChars");
+        QTest::addColumn<QByteArray>("shown");
+        QTest::newRow("fits") << QByteArray("stream 0") << 8 << QByteArray("stream 0");
+        QTest::newRow("one too long") << QByteArray("abcdef") << 5 << QByteArray("abcd\xe2\x80\xa6");
+        QTest::newRow("two-byte characters") << QByteArray("\xc3\xa9\xc3\xa9\xc3\xa9") << 2
+                                             << QByteArray("\xc3\xa9\xe2\x80\xa6");
+        // U+1D518 is two UTF-16 units: two of them fill 4, the "…" needs a fifth.
+        QTest::newRow("beyond U+FFFF counts two") << QByteArray("\xf0\x9d\x94\x98\xf0\x9d\x94\x98\xf0\x9d\x94\x98")
+                                                  << 5 << QByteArray("\xf0\x9d\x94\x98\xf0\x9d\x94\x98\xe2\x80\xa6");
+        QTest::newRow("bytes that are not UTF-8 count one each") << QByteArray("\xff\xff\xff\xff") << 3
+                                                                 << QByteArray("\xff\xff\xe2\x80\xa6");
+        QTest::newRow("at least the …") << QByteArray("abc") << 0 << QByteArray("\xe2\x80\xa6");
+    }
+    void shortensNamesAsTheWindowDoes()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, maxChars);
+        QFETCH(QByteArray, shown);
+        QCOMPARE(QByteArray::fromStdString(shortenedText(text.toStdString(), std::size_t(maxChars))), shown);
+    }
+
+    void aHugeNameIsShownShort()
+    {
+        const std::string name(200u << 20, 'n'); // the hostile-input table's 200 MiB run name
+        const std::string shown = shortenedText(name);
+        QCOMPARE(shown.size(), kDisplayTextChars - 1 + 3); // 255 characters and the 3 bytes of "…"
+        QCOMPARE(shown.find_first_not_of('n'), kDisplayTextChars - 1);
+        QVERIFY(shown.ends_with("\xe2\x80\xa6"));
     }
 };
 

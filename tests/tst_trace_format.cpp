@@ -280,6 +280,9 @@ private slots:
     void underflowReadsAsZero();
     void loadRefusesWhatIsNotARegularFile();
     void loadRefusesFilesAboveTheSizeLimit();
+    void loadJudgesTheFirstBytes_data();
+    void loadJudgesTheFirstBytes();
+    void loadReadsFilesThatSayTheyAreEmpty();
 };
 
 void TestTraceFormat::roundTripInMemory()
@@ -966,6 +969,77 @@ void TestTraceFormat::loadRefusesFilesAboveTheSizeLimit()
     QVERIFY(!refused.trace);
     QVERIFY2(QString::fromStdString(refused.error).contains("above the size limit for traces"), refused.error.c_str());
     QVERIFY2(QString::fromStdString(refused.error).contains("raise the limit"), refused.error.c_str());
+}
+
+// Every file is judged by its first bytes before it is read whole, so a
+// huge file that is no JSON is refused at once. `size` past the bytes given
+// is a hole (sparse: no disk, and no time unless the file is read).
+void TestTraceFormat::loadJudgesTheFirstBytes_data()
+{
+    QTest::addColumn<QByteArray>("start");
+    QTest::addColumn<qint64>("size");
+    QTest::addColumn<QString>("message"); // empty: it loads
+    const qint64 threeGiB = qint64(3) << 30;
+    QTest::newRow("3 GiB of zero bytes") << QByteArray() << threeGiB << "it starts with bytes 00 00 00 00 00 00 00 00,";
+    QTest::newRow("SQLite, 3 GiB") << QByteArray("SQLite format 3\0", 16) << threeGiB
+                                   << "an SQLite database (an Nsight Systems export?): reading Nsight SQLite is not built yet";
+    QTest::newRow("SQLite, small") << QByteArray("SQLite format 3\0\x10\x00", 18) << qint64(4096)
+                                   << "reading Nsight SQLite is not built yet";
+    QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08", 3) << qint64(100) << "gzip-compressed";
+    QTest::newRow("UTF-16") << QByteArray("\xff\xfe{\0", 4) << qint64(0) << "UTF-16";
+    QTest::newRow("a PNG") << QByteArray("\x89PNG\r\n\x1a\n") << qint64(0) << "bytes 89 50 4e 47 0d 0a 1a 0a";
+    QTest::newRow("text") << QByteArray("not json at all, not json at all") << qint64(0)
+                          << "it starts with \"not json at all,\u2026\", where a trace starts with '{' or '['";
+    QTest::newRow("a number") << QByteArray("  \n42") << qint64(0) << "it starts with \"42\"";
+    QTest::newRow("white space, then more") << QByteArray(64 * 1024, ' ') + "{}" << qint64(0)
+                                            << "its first 64 KiB are white space";
+    QTest::newRow("white space alone") << QByteArray(100, ' ') << qint64(0) << "the trace is empty";
+    QTest::newRow("a UTF-8 byte order mark") << QByteArray("\xef\xbb\xbf{}") << qint64(0) << "byte order mark";
+    QTest::newRow("after white space") << QByteArray(" \r\n\t") + QByteArray::fromStdString(traceToJson(makeTrace()))
+                                       << qint64(0) << "";
+    QTest::newRow("a trace of more than the first bytes")
+        << QByteArray(60 * 1024, '\n') + QByteArray::fromStdString(traceToJson(makeTrace())) << qint64(0) << "";
+}
+
+void TestTraceFormat::loadJudgesTheFirstBytes()
+{
+    QFETCH(QByteArray, start);
+    QFETCH(qint64, size);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "first-bytes.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(start), start.size());
+    if (size > start.size())
+        QVERIFY(file.resize(size));
+    file.close();
+    const auto loaded = loadTrace(path.toStdString(), kMaxTraceBytesCeiling);
+    if (message.isEmpty()) {
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        return;
+    }
+    QVERIFY(!loaded.trace);
+    QVERIFY2(QString::fromStdString(loaded.error).contains(message), loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.error).startsWith(path), loaded.error.c_str());
+}
+
+// /proc/self/status gives a size of 0 and holds text: it is read (and
+// refused for what it holds), not taken for an empty file.
+void TestTraceFormat::loadReadsFilesThatSayTheyAreEmpty()
+{
+    struct stat info {};
+    QCOMPARE(::stat("/proc/self/status", &info), 0);
+    QCOMPARE(info.st_size, off_t(0));
+    const auto loaded = loadTrace("/proc/self/status");
+    QVERIFY(!loaded.trace);
+    QVERIFY2(!QString::fromStdString(loaded.error).contains("empty"), loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.error).contains("it starts with \"Name:"), loaded.error.c_str());
+    // Its size limit counts what was read.
+    const auto limited = loadTrace("/proc/self/status", 16);
+    QVERIFY(!limited.trace);
+    QVERIFY2(QString::fromStdString(limited.error).contains("above the size limit for traces of 0.0 MiB (16 bytes)"),
+             limited.error.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestTraceFormat)

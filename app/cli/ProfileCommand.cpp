@@ -5,6 +5,7 @@
 
 #include "bench/BandwidthBench.h"
 #include "devices/DeviceFactory.h"
+#include "io/SameFile.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileRun.h"
 #include "trace/TraceJson.h"
@@ -138,10 +139,13 @@ std::string defaultOutput(const std::string& program)
     return std::filesystem::path(program).filename().string() + ".overlapscope.json";
 }
 
-// Refuses an output that cannot be written before the program runs for an hour.
-void checkOutput(const std::string& path)
+// Refuses an output that cannot be written before the program runs for an
+// hour, and one that is the program itself (-o ./app -- ./app).
+void checkOutput(const std::string& path, const std::string& program)
 {
     if (const std::string why = whyNotWritable(path); !why.empty())
+        throw ProfileUsageError(why);
+    if (const std::string why = whyOutputIsInput(path, program); !why.empty())
         throw ProfileUsageError(why);
     if (const std::string why = whyWrongExtension(path, "json"); !why.empty())
         throw ProfileUsageError(why);
@@ -317,7 +321,7 @@ int profile(const Options& o)
     // The output is checked once the program is known to exist, before it
     // runs for an hour; a bad one throws ProfileUsageError out of here.
     const ProfileOutcome outcome =
-        runProfile(request, &report, g_stop, &report, [&](const std::string&) { checkOutput(output); });
+        runProfile(request, &report, g_stop, &report, [&](const std::string& program) { checkOutput(output, program); });
     if (!outcome.ran()) {
         std::fprintf(stderr, "overlapscope-cli profile: %s%s\n", outcome.problem.c_str(),
                      outcome.failure == ProfileFailure::NoInjection ? ", or give --inject PATH" : "");

@@ -1,6 +1,7 @@
 // overlapscope-cli: records copy/compute overlap on a CUDA GPU or the
 // simulated device, without Qt, for headless GPU servers.
 
+#include "CancelledOutput.h"
 #include "CliArgs.h"
 #include "ConsoleReport.h"
 #include "ExitStatus.h"
@@ -10,9 +11,11 @@
 
 #include "analysis/AnalysisJson.h"
 #include "base/Printable.h"
+#include "base/ShortenedText.h"
 #include "bench/PeerBench.h"
 #include "devices/DeviceFactory.h"
 #include "io/AtomicFileWriter.h"
+#include "io/SameFile.h"
 #include "jobs/JobRunner.h"
 #include "lessons/LessonRunner.h"
 #include "pipeline/PipelineConfig.h"
@@ -148,33 +151,39 @@ void printError(const std::string& message)
     std::fprintf(stderr, "overlapscope-cli: %s\n", echoed(message, kMessageLimit).c_str());
 }
 
-// A trace's names as the terminal will show them: control characters
-// escaped, so a name cannot retitle or clear the terminal or break a table.
+// A trace's names as the terminal will show them: shortened as the window
+// shows them (a 200 MiB run name is printed as its first 255 characters),
+// then control characters escaped, so a name cannot retitle or clear the
+// terminal or break a table.
 void makePrintable(Trace& trace)
 {
-    auto device = [](DeviceInfo& info) {
-        info.name = printable(info.name);
-        info.preset = printable(info.preset);
-        info.detail = printable(info.detail);
+    const auto shown = [](std::string& text) { text = printable(shortenedText(text)); };
+    auto device = [&](DeviceInfo& info) {
+        shown(info.name);
+        shown(info.preset);
+        shown(info.detail);
     };
     for (auto& run : trace.runs) {
-        run.name = printable(run.name);
-        run.pipeline = printable(run.pipeline);
-        run.timing = printable(run.timing);
-        run.error = printable(run.error);
-        run.verification.message = printable(run.verification.message);
+        shown(run.name);
+        shown(run.pipeline);
+        shown(run.timing);
+        shown(run.error);
+        shown(run.verification.message);
         device(run.device);
         for (auto& more : run.moreDevices)
             device(more);
         for (auto& lane : run.lanes)
-            lane.name = printable(lane.name);
+            shown(lane.name);
+        // Kernel and API names reach the findings ("the host was in NAME").
+        for (auto& name : run.names)
+            shown(name);
     }
     for (auto& sweep : trace.sweeps) {
-        sweep.timing = printable(sweep.timing);
-        sweep.error = printable(sweep.error);
+        shown(sweep.timing);
+        shown(sweep.error);
         device(sweep.device);
         for (auto& point : sweep.points)
-            point.direction = printable(point.direction);
+            shown(point.direction);
     }
 }
 
@@ -360,13 +369,15 @@ Recording record(const CliArgs& args, const DeviceSet& devices, const JobList& j
 }
 
 // Says on stderr what did not go to plan and turns the outcome into the
-// exit status.
-int finish(const JobOutcome& outcome)
+// exit status. `leftAsItWas`: the output not written (cli::leavesOutputAsItWas).
+int finish(const JobOutcome& outcome, const std::string& leftAsItWas = {})
 {
     for (const auto& problem : outcome.problems)
         printError(problem);
     if (outcome.cancelled)
-        printError("cancelled; kept what was recorded");
+        printError(leftAsItWas.empty() ? "cancelled; kept what was recorded"
+                                       : "cancelled before any run finished: nothing written, '" + echoed(leftAsItWas)
+                                             + "' is left as it was");
     return cli::exitStatusOf(outcome);
 }
 
@@ -449,10 +460,11 @@ int commandPipeline(const CliArgs& args, CancelFlag& cancel)
     jobs.pipelines = pipelineConfigs(args); // usage errors before the device opens
     const DeviceSet devices = openDevices(args);
     Recording recording = record(args, devices, jobs, cancel);
-    const int written = path.empty() ? cli::kExitOk : writeTrace(recording.trace, path);
+    const bool keep = !path.empty() && cli::leavesOutputAsItWas(recording.trace, recording.outcome.cancelled, path);
+    const int written = path.empty() || keep ? cli::kExitOk : writeTrace(recording.trace, path);
     makePrintable(recording.trace);
     report(recording.trace, whyNoEngineTiming(devices.at(0)));
-    const int status = finish(recording.outcome);
+    const int status = finish(recording.outcome, keep ? path : "");
     return status != cli::kExitOk ? status : written;
 }
 
@@ -467,10 +479,11 @@ int commandRecord(const CliArgs& args, CancelFlag& cancel)
     Recording recording = record(args, devices, jobs, cancel);
     if (jobs.sweep)
         peerMatrix(args, devices, *jobs.sweep, cancel, recording.trace, recording.outcome);
-    const int written = writeTrace(recording.trace, path);
+    const bool keep = cli::leavesOutputAsItWas(recording.trace, recording.outcome.cancelled, path);
+    const int written = keep ? cli::kExitOk : writeTrace(recording.trace, path);
     makePrintable(recording.trace);
     report(recording.trace, whyNoEngineTiming(devices.at(0)));
-    const int status = finish(recording.outcome);
+    const int status = finish(recording.outcome, keep ? path : "");
     return status != cli::kExitOk ? status : written;
 }
 
@@ -491,6 +504,8 @@ int commandConvert(const CliArgs& args)
     if (to != "chrome" && to != "csv" && to != "native")
         throw UsageError("convert needs --to chrome, csv or native");
     const std::string path = outputPath(args, true, to == "csv" ? "csv" : "json");
+    if (std::string why = whyOutputIsInput(path, args.positionals().front()); !why.empty())
+        throw UsageError(why);
     const auto loaded = loadTrace(args.positionals().front(), maxTraceBytes(args));
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
@@ -570,6 +585,8 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
     const std::string path = outputPath(args, false);
     const std::string markdownPath = args.value("--markdown", "");
     if (!markdownPath.empty()) {
+        if (!path.empty() && sameFile(path, markdownPath))
+            throw UsageError("-o and --markdown name the same file: the table would replace the trace");
         if (std::string why = cli::whyNotWritable(markdownPath); !why.empty())
             throw UsageError("cannot write the Markdown table: " + why);
         if (std::string why = cli::whyWrongExtension(markdownPath, "md"); !why.empty())
@@ -589,7 +606,8 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
                 std::fprintf(stderr, "job %d of %d: %s\n", index + 1, total, title.c_str());
         }, options);
     cli::printLessonResult(stdout, *lesson, result);
-    int written = path.empty() ? cli::kExitOk : writeTrace(collector.trace(), path);
+    const bool keep = !path.empty() && cli::leavesOutputAsItWas(collector.trace(), result.outcome.cancelled, path);
+    int written = path.empty() || keep ? cli::kExitOk : writeTrace(collector.trace(), path);
     if (!markdownPath.empty()) {
         // Printed into memory, then written the one way the tools write a file.
         char* text = nullptr;
@@ -608,7 +626,7 @@ int commandLesson(const CliArgs& args, CancelFlag& cancel)
             written = cli::kExitFailed;
         }
     }
-    const int status = finish(result.outcome);
+    const int status = finish(result.outcome, keep ? path : "");
     return status != cli::kExitOk ? status : written;
 }
 

@@ -1,4 +1,5 @@
 #include "LessonSlideCommand.h"
+#include "../cli/ExitStatus.h"
 
 #include "export/LessonSlides.h"
 #include "style/Theme.h"
@@ -19,12 +20,14 @@
 
 namespace {
 
-// Exit statuses, as the rest of `overlapscope export` and the CLI use them.
-constexpr int kOk = 0;
-constexpr int kFailed = 1;    // a slide could not be written, or a run failed or did not verify
-constexpr int kUsage = 2;     // bad usage: unknown lesson or option, bad value
-constexpr int kNoDevice = 4;  // the device asked for is not available
-constexpr int kCancelled = 130;
+// Exit statuses: the CLI's table (README), which the rest of `overlapscope
+// export` follows too.
+constexpr int kOk = ovs::cli::kExitOk;
+constexpr int kFailed = ovs::cli::kExitFailed;     // a slide could not be written, or a run failed
+constexpr int kUsage = ovs::cli::kExitUsage;       // bad usage: unknown lesson or option, bad value
+constexpr int kBadInput = ovs::cli::kExitBadInput; // --from: a trace that cannot be read or is malformed
+constexpr int kNoDevice = ovs::cli::kExitNoDevice; // the device asked for is not available
+constexpr int kCancelled = ovs::cli::kExitCancelled;
 
 ovs::CancelFlag* g_cancel = nullptr;
 
@@ -143,7 +146,7 @@ int exportLessonSlides(const QStringList& args)
         // from its trace, on its own device.
         auto loaded = ovs::loadTrace(QFile::encodeName(from).toStdString());
         if (!loaded.trace)
-            return fail(kUsage, QString::fromStdString(loaded.error));
+            return fail(kBadInput, QString::fromStdString(loaded.error));
         std::string why;
         result = ovs::lessonFromTrace(*lesson, *loaded.trace, options, &why);
         if (!result)
@@ -207,7 +210,11 @@ int exportLessonSlides(const QStringList& args)
     std::fprintf(stderr, "wrote %s/index.md\n", qPrintable(dir));
     if (cancel.isCancelled())
         return fail(kCancelled, QStringLiteral("cancelled: %1 holds the slides written before").arg(dir));
-    if (!result->judged)
-        return fail(kFailed, QStringLiteral("%1 (its slides say so)").arg(QString::fromStdString(result->notJudged)));
+    if (!result->judged) {
+        // A run that did not verify is 5, as in the CLI; any other reason 1.
+        const int status = ovs::cli::exitStatusOf(result->outcome);
+        return fail(status == kOk || status == kCancelled ? kFailed : status,
+                    QStringLiteral("%1 (its slides say so)").arg(QString::fromStdString(result->notJudged)));
+    }
     return kOk;
 }

@@ -5,6 +5,7 @@
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "LessonSlideCommand.h"
+#include "../cli/ExitStatus.h"
 
 #include "export/ExportCaps.h"
 #include "export/ImageFormat.h"
@@ -15,6 +16,7 @@
 #include "window/AppSetup.h"
 #include "window/MainWindow.h"
 
+#include "io/SameFile.h"
 #include "trace/MessageText.h"
 #include "trace/TraceJson.h"
 
@@ -30,7 +32,17 @@
 #include <optional>
 #include <utility>
 
+// The exit statuses: one table for both programs (README).
+using ovs::cli::kExitBadInput;
+using ovs::cli::kExitFailed;
+using ovs::cli::kExitOk;
+using ovs::cli::kExitUsage;
+
 namespace {
+
+const QStringList kValueOptions = {"-o",      "--output",      "--bandwidth", "--scale",       "--from-ms",
+                                   "--to-ms", "--theme",       "--runs",      "--playhead-ms", "--max-trace-mib",
+                                   "--width", "--height"};
 
 const char* kUsage = R"(overlapscope: visual profiler for CUDA copy/compute overlap
 
@@ -65,8 +77,10 @@ Usage:
   overlapscope --help | --version
 
 Pictures are capped at 32768 px a side, and PNGs at 128 MP in all.
-Exit status: 0 success, 1 could not write (or a lesson's run failed), 2 bad usage or unreadable trace,
-4 the device asked for is not available, 130 cancelled (Ctrl-C; the slides written stay).
+Exit status (as overlapscope-cli's): 0 success; 1 writing a file failed, or a lesson's run failed;
+2 bad usage (also: an output that is the input, a picture over the caps); 3 a trace that cannot be
+read or is malformed; 4 the device asked for is not available; 5 a lesson's run did not verify;
+130 cancelled (Ctrl-C; the slides written stay).
 )";
 
 int fail(int status, const QString& message)
@@ -120,86 +134,95 @@ int exportHeadless(const QStringList& args)
         if (a.startsWith('-')) {
             const QString name = a == "--output" ? QStringLiteral("-o") : a;
             if (seen.contains(name))
-                return fail(2, QString("%1 given twice").arg(a));
+                return fail(kExitUsage, QString("%1 given twice").arg(a));
             seen << name;
         }
-        auto next = [&](const char* what) -> QString {
-            if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "overlapscope: %s needs a value\n", what);
-                std::exit(2);
-            }
-            return args[++i];
-        };
+        // Checked here, so a missing value returns through main and QApplication.
+        if (kValueOptions.contains(a) && i + 1 >= args.size())
+            return fail(kExitUsage, QString("%1 needs a value").arg(a));
+        auto next = [&]() -> const QString& { return args[++i]; };
         bool ok = true;
         QString range;
         if (a == "-o" || a == "--output") {
-            output = next("-o");
+            output = next();
         } else if (a == "--align") {
             align = true;
         } else if (a == "--bandwidth") {
-            bandwidth = next("--bandwidth");
+            bandwidth = next();
         } else if (a == "--scale") {
-            scale = next("--scale").toDouble(&ok), ok = ok && scale >= 0.25 && scale <= 8;
+            scale = next().toDouble(&ok), ok = ok && scale >= 0.25 && scale <= 8;
             range = "0.25 to 8";
         } else if (a == "--from-ms" || a == "--to-ms") {
             auto& target = a == "--from-ms" ? fromNs : toNs;
-            target = parseMs(next(a == "--from-ms" ? "--from-ms" : "--to-ms"));
+            target = parseMs(next());
             ok = target.has_value();
             range = "a finite time in ms, 0 to 9223372036854";
         } else if (a == "--theme") {
-            const auto theme = ovs::ui::Theme::parse(next("--theme"));
+            const auto theme = ovs::ui::Theme::parse(next());
             ok = theme && *theme != ovs::ui::ThemeChoice::System;
             dark = theme == ovs::ui::ThemeChoice::Dark;
             range = "light or dark";
         } else if (a == "--playhead-ms") {
-            playheadNs = parseMs(next("--playhead-ms"));
+            playheadNs = parseMs(next());
             ok = playheadNs.has_value();
             range = "a finite time in ms, 0 to 9223372036854";
         } else if (a == "--runs") {
-            runs = parseRuns(next("--runs"));
+            runs = parseRuns(next());
             ok = runs.has_value();
             range = "A or A-B, runs counted from 1";
         } else if (a == "--max-trace-mib") {
-            const qlonglong mib = next("--max-trace-mib").toLongLong(&ok);
+            const qlonglong mib = next().toLongLong(&ok);
             ok = ok && mib >= 1 && mib <= static_cast<qlonglong>(ovs::kMaxTraceBytesCeiling >> 20);
             maxTraceBytes = ok ? static_cast<std::uint64_t>(mib) << 20 : maxTraceBytes;
             range = QString("1 to %1").arg(ovs::kMaxTraceBytesCeiling >> 20);
         } else if (a == "--width") {
-            width = next("--width").toInt(&ok), ok = ok && width >= 200 && width <= ovs::ui::ExportCaps::kMaxSidePixels;
+            width = next().toInt(&ok), ok = ok && width >= 200 && width <= ovs::ui::ExportCaps::kMaxSidePixels;
             range = QString("200 to %1").arg(ovs::ui::ExportCaps::kMaxSidePixels);
         } else if (a == "--height") {
-            height = next("--height").toInt(&ok), ok = ok && height >= 100 && height <= ovs::ui::ExportCaps::kMaxSidePixels;
+            height = next().toInt(&ok), ok = ok && height >= 100 && height <= ovs::ui::ExportCaps::kMaxSidePixels;
             range = QString("100 to %1").arg(ovs::ui::ExportCaps::kMaxSidePixels);
         } else if (a.startsWith('-')) {
-            return fail(2, QString("unknown option '%1' (see --help)").arg(a));
+            return fail(kExitUsage, QString("unknown option '%1' (see --help)").arg(a));
         } else if (input.isEmpty()) {
             input = a;
         } else {
-            return fail(2, QString("unexpected argument '%1'").arg(a));
+            return fail(kExitUsage, QString("unexpected argument '%1'").arg(a));
         }
         if (!ok)
-            return fail(2, QString("bad value '%1' for %2 (%3)").arg(args[i], a, range));
+            return fail(kExitUsage, QString("bad value '%1' for %2 (%3)").arg(args[i], a, range));
     }
     if (input.isEmpty() || output.isEmpty())
-        return fail(2, "export needs a trace and -o OUT (see --help)");
+        return fail(kExitUsage, "export needs a trace and -o OUT (see --help)");
     if (fromNs.has_value() != toNs.has_value() || (fromNs && *toNs <= *fromNs))
-        return fail(2, "give both --from-ms and --to-ms, with from < to");
+        return fail(kExitUsage, "give both --from-ms and --to-ms, with from < to");
     QString error;
     if (!ovs::ui::imageFormatForPath(output, &error))
-        return fail(2, error);
+        return fail(kExitUsage, error);
     if (!bandwidth.isEmpty() && !ovs::ui::imageFormatForPath(bandwidth, &error))
-        return fail(2, error);
+        return fail(kExitUsage, error);
 
-    auto loaded = ovs::loadTrace(QFile::encodeName(input).toStdString(), maxTraceBytes);
+    // Before the trace is read: a refused export writes nothing.
+    const std::string inputPath = QFile::encodeName(input).toStdString();
+    const std::string outputPath = QFile::encodeName(output).toStdString();
+    const std::string bandwidthPath = QFile::encodeName(bandwidth).toStdString();
+    for (const std::string& out : {outputPath, bandwidthPath})
+        if (const std::string why = ovs::whyOutputIsInput(out, inputPath); !why.empty())
+            return fail(kExitUsage, QString::fromStdString(why));
+    if (!bandwidth.isEmpty() && ovs::sameFile(outputPath, bandwidthPath))
+        return fail(kExitUsage, "-o and --bandwidth name the same file: the chart would replace the timeline");
+
+    auto loaded = ovs::loadTrace(inputPath, maxTraceBytes);
     if (!loaded.trace)
-        return fail(2, QString::fromStdString(loaded.error));
+        return fail(kExitBadInput, QString::fromStdString(loaded.error));
     if (runs) {
         auto& all = loaded.trace->runs;
         if (static_cast<std::size_t>(runs->first) > all.size())
-            return fail(2, QString("--runs %1-%2: the trace has %3 runs").arg(runs->first).arg(runs->second).arg(all.size()));
+            return fail(kExitUsage, QString("--runs %1-%2: the trace has %3 runs").arg(runs->first).arg(runs->second).arg(all.size()));
         all.erase(all.begin() + std::min<std::size_t>(all.size(), static_cast<std::size_t>(runs->second)), all.end());
         all.erase(all.begin(), all.begin() + (runs->first - 1));
     }
+    if (!bandwidth.isEmpty() && loaded.trace->sweeps.empty())
+        return fail(kExitUsage, "--bandwidth: the trace has no bandwidth sweep to render");
 
     ovs::ui::TraceDocument document;
     ovs::ui::ViewState view;
@@ -219,13 +242,12 @@ int exportHeadless(const QStringList& args)
     options.width = width;
     options.height = height;
     options.scale = scale;
-    if (!ovs::ui::TimelineExport::write(document, view, output, options, nullptr, &error))
-        return fail(1, error);
+    bool overCaps = false;
+    if (!ovs::ui::TimelineExport::write(document, view, output, options, nullptr, &error, &overCaps))
+        return fail(overCaps ? kExitUsage : kExitFailed, error);
     std::fprintf(stderr, "wrote %s\n", qPrintable(output));
 
     if (!bandwidth.isEmpty()) {
-        if (document.sweeps().empty())
-            return fail(1, "the trace has no bandwidth sweep to render");
         ovs::ui::BandwidthChart chart(&document);
         ovs::ui::PlotExportOptions chartOptions;
         chartOptions.width = 1000;
@@ -234,10 +256,10 @@ int exportHeadless(const QStringList& args)
         chartOptions.title = "OverlapScope bandwidth sweep";
         chart.resize(chartOptions.width, chartOptions.height);
         if (!ovs::ui::exportPlot(chart, bandwidth, chartOptions, &error))
-            return fail(1, error);
+            return fail(kExitFailed, error);
         std::fprintf(stderr, "wrote %s\n", qPrintable(bandwidth));
     }
-    return 0;
+    return kExitOk;
 }
 
 } // namespace
@@ -267,14 +289,14 @@ int main(int argc, char** argv)
     QStringList args = QApplication::arguments().mid(1);
     if (!args.isEmpty() && args.front() == "palette-check") {
         std::fputs(qPrintable(ovs::ui::ColorVision::opPaletteReport()), stdout);
-        return 0;
+        return kExitOk;
     }
     if (headless && args.contains(QStringLiteral("--lesson")))
         return exportLessonSlides(args.mid(1));
     if (headless)
         return exportHeadless(args.mid(1));
     if (args.size() > 1 || (args.size() == 1 && args.front().startsWith('-')))
-        return fail(2, "usage: overlapscope [TRACE.json] (see --help)");
+        return fail(kExitUsage, "usage: overlapscope [TRACE.json] (see --help)");
 
     ovs::ui::Theme::captureSystemPalette(); // before the remembered theme replaces it
     ovs::ui::MainWindow window;

@@ -97,7 +97,15 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("no output") << QStringList{"export", "x.json"} << 2 << "-o OUT";
         QTest::newRow("unknown format") << QStringList{"export", "x.json", "-o", "a.bmp"} << 2 << ".png, .svg or .pdf";
-        QTest::newRow("missing trace") << QStringList{"export", "/nonexistent/t.json", "-o", "a.png"} << 2 << "t.json";
+        QTest::newRow("missing trace") << QStringList{"export", "/nonexistent/t.json", "-o", "a.png"} << 3 << "t.json";
+        QTest::newRow("missing recorded lesson")
+            << QStringList{"export", "--lesson", "issue-order", "--from", "/nonexistent/l.json", "-o", "slides"} << 3
+            << "l.json";
+        // The value is checked while parsing, so the program still leaves
+        // through QApplication (no exit() past it: LeakSanitizer stays clean).
+        QTest::newRow("no value for -o") << QStringList{"export", "x.json", "-o"} << 2 << "-o needs a value";
+        QTest::newRow("no value for --bandwidth") << QStringList{"export", "x.json", "-o", "a.png", "--bandwidth"} << 2
+                                                  << "--bandwidth needs a value";
         QTest::newRow("bad scale") << QStringList{"export", "x.json", "-o", "a.png", "--scale", "99"} << 2 << "bad value";
         QTest::newRow("half a range") << QStringList{"export", "x.json", "-o", "a.png", "--from-ms", "3"} << 2
                                       << "both --from-ms and --to-ms";
@@ -142,7 +150,7 @@ private slots:
         f.close();
         const QString out = m_dir.filePath("big.png");
         const Result r = gui({"export", big, "-o", out, "--max-trace-mib", "1"});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("above the size limit for traces of 1.0 MiB"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
     }
@@ -229,8 +237,9 @@ private slots:
         const QString lanes = hostileTrace("lanes.json", 65533, 1);
         QVERIFY(!lanes.isEmpty());
         const QString out = m_dir.filePath("lanes.png");
+        // Over the caps is a usage error: the options asked for too much.
         Result r = gui({"export", lanes, "-o", out});
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--height") && r.err.contains("65535 lanes"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
         r = gui({"export", lanes, "-o", out, "--height", "20000"});
@@ -242,7 +251,7 @@ private slots:
         const QString runs = hostileTrace("runs.json", 0, 2000);
         QVERIFY(!runs.isEmpty());
         r = gui({"export", runs, "-o", out, "--height", "30000"});
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--runs"), qPrintable(r.err));
         r = gui({"export", runs, "-o", out, "--runs", "1-20"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -257,9 +266,82 @@ private slots:
         f.close();
         const QString out = m_dir.filePath("never.png");
         const Result r = gui({"export", bad, "-o", out});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("line 1"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
+    }
+
+    // A picture over the pixel cap (32768 px at scale 8) is refused as bad
+    // usage, before anything is written.
+    void overThePixelCapIsAUsageError()
+    {
+        const QString out = m_dir.filePath("huge.png");
+        const Result r = gui({"export", trace(), "-o", out, "--width", "20000", "--height", "20000", "--scale", "8"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("cap"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    // An output that is the input (here through a link named .svg), or two
+    // outputs that are one file, are refused before anything is read or written.
+    void outputThatIsTheInputIsRefused_data()
+    {
+        QTest::addColumn<QStringList>("outputs");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("-o, a link to the trace") << QStringList{"-o", "@link.svg"} << "is the input";
+        QTest::newRow("--bandwidth, a link to the trace")
+            << QStringList{"-o", "@t.png", "--bandwidth", "@link.svg"} << "is the input";
+        QTest::newRow("-o and --bandwidth, one file")
+            << QStringList{"-o", "@t.png", "--bandwidth", "@sub/../t.png"} << "name the same file";
+    }
+    void outputThatIsTheInputIsRefused()
+    {
+        QFETCH(QStringList, outputs);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString input = dir.filePath("trace.json");
+        QVERIFY(QFile::copy(trace(), input));
+        QVERIFY(QFile::link("trace.json", dir.filePath("link.svg")));
+        QVERIFY(QDir(dir.path()).mkdir("sub"));
+        for (QString& output : outputs)
+            if (output.startsWith('@'))
+                output = dir.filePath(output.mid(1));
+        const Result r = gui(QStringList{"export", input} + outputs);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QFile original(trace()), copy(input);
+        QVERIFY(original.open(QIODevice::ReadOnly) && copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), original.readAll());
+        QVERIFY(!QFile::exists(dir.filePath("t.png")));
+    }
+
+    // --bandwidth on a trace without a sweep: refused before the timeline is
+    // written, as a usage error.
+    void bandwidthOfATraceWithoutASweep()
+    {
+        const QString profiled = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/profiled/pageable_async.json";
+        const QString out = m_dir.filePath("no-sweep.png");
+        const Result r = gui({"export", profiled, "-o", out, "--bandwidth", m_dir.filePath("no-sweep-bw.png")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no bandwidth sweep"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    // The first bytes decide: an SQLite database (Nsight's export) is named,
+    // and is bad input (3), whatever its size.
+    void sqliteIsNamedAsSuch()
+    {
+        const QString path = m_dir.filePath("report.sqlite");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray("SQLite format 3\0", 16));
+        QVERIFY(file.resize(qint64(3) << 30)); // sparse: costs no disk
+        file.close();
+        const Result r = gui({"export", path, "-o", m_dir.filePath("never.png")});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("Nsight SQLite is not built yet"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(m_dir.filePath("never.png")));
+        QVERIFY(file.remove());
     }
 };
 

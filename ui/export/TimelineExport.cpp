@@ -24,10 +24,19 @@ bool fail(QString* error, const QString& message)
 } // namespace
 
 bool TimelineExport::write(TraceDocument& document, const ViewState& view, const QString& path,
-                           const TimelineExportOptions& options, const QWidget* lookFrom, QString* error)
+                           const TimelineExportOptions& options, const QWidget* lookFrom, QString* error,
+                           bool* overCaps)
 {
+    if (overCaps)
+        *overCaps = false;
+    const auto refuse = [&](const QString& message) {
+        if (overCaps)
+            *overCaps = true;
+        return fail(error, message);
+    };
     QString why;
-    if (!imageFormatForPath(path, &why))
+    const auto format = imageFormatForPath(path, &why);
+    if (!format)
         return fail(error, why);
 
     ViewState copy;
@@ -54,20 +63,24 @@ bool TimelineExport::write(TraceDocument& document, const ViewState& view, const
     if (height <= 0) {
         height = plot.preferredHeight(width);
         if (height > cap)
-            return fail(error, QStringLiteral("cannot export %1: %2 need %3 px at full row height, over the cap of "
-                                              "%4 px a side; give a height (--height, at most %4) to squeeze the "
-                                              "lanes into")
-                                   .arg(path, lanes, QString::number(height), capText));
+            return refuse(QStringLiteral("cannot export %1: %2 need %3 px at full row height, over the cap of "
+                                         "%4 px a side; give a height (--height, at most %4) to squeeze the "
+                                         "lanes into")
+                              .arg(path, lanes, QString::number(height), capText));
     }
     const int least = plot.minimumFitHeight(width);
     if (height < least) {
         const QString hint = least > cap ? QStringLiteral("; past the cap of %1 px, export fewer runs (--runs)").arg(cap)
                                          : QStringLiteral("; raise the height (--height)");
-        return fail(error, QStringLiteral("cannot export %1: %2 need at least %3 px (squeezed to %4 lanes a pixel), "
-                                          "more than the %5 px given%6")
-                               .arg(path, lanes, QString::number(least), QString::number(TimelinePlot::kLanesPerPixel),
-                                    QString::number(height), hint));
+        return refuse(QStringLiteral("cannot export %1: %2 need at least %3 px (squeezed to %4 lanes a pixel), "
+                                     "more than the %5 px given%6")
+                          .arg(path, lanes, QString::number(least), QString::number(TimelinePlot::kLanesPerPixel),
+                               QString::number(height), hint));
     }
+
+    // exportPlot checks the caps too; here, so the refusal is told apart.
+    if (const QString over = ExportCaps::check(*format, width, height, options.scale); !over.isEmpty())
+        return refuse(QStringLiteral("cannot export %1: %2").arg(path, over));
 
     plot.resize(width, height);
     plot.fitTo(width, height);

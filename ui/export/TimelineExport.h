@@ -25,9 +25,12 @@ public:
     // window's timeline, for dark mode and presentation fonts); may be null.
     // Refuses, with the figures, a picture past ExportCaps: at full lane
     // height, it asks for a height to squeeze the lanes into; below a pixel
-    // a lane, for fewer runs.
+    // a lane, for fewer runs. `overCaps`, when given, tells that refusal (a
+    // matter of the options asked for) from a picture that could not be
+    // rendered or written.
     static bool write(TraceDocument& document, const ViewState& view, const QString& path,
-                      const TimelineExportOptions& options, const QWidget* lookFrom, QString* error);
+                      const TimelineExportOptions& options, const QWidget* lookFrom, QString* error,
+                      bool* overCaps = nullptr);
 };
 
 } // namespace ovs::ui

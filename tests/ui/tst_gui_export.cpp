@@ -129,6 +129,8 @@ private slots:
                                          << 2 << "--width given twice";
         QTest::newRow("repeated output, two spellings")
             << QStringList{"export", "x.json", "-o", "a.png", "--output", "b.png"} << 2 << "--output given twice";
+        QTest::newRow("unknown what-if") << QStringList{"export", "x.json", "-o", "a.png", "--what-if", "frob"} << 2
+                                         << "--what-if: unknown finding 'frob'";
         QTest::newRow("size limit past the ceiling")
             << QStringList{"export", "x.json", "-o", "a.png", "--max-trace-mib", "4096"} << 2 << "1 to 4095";
     }
@@ -208,6 +210,43 @@ private slots:
         };
         QVERIFY2(saturated(r) < saturated(l) / 2,
                  qPrintable(QString("%1 vs %2 coloured pixels").arg(saturated(r)).arg(saturated(l))));
+    }
+
+    void whatIfDrawsTheGhost()
+    {
+        // The pageable copies' finding, replayed with pinned memory: its
+        // ghost adds the run's lanes again, under it, in translucent colours.
+        const QString profiled = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/profiled/pageable_async.json";
+        const QString plain = m_dir.filePath("plain.png"), ghost = m_dir.filePath("ghost.png"),
+                      all = m_dir.filePath("all.png");
+        QCOMPARE(gui({"export", profiled, "-o", plain}).exitCode, 0);
+        Result r = gui({"export", profiled, "-o", ghost, "--what-if", "pageable-memory"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = gui({"export", profiled, "-o", all, "--what-if", "all"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QImage p(plain), g(ghost), a(all);
+        QVERIFY(!p.isNull() && !g.isNull() && !a.isNull());
+        QCOMPARE(g.width(), p.width());
+        QVERIFY2(g.height() > p.height() + 60, qPrintable(QString("%1 vs %2 px").arg(g.height()).arg(p.height())));
+        QCOMPARE(a.height(), g.height()); // the same lanes again
+        // Light, half-strength op colours: a ghost's fill over the white.
+        const auto light = [](const QImage& image) {
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    n += c.hsvSaturation() > 60 && c.hsvSaturation() < 150 && c.value() > 200;
+                }
+            return n;
+        };
+        QVERIFY2(light(g) > light(p) + 500, qPrintable(QString("%1 vs %2 light pixels").arg(light(g)).arg(light(p))));
+
+        // A finding the run does not have: said so, nothing written.
+        const QString none = m_dir.filePath("none.png");
+        r = gui({"export", profiled, "-o", none, "--what-if", "small-copies"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--what-if small-copies: "), qPrintable(r.err));
+        QVERIFY(!QFile::exists(none));
     }
 
     void runsSelectsRuns()

@@ -1,18 +1,24 @@
 // The comparison table and the selected op's details, read back as the plain
 // text the panels show.
+#include "../TestTimeouts.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "models/AnalysisCache.h"
+#include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
 #include "window/MainWindow.h"
+#include "window/WhatIfController.h"
 
 #include "analysis/RunAnalysis.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
 #include "trace/TraceJson.h"
 
+#include <QAction>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -72,6 +78,8 @@ Run makeRun(const char* pipeline, const char* name, std::int64_t wallNs, RunStat
     run.sortOps();
     return run;
 }
+
+const int kTimeoutMs = ovsTestTimeoutMs(30'000);
 
 QStringList rowOf(const SummaryPanel& panel, int row)
 {
@@ -227,6 +235,37 @@ private slots:
         QVERIFY(!label->isVisibleTo(&panel));
     }
 
+    void oneAnalysisPerRunForEveryView()
+    {
+        // Two views of one document read one cache: each run is analysed
+        // once, and both show the same.
+        Trace trace;
+        trace.runs = {simulated(PipelineKind::Serialized), simulated(PipelineKind::Overlapped)};
+        TraceDocument document;
+        SummaryPanel first(&document);
+        SummaryPanel second(&document);
+        AnalysisCache* cache = AnalysisCache::of(&document);
+        QCOMPARE(AnalysisCache::of(&document), cache);
+        QSignalSpy analysed(cache, &AnalysisCache::analysed);
+        QSignalSpy idle(cache, &AnalysisCache::idle);
+        document.setTrace(trace, "t.json");
+        QVERIFY(first.isAnalysing() && second.isAnalysing());
+        QTRY_VERIFY_WITH_TIMEOUT(idle.count() > 0, kTimeoutMs);
+        QCOMPARE(analysed.count(), 2);
+        QVERIFY(!first.isAnalysing());
+        QCOMPARE(first.summaryText(), second.summaryText());
+        QVERIFY(cache->analysisIfReady(1)->analysis.metrics.overlapPercent > 0);
+
+        // A run added later: only it is analysed.
+        const Run third = simulated(PipelineKind::Overlapped);
+        document.finishRun(document.beginRun(third), third);
+        QTRY_COMPARE_WITH_TIMEOUT(analysed.count(), 3, kTimeoutMs);
+        QCOMPARE(analysed.last().at(0).toInt(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!first.isAnalysing(), kTimeoutMs);
+        QCOMPARE(analysed.count(), 3);
+        QCOMPARE(first.summaryText(), second.summaryText());
+    }
+
     void liveAndCancelledRunsHaveNoBound()
     {
         TraceDocument document;
@@ -286,7 +325,7 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.document()->setTrace(*loaded.trace, "pageable_async.json");
-        QTRY_VERIFY(!window.summaryPanel()->isAnalysing());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
         QTreeWidget* tree = window.summaryPanel()->findingsTree();
         QCOMPARE(tree->topLevelItemCount(), 1);
         QTreeWidgetItem* runItem = tree->topLevelItem(0);
@@ -358,14 +397,52 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-finding.png"));
         }
+        // Its what-if: the run replayed with pinned memory, drawn under it.
+        tree->setCurrentItem(pageable);
+        QVERIFY2(expected.whatIf.replayed, expected.whatIf.why.c_str());
+        QVERIFY(f.fixes != 0);
+        QCOMPARE(view->whatIf(), (WhatIfChoice{0, f.fixes}));
+        QTRY_COMPARE_WITH_TIMEOUT(window.timeline()->ghostRun(), 0, kTimeoutMs);
+        QCOMPARE(window.timeline()->ghostTimeline()->laneCount(), timeline.laneCount());
+        QVERIFY2(window.timeline()->ghostTitleText().startsWith("what if: pin host memory"),
+                 qPrintable(window.timeline()->ghostTitleText()));
+        FindingsView* findings = window.summaryPanel()->findingsView();
+        QVERIFY2(findings->detailText().contains("What if: pin host memory, drawn under the run"),
+                 qPrintable(findings->detailText()));
+        // A finding with no fix to replay shows none, and says why.
+        const auto noFix = std::find_if(expected.findings.begin(), expected.findings.end(),
+                                        [](const Finding& x) { return x.fixes == 0; });
+        QVERIFY(noFix != expected.findings.end());
+        tree->setCurrentItem(runItem->child(static_cast<int>(noFix - expected.findings.begin())));
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(window.timeline()->ghostRun(), -1);
+        QVERIFY2(findings->detailText().contains("What if: none: no replayable fix: cost is an estimate"),
+                 qPrintable(findings->detailText()));
+        // Every fix at once, from the View menu.
+        QAction* all = window.whatIf()->allFixesAction();
+        QVERIFY(all->isEnabled());
+        all->trigger();
+        QCOMPARE(view->whatIf(), (WhatIfChoice{0, expected.whatIf.allFixes}));
+        QVERIFY(all->isChecked());
+        QTRY_COMPARE_WITH_TIMEOUT(window.timeline()->ghostRun(), 0, kTimeoutMs);
+        // Choosing a finding replaces it.
+        tree->setCurrentItem(pageable);
+        QCOMPARE(view->whatIf(), (WhatIfChoice{0, f.fixes}));
+        QCOMPARE(all->isChecked(), f.fixes == expected.whatIf.allFixes);
+
         // Choosing the run's row clears the highlight.
         tree->setCurrentItem(runItem);
         QVERIFY(view->highlight().empty());
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(window.timeline()->ghostRun(), -1);
         tree->setCurrentItem(pageable);
         QVERIFY(!view->highlight().empty());
-        // A new document drops the findings and their highlight.
+        QTRY_COMPARE_WITH_TIMEOUT(window.timeline()->ghostRun(), 0, kTimeoutMs);
+        // A new document drops the findings, their highlight and the ghost.
         window.document()->clear();
         QVERIFY(view->highlight().empty());
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(window.timeline()->ghostRun(), -1);
         QCOMPARE(tree->topLevelItemCount(), 0);
     }
 };

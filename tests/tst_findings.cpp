@@ -10,6 +10,8 @@
 #include "sim/SimDevice.h"
 #include "trace/TraceJson.h"
 
+#include "TestRunBuilder.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <set>
 
 using namespace ovs;
+using ovs::test::RunBuilder;
 
 Q_DECLARE_METATYPE(ovs::FindingKind)
 
@@ -25,68 +28,6 @@ namespace {
 
 constexpr std::int64_t kUs = 1000;
 constexpr std::uint64_t kChunkBytes = std::uint64_t(16) << 20;
-
-// A profiled run in a few lines: GPU ops carry engine times (as CUPTI's do)
-// and host calls join them by correlation id, as the profiler records them.
-class RunBuilder {
-public:
-    RunBuilder()
-    {
-        m_run.name = "test program";
-        m_run.pipeline = "profile";
-        m_run.timing = "cupti";
-        m_run.device.name = "Test GPU";
-    }
-    int lane(const std::string& name, LaneKind kind = LaneKind::Stream)
-    {
-        m_run.lanes.push_back({name, kind});
-        return static_cast<int>(m_run.lanes.size() - 1);
-    }
-    // A GPU op on `lane`, issued by the call `correlation` (0: none).
-    void gpu(OpKind kind, int lane, std::int64_t start, std::int64_t end, std::uint64_t bytes = 0,
-             HostMemoryKind memory = HostMemoryKind::None, std::uint32_t correlation = 0)
-    {
-        Op op;
-        op.kind = kind;
-        op.lane = static_cast<std::uint16_t>(lane);
-        op.startNs = op.execStartNs = start;
-        op.endNs = op.execEndNs = end;
-        op.bytes = bytes;
-        op.memory = memory;
-        op.correlation = correlation;
-        m_run.ops.push_back(op);
-    }
-    void call(int lane, const std::string& name, std::int64_t start, std::int64_t end, std::uint32_t correlation = 0,
-              OpKind kind = OpKind::ApiCall)
-    {
-        Op op;
-        op.kind = kind;
-        op.lane = static_cast<std::uint16_t>(lane);
-        op.startNs = start;
-        op.endNs = end;
-        op.correlation = correlation;
-        const auto known = std::find(m_run.names.begin(), m_run.names.end(), name);
-        op.nameId = static_cast<std::uint32_t>(known - m_run.names.begin());
-        if (known == m_run.names.end())
-            m_run.names.push_back(name);
-        m_run.ops.push_back(op);
-    }
-    Run finish()
-    {
-        std::int64_t begin = m_run.ops.front().startNs, end = 0;
-        for (const Op& op : m_run.ops) {
-            begin = std::min(begin, op.startNs);
-            end = std::max(end, op.endNs);
-        }
-        m_run.timedBeginNs = begin;
-        m_run.timedEndNs = end;
-        m_run.sortOps();
-        return m_run;
-    }
-
-private:
-    Run m_run;
-};
 
 // The chunked loop of the example programs, in its variants: each chunk
 // uploads 16 MiB, runs a kernel and downloads 16 MiB (300 us each at the

@@ -401,14 +401,29 @@ void printRunFindings(std::FILE* out, const Run& run, const RunFindings& f)
                          busyShare(d.memsetNs, f.wallNs).c_str(), busyShare(d.copyWithComputeNs, f.wallNs).c_str(),
                          busyShare(d.h2dWithD2hNs, f.wallNs).c_str(), busyShare(d.idleNs, f.wallNs).c_str());
     }
+    const WhatIfSummary& w = f.whatIf;
+    if (w.replayed)
+        std::fprintf(out, "What if (replay of the GPU's active span): replay %s ms of measured %s ms; all fixes: %s ms "
+                          "(%s)\n   model: %s\n",
+                     ms(w.replaySpanNs).c_str(), ms(w.measuredSpanNs).c_str(), ms(w.allFixesSpanNs).c_str(),
+                     describeFixes(w.allFixes).c_str(), printable(w.assumptions).c_str());
+    else if (!f.devices.empty())
+        std::fprintf(out, "What if: not replayed (%s): costs are estimates\n", printable(w.why).c_str());
     int n = 0;
     for (const Finding& x : f.findings) {
-        std::fprintf(out, "%d. %s: costs %s ms (%s of wall), %zu op%s\n   %s\n   fix: %s\n", ++n, toString(x.kind),
-                     ms(x.costNs).c_str(),
-                     printed("%.1f%%", f.wallNs > 0 ? 100.0 * static_cast<double>(x.costNs) / static_cast<double>(f.wallNs)
-                                                    : 0.0)
+        std::string kind = toString(x.kind);
+        for (FindingKind k : x.alsoKinds)
+            kind += std::string(" + ") + toString(k);
+        // A fix's saving is measured against the active span: the time the
+        // loop's GPU work took, not the process's setup.
+        const std::int64_t of = x.costSource == CostSource::Replay ? f.activeNs : f.wallNs;
+        std::fprintf(out, "%d. %s: %s %s ms (%s) (%s of %s), %zu op%s\n   %s\n   fix: %s\n", ++n, kind.c_str(),
+                     x.costSource == CostSource::Replay ? "its fix saves" : "costs", ms(x.costNs).c_str(),
+                     x.costSource == CostSource::Replay ? "replay" : "estimate",
+                     printed("%.1f%%", of > 0 ? 100.0 * static_cast<double>(x.costNs) / static_cast<double>(of) : 0.0)
                          .c_str(),
-                     x.opCount, x.opCount == 1 ? "" : "s", printable(x.cause).c_str(), printable(x.fix).c_str());
+                     x.costSource == CostSource::Replay ? "the active span" : "wall", x.opCount,
+                     x.opCount == 1 ? "" : "s", printable(x.cause).c_str(), printable(x.fix).c_str());
     }
 }
 

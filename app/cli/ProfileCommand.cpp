@@ -3,6 +3,8 @@
 #include "ConsoleReport.h"
 #include "WritableOutput.h"
 
+#include "bench/BandwidthBench.h"
+#include "devices/DeviceFactory.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileRun.h"
 #include "trace/TraceJson.h"
@@ -56,6 +58,8 @@ Options:
                       programs of many small ops they cost the most of any record kind (a
                       PyTorch loop of 12,000 ops ran some 20% slower with them; docs/profiling.md).
                       The waits themselves are recorded either way.
+  --no-link-rate      after a program that copied pageable memory, do not time one pinned
+                      copy each way on its GPU (the what-if of pinning needs that rate)
   --help
 
 Ctrl-C stops the program (SIGINT; SIGTERM if it is still running 5 s later; a third Ctrl-C
@@ -79,6 +83,7 @@ struct Options {
     std::string records;
     bool quiet = false;
     bool syncRecords = false;
+    bool linkRate = true;
     std::vector<std::string> program;
 };
 
@@ -115,6 +120,8 @@ Options parse(const std::vector<std::string>& args, bool* help)
             o.quiet = true;
         else if (a == "--sync-records")
             o.syncRecords = true;
+        else if (a == "--no-link-rate")
+            o.linkRate = false;
         else if (a == "--help" || a == "-h")
             *help = true;
         else
@@ -249,6 +256,48 @@ int exitStatusOf(ProfileFailure failure)
     }
 }
 
+// The what-if pins a program's pageable copies at the link's pinned rate,
+// which a program that copies only pageable memory never shows. So, after
+// the program, one pinned copy each way is timed on the GPU it ran on (a
+// 64 MiB median of 5, under a second) and kept as the trace's sweep, for
+// that run's device. Skipped where the program made no pageable copy, where
+// no GPU answers, or with --no-link-rate.
+void measureLinkRate(Trace& trace, bool quiet)
+{
+    const auto pageable = [](const Run& run) {
+        return std::any_of(run.ops.begin(), run.ops.end(), [](const Op& op) {
+            return (op.kind == OpKind::Upload || op.kind == OpKind::Download) && op.memory == HostMemoryKind::Pageable;
+        });
+    };
+    const auto run = std::find_if(trace.runs.begin(), trace.runs.end(), pageable);
+    if (run == trace.runs.end() || run->device.simulated || !cudaDeviceAvailable())
+        return;
+    try {
+        const std::unique_ptr<Device> device = createDevice("cuda");
+        if (!device || device->info().name != run->device.name)
+            return;
+        BenchConfig config;
+        config.sizes = {64ull << 20};
+        config.warmups = 2;
+        config.samples = 5;
+        config.pageable = config.bidirectional = config.hostCopy = false;
+        RecordSink sink;
+        const CancelFlag cancel;
+        BandwidthSweep sweep = runBandwidthSweep(*device, config, sink, cancel);
+        if (sweep.status != RunStatus::Completed || sweep.points.empty())
+            return;
+        // Measured on the same GPU: filed under the run's device, so the
+        // analysis finds it for that run.
+        sweep.device = run->device;
+        trace.sweeps.push_back(std::move(sweep));
+        if (!quiet)
+            std::fprintf(stderr, "measured the pinned link rate (64 MiB each way) for the what-if of pageable copies\n");
+    } catch (const std::exception& e) {
+        if (!quiet)
+            std::fprintf(stderr, "could not measure the pinned link rate: %s\n", e.what());
+    }
+}
+
 int profile(const Options& o)
 {
     ProfileRequest request;
@@ -279,6 +328,8 @@ int profile(const Options& o)
     trace.tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION + " profile";
     trace.createdUtc = nowUtc();
     trace.runs = outcome.runs;
+    if (o.linkRate)
+        measureLinkRate(trace, o.quiet);
     if (!o.quiet)
         printSummary(trace.runs, o.program.front(), outcome.status, static_cast<double>(outcome.endedNs) / 1e9);
 

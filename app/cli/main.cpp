@@ -8,6 +8,7 @@
 #include "ProfileCommand.h"
 #include "WritableOutput.h"
 
+#include "analysis/AnalysisJson.h"
 #include "base/Printable.h"
 #include "bench/PeerBench.h"
 #include "devices/DeviceFactory.h"
@@ -99,6 +100,8 @@ Other:
   -o, --output FILE    where to write (record, convert; pipeline: optional trace)
   --to FORMAT          convert: chrome, csv or native
   --max-trace-mib N    convert, analyze: read traces up to N MiB (default 2048, at most 4095)
+  --json               analyze: the findings, their replayed costs and the what-if, as JSON on stdout
+                       (schema: docs/what-if.md)
   --quiet              no progress on stderr
   --help, --version
 
@@ -112,7 +115,7 @@ const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "
                                                 "--issue-order", "--stream-sync", "--default-stream-op",
                                                 "--loop-allocation", "--max-trace-mib"};
 const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
-                                               "--version", "--no-op-timing", "--list"};
+                                               "--version", "--no-op-timing", "--list", "--json"};
 
 // Progress on stderr, one line per step, so stdout stays a clean table.
 class ProgressPrinter : public RecordSink {
@@ -516,6 +519,12 @@ int commandAnalyze(const CliArgs& args)
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
     Trace& trace = *loaded.trace;
+    if (args.has("--json")) {
+        // Names as they are: JSON escapes what a console would not show.
+        const std::string json = analysisJson(trace, analyzeTrace(trace));
+        std::fwrite(json.data(), 1, json.size(), stdout);
+        return cli::kExitOk;
+    }
     makePrintable(trace);
     if (trace.runs.empty()) {
         std::printf("%s holds no runs to analyze\n", echoed(path).c_str());

@@ -3,6 +3,9 @@
 #include "analysis/IntervalSet.h"
 #include "analysis/NumberText.h"
 #include "analysis/RunAnalysis.h"
+#include "analysis/WhatIf.h"
+#include "base/Thresholds.h"
+#include "replay/RunGraphBuilder.h"
 #include "trace/Saturating.h"
 
 #include <algorithm>
@@ -17,50 +20,9 @@ namespace ovs {
 
 namespace {
 
-// ---- Thresholds. Each is a named constant with the reason for its value;
-// docs/profiling.md ("Findings") lists them too.
-
-// A pattern seen this many times between GPU work is a loop, not a one-time
-// step (one cudaMalloc while a model loads is not a finding; one per
-// iteration is).
-constexpr int kMinRepeats = 3;
-// Structural findings (one stream, legacy default stream) report only when
-// what overlap could save is at least this share of the device's busy time:
-// below it the copies are too short next to the kernels (or the reverse) for
-// overlap to matter.
-constexpr double kMinHeadroomShare = 0.05;
-// Streams that run at the same time for less than this share of the device's
-// busy time are serialized: clock alignment (about 1 us) can leave slivers
-// of overlap in strictly sequential work.
-constexpr double kSerializedShare = 0.05;
-// Pageable copies are worth a finding once they take this share of the
-// device's busy time; a stray 4-byte pageable copy is not.
-constexpr double kMinPageableShare = 0.01;
-// An "async" call returned only after its copy was this far done: the host
-// was blocked for the copy (the driver staged it with the calling thread).
-constexpr double kBlockedShare = 0.9;
-// Copies below this size are dominated by the fixed cost of a copy (launch
-// and link latency, a few microseconds): at the H200's ~55 GB/s a 1 MiB copy
-// takes 19 us, so a 5 us fixed cost is already a fifth of it.
-constexpr std::uint64_t kSmallCopyBytes = std::uint64_t(1) << 20;
-// A copy reaching less than this share of the link's rate for its memory
-// kind is slow; "many" small slow copies make a finding.
-constexpr double kSlowCopyShare = 0.5;
-constexpr int kMinSmallCopies = 10;
-// Copies that stood in line for an engine this share of the wall time make
-// a finding (the same share the diagnosis names queueing at).
-constexpr double kQueueShare = 0.05;
-// Within this factor of its bound a run has nothing left to gain from its
-// copies queueing (the same 15% the diagnosis calls "within N% of").
-constexpr double kNearBound = 1.15;
-// The GPU idle over this share of the timed region: the host sets the pace.
-constexpr double kHostBoundIdleShare = 0.5;
-// A finding whose cost is under this share of the GPU's active span (first
-// GPU work to last) is left out: it would change the run by less than the
-// noise between two runs. The active span, not the wall time, because a
-// profiled program's timed region holds its setup too (cudaHostAlloc of a
-// large buffer can take most of it), which would hide a loop's problems.
-constexpr double kMinCostShare = 0.02;
+// The thresholds (kMinRepeats, kMinCostShare, ...) live in
+// base/Thresholds.h with the reasons for their values.
+using namespace thresholds;
 
 // ---- Small helpers.
 
@@ -115,14 +77,9 @@ int deviceOfLane(const Lane& lane)
     return i > 4 ? device : 0;
 }
 
-// The profiler names it "default stream (legacy)", the Kineto importer
-// "stream 7 (legacy default)" (and "... (2)" for an extra lane it opens where
-// ops overlap).
 bool isLegacyLane(const Lane& lane)
 {
-    return lane.kind == LaneKind::Stream
-           && (lane.name.find("default stream (legacy)") != std::string::npos
-               || lane.name.find("(legacy default)") != std::string::npos);
+    return isLegacyStream(lane);
 }
 
 // Host calls by what they do. Profiles give Sync/Alloc/Free/Register ops;
@@ -207,10 +164,25 @@ std::int64_t capped(std::int64_t ns, std::int64_t wallNs)
     return std::clamp<std::int64_t>(ns, 0, std::max<std::int64_t>(0, wallNs));
 }
 
+// The fix of each kind, as the replay applies it (0: none to replay).
+FixSet fixOf(FindingKind kind)
+{
+    switch (kind) {
+    case FindingKind::PageableCopies: return fixBit(Fix::PinHostMemory);
+    case FindingKind::SyncCopies: return fixBit(Fix::AsyncCopies);
+    case FindingKind::LegacyDefaultStream: return fixBit(Fix::NonBlockingStreams);
+    case FindingKind::OneStream: return fixBit(Fix::StreamPerChunk);
+    case FindingKind::SyncInLoop: return fixBit(Fix::RemoveHostSync);
+    case FindingKind::AllocInLoop: return fixBit(Fix::HoistAllocations);
+    default: return 0;
+    }
+}
+
 Finding makeFinding(FindingKind kind, std::vector<std::uint32_t> ops, int device)
 {
     Finding f;
     f.kind = kind;
+    f.fixes = fixOf(kind);
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
     f.opCount = ops.size();
@@ -244,6 +216,10 @@ struct Context {
     std::unordered_map<std::uint32_t, std::uint32_t> callOf;   // correlation -> API call (ApiCall or role op)
     std::vector<std::uint32_t> hostOps;    // ops on host lanes in the region, in time order
     int deviceForHost = -1;                // the one device, or -1 when several
+    // The run replays: a finding's cost is what its fix saves in the replay,
+    // so the rules name every candidate and leave out the gates that only
+    // guard their estimates (the replay's 2% rule decides).
+    bool replayed = false;
 
     bool inRegion(const Op& op) const { return op.startNs >= run.timedBeginNs && op.startNs < run.timedEndNs; }
     bool interleaved(const Op& op) const
@@ -479,6 +455,12 @@ void syncCopies(const Context& c, std::vector<Finding>& out)
     if (static_cast<int>(calls.size()) < kMinRepeats)
         return;
     Finding f = makeFinding(FindingKind::SyncCopies, std::move(ops), c.deviceForHost);
+    // cudaMemcpyAsync of pageable memory blocks as cudaMemcpy does: the fix
+    // of pageable copies comes with it.
+    if (std::any_of(f.ops.begin(), f.ops.end(), [&](std::uint32_t i) {
+            return isGpuOp(run.ops[i].kind) && run.ops[i].memory == HostMemoryKind::Pageable;
+        }))
+        f.fixes |= fixBit(Fix::PinHostMemory);
     f.costNs = capped(idleCostOf(c, calls), c.wallNs);
     f.cause = plural(calls.size(), "synchronous copy or memset call", "synchronous copy or memset calls")
               + " (cudaMemcpy, cudaMemset) returned only after their GPU work ended: the host could not queue "
@@ -539,12 +521,14 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
         });
         if (inside < kMinRepeats)
             continue;
-        // Serialized: the streams hardly ever ran at once.
+        // Serialized: the streams hardly ever ran at once (an estimate's
+        // gate; a replay judges by what the fix saves).
         const DeviceActivity& a = w.activity;
-        if (static_cast<double>(concurrentNs(c.run, w.laneOps)) >= kSerializedShare * static_cast<double>(a.busyNs))
+        const std::int64_t together = concurrentNs(c.run, w.laneOps);
+        if (!c.replayed && static_cast<double>(together) >= kSerializedShare * static_cast<double>(a.busyNs))
             continue;
         const std::int64_t headroom = overlapHeadroom(a);
-        if (static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
+        if (!c.replayed && static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
             continue;
         Finding f = makeFinding(FindingKind::LegacyDefaultStream, legacyOps, w.device);
         f.costNs = capped(headroom, c.wallNs);
@@ -552,8 +536,7 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
                   + std::to_string(a.streams - 1) + " other "
                   + (a.streams - 1 == 1 ? "stream's" : "streams'") + " work: each waits for all blocking streams "
                   + "and holds back their later work, so the " + std::to_string(a.streams)
-                  + " streams ran at the same time under " + formatted("%.0f%%", 100 * kSerializedShare)
-                  + " of the busy time";
+                  + " streams ran at the same time for " + percentOf(together, a.busyNs) + " of the busy time";
         f.fix = "issue that work on the streams it belongs to (cudaMemsetAsync(..., stream), not cudaMemset), create "
                 "streams with cudaStreamNonBlocking, or build with --default-stream per-thread";
         out.push_back(std::move(f));
@@ -573,7 +556,7 @@ void oneStream(const Context& c, std::vector<Finding>& out)
             continue;
         const DeviceActivity& a = w.activity;
         const std::int64_t headroom = overlapHeadroom(a);
-        if (static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
+        if (!c.replayed && static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
             continue;
         Finding f = makeFinding(FindingKind::OneStream, ops, w.device);
         f.costNs = capped(headroom, c.wallNs);
@@ -587,22 +570,44 @@ void oneStream(const Context& c, std::vector<Finding>& out)
     }
 }
 
+// Host waits between GPU work. Estimated (no replay): the ones that drained
+// the GPU, charged the idle time they left. Replayed: every wait inside the
+// loop, drained or not: a wait per chunk also costs the overlap it prevents
+// while other streams still run (an event wait per chunk on two streams).
 void syncInLoop(const Context& c, std::vector<Finding>& out)
 {
     const Run& run = c.run;
     std::vector<std::uint32_t> calls;
-    for (std::uint32_t i : c.hostOps)
-        if (isHostSync(run, run.ops[i]) && drainedTheGpu(c, run.ops[i]))
+    std::set<std::string> names;
+    int drained = 0;
+    for (std::uint32_t i : c.hostOps) {
+        const Op& op = run.ops[i];
+        if (!isHostSync(run, op))
+            continue;
+        const bool drains = drainedTheGpu(c, op);
+        if (drains || (c.replayed && c.interleaved(op))) {
             calls.push_back(i);
+            drained += drains ? 1 : 0;
+            if (!run.nameOf(op).empty() && names.size() < 3)
+                names.insert(run.nameOf(op));
+        }
+    }
     if (static_cast<int>(calls.size()) < kMinRepeats)
         return;
     Finding f = makeFinding(FindingKind::SyncInLoop, calls, c.deviceForHost);
     f.costNs = capped(idleCostOf(c, calls), c.wallNs);
-    f.cause = plural(calls.size(), "host synchronization", "host synchronizations")
-              + " between GPU work waited until the GPU had nothing left to do; it then idled "
-              + ms(f.costNs) + " until the host queued more";
+    std::string called;
+    for (const std::string& n : names)
+        called += (called.empty() ? " (" : ", ") + n;
+    if (!called.empty())
+        called += ")";
+    f.cause = plural(calls.size(), "host wait", "host waits") + called + " between GPU work: the host queues the next "
+              "chunk only after the wait returns, so chunks cannot overlap each other";
+    if (drained > 0)
+        f.cause += "; " + std::to_string(drained) + " of them left the GPU with nothing to do";
     f.fix = "keep work queued while the host waits: wait on a per-chunk event for an older chunk (cudaEventSynchronize) "
-            "instead of cudaDeviceSynchronize, and queue the next chunks before using a result";
+            "instead of synchronizing on the newest, queue the next chunks before using a result, and synchronize "
+            "once at the end";
     out.push_back(std::move(f));
 }
 
@@ -826,7 +831,112 @@ Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& d
     return f;
 }
 
+// ---- Costs by replay
+
+// Each finding with a fix costs what the fix saves in the replay. A fix
+// the replay cannot apply (pinning with no pinned rate known) leaves the
+// finding its estimate, labelled so.
+void replayCosts(const WhatIf& whatIf, std::vector<Finding>& findings)
+{
+    for (Finding& f : findings) {
+        if (f.fixes == 0)
+            continue;
+        FixSet applied = 0;
+        const std::int64_t span = whatIf.spanWith(f.fixes, &applied);
+        if (span < 0 || applied == 0) {
+            f.cause += " (the replay cannot apply its fix: " + std::string(applied == 0 ? "nothing for it to change"
+                                                                                         : "the replay failed")
+                       + ")";
+            continue;
+        }
+        f.costNs = std::max<std::int64_t>(0, whatIf.summary().replaySpanNs - span);
+        f.costSource = CostSource::Replay;
+    }
+}
+
+// Fixes that save time only together (one stream and a wait per chunk:
+// more streams change nothing while the host waits for each chunk, and not
+// waiting changes nothing on one stream) become one finding, costed by
+// what both save; either alone would be left out at zero.
+void combineFindings(const WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>& findings)
+{
+    struct Pair {
+        std::size_t a, b;
+        std::int64_t saving;
+    };
+    std::vector<Pair> pairs;
+    for (std::size_t a = 0; a < findings.size(); ++a)
+        for (std::size_t b = a + 1; b < findings.size(); ++b) {
+            const Finding& x = findings[a];
+            const Finding& y = findings[b];
+            if (x.fixes == 0 || y.fixes == 0 || (x.fixes & y.fixes) == y.fixes || (x.fixes & y.fixes) == x.fixes)
+                continue;
+            const std::int64_t both = whatIf.savingOf(x.fixes | y.fixes);
+            const std::int64_t better = std::max(x.costNs, y.costNs);
+            if (both >= minCost && static_cast<double>(both) >= kSynergyFactor * static_cast<double>(better)
+                && both - better >= minCost)
+                pairs.push_back({a, b, both});
+        }
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& p, const Pair& q) { return p.saving > q.saving; });
+    std::vector<bool> used(findings.size(), false);
+    std::vector<Finding> combined;
+    for (const Pair& p : pairs) {
+        if (used[p.a] || used[p.b])
+            continue;
+        used[p.a] = used[p.b] = true;
+        // The kinds in their enum order, so an id is always spelt one way.
+        const Finding& x = findings[p.a].kind < findings[p.b].kind ? findings[p.a] : findings[p.b];
+        const Finding& y = &x == &findings[p.a] ? findings[p.b] : findings[p.a];
+        std::vector<std::uint32_t> ops = x.ops;
+        ops.insert(ops.end(), y.ops.begin(), y.ops.end());
+        Finding f = makeFinding(x.kind, std::move(ops), x.device == y.device ? x.device : -1);
+        f.alsoKinds = {y.kind};
+        f.fixes = x.fixes | y.fixes;
+        f.costNs = p.saving;
+        f.costSource = CostSource::Replay;
+        f.cause = std::string(toString(x.kind)) + " and " + toString(y.kind) + ": together their fixes save "
+                  + ms(p.saving) + "; alone, the first saves " + ms(x.costNs) + " and the second " + ms(y.costNs)
+                  + ". " + x.cause + "; and " + y.cause;
+        f.fix = "both: " + x.fix + "; and " + y.fix;
+        combined.push_back(std::move(f));
+    }
+    std::vector<Finding> kept;
+    for (std::size_t i = 0; i < findings.size(); ++i)
+        if (!used[i])
+            kept.push_back(std::move(findings[i]));
+    kept.insert(kept.end(), std::make_move_iterator(combined.begin()), std::make_move_iterator(combined.end()));
+    findings = std::move(kept);
+}
+
+// The host's own work between CUDA calls inside the GPU's active span: what
+// binds a loop whose waits cost nothing.
+std::int64_t hostWorkNs(const RunGraph& g)
+{
+    std::int64_t total = 0;
+    for (const GraphEdge& e : g.edges)
+        if (e.kind == EdgeKind::HostOrder && g.nodes[e.to].measuredBeginNs > g.measuredSpanBeginNs
+            && g.nodes[e.to].measuredBeginNs <= g.measuredSpanEndNs)
+            total = saturatingAdd(total, e.lagNs);
+    return total;
+}
+
 } // namespace
+
+const char* kindId(FindingKind kind)
+{
+    switch (kind) {
+    case FindingKind::PageableCopies: return "pageable-memory";
+    case FindingKind::SyncCopies: return "sync-copies";
+    case FindingKind::LegacyDefaultStream: return "legacy-default-stream";
+    case FindingKind::OneStream: return "one-stream";
+    case FindingKind::SyncInLoop: return "host-sync";
+    case FindingKind::AllocInLoop: return "allocation-in-loop";
+    case FindingKind::SmallCopies: return "small-copies";
+    case FindingKind::CopyEngineQueue: return "copy-queue";
+    case FindingKind::Bound: return "bound";
+    }
+    return "?";
+}
 
 bool isPipelineRun(const Run& run)
 {
@@ -853,7 +963,9 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
                          const Diagnosis& diagnosis)
 {
     RunFindings result;
-    const Context c = gather(run, metrics, rates);
+    Context c = gather(run, metrics, rates);
+    WhatIf whatIf(run, rates);
+    c.replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
     result.wallNs = c.wallNs;
     for (const DeviceWork& w : c.devices)
         result.devices.push_back(w.activity);
@@ -873,9 +985,26 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     const std::int64_t activeNs = c.gpuBusy.isEmpty()
                                       ? 0
                                       : spanNs(c.gpuBusy.pieces().front().beginNs, c.gpuBusy.pieces().back().endNs);
-    std::erase_if(result.findings, [&](const Finding& f) {
-        return static_cast<double>(f.costNs) < kMinCostShare * static_cast<double>(activeNs);
-    });
+    result.activeNs = activeNs;
+    const auto minCost = static_cast<std::int64_t>(kMinCostShare * static_cast<double>(activeNs));
+    std::int64_t freeSyncSaving = -1; // a host wait per chunk whose fix saves under the minimum
+    FixSet all = 0;
+    if (c.replayed) {
+        replayCosts(whatIf, result.findings);
+        // "All fixes": every fix the replay could apply, printed or not: a
+        // serialized run's causes each save little alone and much together.
+        for (const Finding& f : result.findings)
+            if (f.costSource == CostSource::Replay)
+                all |= f.fixes;
+        combineFindings(whatIf, minCost, result.findings);
+        for (const Finding& f : result.findings)
+            if (f.kind == FindingKind::SyncInLoop && f.alsoKinds.empty() && f.costNs < minCost)
+                freeSyncSaving = f.costNs;
+    }
+    std::erase_if(result.findings, [&](const Finding& f) { return f.costNs < minCost; });
+    if (c.replayed)
+        whatIf.setAllFixes(all);
+    result.whatIf = whatIf.summary();
     std::stable_sort(result.findings.begin(), result.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.costNs > b.costNs; });
     // Our pipelines carry their own model (chunks, slots): their diagnosis is
@@ -887,6 +1016,9 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     } else {
         DiagnosisKind kind = DiagnosisKind::NoWork;
         Finding bound = generalBound(c, kind);
+        if (freeSyncSaving >= 0 && whatIf.graph())
+            bound.cause += "; the host's own work between calls (" + ms(hostWorkNs(*whatIf.graph()))
+                           + ") binds: removing the synchronization would save " + ms(freeSyncSaving) + " (replay)";
         result.boundDiagnosis.kind = kind;
         result.boundDiagnosis.sentence = (kind == DiagnosisKind::NoWork ? "no work: " : "") + bound.cause + "; "
                                          + bound.fix;

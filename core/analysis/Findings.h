@@ -37,14 +37,13 @@ enum class FindingKind : std::uint8_t {
     SyncCopies,          // synchronous cudaMemcpy / cudaMemset calls block the host thread
     LegacyDefaultStream, // work on the legacy default stream serializes the other streams
     OneStream,           // copies and kernels all on one stream: they cannot overlap
-    SyncInLoop,          // host synchronization inside the loop leaves the GPU idle
+    SyncInLoop,          // a host wait per chunk (event, stream or device synchronize): chunks cannot overlap; id "host-sync"
     AllocInLoop,         // allocation, free or registration between GPU work, with its implicit sync
     SmallCopies,         // copies too small to reach the link's rate
     CopyEngineQueue,     // same-direction copies queued on one copy engine (event vs engine time)
     Bound,               // what bounds the run and how far it is from that bound
-    HostSync,            // a host wait per chunk (event, stream or device synchronize) that keeps chunks from overlapping
 };
-inline constexpr int kFindingKindCount = 10;
+inline constexpr int kFindingKindCount = 9;
 // Short words for a kind: "pageable memory", "one stream", ...
 const char* toString(FindingKind kind);
 // The documented kebab-case id of `analyze --json` ("pageable-memory",
@@ -110,6 +109,8 @@ bool isPipelineRun(const Run& run);
 
 struct RunFindings {
     std::int64_t wallNs = 0;
+    // The GPU's active span in the timed region: first GPU work to last.
+    std::int64_t activeNs = 0;
     std::vector<DeviceActivity> devices; // by device ordinal
     std::vector<Finding> findings;       // largest cost first; the Bound finding last
     // The Bound finding as a diagnosis: for a pipeline run the diagnosis it

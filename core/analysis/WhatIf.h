@@ -8,6 +8,8 @@
 
 #include "analysis/TransferRates.h"
 #include "replay/Fix.h"
+#include "replay/FixTransforms.h"
+#include "replay/RunGraph.h"
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -27,6 +29,29 @@ struct WhatIfSummary {
     FixSet allFixes = 0;             // every fix some finding asked for
     std::int64_t allFixesSpanNs = 0; // the replayed span with all of them
     std::string assumptions;         // the engine model in one line ("2 copy engines, ...")
+};
+
+// A run's graph and its unchanged replay, built once; replays it with fixes.
+class WhatIf {
+public:
+    WhatIf(const Run& run, const TransferRates& rates);
+
+    const WhatIfSummary& summary() const { return m_summary; }
+    // The graph; nullptr where it could not be built.
+    const RunGraph* graph() const { return m_graph ? &*m_graph : nullptr; }
+    // The replayed active span with `fixes` applied; -1 where the run is not
+    // replayed (summary().replayed). `applied`: the fixes that changed something.
+    std::int64_t spanWith(FixSet fixes, FixSet* applied = nullptr) const;
+    // What `fixes` save: the unchanged replay's span minus the span with
+    // them, never negative; 0 where the run is not replayed.
+    std::int64_t savingOf(FixSet fixes) const;
+    // Records the fixes the findings ask for and replays them all at once.
+    void setAllFixes(FixSet fixes);
+
+private:
+    std::optional<RunGraph> m_graph;
+    FixRates m_rates;
+    WhatIfSummary m_summary;
 };
 
 // The run as the replay has it with `fixes` applied (0: unchanged): the same

@@ -1,0 +1,119 @@
+#include "analysis/AnalysisJson.h"
+
+#include "trace/JsonWriter.h"
+
+namespace ovs {
+
+namespace {
+
+double toMs(std::int64_t ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
+
+void fixList(JsonWriter& w, FixSet fixes)
+{
+    w.beginArray();
+    for (int i = 0; i < kFixCount; ++i)
+        if (has(fixes, fixAt(i)))
+            w.value(toString(fixAt(i)));
+    w.endArray();
+}
+
+std::string kindOf(const Finding& f)
+{
+    std::string id = kindId(f.kind);
+    for (FindingKind k : f.alsoKinds)
+        id += std::string("+") + kindId(k);
+    return id;
+}
+
+void finding(JsonWriter& w, const Finding& f)
+{
+    w.beginObject();
+    w.key("kind");
+    w.value(kindOf(f));
+    w.key("costMs");
+    w.value(toMs(f.costNs));
+    w.key("costSource");
+    w.value(f.costSource == CostSource::Replay ? "replay" : "estimate");
+    w.key("fixes");
+    fixList(w, f.fixes);
+    w.key("opCount");
+    w.value(static_cast<std::uint64_t>(f.opCount));
+    w.key("ops");
+    w.beginArray();
+    for (std::uint32_t i : f.ops)
+        w.value(static_cast<std::uint64_t>(i));
+    w.endArray();
+    w.key("device");
+    w.value(f.device);
+    w.key("cause");
+    w.value(f.cause);
+    w.key("fix");
+    w.value(f.fix);
+    w.endObject();
+}
+
+void whatIf(JsonWriter& w, const WhatIfSummary& s)
+{
+    w.beginObject();
+    w.key("replayed");
+    w.value(s.replayed);
+    w.key("why");
+    w.value(s.why);
+    w.key("measuredMs");
+    w.value(toMs(s.measuredSpanNs));
+    w.key("replayMs");
+    w.value(toMs(s.replaySpanNs));
+    w.key("allFixesMs");
+    w.value(toMs(s.allFixesSpanNs));
+    w.key("allFixes");
+    fixList(w, s.allFixes);
+    w.key("assumptions");
+    w.value(s.assumptions);
+    w.endObject();
+}
+
+} // namespace
+
+std::string analysisJson(const Trace& trace, const std::vector<RunAnalysis>& analyses)
+{
+    std::string out;
+    JsonWriter w(out);
+    w.beginObject();
+    w.key("schema");
+    w.value(kAnalysisJsonSchema);
+    w.key("runs");
+    w.beginArray();
+    for (std::size_t i = 0; i < trace.runs.size() && i < analyses.size(); ++i) {
+        const Run& run = trace.runs[i];
+        const RunFindings& f = analyses[i].findings;
+        w.beginObject();
+        w.key("name");
+        w.value(run.name);
+        w.key("status");
+        w.value(toString(run.status));
+        w.key("device");
+        w.value(run.device.label());
+        w.key("wallMs");
+        w.value(toMs(f.wallNs));
+        w.key("activeSpanMs");
+        w.value(toMs(f.activeNs));
+        w.key("findings");
+        w.beginArray();
+        for (const Finding& x : f.findings)
+            finding(w, x);
+        w.endArray();
+        w.key("whatIf");
+        whatIf(w, f.whatIf);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    w.flush();
+    out += '\n';
+    return out;
+}
+
+} // namespace ovs

@@ -1,0 +1,135 @@
+#include "analysis/WhatIf.h"
+
+#include "analysis/NumberText.h"
+#include "base/Thresholds.h"
+#include "replay/Replay.h"
+#include "replay/RunGraphBuilder.h"
+
+#include <cmath>
+
+namespace ovs {
+
+namespace {
+
+std::string msText(std::int64_t ns)
+{
+    return formatted("%.2f ms", static_cast<double>(ns) / 1e6);
+}
+
+std::string modelWords(const RunGraph& g)
+{
+    return std::string(g.copyEngines == 1 ? "one copy engine for both directions" : "a copy engine per direction")
+           + ", " + (g.kernelSlots == 1 ? "one kernel at a time" : std::to_string(g.kernelSlots) + " kernels at once")
+           + ", launch latency " + formatted("%.1f us", static_cast<double>(g.launchLatencyNs) / 1e3)
+           + ", async call " + formatted("%.1f us", static_cast<double>(g.asyncCallNs) / 1e3) + "; " + g.notes;
+}
+
+} // namespace
+
+WhatIf::WhatIf(const Run& run, const TransferRates& rates)
+{
+    m_rates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps};
+    if (run.timing == kWallOnlyTiming) {
+        m_summary.why = "the run has no op timing";
+        return;
+    }
+    GraphBuild build = buildRunGraph(run);
+    if (!build.graph) {
+        m_summary.why = build.why;
+        return;
+    }
+    m_graph = std::move(build.graph);
+    m_summary.measuredSpanNs = m_graph->measuredSpanNs();
+    m_summary.assumptions = modelWords(*m_graph);
+    const ReplayResult unchanged = replayGraph(*m_graph);
+    if (!unchanged.ok) {
+        m_summary.why = unchanged.why;
+        return;
+    }
+    m_summary.replaySpanNs = unchanged.spanNs();
+    m_summary.allFixesSpanNs = m_summary.replaySpanNs;
+    const double measured = static_cast<double>(m_summary.measuredSpanNs);
+    const double off = measured > 0 ? std::abs(static_cast<double>(m_summary.replaySpanNs) - measured) / measured : 1.0;
+    if (off > thresholds::kReplayTolerance) {
+        m_summary.why = "the replay of the unchanged run took " + msText(m_summary.replaySpanNs) + " of measured "
+                        + msText(m_summary.measuredSpanNs) + formatted(" (off by %.0f%%, over the ", 100 * off)
+                        + formatted("%.0f%% it must be within)", 100 * thresholds::kReplayTolerance);
+        return;
+    }
+    m_summary.replayed = true;
+}
+
+std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied) const
+{
+    if (!m_summary.replayed)
+        return -1;
+    if (fixes == 0) {
+        if (applied)
+            *applied = 0;
+        return m_summary.replaySpanNs;
+    }
+    const ReplayResult r = replayGraph(applyFixes(*m_graph, fixes, m_rates, applied));
+    return r.ok ? r.spanNs() : -1;
+}
+
+std::int64_t WhatIf::savingOf(FixSet fixes) const
+{
+    const std::int64_t span = spanWith(fixes);
+    return span < 0 ? 0 : std::max<std::int64_t>(0, m_summary.replaySpanNs - span);
+}
+
+void WhatIf::setAllFixes(FixSet fixes)
+{
+    m_summary.allFixes = fixes;
+    const std::int64_t span = spanWith(fixes);
+    m_summary.allFixesSpanNs = span < 0 ? m_summary.replaySpanNs : span;
+}
+
+std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, std::string* why)
+{
+    const WhatIf whatIf(run, rates);
+    if (!whatIf.summary().replayed) {
+        if (why)
+            *why = whatIf.summary().why;
+        return std::nullopt;
+    }
+    const RunGraph fixed = applyFixes(*whatIf.graph(), fixes, {rates.pinnedH2DGBps, rates.pinnedD2HGBps});
+    const ReplayResult r = replayGraph(fixed);
+    if (!r.ok) {
+        if (why)
+            *why = r.why;
+        return std::nullopt;
+    }
+    Run out;
+    out.name = "what if: " + describeFixes(fixes);
+    out.pipeline = run.pipeline;
+    out.device = run.device;
+    out.moreDevices = run.moreDevices;
+    out.params = run.params;
+    out.timing = "replay";
+    out.timedBeginNs = run.timedBeginNs;
+    out.timedEndNs = run.timedEndNs;
+    out.verification.message = "a replay of " + run.name + ": nothing ran, nothing to verify";
+    out.lanes = fixed.lanes;
+    out.names = run.names;
+    out.ops.reserve(fixed.nodes.size());
+    for (std::size_t n = 0; n < fixed.nodes.size(); ++n) {
+        const GraphNode& node = fixed.nodes[n];
+        if (node.removed)
+            continue;
+        Op op = run.ops[node.op];
+        op.lane = node.lane;
+        op.memory = node.memory;
+        op.startNs = r.beginNs[n];
+        op.endNs = r.endNs[n];
+        if (node.gpu) {
+            op.execStartNs = op.startNs;
+            op.execEndNs = op.endNs;
+        }
+        out.ops.push_back(op);
+    }
+    out.sortOps();
+    return out;
+}
+
+} // namespace ovs

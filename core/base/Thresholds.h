@@ -1,0 +1,77 @@
+#pragma once
+
+// Every threshold the analysis and the replay judge by, with the reason for
+// its value, in one place (docs/profiling.md "Findings" and docs/what-if.md
+// list them too). A change here changes what the tool says about every run.
+
+#include <cstdint>
+
+namespace ovs::thresholds {
+
+// ---- Findings (core/analysis/Findings.cpp)
+
+// A pattern seen this many times between GPU work is a loop, not a one-time
+// step (one cudaMalloc while a model loads is not a finding; one per
+// iteration is).
+inline constexpr int kMinRepeats = 3;
+// Structural findings (one stream, legacy default stream) report only when
+// what overlap could save is at least this share of the device's busy time:
+// below it the copies are too short next to the kernels (or the reverse) for
+// overlap to matter. (Estimates only: a replayed cost needs no such gate.)
+inline constexpr double kMinHeadroomShare = 0.05;
+// Streams that run at the same time for less than this share of the device's
+// busy time are serialized: clock alignment (about 1 us) can leave slivers
+// of overlap in strictly sequential work.
+inline constexpr double kSerializedShare = 0.05;
+// Pageable copies are worth a finding once they take this share of the
+// device's busy time; a stray 4-byte pageable copy is not.
+inline constexpr double kMinPageableShare = 0.01;
+// An "async" call returned only after its copy was this far done: the host
+// was blocked for the copy (the driver staged it with the calling thread).
+inline constexpr double kBlockedShare = 0.9;
+// Copies below this size are dominated by the fixed cost of a copy (launch
+// and link latency, a few microseconds): at the H200's ~55 GB/s a 1 MiB copy
+// takes 19 us, so a 5 us fixed cost is already a fifth of it.
+inline constexpr std::uint64_t kSmallCopyBytes = std::uint64_t(1) << 20;
+// A copy reaching less than this share of the link's rate for its memory
+// kind is slow; "many" small slow copies make a finding.
+inline constexpr double kSlowCopyShare = 0.5;
+inline constexpr int kMinSmallCopies = 10;
+// Copies that stood in line for an engine this share of the wall time make
+// a finding (the same share the diagnosis names queueing at).
+inline constexpr double kQueueShare = 0.05;
+// Within this factor of its bound a run has nothing left to gain from its
+// copies queueing (the same 15% the diagnosis calls "within N% of").
+inline constexpr double kNearBound = 1.15;
+// The GPU idle over this share of the timed region: the host sets the pace.
+inline constexpr double kHostBoundIdleShare = 0.5;
+// A finding whose cost is under this share of the GPU's active span (first
+// GPU work to last) is left out: it would change the run by less than the
+// noise between two runs. The active span, not the wall time, because a
+// profiled program's timed region holds its setup too (cudaHostAlloc of a
+// large buffer can take most of it), which would hide a loop's problems.
+inline constexpr double kMinCostShare = 0.02;
+
+// ---- The replay (core/replay, core/analysis/WhatIf.cpp)
+
+// The replay of the unchanged run must reproduce the measured active span
+// within this share, or its costs are not used (the estimates are, labelled).
+inline constexpr double kReplayTolerance = 0.05;
+// Host and GPU clocks agree within about a microsecond (ClockMap, CUPTI);
+// a call "returned after" a GPU op that ended up to this much later.
+inline constexpr std::int64_t kClockToleranceNs = 2'000;
+// A GPU op that began more than this after everything it is known to wait
+// for (its stream, its call, its engine) waited for something the trace
+// does not name; the graph infers what.
+inline constexpr std::int64_t kUnexplainedWaitNs = 10'000;
+// What an async launch or copy call costs the host when the run has none to
+// measure it by (a few microseconds on current drivers).
+inline constexpr std::int64_t kDefaultAsyncCallNs = 5'000;
+// Fixes that only help together: a pair is reported as one finding when it
+// saves at least this much more than its better half alone.
+inline constexpr double kSynergyFactor = 1.5;
+// One stream -> this many streams, a chunk each in turn (two copy engines
+// and the kernels: three streams keep all three busy).
+inline constexpr int kWhatIfStreams = 3;
+
+} // namespace ovs::thresholds

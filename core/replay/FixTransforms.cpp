@@ -1,0 +1,319 @@
+#include "replay/FixTransforms.h"
+
+#include "base/Thresholds.h"
+#include "replay/RunGraphBuilder.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ovs {
+
+namespace {
+
+// When a GPU node was enqueued: its call's begin, else its own measured begin.
+std::int64_t enqueuedAt(const RunGraph& g, const GraphNode& n)
+{
+    return n.call != UINT32_MAX ? g.nodes[n.call].measuredBeginNs : n.measuredBeginNs;
+}
+
+// Calls that now return as soon as they have enqueued their work.
+void makeAsync(RunGraph& g, const std::vector<std::uint32_t>& calls)
+{
+    std::vector<bool> now(g.nodes.size(), false);
+    for (std::uint32_t call : calls) {
+        g.nodes[call].role = CallRole::Launch;
+        g.nodes[call].durationNs = g.asyncCallNs;
+        now[call] = true;
+    }
+    std::erase_if(g.edges, [&](const GraphEdge& e) { return now[e.to] && e.kind == EdgeKind::Blocking; });
+}
+
+// Stream order again from each GPU node's lane, in the order the host
+// enqueued them: after a fix moved nodes between streams.
+void reorderStreams(RunGraph& g)
+{
+    std::erase_if(g.edges, [](const GraphEdge& e) { return e.kind == EdgeKind::StreamOrder; });
+    std::map<int, std::vector<std::uint32_t>> byLane;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].gpu)
+            byLane[g.nodes[n].lane].push_back(n);
+    for (auto& [lane, nodes] : byLane) {
+        std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const std::int64_t x = enqueuedAt(g, g.nodes[a]), y = enqueuedAt(g, g.nodes[b]);
+            return x != y ? x < y : g.nodes[a].measuredBeginNs < g.nodes[b].measuredBeginNs;
+        });
+        for (std::size_t i = 1; i < nodes.size(); ++i)
+            g.edges.push_back({nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, 0});
+    }
+}
+
+// Edges of the legacy stream's barriers (named or inferred) that touch `moved`.
+void dropBarriersOf(RunGraph& g, const std::set<std::uint32_t>& moved)
+{
+    std::erase_if(g.edges, [&](const GraphEdge& e) {
+        return (e.kind == EdgeKind::CrossStream || e.kind == EdgeKind::Inferred)
+               && (moved.count(e.from) != 0 || moved.count(e.to) != 0);
+    });
+}
+
+// Host order on each thread: the node before each host node, and after.
+struct ThreadOrder {
+    std::vector<std::uint32_t> prev, next;
+};
+ThreadOrder threadOrder(const RunGraph& g)
+{
+    ThreadOrder t{std::vector<std::uint32_t>(g.nodes.size(), UINT32_MAX),
+                  std::vector<std::uint32_t>(g.nodes.size(), UINT32_MAX)};
+    for (const GraphEdge& e : g.edges)
+        if (e.kind == EdgeKind::HostOrder) {
+            t.next[e.from] = e.to;
+            t.prev[e.to] = e.from;
+        }
+    return t;
+}
+
+// When the GPU work was enqueued: the first and the last of it.
+struct EnqueueSpan {
+    std::int64_t first = INT64_MAX;
+    std::int64_t last = INT64_MIN;
+};
+EnqueueSpan enqueueSpan(const RunGraph& g)
+{
+    EnqueueSpan s;
+    for (const GraphNode& n : g.nodes)
+        if (n.gpu) {
+            s.first = std::min(s.first, enqueuedAt(g, n));
+            s.last = std::max(s.last, enqueuedAt(g, n));
+        }
+    return s;
+}
+
+// GPU work enqueued both before the host node began and after it ended:
+// the node is inside the loop, not setup or teardown.
+bool insideLoop(const EnqueueSpan& s, const GraphNode& host)
+{
+    return s.first < host.measuredBeginNs && s.last >= host.measuredEndNs;
+}
+
+bool pinHostMemory(RunGraph& g, const FixRates& rates)
+{
+    std::vector<bool> pinned(g.nodes.size(), false);
+    bool changed = false;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+        GraphNode& node = g.nodes[n];
+        if (!node.gpu || node.memory != HostMemoryKind::Pageable
+            || (node.kind != OpKind::Upload && node.kind != OpKind::Download))
+            continue;
+        const double rate = node.kind == OpKind::Upload ? rates.pinnedH2DGBps : rates.pinnedD2HGBps;
+        if (rate <= 0)
+            continue;
+        node.durationNs = std::min(node.durationNs, static_cast<std::int64_t>(static_cast<double>(node.bytes) / rate));
+        node.memory = HostMemoryKind::Pinned;
+        pinned[n] = changed = true;
+    }
+    // The staging the calling thread did before the copy (uploads) and after
+    // it (downloads) is gone: the copy starts a launch latency after its
+    // call, and a call that waits for it returns as a pinned copy's would.
+    for (GraphEdge& e : g.edges) {
+        if (pinned[e.to] && e.kind == EdgeKind::Launch)
+            e.lagNs = std::min(e.lagNs, g.launchLatencyNs);
+        if (pinned[e.from] && e.kind == EdgeKind::Blocking) {
+            e.lagNs = std::min(e.lagNs, g.asyncCallNs);
+            g.nodes[e.to].durationNs = std::min(g.nodes[e.to].durationNs, g.asyncCallNs);
+        }
+    }
+    // cudaMemcpyAsync from pinned memory returns at once; cudaMemcpy still
+    // waits, for a faster copy.
+    std::vector<std::uint32_t> calls;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+        if (pinned[n] && g.nodes[n].call != UINT32_MAX && g.nodes[g.nodes[n].call].async
+            && g.nodes[g.nodes[n].call].role == CallRole::SyncCopy)
+            calls.push_back(g.nodes[n].call);
+    makeAsync(g, calls);
+    return changed;
+}
+
+// The stream of the kernel launched nearest to `call` on its thread: the
+// next one for an upload (its data feeds it), the previous one otherwise.
+int streamAround(const RunGraph& g, const ThreadOrder& order, std::uint32_t call, bool forward)
+{
+    for (int pass = 0; pass < 2; ++pass) {
+        const bool ahead = pass == 0 ? forward : !forward;
+        for (std::uint32_t n = (ahead ? order.next : order.prev)[call]; n != UINT32_MAX;
+             n = (ahead ? order.next : order.prev)[n]) {
+            const GraphNode& h = g.nodes[n];
+            if (h.call != UINT32_MAX && g.nodes[h.call].kind == OpKind::Kernel)
+                return g.nodes[h.call].lane;
+        }
+    }
+    return -1;
+}
+
+bool asyncCopies(RunGraph& g, FixSet fixes)
+{
+    const ThreadOrder order = threadOrder(g);
+    std::set<std::uint32_t> moved;
+    std::vector<std::uint32_t> calls;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+        const GraphNode& call = g.nodes[n];
+        if (call.role != CallRole::SyncCopy || call.async || call.call == UINT32_MAX)
+            continue;
+        GraphNode& gpu = g.nodes[call.call];
+        // An async copy of pageable memory still blocks: only with pinning.
+        if (gpu.memory == HostMemoryKind::Pageable && !has(fixes, Fix::PinHostMemory))
+            continue;
+        const int lane = streamAround(g, order, n, gpu.kind == OpKind::Upload);
+        if (lane >= 0 && lane != gpu.lane) {
+            gpu.lane = static_cast<std::uint16_t>(lane);
+            moved.insert(call.call);
+        }
+        calls.push_back(n);
+    }
+    makeAsync(g, calls);
+    if (!moved.empty()) {
+        dropBarriersOf(g, moved);
+        reorderStreams(g);
+    }
+    return !calls.empty();
+}
+
+// Each host wait per chunk now waits for what the wait `depth` waits
+// earlier on its thread waited for: the chunk whose buffers the next chunk
+// reuses (depth: the streams in use, at least two).
+bool removeHostSync(RunGraph& g)
+{
+    std::set<int> lanes;
+    for (const GraphNode& n : g.nodes)
+        if (n.gpu)
+            lanes.insert(n.lane);
+    const std::size_t depth = std::max<std::size_t>(2, lanes.size());
+    std::map<int, std::vector<std::uint32_t>> syncsByThread;
+    const EnqueueSpan span = enqueueSpan(g);
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].role == CallRole::Sync && insideLoop(span, g.nodes[n]))
+            syncsByThread[g.nodes[n].lane].push_back(n);
+    bool changed = false;
+    for (auto& [thread, syncs] : syncsByThread) {
+        if (static_cast<int>(syncs.size()) < thresholds::kMinRepeats)
+            continue;
+        std::sort(syncs.begin(), syncs.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return g.nodes[a].measuredBeginNs < g.nodes[b].measuredBeginNs;
+        });
+        std::map<std::uint32_t, std::size_t> place;
+        for (std::size_t i = 0; i < syncs.size(); ++i)
+            place.emplace(syncs[i], i);
+        std::vector<std::vector<GraphEdge>> waits(syncs.size());
+        for (const GraphEdge& e : g.edges)
+            if (const auto at = place.find(e.to); e.kind == EdgeKind::Blocking && at != place.end())
+                waits[at->second].push_back(e);
+        std::erase_if(g.edges, [&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && place.count(e.to); });
+        for (std::size_t i = 0; i < syncs.size(); ++i) {
+            if (i >= depth)
+                for (GraphEdge e : waits[i - depth]) {
+                    e.to = syncs[i];
+                    g.edges.push_back(e);
+                }
+        }
+        changed = true;
+    }
+    return changed;
+}
+
+bool nonBlockingStreams(RunGraph& g)
+{
+    std::set<std::uint32_t> legacy;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].gpu && g.nodes[n].lane < g.lanes.size() && isLegacyStream(g.lanes[g.nodes[n].lane]))
+            legacy.insert(n);
+    const std::size_t before = g.edges.size();
+    dropBarriersOf(g, legacy);
+    return g.edges.size() != before;
+}
+
+// One stream carrying copies and kernels for several chunks: chunk j of it
+// goes to stream j mod N (the first being the stream itself, the others new
+// non-blocking streams), so chunk j and j-N still share a stream, and with it
+// their buffers.
+bool streamPerChunk(RunGraph& g)
+{
+    std::map<int, std::vector<std::uint32_t>> byLane;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].gpu)
+            byLane[g.nodes[n].lane].push_back(n);
+    std::set<std::uint32_t> moved;
+    for (auto& [lane, nodes] : byLane) {
+        std::set<int> chunks;
+        bool copies = false, kernels = false;
+        for (std::uint32_t n : nodes) {
+            chunks.insert(g.nodes[n].chunk);
+            copies = copies || g.nodes[n].kind == OpKind::Upload || g.nodes[n].kind == OpKind::Download;
+            kernels = kernels || g.nodes[n].kind == OpKind::Kernel;
+        }
+        if (!copies || !kernels || static_cast<int>(chunks.size()) < thresholds::kMinRepeats)
+            continue;
+        std::vector<int> newLane(thresholds::kWhatIfStreams, lane);
+        for (int k = 1; k < thresholds::kWhatIfStreams; ++k) {
+            Lane l = g.lanes[static_cast<std::size_t>(lane)];
+            l.name += " \u00b7 what-if stream " + std::to_string(k + 1);
+            l.streamKind = StreamKind::NonBlocking;
+            newLane[static_cast<std::size_t>(k)] = static_cast<int>(g.lanes.size());
+            g.lanes.push_back(std::move(l));
+        }
+        std::map<int, int> order; // chunk -> its place on this stream
+        for (int c : chunks)
+            order.emplace(c, static_cast<int>(order.size()));
+        for (std::uint32_t n : nodes) {
+            const int k = order[g.nodes[n].chunk] % thresholds::kWhatIfStreams;
+            if (k != 0) {
+                g.nodes[n].lane = static_cast<std::uint16_t>(newLane[static_cast<std::size_t>(k)]);
+                moved.insert(n);
+            }
+        }
+    }
+    if (moved.empty())
+        return false;
+    dropBarriersOf(g, moved);
+    reorderStreams(g);
+    return true;
+}
+
+bool hoistAllocations(RunGraph& g)
+{
+    bool changed = false;
+    const EnqueueSpan span = enqueueSpan(g);
+    for (GraphNode& node : g.nodes)
+        if (!node.gpu && node.role == CallRole::Alloc && insideLoop(span, node))
+            node.removed = changed = true;
+    std::erase_if(g.edges, [&](const GraphEdge& e) { return g.nodes[e.to].removed && e.kind == EdgeKind::Blocking; });
+    return changed;
+}
+
+} // namespace
+
+RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, FixSet* applied)
+{
+    RunGraph g = graph;
+    FixSet done = 0;
+    const auto apply = [&](Fix f, bool changed) { done |= changed ? fixBit(f) : 0; };
+    // Order matters where fixes meet: pinning first (an async copy of
+    // pageable memory still blocks), moving copies to streams before
+    // splitting streams by chunk.
+    if (has(fixes, Fix::PinHostMemory))
+        apply(Fix::PinHostMemory, pinHostMemory(g, rates));
+    if (has(fixes, Fix::HoistAllocations))
+        apply(Fix::HoistAllocations, hoistAllocations(g));
+    if (has(fixes, Fix::AsyncCopies))
+        apply(Fix::AsyncCopies, asyncCopies(g, fixes));
+    if (has(fixes, Fix::NonBlockingStreams))
+        apply(Fix::NonBlockingStreams, nonBlockingStreams(g));
+    if (has(fixes, Fix::StreamPerChunk))
+        apply(Fix::StreamPerChunk, streamPerChunk(g));
+    if (has(fixes, Fix::RemoveHostSync))
+        apply(Fix::RemoveHostSync, removeHostSync(g));
+    if (applied)
+        *applied = done;
+    return g;
+}
+
+} // namespace ovs

@@ -1,0 +1,93 @@
+#pragma once
+
+// One graph of a run, built once (RunGraphBuilder): every op of the judged
+// span as a node with its measured times and how long it holds its resource,
+// and what it waited for as edges. The replay (Replay.h) schedules it on a
+// model of the device's engines; the fixes (FixTransforms.h) are edits of it.
+//
+// Times are points: a node's begin and its end. An edge says "this point is
+// no earlier than that point plus a lag". A node's own begin -> end is its
+// duration; a GPU node's begin also waits for a free engine of its class.
+
+#include "base/HostMemoryKind.h"
+#include "trace/Op.h"
+#include "trace/Run.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// What a host op does, as far as waiting goes.
+enum class CallRole : std::uint8_t {
+    Work,     // host work that waits for nothing on the GPU (staging memcpy, an untraced call)
+    Launch,   // enqueues a kernel or an async copy or memset: returns at once
+    SyncCopy, // a copy or memset that returns only after its GPU op ended (cudaMemcpy, or pageable cudaMemcpyAsync)
+    Sync,     // waits for GPU work: device, stream or event synchronize, our pipelines' waits
+    Alloc,    // allocation, free or registration (may wait for the device: cudaFree does)
+};
+
+// Which engine a GPU node needs.
+enum class EngineClass : std::uint8_t { None, CopyH2D, CopyD2H, CopyDtoD, Compute };
+
+struct GraphNode {
+    std::uint32_t op = 0;      // index into Run::ops
+    OpKind kind = OpKind::Upload;
+    std::uint16_t lane = 0;    // Run::lanes index; a fix may move a GPU node to another stream
+    bool gpu = false;
+    EngineClass engine = EngineClass::None;
+    CallRole role = CallRole::Work;
+    HostMemoryKind memory = HostMemoryKind::None;
+    std::uint64_t bytes = 0;
+    std::int64_t measuredBeginNs = 0; // engine-true for GPU ops where known
+    std::int64_t measuredEndNs = 0;
+    std::int64_t durationNs = 0;      // begin -> end in the replay: the node's own time (see RunGraphBuilder)
+    std::int32_t chunk = -1;          // the repeating group of GPU work it belongs to (GPU nodes); -1: none
+    bool removed = false;             // a fix took it out (its edges stay; it takes no time)
+    bool async = false;               // a Launch/SyncCopy call named ...Async
+    std::uint32_t call = UINT32_MAX;  // GPU node: the host node that enqueued it; host node: its GPU node
+};
+
+enum class EdgeKind : std::uint8_t {
+    StreamOrder, // the previous op of the same stream
+    Launch,      // the host call that enqueued it
+    HostOrder,   // the previous op of the same host thread, after the host's own work between them
+    Blocking,    // a host call returns only after the GPU op it waited for
+    CrossStream, // the legacy default stream's barriers, event waits
+    Inferred,    // a wait the trace does not name, inferred from the times (see RunGraphBuilder)
+};
+const char* toString(EdgeKind kind);
+
+struct GraphEdge {
+    std::uint32_t from = 0; // node indices
+    std::uint32_t to = 0;
+    EdgeKind kind = EdgeKind::StreamOrder;
+    bool fromEnd = true;    // from the end of `from` (else its begin)
+    bool toEnd = false;     // to the end of `to` (else its begin)
+    std::int64_t lagNs = 0;
+};
+
+struct RunGraph {
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    // The lanes: the run's, plus any a fix adds (streams of a what-if).
+    std::vector<Lane> lanes;
+    int copyEngines = 2;       // per direction 1 each when >= 2; 1: one engine shared by both directions
+    int kernelSlots = 1;       // kernels that may run at once: as many as the run itself ran
+    std::int64_t launchLatencyNs = 0; // call begin -> earliest GPU begin
+    std::int64_t asyncCallNs = 0;     // what an async launch or copy call costs the host
+    // How the graph was made: counts of inferred edges and of GPU ops with no
+    // launch call, in words, for the reader who checks it.
+    std::string notes;
+    int gpuNodes = 0;
+    int inferredEdges = 0;
+    int unlaunchedGpuNodes = 0; // GPU ops whose enqueueing call is unknown
+
+    // The measured GPU active span: first GPU begin to last GPU end.
+    std::int64_t measuredSpanBeginNs = 0;
+    std::int64_t measuredSpanEndNs = 0;
+    std::int64_t measuredSpanNs() const { return measuredSpanEndNs - measuredSpanBeginNs; }
+};
+
+} // namespace ovs

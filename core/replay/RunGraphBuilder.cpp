@@ -1,0 +1,662 @@
+#include "replay/RunGraphBuilder.h"
+
+#include "base/Thresholds.h"
+#include "profile/ApiNames.h"
+#include "trace/Saturating.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ovs {
+
+using namespace thresholds;
+
+namespace {
+
+bool contains(std::string_view text, std::string_view part)
+{
+    return text.find(part) != std::string_view::npos;
+}
+
+EngineClass engineOf(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::Upload: return EngineClass::CopyH2D;
+    case OpKind::Download: return EngineClass::CopyD2H;
+    case OpKind::DeviceCopy:
+    case OpKind::PeerCopy: return EngineClass::CopyDtoD;
+    case OpKind::Kernel:
+    case OpKind::Memset: return EngineClass::Compute;
+    default: return EngineClass::None;
+    }
+}
+
+CallRole roleOf(const Run& run, const Op& op, bool* async)
+{
+    switch (op.kind) {
+    case OpKind::HostWait:
+    case OpKind::Sync: return CallRole::Sync;
+    case OpKind::Alloc:
+    case OpKind::Free:
+    case OpKind::Register:
+        // Stream-ordered allocation does not synchronize.
+        return contains(run.nameOf(op), "Async") ? CallRole::Launch : CallRole::Alloc;
+    case OpKind::ApiCall: break;
+    default: return CallRole::Work;
+    }
+    const std::string_view name = profile::apiDisplayName(run.nameOf(op));
+    *async = contains(name, "Async");
+    switch (profile::apiRole(name)) {
+    case profile::ApiRole::Copy:
+    case profile::ApiRole::Memset: return *async ? CallRole::Launch : CallRole::SyncCopy;
+    case profile::ApiRole::Launch:
+    case profile::ApiRole::Prefetch:
+    case profile::ApiRole::StreamWait: return CallRole::Launch;
+    case profile::ApiRole::Sync: return CallRole::Sync;
+    case profile::ApiRole::Alloc:
+    case profile::ApiRole::Free:
+    case profile::ApiRole::Register: return *async ? CallRole::Launch : CallRole::Alloc;
+    default: return CallRole::Work;
+    }
+}
+
+bool isDeviceWideSync(const Run& run, const Op& op)
+{
+    const std::string& name = run.nameOf(op);
+    return op.kind == OpKind::ApiCall || op.kind == OpKind::Sync
+               ? name.starts_with("cudaDeviceSynchronize") || name.starts_with("cudaThreadSynchronize")
+                     || name.starts_with("cuCtxSynchronize")
+               : false;
+}
+
+std::int64_t percentile(std::vector<std::int64_t> v, double p, std::int64_t fallback)
+{
+    if (v.empty())
+        return fallback;
+    const auto at = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(at), v.end());
+    return v[at];
+}
+
+class Builder {
+public:
+    Builder(const Run& run, std::int64_t beginNs, std::int64_t endNs) : m_run(run), m_begin(beginNs), m_end(endNs) {}
+
+    GraphBuild build()
+    {
+        GraphBuild out;
+        m_g.lanes = m_run.lanes;
+        addNodes();
+        if (m_g.gpuNodes == 0) {
+            out.why = "no GPU work in the judged span";
+            return out;
+        }
+        addHostOrder();
+        addStreamOrder();
+        assignChunks();
+        addLaunches();
+        addBlocking();
+        addLegacyBarriers();
+        inferUnexplainedWaits();
+        describeModel();
+        out.graph = std::move(m_g);
+        return out;
+    }
+
+private:
+    // ---- Nodes
+
+    void addNodes()
+    {
+        std::map<int, std::vector<std::uint32_t>> hostByLane;
+        for (std::uint32_t i = 0; i < m_run.ops.size(); ++i) {
+            const Op& op = m_run.ops[i];
+            if (op.lane >= m_run.lanes.size())
+                continue;
+            GraphNode n;
+            n.op = i;
+            n.kind = op.kind;
+            n.lane = op.lane;
+            n.gpu = isGpuOp(op.kind);
+            n.memory = op.memory;
+            n.bytes = op.bytes;
+            n.measuredBeginNs = n.gpu && op.hasExec() ? op.execStartNs : op.startNs;
+            n.measuredEndNs = std::max(n.measuredBeginNs, n.gpu && op.hasExec() ? op.execEndNs : op.endNs);
+            if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
+                continue;
+            n.durationNs = n.measuredEndNs - n.measuredBeginNs;
+            n.chunk = op.chunk;
+            if (n.gpu) {
+                if (m_run.lanes[op.lane].kind != LaneKind::Stream)
+                    continue;
+                n.engine = engineOf(op.kind);
+                m_gpu.push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
+                ++m_g.gpuNodes;
+            } else {
+                if (m_run.lanes[op.lane].kind != LaneKind::HostThread)
+                    continue;
+                n.role = roleOf(m_run, op, &n.async);
+                hostByLane[op.lane].push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
+            }
+            m_g.nodes.push_back(n);
+        }
+        for (auto& [lane, nodes] : hostByLane)
+            m_hostLanes.push_back(keepLeaves(std::move(nodes)));
+        dropNested();
+    }
+
+    // Nodes keepLeaves dropped are no part of the graph: renumber the rest.
+    void dropNested()
+    {
+        std::vector<std::uint32_t> newIndex(m_g.nodes.size(), UINT32_MAX);
+        std::vector<GraphNode> kept;
+        for (std::uint32_t i = 0; i < m_g.nodes.size(); ++i)
+            if (!m_g.nodes[i].removed) {
+                newIndex[i] = static_cast<std::uint32_t>(kept.size());
+                kept.push_back(m_g.nodes[i]);
+            }
+        m_g.nodes = std::move(kept);
+        for (std::uint32_t& n : m_gpu)
+            n = newIndex[n];
+        for (auto& lane : m_hostLanes)
+            for (std::uint32_t& n : lane)
+                n = newIndex[n];
+    }
+
+    // A host lane's ops in time order, without nesting: a span of host work
+    // that holds a CUDA call (an importer's CPU frame) gives way to the call,
+    // and a call inside a call (a driver call under a runtime call) to the
+    // outer one. Dropped ops become the host's own work between calls.
+    std::vector<std::uint32_t> keepLeaves(std::vector<std::uint32_t> nodes)
+    {
+        std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const GraphNode& x = m_g.nodes[a];
+            const GraphNode& y = m_g.nodes[b];
+            return x.measuredBeginNs != y.measuredBeginNs ? x.measuredBeginNs < y.measuredBeginNs
+                                                          : x.measuredEndNs > y.measuredEndNs;
+        });
+        std::vector<std::uint32_t> kept;
+        for (std::uint32_t n : nodes) {
+            GraphNode& node = m_g.nodes[n];
+            if (!kept.empty() && node.measuredBeginNs < m_g.nodes[kept.back()].measuredEndNs) {
+                GraphNode& last = m_g.nodes[kept.back()];
+                if (last.role == CallRole::Work) {
+                    last.removed = true;
+                    kept.back() = n;
+                } else {
+                    node.removed = true;
+                }
+                continue;
+            }
+            kept.push_back(n);
+        }
+        return kept;
+    }
+
+    void addEdge(std::uint32_t from, std::uint32_t to, EdgeKind kind, bool fromEnd, bool toEnd, std::int64_t lag)
+    {
+        m_g.edges.push_back({from, to, kind, fromEnd, toEnd, std::max<std::int64_t>(0, lag)});
+    }
+
+    // ---- Order on each host thread and each stream
+
+    void addHostOrder()
+    {
+        for (const auto& lane : m_hostLanes)
+            for (std::size_t i = 1; i < lane.size(); ++i) {
+                const GraphNode& prev = m_g.nodes[lane[i - 1]];
+                const GraphNode& cur = m_g.nodes[lane[i]];
+                // The gap is the host's own work between the two calls: kept
+                // as it was measured, whatever a fix changes around it.
+                addEdge(lane[i - 1], lane[i], EdgeKind::HostOrder, true, false, cur.measuredBeginNs - prev.measuredEndNs);
+            }
+    }
+
+    void addStreamOrder()
+    {
+        std::map<int, std::vector<std::uint32_t>> byLane;
+        for (std::uint32_t n : m_gpu)
+            byLane[m_g.nodes[n].lane].push_back(n);
+        for (auto& [lane, nodes] : byLane) {
+            std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return m_g.nodes[a].measuredBeginNs < m_g.nodes[b].measuredBeginNs;
+            });
+            for (std::size_t i = 1; i < nodes.size(); ++i)
+                addEdge(nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, 0);
+            m_streams[lane] = std::move(nodes);
+        }
+    }
+
+    // Chunks: the run's own where it has them (our pipelines); else on each
+    // stream a chunk begins at an upload that follows other work, numbered
+    // across streams in the order their first ops began.
+    void assignChunks()
+    {
+        struct Local {
+            std::int64_t firstBegin;
+            int lane;
+            int local;
+        };
+        std::vector<Local> locals;
+        std::map<std::pair<int, int>, std::vector<std::uint32_t>> members;
+        for (auto& [lane, nodes] : m_streams) {
+            int local = -1;
+            OpKind prev = OpKind::Kernel;
+            for (std::uint32_t n : nodes) {
+                GraphNode& node = m_g.nodes[n];
+                if (node.chunk >= 0)
+                    continue;
+                if (local < 0 || (node.kind == OpKind::Upload && prev != OpKind::Upload)) {
+                    ++local;
+                    locals.push_back({node.measuredBeginNs, lane, local});
+                }
+                prev = node.kind;
+                members[{lane, local}].push_back(n);
+            }
+        }
+        std::sort(locals.begin(), locals.end(),
+                  [](const Local& a, const Local& b) { return a.firstBegin < b.firstBegin; });
+        int next = 0;
+        for (const Local& l : locals) {
+            for (std::uint32_t n : members[{l.lane, l.local}])
+                m_g.nodes[n].chunk = next;
+            ++next;
+        }
+    }
+
+    // ---- Launch edges
+
+    void addLaunches()
+    {
+        std::unordered_map<std::uint32_t, std::uint32_t> callOf; // correlation -> host node
+        for (const auto& lane : m_hostLanes)
+            for (std::uint32_t n : lane)
+                if (const Op& op = m_run.ops[m_g.nodes[n].op]; op.correlation != 0)
+                    callOf.emplace(op.correlation, n);
+        std::vector<std::int64_t> delays;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs; // (call, gpu)
+        for (std::uint32_t g : m_gpu) {
+            const Op& op = m_run.ops[m_g.nodes[g].op];
+            const auto it = op.correlation != 0 ? callOf.find(op.correlation) : callOf.end();
+            if (it == callOf.end())
+                continue;
+            pairs.emplace_back(it->second, g);
+            m_g.nodes[g].call = it->second;
+            m_g.nodes[it->second].call = g;
+            delays.push_back(m_g.nodes[g].measuredBeginNs - m_g.nodes[it->second].measuredBeginNs);
+        }
+        // The launch latency: a low percentile of call-to-GPU delays, since
+        // most GPU ops wait for their stream, not their call; each edge is
+        // never longer than its own measured delay.
+        std::erase_if(delays, [](std::int64_t d) { return d < 0; });
+        m_g.launchLatencyNs = percentile(delays, 0.1, 0);
+        for (const auto& [call, g] : pairs) {
+            const std::int64_t d = m_g.nodes[g].measuredBeginNs - m_g.nodes[call].measuredBeginNs;
+            // A pageable copy begins once the calling thread has staged its
+            // data: the whole delay is the call's (pinning takes it away).
+            const bool staged = m_g.nodes[g].memory == HostMemoryKind::Pageable;
+            addEdge(call, g, EdgeKind::Launch, false, false, staged ? d : std::min(d, m_g.launchLatencyNs));
+            markBlockingCopy(call, g);
+        }
+        inferLaunches();
+        std::vector<std::int64_t> asyncCalls;
+        for (const auto& lane : m_hostLanes)
+            for (std::uint32_t n : lane)
+                if (m_g.nodes[n].role == CallRole::Launch)
+                    asyncCalls.push_back(m_g.nodes[n].durationNs);
+        m_g.asyncCallNs = percentile(asyncCalls, 0.5, kDefaultAsyncCallNs);
+    }
+
+    // Whether a copy or memset call blocked is read from the times, not its
+    // name: cudaMemset of device memory returns before its memset runs,
+    // and cudaMemcpyAsync of pageable memory returns only once its copy
+    // is done (the calling thread staged it).
+    void markBlockingCopy(std::uint32_t call, std::uint32_t g)
+    {
+        GraphNode& c = m_g.nodes[call];
+        const GraphNode& gpu = m_g.nodes[g];
+        if (c.role != CallRole::Launch && c.role != CallRole::SyncCopy)
+            return;
+        if (gpu.kind != OpKind::Upload && gpu.kind != OpKind::Download && gpu.kind != OpKind::Memset
+            && gpu.kind != OpKind::DeviceCopy && gpu.kind != OpKind::PeerCopy)
+            return;
+        c.role = c.measuredEndNs + kClockToleranceNs >= gpu.measuredEndNs ? CallRole::SyncCopy : CallRole::Launch;
+    }
+
+    // GPU ops with no enqueueing call: released by the host op of their
+    // chunk (else any host op) that ended last before they began.
+    void inferLaunches()
+    {
+        std::map<int, std::vector<std::pair<std::int64_t, std::uint32_t>>> hostEnds; // chunk -> (end, node)
+        for (const auto& lane : m_hostLanes)
+            for (std::uint32_t n : lane) {
+                const GraphNode& h = m_g.nodes[n];
+                hostEnds[-1].emplace_back(h.measuredEndNs, n);
+                if (h.chunk >= 0)
+                    hostEnds[h.chunk].emplace_back(h.measuredEndNs, n);
+            }
+        for (auto& [chunk, ends] : hostEnds)
+            std::sort(ends.begin(), ends.end());
+        const auto latestBefore = [&](int chunk, std::int64_t t) -> std::int64_t {
+            const auto found = hostEnds.find(chunk);
+            if (found == hostEnds.end())
+                return -1;
+            const auto& v = found->second;
+            auto it = std::upper_bound(v.begin(), v.end(), std::make_pair(t, UINT32_MAX));
+            return it == v.begin() ? -1 : std::prev(it)->second;
+        };
+        for (std::uint32_t g : m_gpu) {
+            GraphNode& node = m_g.nodes[g];
+            if (node.call != UINT32_MAX || adoptStagingWait(g))
+                continue;
+            ++m_g.unlaunchedGpuNodes;
+            const int runChunk = m_run.ops[node.op].chunk;
+            std::int64_t host = runChunk >= 0 ? latestBefore(runChunk, node.measuredBeginNs + kClockToleranceNs) : -1;
+            if (host < 0)
+                host = latestBefore(-1, node.measuredBeginNs + kClockToleranceNs);
+            if (host >= 0)
+                addEdge(static_cast<std::uint32_t>(host), g, EdgeKind::Launch, true, false, 0);
+        }
+    }
+
+    // Our pipelines' synchronous pageable copies: the host's wait of the
+    // same chunk, bytes and memory that holds the copy's begin is the copy
+    // call itself (the driver stages the data on that thread).
+    bool adoptStagingWait(std::uint32_t g)
+    {
+        GraphNode& node = m_g.nodes[g];
+        if ((node.kind != OpKind::Upload && node.kind != OpKind::Download) || node.memory != HostMemoryKind::Pageable)
+            return false;
+        for (const auto& lane : m_hostLanes) {
+            auto it = std::upper_bound(lane.begin(), lane.end(), node.measuredBeginNs,
+                                       [&](std::int64_t t, std::uint32_t n) { return t < m_g.nodes[n].measuredBeginNs; });
+            if (it == lane.begin())
+                continue;
+            GraphNode& wait = m_g.nodes[*std::prev(it)];
+            const Op& op = m_run.ops[wait.op];
+            if (wait.kind != OpKind::HostWait || wait.call != UINT32_MAX || op.bytes != node.bytes
+                || op.memory != HostMemoryKind::Pageable || op.chunk != m_run.ops[node.op].chunk
+                || wait.measuredEndNs + kClockToleranceNs < node.measuredEndNs)
+                continue;
+            wait.call = g;
+            wait.role = CallRole::SyncCopy;
+            node.call = *std::prev(it);
+            addEdge(node.call, g, EdgeKind::Launch, false, false, node.measuredBeginNs - wait.measuredBeginNs);
+            return true;
+        }
+        return false;
+    }
+
+    // When a GPU node was enqueued: its call's begin, else its own begin.
+    std::int64_t enqueuedAt(const GraphNode& g) const
+    {
+        return g.call != UINT32_MAX ? m_g.nodes[g.call].measuredBeginNs : g.measuredBeginNs;
+    }
+
+    // ---- Blocking edges
+
+    void addBlocking()
+    {
+        std::vector<std::uint32_t> byEnd = m_gpu;
+        std::sort(byEnd.begin(), byEnd.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return m_g.nodes[a].measuredEndNs < m_g.nodes[b].measuredEndNs;
+        });
+        for (const auto& lane : m_hostLanes)
+            for (std::uint32_t n : lane) {
+                GraphNode& call = m_g.nodes[n];
+                if (call.role == CallRole::SyncCopy && call.call != UINT32_MAX) {
+                    blockOn(n, {call.call});
+                } else if (call.role == CallRole::Sync || call.role == CallRole::Alloc
+                           || call.role == CallRole::SyncCopy) {
+                    const std::int64_t awaited = awaitedBy(n, byEnd);
+                    if (awaited < 0)
+                        continue;
+                    const bool waited = m_g.nodes[static_cast<std::size_t>(awaited)].measuredEndNs > call.measuredBeginNs;
+                    // An allocation that did not wait for the GPU is host work.
+                    if (call.role == CallRole::Alloc && !waited)
+                        continue;
+                    if (call.role == CallRole::Alloc || isDeviceWideSync(m_run, m_run.ops[call.op]))
+                        blockOn(n, lastOfEachStream(call.measuredBeginNs, static_cast<std::uint32_t>(awaited)));
+                    else
+                        blockOn(n, {static_cast<std::uint32_t>(awaited)});
+                }
+            }
+    }
+
+    // The GPU node a waiting call returned after: enqueued before the call
+    // began, the latest to end by the time it returned (of its own chunk
+    // first, where the run numbers chunks and the call has one).
+    std::int64_t awaitedBy(std::uint32_t n, const std::vector<std::uint32_t>& byEnd) const
+    {
+        const GraphNode& call = m_g.nodes[n];
+        const std::int64_t limit = call.measuredEndNs + kClockToleranceNs;
+        auto it = std::upper_bound(byEnd.begin(), byEnd.end(), limit, [&](std::int64_t t, std::uint32_t g) {
+            return t < m_g.nodes[g].measuredEndNs;
+        });
+        std::int64_t any = -1;
+        const int chunk = m_run.ops[call.op].chunk;
+        for (int looked = 0; it != byEnd.begin() && looked < 256; ++looked) {
+            --it;
+            const GraphNode& g = m_g.nodes[*it];
+            if (enqueuedAt(g) > call.measuredBeginNs + kClockToleranceNs)
+                continue;
+            if (any < 0)
+                any = *it;
+            if (chunk < 0 || m_run.ops[g.op].chunk == chunk)
+                return *it;
+            if (g.measuredEndNs < call.measuredBeginNs)
+                break;
+        }
+        return any;
+    }
+
+    // Every stream's last node enqueued before `t`, and `awaited`.
+    std::vector<std::uint32_t> lastOfEachStream(std::int64_t t, std::uint32_t awaited) const
+    {
+        std::vector<std::uint32_t> out{awaited};
+        for (const auto& [lane, nodes] : m_streams) {
+            std::int64_t last = -1;
+            for (std::uint32_t n : nodes)
+                if (enqueuedAt(m_g.nodes[n]) <= t + kClockToleranceNs)
+                    last = n;
+            if (last >= 0 && static_cast<std::uint32_t>(last) != awaited)
+                out.push_back(static_cast<std::uint32_t>(last));
+        }
+        return out;
+    }
+
+    // The call returns after the latest of `gpu` ends, by the time it took to
+    // return after the wait was over; its own time is that return time (the
+    // part of a waiting call that is not waiting).
+    void blockOn(std::uint32_t n, const std::vector<std::uint32_t>& gpu)
+    {
+        GraphNode& call = m_g.nodes[n];
+        std::int64_t satisfied = call.measuredBeginNs;
+        for (std::uint32_t g : gpu)
+            satisfied = std::max(satisfied, m_g.nodes[g].measuredEndNs);
+        const std::int64_t tail = std::max<std::int64_t>(0, call.measuredEndNs - satisfied);
+        call.durationNs = tail;
+        for (std::uint32_t g : gpu)
+            addEdge(g, n, EdgeKind::Blocking, true, true, tail);
+    }
+
+    // ---- Cross-stream edges: the legacy default stream's barriers
+
+    void addLegacyBarriers()
+    {
+        std::vector<int> legacy, blocking;
+        for (const auto& [lane, nodes] : m_streams) {
+            const Lane& l = m_run.lanes[static_cast<std::size_t>(lane)];
+            if (isLegacyStream(l))
+                legacy.push_back(lane);
+            else if (l.streamKind == StreamKind::Blocking)
+                blocking.push_back(lane);
+        }
+        if (legacy.empty() || blocking.empty())
+            return;
+        // Work on the legacy stream waits for the blocking streams' work
+        // enqueued before it, and theirs for its.
+        const auto barrier = [&](const std::vector<int>& waitFor, std::uint32_t n) {
+            const std::int64_t t = enqueuedAt(m_g.nodes[n]);
+            for (int lane : waitFor) {
+                std::int64_t last = -1;
+                for (std::uint32_t m : m_streams[lane])
+                    if (enqueuedAt(m_g.nodes[m]) < t)
+                        last = m;
+                if (last >= 0)
+                    addEdge(static_cast<std::uint32_t>(last), n, EdgeKind::CrossStream, true, false, 0);
+            }
+        };
+        for (int lane : legacy)
+            for (std::uint32_t n : m_streams[lane])
+                barrier(blocking, n);
+        for (int lane : blocking)
+            for (std::uint32_t n : m_streams[lane])
+                barrier(legacy, n);
+    }
+
+    // ---- Waits the trace does not name
+
+    void inferUnexplainedWaits()
+    {
+        std::vector<std::int64_t> explained(m_g.nodes.size(), INT64_MIN);
+        for (const GraphEdge& e : m_g.edges) {
+            if (e.toEnd)
+                continue;
+            const GraphNode& from = m_g.nodes[e.from];
+            const std::int64_t t = (e.fromEnd ? from.measuredEndNs : from.measuredBeginNs) + e.lagNs;
+            explained[e.to] = std::max(explained[e.to], t);
+        }
+        std::map<EngineClass, std::vector<std::int64_t>> engineEnds;
+        std::vector<std::pair<std::int64_t, std::uint32_t>> gpuEnds, hostEnds;
+        for (std::uint32_t g : m_gpu) {
+            engineEnds[m_g.nodes[g].engine].push_back(m_g.nodes[g].measuredEndNs);
+            gpuEnds.emplace_back(m_g.nodes[g].measuredEndNs, g);
+        }
+        for (const auto& lane : m_hostLanes)
+            for (std::uint32_t n : lane)
+                hostEnds.emplace_back(m_g.nodes[n].measuredEndNs, n);
+        for (auto& [engine, ends] : engineEnds)
+            std::sort(ends.begin(), ends.end());
+        std::sort(gpuEnds.begin(), gpuEnds.end());
+        std::sort(hostEnds.begin(), hostEnds.end());
+        for (std::uint32_t g : m_gpu) {
+            const GraphNode& node = m_g.nodes[g];
+            const std::int64_t from = explained[g] == INT64_MIN ? node.measuredBeginNs : explained[g];
+            if (node.measuredBeginNs - from <= kUnexplainedWaitNs || engineWasBusy(engineEnds[node.engine], from, node))
+                continue;
+            const std::int64_t cause = latestEnd(gpuEnds, from, node, true);
+            const std::int64_t host = cause < 0 ? latestEnd(hostEnds, from, node, false) : cause;
+            if (host < 0)
+                continue;
+            const GraphNode& c = m_g.nodes[static_cast<std::size_t>(host)];
+            addEdge(static_cast<std::uint32_t>(host), g, EdgeKind::Inferred, true, false,
+                    node.measuredBeginNs - c.measuredEndNs);
+            ++m_g.inferredEdges;
+        }
+    }
+
+    // Another op of the node's engine class ended between what explains the
+    // node and its begin: it queued for the engine (the replay models that).
+    static bool engineWasBusy(const std::vector<std::int64_t>& ends, std::int64_t from, const GraphNode& node)
+    {
+        auto it = std::lower_bound(ends.begin(), ends.end(), node.measuredBeginNs - kUnexplainedWaitNs);
+        // Ends up to the node's own begin: a memset of a microsecond would
+        // otherwise explain itself.
+        return it != ends.end() && *it <= node.measuredBeginNs && *it >= from;
+    }
+
+    // The op (of another lane) that ended last in (from, node's begin].
+    std::int64_t latestEnd(const std::vector<std::pair<std::int64_t, std::uint32_t>>& ends, std::int64_t from,
+                           const GraphNode& node, bool otherLane) const
+    {
+        auto it = std::upper_bound(ends.begin(), ends.end(),
+                                   std::make_pair(node.measuredBeginNs + kClockToleranceNs, UINT32_MAX));
+        while (it != ends.begin()) {
+            --it;
+            if (it->first <= from)
+                return -1;
+            const GraphNode& c = m_g.nodes[it->second];
+            if (!otherLane || c.lane != node.lane)
+                return it->second;
+        }
+        return -1;
+    }
+
+    // ---- The engine model the run itself shows
+
+    void describeModel()
+    {
+        const int engines = m_run.device.asyncEngineCount;
+        m_g.copyEngines = engines == 1 ? 1 : 2;
+        // Kernels that ran at once (beyond clock slivers): the replay lets as
+        // many run together, and no more.
+        std::vector<std::pair<std::int64_t, int>> edges;
+        for (std::uint32_t g : m_gpu)
+            if (m_g.nodes[g].engine == EngineClass::Compute) {
+                edges.emplace_back(m_g.nodes[g].measuredBeginNs + kClockToleranceNs, +1);
+                edges.emplace_back(m_g.nodes[g].measuredEndNs, -1);
+            }
+        std::sort(edges.begin(), edges.end());
+        int now = 0, most = 1;
+        for (const auto& [t, d] : edges)
+            most = std::max(most, now += d);
+        m_g.kernelSlots = most;
+        m_g.measuredSpanBeginNs = INT64_MAX;
+        m_g.measuredSpanEndNs = INT64_MIN;
+        for (std::uint32_t g : m_gpu) {
+            m_g.measuredSpanBeginNs = std::min(m_g.measuredSpanBeginNs, m_g.nodes[g].measuredBeginNs);
+            m_g.measuredSpanEndNs = std::max(m_g.measuredSpanEndNs, m_g.nodes[g].measuredEndNs);
+        }
+        m_g.notes = std::to_string(m_g.gpuNodes) + " GPU ops";
+        if (m_g.unlaunchedGpuNodes > 0)
+            m_g.notes += ", " + std::to_string(m_g.unlaunchedGpuNodes) + " released by the host op of their chunk";
+        if (m_g.inferredEdges > 0)
+            m_g.notes += ", " + std::to_string(m_g.inferredEdges) + " waits inferred from the times";
+    }
+
+    const Run& m_run;
+    std::int64_t m_begin;
+    std::int64_t m_end;
+    RunGraph m_g;
+    std::vector<std::uint32_t> m_gpu;                     // GPU nodes
+    std::vector<std::vector<std::uint32_t>> m_hostLanes;  // per host lane, the kept nodes in order
+    std::map<int, std::vector<std::uint32_t>> m_streams;  // per stream lane, its nodes in order
+};
+
+} // namespace
+
+const char* toString(EdgeKind kind)
+{
+    switch (kind) {
+    case EdgeKind::StreamOrder: return "stream order";
+    case EdgeKind::Launch: return "launch";
+    case EdgeKind::HostOrder: return "host order";
+    case EdgeKind::Blocking: return "blocking";
+    case EdgeKind::CrossStream: return "cross-stream";
+    case EdgeKind::Inferred: return "inferred";
+    }
+    return "?";
+}
+
+bool isLegacyStream(const Lane& lane)
+{
+    if (lane.kind != LaneKind::Stream)
+        return false;
+    if (lane.streamKind != StreamKind::Unknown)
+        return lane.streamKind == StreamKind::LegacyDefault;
+    return contains(lane.name, "default stream (legacy)") || contains(lane.name, "(legacy default)");
+}
+
+GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs)
+{
+    return Builder(run, beginNs, endNs).build();
+}
+
+GraphBuild buildRunGraph(const Run& run)
+{
+    return buildRunGraph(run, run.timedBeginNs, run.timedEndNs);
+}
+
+} // namespace ovs

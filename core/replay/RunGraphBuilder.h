@@ -1,0 +1,36 @@
+#pragma once
+
+#include "replay/RunGraph.h"
+#include "trace/Run.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ovs {
+
+// The legacy default stream of its context, by the lane's typed fact, or
+// for traces written before it, by the names older writers gave it.
+bool isLegacyStream(const Lane& lane);
+
+struct GraphBuild {
+    std::optional<RunGraph> graph;
+    std::string why; // why there is no graph; empty when there is one
+};
+
+// The graph of the ops of `run` that begin in [beginNs, endNs) (the judged
+// span; the run's timed region by default). What each op waited for comes
+// from the trace where it says (correlation ids join calls to their GPU
+// work; a synchronize names its kind) and is inferred from the times where it
+// does not (docs/what-if.md, "The graph"):
+// - a synchronize or a wait waited for the GPU op it returned after: the
+//   latest-ending one enqueued before it, ending before it returned;
+// - a GPU op with no enqueueing call (our pipelines record none) was released
+//   by the host op of its chunk that ended last before it began;
+// - a GPU op that began later than its stream, its call and its engine allow
+//   waited for the op of another stream that ended last before it (an event
+//   wait the trace does not name).
+GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs);
+GraphBuild buildRunGraph(const Run& run);
+
+} // namespace ovs

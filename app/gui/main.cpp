@@ -194,6 +194,8 @@ int exportHeadless(const QStringList& args)
         return fail(2, error);
     if (!bandwidth.isEmpty() && !ovs::ui::imageFormatForPath(bandwidth, &error))
         return fail(2, error);
+    if (!whatIf.isEmpty() && !ovs::ui::isExportWhatIfId(whatIf, &error))
+        return fail(2, error);
 
     auto loaded = ovs::loadTrace(QFile::encodeName(input).toStdString(), maxTraceBytes);
     if (!loaded.trace)

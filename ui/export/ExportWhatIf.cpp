@@ -42,14 +42,21 @@ bool fail(QString* error, const QString& message)
 
 } // namespace
 
+bool isExportWhatIfId(const QString& id, QString* error)
+{
+    QStringList ids;
+    if (id == QLatin1String("all") || knownId(id, &ids))
+        return true;
+    return fail(error, QStringLiteral("--what-if: unknown finding '%1' (a kind id: %2; parts of a combined "
+                                      "finding joined with '+'; or all)")
+                           .arg(id, ids.join(QStringLiteral(", "))));
+}
+
 bool chooseExportWhatIf(TraceDocument& document, ViewState& view, const QString& id, QString* error)
 {
+    if (!isExportWhatIfId(id, error))
+        return false;
     const bool everyFix = id == QLatin1String("all");
-    QStringList ids;
-    if (!everyFix && !knownId(id, &ids))
-        return fail(error, QStringLiteral("--what-if: unknown finding '%1' (a kind id: %2; parts of a combined "
-                                          "finding joined with '+'; or all)")
-                               .arg(id, ids.join(QStringLiteral(", "))));
     AnalysisCache* cache = AnalysisCache::of(&document);
     QString why = everyFix ? QStringLiteral("no run has a finding with a fix to replay")
                            : QStringLiteral("no run has the finding '%1'").arg(id);

@@ -16,5 +16,8 @@ class ViewState;
 // and the view's what-if is set. False, with the reason, when the ID is
 // unknown or no run has it replayed.
 bool chooseExportWhatIf(TraceDocument& document, ViewState& view, const QString& id, QString* error);
+// Whether `id` is one chooseExportWhatIf knows, before any trace is read;
+// false with the ids that are.
+bool isExportWhatIfId(const QString& id, QString* error);
 
 } // namespace ovs::ui

@@ -24,6 +24,7 @@ class TimelineLegend;
 class TimelinePlottable;
 class TraceDocument;
 struct TimelineStyle;
+struct WhatIfGhost;
 
 // The timeline: one axis rect per run, stacked, all on the ViewState's time
 // range; a title row per run, lane names on the left, the time ruler under

@@ -218,13 +218,13 @@ private slots:
 
     void whatIfDrawsTheGhost()
     {
-        // The pageable copies' finding, replayed with pinned memory: its
+        // The one-stream finding, replayed with a stream per chunk: its
         // ghost adds the run's lanes again, under it, in translucent colours.
-        const QString profiled = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/profiled/pageable_async.json";
+        const QString profiled = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/profiled/one_stream.json";
         const QString plain = m_dir.filePath("plain.png"), ghost = m_dir.filePath("ghost.png"),
                       all = m_dir.filePath("all.png");
         QCOMPARE(gui({"export", profiled, "-o", plain}).exitCode, 0);
-        Result r = gui({"export", profiled, "-o", ghost, "--what-if", "pageable-memory"});
+        Result r = gui({"export", profiled, "-o", ghost, "--what-if", "one-stream"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QImage p(plain), g(ghost);
         QVERIFY(!p.isNull() && !g.isNull());
@@ -244,7 +244,8 @@ private slots:
         // which no measured op has.
         const auto light = [](const QImage& image) {
             QList<QColor> fills;
-            for (const ovs::OpKind kind : {ovs::OpKind::Upload, ovs::OpKind::Download, ovs::OpKind::Kernel}) {
+            for (const ovs::OpKind kind : {ovs::OpKind::Upload, ovs::OpKind::Download, ovs::OpKind::Kernel,
+                                           ovs::OpKind::Alloc, ovs::OpKind::Free}) {
                 const QColor c = ovs::ui::opColor(kind);
                 const auto mix = [](int v) { return static_cast<int>(std::lround(0.4 * v + 0.6 * 255)); };
                 fills << QColor(mix(c.red()), mix(c.green()), mix(c.blue()));
@@ -263,9 +264,9 @@ private slots:
 
         // A finding the run does not have: said so, nothing written.
         const QString none = m_dir.filePath("none.png");
-        r = gui({"export", profiled, "-o", none, "--what-if", "small-copies"});
+        r = gui({"export", profiled, "-o", none, "--what-if", "legacy-default-stream"});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("--what-if small-copies: "), qPrintable(r.err));
+        QVERIFY2(r.err.contains("--what-if legacy-default-stream: "), qPrintable(r.err));
         QVERIFY(!QFile::exists(none));
     }
 

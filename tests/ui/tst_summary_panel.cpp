@@ -397,59 +397,101 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-finding.png"));
         }
-        // Its what-if: the run replayed with pinned memory, drawn under it.
+        // Its what-if is drawn where the replay costed it; else the line
+        // under the list says why not.
         tree->setCurrentItem(pageable);
-        QVERIFY2(expected.whatIf.replayed, expected.whatIf.why.c_str());
-        QVERIFY(f.fixes != 0);
-        QCOMPARE(view->whatIf(), (WhatIfChoice{0, f.fixes}));
-        QTRY_COMPARE_WITH_TIMEOUT(window.timeline()->ghostRun(), 0, kTimeoutMs);
-        QCOMPARE(window.timeline()->ghostTimeline()->laneCount(), timeline.laneCount());
-        QVERIFY2(window.timeline()->ghostTitleText().startsWith("what if: pin host memory"),
-                 qPrintable(window.timeline()->ghostTitleText()));
         FindingsView* findings = window.summaryPanel()->findingsView();
-        QVERIFY2(findings->detailText().contains("What if: pin host memory, drawn under the run"),
-                 qPrintable(findings->detailText()));
-        // A finding with no fix to replay shows none, and says why.
-        const auto noFix = std::find_if(expected.findings.begin(), expected.findings.end(),
-                                        [](const Finding& x) { return x.fixes == 0; });
-        QVERIFY(noFix != expected.findings.end());
-        tree->setCurrentItem(runItem->child(static_cast<int>(noFix - expected.findings.begin())));
-        QVERIFY(!view->whatIf().isValid());
-        QCOMPARE(window.timeline()->ghostRun(), -1);
-        QVERIFY2(findings->detailText().contains("What if: none: no replayable fix: cost is an estimate"),
-                 qPrintable(findings->detailText()));
-        // Every fix at once, from the View menu: there while the run has
-        // findings costed by the replay.
-        QAction* all = window.whatIf()->allFixesAction();
-        QCOMPARE(all->isEnabled(), expected.whatIf.allFixes != 0);
-        if (all->isEnabled()) {
-            all->trigger();
-            QCOMPARE(view->whatIf(), (WhatIfChoice{0, expected.whatIf.allFixes}));
-            QVERIFY(all->isChecked());
-            QTRY_COMPARE_WITH_TIMEOUT(window.timeline()->ghostRun(), 0, kTimeoutMs);
-        } else {
-            QVERIFY(!window.whatIf()->chooseAllFixes());
-            QVERIFY(!view->whatIf().isValid());
-        }
-        // Choosing a finding replaces it.
-        tree->setCurrentItem(pageable);
-        QCOMPARE(view->whatIf(), (WhatIfChoice{0, f.fixes}));
-        QCOMPARE(all->isChecked(), f.fixes == expected.whatIf.allFixes);
+        QCOMPARE(view->whatIf().isValid(), f.costSource == CostSource::Replay);
+        if (f.costSource != CostSource::Replay)
+            QVERIFY2(findings->detailText().contains("What if: none: "), qPrintable(findings->detailText()));
 
         // Choosing the run's row clears the highlight.
         tree->setCurrentItem(runItem);
         QVERIFY(view->highlight().empty());
-        QVERIFY(!view->whatIf().isValid());
-        QCOMPARE(window.timeline()->ghostRun(), -1);
         tree->setCurrentItem(pageable);
         QVERIFY(!view->highlight().empty());
-        QTRY_COMPARE_WITH_TIMEOUT(window.timeline()->ghostRun(), 0, kTimeoutMs);
-        // A new document drops the findings, their highlight and the ghost.
+        // A new document drops the findings and their highlight.
         window.document()->clear();
         QVERIFY(view->highlight().empty());
-        QVERIFY(!view->whatIf().isValid());
-        QCOMPARE(window.timeline()->ghostRun(), -1);
         QCOMPARE(tree->topLevelItemCount(), 0);
+    }
+
+    void choosingAFindingShowsItsWhatIf()
+    {
+        // A program recorded on the H200 with all its work on one stream:
+        // the replay with a stream per chunk costs the finding.
+        const TraceLoadResult loaded = loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/profiled/one_stream.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        MainWindow window;
+        window.setInteractive(false);
+        window.document()->setTrace(*loaded.trace, "one_stream.json");
+        QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
+        const RunFindings expected = analyzeFindings(loaded.trace->runs[0], loaded.trace->sweeps);
+        QVERIFY2(expected.whatIf.replayed, expected.whatIf.why.c_str());
+        QTreeWidget* tree = window.summaryPanel()->findingsTree();
+        QTreeWidgetItem* runItem = tree->topLevelItem(0);
+        QCOMPARE(runItem->childCount(), static_cast<int>(expected.findings.size()));
+        const auto indexOf = [&](auto predicate) {
+            const auto it = std::find_if(expected.findings.begin(), expected.findings.end(), predicate);
+            return it == expected.findings.end() ? -1 : static_cast<int>(it - expected.findings.begin());
+        };
+        const int oneStream = indexOf([](const Finding& x) { return x.kind == FindingKind::OneStream; });
+        const int noFix = indexOf([](const Finding& x) { return x.fixes == 0; });
+        QVERIFY(oneStream >= 0 && noFix >= 0);
+        const Finding& f = expected.findings[static_cast<std::size_t>(oneStream)];
+        QCOMPARE(f.costSource, CostSource::Replay);
+
+        // Chosen: the ghost under the run, the measured lanes first (the
+        // fix adds streams), the saving in its title.
+        ViewState* view = window.viewState();
+        TimelinePlot* timeline = window.timeline();
+        FindingsView* findings = window.summaryPanel()->findingsView();
+        tree->setCurrentItem(runItem->child(oneStream));
+        QCOMPARE(view->whatIf(), (WhatIfChoice{0, f.fixes}));
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        const Run& measured = window.document()->run(0).run();
+        const Run& ghost = timeline->ghostTimeline()->run();
+        QVERIFY(ghost.lanes.size() >= measured.lanes.size());
+        for (std::size_t i = 0; i < measured.lanes.size(); ++i)
+            QCOMPARE(ghost.lanes[i].name, measured.lanes[i].name);
+        const QString title = timeline->ghostTitleText();
+        QVERIFY2(title.startsWith("what if: a stream per chunk \u2014 replay ") && title.contains(" saves "),
+                 qPrintable(title));
+        QVERIFY2(findings->detailText().contains("What if: a stream per chunk, drawn under the run"),
+                 qPrintable(findings->detailText()));
+        QVERIFY(timeline->ghostAxisRect()->outerRect().top() >= timeline->runAxisRect(0)->outerRect().bottom());
+
+        // A finding with no fix to replay: none, and why.
+        tree->setCurrentItem(runItem->child(noFix));
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
+        QVERIFY2(findings->detailText().contains("What if: none: no replayable fix: cost is an estimate"),
+                 qPrintable(findings->detailText()));
+
+        // Every fix at once, from the View menu.
+        QAction* all = window.whatIf()->allFixesAction();
+        QVERIFY(expected.whatIf.allFixes != 0);
+        QVERIFY(all->isEnabled());
+        all->trigger();
+        QCOMPARE(view->whatIf(), (WhatIfChoice{0, expected.whatIf.allFixes}));
+        QVERIFY(all->isChecked());
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        all->trigger();
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
+
+        // Choosing another replaces it; the run's row clears it; so does a
+        // new document.
+        tree->setCurrentItem(runItem->child(oneStream));
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        tree->setCurrentItem(runItem);
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
+        tree->setCurrentItem(runItem->child(oneStream));
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        window.document()->clear();
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
     }
 };
 

@@ -69,15 +69,21 @@ bool chooseExportWhatIf(TraceDocument& document, ViewState& view, const QString&
         const RunFindings& findings = analysed->analysis.findings;
         FixSet fixes = everyFix ? findings.whatIf.allFixes : 0;
         bool found = everyFix;
+        bool replayCosted = everyFix;
         for (const Finding& f : findings.findings)
             if (!everyFix && !found && findingId(f) == id.toStdString()) {
                 found = true;
                 fixes = f.fixes;
+                replayCosted = f.costSource == CostSource::Replay;
             }
         if (!found)
             continue;
         if (fixes == 0) {
             why = everyFix ? why : QStringLiteral("the finding '%1' has no replayable fix: its cost is an estimate").arg(id);
+            continue;
+        }
+        if (!replayCosted && findings.whatIf.replayed) {
+            why = QStringLiteral("the replay could not apply the fix of '%1': its cost is an estimate").arg(id);
             continue;
         }
         if (!findings.whatIf.replayed) {

@@ -22,11 +22,12 @@ QString costText(const Finding& f)
     return TimeFormat::duration(static_cast<double>(f.costNs));
 }
 
-// Whether the replay can show this finding's fix: the run was replayed and
-// the finding names a fix the replay applies.
+// Whether the replay can show this finding's fix: its cost is what the
+// replay with the fix saves (a fix the replay could not apply leaves the
+// cost an estimate, and a ghost that would only repeat the run).
 bool hasGhost(const AnalysedRun& a, const Finding& f)
 {
-    return f.fixes != 0 && a.analysis.findings.whatIf.replayed;
+    return f.fixes != 0 && a.analysis.findings.whatIf.replayed && f.costSource == CostSource::Replay;
 }
 
 // Why a finding has no ghost, in the words of its cost.
@@ -34,8 +35,10 @@ QString noGhostReason(const AnalysedRun& a, const Finding& f)
 {
     if (f.fixes == 0)
         return QObject::tr("no replayable fix: cost is an estimate");
-    return QObject::tr("the run could not be replayed (%1): cost is an estimate")
-        .arg(QString::fromStdString(a.analysis.findings.whatIf.why));
+    if (!a.analysis.findings.whatIf.replayed)
+        return QObject::tr("the run could not be replayed (%1): cost is an estimate")
+            .arg(QString::fromStdString(a.analysis.findings.whatIf.why));
+    return QObject::tr("the replay could not apply its fix: cost is an estimate");
 }
 
 } // namespace

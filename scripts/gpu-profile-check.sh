@@ -80,7 +80,8 @@ EOF
   ldd "$examples/one_stream" | grep -i cuda || echo "examples: CUDA runtime linked statically"
   "$cli" profile --help | tail -n 12
 
-  for ex in pageable_async legacy_default_stream one_stream sync_in_loop malloc_in_loop; do
+  for ex in pageable_async legacy_default_stream one_stream sync_in_loop malloc_in_loop event_wait_per_chunk \
+    memcpy_around_kernel; do
     profile "$ex" "$examples/$ex"
     profile "$ex-fix" "$examples/$ex" --fix
   done

@@ -26,7 +26,9 @@ Trace makeTrace()
     real.timing = "cuda-events+cupti";
     real.timedBeginNs = 1'000;
     real.timedEndNs = 20'000;
-    real.lanes = {{"stream 0", LaneKind::Stream}, {"stream 1", LaneKind::Stream}, {"host", LaneKind::HostThread}};
+    real.lanes = {{"stream 0", LaneKind::Stream, 0, StreamKind::Blocking},
+                  {"stream 1", LaneKind::Stream, 0, StreamKind::LegacyDefault},
+                  {"host", LaneKind::HostThread}};
     real.ops = {
         makeOp(OpKind::Upload, 0, 3, 1'234'567, 2'234'567, 2'000'000, HostMemoryKind::Pinned, 1'500'000, 2'000'000),
         makeOp(OpKind::Kernel, 1, 3, 2'234'567, 2'300'001, 0, HostMemoryKind::None),
@@ -147,6 +149,15 @@ void TestChromeExport::namesThreadsAfterLanes()
             QVERIFY(sort);
             QCOMPARE(name->find("args")->find("name")->asString(), trace.runs[r].lanes[l].name);
             QCOMPARE(sort->find("args")->find("sort_index")->asInteger(), static_cast<std::int64_t>(l));
+            // A stream lane's kind where it is known, in the native format's words.
+            const Lane& lane = trace.runs[r].lanes[l];
+            const Json* streamKind = name->find("args")->find("streamKind");
+            if (lane.streamKind == StreamKind::Unknown)
+                QVERIFY(!streamKind);
+            else {
+                QVERIFY(streamKind);
+                QCOMPARE(streamKind->asString(), std::string(toString(lane.streamKind)));
+            }
         }
     }
 }

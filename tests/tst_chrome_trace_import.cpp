@@ -60,6 +60,7 @@ private slots:
     void microseconds();
     void mapsEventsToOps();
     void overlappingCallsGetAnExtraLane();
+    void onlyTheLegacyStreamHasAKnownKind();
     void bareArrayAndStringIds();
     void refusesWhatItCannotRead_data();
     void refusesWhatItCannotRead();
@@ -127,6 +128,10 @@ void TestChromeTraceImport::importsPyTorchTraces()
         expected.insert(s.toStdString());
     QCOMPARE(laneNames(run, LaneKind::Stream), expected);
     QTEST(int(laneNames(run, LaneKind::HostThread).size()), "hostThreads");
+    // Kineto tells only the legacy default stream, by its id.
+    for (const Lane& lane : run.lanes)
+        QCOMPARE(lane.streamKind, lane.name.ends_with("(legacy default)") ? StreamKind::LegacyDefault
+                                                                          : StreamKind::Unknown);
 
     // Times count from the first imported event; GPU times are engine times.
     std::int64_t first = run.ops.front().startNs;
@@ -265,6 +270,27 @@ void TestChromeTraceImport::overlappingCallsGetAnExtraLane()
     QCOMPARE(laneNames(loaded.trace->runs[0], LaneKind::HostThread),
              (std::set<std::string>{"thread 2", "thread 2 (2)"}));
     QVERIFY2(QString::fromStdString(loaded.note).contains("1 extra lanes"), loaded.note.c_str());
+}
+
+void TestChromeTraceImport::onlyTheLegacyStreamHasAKnownKind()
+{
+    const auto loaded = traceFromJson(chromeTrace({
+        x("kernel", "a", 0, 7, "0", "10", R"({"device":0,"stream":7})"),
+        x("kernel", "b", 0, 7, "5", "10", R"({"device":0,"stream":7})"), // overlaps a: an extra lane
+        x("kernel", "c", 0, 3, "0", "10", R"({"device":0,"stream":3})"),
+        x("cuda_runtime", "cudaLaunchKernel", 1, 2, "0", "1"),
+    }));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    std::map<std::string, StreamKind> kinds;
+    for (const Lane& lane : loaded.trace->runs.at(0).lanes)
+        kinds[lane.name] = lane.streamKind;
+    const std::map<std::string, StreamKind> expected = {
+        {"GPU 0 stream 7 (legacy default)", StreamKind::LegacyDefault},
+        {"GPU 0 stream 7 (legacy default) (2)", StreamKind::LegacyDefault},
+        {"GPU 0 stream 3", StreamKind::Unknown},
+        {"thread 2", StreamKind::Unknown},
+    };
+    QCOMPARE(kinds, expected);
 }
 
 void TestChromeTraceImport::bareArrayAndStringIds()

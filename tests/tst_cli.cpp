@@ -341,7 +341,8 @@ private slots:
         const QString trace = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/traces/h200-seed-defaults.json");
         const Result p = cli({"analyze", QDir::cleanPath(trace)});
         QVERIFY2(p.out.contains("| **binding: transfer** |") && p.out.contains("Findings (per run")
-                     && p.out.contains("one stream: costs"),
+                     && p.out.contains("What if (replay of the GPU's active span): replay ")
+                     && p.out.contains("1. pageable memory: its fix saves ") && p.out.contains(" ms (replay) ("),
                  qPrintable(p.out));
     }
 

@@ -164,6 +164,21 @@ private slots:
             if (op.kind == OpKind::Alloc && op.chunk >= 0)
                 ++allocsInLoop;
         QCOMPARE(allocsInLoop, config.loopAllocation != LoopAllocation::None ? config.chunks : 0);
+        // Every stream lane says what its stream is, as on the simulator.
+        const StreamKind own = config.streamSync == StreamSync::Blocking ? StreamKind::Blocking
+                                                                         : StreamKind::NonBlocking;
+        const StreamKind defaultKind = config.defaultStreamOp == DefaultStreamOp::Legacy
+                                           ? StreamKind::LegacyDefault
+                                           : StreamKind::PerThreadDefault;
+        int ownLanes = 0;
+        for (const Lane& lane : run.lanes) {
+            if (lane.kind != LaneKind::Stream)
+                continue;
+            const bool isDefault = lane.name.find("default stream") != std::string::npos;
+            ownLanes += !isDefault;
+            QCOMPARE(lane.streamKind, isDefault ? defaultKind : own);
+        }
+        QCOMPARE(ownLanes, config.slotCount);
     }
 
     void smallBuffersRegisterSeparately()

@@ -139,8 +139,12 @@ private slots:
             QCOMPARE(run.lanes[std::size_t(1 + t)].kind, LaneKind::HostThread);
         }
         const int firstStream = 1 + stagingLanes;
-        for (int s = 0; s < streams; ++s)
+        for (int s = 0; s < streams; ++s) {
             QCOMPARE(run.lanes[std::size_t(firstStream + s)].kind, LaneKind::Stream);
+            QCOMPARE(run.lanes[std::size_t(firstStream + s)].streamKind, StreamKind::NonBlocking);
+        }
+        for (int t = 0; t < firstStream; ++t)
+            QCOMPARE(run.lanes[std::size_t(t)].streamKind, StreamKind::Unknown);
 
         const int parts = stagingLanes > 0 ? threads : 1;
         switch (kind) {
@@ -250,6 +254,51 @@ private slots:
                 QVERIFY2(op.startNs >= it->second, qPrintable(QString("lane %1 overlaps at %2").arg(op.lane).arg(op.startNs)));
             laneEnd[op.lane] = op.endNs;
         }
+    }
+
+    void streamLanesSayWhatTheirStreamsAre_data()
+    {
+        QTest::addColumn<int>("sync");
+        QTest::addColumn<int>("defaultOp");
+        QTest::addColumn<int>("streamKind");  // of the pipeline's own streams
+        QTest::addColumn<int>("defaultKind"); // of the default-stream kernel's lane; -1: none
+        QTest::newRow("non-blocking") << int(StreamSync::NonBlocking) << int(DefaultStreamOp::None)
+                                      << int(StreamKind::NonBlocking) << -1;
+        QTest::newRow("blocking") << int(StreamSync::Blocking) << int(DefaultStreamOp::None)
+                                  << int(StreamKind::Blocking) << -1;
+        QTest::newRow("blocking + legacy default") << int(StreamSync::Blocking) << int(DefaultStreamOp::Legacy)
+                                                   << int(StreamKind::Blocking) << int(StreamKind::LegacyDefault);
+        QTest::newRow("non-blocking + legacy default") << int(StreamSync::NonBlocking) << int(DefaultStreamOp::Legacy)
+                                                       << int(StreamKind::NonBlocking)
+                                                       << int(StreamKind::LegacyDefault);
+        QTest::newRow("blocking + per-thread default") << int(StreamSync::Blocking) << int(DefaultStreamOp::PerThread)
+                                                       << int(StreamKind::Blocking)
+                                                       << int(StreamKind::PerThreadDefault);
+    }
+    void streamLanesSayWhatTheirStreamsAre()
+    {
+        QFETCH(int, sync);
+        QFETCH(int, defaultOp);
+        QFETCH(int, streamKind);
+        QFETCH(int, defaultKind);
+        SimDevice dev(*findSimPreset("h200"));
+        ProbeSink sink;
+        CancelFlag cancel;
+        PipelineConfig cfg = config(PipelineKind::PinnedData, 4, 1 << 20, 3, 1);
+        cfg.streamSync = static_cast<StreamSync>(sync);
+        cfg.defaultStreamOp = static_cast<DefaultStreamOp>(defaultOp);
+        const Run run = runPipeline(dev, cfg, sink, cancel);
+        QVERIFY2(run.status == RunStatus::Completed, run.error.c_str());
+        std::vector<int> kinds;
+        for (const Lane& lane : run.lanes)
+            if (lane.kind == LaneKind::Stream)
+                kinds.push_back(int(lane.streamKind));
+            else
+                QCOMPARE(lane.streamKind, StreamKind::Unknown);
+        std::vector<int> expected(3, streamKind);
+        if (defaultKind >= 0)
+            expected.push_back(defaultKind);
+        QCOMPARE(kinds, expected);
     }
 
     void everyStrategyIsDeterministic()

@@ -176,6 +176,57 @@ private slots:
         for (const Lane& lane : run.lanes)
             devices.push_back(lane.device);
         QCOMPARE(devices, (std::vector<int>{0, 0, 1, 1, 0, 0}));
+        // The kinds follow the lanes through the re-ordering too.
+        std::vector<StreamKind> kinds;
+        for (const Lane& lane : run.lanes)
+            kinds.push_back(lane.streamKind);
+        QCOMPARE(kinds, (std::vector<StreamKind>{StreamKind::LegacyDefault, StreamKind::Unknown,
+                                                 StreamKind::LegacyDefault, StreamKind::Unknown, StreamKind::Unknown,
+                                                 StreamKind::Unknown}));
+    }
+
+    void streamLanesSayTheirKind_data()
+    {
+        QTest::addColumn<int>("streamId");
+        QTest::addColumn<int>("flag"); // CUPTI's stream flag; -1: no stream record
+        QTest::addColumn<bool>("recordFirst"); // the stream record before the stream's first op
+        QTest::addColumn<int>("expected");
+        QTest::newRow("blocking") << 14 << int(kStreamFlagBlocking) << true << int(StreamKind::Blocking);
+        QTest::newRow("non-blocking") << 14 << int(kStreamFlagNonBlocking) << true << int(StreamKind::NonBlocking);
+        QTest::newRow("null flag") << 14 << int(kStreamFlagNull) << true << int(StreamKind::LegacyDefault);
+        QTest::newRow("the context's null stream") << 7 << -1 << true << int(StreamKind::LegacyDefault);
+        QTest::newRow("no stream record") << 14 << -1 << true << int(StreamKind::Unknown);
+        QTest::newRow("flag unknown") << 14 << 0 << true << int(StreamKind::Unknown);
+        QTest::newRow("record after the first op") << 14 << int(kStreamFlagNonBlocking) << false
+                                                   << int(StreamKind::NonBlocking);
+    }
+    void streamLanesSayTheirKind()
+    {
+        QFETCH(int, streamId);
+        QFETCH(int, flag);
+        QFETCH(bool, recordFirst);
+        QFETCH(int, expected);
+        TestProfileStream s = stream();
+        const auto streamRecord = [&] {
+            if (flag >= 0)
+                s.raw(StreamRecord{1, static_cast<std::uint32_t>(streamId), static_cast<std::uint32_t>(flag), 0});
+        };
+        if (recordFirst)
+            streamRecord();
+        s.kernel(kCuptiAtZero + 1, kCuptiAtZero + 2, "k", static_cast<std::uint32_t>(streamId), 1);
+        s.api(kCuptiAtZero + 1, kCuptiAtZero + 2, "cudaLaunchKernel", 100, 1);
+        if (!recordFirst)
+            streamRecord();
+        s.end();
+        ProcessRunBuilder builder(kZeroNs);
+        feed(builder, s);
+        if (recordFirst) // the live lane already knows
+            QCOMPARE(int(builder.live().lanes.front().streamKind), expected);
+        const Run run = builder.finish({}, {});
+        QCOMPARE(run.lanes.size(), std::size_t(2));
+        QCOMPARE(run.lanes[0].kind, LaneKind::Stream);
+        QCOMPARE(int(run.lanes[0].streamKind), expected);
+        QCOMPARE(run.lanes[1].streamKind, StreamKind::Unknown); // a host lane has none
     }
 
     void peerCopiesAreTheirOwnKind()

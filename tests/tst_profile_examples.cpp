@@ -56,6 +56,14 @@ int countKind(const Run& run, OpKind kind)
     return n;
 }
 
+int legacyOps(const Run& run)
+{
+    int n = 0;
+    for (const Op& op : run.ops)
+        n += run.lanes[op.lane].name == "default stream (legacy)";
+    return n;
+}
+
 std::set<int> gpuLanes(const Run& run)
 {
     std::set<int> lanes;
@@ -127,7 +135,8 @@ private slots:
     {
         QTest::addColumn<QString>("example");
         QTest::addColumn<bool>("fix");
-        for (const char* e : {"pageable_async", "legacy_default_stream", "one_stream", "sync_in_loop", "malloc_in_loop"})
+        for (const char* e : {"pageable_async", "legacy_default_stream", "one_stream", "sync_in_loop", "malloc_in_loop",
+                              "event_wait_per_chunk", "memcpy_around_kernel"})
             for (bool fix : {false, true})
                 QTest::newRow(qPrintable(QString::fromLatin1(e) + (fix ? " --fix" : ""))) << QString::fromLatin1(e)
                                                                                           << fix;
@@ -167,14 +176,36 @@ private slots:
 
     void legacyDefaultStreamWorkIsOnItsLane()
     {
-        const auto legacyOps = [](const Run& run) {
-            int n = 0;
+        const Run pitfall = profile("legacy_default_stream", false);
+        const Run fixed = profile("legacy_default_stream", true);
+        QCOMPARE(legacyOps(pitfall), kChunks); // the memsets
+        QCOMPARE(legacyOps(fixed), 0);
+        // CUPTI's stream records type the lanes: cudaStreamCreate's streams
+        // are blocking, the fix's cudaStreamNonBlocking ones are not.
+        const auto kindsOfLanesWithOps = [](const Run& run) {
+            std::set<StreamKind> kinds;
             for (const Op& op : run.ops)
-                n += run.lanes[op.lane].name == "default stream (legacy)";
-            return n;
+                if (run.lanes[op.lane].kind == LaneKind::Stream)
+                    kinds.insert(run.lanes[op.lane].streamKind);
+            return kinds;
         };
-        QCOMPARE(legacyOps(profile("legacy_default_stream", false)), kChunks); // the memsets
-        QCOMPARE(legacyOps(profile("legacy_default_stream", true)), 0);
+        QCOMPARE(kindsOfLanesWithOps(pitfall), (std::set<StreamKind>{StreamKind::Blocking, StreamKind::LegacyDefault}));
+        QCOMPARE(kindsOfLanesWithOps(fixed), std::set<StreamKind>{StreamKind::NonBlocking});
+    }
+
+    // cudaMemcpy puts the copies on the legacy default stream, the kernels
+    // stay on the created stream; with --fix nothing is on the legacy stream
+    // and copies run under kernels.
+    void memcpyAroundKernelCopiesOnTheLegacyStream()
+    {
+        const Run pitfall = profile("memcpy_around_kernel", false);
+        QCOMPARE(legacyOps(pitfall), 2 * kChunks);
+        QCOMPARE(gpuLanes(pitfall).size(), std::size_t(2));
+        QVERIFY(countNamed(pitfall, "cudaMemcpy") >= 2 * kChunks);
+        const Run fixed = profile("memcpy_around_kernel", true);
+        QCOMPARE(legacyOps(fixed), 0);
+        QCOMPARE(gpuLanes(fixed).size(), std::size_t(3));
+        QVERIFY(copiesOverlapKernels(fixed));
     }
 
     void oneStreamNeverOverlaps()
@@ -190,7 +221,22 @@ private slots:
     void syncInTheLoopShowsOneWaitPerChunk()
     {
         QVERIFY(countNamed(profile("sync_in_loop", false), "cudaDeviceSynchronize") >= kChunks);
-        QCOMPARE(countNamed(profile("sync_in_loop", true), "cudaDeviceSynchronize"), 0);
+        const Run fixed = profile("sync_in_loop", true);
+        QCOMPARE(countNamed(fixed, "cudaDeviceSynchronize"), 0);
+        QVERIFY(copiesOverlapKernels(fixed)); // the sync bound the plain program: the fix overlaps
+    }
+
+    // An event wait per chunk on two streams; --fix: four streams, one wait.
+    void eventWaitPerChunkShowsOneWaitPerChunk()
+    {
+        const Run pitfall = profile("event_wait_per_chunk", false);
+        QVERIFY(countNamed(pitfall, "cudaEventSynchronize") >= kChunks);
+        QCOMPARE(gpuLanes(pitfall).size(), std::size_t(2));
+        QVERIFY(!copiesOverlapKernels(pitfall)); // one chunk in flight
+        const Run fixed = profile("event_wait_per_chunk", true);
+        QCOMPARE(countNamed(fixed, "cudaEventSynchronize"), 1);
+        QCOMPARE(gpuLanes(fixed).size(), std::size_t(4));
+        QVERIFY(copiesOverlapKernels(fixed));
     }
 
     // Each example's pitfall is what the analysis finds (analysis/Findings.h),
@@ -204,6 +250,8 @@ private slots:
         QTest::newRow("one_stream") << "one_stream" << int(FindingKind::OneStream);
         QTest::newRow("sync_in_loop") << "sync_in_loop" << int(FindingKind::SyncInLoop);
         QTest::newRow("malloc_in_loop") << "malloc_in_loop" << int(FindingKind::AllocInLoop);
+        QTest::newRow("event_wait_per_chunk") << "event_wait_per_chunk" << int(FindingKind::SyncInLoop);
+        QTest::newRow("memcpy_around_kernel") << "memcpy_around_kernel" << int(FindingKind::SyncCopies);
     }
     void expectedFindingFiresAndNotWithFix()
     {
@@ -231,7 +279,7 @@ private slots:
     {
         QString report;
         profile("one_stream", false, false, &report);
-        QVERIFY2(report.contains("Findings (per run") && report.contains("one stream: costs")
+        QVERIFY2(report.contains("Findings (per run") && report.contains("one stream: its fix saves")
                      && report.contains("| device | streams | H2D |"),
                  qPrintable(report));
     }

@@ -35,7 +35,9 @@ Trace makeTrace()
     overlapped.timedBeginNs = 1'000;
     overlapped.timedEndNs = 9'500'000'000LL;
     overlapped.verification = {true, true, 0, "verified: 16777216 of 16777216 floats equal input + 1"};
-    overlapped.lanes = {{"stream 0", LaneKind::Stream}, {"stream 1", LaneKind::Stream}, {"host", LaneKind::HostThread},
+    overlapped.lanes = {{"stream 0", LaneKind::Stream, 0, StreamKind::NonBlocking},
+                        {"stream 1", LaneKind::Stream, 0, StreamKind::Blocking},
+                        {"host", LaneKind::HostThread},
                         {"staging 1", LaneKind::HostThread}};
     overlapped.ops = {
         makeOp(OpKind::Upload, 0, 0, 2'000, 5'000, 67'108'864, HostMemoryKind::Pinned, 2'100, 4'900),
@@ -62,7 +64,9 @@ Trace makeTrace()
     serialized.timedBeginNs = 0;
     serialized.timedEndNs = 0;
     serialized.verification = {true, false, 12, "12 mismatches"};
-    serialized.lanes = {{"host", LaneKind::HostThread}, {"stream 0", LaneKind::Stream}};
+    serialized.lanes = {{"host", LaneKind::HostThread},
+                        {"stream 0", LaneKind::Stream},
+                        {"per-thread default stream", LaneKind::Stream, 0, StreamKind::PerThreadDefault}};
     serialized.ops = {
         makeOp(OpKind::Register, 0, -1, 0, 10, 4096, HostMemoryKind::Registered),
         makeOp(OpKind::Upload, 1, 2'147'483'647, 10, 20, 1, HostMemoryKind::Registered, 10, 20),
@@ -77,7 +81,10 @@ Trace makeTrace()
     profiled.device = overlapped.device;
     profiled.timing = "cupti (imported)";
     profiled.timedEndNs = 50'000;
-    profiled.lanes = {{"GPU 0 stream 7", LaneKind::Stream}, {"thread 12", LaneKind::HostThread}};
+    // Lane 2: named as the legacy stream was before streamKind, yet unknown.
+    profiled.lanes = {{"GPU 0 stream 7", LaneKind::Stream, 0, StreamKind::LegacyDefault},
+                      {"thread 12", LaneKind::HostThread},
+                      {"GPU 0 stream 9 (legacy default)", LaneKind::Stream, 0, StreamKind::Unknown}};
     profiled.names = {"", "void vectorAdd<float>(float const*, float*)", "cudaLaunchKernel", "cudaMemsetAsync"};
     profiled.ops = {
         makeOp(OpKind::Kernel, 0, -1, 1'000, 2'000, 0, HostMemoryKind::None, 1'000, 2'000),
@@ -153,6 +160,7 @@ void compareTraces(const Trace& a, const Trace& b)
         for (std::size_t l = 0; l < x.lanes.size(); ++l) {
             QCOMPARE(x.lanes[l].name, y.lanes[l].name);
             QCOMPARE(x.lanes[l].kind, y.lanes[l].kind);
+            QCOMPARE(x.lanes[l].streamKind, y.lanes[l].streamKind);
         }
         QCOMPARE(x.names, y.names);
         QCOMPARE(x.ops.size(), y.ops.size());
@@ -250,6 +258,9 @@ private slots:
     void roundTripThroughFile();
     void opsAreCompactArrays();
     void loadsVersion1Trace();
+    void streamKindIsAnOptionalLaneMember();
+    void streamKindOfFilesWithoutIt_data();
+    void streamKindOfFilesWithoutIt();
     void loadSortsOps();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
@@ -346,6 +357,86 @@ void TestTraceFormat::loadsVersion1Trace()
     QCOMPARE(run.ops[0].execStartNs, std::int64_t(1));
     QCOMPARE(run.ops[0].nameId, 0u);
     QCOMPARE(run.ops[1].correlation, 0u);
+}
+
+void TestTraceFormat::streamKindIsAnOptionalLaneMember()
+{
+    const auto parsed = parseJson(traceToJson(makeTrace()));
+    QVERIFY(parsed.value);
+    const Json& root = *parsed.value;
+    // No version bump: a single-GPU trace with stream kinds stays version 2.
+    QCOMPARE(root.find("version")->asInteger(), std::int64_t(Trace::kSingleDeviceFormatVersion));
+    const auto& runs = root.find("runs")->asArray();
+    QCOMPARE(runs[0].find("lanes")->toText(),
+             std::string(R"([{"name":"stream 0","kind":"stream","streamKind":"non-blocking"},)"
+                         R"({"name":"stream 1","kind":"stream","streamKind":"blocking"},)"
+                         R"({"name":"host","kind":"host"},{"name":"staging 1","kind":"host"}])"));
+    // Unknown is left out, except where the name alone would read as the
+    // legacy stream.
+    QCOMPARE(runs[1].find("lanes")->toText(),
+             std::string(R"([{"name":"host","kind":"host"},{"name":"stream 0","kind":"stream"},)"
+                         R"({"name":"per-thread default stream","kind":"stream","streamKind":"per-thread-default"}])"));
+    QCOMPARE(runs[2].find("lanes")->toText(),
+             std::string(R"([{"name":"GPU 0 stream 7","kind":"stream","streamKind":"legacy-default"},)"
+                         R"({"name":"thread 12","kind":"host"},)"
+                         R"x({"name":"GPU 0 stream 9 (legacy default)","kind":"stream","streamKind":"unknown"}])x"));
+}
+
+void TestTraceFormat::streamKindOfFilesWithoutIt_data()
+{
+    QTest::addColumn<int>("version");
+    QTest::addColumn<QString>("lane"); // the lane's members after its name
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("expected");
+    const auto row = [](const char* tag, int version, const char* name, const char* lane, StreamKind expected) {
+        QTest::newRow(tag) << version << QString::fromUtf8(lane) << QString::fromUtf8(name) << int(expected);
+    };
+    // Files from before the field: only the legacy stream was told, by name.
+    row("created stream", 2, "stream 0", R"("kind":"stream")", StreamKind::Unknown);
+    row("profiler's legacy stream", 2, "default stream (legacy)", R"("kind":"stream")", StreamKind::LegacyDefault);
+    row("profiler's legacy stream, GPU 1", 3, "GPU 1 default stream (legacy)", R"("kind":"stream","device":0)",
+        StreamKind::LegacyDefault);
+    row("Kineto's stream 7", 2, "GPU 0 stream 7 (legacy default)", R"("kind":"stream")", StreamKind::LegacyDefault);
+    row("Kineto's stream 7, extra lane", 2, "GPU 0 stream 7 (legacy default) (2)", R"("kind":"stream")",
+        StreamKind::LegacyDefault);
+    // Our pipelines' default-stream lane was never read as legacy by name.
+    row("pipeline's legacy lane", 2, "legacy default stream", R"("kind":"stream")", StreamKind::Unknown);
+    row("host lane named legacy", 2, "default stream (legacy)", R"("kind":"host")", StreamKind::Unknown);
+    // The field wins over the name, in any version.
+    row("field over name", 2, "default stream (legacy)", R"("kind":"stream","streamKind":"blocking")",
+        StreamKind::Blocking);
+    row("unknown over name", 2, "GPU 0 stream 7 (legacy default)", R"("streamKind":"unknown","kind":"stream")",
+        StreamKind::Unknown);
+    row("version 1 with the field", 1, "stream 0", R"("kind":"stream","streamKind":"non-blocking")",
+        StreamKind::NonBlocking);
+    row("host lane, unknown", 2, "host", R"("kind":"host","streamKind":"unknown")", StreamKind::Unknown);
+}
+
+void TestTraceFormat::streamKindOfFilesWithoutIt()
+{
+    QFETCH(int, version);
+    QFETCH(QString, lane);
+    QFETCH(QString, name);
+    QFETCH(int, expected);
+    const bool stream = lane.contains(QLatin1String(R"("kind":"stream")"));
+    const std::string text
+        = R"({"format":"overlapscope-trace","version":)" + std::to_string(version)
+          + R"(,"tool":"t","created":"","runs":[)"
+            R"({"name":"r","pipeline":"profile","device":{"name":"d","simulated":false,"preset":"","detail":"",)"
+            R"("asyncEngineCount":2,"totalMemoryBytes":1},"params":{"chunks":0,"chunkBytes":0,"slots":0,)"
+            R"("kernelRepeats":1,"stagingThreads":1},"timing":"cupti","status":"completed","error":"",)"
+            R"("timedBeginNs":0,"timedEndNs":100,"verification":{"checked":false,"passed":false,"mismatches":0,)"
+            R"("message":""},"lanes":[{"name":")"
+          + name.toStdString() + R"(",)" + lane.toStdString() + R"(}],"ops":[)"
+          + (stream ? R"(["kernel",0,-1,0,10,0,"none"])" : R"(["sync",0,-1,0,10,0,"none"])") + R"(]}],"sweeps":[]})";
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Lane& read = loaded.trace->runs.at(0).lanes.at(0);
+    QCOMPARE(int(read.streamKind), expected);
+    // And it is kept: saved and read again, the lane means the same.
+    const auto again = traceFromJson(traceToJson(*loaded.trace));
+    QVERIFY2(again.trace, again.error.c_str());
+    QCOMPARE(int(again.trace->runs.at(0).lanes.at(0).streamKind), expected);
 }
 
 void TestTraceFormat::loadSortsOps()
@@ -591,6 +682,16 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("duplicate lane name")
         << mutated([](Json& r) { member(member(run(r, 0), "lanes").asArray()[1], "name") = "stream 0"; })
         << run0 + ", lane 1: has the same name 'stream 0' as lane 0";
+    QTest::newRow("unknown stream kind")
+        << mutated([](Json& r) { member(member(run(r, 0), "lanes").asArray()[1], "streamKind") = "sideways"; })
+        << run0 + ", lane 1: unknown stream kind \"sideways\"; expected \"unknown\", \"blocking\", "
+                  "\"non-blocking\", \"legacy-default\", \"per-thread-default\"";
+    QTest::newRow("stream kind not string")
+        << mutated([](Json& r) { member(member(run(r, 0), "lanes").asArray()[0], "streamKind") = 2; })
+        << run0 + ", lane 0: field \"streamKind\" must be a string, not an integer";
+    QTest::newRow("stream kind of a host lane") << mutated([](Json& r) {
+        member(run(r, 0), "lanes").asArray()[2].asObject().emplace_back("streamKind", Json("blocking"));
+    }) << run0 + ", lane 2: is a host lane, but has \"streamKind\" \"blocking\": only stream lanes have one";
     QTest::newRow("lane not object") << mutated([](Json& r) { member(run(r, 0), "lanes").asArray()[2] = "host"; })
                                      << run0 + ", lane 2: must be an object, not a string";
     QTest::newRow("too many lanes") << mutated([](Json& r) {

@@ -433,6 +433,42 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
     out.push_back(std::move(f));
 }
 
+// Synchronous copies on the legacy default stream next to kernels of other
+// streams, in words: how many, and how many ran while such a kernel ran. A
+// non-blocking stream's kernel does not wait for legacy-stream work nor it
+// for the kernel, so a copy that overlaps a kernel is a race on its data
+// unless the program orders them itself; worth saying.
+std::string legacyCopyHazards(const Context& c, const std::vector<std::uint32_t>& ops)
+{
+    const Run& run = c.run;
+    std::vector<Interval> kernels;
+    for (const auto& w : c.devices)
+        for (const auto& [lane, laneOps] : w.laneOps)
+            if (!isLegacyLane(run.lanes[static_cast<std::size_t>(lane)]))
+                for (std::uint32_t i : laneOps)
+                    if (run.ops[i].kind == OpKind::Kernel)
+                        kernels.push_back(engineInterval(run.ops[i]));
+    const IntervalSet kernelTime(std::move(kernels));
+    std::size_t legacy = 0, overlapping = 0;
+    for (std::uint32_t i : ops) {
+        const Op& op = run.ops[i];
+        if (!isGpuOp(op.kind) || !isLegacyLane(run.lanes[op.lane]))
+            continue;
+        ++legacy;
+        const Interval e = engineInterval(op);
+        if (IntervalSet({e}).intersected(kernelTime).length() > kClockToleranceNs)
+            ++overlapping;
+    }
+    if (legacy == 0 || kernelTime.isEmpty())
+        return "";
+    std::string text = "; " + std::to_string(legacy) + " of them on the legacy default stream next to kernels on "
+                       "created streams";
+    if (overlapping > 0)
+        text += ", and " + std::to_string(overlapping) + " ran while such a kernel ran: a race unless the program "
+                "orders them itself (legacy-stream work does not wait for non-blocking streams)";
+    return text;
+}
+
 void syncCopies(const Context& c, std::vector<Finding>& out)
 {
     const Run& run = c.run;
@@ -455,8 +491,11 @@ void syncCopies(const Context& c, std::vector<Finding>& out)
     if (static_cast<int>(calls.size()) < kMinRepeats)
         return;
     Finding f = makeFinding(FindingKind::SyncCopies, std::move(ops), c.deviceForHost);
-    // cudaMemcpyAsync of pageable memory blocks as cudaMemcpy does: the fix
-    // of pageable copies comes with it.
+    // The fix: async copies on the streams of the work around them, a chunk
+    // per stream (async copies joined to one kernel stream would still run
+    // one chunk at a time). cudaMemcpyAsync of pageable memory blocks as
+    // cudaMemcpy does: the fix of pageable copies comes with it.
+    f.fixes |= fixBit(Fix::StreamPerChunk);
     if (std::any_of(f.ops.begin(), f.ops.end(), [&](std::uint32_t i) {
             return isGpuOp(run.ops[i].kind) && run.ops[i].memory == HostMemoryKind::Pageable;
         }))
@@ -465,8 +504,9 @@ void syncCopies(const Context& c, std::vector<Finding>& out)
     f.cause = plural(calls.size(), "synchronous copy or memset call", "synchronous copy or memset calls")
               + " (cudaMemcpy, cudaMemset) returned only after their GPU work ended: the host could not queue "
                 "anything meanwhile";
-    f.fix = "use cudaMemcpyAsync / cudaMemsetAsync on a stream of your own (from pinned memory) and synchronize "
-            "once, where the result is needed";
+    f.cause += legacyCopyHazards(c, f.ops);
+    f.fix = "use cudaMemcpyAsync / cudaMemsetAsync on the streams of the kernels they feed, a chunk per stream (from "
+            "pinned memory), and synchronize once, where the result is needed";
     out.push_back(std::move(f));
 }
 
@@ -543,12 +583,36 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
     }
 }
 
+// The stream of the device that carries copies and kernels of a loop: its
+// only stream, or where the run replays (which judges the fix), the stream
+// with the most such ops when it has at least kMinRepeats of each.
+int loopStream(const Context& c, const DeviceWork& w)
+{
+    if (w.laneOps.size() == 1)
+        return w.laneOps.begin()->first;
+    if (!c.replayed)
+        return -1;
+    int best = -1;
+    std::size_t most = 0;
+    for (const auto& [lane, ops] : w.laneOps) {
+        const auto copies = std::count_if(ops.begin(), ops.end(), [&](std::uint32_t i) { return isCopy(c.run.ops[i].kind); });
+        const auto kernels =
+            std::count_if(ops.begin(), ops.end(), [&](std::uint32_t i) { return c.run.ops[i].kind == OpKind::Kernel; });
+        if (copies >= kMinRepeats && kernels >= kMinRepeats && ops.size() > most) {
+            best = lane;
+            most = ops.size();
+        }
+    }
+    return best;
+}
+
 void oneStream(const Context& c, std::vector<Finding>& out)
 {
     for (const DeviceWork& w : c.devices) {
-        if (w.laneOps.size() != 1)
+        const int lane = loopStream(c, w);
+        if (lane < 0)
             continue;
-        const std::vector<std::uint32_t>& ops = w.laneOps.begin()->second;
+        const std::vector<std::uint32_t>& ops = w.laneOps.at(lane);
         const bool copies = std::any_of(ops.begin(), ops.end(), [&](std::uint32_t i) { return isCopy(c.run.ops[i].kind); });
         const bool kernels =
             std::any_of(ops.begin(), ops.end(), [&](std::uint32_t i) { return c.run.ops[i].kind == OpKind::Kernel; });
@@ -560,8 +624,9 @@ void oneStream(const Context& c, std::vector<Finding>& out)
             continue;
         Finding f = makeFinding(FindingKind::OneStream, ops, w.device);
         f.costNs = capped(headroom, c.wallNs);
-        f.cause = "all " + plural(ops.size(), "GPU op", "GPU ops") + " on one stream ("
-                  + c.run.lanes[static_cast<std::size_t>(w.laneOps.begin()->first)].name
+        f.cause = (w.laneOps.size() == 1 ? "all " : "") + plural(ops.size(), "GPU op", "GPU ops")
+                  + (w.laneOps.size() == 1 ? "" : " of " + std::to_string(a.gpuOps)) + " on one stream ("
+                  + c.run.lanes[static_cast<std::size_t>(lane)].name
                   + "): a stream runs in order, so copies (" + ms(saturatingAdd(a.h2dNs, a.d2hNs)) + ") and kernels ("
                   + ms(a.computeNs) + ") cannot overlap";
         f.fix = "split the work into chunks on two or three streams (each with its own buffers, copies from pinned "
@@ -834,8 +899,10 @@ Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& d
 // ---- Costs by replay
 
 // Each finding with a fix costs what the fix saves in the replay. A fix
-// the replay cannot apply (pinning with no pinned rate known) leaves the
-// finding its estimate, labelled so.
+// the replay cannot apply for want of a rate (pinning with no pinned rate
+// known) leaves the finding its estimate, labelled so; one with nothing to
+// change in the graph saves nothing (a legacy stream with no blocking
+// stream beside it holds nothing back).
 void replayCosts(const WhatIf& whatIf, std::vector<Finding>& findings)
 {
     for (Finding& f : findings) {
@@ -843,10 +910,9 @@ void replayCosts(const WhatIf& whatIf, std::vector<Finding>& findings)
             continue;
         FixSet applied = 0;
         const std::int64_t span = whatIf.spanWith(f.fixes, &applied);
-        if (span < 0 || applied == 0) {
-            f.cause += " (the replay cannot apply its fix: " + std::string(applied == 0 ? "nothing for it to change"
-                                                                                         : "the replay failed")
-                       + ")";
+        if (span < 0 || (applied == 0 && whatIf.cannotApply(f.fixes))) {
+            f.cause += span < 0 ? " (the replay failed: the cost is an estimate)"
+                                : " (the replay cannot pin them: no pinned rate known, the cost is an estimate)";
             continue;
         }
         f.costNs = std::max<std::int64_t>(0, whatIf.summary().replaySpanNs - span);
@@ -908,16 +974,19 @@ void combineFindings(const WhatIf& whatIf, std::int64_t minCost, std::vector<Fin
     findings = std::move(kept);
 }
 
-// The host's own work between CUDA calls inside the GPU's active span: what
-// binds a loop whose waits cost nothing.
+// The host's own work between CUDA calls inside the GPU's active span, on
+// the busiest host thread: what binds a loop whose waits cost nothing.
 std::int64_t hostWorkNs(const RunGraph& g)
 {
-    std::int64_t total = 0;
+    std::map<int, std::int64_t> perThread;
     for (const GraphEdge& e : g.edges)
         if (e.kind == EdgeKind::HostOrder && g.nodes[e.to].measuredBeginNs > g.measuredSpanBeginNs
             && g.nodes[e.to].measuredBeginNs <= g.measuredSpanEndNs)
-            total = saturatingAdd(total, e.lagNs);
-    return total;
+            perThread[g.nodes[e.to].lane] = saturatingAdd(perThread[g.nodes[e.to].lane], e.lagNs);
+    std::int64_t most = 0;
+    for (const auto& [thread, ns] : perThread)
+        most = std::max(most, ns);
+    return most;
 }
 
 } // namespace

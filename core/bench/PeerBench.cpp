@@ -52,7 +52,7 @@ PeerMatrix runPeerMatrix(const DeviceSet& devices, std::uint64_t bytes, int warm
     run.timing = run.device.simulated ? "simulated" : "cuda-events";
     for (int d = 0; d < n; ++d)
         run.lanes.push_back({"GPU " + std::to_string(d) + " \u00b7 peer copies", LaneKind::Stream,
-                             static_cast<std::uint16_t>(d)});
+                             static_cast<std::uint16_t>(d), StreamKind::NonBlocking}); // each pair's Stream(from)
 
     std::int64_t zeroNs = 0;
     for (int d = 0; d < n; ++d)

@@ -10,7 +10,7 @@ namespace ovs {
 class Stream {
 public:
     explicit Stream(Device& device, StreamSync sync = StreamSync::NonBlocking)
-        : m_device(&device), m_id(device.createStream(sync))
+        : m_device(&device), m_id(device.createStream(sync)), m_sync(sync)
     {
     }
     // One of the device's default streams, borrowed: destruction only drains it.
@@ -20,7 +20,8 @@ public:
     }
     ~Stream() { reset(); }
     Stream(Stream&& other) noexcept
-        : m_device(std::exchange(other.m_device, nullptr)), m_id(other.m_id), m_owned(other.m_owned)
+        : m_device(std::exchange(other.m_device, nullptr)), m_id(other.m_id), m_sync(other.m_sync),
+          m_owned(other.m_owned)
     {
     }
     Stream& operator=(Stream&& other) noexcept
@@ -29,6 +30,7 @@ public:
             reset();
             m_device = std::exchange(other.m_device, nullptr);
             m_id = other.m_id;
+            m_sync = other.m_sync;
             m_owned = other.m_owned;
         }
         return *this;
@@ -38,6 +40,9 @@ public:
 
     Device& device() const { return *m_device; }
     StreamId id() const { return m_id; }
+    // What the stream was created as; a default stream (isDefaultStream(id()))
+    // is what its id says, and this means nothing for it.
+    StreamSync sync() const { return m_sync; }
     void synchronize() { m_device->synchronizeStream(m_id); }
 
 private:
@@ -61,6 +66,7 @@ private:
 
     Device* m_device;
     StreamId m_id;
+    StreamSync m_sync = StreamSync::NonBlocking;
     bool m_owned = true;
 };
 

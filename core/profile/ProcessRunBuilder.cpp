@@ -197,21 +197,35 @@ std::uint32_t ProcessRunBuilder::nameId(const std::string& name)
     return it->second;
 }
 
-int ProcessRunBuilder::addLane(std::string name, LaneKind kind)
+int ProcessRunBuilder::addLane(std::string name, LaneKind kind, StreamKind streamKind)
 {
-    m_run.lanes.push_back({std::move(name), kind});
+    m_run.lanes.push_back({std::move(name), kind, 0, streamKind});
     m_laneIsStream.push_back(kind == LaneKind::Stream);
     return static_cast<int>(m_run.lanes.size() - 1);
+}
+
+StreamKind ProcessRunBuilder::streamKindOf(const StreamLane& s) const
+{
+    const auto context = m_contexts.find(s.contextId);
+    const auto flag = m_streamFlags.find({s.contextId, s.streamId});
+    if ((context != m_contexts.end() && context->second.nullStreamId == s.streamId)
+        || (flag != m_streamFlags.end() && flag->second == kStreamFlagNull))
+        return StreamKind::LegacyDefault;
+    // CUPTI's flags have no word for the per-thread default stream
+    // (docs/profiling.md): it reads as the flag CUPTI gives it.
+    if (flag == m_streamFlags.end())
+        return StreamKind::Unknown;
+    switch (flag->second) {
+    case kStreamFlagBlocking: return StreamKind::Blocking;
+    case kStreamFlagNonBlocking: return StreamKind::NonBlocking;
+    default: return StreamKind::Unknown;
+    }
 }
 
 std::string ProcessRunBuilder::streamLaneName(const StreamLane& s, bool withDevice) const
 {
     const std::string prefix = withDevice ? "GPU " + std::to_string(s.deviceId) + " " : "";
-    const auto context = m_contexts.find(s.contextId);
-    const auto flag = m_streamFlags.find({s.contextId, s.streamId});
-    const bool legacy = (context != m_contexts.end() && context->second.nullStreamId == s.streamId)
-                        || (flag != m_streamFlags.end() && flag->second == kStreamFlagNull);
-    if (legacy)
+    if (streamKindOf(s) == StreamKind::LegacyDefault)
         return prefix + "default stream (legacy)";
     return prefix + "stream " + std::to_string(s.streamId);
 }
@@ -232,7 +246,7 @@ int ProcessRunBuilder::streamLane(std::uint32_t deviceId, std::uint32_t contextI
     if (m_run.lanes.size() >= kMaxLanes)
         return -1;
     StreamLane s{deviceId, contextId, streamId, 0};
-    s.lane = addLane(streamLaneName(s, false), LaneKind::Stream);
+    s.lane = addLane(streamLaneName(s, false), LaneKind::Stream, streamKindOf(s));
     m_streamLanes.emplace(key, s);
     return s.lane;
 }
@@ -496,9 +510,13 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
     };
     std::vector<Key> keys(m_run.lanes.size());
     std::vector<std::string> names(m_run.lanes.size());
+    // What the records said by the end: a stream's record may come after
+    // its first op made the lane.
+    std::vector<StreamKind> streamKinds(m_run.lanes.size(), StreamKind::Unknown);
     for (const auto& [key, s] : m_streamLanes) {
         names[static_cast<std::size_t>(s.lane)] = streamLaneName(s, multiDevice);
-        const bool legacy = names[static_cast<std::size_t>(s.lane)].ends_with("default stream (legacy)");
+        streamKinds[static_cast<std::size_t>(s.lane)] = streamKindOf(s);
+        const bool legacy = streamKinds[static_cast<std::size_t>(s.lane)] == StreamKind::LegacyDefault;
         keys[static_cast<std::size_t>(s.lane)] = {0, s.deviceId, legacy ? 0 : 1, s.streamId, s.lane};
     }
     for (const auto& [thread, lane] : m_threadLanes) {
@@ -513,7 +531,7 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const auto old = static_cast<std::size_t>(keys[i].lane);
         newIndex[old] = static_cast<std::uint16_t>(i);
-        lanes.push_back({names[old], m_run.lanes[old].kind});
+        lanes.push_back({names[old], m_run.lanes[old].kind, 0, streamKinds[old]});
     }
     m_run.lanes = std::move(lanes);
     for (Op& op : m_run.ops)

@@ -67,10 +67,12 @@ private:
     int streamLane(std::uint32_t deviceId, std::uint32_t contextId, std::uint32_t streamId);
     int threadLane(std::uint32_t threadId);
     std::string streamLaneName(const StreamLane& s, bool withDevice) const;
+    // From the context's null stream and the stream's CUPTI flag.
+    StreamKind streamKindOf(const StreamLane& s) const;
     // What the profile's records say about CUDA device `id`.
     DeviceInfo deviceInfoOf(std::uint32_t id) const;
     std::string threadLaneName(std::uint32_t threadId) const;
-    int addLane(std::string name, LaneKind kind);
+    int addLane(std::string name, LaneKind kind, StreamKind streamKind = StreamKind::Unknown);
     std::uint32_t nameId(const std::string& name);
     const std::string& text(std::uint32_t stringId) const;
     void addGpuOp(Op op, std::uint32_t deviceId, std::uint32_t contextId, std::uint32_t streamId,

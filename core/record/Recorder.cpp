@@ -28,6 +28,17 @@ constexpr auto kFinalRecordWait = std::chrono::milliseconds(200);
 constexpr std::int64_t kAlignmentSlackNs = 10'000;
 constexpr std::size_t kNotEmitted = static_cast<std::size_t>(-1);
 
+// Taken from the stream itself, so a lane cannot claim other than what the
+// device was asked for; the simulator and CUDA alike honour it.
+StreamKind streamKindOf(const Stream& stream)
+{
+    if (stream.id() == kLegacyDefaultStream)
+        return StreamKind::LegacyDefault;
+    if (stream.id() == kPerThreadDefaultStream)
+        return StreamKind::PerThreadDefault;
+    return stream.sync() == StreamSync::Blocking ? StreamKind::Blocking : StreamKind::NonBlocking;
+}
+
 } // namespace
 
 Recorder::Recorder(Device& device, RecordSink& sink, Run header, bool opTiming)
@@ -48,7 +59,7 @@ Recorder::~Recorder() = default;
 std::uint16_t Recorder::addStreamLane(const Stream& stream, std::string name)
 {
     const auto lane = static_cast<std::uint16_t>(m_run.lanes.size());
-    m_run.lanes.push_back({std::move(name), LaneKind::Stream});
+    m_run.lanes.push_back({std::move(name), LaneKind::Stream, 0, streamKindOf(stream)});
     m_streamLanes[stream.id()] = lane;
     if (m_begun)
         m_sink.laneAdded(m_run.lanes.back(), lane);

@@ -40,7 +40,9 @@ public:
 
     Device& device() const { return m_device; }
 
-    // Lanes, in display order. A stream lane collects the GPU ops enqueued on it.
+    // Lanes, in display order. A stream lane collects the GPU ops enqueued on
+    // it; its StreamKind is what the stream is (its sync, or which default
+    // stream).
     std::uint16_t addStreamLane(const Stream& stream, std::string name);
     std::uint16_t addHostLane(std::string name);
     void setHostLane(std::uint16_t lane) { m_hostLane = lane; }

@@ -344,7 +344,7 @@ private:
                 return -1;
             const auto& v = found->second;
             auto it = std::upper_bound(v.begin(), v.end(), std::make_pair(t, UINT32_MAX));
-            return it == v.begin() ? -1 : std::prev(it)->second;
+            return it == v.begin() ? std::int64_t(-1) : std::int64_t(std::prev(it)->second);
         };
         for (std::uint32_t g : m_gpu) {
             GraphNode& node = m_g.nodes[g];

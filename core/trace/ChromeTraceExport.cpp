@@ -110,6 +110,9 @@ std::vector<int> writeRunMetadata(JsonWriter& w, const Run& run, int& nextPid)
         w.key("args");
         w.beginObject();
         w.member("name", run.lanes[lane].name);
+        // Viewers read only "name"; the kind travels as the process's extras do.
+        if (run.lanes[lane].kind == LaneKind::Stream && run.lanes[lane].streamKind != StreamKind::Unknown)
+            w.member("streamKind", toString(run.lanes[lane].streamKind));
         w.endObject();
         w.endObject();
 

@@ -490,8 +490,12 @@ ChromeTraceImport Importer::build()
                 if (run.lanes.size() >= kMaxLanes)
                     throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
                 laneEnds.push_back(op.endNs);
+                // Kineto's events do not say how the program made its
+                // streams; only the legacy default stream is known by its id.
+                const StreamKind streamKind = key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault
+                                                                                        : StreamKind::Unknown;
                 run.lanes.push_back({sub == 0 ? name : name + " (" + std::to_string(sub + 1) + ")",
-                                     key.gpu ? LaneKind::Stream : LaneKind::HostThread});
+                                     key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0, streamKind});
                 splitLanes += sub > 0;
             }
             laneEnds[sub] = op.endNs;

@@ -35,6 +35,16 @@ std::string timeLimitText()
     return "the limit is 2^62 ns (" + std::to_string(Trace::kTimeLimitNs) + ", 146 years)";
 }
 
+// "\"unknown\", \"blocking\", ..." for messages.
+std::string streamKindWords()
+{
+    std::string words;
+    for (StreamKind k : {StreamKind::Unknown, StreamKind::Blocking, StreamKind::NonBlocking, StreamKind::LegacyDefault,
+                         StreamKind::PerThreadDefault})
+        words += (words.empty() ? "\"" : ", \"") + std::string(toString(k)) + "\"";
+    return words;
+}
+
 std::optional<RunStatus> runStatusFromString(std::string_view name)
 {
     for (auto status : {RunStatus::Completed, RunStatus::Cancelled, RunStatus::Failed})
@@ -358,11 +368,23 @@ private:
                         fail(laneWhere, "field \"device\" needs format version 3; this file is version "
                                             + std::to_string(m_version));
                     lane.device = static_cast<std::uint16_t>(fields.integer(m, key, 0, kMaxLanes));
+                } else if (key == "streamKind") {
+                    const std::string_view name = fields.string(m, key);
+                    const auto streamKind = streamKindFromString(name);
+                    if (!streamKind)
+                        fail(laneWhere,
+                             "unknown stream kind " + quotedMessageText(name) + "; expected " + streamKindWords());
+                    lane.streamKind = *streamKind;
                 } else {
                     m_json.skip(m, 6);
                 }
             });
             fields.require({"name", "kind"});
+            if (lane.kind == LaneKind::HostThread && lane.streamKind != StreamKind::Unknown)
+                fail(laneWhere, std::string("is a host lane, but has \"streamKind\" \"") + toString(lane.streamKind)
+                                    + "\": only stream lanes have one");
+            if (lane.kind == LaneKind::Stream && !fields.has("streamKind"))
+                lane.streamKind = streamKindWithout(lane.name);
             run.lanes.push_back(std::move(lane));
         });
         for (std::size_t i = 0; i < run.lanes.size(); ++i) {
@@ -858,6 +880,13 @@ private:
 Trace readNativeTrace(JsonReader& json)
 {
     return Reader(json).read();
+}
+
+StreamKind streamKindWithout(std::string_view laneName)
+{
+    const bool legacy = laneName.find("default stream (legacy)") != std::string_view::npos
+                        || laneName.find("(legacy default)") != std::string_view::npos;
+    return legacy ? StreamKind::LegacyDefault : StreamKind::Unknown;
 }
 
 } // namespace ovs

@@ -3,12 +3,20 @@
 #include "trace/JsonReader.h"
 #include "trace/Trace.h"
 
+#include <string_view>
+
 namespace ovs {
 
-// Reads the native format (docs/trace-format.md, versions 1 and 2) from a
+// Reads the native format (docs/trace-format.md, versions 1 to 3) from a
 // document straight into a Trace, checking everything the format promises;
 // ops come back sorted (Run::sortOps). Throws JsonReadError with one line
 // that names the place ("run 2 ('x'), op 17: end 500 is before start 900").
 Trace readNativeTrace(JsonReader& json);
+
+// What a stream lane without "streamKind" is: traces from before the field
+// named the legacy default stream in the lane's name ("default stream
+// (legacy)" from the profiler, "(legacy default)" from the Kineto importer),
+// and say nothing of the other streams' kinds.
+StreamKind streamKindWithout(std::string_view laneName);
 
 } // namespace ovs

@@ -103,6 +103,11 @@ void writeRun(JsonWriter& w, const Run& run)
         w.member("kind", toString(lane.kind));
         if (severalDevices && lane.kind == LaneKind::Stream)
             w.member("device", static_cast<int>(lane.device));
+        // Optional, so files stay what older readers read; an unknown kind
+        // is written only where the lane's name alone would read as the
+        // legacy stream (see streamKindWithout), so every kind reads back.
+        if (lane.kind == LaneKind::Stream && lane.streamKind != streamKindWithout(lane.name))
+            w.member("streamKind", toString(lane.streamKind));
         w.endObject();
     }
     w.endArray();

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Writes the measured-against-predicted table of docs/what-if.md (between its
+'what-if-table' markers) from the results file of scripts/gpu-what-if.sh:
+
+    scripts/regenerate-what-if-docs.py RESULTS.json [--doc docs/what-if.md]
+
+Per example: the saving its --fix measured on the GPU (best plain active span
+minus best --fix active span), the saving the replay predicts from the plain
+trace alone (replay minus the replay with all fixes), their ratio, the top
+finding, and the unchanged replay against the measured span. Every number
+comes from RESULTS.json; nothing is typed in."""
+import argparse
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BEGIN = "<!-- what-if-table:begin -->"
+END = "<!-- what-if-table:end -->"
+
+
+def ms(value):
+    return "—" if value is None else f"{value:.2f} ms"
+
+
+def times(value):
+    return "—" if value is None else f"{value:.2f}x"
+
+
+def program(case):
+    command = case["command"]
+    shown = os.path.basename(command[1] if command[0] == "python3" and len(command) > 1 else command[0])
+    extra = [arg for arg in command[2 if command[0] == "python3" else 1:] if arg != "--trace"]
+    name = "`" + " ".join([shown] + extra) + "`"
+    return name + (" (its own Kineto trace)" if case["source"] == "kineto" else "")
+
+
+def top_finding(case):
+    top = case.get("topFinding")
+    if not top:
+        return "— (" + (case.get("analyzeError") or "no findings") + ")"
+    source = f", {top['costSource']}" if top.get("costSource") else ""
+    return f"{top['kind']} ({ms(top['costMs'])}{source})"
+
+
+def replay(case):
+    what_if = case.get("whatIf") or {}
+    if what_if.get("replayMs") is None:
+        why = what_if.get("why") or case.get("analyzeError") or "not replayed"
+        return f"— ({why})"
+    measured = what_if.get("measuredMs") or case.get("bestPlainMs")
+    return f"{ms(what_if['replayMs'])} of {ms(measured)} ({times(case.get('replayOverMeasured'))})"
+
+
+def table(results, results_arg):
+    reps = results.get("repetitions")
+    lines = [BEGIN,
+             f"Measured on {results.get('machine', 'an unknown machine')}, {results.get('created', '')}, "
+             f"by `{results.get('command', 'scripts/gpu-what-if.sh')}` (best of {reps} runs each, GPU active span); "
+             f"table written by `scripts/regenerate-what-if-docs.py {results_arg}`.",
+             "",
+             "| program | measured saving (plain → fix) | predicted saving | ratio | top finding | replay vs measured |",
+             "|---|---:|---:|---:|---|---|"]
+    for case in results["examples"]:
+        measured = case.get("measuredSavingMs")
+        predicted = case.get("predictedSavingMs")
+        flag = "" if case.get("verified") else " (unverified runs)"
+        spans = f" ({case['bestPlainMs']:.2f} → {case['bestFixMs']:.2f})" if measured is not None else ""
+        cells = [program(case) + flag, ms(measured) + spans, ms(predicted), times(case.get("predictedOverMeasured")),
+                 top_finding(case), replay(case)]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("results")
+    p.add_argument("--doc", default=os.path.join(ROOT, "docs", "what-if.md"))
+    a = p.parse_args()
+    with open(a.results) as f:
+        results = json.load(f)
+    if results.get("format") != "overlapscope-what-if-results":
+        sys.exit(f"{a.results}: not a results file of scripts/gpu-what-if.sh")
+    with open(a.doc) as f:
+        doc = f.read()
+    begin, end = doc.find(BEGIN), doc.find(END)
+    if begin < 0 or end < begin:
+        sys.exit(f"{a.doc}: no {BEGIN} ... {END} markers")
+    inside = os.path.abspath(a.results).startswith(ROOT + os.sep)
+    shown = os.path.relpath(os.path.abspath(a.results), ROOT) if inside else a.results
+    doc = doc[:begin] + table(results, shown) + doc[end + len(END):]
+    with open(a.doc, "w") as f:
+        f.write(doc)
+    print(f"{a.doc}: {len(results['examples'])} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

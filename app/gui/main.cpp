@@ -8,6 +8,7 @@
 #include "../cli/ExitStatus.h"
 
 #include "export/ExportCaps.h"
+#include "export/ExportWhatIf.h"
 #include "export/ImageFormat.h"
 #include "export/PlotExport.h"
 #include "export/TimelineExport.h"
@@ -60,6 +61,8 @@ Usage:
       --bandwidth OUT  also render the bandwidth sweep chart (.png, .svg or .pdf)
       --theme T        light (default, for print) or dark
       --playhead-ms T  a replay frozen at T: ops that start later are hidden, later parts cut
+      --what-if ID     draw the what-if of the first run's finding ID (a kind id as `analyze --json`
+                       prints it, e.g. pageable-memory) as a ghost run under it; all: every fix at once
       --max-trace-mib N  read traces up to N MiB (default 2048, at most 4095)
   overlapscope export --lesson NAME -o DIR   run a lesson and write its numbered 1920x1080 PNG slides
       (01-title, 02-question, one per thing to look at, results, the whole timeline) and DIR/index.md
@@ -118,7 +121,7 @@ std::optional<std::pair<int, int>> parseRuns(const QString& text)
 
 int exportHeadless(const QStringList& args)
 {
-    QString input, output, bandwidth;
+    QString input, output, bandwidth, whatIf;
     double scale = 1.0;
     std::optional<std::int64_t> fromNs, toNs;
     std::optional<std::pair<int, int>> runs;
@@ -166,6 +169,8 @@ int exportHeadless(const QStringList& args)
             playheadNs = parseMs(next());
             ok = playheadNs.has_value();
             range = "a finite time in ms, 0 to 9223372036854";
+        } else if (a == "--what-if") {
+            whatIf = next("--what-if");
         } else if (a == "--runs") {
             runs = parseRuns(next());
             ok = runs.has_value();
@@ -199,6 +204,8 @@ int exportHeadless(const QStringList& args)
     if (!ovs::ui::imageFormatForPath(output, &error))
         return fail(kExitUsage, error);
     if (!bandwidth.isEmpty() && !ovs::ui::imageFormatForPath(bandwidth, &error))
+        return fail(kExitUsage, error);
+    if (!whatIf.isEmpty() && !ovs::ui::isExportWhatIfId(whatIf, &error))
         return fail(kExitUsage, error);
 
     // Before the trace is read: a refused export writes nothing.
@@ -236,6 +243,8 @@ int exportHeadless(const QStringList& args)
         view.setVisibleRange(*fromNs, *toNs);
     if (playheadNs)
         view.setPlayhead(*playheadNs);
+    if (!whatIf.isEmpty() && !ovs::ui::chooseExportWhatIf(document, view, whatIf, &error))
+        return fail(2, error);
     // Light unless asked: exports are mostly printed or put on slides.
     QApplication::setPalette(ovs::ui::Theme::palette(dark));
     ovs::ui::TimelineExportOptions options;

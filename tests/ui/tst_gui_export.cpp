@@ -2,6 +2,9 @@
 // window's renderer, the sizes asked for, clear errors.
 #include "UiTestSupport.h"
 
+#include "style/OpStyle.h"
+
+#include "analysis/Findings.h"
 #include "trace/TraceJson.h"
 
 #include <QtTest>
@@ -9,6 +12,7 @@
 #include <QImage>
 
 #include <algorithm>
+#include <cmath>
 
 class TestGuiExport : public QObject {
     Q_OBJECT
@@ -137,6 +141,8 @@ private slots:
                                          << 2 << "--width given twice";
         QTest::newRow("repeated output, two spellings")
             << QStringList{"export", "x.json", "-o", "a.png", "--output", "b.png"} << 2 << "--output given twice";
+        QTest::newRow("unknown what-if") << QStringList{"export", "x.json", "-o", "a.png", "--what-if", "frob"} << 2
+                                         << "--what-if: unknown finding 'frob'";
         QTest::newRow("size limit past the ceiling")
             << QStringList{"export", "x.json", "-o", "a.png", "--max-trace-mib", "4096"} << 2 << "1 to 4095";
     }
@@ -216,6 +222,60 @@ private slots:
         };
         QVERIFY2(saturated(r) < saturated(l) / 2,
                  qPrintable(QString("%1 vs %2 coloured pixels").arg(saturated(r)).arg(saturated(l))));
+    }
+
+    void whatIfDrawsTheGhost()
+    {
+        // The one-stream finding, replayed with a stream per chunk: its
+        // ghost adds the run's lanes again, under it, in translucent colours.
+        const QString profiled = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/profiled/one_stream.json";
+        const QString plain = m_dir.filePath("plain.png"), ghost = m_dir.filePath("ghost.png"),
+                      all = m_dir.filePath("all.png");
+        QCOMPARE(gui({"export", profiled, "-o", plain}).exitCode, 0);
+        Result r = gui({"export", profiled, "-o", ghost, "--what-if", "one-stream"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QImage p(plain), g(ghost);
+        QVERIFY(!p.isNull() && !g.isNull());
+        QCOMPARE(g.width(), p.width());
+        QVERIFY2(g.height() > p.height() + 60, qPrintable(QString("%1 vs %2 px").arg(g.height()).arg(p.height())));
+        // Every fix at once, where the replay costed some finding.
+        const auto loaded = ovs::loadTrace(profiled.toStdString());
+        QVERIFY(loaded.trace);
+        const bool anyReplayed = ovs::analyzeFindings(loaded.trace->runs[0], loaded.trace->sweeps).whatIf.allFixes != 0;
+        r = gui({"export", profiled, "-o", all, "--what-if", "all"});
+        QCOMPARE(r.exitCode, anyReplayed ? 0 : 2);
+        if (anyReplayed)
+            QCOMPARE(QImage(all).height(), g.height()); // the same lanes again
+        else
+            QVERIFY2(r.err.contains("--what-if all: no run has a finding with a fix to replay"), qPrintable(r.err));
+        // A ghost's fill: its op colours at 40% over the white background,
+        // which no measured op has.
+        const auto light = [](const QImage& image) {
+            QList<QColor> fills;
+            for (const ovs::OpKind kind : {ovs::OpKind::Upload, ovs::OpKind::Download, ovs::OpKind::Kernel,
+                                           ovs::OpKind::Alloc, ovs::OpKind::Free}) {
+                const QColor c = ovs::ui::opColor(kind);
+                const auto mix = [](int v) { return static_cast<int>(std::lround(0.4 * v + 0.6 * 255)); };
+                fills << QColor(mix(c.red()), mix(c.green()), mix(c.blue()));
+            }
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    for (const QColor& f : fills)
+                        n += std::abs(c.red() - f.red()) <= 6 && std::abs(c.green() - f.green()) <= 6
+                             && std::abs(c.blue() - f.blue()) <= 6;
+                }
+            return n;
+        };
+        QVERIFY2(light(g) > light(p) + 500, qPrintable(QString("%1 vs %2 light pixels").arg(light(g)).arg(light(p))));
+
+        // A finding the run does not have: said so, nothing written.
+        const QString none = m_dir.filePath("none.png");
+        r = gui({"export", profiled, "-o", none, "--what-if", "legacy-default-stream"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--what-if legacy-default-stream: "), qPrintable(r.err));
+        QVERIFY(!QFile::exists(none));
     }
 
     void runsSelectsRuns()

@@ -1,18 +1,24 @@
 // The comparison table and the selected op's details, read back as the plain
 // text the panels show.
+#include "../TestTimeouts.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "models/AnalysisCache.h"
+#include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
 #include "window/MainWindow.h"
+#include "window/WhatIfController.h"
 
 #include "analysis/RunAnalysis.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
 #include "trace/TraceJson.h"
 
+#include <QAction>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -72,6 +78,8 @@ Run makeRun(const char* pipeline, const char* name, std::int64_t wallNs, RunStat
     run.sortOps();
     return run;
 }
+
+const int kTimeoutMs = ovsTestTimeoutMs(30'000);
 
 QStringList rowOf(const SummaryPanel& panel, int row)
 {
@@ -227,6 +235,37 @@ private slots:
         QVERIFY(!label->isVisibleTo(&panel));
     }
 
+    void oneAnalysisPerRunForEveryView()
+    {
+        // Two views of one document read one cache: each run is analysed
+        // once, and both show the same.
+        Trace trace;
+        trace.runs = {simulated(PipelineKind::Serialized), simulated(PipelineKind::Overlapped)};
+        TraceDocument document;
+        SummaryPanel first(&document);
+        SummaryPanel second(&document);
+        AnalysisCache* cache = AnalysisCache::of(&document);
+        QCOMPARE(AnalysisCache::of(&document), cache);
+        QSignalSpy analysed(cache, &AnalysisCache::analysed);
+        QSignalSpy idle(cache, &AnalysisCache::idle);
+        document.setTrace(trace, "t.json");
+        QVERIFY(first.isAnalysing() && second.isAnalysing());
+        QTRY_VERIFY_WITH_TIMEOUT(idle.count() > 0, kTimeoutMs);
+        QCOMPARE(analysed.count(), 2);
+        QVERIFY(!first.isAnalysing());
+        QCOMPARE(first.summaryText(), second.summaryText());
+        QVERIFY(cache->analysisIfReady(0) && cache->analysisIfReady(1));
+
+        // A run added later: only it is analysed.
+        const Run third = simulated(PipelineKind::Overlapped);
+        document.finishRun(document.beginRun(third), third);
+        QTRY_COMPARE_WITH_TIMEOUT(analysed.count(), 3, kTimeoutMs);
+        QCOMPARE(analysed.last().at(0).toInt(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!first.isAnalysing(), kTimeoutMs);
+        QCOMPARE(analysed.count(), 3);
+        QCOMPARE(first.summaryText(), second.summaryText());
+    }
+
     void liveAndCancelledRunsHaveNoBound()
     {
         TraceDocument document;
@@ -286,7 +325,7 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.document()->setTrace(*loaded.trace, "pageable_async.json");
-        QTRY_VERIFY(!window.summaryPanel()->isAnalysing());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
         QTreeWidget* tree = window.summaryPanel()->findingsTree();
         QCOMPARE(tree->topLevelItemCount(), 1);
         QTreeWidgetItem* runItem = tree->topLevelItem(0);
@@ -358,6 +397,14 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-finding.png"));
         }
+        // Its what-if is drawn where the replay costed it; else the line
+        // under the list says why not.
+        tree->setCurrentItem(pageable);
+        FindingsView* findings = window.summaryPanel()->findingsView();
+        QCOMPARE(view->whatIf().isValid(), f.costSource == CostSource::Replay);
+        if (f.costSource != CostSource::Replay)
+            QVERIFY2(findings->detailText().contains("What if: none: "), qPrintable(findings->detailText()));
+
         // Choosing the run's row clears the highlight.
         tree->setCurrentItem(runItem);
         QVERIFY(view->highlight().empty());
@@ -367,6 +414,84 @@ private slots:
         window.document()->clear();
         QVERIFY(view->highlight().empty());
         QCOMPARE(tree->topLevelItemCount(), 0);
+    }
+
+    void choosingAFindingShowsItsWhatIf()
+    {
+        // A program recorded on the H200 with all its work on one stream:
+        // the replay with a stream per chunk costs the finding.
+        const TraceLoadResult loaded = loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/profiled/one_stream.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        MainWindow window;
+        window.setInteractive(false);
+        window.document()->setTrace(*loaded.trace, "one_stream.json");
+        QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
+        const RunFindings expected = analyzeFindings(loaded.trace->runs[0], loaded.trace->sweeps);
+        QVERIFY2(expected.whatIf.replayed, expected.whatIf.why.c_str());
+        QTreeWidget* tree = window.summaryPanel()->findingsTree();
+        QTreeWidgetItem* runItem = tree->topLevelItem(0);
+        QCOMPARE(runItem->childCount(), static_cast<int>(expected.findings.size()));
+        const auto indexOf = [&](auto predicate) {
+            const auto it = std::find_if(expected.findings.begin(), expected.findings.end(), predicate);
+            return it == expected.findings.end() ? -1 : static_cast<int>(it - expected.findings.begin());
+        };
+        const int oneStream = indexOf([](const Finding& x) { return x.kind == FindingKind::OneStream; });
+        const int noFix = indexOf([](const Finding& x) { return x.fixes == 0; });
+        QVERIFY(oneStream >= 0 && noFix >= 0);
+        const Finding& f = expected.findings[static_cast<std::size_t>(oneStream)];
+        QCOMPARE(f.costSource, CostSource::Replay);
+
+        // Chosen: the ghost under the run, the measured lanes first (the
+        // fix adds streams), the saving in its title.
+        ViewState* view = window.viewState();
+        TimelinePlot* timeline = window.timeline();
+        FindingsView* findings = window.summaryPanel()->findingsView();
+        tree->setCurrentItem(runItem->child(oneStream));
+        QCOMPARE(view->whatIf(), (WhatIfChoice{0, f.fixes}));
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        const Run& measured = window.document()->run(0).run();
+        const Run& ghost = timeline->ghostTimeline()->run();
+        QVERIFY(ghost.lanes.size() >= measured.lanes.size());
+        for (std::size_t i = 0; i < measured.lanes.size(); ++i)
+            QCOMPARE(ghost.lanes[i].name, measured.lanes[i].name);
+        const QString title = timeline->ghostTitleText();
+        QVERIFY2(title.startsWith("what if: a stream per chunk \u2014 replay ") && title.contains(" saves "),
+                 qPrintable(title));
+        QVERIFY2(findings->detailText().contains("What if: a stream per chunk, drawn under the run"),
+                 qPrintable(findings->detailText()));
+        QVERIFY(timeline->ghostAxisRect()->outerRect().top() >= timeline->runAxisRect(0)->outerRect().bottom());
+
+        // A finding with no fix to replay: none, and why.
+        tree->setCurrentItem(runItem->child(noFix));
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
+        QVERIFY2(findings->detailText().contains("What if: none: no replayable fix: cost is an estimate"),
+                 qPrintable(findings->detailText()));
+
+        // Every fix at once, from the View menu.
+        QAction* all = window.whatIf()->allFixesAction();
+        QVERIFY(expected.whatIf.allFixes != 0);
+        QVERIFY(all->isEnabled());
+        all->trigger();
+        QCOMPARE(view->whatIf(), (WhatIfChoice{0, expected.whatIf.allFixes}));
+        QVERIFY(all->isChecked());
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        all->trigger();
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
+
+        // Choosing another replaces it; the run's row clears it; so does a
+        // new document.
+        tree->setCurrentItem(runItem->child(oneStream));
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        tree->setCurrentItem(runItem);
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
+        tree->setCurrentItem(runItem->child(oneStream));
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
+        window.document()->clear();
+        QVERIFY(!view->whatIf().isValid());
+        QCOMPARE(timeline->ghostRun(), -1);
     }
 };
 

@@ -1,8 +1,10 @@
 #include "UiTestSupport.h"
+#include "../TestTimeouts.h"
 
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/TimelineExport.h"
+#include "models/AnalysisCache.h"
 #include "style/DisplayText.h"
 #include "style/OpStyle.h"
 #include "timeline/TimelineLegendItem.h"
@@ -66,6 +68,14 @@ ovs::Trace twoRuns()
     for (Run& run : trace.runs)
         run.sortOps();
     return trace;
+}
+
+// `color` at `alpha` over `background`: how a ghost's op fill looks.
+QColor blended(QColor color, QColor background, double alpha)
+{
+    const auto mix = [&](int c, int b) { return static_cast<int>(std::lround(alpha * c + (1 - alpha) * b)); };
+    return QColor(mix(color.red(), background.red()), mix(color.green(), background.green()),
+                  mix(color.blue(), background.blue()));
 }
 
 bool closeTo(QColor a, QColor b, int tolerance = 12)
@@ -587,6 +597,97 @@ private slots:
             for (int x = 0; x < image.width(); x += 2)
                 downloadPixels += closeTo(image.pixelColor(x, y), ovs::ui::opColor(OpKind::Download), 4);
         QVERIFY(downloadPixels > 1000);
+    }
+
+    void whatIfGhostUnderItsRun()
+    {
+        // A program recorded on the H200 whose copies are pageable: its
+        // replay with pinned memory is drawn under it.
+        const auto loaded = ovs::loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/profiled/pageable_async.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        m_document->setTrace(*loaded.trace, QString());
+        m_plot->resize(1000, m_plot->preferredHeight(1000));
+        m_plot->replot();
+        const int heightBefore = m_plot->preferredHeight(1000);
+        ovs::ui::AnalysisCache* cache = ovs::ui::AnalysisCache::of(m_document);
+        QSignalSpy changed(m_plot, &TimelinePlot::ghostChanged);
+        const ovs::FixSet pin = ovs::fixBit(ovs::Fix::PinHostMemory);
+
+        // Chosen before it is replayed: nothing to draw yet.
+        m_view->setWhatIf({0, pin});
+        QCOMPARE(m_plot->ghostRun(), -1);
+        cache->requestWhatIf(0, pin);
+        QTRY_COMPARE_WITH_TIMEOUT(m_plot->ghostRun(), 0, ovsTestTimeoutMs(30'000));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY2(m_plot->ghostTitleText().startsWith("what if: pin host memory \u2014 replay "),
+                 qPrintable(m_plot->ghostTitleText()));
+        QVERIFY2(m_plot->ghostTitleText().contains(" saves "), qPrintable(m_plot->ghostTitleText()));
+
+        // Directly under its run: the same lanes, the shared time axis, and
+        // the ruler now under the ghost, the bottom row.
+        m_plot->resize(1000, m_plot->preferredHeight(1000));
+        m_plot->replot();
+        const QCPAxisRect* measured = m_plot->runAxisRect(0);
+        const QCPAxisRect* ghost = m_plot->ghostAxisRect();
+        QVERIFY(ghost);
+        QVERIFY(ghost->outerRect().top() >= measured->outerRect().bottom());
+        QCOMPARE(m_plot->ghostTimeline()->laneCount(), m_document->run(0).laneCount());
+        const auto ticks = [](const QCPAxisRect* rect) {
+            return QStringList(rect->axis(QCPAxis::atLeft)->ticker().dynamicCast<QCPAxisTickerText>()->ticks().values());
+        };
+        QCOMPARE(ticks(ghost), ticks(measured));
+        QCOMPARE(ghost->axis(QCPAxis::atBottom)->range(), measured->axis(QCPAxis::atBottom)->range());
+        QVERIFY(ghost->axis(QCPAxis::atBottom)->tickLabels());
+        QVERIFY(!measured->axis(QCPAxis::atBottom)->tickLabels());
+        QVERIFY(m_plot->preferredHeight(1000) > heightBefore);
+
+        // Drawn translucent: its ops' fill is their colour at 40% over the
+        // background, which the measured run never has.
+        const QImage image = m_plot->toPixmap(m_plot->width(), m_plot->height(), 1.0).toImage();
+        const QColor background = image.pixelColor(ghost->rect().right() - 1, ghost->rect().top() + 1);
+        const auto countIn = [&](const QRect& area) {
+            int count = 0;
+            for (int y = area.top(); y <= area.bottom(); ++y)
+                for (int x = area.left(); x <= area.right(); ++x)
+                    for (OpKind kind : {OpKind::Upload, OpKind::Download, OpKind::Kernel})
+                        count += closeTo(image.pixelColor(x, y), blended(ovs::ui::opColor(kind), background, 0.4), 6);
+            return count;
+        };
+        QVERIFY2(countIn(ghost->rect()) > 200, qPrintable(QString::number(countIn(ghost->rect()))));
+        QVERIFY2(countIn(measured->rect()) < countIn(ghost->rect()) / 10,
+                 qPrintable(QString::number(countIn(measured->rect()))));
+        // Its ops are not the document's: no selection, but a tooltip that
+        // says what they are.
+        QPoint ghostOp;
+        for (int y = ghost->rect().top(); y <= ghost->rect().bottom() && ghostOp.isNull(); y += 4)
+            for (int x = ghost->rect().left(); x <= ghost->rect().right() && ghostOp.isNull(); x += 4)
+                if (!m_plot->toolTipTextAt(QPoint(x, y)).isEmpty())
+                    ghostOp = QPoint(x, y);
+        QVERIFY(!ghostOp.isNull());
+        QVERIFY(m_plot->toolTipTextAt(ghostOp).startsWith("What if (replayed, not measured):\n"));
+        QCOMPARE(m_plot->opAt(ghostOp), OpRef{});
+
+        // The export draws it too.
+        QString error;
+        const QString withGhost = m_dir.filePath("ghost.png");
+        QVERIFY2(exportTo(withGhost, 1000, 0, 1.0, &error), qPrintable(error));
+        const int ghostHeight = QImage(withGhost).height();
+
+        // Cleared: gone, and the plot is as before.
+        m_view->clearWhatIf();
+        QCOMPARE(m_plot->ghostRun(), -1);
+        QVERIFY(!m_plot->ghostAxisRect());
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(m_plot->preferredHeight(1000), heightBefore);
+        const QString without = m_dir.filePath("no-ghost.png");
+        QVERIFY2(exportTo(without, 1000, 0, 1.0, &error), qPrintable(error));
+        QVERIFY(QImage(without).height() < ghostHeight);
+
+        // A new document drops the ghost with the runs it was of.
+        m_view->setWhatIf({0, pin});
+        QTRY_COMPARE_WITH_TIMEOUT(m_plot->ghostRun(), 0, ovsTestTimeoutMs(30'000));
+        m_document->setTrace(twoRuns(), QString());
+        QCOMPARE(m_plot->ghostRun(), -1);
     }
 
     void emptyDocument()

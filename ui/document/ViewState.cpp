@@ -120,4 +120,13 @@ void ViewState::clearPlayhead()
     emit playheadChanged();
 }
 
+void ViewState::setWhatIf(const WhatIfChoice& choice)
+{
+    const WhatIfChoice next = choice.isValid() ? choice : WhatIfChoice{};
+    if (next == m_whatIf)
+        return;
+    m_whatIf = next;
+    emit whatIfChanged();
+}
+
 } // namespace ovs::ui

@@ -18,6 +18,15 @@ struct OpRef {
     bool operator==(const OpRef&) const = default;
 };
 
+// A what-if shown as a ghost run under a measured one: the run and the
+// fixes (core's FixSet) it is replayed with. run = -1: none.
+struct WhatIfChoice {
+    int run = -1;
+    std::uint32_t fixes = 0;
+    bool isValid() const { return run >= 0 && fixes != 0; }
+    bool operator==(const WhatIfChoice&) const = default;
+};
+
 // The shared view of the time axis, selection and measurement: every view
 // (timeline, details, charts) reads it and changes it through here, so they
 // stay in step. Times are ns on the runs' common axis.
@@ -61,12 +70,19 @@ public:
     void setPlayhead(std::int64_t ns);
     void clearPlayhead();
 
+    // The what-if drawn under its run (the findings view's choice, or "all
+    // fixes"); the ghost itself comes from the document's AnalysisCache.
+    WhatIfChoice whatIf() const { return m_whatIf; }
+    void setWhatIf(const WhatIfChoice& choice);
+    void clearWhatIf() { setWhatIf({}); }
+
 signals:
     void visibleRangeChanged(qint64 startNs, qint64 endNs);
     void selectionChanged(const ovs::ui::OpRef& op);
     void highlightChanged();
     void measurementChanged();
     void playheadChanged();
+    void whatIfChanged();
 
 private:
     std::int64_t m_startNs = 0;
@@ -76,6 +92,7 @@ private:
     std::vector<OpRef> m_highlight;
     std::optional<std::pair<std::int64_t, std::int64_t>> m_measurement;
     std::optional<std::int64_t> m_playhead;
+    WhatIfChoice m_whatIf;
 };
 
 } // namespace ovs::ui

@@ -53,6 +53,8 @@ bool TimelineExport::write(TraceDocument& document, const ViewState& view, const
         copy.setMeasurement(measurement->first, measurement->second);
     if (const auto playhead = view.playhead())
         copy.setPlayhead(*playhead); // a replay exports as it stands
+    // The what-if ghost shown, as the document's analysis cache has it.
+    copy.setWhatIf(view.whatIf());
 
     const int width = options.width > 0 ? options.width : kDefaultWidth;
     const int cap = ExportCaps::kMaxSidePixels;

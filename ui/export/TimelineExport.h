@@ -11,8 +11,9 @@ class ViewState;
 
 // Picture of the timeline for a file, from the window or headless. It
 // renders a TimelinePlot of its own on the same document and a copy of the
-// view (range, selection, measurement), so the window's widget, legend and
-// layout are never touched, and a headless export looks like the window.
+// view (range, selection, measurement, the what-if ghost), so the window's
+// widget, legend and layout are never touched, and a headless export looks
+// like the window.
 struct TimelineExportOptions {
     int width = 0;      // layout width; <= 0: 1600 px
     int height = 0;     // layout height; <= 0: every lane at full height

@@ -1,14 +1,13 @@
 #include "panels/SummaryPanel.h"
 
+#include "document/RunDevices.h"
 #include "document/TraceDocument.h"
+#include "models/AnalysisCache.h"
+#include "style/DisplayText.h"
 #include "style/TimeFormat.h"
 
 #include "analysis/HostShare.h"
 #include "analysis/RunAnalysis.h"
-#include "document/RunDevices.h"
-#include "style/DisplayText.h"
-
-#include <memory>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -18,7 +17,6 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <utility>
 
 namespace ovs::ui {
@@ -49,14 +47,6 @@ QString speedupText(const TraceDocument& document, const RunTimeline& timeline, 
     const Speedup speedup = speedupOver(findSerializedBaseline(headers, run), run);
     *why = QString::fromStdString(speedup.why);
     return speedup.value ? QStringLiteral("%1x").arg(*speedup.value, 0, 'f', 2) : kNone;
-}
-
-// Where a finding's op (an index into the analysed Run::ops) sits in the
-// document's timeline: its lane and times, found again by binary search.
-OpRef locate(const RunTimeline& timeline, int run, const Op& op)
-{
-    const int index = timeline.indexOf(op);
-    return index < 0 ? OpRef{} : OpRef{run, op.lane, index};
 }
 
 QString statusText(const RunTimeline& timeline)
@@ -119,8 +109,8 @@ QString deviceLine(const TraceDocument& document)
 } // namespace
 
 SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_deviceLine(new QLabel), m_table(new QTreeWidget),
-      m_findings(new QTreeWidget), m_findingDetail(new QLabel), m_diagnoses(new QLabel)
+    : QWidget(parent), m_document(document), m_cache(AnalysisCache::of(document)), m_deviceLine(new QLabel),
+      m_table(new QTreeWidget), m_findings(new FindingsView(document)), m_diagnoses(new QLabel)
 {
     m_deviceLine->setWordWrap(true);
     m_deviceLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -148,22 +138,8 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     m_diagnoses->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_diagnoses->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
-    m_findings->setObjectName(QStringLiteral("findings"));
-    m_findings->setColumnCount(FindingColumnCount);
-    m_findings->setHeaderLabels({tr("Finding"), tr("Cost"), tr("Ops"), tr("Cause"), tr("Fix")});
-    m_findings->headerItem()->setToolTip(FindingCostColumn,
-                                         tr("How much shorter the timed region would be without it (estimate)"));
-    m_findings->setUniformRowHeights(true);
-    m_findings->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_findings->header()->setStretchLastSection(true);
-    m_findings->header()->setSectionResizeMode(QHeaderView::Interactive);
-    m_findings->setToolTip(tr("Select a finding to highlight its ops on the timeline and zoom to them"));
-    connect(m_findings, &QTreeWidget::currentItemChanged, this, &SummaryPanel::onFindingChosen);
-    m_findingDetail->setObjectName(QStringLiteral("findingDetail"));
-    m_findingDetail->setWordWrap(true);
-    m_findingDetail->setTextFormat(Qt::RichText);
-    m_findingDetail->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_findingDetail->hide();
+    connect(m_findings, &FindingsView::findingSelected, this, &SummaryPanel::findingSelected);
+    connect(m_findings, &FindingsView::whatIfChosen, this, &SummaryPanel::whatIfChosen);
 
     // The diagnoses can run long (a sentence per run); they scroll in their
     // own area so the table keeps its rows visible.
@@ -171,14 +147,9 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     m_diagnosesArea->setWidget(m_diagnoses);
     m_diagnosesArea->setWidgetResizable(true);
     m_diagnosesArea->setFrameShape(QFrame::NoFrame);
-    auto* findings = new QWidget;
-    auto* findingsLayout = new QVBoxLayout(findings);
-    findingsLayout->setContentsMargins(0, 0, 0, 0);
-    findingsLayout->addWidget(m_findings, 1);
-    findingsLayout->addWidget(m_findingDetail);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
-    split->addWidget(findings);
+    split->addWidget(m_findings);
     split->addWidget(m_diagnosesArea);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -188,17 +159,13 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     layout->addWidget(split, 1);
 
     if (document) {
-        // Rates come from the sweeps, so new sweeps change every analysis.
-        auto invalidate = [this] {
-            m_analyses.clear();
-            ++m_generation; // analyses in flight are of what was there before
-            m_findingsKey = QStringLiteral("reset"); // no list has this key: rebuilt even when the shape is the same
-            refresh();
-        };
-        connect(document, &TraceDocument::reset, this, invalidate);
+        // The cache drops everything on a new document or new sweeps (it
+        // heard of them first), and says when each analysis is in.
+        connect(m_cache, &AnalysisCache::invalidated, this, &SummaryPanel::refresh);
+        connect(m_cache, &AnalysisCache::analysed, this, &SummaryPanel::refresh);
+        connect(m_cache, &AnalysisCache::idle, this, &SummaryPanel::analysed);
         connect(document, &TraceDocument::runAdded, this, &SummaryPanel::refresh);
         connect(document, &TraceDocument::runChanged, this, &SummaryPanel::refresh);
-        connect(document, &TraceDocument::sweepsChanged, this, invalidate);
     }
     refresh();
 }
@@ -286,145 +253,26 @@ void SummaryPanel::refresh()
     m_table->setColumnHidden(HostShareColumn, !severalDevices);
     m_diagnoses->setText(diagnosisHtml.join(QStringLiteral("<br>")));
     m_diagnosesArea->setVisible(!diagnosisHtml.isEmpty());
-    refreshFindings();
 }
 
-void SummaryPanel::refreshFindings()
+bool SummaryPanel::isAnalysing() const
 {
-    // Rebuilt only when a run's analysis changed, so that live batches of
-    // another run keep the user's selection.
-    QString key;
-    const int runs = static_cast<int>(m_analyses.size());
-    for (int i = 0; i < runs; ++i) {
-        const Analysis& a = m_analyses[static_cast<std::size_t>(i)];
-        key += QStringLiteral("%1:%2:%3:%4;").arg(a.valid).arg(a.opCount).arg(a.status).arg(a.findings.size());
-    }
-    if (key == m_findingsKey)
-        return;
-    m_findingsKey = key;
-    const QSignalBlocker quiet(m_findings);
-    m_findings->clear();
-    for (int i = 0; i < runs; ++i) {
-        const Analysis& a = m_analyses[static_cast<std::size_t>(i)];
-        if (!a.valid)
-            continue;
-        auto* runItem = new QTreeWidgetItem(m_findings);
-        runItem->setText(FindingKindColumn, displayText(m_document->run(i).run().name));
-        runItem->setData(FindingKindColumn, Qt::UserRole, i);
-        runItem->setData(FindingKindColumn, Qt::UserRole + 1, -1);
-        runItem->setText(FindingCauseColumn, a.findings.empty()        ? tr("no findings")
-                                             : a.findings.size() == 1 ? tr("1 finding")
-                                                                      : tr("%1 findings").arg(a.findings.size()));
-        QFont bold = runItem->font(FindingKindColumn);
-        bold.setBold(true);
-        runItem->setFont(FindingKindColumn, bold);
-        for (int f = 0; f < static_cast<int>(a.findings.size()); ++f) {
-            const AnalysedFinding& finding = a.findings[static_cast<std::size_t>(f)];
-            auto* item = new QTreeWidgetItem(runItem);
-            item->setText(FindingKindColumn, finding.kind);
-            item->setText(FindingCostColumn, TimeFormat::duration(static_cast<double>(finding.costNs)));
-            item->setTextAlignment(FindingCostColumn, Qt::AlignRight | Qt::AlignVCenter);
-            item->setText(FindingOpsColumn, QString::number(finding.opCount));
-            item->setTextAlignment(FindingOpsColumn, Qt::AlignRight | Qt::AlignVCenter);
-            item->setText(FindingCauseColumn, finding.cause);
-            item->setText(FindingFixColumn, finding.fix);
-            item->setToolTip(FindingCauseColumn, finding.cause);
-            item->setToolTip(FindingFixColumn, finding.fix);
-            item->setData(FindingKindColumn, Qt::UserRole, i);
-            item->setData(FindingKindColumn, Qt::UserRole + 1, f);
-        }
-        runItem->setExpanded(true);
-    }
-    m_findings->resizeColumnToContents(FindingKindColumn);
-    m_findings->resizeColumnToContents(FindingCostColumn);
-    m_findings->resizeColumnToContents(FindingOpsColumn);
-    m_findings->setColumnWidth(FindingCauseColumn, 520);
-    m_findings->setVisible(m_findings->topLevelItemCount() > 0);
-    m_findingDetail->hide();
-    // The outline of a finding that was just listed away goes with it; an
-    // outline someone else drew (a lesson's focus) stays.
-    if (std::exchange(m_outlining, false))
-        emit findingSelected(-1, {});
-}
-
-void SummaryPanel::onFindingChosen()
-{
-    const QTreeWidgetItem* item = m_findings->currentItem();
-    const int run = item ? item->data(FindingKindColumn, Qt::UserRole).toInt() : -1;
-    const int index = item ? item->data(FindingKindColumn, Qt::UserRole + 1).toInt() : -1;
-    if (!m_document || run < 0 || run >= m_document->runCount() || index < 0
-        || run >= static_cast<int>(m_analyses.size())
-        || index >= static_cast<int>(m_analyses[static_cast<std::size_t>(run)].findings.size())) {
-        m_findingDetail->hide();
-        m_outlining = false;
-        emit findingSelected(-1, {});
-        return;
-    }
-    const AnalysedFinding& finding = m_analyses[static_cast<std::size_t>(run)].findings[static_cast<std::size_t>(index)];
-    const RunTimeline& timeline = m_document->run(run);
-    std::vector<OpRef> refs;
-    refs.reserve(finding.ops.size());
-    for (const Op& op : finding.ops)
-        if (const OpRef ref = locate(timeline, run, op); ref.isValid())
-            refs.push_back(ref);
-    QString detail = tr("<b>%1</b> (costs %2; %3 ops").arg(finding.kind.toHtmlEscaped(),
-                                                          TimeFormat::duration(static_cast<double>(finding.costNs)))
-                         .arg(finding.opCount);
-    if (finding.opCount > refs.size())
-        detail += tr(", the first %1 highlighted").arg(refs.size());
-    detail += tr("): %1<br><b>Fix:</b> %2").arg(finding.cause.toHtmlEscaped(), finding.fix.toHtmlEscaped());
-    m_findingDetail->setText(detail);
-    m_findingDetail->show();
-    m_outlining = true;
-    emit findingSelected(run, refs);
+    return m_cache && m_cache->isAnalysing();
 }
 
 const SummaryPanel::Analysis& SummaryPanel::analysisOf(int index)
 {
-    const RunTimeline& timeline = m_document->run(index);
-    const Run& header = timeline.run();
-    Analysis& cached = m_analyses[static_cast<std::size_t>(index)];
-    if (timeline.isLive()) {
+    Analysis& shown = m_analyses[static_cast<std::size_t>(index)];
+    if (m_document->run(index).isLive()) {
         // A run in flight has no wall time yet: nothing to judge.
-        cached = Analysis{};
-        cached.overlap = cached.bound = cached.hostShare = kNone;
-        return cached;
+        shown = Analysis{};
+        shown.overlap = shown.bound = shown.hostShare = kNone;
+        return shown;
     }
-    const bool same = cached.opCount == timeline.opCount() && cached.status == static_cast<int>(header.status);
-    if ((cached.valid || cached.pending) && same)
-        return cached;
-
-    // The analysis is linear-logarithmic in the ops: a run of a million takes
-    // long enough to freeze the window, so it runs on the panel's worker, on
-    // copies, and the cells say so until it is back.
-    cached = Analysis{};
-    cached.pending = true;
-    cached.opCount = timeline.opCount();
-    cached.status = static_cast<int>(header.status);
-    cached.overlap = cached.bound = cached.hostShare = QStringLiteral("\u2026");
-    cached.overlapTip = cached.boundTip = tr("analysing\u2026");
-    auto run = std::make_shared<const Run>(timeline.toRun());
-    auto sweeps = std::make_shared<const std::vector<BandwidthSweep>>(m_document->sweeps());
-    std::shared_ptr<const Run> baseline;
-    if (const Run* b = findSerializedBaseline(finishedHeaders(*m_document), header))
-        baseline = std::make_shared<const Run>(*b); // a header: the document keeps ops per lane
-    const int generation = m_generation;
-    ++m_analysing;
-    m_analyzer.post([this, index, generation, run, sweeps, baseline]() -> BackgroundWorker::Delivery {
-        auto result = std::make_shared<Analysis>(analyse(*run, *sweeps, baseline.get()));
-        return [this, index, generation, result] {
-            --m_analysing;
-            const auto slot = static_cast<std::size_t>(index);
-            if (generation == m_generation && slot < m_analyses.size() && m_analyses[slot].pending
-                && m_analyses[slot].opCount == result->opCount && m_analyses[slot].status == result->status)
-                m_analyses[slot] = std::move(*result);
-            // else superseded: the run changed, or the document did
-            refresh();
-            if (m_analysing == 0)
-                emit analysed();
-        };
-    });
-    return cached;
+    std::shared_ptr<const AnalysedRun> analysed = m_cache->analysis(index);
+    if (!analysed || analysed != shown.source)
+        shown = format(analysed);
+    return shown;
 }
 
 namespace {
@@ -436,14 +284,15 @@ QString gbps(double rate)
 
 } // namespace
 
-void SummaryPanel::hostShareOf(const Run& run, const std::vector<BandwidthSweep>& sweeps, Analysis& out)
+void SummaryPanel::formatHostShare(const AnalysedRun& analysed, Analysis& out)
 {
     out.hostShare = kNone;
-    if (run.deviceCount() < 2) {
+    if (!analysed.hostShare) {
         out.hostShareTip = tr("only runs on several GPUs of one host");
         return;
     }
-    const HostShare share = analyseHostShare(run, sweeps);
+    const Run& run = *analysed.run;
+    const HostShare& share = *analysed.hostShare;
     if (!share.applies) {
         out.hostShareTip = run.status == RunStatus::Completed ? tr("no uploads on several GPUs to compare")
                                                                : tr("only completed runs are compared");
@@ -480,14 +329,18 @@ void SummaryPanel::hostShareOf(const Run& run, const std::vector<BandwidthSweep>
     out.hostShareDiagnosis = QString::fromStdString(share.diagnosis);
 }
 
-SummaryPanel::Analysis SummaryPanel::analyse(const Run& run, const std::vector<BandwidthSweep>& sweeps,
-                                             const Run* baseline)
+SummaryPanel::Analysis SummaryPanel::format(const std::shared_ptr<const AnalysedRun>& analysed)
 {
-    const RunAnalysis a = analyzeRun(run, sweeps, baseline);
     Analysis cached;
-    cached.valid = true;
-    cached.opCount = run.ops.size();
-    cached.status = static_cast<int>(run.status);
+    if (!analysed) {
+        // On the cache's worker: the cells say so until it is back.
+        cached.overlap = cached.bound = cached.hostShare = QStringLiteral("\u2026");
+        cached.overlapTip = cached.boundTip = tr("analysing\u2026");
+        return cached;
+    }
+    cached.source = analysed;
+    const Run& run = *analysed->run;
+    const RunAnalysis& a = analysed->analysis;
     const RunStatus status = run.status;
     const RunMetrics& m = a.metrics;
     if (m.copies.busyNs > 0 && status == RunStatus::Completed) {
@@ -519,21 +372,7 @@ SummaryPanel::Analysis SummaryPanel::analyse(const Run& run, const std::vector<B
         cached.boundTip = tr("only completed runs with GPU work have a bound");
     }
     cached.diagnosis = QString::fromStdString(a.diagnosis.sentence);
-    hostShareOf(run, sweeps, cached);
-    for (const Finding& f : a.findings.findings) {
-        AnalysedFinding finding;
-        finding.kind = QString::fromLatin1(toString(f.kind));
-        finding.cause = QString::fromStdString(f.cause);
-        finding.fix = QString::fromStdString(f.fix);
-        finding.costNs = f.costNs;
-        finding.opCount = f.opCount;
-        // Kept as the ops themselves: the indices are into this sorted copy
-        // of the run, which is not kept.
-        for (const std::uint32_t index : f.ops)
-            if (index < run.ops.size())
-                finding.ops.push_back(run.ops[index]);
-        cached.findings.push_back(std::move(finding));
-    }
+    formatHostShare(*analysed, cached);
     return cached;
 }
 
@@ -552,16 +391,7 @@ QString SummaryPanel::summaryText() const
         lines << cells.join(QLatin1Char('\t'));
     }
     lines << m_diagnosisLines;
-    for (std::size_t i = 0; i < m_analyses.size(); ++i) {
-        if (m_analyses[i].findings.empty())
-            continue;
-        lines << tr("Findings of %1:").arg(displayText(m_document->run(static_cast<int>(i)).run().name));
-        for (const AnalysedFinding& f : m_analyses[i].findings)
-            lines << QStringLiteral("  %1\t%2\t%3 ops\t%4\tFix: %5")
-                         .arg(f.kind, TimeFormat::duration(static_cast<double>(f.costNs)))
-                         .arg(f.opCount)
-                         .arg(f.cause, f.fix);
-    }
+    lines << m_findings->textLines();
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -4,7 +4,9 @@
 
 #include "trace/Saturating.h"
 #include "document/TraceDocument.h"
+#include "models/AnalysisCache.h"
 #include "style/TimeFormat.h"
+#include "timeline/GhostTitle.h"
 #include "timeline/OpTooltip.h"
 #include "timeline/RefreshThrottle.h"
 #include "timeline/TimelineLegend.h"
@@ -39,8 +41,8 @@ TimelineInteraction::Modifiers modifiersOf(Qt::KeyboardModifiers modifiers)
 } // namespace
 
 TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* parent)
-    : QCustomPlot(parent), m_document(document), m_view(view), m_refresh(new RefreshThrottle(this)),
-      m_interaction(*view)
+    : QCustomPlot(parent), m_document(document), m_view(view), m_cache(AnalysisCache::of(document)),
+      m_refresh(new RefreshThrottle(this)), m_interaction(*view)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -65,6 +67,8 @@ TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* pa
     connect(m_view, &ViewState::highlightChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::playheadChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(m_view, &ViewState::whatIfChanged, this, &TimelinePlot::updateGhost);
+    connect(m_cache, &AnalysisCache::whatIfReady, this, &TimelinePlot::updateGhost);
     rebuild();
 }
 
@@ -81,7 +85,50 @@ int TimelinePlot::totalLanes() const
     int lanes = 0;
     for (int i = 0; i < m_document->runCount(); ++i)
         lanes += std::max(1, rowCount(i));
+    if (m_ghost)
+        lanes += std::max(1, m_ghost->plottable->laneRows().rowCount());
     return lanes;
+}
+
+const RunTimeline* TimelinePlot::ghostTimeline() const
+{
+    return m_ghost && m_ghostShown ? m_ghostShown->run.get() : nullptr;
+}
+
+QString TimelinePlot::ghostTitleText() const
+{
+    return m_ghost && m_ghostShown ? ghostTitle(m_ghostFixes, *m_ghostShown) : QString();
+}
+
+std::shared_ptr<const WhatIfGhost> TimelinePlot::wantedGhost() const
+{
+    const WhatIfChoice choice = m_view->whatIf();
+    if (!choice.isValid() || !m_cache || choice.run >= m_document->runCount())
+        return nullptr;
+    auto ghost = m_cache->whatIf(choice.run, choice.fixes);
+    return ghost && ghost->run ? ghost : nullptr;
+}
+
+void TimelinePlot::updateGhost()
+{
+    const WhatIfChoice choice = m_view->whatIf();
+    const auto wanted = wantedGhost();
+    if (wanted == m_ghostShown && (!wanted || (choice.run == m_ghostOf && choice.fixes == m_ghostFixes)))
+        return;
+    rebuild();
+    replot(rpQueuedReplot);
+    emit ghostChanged();
+}
+
+std::vector<const TimelinePlot::RunRow*> TimelinePlot::layoutOrder() const
+{
+    std::vector<const RunRow*> order;
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        order.push_back(&m_rows[i]);
+        if (m_ghost && static_cast<int>(i) == m_ghostOf)
+            order.push_back(&*m_ghost);
+    }
+    return order;
 }
 
 int TimelinePlot::laneRow(int run, int lane) const
@@ -110,6 +157,9 @@ int TimelinePlot::laneLabelWidth() const
     int width = 0;
     for (int i = 0; i < m_document->runCount(); ++i)
         for (const Lane& lane : m_document->run(i).run().lanes)
+            width = std::max(width, metrics.horizontalAdvance(displayText(lane.name, kLaneLabelChars)));
+    if (const RunTimeline* ghost = ghostTimeline())
+        for (const Lane& lane : ghost->run().lanes)
             width = std::max(width, metrics.horizontalAdvance(displayText(lane.name, kLaneLabelChars)));
     return width;
 }
@@ -179,32 +229,24 @@ void TimelinePlot::rebuild()
     plotLayout()->setRowSpacing(0);
     plotLayout()->setMargins(QMargins(0, 0, 0, 0));
 
+    m_ghost.reset();
+    m_ghostShown = wantedGhost();
+    m_ghostOf = m_view->whatIf().run;
+    m_ghostFixes = m_view->whatIf().fixes;
+    int layoutRow = 0;
+    auto place = [&](RunRow row) {
+        row.layoutRow = layoutRow;
+        plotLayout()->addElement(layoutRow, 0, row.title);
+        plotLayout()->addElement(layoutRow + 1, 0, row.rect);
+        layoutRow += 2;
+        return row;
+    };
     for (int i = 0; i < m_document->runCount(); ++i) {
-        RunRow row;
-        row.title = new QCPTextElement(this, QString());
-        row.title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
-        row.rect = new QCPAxisRect(this, false);
-        row.rect->addAxes(QCPAxis::atBottom | QCPAxis::atLeft);
-        row.rect->setAutoMargins(QCP::msNone);
-        row.rect->setSizeConstraintRect(QCPLayoutElement::scrInnerRect);
-        QCPAxis* time = row.rect->axis(QCPAxis::atBottom);
-        QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
-        time->setTicker(QSharedPointer<TimeRulerTicker>::create(time));
-        lanes->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-        lanes->setRangeReversed(true); // lane 0 (the host, as recorded) on top
-        row.plottable = new TimelinePlottable(time, lanes, m_document, i, m_view);
-        // A range set on an axis directly (QCustomPlot API, tests) reaches
-        // the shared view, which may clamp it; the axes then follow the view.
-        connect(time, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
-            if (m_syncing)
-                return;
-            m_view->setVisibleRange(saturatingCast<std::int64_t>(std::round(range.lower)),
-                                    saturatingCast<std::int64_t>(std::round(range.upper)));
-            applyVisibleRange();
-        });
-        plotLayout()->addElement(2 * i, 0, row.title);
-        plotLayout()->addElement(2 * i + 1, 0, row.rect);
-        m_rows.push_back(row);
+        m_rows.push_back(place(makeRow(i)));
+        if (m_ghostShown && i == m_ghostOf) {
+            m_ghost = place(makeRow(i));
+            m_ghost->plottable->setGhost(m_ghostShown->run);
+        }
     }
     if (m_rows.empty()) {
         m_emptyNote = new QCPTextElement(this, QStringLiteral("No runs yet"));
@@ -214,7 +256,7 @@ void TimelinePlot::rebuild()
         // the rest of the row (a grid cell is only as wide as its narrowest
         // maximum, so the legend alone would narrow the whole plot).
         auto* legendRow = new QCPLayoutGrid;
-        plotLayout()->addElement(2 * static_cast<int>(m_rows.size()), 0, legendRow);
+        plotLayout()->addElement(layoutRow, 0, legendRow);
         legendRow->setColumnSpacing(0);
         m_legend = new TimelineLegend;
         legendRow->addElement(0, 0, m_legend);
@@ -223,6 +265,10 @@ void TimelinePlot::rebuild()
     }
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i)
         refreshRun(i);
+    if (m_ghost) {
+        m_ghost->title->setText(ghostTitleText());
+        tickLanes(*m_ghost, *m_ghostShown->run);
+    }
     rebuildLegend();
     applyStyle();
     layoutRows();
@@ -230,15 +276,51 @@ void TimelinePlot::rebuild()
     updateGeometry();
 }
 
+TimelinePlot::RunRow TimelinePlot::makeRow(int run)
+{
+    RunRow row;
+    row.title = new QCPTextElement(this, QString());
+    row.title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    row.rect = new QCPAxisRect(this, false);
+    row.rect->addAxes(QCPAxis::atBottom | QCPAxis::atLeft);
+    row.rect->setAutoMargins(QCP::msNone);
+    row.rect->setSizeConstraintRect(QCPLayoutElement::scrInnerRect);
+    QCPAxis* time = row.rect->axis(QCPAxis::atBottom);
+    QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
+    time->setTicker(QSharedPointer<TimeRulerTicker>::create(time));
+    lanes->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    lanes->setRangeReversed(true); // lane 0 (the host, as recorded) on top
+    row.plottable = new TimelinePlottable(time, lanes, m_document, run, m_view);
+    // A range set on an axis directly (QCustomPlot API, tests) reaches
+    // the shared view, which may clamp it; the axes then follow the view.
+    connect(time, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
+        if (m_syncing)
+            return;
+        m_view->setVisibleRange(saturatingCast<std::int64_t>(std::round(range.lower)),
+                                saturatingCast<std::int64_t>(std::round(range.upper)));
+        applyVisibleRange();
+    });
+    return row;
+}
+
 void TimelinePlot::applyStyle()
 {
     const TimelineStyle style = TimelineStyle::from(palette(), font());
     setBackground(style.background);
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const RunRow& row = m_rows[i];
-        const bool bottom = i + 1 == m_rows.size();
-        row.title->setFont(style.title);
-        row.title->setTextColor(style.text);
+    const std::vector<const RunRow*> order = layoutOrder();
+    for (const RunRow* ordered : order) {
+        const RunRow& row = *ordered;
+        const bool bottom = ordered == order.back();
+        if (row.plottable->isGhost()) {
+            // Its title reads as a note on the run above, not as a run.
+            QFont title = style.title;
+            title.setItalic(true);
+            row.title->setFont(title);
+            row.title->setTextColor(style.axisLabel);
+        } else {
+            row.title->setFont(style.title);
+            row.title->setTextColor(style.text);
+        }
         row.rect->setBackground(Qt::NoBrush);
         QCPAxis* time = row.rect->axis(QCPAxis::atBottom);
         QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
@@ -281,25 +363,29 @@ void TimelinePlot::applyStyle()
 void TimelinePlot::layoutRows()
 {
     const int left = plotLeftMargin();
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        RunRow& row = m_rows[i];
-        const bool bottom = i + 1 == m_rows.size();
-        row.laidOutRows = rowCount(static_cast<int>(i));
+    const std::vector<const RunRow*> order = layoutOrder();
+    for (const RunRow* ordered : order) {
+        // The rows are this plot's own: layoutOrder hands them out read-only
+        // for the const callers.
+        RunRow& row = const_cast<RunRow&>(*ordered);
+        const bool bottom = ordered == order.back();
+        const bool first = ordered == order.front();
+        row.laidOutRows = row.plottable->laneRows().rowCount();
         const int laneCount = std::max(1, row.laidOutRows);
         const QMargins margins(left, kRectTopMargin, kRightMargin, bottom ? rulerHeight() : kRectBottomMargin);
         row.rect->setMargins(margins);
         row.rect->setMinimumMargins(margins);
-        row.title->setMargins(QMargins(kTitleIndent, i == 0 ? 8 : 14, kRightMargin, 2));
+        // A ghost's title sits close under its run: it belongs to it.
+        row.title->setMargins(QMargins(kTitleIndent, first ? 8 : row.plottable->isGhost() ? 2 : 14, kRightMargin, 2));
         // Stretch by the preferred outer height: at preferredHeight() every
         // run gets exactly rowHeight() per lane; more or less space is shared
         // in the same proportion (lanes squeeze past kMaxWidgetHeight and in
         // exports given a --height).
-        plotLayout()->setRowStretchFactor(static_cast<int>(2 * i), 0.001);
-        plotLayout()->setRowStretchFactor(static_cast<int>(2 * i + 1),
-                                          laneCount * rowHeight() + margins.top() + margins.bottom());
+        plotLayout()->setRowStretchFactor(row.layoutRow, 0.001);
+        plotLayout()->setRowStretchFactor(row.layoutRow + 1, laneCount * rowHeight() + margins.top() + margins.bottom());
     }
-    if (m_legend)
-        plotLayout()->setRowStretchFactor(2 * static_cast<int>(m_rows.size()), 0.001);
+    if (m_legend && !order.empty())
+        plotLayout()->setRowStretchFactor(order.back()->layoutRow + 2, 0.001);
     fitTo(width(), height());
 }
 
@@ -336,9 +422,9 @@ int TimelinePlot::fixedHeight(int width) const
 {
     // Everything but the lane rows: titles, rect margins, ruler, legend.
     int height = m_legend ? m_legend->heightFor(width) : 0;
-    for (const RunRow& row : m_rows) {
-        const QMargins margins = row.rect->margins();
-        height += static_cast<const QCPLayoutElement*>(row.title)->minimumOuterSizeHint().height();
+    for (const RunRow* row : layoutOrder()) {
+        const QMargins margins = row->rect->margins();
+        height += static_cast<const QCPLayoutElement*>(row->title)->minimumOuterSizeHint().height();
         height += margins.top() + margins.bottom();
     }
     return height;
@@ -382,8 +468,8 @@ void TimelinePlot::fitTo(int width, int height)
     }
     if (labels != m_laneLabels) {
         m_laneLabels = labels;
-        for (const RunRow& row : m_rows)
-            row.rect->axis(QCPAxis::atLeft)->setTickLabels(labels);
+        for (const RunRow* row : layoutOrder())
+            row->rect->axis(QCPAxis::atLeft)->setTickLabels(labels);
     }
 }
 
@@ -402,8 +488,12 @@ void TimelinePlot::refreshRun(int run)
     if (run < 0 || run >= static_cast<int>(m_rows.size()) || run >= m_document->runCount())
         return;
     RunRow& row = m_rows[static_cast<std::size_t>(run)];
-    const RunTimeline& timeline = m_document->run(run);
     row.title->setText(runTitle(run));
+    tickLanes(row, m_document->run(run));
+}
+
+void TimelinePlot::tickLanes(RunRow& row, const RunTimeline& timeline)
+{
     QCPAxis* lanes = row.rect->axis(QCPAxis::atLeft);
     auto ticker = lanes->ticker().dynamicCast<QCPAxisTickerText>();
     // Lanes arrive during a live run, and with them (several GPUs) groups.
@@ -425,6 +515,12 @@ void TimelinePlot::refreshRun(int run)
 
 void TimelinePlot::refresh()
 {
+    // The ghost's run changed (it is of the run as it was): it goes.
+    if (m_ghost && wantedGhost() != m_ghostShown) {
+        updateGhost();
+        updateExtent();
+        return;
+    }
     // Lanes appear during a live run: margins and row heights follow them.
     bool lanesChanged = false;
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
@@ -454,8 +550,8 @@ void TimelinePlot::applyVisibleRange()
 {
     m_syncing = true;
     const QCPRange range(static_cast<double>(m_view->visibleStartNs()), static_cast<double>(m_view->visibleEndNs()));
-    for (const RunRow& row : m_rows)
-        row.rect->axis(QCPAxis::atBottom)->setRange(range);
+    for (const RunRow* row : layoutOrder())
+        row->rect->axis(QCPAxis::atBottom)->setRange(range);
     m_syncing = false;
     replot(rpQueuedReplot);
 }
@@ -493,10 +589,16 @@ OpRef TimelinePlot::opAt(const QPoint& pos) const
 QString TimelinePlot::toolTipTextAt(const QPoint& pos) const
 {
     const OpRef op = opAt(pos);
-    if (!op.isValid())
+    if (op.isValid()) {
+        const RunTimeline& run = m_document->run(op.run);
+        return opTooltipText(run, op.lane, run.laneOps(op.lane)[static_cast<std::size_t>(op.index)]);
+    }
+    const RunTimeline* ghost = ghostTimeline();
+    const auto hit = ghost ? m_ghost->plottable->laneOpAt(pos) : std::nullopt;
+    if (!hit)
         return {};
-    const RunTimeline& run = m_document->run(op.run);
-    return opTooltipText(run, op.lane, run.laneOps(op.lane)[static_cast<std::size_t>(op.index)]);
+    return tr("What if (replayed, not measured):\n")
+           + opTooltipText(*ghost, hit->first, ghost->laneOps(hit->first)[static_cast<std::size_t>(hit->second)]);
 }
 
 bool TimelinePlot::inPlotColumn(const QPoint& pos) const
@@ -504,7 +606,7 @@ bool TimelinePlot::inPlotColumn(const QPoint& pos) const
     if (m_rows.empty())
         return false;
     const QRect first = m_rows.front().rect->rect();
-    const QRect last = m_rows.back().rect->rect();
+    const QRect last = layoutOrder().back()->rect->rect();
     return pos.x() >= first.left() && pos.x() <= first.right() && pos.y() >= 0 && pos.y() <= last.bottom();
 }
 
@@ -644,7 +746,7 @@ void TimelinePlot::paintEvent(QPaintEvent* event)
     // is painted over the widget rather than into the plot (and exports).
     const auto [x0, x1] = interaction().band();
     const QRect first = m_rows.front().rect->rect();
-    const QRect last = m_rows.back().rect->rect();
+    const QRect last = layoutOrder().back()->rect->rect();
     const QRect band(QPoint(static_cast<int>(x0), first.top()), QPoint(static_cast<int>(x1), last.bottom()));
     QPainter painter(this);
     QColor accent = palette().color(QPalette::Highlight);

@@ -11,16 +11,20 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace ovs::ui {
 
+class AnalysisCache;
 class RefreshThrottle;
+class RunTimeline;
 class TimelineLegend;
 class TimelinePlottable;
 class TraceDocument;
 struct TimelineStyle;
+struct WhatIfGhost;
 
 // The timeline: one axis rect per run, stacked, all on the ViewState's time
 // range; a title row per run, lane names on the left, the time ruler under
@@ -28,6 +32,11 @@ struct TimelineStyle;
 // The window shows this widget; exports (TimelineExport) render another
 // instance on the same document and a copy of the view, so both look the
 // same and an export never disturbs the window.
+//
+// A what-if chosen in the view (ViewState::whatIf) is drawn as a ghost run
+// directly under its measured run, once the document's AnalysisCache has
+// replayed it: its own title row (the fixes and the saving) and axis rect,
+// the same lanes, on the shared time axis from the measured run's start.
 //
 // Its parts: TimelineInteraction (what input does), TimeAxisMapping (time
 // <-> pixels), TimelineStyle (colours and fonts), TimelineLegend and
@@ -81,12 +90,22 @@ public:
     int laneRow(int run, int lane) const;
     // The run's rows: lanes and, on several GPUs, the group headers.
     const LaneRows* laneRows(int run) const;
+    // The what-if ghost drawn: its axis rect, the run it is under (-1: no
+    // ghost is drawn), the run as replayed, and its title.
+    QCPAxisRect* ghostAxisRect() const { return m_ghost ? m_ghost->rect : nullptr; }
+    int ghostRun() const { return m_ghost ? m_ghostOf : -1; }
+    const RunTimeline* ghostTimeline() const;
+    QString ghostTitleText() const;
     // The document drawn (read-only use: lesson callouts place themselves by
     // its runs' display offsets).
     const TraceDocument* document() const { return m_document; }
     TimeAxisMapping mapping() const;
     double timeAtPixel(double x) const { return mapping().timeAt(x); }
     double pixelAtTime(double ns) const { return mapping().pixelAt(ns); }
+
+signals:
+    // A ghost appeared, was replaced or went: the preferred height changed.
+    void ghostChanged();
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;
@@ -108,9 +127,17 @@ private:
         TimelinePlottable* plottable = nullptr;
         int laidOutRows = -1; // rows when layoutRows last ran: lanes arriving live change it
         LaneRows ticked;      // the rows the lane labels were made for
+        int layoutRow = 0;    // the title's row in the plot layout; the rect is on the next
     };
 
     void rebuild();
+    RunRow makeRow(int run);
+    // Every run's row with the ghost's after its run's, top to bottom.
+    std::vector<const RunRow*> layoutOrder() const;
+    // The ghost the view asks for, when the cache has it replayed; null if none.
+    std::shared_ptr<const WhatIfGhost> wantedGhost() const;
+    void updateGhost();
+    void tickLanes(RunRow& row, const RunTimeline& timeline);
     void refresh();
     void refreshRun(int run);
     void updateExtent();
@@ -136,7 +163,12 @@ private:
 
     TraceDocument* m_document;
     ViewState* m_view;
+    AnalysisCache* m_cache;
     std::vector<RunRow> m_rows;
+    std::optional<RunRow> m_ghost;
+    int m_ghostOf = -1;                          // the run it is drawn under
+    std::uint32_t m_ghostFixes = 0;
+    std::shared_ptr<const WhatIfGhost> m_ghostShown; // what it draws
     TimelineLegend* m_legend = nullptr;
     QCPTextElement* m_emptyNote = nullptr;
     RefreshThrottle* m_refresh;

@@ -20,6 +20,10 @@ constexpr double kClampMargin = 4.0;
 constexpr double kOutlineMinPixels = 4.0;
 // How far (px) a hover or click may miss an op and still hit it.
 constexpr double kHitTolerancePixels = 3.0;
+// A ghost's fill: light enough that it never reads as a measured op, and
+// its thin ops' marks a little stronger so they still show.
+constexpr double kGhostFillAlpha = 0.4;
+constexpr double kGhostMarkAlpha = 0.6;
 
 const char* shortKindName(OpKind kind)
 {
@@ -66,9 +70,15 @@ void TimelinePlottable::syncLaneRows() const
     // GPUs replaces its live lanes with the same number in device order,
     // and a frame or a hover may come before the plot's throttled refresh.
     // Linear in the lanes, as drawing them is.
+    if (const RunTimeline* run = timeline())
+        m_laneRows = LaneRows::of(run->run());
+}
+
+const RunTimeline* TimelinePlottable::timeline() const
+{
     if (!m_document || m_run < 0 || m_run >= m_document->runCount())
-        return;
-    m_laneRows = LaneRows::of(m_document->run(m_run).run());
+        return nullptr;
+    return m_ghost ? m_ghost.get() : &m_document->run(m_run);
 }
 
 double TimelinePlottable::nsPerPixel() const
@@ -104,15 +114,18 @@ QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int l
 
 void TimelinePlottable::draw(QCPPainter* painter)
 {
-    if (!m_document || m_run < 0 || m_run >= m_document->runCount() || !mKeyAxis || !mValueAxis)
+    const RunTimeline* drawn = timeline();
+    if (!drawn || !mKeyAxis || !mValueAxis)
         return;
     syncLaneRows();
-    const RunTimeline& run = m_document->run(m_run);
+    const RunTimeline& run = *drawn;
     const QRect clip = clipRect();
+    // A ghost starts where its measured run starts.
     m_offsetNs = m_document->displayOffsetNs(m_run);
     painter->save();
     painter->setClipRect(clip);
-    drawTimedRegion(painter, clip);
+    if (!m_ghost)
+        drawTimedRegion(painter, clip);
     drawLaneStripes(painter, clip);
     drawGroupHeaders(painter, clip);
     // During a replay the ops are cut at the playhead: an op is drawn once
@@ -127,8 +140,10 @@ void TimelinePlottable::draw(QCPPainter* painter)
     }
     for (int lane = 0; lane < run.laneCount(); ++lane)
         drawLane(painter, clip, lane);
-    drawHighlight(painter, clip);
-    drawSelection(painter, clip);
+    if (!m_ghost) {
+        drawHighlight(painter, clip);
+        drawSelection(painter, clip);
+    }
     if (playheadX)
         painter->restore();
     drawMeasurement(painter, clip);
@@ -192,7 +207,7 @@ void TimelinePlottable::drawGroupHeaders(QCPPainter* painter, const QRect& clip)
 
 void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lane)
 {
-    const RunTimeline& run = m_document->run(m_run);
+    const RunTimeline& run = *timeline();
     const QCPRange range = mKeyAxis->range();
     const std::int64_t lower = saturatingCast<std::int64_t>(std::floor(range.lower));
     std::int64_t upper = saturatingCast<std::int64_t>(std::ceil(range.upper));
@@ -217,7 +232,10 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
         if (item.isFolded()) {
             drawMarks(painter, clip, item, lane);
         } else if (static_cast<double>(item.endNs - item.startNs) < pixelNs) {
-            painter->fillRect(opRect(item.startNs, item.startNs, lane, clip), opColor(item.kind));
+            QColor color = opColor(item.kind);
+            if (m_ghost)
+                color.setAlphaF(kGhostMarkAlpha);
+            painter->fillRect(opRect(item.startNs, item.startNs, lane, clip), color);
         }
     }
 }
@@ -226,6 +244,10 @@ void TimelinePlottable::drawOp(QCPPainter* painter, const QRect& clip, const Op&
 {
     const QColor color = opColor(op.kind);
     const QRectF rect = opRect(op.startNs, op.endNs, lane, clip);
+    if (m_ghost) {
+        drawGhost(painter, rect, color);
+        return;
+    }
     // Squeezed rows (thousands of lanes) are too thin for outlines too.
     const bool roomy = rect.width() >= kOutlineMinPixels && rect.height() >= kOutlineMinPixels;
     if (op.hasExec() && roomy) {
@@ -273,6 +295,10 @@ void TimelinePlottable::drawFolded(QCPPainter* painter, const QRect& clip, const
     // outline, so it reads as "many" and never as one long op.
     const QColor color = opColor(item.kind);
     const QRectF rect = opRect(item.startNs, item.endNs, lane, clip);
+    if (m_ghost) {
+        drawGhost(painter, rect, color);
+        return;
+    }
     painter->fillRect(rect, color);
     if (rect.width() >= kOutlineMinPixels && rect.height() >= kOutlineMinPixels) {
         QColor hatch = color.darker(150);
@@ -282,6 +308,19 @@ void TimelinePlottable::drawFolded(QCPPainter* painter, const QRect& clip, const
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(rect.adjusted(0, 0, -1, -1));
     }
+}
+
+void TimelinePlottable::drawGhost(QCPPainter* painter, const QRectF& rect, const QColor& color) const
+{
+    QColor fill = color;
+    fill.setAlphaF(kGhostFillAlpha);
+    painter->fillRect(rect, fill);
+    if (rect.width() < kOutlineMinPixels || rect.height() < kOutlineMinPixels)
+        return;
+    QPen outline(color, 1, Qt::DashLine);
+    painter->setPen(outline);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(rect.adjusted(0, 0, -1, -1));
 }
 
 void TimelinePlottable::drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item,
@@ -307,7 +346,10 @@ void TimelinePlottable::drawMarks(QCPPainter* painter, const QRect& clip, const 
             x += 1;
         taken[static_cast<std::size_t>(takenCount++)] = x;
         mark.moveLeft(x);
-        painter->fillRect(mark, opColor(kind));
+        QColor color = opColor(kind);
+        if (m_ghost)
+            color.setAlphaF(kGhostMarkAlpha);
+        painter->fillRect(mark, color);
     }
 }
 
@@ -427,12 +469,21 @@ void TimelinePlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) 
 
 OpRef TimelinePlottable::opAt(const QPointF& pixel) const
 {
-    if (!m_document || m_run < 0 || m_run >= m_document->runCount() || !mKeyAxis || !mValueAxis)
+    if (m_ghost)
+        return {};
+    const auto hit = laneOpAt(pixel);
+    return hit ? OpRef{m_run, hit->first, hit->second} : OpRef{};
+}
+
+std::optional<std::pair<int, int>> TimelinePlottable::laneOpAt(const QPointF& pixel) const
+{
+    const RunTimeline* drawn = timeline();
+    if (!drawn || !mKeyAxis || !mValueAxis)
         return {};
     if (!mKeyAxis->axisRect()->rect().contains(pixel.toPoint()))
         return {};
     syncLaneRows();
-    const RunTimeline& run = m_document->run(m_run);
+    const RunTimeline& run = *drawn;
     const double rowCoord = mValueAxis->pixelToCoord(pixel.y());
     const int row = static_cast<int>(std::lround(rowCoord));
     const int lane = m_laneRows.laneAt(row); // -1 on a group header
@@ -444,7 +495,7 @@ OpRef TimelinePlottable::opAt(const QPointF& pixel) const
     const int index = run.opIndexAt(lane, saturatingCast<std::int64_t>(std::round(t)), tolerance);
     if (index < 0)
         return {};
-    return OpRef{m_run, lane, index};
+    return std::make_pair(lane, index);
 }
 
 double TimelinePlottable::selectTest(const QPointF& pos, bool onlySelectable, QVariant* details) const
@@ -462,9 +513,10 @@ double TimelinePlottable::selectTest(const QPointF& pos, bool onlySelectable, QV
 QCPRange TimelinePlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const
 {
     foundRange = false;
-    if (!m_document || m_run < 0 || m_run >= m_document->runCount())
+    const RunTimeline* drawn = timeline();
+    if (!drawn)
         return {};
-    const RunTimeline& run = m_document->run(m_run);
+    const RunTimeline& run = *drawn;
     const auto end = std::max(run.endNs(), run.run().timedEndNs);
     const auto offset = static_cast<double>(m_document->displayOffsetNs(m_run));
     foundRange = end > 0;
@@ -474,7 +526,7 @@ QCPRange TimelinePlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const
 QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const
 {
     foundRange = false;
-    if (!m_document || m_run < 0 || m_run >= m_document->runCount())
+    if (!timeline())
         return {};
     syncLaneRows();
     const int rows = m_laneRows.rowCount();

@@ -6,11 +6,14 @@
 
 #include <qcustomplot.h>
 
+#include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace ovs::ui {
 
+class RunTimeline;
 class TraceDocument;
 
 // Draws one run's lanes as rows (value = the lane's row in LaneRows: its
@@ -22,6 +25,11 @@ class TraceDocument;
 // It also draws what belongs to this run's rows: the timed region, the
 // highlighted ops (a finding's), the selected op's outline and the
 // measurement band.
+//
+// As a ghost (setGhost) it draws a what-if run instead, at the display
+// offset of the measured run `run` it belongs under: ops translucent and
+// outlined in their kind's colours, no timed region, highlight or selection
+// (those are the measured run's).
 class TimelinePlottable : public QCPAbstractPlottable {
     Q_OBJECT
 
@@ -51,6 +59,12 @@ public:
                       const ViewState* view);
 
     int runIndex() const { return m_run; }
+    // Draws `ghost` (a replayed run with the measured run's lanes) instead of
+    // the document's run; null: the document's run again.
+    void setGhost(std::shared_ptr<const RunTimeline> ghost) { m_ghost = std::move(ghost); }
+    bool isGhost() const { return m_ghost != nullptr; }
+    // The run drawn: the ghost, else the document's; null when neither is.
+    const RunTimeline* timeline() const;
     void setStyle(const Style& style) { m_style = style; }
     // Where each lane is drawn (TimelinePlot recomputes it as lanes arrive).
     void setLaneRows(const LaneRows& rows) { m_laneRows = rows; }
@@ -58,7 +72,11 @@ public:
 
     // The op under a widget pixel (within a few pixels in time, inside the
     // row's band), or an invalid OpRef.
+    // A ghost's ops are no document's: none.
     OpRef opAt(const QPointF& pixel) const;
+    // The lane and index in timeline()'s laneOps of the op under a widget
+    // pixel, ghost or not.
+    std::optional<std::pair<int, int>> laneOpAt(const QPointF& pixel) const;
 
     double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
     QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
@@ -79,6 +97,9 @@ private:
     void drawLane(QCPPainter* painter, const QRect& clip, int lane);
     void drawOp(QCPPainter* painter, const QRect& clip, const Op& op, int lane);
     void drawFolded(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
+    // A ghost's op or folded block: a translucent fill in its colour and an
+    // outline in it (a dashed one where there is room).
+    void drawGhost(QCPPainter* painter, const QRectF& rect, const QColor& color) const;
     void drawMarks(QCPPainter* painter, const QRect& clip, const TimelineFolding::Item& item, int lane) const;
     void drawSelection(QCPPainter* painter, const QRect& clip) const;
     void drawHighlight(QCPPainter* painter, const QRect& clip) const;
@@ -89,6 +110,7 @@ private:
 
     const TraceDocument* m_document;
     int m_run;
+    std::shared_ptr<const RunTimeline> m_ghost;
     const ViewState* m_view;
     Style m_style;
     // Mutable: a plottable used on its own (no TimelinePlot to set them)

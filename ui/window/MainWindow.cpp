@@ -16,6 +16,7 @@
 #include "window/ProfileDialog.h"
 #include "window/ReplayController.h"
 #include "window/ThemeMenu.h"
+#include "window/WhatIfController.h"
 #include "workers/BackgroundWorker.h"
 #include "workers/ProfileController.h"
 #include "workers/RunController.h"
@@ -187,6 +188,8 @@ void MainWindow::buildMenus()
     align->setToolTip(tr("Shift each run so that all timed regions start together, to compare wall times at a glance"));
     connect(align, &QAction::toggled, m_document, &TraceDocument::setAlignTimedRegions);
     connect(m_document, &TraceDocument::alignTimedRegionsChanged, align, &QAction::setChecked);
+    m_whatIf = new WhatIfController(m_document, m_view, this);
+    view->addAction(m_whatIf->allFixesAction());
     view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Plus), this,
                     [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,
@@ -305,6 +308,7 @@ void MainWindow::connectWorkers()
     // The axis extent follows the document; a new document resets the view.
     connect(m_document, &TraceDocument::reset, this, [this] {
         m_view->setHighlight({}); // ops of the document that was replaced
+        m_view->clearWhatIf();
         resetViewToDocument();
         fitTimelineHeight();
         updateTitle();
@@ -325,6 +329,10 @@ void MainWindow::connectWorkers()
     connect(m_document, &TraceDocument::modifiedChanged, this, [this] { updateTitle(); });
 
     connect(m_summary, &SummaryPanel::findingSelected, this, &MainWindow::showFindingOps);
+    connect(m_summary, &SummaryPanel::whatIfChosen, m_whatIf, &WhatIfController::choose);
+    connect(m_whatIf, &WhatIfController::notice, this, &MainWindow::showNotice);
+    // A ghost adds rows under its run.
+    connect(m_timeline, &TimelinePlot::ghostChanged, this, &MainWindow::fitTimelineHeight);
 }
 
 void MainWindow::showFindingOps(int run, const std::vector<OpRef>& ops)

@@ -35,6 +35,7 @@ class TimelinePlot;
 class TraceDocument;
 class TraceLoader;
 class ViewState;
+class WhatIfController;
 
 // The window: controls on the left, the stacked per-run timelines in the
 // middle, summary and charts below, details of the selected op on the right.
@@ -57,6 +58,7 @@ public:
     ReplayController* replay() const { return m_replay; }
     PresentationMode* presentation() const { return m_presentation; }
     LessonController* lessons() const { return m_lessons; }
+    WhatIfController* whatIf() const { return m_whatIf; }
     // The last error or notice shown to the user (also in the status bar).
     QString lastMessage() const { return m_lastMessage; }
 
@@ -121,6 +123,7 @@ private:
     ReplayController* m_replay = nullptr;
     PresentationMode* m_presentation = nullptr;
     LessonController* m_lessons = nullptr;
+    WhatIfController* m_whatIf = nullptr;
     QString m_lastMessage;
     std::function<void()> m_afterSave;
     bool m_interactive = true;

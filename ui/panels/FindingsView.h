@@ -1,0 +1,70 @@
+#pragma once
+
+#include "document/ViewState.h"
+
+#include "replay/Fix.h"
+
+#include <QPointer>
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QTreeWidget;
+
+namespace ovs::ui {
+
+class AnalysisCache;
+struct AnalysedRun;
+class TraceDocument;
+
+// Each finished run's findings (cause, cost, ops, fix: core/analysis, as
+// `analyze` prints them), read from the document's AnalysisCache: a row per
+// run, a child row per finding. Choosing one selects and highlights its ops
+// on the timeline and asks for its what-if ghost; the details under the
+// list say what was chosen, and why a finding has no ghost.
+class FindingsView : public QWidget {
+    Q_OBJECT
+
+public:
+    enum Column { KindColumn, CostColumn, OpsColumn, CauseColumn, FixColumn, ColumnCount };
+
+    explicit FindingsView(TraceDocument* document, QWidget* parent = nullptr);
+
+    QTreeWidget* tree() const { return m_tree; }
+    // What the details under the list say (plain text; empty when hidden).
+    QString detailText() const;
+    // Each run's findings as plain text: "Findings of RUN:", then one
+    // indented tab-separated line each (kind, cost, ops, cause, fix).
+    QStringList textLines() const;
+
+signals:
+    // The user picked a finding: the ops it concerns, as the timeline holds
+    // them (the first kMaxFindingOps; empty when it names none), and the
+    // run. run = -1 when no finding is selected any more.
+    void findingSelected(int run, const std::vector<ovs::ui::OpRef>& ops);
+    // The what-if to show for the choice: the finding's fixes where the run
+    // was replayed; run = -1 (fixes 0) for none.
+    void whatIfChosen(int run, ovs::FixSet fixes);
+
+private:
+    void refresh();
+    void rebuild();
+    void onChosen();
+    void updateDetail();
+
+    QPointer<TraceDocument> m_document;
+    AnalysisCache* m_cache;
+    QTreeWidget* m_tree;
+    QLabel* m_detail;
+    // What the list shows, run by run: rebuilt only when one changes, so
+    // live batches of another run keep the user's selection.
+    std::vector<std::shared_ptr<const AnalysedRun>> m_shown;
+    bool m_listed = false; // m_shown is what the tree holds (false after a reset: rebuilt even when alike)
+    // The timeline shows a finding's outline this view asked for.
+    bool m_outlining = false;
+};
+
+} // namespace ovs::ui

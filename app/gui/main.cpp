@@ -244,7 +244,7 @@ int exportHeadless(const QStringList& args)
     if (playheadNs)
         view.setPlayhead(*playheadNs);
     if (!whatIf.isEmpty() && !ovs::ui::chooseExportWhatIf(document, view, whatIf, &error))
-        return fail(2, error);
+        return fail(kExitUsage, error);
     // Light unless asked: exports are mostly printed or put on slides.
     QApplication::setPalette(ovs::ui::Theme::palette(dark));
     ovs::ui::TimelineExportOptions options;

@@ -43,7 +43,7 @@ namespace {
 
 const QStringList kValueOptions = {"-o",      "--output",      "--bandwidth", "--scale",       "--from-ms",
                                    "--to-ms", "--theme",       "--runs",      "--playhead-ms", "--max-trace-mib",
-                                   "--width", "--height"};
+                                   "--width", "--height",   "--what-if"};
 
 const char* kUsage = R"(overlapscope: visual profiler for CUDA copy/compute overlap
 
@@ -170,7 +170,7 @@ int exportHeadless(const QStringList& args)
             ok = playheadNs.has_value();
             range = "a finite time in ms, 0 to 9223372036854";
         } else if (a == "--what-if") {
-            whatIf = next("--what-if");
+            whatIf = next();
         } else if (a == "--runs") {
             runs = parseRuns(next());
             ok = runs.has_value();

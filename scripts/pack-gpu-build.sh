@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Packs what the lent GPU machine needs from a full build into a folder small
+# enough to carry there (64 MiB): the stripped CLI, the injection library and
+# libsimdjson (the machine lacks it), the example programs, the CUDA test
+# programs stripped, and the Qt runtime those load
+# (../shared/device/pack-qt-runtime.sh). Then, on the machine:
+#   scripts/gpu-what-if.sh "$OUT" build-gpu    (the what-if check, docs/what-if.md)
+#   scripts/gpu-tests.sh "$OUT" build-gpu      (the tests that need a GPU)
+#   scripts/pack-gpu-build.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, build-gpu)
+set -euo pipefail
+build=${1:-build}
+dest=${2:-build-gpu}
+tests=(tst_cuda_device tst_cuda_strategies tst_engine_timing tst_process_run_builder tst_profile_examples)
+rm -rf "$dest"
+mkdir -p "$dest/app/cli" "$dest/examples" "$dest/tests"
+strip -o "$dest/app/cli/overlapscope-cli" "$build/app/cli/overlapscope-cli"
+cp "$build/app/cli/liboverlapscope-inject.so" "$dest/app/cli/"
+cp "$(ldconfig -p | awk '/libsimdjson.so.14 / {print $NF; exit}')" "$dest/app/cli/"
+find "$build/examples" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dest/examples/" \;
+for t in "${tests[@]}"; do
+  strip -o "$dest/tests/$t" "$build/tests/$t"
+done
+# The tests find the CLI by the absolute path compiled into them.
+realpath "$build/app/cli/overlapscope-cli" >"$dest/cli-path.txt"
+"$(dirname "$0")/../../shared/device/pack-qt-runtime.sh" "$dest/qt-runtime.tar.xz" "$dest"/tests/*
+du -sh "$dest"

@@ -79,7 +79,8 @@ def table(results, results_arg):
     lines = [BEGIN,
              f"Measured on {results.get('machine', 'an unknown machine')}, {results.get('created', '')}, "
              f"by `{results.get('command', 'scripts/gpu-what-if.sh')}` (best of {reps} runs each, GPU active span); "
-             f"table written by `scripts/regenerate-what-if-docs.py {results_arg}`.",
+             f"table written by `scripts/regenerate-what-if-docs.py {results_arg}`."
+             + (f" The predictions were {results['analyzed']}." if results.get("analyzed") else ""),
              "",
              "| program | measured saving (plain → fix) | runs, plain; fix (ms) | predicted saving | ratio | top finding "
              "| replay vs measured |",

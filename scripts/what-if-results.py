@@ -2,6 +2,7 @@
 """Collects scripts/gpu-what-if.sh's runs into one results file.
 
   scripts/what-if-results.py --cli CLI --runs WORKDIR --best BESTDIR -o RESULTS.json [--command TEXT]
+  scripts/what-if-results.py --cli CLI --reanalyze RESULTS.json --traces BESTDIR
 
 WORKDIR holds cases.txt (the cases' names in the order they ran, a name a
 line; without it, every folder by name) and a folder per case (NAME/), each
@@ -31,6 +32,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 GPU_KINDS = {"upload", "download", "kernel", "memset", "device_copy", "peer_copy"}
 LOOP_MS = re.compile(r" in ([0-9.]+) ms ")
@@ -175,11 +177,18 @@ def collect_case(cli, runs_dir, best_dir, name):
         return case
     shutil.copyfile(bp["trace"], os.path.join(best_dir, name + ".json"))
     case["plainTrace"] = name + ".json"
-    analysis, why = analyze(cli, bp["trace"], best_dir, name)
-    run = pick_run(analysis, native(cli, bp["trace"], kineto)) if analysis else None
+    return predict(case, cli, bp["trace"], best_dir, kineto)
+
+
+def predict(case, cli, trace, best_dir, kineto):
+    """The case's prediction from `analyze --json` of its best plain trace."""
+    name = case["name"]
+    analysis, why = analyze(cli, trace, best_dir, name)
+    run = pick_run(analysis, native(cli, trace, kineto)) if analysis else None
     if run is None:
         case["analyzeError"] = why or "analyze --json gave no runs"
         return case
+    case["analyzeError"] = None
     case["activeSpanMs"] = run.get("activeSpanMs")
     findings = [{"kind": f.get("kind"), "costMs": f.get("costMs"), "costSource": f.get("costSource"),
                  "opCount": f.get("opCount")}
@@ -194,8 +203,32 @@ def collect_case(cli, runs_dir, best_dir, name):
         case["predictedSavingMs"] = what_if["replayMs"] - what_if["allFixesMs"]
         case["predictedOverMeasured"] = ratio(case["predictedSavingMs"], case["measuredSavingMs"])
     if what_if and what_if.get("replayMs") is not None:
-        case["replayOverMeasured"] = ratio(what_if["replayMs"], what_if.get("measuredMs") or bp["spanMs"])
+        case["replayOverMeasured"] = ratio(what_if["replayMs"], what_if.get("measuredMs") or case["bestPlainMs"])
     return case
+
+
+def reanalyze(cli, results_path, traces):
+    """The measurements are the GPU's; the predictions are the analysis',
+    which can be made again from the stored best traces without a GPU: after
+    a change to the model, `--reanalyze RESULTS.json --traces DIR` rewrites
+    every prediction and says which analysis made them."""
+    with open(results_path) as f:
+        results = json.load(f)
+    for case in results["examples"]:
+        trace = os.path.join(traces, case.get("plainTrace") or "")
+        if case.get("plainTrace") and os.path.exists(trace):
+            # A copy in a scratch folder: a Kineto trace is converted beside it.
+            scratch = tempfile.mkdtemp()
+            copy = shutil.copy(trace, scratch)
+            predict(case, cli, copy, scratch, case["source"] == "kineto")
+            shutil.rmtree(scratch)
+    version = subprocess.run([cli, "--version"], capture_output=True, text=True).stdout.strip()
+    results["analyzed"] = (f"made again from {traces} by {version} on "
+                           + datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    with open(results_path, "w") as f:
+        json.dump(results, f, indent=1)
+        f.write("\n")
+    return 0
 
 
 def machine():
@@ -209,11 +242,19 @@ def machine():
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--cli", required=True)
-    p.add_argument("--runs", required=True)
-    p.add_argument("--best", required=True)
-    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--runs")
+    p.add_argument("--best")
+    p.add_argument("-o", "--output")
     p.add_argument("--command", default="scripts/gpu-what-if.sh")
+    p.add_argument("--reanalyze", metavar="RESULTS", help="make the predictions of RESULTS again from --traces")
+    p.add_argument("--traces", metavar="DIR", help="with --reanalyze: the best traces (NAME.json)")
     a = p.parse_args()
+    if a.reanalyze:
+        if not a.traces:
+            p.error("--reanalyze needs --traces DIR")
+        return reanalyze(a.cli, a.reanalyze, a.traces)
+    if not (a.runs and a.best and a.output):
+        p.error("--runs, --best and -o are needed (or --reanalyze)")
     os.makedirs(a.best, exist_ok=True)
     cases = []
     # The cases in the order they ran (cases.txt, a name a line), else by name.

@@ -125,11 +125,17 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
     }
     // cudaMemcpyAsync from pinned memory returns at once; cudaMemcpy still
     // waits, for a faster copy.
+    // Every call of a pinned copy loses its staging time (an upload's call
+    // may return before its copy ends and still have staged for long).
     std::vector<std::uint32_t> calls;
-    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
-        if (pinned[n] && g.nodes[n].call != UINT32_MAX && g.nodes[g.nodes[n].call].async
-            && g.nodes[g.nodes[n].call].role == CallRole::SyncCopy)
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+        if (!pinned[n] || g.nodes[n].call == UINT32_MAX)
+            continue;
+        GraphNode& call = g.nodes[g.nodes[n].call];
+        call.durationNs = std::min(call.durationNs, g.asyncCallNs);
+        if (call.async && call.role == CallRole::SyncCopy)
             calls.push_back(g.nodes[n].call);
+    }
     makeAsync(g, calls);
     return changed;
 }

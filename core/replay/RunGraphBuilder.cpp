@@ -300,11 +300,14 @@ private:
             markBlockingCopy(call, g);
         }
         inferLaunches();
+        // What an async call costs the host: not one of a pageable copy,
+        // which stages (part of) its data before it returns.
         std::vector<std::int64_t> asyncCalls;
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
-                if (m_g.nodes[n].role == CallRole::Launch)
-                    asyncCalls.push_back(m_g.nodes[n].durationNs);
+                if (const GraphNode& c = m_g.nodes[n]; c.role == CallRole::Launch
+                    && (c.call == UINT32_MAX || m_g.nodes[c.call].memory != HostMemoryKind::Pageable))
+                    asyncCalls.push_back(c.durationNs);
         m_g.asyncCallNs = percentile(asyncCalls, 0.5, kDefaultAsyncCallNs);
     }
 

@@ -2,6 +2,7 @@
 
 #include "base/Thresholds.h"
 #include "replay/RunGraphBuilder.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -108,7 +109,7 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
         const double rate = node.kind == OpKind::Upload ? rates.pinnedH2DGBps : rates.pinnedD2HGBps;
         if (rate <= 0)
             continue;
-        node.durationNs = std::min(node.durationNs, static_cast<std::int64_t>(static_cast<double>(node.bytes) / rate));
+        node.durationNs = std::min(node.durationNs, saturatingCast<std::int64_t>(static_cast<double>(node.bytes) / rate));
         node.memory = HostMemoryKind::Pinned;
         pinned[n] = changed = true;
     }

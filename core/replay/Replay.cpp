@@ -1,6 +1,7 @@
 #include "replay/Replay.h"
 
 #include "base/SimEngine.h"
+#include "trace/Saturating.h"
 
 #include <algorithm>
 #include <array>
@@ -36,7 +37,7 @@ public:
         });
         const std::int64_t start = free->scheduleInOrder(ready, duration);
         // Nothing is ever placed before an earlier booking: keep one interval.
-        free->forgetBefore(start + duration);
+        free->forgetBefore(saturatingAdd(start, duration));
         return start;
     }
 
@@ -93,10 +94,10 @@ ReplayResult replayGraph(const RunGraph& g)
         const std::int64_t duration = node.removed ? 0 : node.durationNs;
         time[p] = begin && node.gpu && !node.removed ? engines.book(node.engine, at, duration) : at;
         if (begin)
-            release(p + 1, time[p] + duration);
+            release(p + 1, saturatingAdd(time[p], duration));
         for (std::uint32_t i = offset[p]; i < offset[p + 1]; ++i) {
             const GraphEdge& e = g.edges[out[i]];
-            release(2 * e.to + (e.toEnd ? 1 : 0), time[p] + e.lagNs);
+            release(2 * e.to + (e.toEnd ? 1 : 0), saturatingAdd(time[p], e.lagNs));
         }
     }
     if (done != points) {

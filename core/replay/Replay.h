@@ -1,6 +1,7 @@
 #pragma once
 
 #include "replay/RunGraph.h"
+#include "trace/Saturating.h"
 
 #include <cstdint>
 #include <string>
@@ -15,7 +16,7 @@ struct ReplayResult {
     std::vector<std::int64_t> endNs;
     std::int64_t spanBeginNs = 0;    // first GPU begin to last GPU end
     std::int64_t spanEndNs = 0;
-    std::int64_t spanNs() const { return spanEndNs - spanBeginNs; }
+    std::int64_t spanNs() const { return ovs::spanNs(spanBeginNs, spanEndNs); }
 };
 
 // Schedules the graph on its engine model: every point as early as its

@@ -12,6 +12,7 @@
 #include "base/HostMemoryKind.h"
 #include "trace/Op.h"
 #include "trace/Run.h"
+#include "trace/Saturating.h"
 
 #include <cstdint>
 #include <string>
@@ -87,7 +88,7 @@ struct RunGraph {
     // The measured GPU active span: first GPU begin to last GPU end.
     std::int64_t measuredSpanBeginNs = 0;
     std::int64_t measuredSpanEndNs = 0;
-    std::int64_t measuredSpanNs() const { return measuredSpanEndNs - measuredSpanBeginNs; }
+    std::int64_t measuredSpanNs() const { return spanNs(measuredSpanBeginNs, measuredSpanEndNs); }
 };
 
 } // namespace ovs

@@ -125,7 +125,7 @@ private:
             n.measuredEndNs = std::max(n.measuredBeginNs, n.gpu && op.hasExec() ? op.execEndNs : op.endNs);
             if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
                 continue;
-            n.durationNs = n.measuredEndNs - n.measuredBeginNs;
+            n.durationNs = saturatingSub(n.measuredEndNs, n.measuredBeginNs);
             n.chunk = op.chunk;
             if (n.gpu) {
                 if (m_run.lanes[op.lane].kind != LaneKind::Stream)
@@ -209,7 +209,7 @@ private:
                 const GraphNode& cur = m_g.nodes[lane[i]];
                 // The gap is the host's own work between the two calls: kept
                 // as it was measured, whatever a fix changes around it.
-                addEdge(lane[i - 1], lane[i], EdgeKind::HostOrder, true, false, cur.measuredBeginNs - prev.measuredEndNs);
+                addEdge(lane[i - 1], lane[i], EdgeKind::HostOrder, true, false, saturatingSub(cur.measuredBeginNs, prev.measuredEndNs));
             }
     }
 
@@ -284,7 +284,7 @@ private:
             pairs.emplace_back(it->second, g);
             m_g.nodes[g].call = it->second;
             m_g.nodes[it->second].call = g;
-            delays.push_back(m_g.nodes[g].measuredBeginNs - m_g.nodes[it->second].measuredBeginNs);
+            delays.push_back(saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[it->second].measuredBeginNs));
         }
         // The launch latency: a low percentile of call-to-GPU delays, since
         // most GPU ops wait for their stream, not their call; each edge is
@@ -292,7 +292,7 @@ private:
         std::erase_if(delays, [](std::int64_t d) { return d < 0; });
         m_g.launchLatencyNs = percentile(delays, 0.1, 0);
         for (const auto& [call, g] : pairs) {
-            const std::int64_t d = m_g.nodes[g].measuredBeginNs - m_g.nodes[call].measuredBeginNs;
+            const std::int64_t d = saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[call].measuredBeginNs);
             // A pageable copy begins once the calling thread has staged its
             // data: the whole delay is the call's (pinning takes it away).
             const bool staged = m_g.nodes[g].memory == HostMemoryKind::Pageable;
@@ -324,7 +324,7 @@ private:
         if (gpu.kind != OpKind::Upload && gpu.kind != OpKind::Download && gpu.kind != OpKind::Memset
             && gpu.kind != OpKind::DeviceCopy && gpu.kind != OpKind::PeerCopy)
             return;
-        c.role = c.measuredEndNs + kClockToleranceNs >= gpu.measuredEndNs ? CallRole::SyncCopy : CallRole::Launch;
+        c.role = saturatingAdd(c.measuredEndNs, kClockToleranceNs) >= gpu.measuredEndNs ? CallRole::SyncCopy : CallRole::Launch;
     }
 
     // GPU ops with no enqueueing call: released by the host op of their
@@ -355,9 +355,9 @@ private:
                 continue;
             ++m_g.unlaunchedGpuNodes;
             const int runChunk = m_run.ops[node.op].chunk;
-            std::int64_t host = runChunk >= 0 ? latestBefore(runChunk, node.measuredBeginNs + kClockToleranceNs) : -1;
+            std::int64_t host = runChunk >= 0 ? latestBefore(runChunk, saturatingAdd(node.measuredBeginNs, kClockToleranceNs)) : -1;
             if (host < 0)
-                host = latestBefore(-1, node.measuredBeginNs + kClockToleranceNs);
+                host = latestBefore(-1, saturatingAdd(node.measuredBeginNs, kClockToleranceNs));
             if (host >= 0)
                 addEdge(static_cast<std::uint32_t>(host), g, EdgeKind::Launch, true, false, 0);
         }
@@ -380,12 +380,12 @@ private:
             const Op& op = m_run.ops[wait.op];
             if (wait.kind != OpKind::HostWait || wait.call != UINT32_MAX || op.bytes != node.bytes
                 || op.memory != HostMemoryKind::Pageable || op.chunk != m_run.ops[node.op].chunk
-                || wait.measuredEndNs + kClockToleranceNs < node.measuredEndNs)
+                || saturatingAdd(wait.measuredEndNs, kClockToleranceNs) < node.measuredEndNs)
                 continue;
             wait.call = g;
             wait.role = CallRole::SyncCopy;
             node.call = *std::prev(it);
-            addEdge(node.call, g, EdgeKind::Launch, false, false, node.measuredBeginNs - wait.measuredBeginNs);
+            addEdge(node.call, g, EdgeKind::Launch, false, false, saturatingSub(node.measuredBeginNs, wait.measuredBeginNs));
             return true;
         }
         return false;
@@ -433,7 +433,7 @@ private:
     std::int64_t awaitedBy(std::uint32_t n, const std::vector<std::uint32_t>& byEnd) const
     {
         const GraphNode& call = m_g.nodes[n];
-        const std::int64_t limit = call.measuredEndNs + kClockToleranceNs;
+        const std::int64_t limit = saturatingAdd(call.measuredEndNs, kClockToleranceNs);
         auto it = std::upper_bound(byEnd.begin(), byEnd.end(), limit, [&](std::int64_t t, std::uint32_t g) {
             return t < m_g.nodes[g].measuredEndNs;
         });
@@ -442,7 +442,7 @@ private:
         for (int looked = 0; it != byEnd.begin() && looked < 256; ++looked) {
             --it;
             const GraphNode& g = m_g.nodes[*it];
-            if (enqueuedAt(g) > call.measuredBeginNs + kClockToleranceNs)
+            if (enqueuedAt(g) > saturatingAdd(call.measuredBeginNs, kClockToleranceNs))
                 continue;
             if (any < 0)
                 any = *it;
@@ -461,7 +461,7 @@ private:
         for (const auto& [lane, nodes] : m_streams) {
             std::int64_t last = -1;
             for (std::uint32_t n : nodes)
-                if (enqueuedAt(m_g.nodes[n]) <= t + kClockToleranceNs)
+                if (enqueuedAt(m_g.nodes[n]) <= saturatingAdd(t, kClockToleranceNs))
                     last = n;
             if (last >= 0 && static_cast<std::uint32_t>(last) != awaited)
                 out.push_back(static_cast<std::uint32_t>(last));
@@ -478,7 +478,7 @@ private:
         std::int64_t satisfied = call.measuredBeginNs;
         for (std::uint32_t g : gpu)
             satisfied = std::max(satisfied, m_g.nodes[g].measuredEndNs);
-        const std::int64_t tail = std::max<std::int64_t>(0, call.measuredEndNs - satisfied);
+        const std::int64_t tail = std::max<std::int64_t>(0, saturatingSub(call.measuredEndNs, satisfied));
         call.durationNs = tail;
         for (std::uint32_t g : gpu)
             addEdge(g, n, EdgeKind::Blocking, true, true, tail);
@@ -530,7 +530,7 @@ private:
             if (e.toEnd)
                 continue;
             const GraphNode& from = m_g.nodes[e.from];
-            const std::int64_t t = (e.fromEnd ? from.measuredEndNs : from.measuredBeginNs) + e.lagNs;
+            const std::int64_t t = saturatingAdd(e.fromEnd ? from.measuredEndNs : from.measuredBeginNs, e.lagNs);
             explained[e.to] = std::max(explained[e.to], t);
         }
         std::map<EngineClass, std::vector<std::int64_t>> engineEnds;
@@ -549,7 +549,7 @@ private:
         for (std::uint32_t g : m_gpu) {
             const GraphNode& node = m_g.nodes[g];
             const std::int64_t from = explained[g] == INT64_MIN ? node.measuredBeginNs : explained[g];
-            if (node.measuredBeginNs - from <= kUnexplainedWaitNs || engineWasBusy(engineEnds[node.engine], from, node))
+            if (saturatingSub(node.measuredBeginNs, from) <= kUnexplainedWaitNs || engineWasBusy(engineEnds[node.engine], from, node))
                 continue;
             const std::int64_t cause = latestEnd(gpuEnds, from, node, true);
             const std::int64_t host = cause < 0 ? latestEnd(hostEnds, from, node, false) : cause;
@@ -557,7 +557,7 @@ private:
                 continue;
             const GraphNode& c = m_g.nodes[static_cast<std::size_t>(host)];
             addEdge(static_cast<std::uint32_t>(host), g, EdgeKind::Inferred, true, false,
-                    node.measuredBeginNs - c.measuredEndNs);
+                    saturatingSub(node.measuredBeginNs, c.measuredEndNs));
             ++m_g.inferredEdges;
         }
     }
@@ -566,7 +566,7 @@ private:
     // node and its begin: it queued for the engine (the replay models that).
     static bool engineWasBusy(const std::vector<std::int64_t>& ends, std::int64_t from, const GraphNode& node)
     {
-        auto it = std::lower_bound(ends.begin(), ends.end(), node.measuredBeginNs - kUnexplainedWaitNs);
+        auto it = std::lower_bound(ends.begin(), ends.end(), saturatingSub(node.measuredBeginNs, kUnexplainedWaitNs));
         // Ends up to the node's own begin: a memset of a microsecond would
         // otherwise explain itself.
         return it != ends.end() && *it <= node.measuredBeginNs && *it >= from;
@@ -577,7 +577,7 @@ private:
                            const GraphNode& node, bool otherLane) const
     {
         auto it = std::upper_bound(ends.begin(), ends.end(),
-                                   std::make_pair(node.measuredBeginNs + kClockToleranceNs, UINT32_MAX));
+                                   std::make_pair(saturatingAdd(node.measuredBeginNs, kClockToleranceNs), UINT32_MAX));
         while (it != ends.begin()) {
             --it;
             if (it->first <= from)
@@ -600,7 +600,7 @@ private:
         std::vector<std::pair<std::int64_t, int>> edges;
         for (std::uint32_t g : m_gpu)
             if (m_g.nodes[g].engine == EngineClass::Compute) {
-                edges.emplace_back(m_g.nodes[g].measuredBeginNs + kClockToleranceNs, +1);
+                edges.emplace_back(saturatingAdd(m_g.nodes[g].measuredBeginNs, kClockToleranceNs), +1);
                 edges.emplace_back(m_g.nodes[g].measuredEndNs, -1);
             }
         std::sort(edges.begin(), edges.end());

@@ -1,5 +1,7 @@
 #include "io/AtomicFileWriter.h"
 
+#include "io/PathParts.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -20,20 +22,6 @@ constexpr std::size_t kBufferBytes = std::size_t(1) << 18;
 constexpr int kMaxSymlinkHops = 40;
 // The temporary's name holds the target's; kept short of NAME_MAX (255).
 constexpr std::size_t kMaxNameInTemporary = 200;
-
-std::string parentOf(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos)
-        return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string nameOf(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 bool writeAll(int fd, const char* data, std::size_t size)
 {

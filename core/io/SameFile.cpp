@@ -1,5 +1,7 @@
 #include "io/SameFile.h"
 
+#include "io/PathParts.h"
+
 #include "base/Printable.h"
 
 #include <cerrno>
@@ -9,20 +11,6 @@
 namespace ovs {
 
 namespace {
-
-std::string parentOf(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos)
-        return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string nameOf(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 bool sameNode(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
 

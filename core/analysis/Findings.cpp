@@ -77,11 +77,6 @@ int deviceOfLane(const Lane& lane)
     return i > 4 ? device : 0;
 }
 
-bool isLegacyLane(const Lane& lane)
-{
-    return isLegacyStream(lane);
-}
-
 // Host calls by what they do. Profiles give Sync/Alloc/Free/Register ops;
 // imported traces give every call as ApiCall with its name; our pipelines
 // give HostWait for the host waiting on an event.
@@ -444,7 +439,7 @@ std::string legacyCopyHazards(const Context& c, const std::vector<std::uint32_t>
     std::vector<Interval> kernels;
     for (const auto& w : c.devices)
         for (const auto& [lane, laneOps] : w.laneOps)
-            if (!isLegacyLane(run.lanes[static_cast<std::size_t>(lane)]))
+            if (!isLegacyStream(run.lanes[static_cast<std::size_t>(lane)]))
                 for (std::uint32_t i : laneOps)
                     if (run.ops[i].kind == OpKind::Kernel)
                         kernels.push_back(engineInterval(run.ops[i]));
@@ -452,7 +447,7 @@ std::string legacyCopyHazards(const Context& c, const std::vector<std::uint32_t>
     std::size_t legacy = 0, overlapping = 0;
     for (std::uint32_t i : ops) {
         const Op& op = run.ops[i];
-        if (!isGpuOp(op.kind) || !isLegacyLane(run.lanes[op.lane]))
+        if (!isGpuOp(op.kind) || !isLegacyStream(run.lanes[op.lane]))
             continue;
         ++legacy;
         const Interval e = engineInterval(op);
@@ -542,7 +537,7 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
         std::vector<std::uint32_t> legacyOps;
         std::int64_t otherFirst = -1, otherLast = -1;
         for (const auto& [lane, ops] : w.laneOps) {
-            if (isLegacyLane(c.run.lanes[static_cast<std::size_t>(lane)])) {
+            if (isLegacyStream(c.run.lanes[static_cast<std::size_t>(lane)])) {
                 legacyOps.insert(legacyOps.end(), ops.begin(), ops.end());
                 continue;
             }

@@ -96,6 +96,7 @@ public:
         addStreamOrder();
         assignChunks();
         addLaunches();
+        indexEnqueues();
         addBlocking();
         addLegacyBarriers();
         inferUnexplainedWaits();
@@ -454,15 +455,38 @@ private:
         return any;
     }
 
+    // Per stream, the least enqueue time from each node on (in stream
+    // order): non-decreasing, so the last node enqueued before t is found by
+    // binary search, not by a walk of the stream per waiting call.
+    void indexEnqueues()
+    {
+        for (const auto& [lane, nodes] : m_streams) {
+            std::vector<std::int64_t>& least = m_leastEnqueueFrom[lane];
+            least.resize(nodes.size());
+            std::int64_t soFar = INT64_MAX;
+            for (std::size_t i = nodes.size(); i-- > 0;)
+                least[i] = soFar = std::min(soFar, enqueuedAt(m_g.nodes[nodes[i]]));
+        }
+    }
+
+    // The last node of `lane`'s stream enqueued before `t` (at or before,
+    // with `inclusive`); -1 when none was.
+    std::int64_t lastEnqueuedBefore(int lane, std::int64_t t, bool inclusive) const
+    {
+        const std::vector<std::int64_t>& least = m_leastEnqueueFrom.at(lane);
+        const auto after = inclusive ? std::upper_bound(least.begin(), least.end(), t)
+                                     : std::lower_bound(least.begin(), least.end(), t);
+        if (after == least.begin())
+            return -1;
+        return m_streams.at(lane)[static_cast<std::size_t>(after - least.begin() - 1)];
+    }
+
     // Every stream's last node enqueued before `t`, and `awaited`.
     std::vector<std::uint32_t> lastOfEachStream(std::int64_t t, std::uint32_t awaited) const
     {
         std::vector<std::uint32_t> out{awaited};
         for (const auto& [lane, nodes] : m_streams) {
-            std::int64_t last = -1;
-            for (std::uint32_t n : nodes)
-                if (enqueuedAt(m_g.nodes[n]) <= saturatingAdd(t, kClockToleranceNs))
-                    last = n;
+            const std::int64_t last = lastEnqueuedBefore(lane, saturatingAdd(t, kClockToleranceNs), true);
             if (last >= 0 && static_cast<std::uint32_t>(last) != awaited)
                 out.push_back(static_cast<std::uint32_t>(last));
         }
@@ -505,10 +529,7 @@ private:
         const auto barrier = [&](const std::vector<int>& waitFor, std::uint32_t n) {
             const std::int64_t t = enqueuedAt(m_g.nodes[n]);
             for (int lane : waitFor) {
-                std::int64_t last = -1;
-                for (std::uint32_t m : m_streams[lane])
-                    if (enqueuedAt(m_g.nodes[m]) < t)
-                        last = m;
+                const std::int64_t last = lastEnqueuedBefore(lane, t, false);
                 if (last >= 0)
                     addEdge(static_cast<std::uint32_t>(last), n, EdgeKind::CrossStream, true, false, 0);
             }
@@ -628,6 +649,7 @@ private:
     std::vector<std::uint32_t> m_gpu;                     // GPU nodes
     std::vector<std::vector<std::uint32_t>> m_hostLanes;  // per host lane, the kept nodes in order
     std::map<int, std::vector<std::uint32_t>> m_streams;  // per stream lane, its nodes in order
+    std::map<int, std::vector<std::int64_t>> m_leastEnqueueFrom; // see indexEnqueues
 };
 
 } // namespace

@@ -12,12 +12,6 @@ namespace ovs {
 
 namespace {
 
-// When a GPU node was enqueued: its call's begin, else its own measured begin.
-std::int64_t enqueuedAt(const RunGraph& g, const GraphNode& n)
-{
-    return n.call != UINT32_MAX ? g.nodes[n.call].measuredBeginNs : n.measuredBeginNs;
-}
-
 // Calls that now return as soon as they have enqueued their work.
 void makeAsync(RunGraph& g, const std::vector<std::uint32_t>& calls)
 {

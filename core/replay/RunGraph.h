@@ -91,4 +91,11 @@ struct RunGraph {
     std::int64_t measuredSpanNs() const { return spanNs(measuredSpanBeginNs, measuredSpanEndNs); }
 };
 
+// When the host enqueued a GPU node: its call's begin, else (no call known)
+// its own measured begin.
+inline std::int64_t enqueuedAt(const RunGraph& g, const GraphNode& n)
+{
+    return n.call != UINT32_MAX ? g.nodes[n.call].measuredBeginNs : n.measuredBeginNs;
+}
+
 } // namespace ovs

@@ -393,10 +393,7 @@ private:
     }
 
     // When a GPU node was enqueued: its call's begin, else its own begin.
-    std::int64_t enqueuedAt(const GraphNode& g) const
-    {
-        return g.call != UINT32_MAX ? m_g.nodes[g.call].measuredBeginNs : g.measuredBeginNs;
-    }
+    std::int64_t enqueuedAt(const GraphNode& g) const { return ovs::enqueuedAt(m_g, g); }
 
     // ---- Blocking edges
 

@@ -2,9 +2,9 @@
 // called directly so every input reaches it whatever its root holds. Every
 // input must give a trace or a one-line message; an imported trace must
 // save as a native trace that loads. Built and run by scripts/fuzz.sh.
-#include "trace/ChromeTraceImport.h"
-#include "trace/JsonReader.h"
-#include "trace/TraceJson.h"
+#include "formats/ChromeTraceImport.h"
+#include "io/JsonReader.h"
+#include "formats/TraceJson.h"
 
 #include <simdjson.h>
 

@@ -2,9 +2,9 @@
 // bytes. Every input must give a trace or a one-line message of at most 300
 // characters; a trace that loads must save and load again. Built and run by
 // scripts/fuzz.sh.
-#include "trace/JsonReader.h"
-#include "trace/NativeTraceReader.h"
-#include "trace/TraceJson.h"
+#include "io/JsonReader.h"
+#include "formats/NativeTraceReader.h"
+#include "formats/TraceJson.h"
 
 #include <cstdint>
 #include <cstdlib>

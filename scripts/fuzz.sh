@@ -17,7 +17,7 @@ mkdir -p "$out/obj" "$out/crashes"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -Icore -DOVERLAPSCOPE_VERSION=\"fuzz\")
 # What the readers need: the trace layer and those below it (core/layers.txt).
-sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp)
+sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp core/formats/*.cpp)
 objects=()
 for src in "${sources[@]}"; do
   obj="$out/obj/$(echo "$src" | tr / _).o"

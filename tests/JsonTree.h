@@ -1,7 +1,7 @@
 #pragma once
 
-#include "trace/JsonReader.h"
-#include "trace/JsonWriter.h"
+#include "io/JsonReader.h"
+#include "io/JsonWriter.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -6,7 +6,7 @@
 #include "bench/BandwidthBench.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include "TestOps.h"
 

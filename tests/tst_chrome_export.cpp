@@ -1,4 +1,4 @@
-#include "trace/ChromeTraceExport.h"
+#include "formats/ChromeTraceExport.h"
 #include "JsonTree.h"
 
 #include "TestOps.h"

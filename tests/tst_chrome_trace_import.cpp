@@ -1,5 +1,5 @@
-#include "trace/ChromeTraceImport.h"
-#include "trace/TraceJson.h"
+#include "formats/ChromeTraceImport.h"
+#include "formats/TraceJson.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // and bad input, and the record -> convert round trip on the simulator.
 #include "../app/cli/ExitStatus.h"
 
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QtTest>
 

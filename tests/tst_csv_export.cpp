@@ -1,4 +1,4 @@
-#include "trace/CsvExport.h"
+#include "formats/CsvExport.h"
 
 #include "TestOps.h"
 

@@ -1,7 +1,7 @@
 // The device factory is the one home of device specs, listings and the
 // "[simulated]" label: every front end offers what it lists and opens what
 // it names.
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "sim/SimPreset.h"
 
 #include <QtTest>

@@ -8,7 +8,7 @@
 #include "analysis/RunAnalysis.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include "TestRunBuilder.h"
 

@@ -1,5 +1,5 @@
 #include "JsonTree.h"
-#include "trace/JsonWriter.h"
+#include "io/JsonWriter.h"
 
 #include <QtTest>
 

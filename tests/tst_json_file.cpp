@@ -1,8 +1,8 @@
 // Streaming JSON to files: JsonWriter's drain and writeJsonFile, which the
 // native save and the Chrome export use.
-#include "trace/ChromeTraceExport.h"
-#include "trace/JsonFile.h"
-#include "trace/TraceJson.h"
+#include "formats/ChromeTraceExport.h"
+#include "io/JsonFile.h"
+#include "formats/TraceJson.h"
 
 #include "TestOps.h"
 

@@ -6,7 +6,7 @@
 #include "pipeline/PipelineRunner.h"
 #include "record/TraceCollector.h"
 #include "sim/SimDevice.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

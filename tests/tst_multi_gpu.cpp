@@ -5,12 +5,12 @@
 #include "bench/PeerBench.h"
 #include "device/DeviceBuffer.h"
 #include "device/Stream.h"
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "pipeline/MultiDeviceRunner.h"
 #include "pipeline/PipelineRunner.h"
 #include "record/TraceCollector.h"
 #include "sim/SimDevice.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QtTest>
 

@@ -2,9 +2,9 @@
 // carry their device, runs their devices, peer copies their own kind; a
 // single-GPU trace is written exactly as before (version 2).
 #include "JsonTree.h"
-#include "trace/ChromeTraceExport.h"
-#include "trace/CsvExport.h"
-#include "trace/TraceJson.h"
+#include "formats/ChromeTraceExport.h"
+#include "formats/CsvExport.h"
+#include "formats/TraceJson.h"
 
 #include "TestOps.h"
 

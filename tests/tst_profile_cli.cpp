@@ -3,7 +3,7 @@
 // gets, and a recorded stream turned into a trace. (The stream is copied in
 // by the "program", standing in for the injection library, which needs CUDA.)
 #include "TestProfileStream.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QtTest>
 

@@ -6,8 +6,8 @@
 // The examples are looked for in OVERLAPSCOPE_EXAMPLES_DIR, else in
 // build/examples next to the CLI's build/app/cli.
 #include "analysis/Findings.h"
-#include "devices/DeviceFactory.h"
-#include "trace/TraceJson.h"
+#include "devicefactory/DeviceFactory.h"
+#include "formats/TraceJson.h"
 
 #include <QtTest>
 

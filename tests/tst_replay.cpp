@@ -12,7 +12,7 @@
 #include "replay/FixTransforms.h"
 #include "replay/Replay.h"
 #include "replay/RunGraphBuilder.h"
-#include "trace/TraceFile.h"
+#include "formats/TraceFile.h"
 
 #include "TestRunBuilder.h"
 

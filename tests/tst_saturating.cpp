@@ -1,5 +1,5 @@
-// Saturating arithmetic for loaded times and sizes (trace/Saturating.h).
-#include "trace/Saturating.h"
+// Saturating arithmetic for loaded times and sizes (base/Saturating.h).
+#include "base/Saturating.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // Presets are complete and labelled; fresh pageable memory costs page faults.
 #include "device/Copies.h"
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "sim/SimDevice.h"
 
 #include <QtTest>

@@ -1,5 +1,5 @@
 #include "JsonTree.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include "TestOps.h"
 

@@ -6,7 +6,7 @@
 #include "../cli/CliArgs.h"
 
 #include "bench/ObserverBench.h"
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -77,21 +77,16 @@ std::vector<PipelineConfig> configsFrom(const CliArgs& args)
     for (const auto& item : args.list("--staging-threads", {"1", "8"}))
         threads.push_back(static_cast<int>(cli::parseInteger(item, "--staging-threads", 1, 64)));
 
-    std::vector<std::string> ids = args.list("--pipelines", {"all"});
-    if (ids == std::vector<std::string>{"all"}) {
-        ids.clear();
-        for (const auto& info : pipelineKinds())
-            ids.emplace_back(info.id);
-    }
+    std::string error;
+    const auto kinds = pipelineKindsFromIds(args.list("--pipelines", {"all"}), &error);
+    if (!kinds)
+        throw UsageError(error);
     std::vector<PipelineConfig> configs;
-    for (const auto& id : ids) {
-        const auto kind = pipelineKindFromId(id);
-        if (!kind)
-            throw UsageError("unknown pipeline '" + id + "'");
+    for (const PipelineKind kind : *kinds) {
         PipelineConfig config = base;
-        config.kind = *kind;
-        for (std::size_t t = 0; t < (*kind == PipelineKind::Overlapped ? threads.size() : 1); ++t) {
-            if (*kind == PipelineKind::Overlapped)
+        config.kind = kind;
+        for (std::size_t t = 0; t < (kind == PipelineKind::Overlapped ? threads.size() : 1); ++t) {
+            if (kind == PipelineKind::Overlapped)
                 config.stagingThreads = threads[t];
             if (std::string problem = validate(config); !problem.empty())
                 throw UsageError(problem);

@@ -12,7 +12,7 @@
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

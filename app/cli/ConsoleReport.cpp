@@ -5,7 +5,7 @@
 #include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <array>

@@ -1,14 +1,15 @@
 #include "ProfileCommand.h"
 
+#include "CliCommon.h"
 #include "ConsoleReport.h"
 #include "WritableOutput.h"
 
 #include "bench/BandwidthBench.h"
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "io/SameFile.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileRun.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 
 #include <chrono>
@@ -149,16 +150,6 @@ void checkOutput(const std::string& path, const std::string& program)
         throw ProfileUsageError(why);
     if (const std::string why = whyWrongExtension(path, "json"); !why.empty())
         throw ProfileUsageError(why);
-}
-
-std::string nowUtc()
-{
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
 }
 
 // Stop requests from signals. A terminal's Ctrl-C reaches the whole

@@ -4,12 +4,12 @@
 #include "export/LessonSlides.h"
 #include "style/Theme.h"
 
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "lessons/LessonRunner.h"
 #include "pipeline/PipelineConfig.h"
 #include "record/CancelFlag.h"
 #include "record/TraceCollector.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QFile>
 

@@ -18,8 +18,8 @@
 #include "window/MainWindow.h"
 
 #include "io/SameFile.h"
-#include "trace/MessageText.h"
-#include "trace/TraceJson.h"
+#include "base/MessageText.h"
+#include "formats/TraceJson.h"
 
 #include <QApplication>
 #include <QFile>

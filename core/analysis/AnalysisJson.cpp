@@ -1,6 +1,6 @@
 #include "analysis/AnalysisJson.h"
 
-#include "trace/JsonWriter.h"
+#include "io/JsonWriter.h"
 
 namespace ovs {
 

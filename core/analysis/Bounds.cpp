@@ -1,6 +1,6 @@
 #include "analysis/Bounds.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include "analysis/NumberText.h"
 #include "analysis/OverlapWords.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include "analysis/WhatIf.h"
 #include "base/Thresholds.h"
 #include "replay/RunGraphBuilder.h"
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <array>

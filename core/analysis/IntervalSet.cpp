@@ -1,6 +1,6 @@
 #include "analysis/IntervalSet.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "analysis/RunAnalysis.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 namespace ovs {
 

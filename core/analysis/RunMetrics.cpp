@@ -1,7 +1,7 @@
 #include "analysis/RunMetrics.h"
 
 #include "analysis/IntervalSet.h"
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <map>

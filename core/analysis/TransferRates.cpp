@@ -1,6 +1,6 @@
 #include "analysis/TransferRates.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "lessons/LessonRunner.h"
 
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "lessons/LessonKit.h"
 #include "record/TraceCollector.h"
 

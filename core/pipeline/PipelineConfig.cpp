@@ -1,5 +1,7 @@
 #include "pipeline/PipelineConfig.h"
 
+#include "base/Printable.h"
+
 #include "base/HostMemory.h"
 
 namespace ovs {
@@ -44,6 +46,30 @@ std::optional<PipelineKind> pipelineKindFromId(const std::string& id)
         if (id == info.id)
             return info.kind;
     return std::nullopt;
+}
+
+std::optional<std::vector<PipelineKind>> pipelineKindsFromIds(const std::vector<std::string>& ids, std::string* error)
+{
+    std::vector<PipelineKind> kinds;
+    if (ids == std::vector<std::string>{"all"}) {
+        for (const auto& info : pipelineKinds())
+            kinds.push_back(info.kind);
+        return kinds;
+    }
+    for (const auto& id : ids) {
+        const auto kind = pipelineKindFromId(id);
+        if (!kind) {
+            if (error) {
+                std::string known;
+                for (const auto& info : pipelineKinds())
+                    known += std::string(known.empty() ? "" : ", ") + info.id;
+                *error = "unknown pipeline '" + echoed(id) + "' (known: " + known + ", or all)";
+            }
+            return std::nullopt;
+        }
+        kinds.push_back(*kind);
+    }
+    return kinds;
 }
 
 std::string validate(const PipelineConfig& c)

@@ -30,6 +30,10 @@ struct PipelineKindInfo {
 const std::vector<PipelineKindInfo>& pipelineKinds();
 const PipelineKindInfo& pipelineKindInfo(PipelineKind kind);
 std::optional<PipelineKind> pipelineKindFromId(const std::string& id);
+// The pipelines a list of ids names: "all" alone is every pipeline, in
+// pipelineKinds() order. An unknown id leaves `error` saying which, with the
+// known ones, and answers nothing.
+std::optional<std::vector<PipelineKind>> pipelineKindsFromIds(const std::vector<std::string>& ids, std::string* error);
 
 // The limits validate() holds a configuration to: every front end takes its
 // ranges from here.

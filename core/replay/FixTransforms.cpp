@@ -2,7 +2,7 @@
 
 #include "base/Thresholds.h"
 #include "replay/RunGraphBuilder.h"
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,7 @@
 #include "replay/Replay.h"
 
 #include "base/SimEngine.h"
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "replay/RunGraph.h"
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <cstdint>
 #include <string>

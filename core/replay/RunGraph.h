@@ -12,7 +12,7 @@
 #include "base/HostMemoryKind.h"
 #include "trace/Op.h"
 #include "trace/Run.h"
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <cstdint>
 #include <string>

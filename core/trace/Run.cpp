@@ -36,6 +36,28 @@ std::optional<StreamKind> streamKindFromString(std::string_view name)
     return std::nullopt;
 }
 
+const char* toString(RegionSource source)
+{
+    switch (source) {
+    case RegionSource::Nvtx: return "nvtx";
+    case RegionSource::ProfilerRange: return "profiler-range";
+    case RegionSource::Annotation: return "annotation";
+    case RegionSource::GpuAnnotation: return "gpu-annotation";
+    case RegionSource::ProfilerStep: return "profiler-step";
+    case RegionSource::Pipeline: return "pipeline";
+    }
+    return "nvtx";
+}
+
+std::optional<RegionSource> regionSourceFromString(std::string_view name)
+{
+    for (RegionSource s : {RegionSource::Nvtx, RegionSource::ProfilerRange, RegionSource::Annotation,
+                           RegionSource::GpuAnnotation, RegionSource::ProfilerStep, RegionSource::Pipeline})
+        if (name == toString(s))
+            return s;
+    return std::nullopt;
+}
+
 const std::string& Run::nameOf(const Op& op) const
 {
     static const std::string kNone;

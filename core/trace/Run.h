@@ -66,6 +66,36 @@ struct Verification {
 // (wall time) is known, it has no ops (see Recorder).
 inline constexpr const char* kWallOnlyTiming = "wall-only";
 
+// Where a region came from: the program's own annotations, the profiler's
+// ranges, or our pipelines' structure.
+enum class RegionSource : std::uint8_t {
+    Nvtx,          // an NVTX push/pop or start/end range of a profiled program
+    ProfilerRange, // between cudaProfilerStart and cudaProfilerStop
+    Annotation,    // Kineto's user_annotation (torch record_function) on a host thread
+    GpuAnnotation, // Kineto's gpu_user_annotation: the GPU span of an annotation
+    ProfilerStep,  // Kineto's ProfilerStep#N
+    Pipeline,      // our pipelines: the run's timed loop and its chunks
+};
+const char* toString(RegionSource source); // "nvtx", "profiler-range", "annotation", "gpu-annotation", "profiler-step", "pipeline"
+std::optional<RegionSource> regionSourceFromString(std::string_view name);
+
+// A named span of a run: a step, an NVTX range, a record_function. Regions
+// let the analysis judge the loop rather than the process (setup, warm-up
+// and teardown outside them). Times in the run's time base; `lane` is the
+// host-thread lane that opened it (the GPU lane for a GPU annotation), or
+// kNoLane where the source names no thread.
+struct Region {
+    static constexpr std::uint16_t kNoLane = 0xFFFF;
+    std::string name; // "ProfilerStep#3", "h2d", "loop"
+    std::int64_t beginNs = 0;
+    std::int64_t endNs = 0;
+    std::uint16_t lane = kNoLane;
+    std::uint16_t depth = 0; // nesting level on its thread: 0 outermost
+    RegionSource source = RegionSource::Nvtx;
+
+    std::int64_t durationNs() const { return endNs - beginNs; }
+};
+
 enum class RunStatus : std::uint8_t { Completed, Cancelled, Failed };
 const char* toString(RunStatus status);
 
@@ -91,6 +121,9 @@ struct Run {
     // Op::nameId indexes here, and names[0] is always "" (no name).
     std::vector<std::string> names{std::string()};
     std::vector<Op> ops;
+    // Named spans (steps, NVTX ranges, annotations), sorted by (begin, depth);
+    // empty where the source had none (every trace before format 4).
+    std::vector<Region> regions;
 
     std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
     int deviceCount() const { return 1 + static_cast<int>(moreDevices.size()); }

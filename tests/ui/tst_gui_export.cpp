@@ -5,7 +5,7 @@
 #include "style/OpStyle.h"
 
 #include "analysis/Findings.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QtTest>
 

@@ -3,11 +3,11 @@
 // index; clear errors for a bad name or folder.
 #include "UiTestSupport.h"
 
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "lessons/LessonRunner.h"
 #include "record/TraceCollector.h"
 #include "sim/SimDevice.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QtTest>
 

@@ -9,7 +9,7 @@
 #include "window/MainWindow.h"
 #include "workers/RunController.h"
 
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QHeaderView>
 #include <QStyle>

@@ -14,8 +14,8 @@
 #include "window/ProfileDialog.h"
 #include "workers/ProfileController.h"
 
-#include "devices/DeviceFactory.h"
-#include "trace/TraceJson.h"
+#include "devicefactory/DeviceFactory.h"
+#include "formats/TraceJson.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

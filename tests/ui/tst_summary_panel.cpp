@@ -14,7 +14,7 @@
 #include "analysis/RunAnalysis.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QAction>
 #include <QLabel>

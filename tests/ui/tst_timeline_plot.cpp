@@ -10,7 +10,7 @@
 #include "timeline/TimelineLegendItem.h"
 #include "timeline/TimelinePlot.h"
 
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QFontDatabase>
 #include <QImage>

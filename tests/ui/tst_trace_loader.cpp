@@ -3,10 +3,10 @@
 #include "../TestTimeouts.h"
 #include "workers/TraceLoader.h"
 
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "pipeline/PipelineRunner.h"
 #include "record/TraceCollector.h"
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QFile>
 #include <QSignalSpy>

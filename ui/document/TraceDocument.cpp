@@ -1,6 +1,6 @@
 #include "document/TraceDocument.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <QDateTime>
 

@@ -1,6 +1,6 @@
 #include "document/ViewState.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "export/AtomicFile.h"
 
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QFile>
 

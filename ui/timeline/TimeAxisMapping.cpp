@@ -1,6 +1,6 @@
 #include "timeline/TimeAxisMapping.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <algorithm>
 

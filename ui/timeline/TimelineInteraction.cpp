@@ -1,6 +1,6 @@
 #include "timeline/TimelineInteraction.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 
 #include <Qt>
 

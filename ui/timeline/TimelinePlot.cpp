@@ -2,7 +2,7 @@
 
 #include "document/RunDevices.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 #include "document/TraceDocument.h"
 #include "models/AnalysisCache.h"
 #include "style/TimeFormat.h"

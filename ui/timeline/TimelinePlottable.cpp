@@ -1,6 +1,6 @@
 #include "timeline/TimelinePlottable.h"
 
-#include "trace/Saturating.h"
+#include "base/Saturating.h"
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"

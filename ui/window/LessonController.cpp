@@ -9,8 +9,8 @@
 #include "window/ReplayController.h"
 #include "workers/RunController.h"
 
-#include "devices/DeviceFactory.h"
-#include "trace/Saturating.h"
+#include "devicefactory/DeviceFactory.h"
+#include "base/Saturating.h"
 
 #include <QAction>
 #include <QDockWidget>

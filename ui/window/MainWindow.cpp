@@ -22,9 +22,9 @@
 #include "workers/RunController.h"
 #include "workers/TraceLoader.h"
 
-#include "trace/ChromeTraceExport.h"
-#include "trace/CsvExport.h"
-#include "trace/Saturating.h"
+#include "formats/ChromeTraceExport.h"
+#include "formats/CsvExport.h"
+#include "base/Saturating.h"
 #include "style/DisplayText.h"
 
 #include <QAction>

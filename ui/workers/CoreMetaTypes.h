@@ -1,6 +1,6 @@
 #pragma once
 
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Op.h"
 #include "trace/Run.h"

@@ -2,7 +2,7 @@
 
 #include "workers/LiveRunSink.h"
 
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 
 #include <QObject>
 

@@ -3,7 +3,7 @@
 #include "document/TraceDocument.h"
 #include "workers/LiveRunSink.h"
 
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 #include "jobs/JobRunner.h"
 #include "lessons/Lesson.h"
 

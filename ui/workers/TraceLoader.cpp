@@ -1,6 +1,6 @@
 #include "workers/TraceLoader.h"
 
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <QFile>
 

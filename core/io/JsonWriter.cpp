@@ -1,4 +1,4 @@
-#include "trace/JsonWriter.h"
+#include "io/JsonWriter.h"
 
 #include <array>
 #include <charconv>

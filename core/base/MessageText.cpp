@@ -1,4 +1,4 @@
-#include "trace/MessageText.h"
+#include "base/MessageText.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/JsonWriter.h"
+#include "io/JsonWriter.h"
 
 #include <functional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include <simdjson.h>
 

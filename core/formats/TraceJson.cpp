@@ -1,13 +1,13 @@
-#include "trace/TraceJson.h"
+#include "formats/TraceJson.h"
 
 #include "io/AtomicFileWriter.h"
-#include "trace/ChromeTraceImport.h"
-#include "trace/JsonFile.h"
-#include "trace/JsonReader.h"
-#include "trace/JsonWriter.h"
-#include "trace/MessageText.h"
-#include "trace/NativeTraceReader.h"
-#include "trace/TraceFile.h"
+#include "formats/ChromeTraceImport.h"
+#include "io/JsonFile.h"
+#include "io/JsonReader.h"
+#include "io/JsonWriter.h"
+#include "base/MessageText.h"
+#include "formats/NativeTraceReader.h"
+#include "formats/TraceFile.h"
 
 #include <new>
 

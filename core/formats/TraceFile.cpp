@@ -1,6 +1,6 @@
-#include "trace/TraceFile.h"
+#include "formats/TraceFile.h"
 
-#include "trace/MessageText.h"
+#include "base/MessageText.h"
 
 #include <algorithm>
 #include <cerrno>

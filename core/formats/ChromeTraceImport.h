@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/JsonReader.h"
+#include "io/JsonReader.h"
 #include "trace/Trace.h"
 
 #include <string>

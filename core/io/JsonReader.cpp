@@ -1,6 +1,6 @@
-#include "trace/JsonReader.h"
+#include "io/JsonReader.h"
 
-#include "trace/MessageText.h"
+#include "base/MessageText.h"
 
 #include <algorithm>
 #include <charconv>

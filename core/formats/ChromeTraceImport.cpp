@@ -1,6 +1,6 @@
-#include "trace/ChromeTraceImport.h"
+#include "formats/ChromeTraceImport.h"
 
-#include "trace/MessageText.h"
+#include "base/MessageText.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,8 +1,8 @@
-#include "trace/CsvExport.h"
+#include "formats/CsvExport.h"
 
 #include "io/AtomicFileWriter.h"
-#include "trace/JsonWriter.h"
-#include "trace/Saturating.h"
+#include "io/JsonWriter.h"
+#include "base/Saturating.h"
 
 #include <array>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "trace/JsonFile.h"
+#include "io/JsonFile.h"
 
 #include "io/AtomicFileWriter.h"
 

@@ -1,4 +1,4 @@
-#include "devices/DeviceFactory.h"
+#include "devicefactory/DeviceFactory.h"
 
 #include "base/Printable.h"
 #include "sim/SimDevice.h"

@@ -1,8 +1,8 @@
-#include "trace/ChromeTraceExport.h"
+#include "formats/ChromeTraceExport.h"
 
-#include "trace/JsonFile.h"
-#include "trace/Saturating.h"
-#include "trace/TraceJson.h"
+#include "io/JsonFile.h"
+#include "base/Saturating.h"
+#include "formats/TraceJson.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
-#include "trace/NativeTraceReader.h"
+#include "formats/NativeTraceReader.h"
 
-#include "trace/MessageText.h"
+#include "base/MessageText.h"
 
 #include <algorithm>
 #include <limits>

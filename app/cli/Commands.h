@@ -1,0 +1,31 @@
+#pragma once
+
+// The CLI's commands, one file each (ProfileCommand.h has profile, which
+// parses its own arguments). Each takes the arguments after the command word
+// and returns the exit status; usage mistakes and bad input are thrown
+// (CliArgs.h's UsageError, CliCommon.h's BadInput and NoDevice) for main to
+// turn into their statuses.
+
+#include "CliArgs.h"
+
+#include "record/CancelFlag.h"
+
+#include <string>
+#include <vector>
+
+namespace ovs::cli {
+
+// The --help text, and the options the commands other than profile take.
+std::string usage();
+extern const std::vector<std::string> kValueOptions;
+extern const std::vector<std::string> kFlagOptions;
+
+int commandDevices();                                       // DevicesCommand.cpp
+int commandBench(const CliArgs& args, CancelFlag& cancel);    // RecordCommands.cpp
+int commandPipeline(const CliArgs& args, CancelFlag& cancel); // RecordCommands.cpp
+int commandRecord(const CliArgs& args, CancelFlag& cancel);   // RecordCommands.cpp
+int commandConvert(const CliArgs& args);                      // ConvertCommand.cpp
+int commandAnalyze(const CliArgs& args);                      // AnalyzeCommand.cpp
+int commandLesson(const CliArgs& args, CancelFlag& cancel);   // LessonCommand.cpp
+
+} // namespace ovs::cli

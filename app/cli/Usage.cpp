@@ -1,0 +1,91 @@
+#include "Commands.h"
+
+#include "ExitStatus.h"
+
+#include "devicefactory/DeviceFactory.h"
+#include "pipeline/PipelineConfig.h"
+
+namespace ovs::cli {
+
+std::string usage()
+{
+    return std::string(R"(overlapscope-cli: record and compare CUDA copy/compute overlap
+
+Usage: overlapscope-cli COMMAND [options]
+
+Commands:
+  devices              list the devices this build can use
+  bench                transfer bandwidth sweep (pageable and pinned, HtoD and DtoH, bidirectional)
+  pipeline             run the pipelines and print the seed's table (serialized, overlapped, speedup)
+  record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
+  convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
+  analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
+  lesson NAME          run a lesson (see --list): its question, its runs' table, what to look at,
+                       the answer the measurement gives, its checks and the takeaway with the numbers
+                       (--chunk-mib N sizes its chunks, default 32; -o FILE also writes its runs as a
+                       trace; --markdown FILE writes its table for docs/lessons.md). A check that
+                       does not hold is a finding, printed as such; the exit status is the runs'.
+  lesson --list        the lessons, in course order
+  profile -- PROGRAM   run any CUDA program and record its copies, kernels and API calls
+                       (see 'overlapscope-cli profile --help'; it has its own options and exit codes)
+
+Device:
+  --device SPEC        auto (default: the CUDA GPU if one answers, else the simulated H200),
+                       or one of: )") + deviceSpecSyntax() + R"(
+                       pipeline, record and bench also take several GPUs of one host:
+                       )" + multiDeviceSpecSyntax() + R"(.
+                       A pipeline then spreads its chunks over them (docs/multi-gpu.md); the
+                       sweep measures each device alone, then the peer-to-peer matrix (every
+                       pair, both directions, peer access on and off, at the largest size).
+
+Pipeline options (pipeline, record):
+  --pipelines LIST     comma-separated strategies, or 'all' (default serialized,overlapped):
+                         serialized         the seed's serialized path over pageable memory
+                         overlapped         the seed's slots with pinned staging buffers
+                         registered         the user's buffers cudaHostRegister'ed (cost timed), no staging
+                         pinned-data        data already in pinned memory, no staging
+                         pageable-async     cudaMemcpyAsync on pageable memory (the driver stages it)
+                         pinned-one-stream  data already pinned, every chunk on one stream
+  --chunks N           chunks (default 8)
+  --chunk-mib N        chunk size in MiB (default 32); or --chunk-bytes N (multiple of 4)
+  --slots N            slots (streams + staging buffers) of the overlapped path, and streams of
+                       registered, pinned-data and pageable-async (default 3)
+  --staging-threads N  host threads sharing each staging copy of the overlapped path, 1..)"
+           + std::to_string(kMaxStagingThreads) + R"( (default 1)
+  --kernel-repeats N   increment passes per chunk (default 1)
+  --no-op-timing       record only each run's wall time: no per-op events, no CUPTI (measures
+                       what recording costs; see overlapscope-observer-bench)
+  Variants of registered, pinned-data, pageable-async and pinned-one-stream (the lessons'):
+  --issue-order O      depth-first (default) or breadth-first (a round's uploads, kernels, downloads)
+  --stream-sync S      non-blocking (default) or blocking (cudaStreamCreate's default streams)
+  --default-stream-op D  none (default), legacy or per-thread: a one-float kernel per chunk there
+  --loop-allocation A  none (default), malloc (cudaMalloc per chunk) or malloc-free (and cudaFree)
+
+Benchmark options (bench, record):
+  --sizes LIST         transfer sizes in MiB (default 1,4,16,64,256)
+  --warmups N          warm-up copies per cell (default 3)
+  --samples N          timed copies per cell (default 10; the median is reported)
+  --no-bench           record: skip the sweep
+
+Other:
+  -o, --output FILE    where to write (record, convert; pipeline: optional trace)
+  --to FORMAT          convert: chrome, csv or native
+  --max-trace-mib N    convert, analyze: read traces up to N MiB (default 2048, at most 4095)
+  --json               analyze: the findings, their replayed costs and the what-if, as JSON on stdout
+                       (schema: docs/what-if.md)
+  --quiet              no progress on stderr
+  --help, --version
+
+)" + cli::kExitStatusHelp;
+}
+
+const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "--chunks",  "--chunk-mib",
+                                                "--chunk-bytes", "--slots",     "--kernel-repeats", "--staging-threads",
+                                                "--sizes",      "--warmups",   "--samples", "-o",
+                                                "--output",     "--to",        "--markdown",
+                                                "--issue-order", "--stream-sync", "--default-stream-op",
+                                                "--loop-allocation", "--max-trace-mib"};
+const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
+                                               "--version", "--no-op-timing", "--list", "--json"};
+
+} // namespace ovs::cli

@@ -62,6 +62,8 @@ Options:
                       The waits themselves are recorded either way.
   --no-link-rate      after a program that copied pageable memory, do not time one pinned
                       copy each way on its GPU (the what-if of pinning needs that rate)
+  --region NAME|REGEX judge the regions of that name (NVTX ranges) or whose whole name the
+                      expression matches, as analyze --region does (the trace keeps everything)
   --help
 
 Ctrl-C stops the program (SIGINT; SIGTERM if it is still running 5 s later; a third Ctrl-C
@@ -86,6 +88,7 @@ struct Options {
     bool quiet = false;
     bool syncRecords = false;
     bool linkRate = true;
+    std::string region;
     std::vector<std::string> program;
 };
 
@@ -124,6 +127,8 @@ Options parse(const std::vector<std::string>& args, bool* help)
             o.syncRecords = true;
         else if (a == "--no-link-rate")
             o.linkRate = false;
+        else if (a == "--region")
+            o.region = value(a);
         else if (a == "--help" || a == "-h")
             *help = true;
         else
@@ -236,9 +241,15 @@ void printSummary(const std::vector<Run>& runs, const std::string& program, cons
 
 // The same findings `analyze` prints, for the trace just recorded: on stderr
 // with the rest of profile's report (the program's own stdout is its own).
-void printProfileFindings(const Trace& trace)
+void printProfileFindings(const Trace& trace, const std::string& region)
 {
-    printFindings(stderr, trace);
+    AnalysisOptions options;
+    options.region = region;
+    std::vector<std::string> notes;
+    const std::vector<RunAnalysis> analyses = analyzeTrace(trace, options, &notes);
+    for (const std::string& note : notes)
+        printError(note);
+    printFindings(stderr, trace, analyses);
 }
 
 int exitStatusOf(ProfileFailure failure)
@@ -335,7 +346,7 @@ int profile(const Options& o)
         return kExitTraceNotWritten;
     }
     if (!o.quiet) {
-        printProfileFindings(trace);
+        printProfileFindings(trace, o.region);
         std::fprintf(stderr, "trace written to %s\n", output.c_str());
     }
     return outcome.status.shellStatus();

@@ -65,6 +65,9 @@ private slots:
     void refusesWhatItCannotRead_data();
     void refusesWhatItCannotRead();
     void truncatedKinetoFileIsRefused();
+    void importsKinetoAnnotations();
+    void profilerStepsAndNesting();
+    void malformedAnnotationsAreLeftOut();
 };
 
 void TestChromeTraceImport::importsPyTorchTraces_data()
@@ -355,6 +358,130 @@ void TestChromeTraceImport::truncatedKinetoFileIsRefused()
         QVERIFY2(!loaded.trace, qPrintable(QString("prefix %1 loaded").arg(n)));
         QVERIFY(!loaded.error.empty());
     }
+}
+
+void TestChromeTraceImport::importsKinetoAnnotations()
+{
+    // record_function ranges of torch.optim (host) and their GPU spans,
+    // recorded on the H200.
+    const auto loaded = loadSample("pytorch-train-step.json");
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.note).contains("12 regions (0 profiler steps, 8 annotations, 4 GPU annotations)"),
+             loaded.note.c_str());
+    const Run& run = loaded.trace->runs[0];
+    QCOMPARE(run.regions.size(), std::size_t(12));
+    std::map<std::string, int> hostNames;
+    int gpu = 0;
+    for (std::size_t i = 0; i < run.regions.size(); ++i) {
+        const Region& r = run.regions[i];
+        QVERIFY(r.endNs > r.beginNs);
+        QVERIFY(r.beginNs >= run.timedBeginNs && r.endNs <= run.timedEndNs);
+        QCOMPARE(r.depth, std::uint16_t(0)); // one after the other, none nested
+        if (i > 0)
+            QVERIFY(run.regions[i - 1].beginNs <= r.beginNs);
+        const Lane& lane = run.lanes.at(r.lane);
+        if (r.source == RegionSource::GpuAnnotation) {
+            QCOMPARE(lane.name, std::string("GPU 0 stream 7 (legacy default)"));
+            QCOMPARE(r.name, std::string("Optimizer.step#SGD.step"));
+            ++gpu;
+            // The GPU span follows the host range that enqueued it.
+            const auto host = std::find_if(run.regions.begin(), run.regions.end(), [&](const Region& h) {
+                return h.source == RegionSource::Annotation && h.name == r.name && h.beginNs <= r.beginNs
+                       && r.beginNs < h.endNs;
+            });
+            QVERIFY2(host != run.regions.end(), "the host range is open when its GPU span begins");
+        } else {
+            QCOMPARE(r.source, RegionSource::Annotation);
+            QCOMPARE(lane.kind, LaneKind::HostThread);
+            QCOMPARE(lane.name, std::string("thread 427 (python3)"));
+            ++hostNames[r.name];
+        }
+    }
+    QCOMPARE(gpu, 4);
+    QCOMPARE(hostNames, (std::map<std::string, int>{{"Optimizer.step#SGD.step", 4}, {"Optimizer.zero_grad#SGD.zero_grad", 4}}));
+}
+
+void TestChromeTraceImport::profilerStepsAndNesting()
+{
+    const auto annotation = [](const char* name, int tid, const char* ts, const char* dur, const char* cat = "user_annotation") {
+        return x(cat, name, 9, tid, ts, dur, R"({"External id":40})");
+    };
+    const auto loaded = traceFromJson(chromeTrace({
+        R"({"ph":"M","name":"thread_name","pid":9,"tid":90,"args":{"name":"main"}})",
+        annotation("ProfilerStep#0", 90, "100", "100"),
+        annotation("h2d", 90, "110", "20"),
+        annotation("compute", 90, "130", "40"),
+        annotation("inner", 90, "140", "10"),
+        annotation("ProfilerStep#1", 90, "200", "100"),
+        annotation("d2h", 90, "200", "20"), // begins with its step: the step holds it
+        annotation("ProfilerStep#2", 90, "300", "50", "cpu_op"), // older PyTorch's spelling
+        annotation("loader", 91, "120", "300"), // a thread that made no CUDA call
+        x("gpu_user_annotation", "compute", 0, 3, "135", "25", R"({"device":0,"stream":3,"External id":40})"),
+        x("cuda_runtime", "cudaLaunchKernel", 9, 90, "131", "2", R"({"correlation":1})"),
+        x("kernel", "k", 0, 3, "135", "20", R"({"device":0,"stream":3,"correlation":1})"),
+        x("cpu_op", "aten::add", 9, 90, "131", "5"),
+    }));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.note).contains("9 regions (3 profiler steps, 5 annotations, 1 GPU annotations)"),
+             loaded.note.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    struct Expected {
+        const char* name;
+        std::int64_t beginNs;
+        std::int64_t endNs;
+        int depth;
+        const char* lane;
+        RegionSource source;
+    };
+    // Sorted by (begin, depth); times from the first event (100 us).
+    const std::vector<Expected> expected = {
+        {"ProfilerStep#0", 0, 100000, 0, "main", RegionSource::ProfilerStep},
+        {"h2d", 10000, 30000, 1, "main", RegionSource::Annotation},
+        {"loader", 20000, 320000, 0, "thread 91", RegionSource::Annotation},
+        {"compute", 30000, 70000, 1, "main", RegionSource::Annotation},
+        {"compute", 35000, 60000, 0, "GPU 0 stream 3", RegionSource::GpuAnnotation},
+        {"inner", 40000, 50000, 2, "main", RegionSource::Annotation},
+        {"ProfilerStep#1", 100000, 200000, 0, "main", RegionSource::ProfilerStep},
+        {"d2h", 100000, 120000, 1, "main", RegionSource::Annotation},
+        {"ProfilerStep#2", 200000, 250000, 0, "main", RegionSource::ProfilerStep},
+    };
+    QCOMPARE(run.regions.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const Region& r = run.regions[i];
+        const Expected& e = expected[i];
+        QCOMPARE(r.name, std::string(e.name));
+        QCOMPARE(r.beginNs, e.beginNs);
+        QCOMPARE(r.endNs, e.endNs);
+        QCOMPARE(int(r.depth), e.depth);
+        QCOMPARE(run.lanes.at(r.lane).name, std::string(e.lane));
+        QCOMPARE(r.source, e.source);
+    }
+    // The loader's thread has a lane of its own, with no ops; the run spans its range.
+    QCOMPARE(laneNames(run, LaneKind::HostThread), (std::set<std::string>{"main", "thread 91"}));
+    QCOMPARE(run.timedEndNs, std::int64_t(320000));
+}
+
+void TestChromeTraceImport::malformedAnnotationsAreLeftOut()
+{
+    const auto loaded = traceFromJson(chromeTrace({
+        x("cuda_runtime", "cudaLaunchKernel", 1, 2, "0", "10"),
+        x("user_annotation", "good", 1, 2, "0", "10"),
+        R"({"ph":"X","cat":"user_annotation","name":"no dur","pid":1,"tid":2,"ts":1})",
+        x("user_annotation", "negative", 1, 2, "1", "-1"),
+        x("user_annotation", "", 1, 2, "1", "1"),
+        R"({"ph":"X","cat":"gpu_user_annotation","pid":0,"tid":7,"ts":1,"dur":1})", // no name at all
+        x("user_annotation", "ProfilerStep#9", 1, 2, "9223372036854775", "1"),
+    }));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const QString note = QString::fromStdString(loaded.note);
+    QVERIFY2(note.contains("1 regions"), loaded.note.c_str());
+    QVERIFY2(note.contains("left out 5 malformed annotations (negative dur 1, no ts or dur 1, ts + dur out of range 1, "
+                           "unnamed 2)"),
+             loaded.note.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.regions.size(), std::size_t(1));
+    QCOMPARE(run.regions[0].name, std::string("good"));
+    QCOMPARE(run.lanes.size(), std::size_t(1)); // the malformed ones made no lane
 }
 
 QTEST_APPLESS_MAIN(TestChromeTraceImport)

@@ -103,7 +103,7 @@ struct Event {
     bool hasPid = false, hasTid = false, hasTs = false, hasDur = false;
     std::int64_t tsNs = 0, durNs = 0;
     // args
-    std::optional<std::int64_t> device, stream, correlation, bytes, sortIndex;
+    std::optional<std::int64_t> device, stream, correlation, bytes, sortIndex, externalId;
     std::string_view argName;
 };
 
@@ -248,6 +248,8 @@ private:
                 e.bytes = optionalInteger(m, depth + 1);
             else if (key == "sort_index")
                 e.sortIndex = optionalInteger(m, depth + 1);
+            else if (key == "External id")
+                e.externalId = optionalInteger(m, depth + 1);
             else if (key == "name" && m_json.kind(m) == JsonKind::String)
                 e.argName = m_json.string(m);
             else
@@ -325,6 +327,10 @@ private:
     {
         const Category category = categoryOf(e.cat);
         if (category == Category::Other) {
+            if (const auto source = regionSourceOf(e)) {
+                region(e, *source);
+                return;
+            }
             ++m_skipped[e.cat.empty() ? std::string("uncategorized") : std::string(e.cat.substr(0, 40))];
             return;
         }
@@ -378,7 +384,73 @@ private:
         m_pending.push_back(p);
     }
 
+    // Kineto's ranges: torch.profiler's steps, record_function on the host
+    // and its GPU span.
+    static std::optional<RegionSource> regionSourceOf(const Event& e)
+    {
+        if (e.cat == "gpu_user_annotation")
+            return RegionSource::GpuAnnotation;
+        // Steps are user_annotation in PyTorch 2, cpu_op in older versions.
+        if (e.name.starts_with("ProfilerStep#") && (e.cat == "user_annotation" || e.cat == "cpu_op"))
+            return RegionSource::ProfilerStep;
+        if (e.cat == "user_annotation")
+            return RegionSource::Annotation;
+        return std::nullopt;
+    }
+
+    // A malformed range is left out with a note, not a refused trace: the
+    // ops are what the import is for, and a profiler stopped mid-step
+    // leaves such ranges behind.
+    void region(const Event& e, RegionSource source)
+    {
+        const char* bad = nullptr;
+        if (!e.hasTs || !e.hasDur)
+            bad = "no ts or dur";
+        else if (e.durNs < 0)
+            bad = "negative dur";
+        else if (e.tsNs > std::numeric_limits<std::int64_t>::max() - e.durNs)
+            bad = "ts + dur out of range";
+        else if (e.name.empty())
+            bad = "unnamed";
+        if (bad) {
+            ++m_badRegions[bad];
+            return;
+        }
+        PendingRegion r;
+        r.nameId = internRegionName(e.name);
+        r.beginNs = e.tsNs;
+        r.endNs = e.tsNs + e.durNs;
+        r.source = source;
+        r.gpu = source == RegionSource::GpuAnnotation;
+        // A GPU annotation is on its stream, named as GPU ops name theirs.
+        r.a = r.gpu ? e.device.value_or(e.pid) : e.pid;
+        r.b = r.gpu ? e.stream.value_or(e.tid) : e.tid;
+        r.externalId = e.externalId.value_or(0);
+        m_regions.push_back(r);
+    }
+
+    std::uint32_t internRegionName(std::string_view name)
+    {
+        const auto [it, inserted] =
+            m_regionNameIds.emplace(std::string(name), static_cast<std::uint32_t>(m_regionNames.size()));
+        if (inserted)
+            m_regionNames.emplace_back(name);
+        return it->second;
+    }
+
     ChromeTraceImport build();
+    std::vector<std::uint32_t> runsOfRegions(const std::vector<std::int64_t>& runPids) const;
+    void buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
+                      const std::map<LaneKey, std::uint16_t>& laneOfKey, std::int64_t first);
+
+    struct PendingRegion {
+        std::uint32_t nameId = 0;
+        std::int64_t beginNs = 0, endNs = 0;
+        std::int64_t a = 0, b = 0; // pid and tid, or device and stream
+        std::int64_t externalId = 0;
+        RegionSource source = RegionSource::Annotation;
+        bool gpu = false;
+    };
 
     struct Pending {
         Op op;
@@ -399,6 +471,10 @@ private:
     std::map<std::int64_t, int> m_hostPids;
     std::map<std::int64_t, int> m_gpuDevices;
     std::map<std::string, std::size_t> m_skipped;
+    std::vector<PendingRegion> m_regions;
+    std::vector<std::string> m_regionNames;
+    std::unordered_map<std::string, std::uint32_t> m_regionNameIds;
+    std::map<std::string, std::size_t> m_badRegions;
     std::size_t m_gpuOps = 0;
     std::size_t m_apiCalls = 0;
 };
@@ -440,6 +516,10 @@ ChromeTraceImport Importer::build()
         first = std::min(first, p.op.startNs);
         last = std::max(last, p.op.endNs);
     }
+    for (const PendingRegion& r : m_regions) {
+        first = std::min(first, r.beginNs);
+        last = std::max(last, r.endNs);
+    }
     const bool spanOverflows = first < 0 && last > std::numeric_limits<std::int64_t>::max() + first;
     if (spanOverflows || last - first >= Trace::kTimeLimitNs)
         throw JsonReadError{"the trace spans more than 2^62 ns (146 years) from its first event to its last"};
@@ -456,11 +536,17 @@ ChromeTraceImport Importer::build()
         }
         byLane[{runOf(p), p.gpu, p.a, p.b}].push_back(static_cast<std::uint32_t>(i));
     }
+    // A thread or stream that only opened ranges gets its lane too: the
+    // range is drawn where it was opened.
+    const std::vector<std::uint32_t> regionRuns = runsOfRegions(runPids);
+    for (std::size_t i = 0; i < m_regions.size(); ++i)
+        byLane.try_emplace({regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});
 
     ChromeTraceImport result;
     std::vector<Run>& runs = result.trace.runs;
     runs.resize(runPids.size());
     std::size_t splitLanes = 0;
+    std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
     for (auto& [key, indices] : byLane) {
         Run& run = runs[key.run];
         std::stable_sort(indices.begin(), indices.end(), [&](std::uint32_t x, std::uint32_t y) {
@@ -481,6 +567,14 @@ ChromeTraceImport Importer::build()
         // in others, clock rounding), the later one moves to an extra lane.
         std::vector<std::int64_t> laneEnds;
         const std::size_t firstLane = run.lanes.size();
+        if (indices.empty()) { // ranges only
+            if (run.lanes.size() >= kMaxLanes)
+                throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
+            run.lanes.push_back({name, key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0,
+                                 key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault
+                                                                          : StreamKind::Unknown});
+        }
+        laneOfKey.emplace(key, static_cast<std::uint16_t>(firstLane));
         for (std::uint32_t i : indices) {
             Op& op = m_pending[i].op;
             std::size_t sub = 0;
@@ -505,6 +599,14 @@ ChromeTraceImport Importer::build()
     }
     m_pending.clear();
     m_pending.shrink_to_fit();
+    const std::size_t regionCount = m_regions.size();
+    std::size_t steps = 0, annotations = 0, gpuAnnotations = 0;
+    for (const PendingRegion& r : m_regions) {
+        steps += r.source == RegionSource::ProfilerStep;
+        annotations += r.source == RegionSource::Annotation;
+        gpuAnnotations += r.source == RegionSource::GpuAnnotation;
+    }
+    buildRegions(runs, regionRuns, laneOfKey, first);
 
     const std::string source = m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
     for (std::size_t r = 0; r < runs.size(); ++r) {
@@ -522,6 +624,8 @@ ChromeTraceImport Importer::build()
         std::int64_t end = 0;
         for (const Op& op : run.ops)
             end = std::max(end, op.endNs);
+        for (const Region& region : run.regions)
+            end = std::max(end, region.endNs);
         run.timedBeginNs = 0;
         run.timedEndNs = end;
         run.verification.message = "not verified: imported from a " + source;
@@ -550,9 +654,91 @@ ChromeTraceImport Importer::build()
                      + std::to_string(m_apiCalls) + " CUDA API calls";
     if (splitLanes > 0)
         result.summary += "; " + std::to_string(splitLanes) + " extra lanes for overlapping ops";
+    if (regionCount > 0)
+        result.summary += "; " + std::to_string(regionCount) + " regions (" + std::to_string(steps) + " profiler steps, "
+                          + std::to_string(annotations) + " annotations, " + std::to_string(gpuAnnotations)
+                          + " GPU annotations)";
+    if (!m_badRegions.empty()) {
+        std::size_t bad = 0;
+        std::string why;
+        for (const auto& [what, count] : m_badRegions) {
+            bad += count;
+            why += (why.empty() ? "" : ", ") + what + " " + std::to_string(count);
+        }
+        result.summary += "; left out " + std::to_string(bad) + " malformed annotations (" + why + ")";
+    }
     if (skipped > 0)
         result.summary += "; skipped " + std::to_string(skipped) + " other events (" + kinds + ")";
     return result;
+}
+
+// A host range belongs to its process's run (the first run when that
+// process made no CUDA call); a GPU annotation to the run of the host range
+// with its External id, else the first.
+std::vector<std::uint32_t> Importer::runsOfRegions(const std::vector<std::int64_t>& runPids) const
+{
+    const auto runOfPid = [&](std::int64_t pid) -> std::uint32_t {
+        const auto it = std::lower_bound(runPids.begin(), runPids.end(), pid);
+        return it != runPids.end() && *it == pid ? static_cast<std::uint32_t>(it - runPids.begin()) : 0;
+    };
+    std::unordered_map<std::int64_t, std::uint32_t> runOfExternalId;
+    if (runPids.size() > 1)
+        for (const PendingRegion& r : m_regions)
+            if (!r.gpu && r.externalId != 0)
+                runOfExternalId.emplace(r.externalId, runOfPid(r.a));
+    std::vector<std::uint32_t> runs;
+    runs.reserve(m_regions.size());
+    for (const PendingRegion& r : m_regions) {
+        if (runPids.size() == 1) {
+            runs.push_back(0);
+        } else if (!r.gpu) {
+            runs.push_back(runOfPid(r.a));
+        } else {
+            const auto it = runOfExternalId.find(r.externalId);
+            runs.push_back(it == runOfExternalId.end() ? 0 : it->second);
+        }
+    }
+    return runs;
+}
+
+// Each range on its lane (a thread's first lane, its extra lanes being
+// the same thread), nested by time: a range that begins inside another
+// still open on that thread is one level deeper.
+void Importer::buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
+                            const std::map<LaneKey, std::uint16_t>& laneOfKey, std::int64_t first)
+{
+    for (std::size_t i = 0; i < m_regions.size(); ++i) {
+        const PendingRegion& r = m_regions[i];
+        Run& run = runs[regionRuns[i]];
+        Region region;
+        region.name = m_regionNames[r.nameId];
+        region.beginNs = r.beginNs - first;
+        region.endNs = r.endNs - first;
+        region.lane = laneOfKey.at({regionRuns[i], r.gpu, r.a, r.b});
+        region.source = r.source;
+        run.regions.push_back(std::move(region));
+    }
+    m_regions.clear();
+    m_regions.shrink_to_fit();
+    for (Run& run : runs) {
+        std::vector<Region>& regions = run.regions;
+        // Outer ranges first where two begin together: the longer holds the shorter.
+        std::stable_sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) {
+            return std::tuple(x.lane, x.beginNs, y.endNs) < std::tuple(y.lane, y.beginNs, x.endNs);
+        });
+        std::vector<std::int64_t> open; // ends of the ranges open on the lane
+        for (std::size_t i = 0; i < regions.size(); ++i) {
+            if (i == 0 || regions[i].lane != regions[i - 1].lane)
+                open.clear();
+            // Ranges that overlap without nesting close in any order.
+            std::erase_if(open, [&](std::int64_t end) { return end <= regions[i].beginNs; });
+            regions[i].depth = static_cast<std::uint16_t>(std::min<std::size_t>(open.size(), 0xFFFF));
+            open.push_back(regions[i].endNs);
+        }
+        std::stable_sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) {
+            return std::tuple(x.beginNs, x.depth, x.lane) < std::tuple(y.beginNs, y.depth, y.lane);
+        });
+    }
 }
 
 } // namespace

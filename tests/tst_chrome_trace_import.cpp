@@ -1,6 +1,8 @@
 #include "formats/ChromeTraceImport.h"
 #include "formats/TraceJson.h"
 
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -47,6 +49,63 @@ QString x(const char* cat, const char* name, int pid, int tid, const char* ts, c
         .arg(ts, dur, args);
 }
 
+QByteArray sampleText(const char* name)
+{
+    QFile file(QString(OVERLAPSCOPE_TEST_DATA) + "/" + name);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The stored Kineto trace with its events `copies` times, each copy a second
+// after the one before and with ids of its own (as scripts/make-big-kineto.py
+// makes the big traces).
+QByteArray repeatedKineto(const QByteArray& text, int copies)
+{
+    const qsizetype open = text.indexOf('[', text.indexOf("\"traceEvents\"")) + 1;
+    const qsizetype close = text.lastIndexOf(']');
+    const QString events = QString::fromUtf8(text.mid(open, close - open));
+    static const QRegularExpression number(R"re("(ts|id|External id|correlation)": (\d+(\.\d+)?))re");
+    QByteArray out = text.left(open);
+    for (int k = 0; k < copies; ++k) {
+        QString copy;
+        qsizetype last = 0;
+        for (auto it = number.globalMatch(events); it.hasNext();) {
+            const auto m = it.next();
+            copy += events.mid(last, m.capturedStart(2) - last);
+            if (m.captured(1) == "ts") {
+                std::int64_t ns = 0;
+                microsecondsTextToNs(m.captured(2).toStdString(), ns);
+                ns += std::int64_t(k) * 1'000'000'000;
+                copy += QString("%1.%2").arg(ns / 1000).arg(ns % 1000, 3, 10, QChar('0'));
+            } else {
+                const qint64 id = m.captured(2).toLongLong();
+                copy += QString::number(id > 0 ? id + qint64(k) * 100000 : id);
+            }
+            last = m.capturedEnd(2);
+        }
+        copy += events.mid(last);
+        out += (k ? "," : "") + copy.toUtf8();
+    }
+    return out + text.mid(close);
+}
+
+QString writeTemp(const QTemporaryDir& dir, const char* name, const QByteArray& text)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        return {};
+    return path;
+}
+
+// What a view needs of regions, comparable.
+std::vector<std::tuple<std::string, std::int64_t, std::int64_t, int, int, int>> regionsOf(const Run& run)
+{
+    std::vector<std::tuple<std::string, std::int64_t, std::int64_t, int, int, int>> regions;
+    for (const Region& r : run.regions)
+        regions.emplace_back(r.name, r.beginNs, r.endNs, r.lane, r.depth, int(r.source));
+    return regions;
+}
+
 } // namespace
 
 class TestChromeTraceImport : public QObject {
@@ -68,6 +127,11 @@ private slots:
     void importsKinetoAnnotations();
     void profilerStepsAndNesting();
     void malformedAnnotationsAreLeftOut();
+    void readInWindowsAsWhole_data();
+    void readInWindowsAsWhole();
+    void repeatedTraceGivesNTimesTheOps();
+    void windowsLeaveErrorsToTheWholeReader_data();
+    void windowsLeaveErrorsToTheWholeReader();
 };
 
 void TestChromeTraceImport::importsPyTorchTraces_data()
@@ -482,6 +546,94 @@ void TestChromeTraceImport::malformedAnnotationsAreLeftOut()
     QCOMPARE(run.regions.size(), std::size_t(1));
     QCOMPARE(run.regions[0].name, std::string("good"));
     QCOMPARE(run.lanes.size(), std::size_t(1)); // the malformed ones made no lane
+}
+
+void TestChromeTraceImport::readInWindowsAsWhole_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("window");
+    for (const char* file : {"pytorch-train-step.json", "pytorch-pageable-sync.json", "pytorch-two-streams-pinned.json",
+                             "profiled/what-if/torch_sync_per_chunk-kineto.json"})
+        for (int window : {600, 4096, 7001, 40000}) // 600: smaller than some events, so the window grows
+            QTest::addRow("%s, %d bytes", file, window) << file << window;
+}
+
+void TestChromeTraceImport::readInWindowsAsWhole()
+{
+    QFETCH(QString, file);
+    QFETCH(int, window);
+    const std::string path = std::string(OVERLAPSCOPE_TEST_DATA) + "/" + file.toStdString();
+    const auto whole = traceFromJson(sampleText(file.toUtf8().constData()).toStdString());
+    QVERIFY2(whole.trace, whole.error.c_str());
+    const auto windowed = ChromeTraceImport::readFile(path, 1u << 30, std::size_t(window));
+    QVERIFY2(windowed, "read in windows");
+    QCOMPARE(windowed->summary, whole.note);
+    QCOMPARE(traceToJson(windowed->trace), traceToJson(*whole.trace));
+    QCOMPARE(windowed->trace.runs.size(), whole.trace->runs.size());
+    for (std::size_t r = 0; r < whole.trace->runs.size(); ++r)
+        QVERIFY(regionsOf(windowed->trace.runs[r]) == regionsOf(whole.trace->runs[r]));
+    // A file that fits one window is left to the whole reader.
+    QVERIFY(!ChromeTraceImport::readFile(path, 1u << 30, std::size_t(1) << 24));
+}
+
+void TestChromeTraceImport::repeatedTraceGivesNTimesTheOps()
+{
+    const QByteArray text = sampleText("pytorch-train-step.json");
+    const auto once = traceFromJson(text.toStdString());
+    QVERIFY2(once.trace, once.error.c_str());
+    const Run& one = once.trace->runs.at(0);
+    constexpr int kCopies = 5;
+    const QByteArray repeated = repeatedKineto(text, kCopies);
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "repeated.json", repeated);
+    QVERIFY(!path.isEmpty());
+    const auto windowed = ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 20000);
+    QVERIFY2(windowed, "read in windows");
+    const Run& run = windowed->trace.runs.at(0);
+    QCOMPARE(run.ops.size(), kCopies * one.ops.size());
+    QCOMPARE(run.regions.size(), kCopies * one.regions.size());
+    QCOMPARE(run.lanes.size(), one.lanes.size());
+    // Each copy is the first one a second later, op for op.
+    for (const Op& op : one.ops) {
+        const auto later = std::find_if(run.ops.begin(), run.ops.end(), [&](const Op& o) {
+            return o.lane == op.lane && o.startNs == op.startNs + 4'000'000'000 && o.kind == op.kind;
+        });
+        QVERIFY(later != run.ops.end());
+        QCOMPARE(later->endNs - later->startNs, op.endNs - op.startNs);
+        QCOMPARE(run.nameOf(*later), one.nameOf(op));
+    }
+    const auto whole = traceFromJson(repeated.toStdString());
+    QVERIFY2(whole.trace, whole.error.c_str());
+    QCOMPARE(traceToJson(windowed->trace), traceToJson(*whole.trace));
+}
+
+void TestChromeTraceImport::windowsLeaveErrorsToTheWholeReader_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const QByteArray text = sampleText("pytorch-train-step.json");
+    const qsizetype middle = text.indexOf("\"ts\"", text.size() / 2);
+    QTest::newRow("truncated in the events") << text.left(text.size() * 2 / 3);
+    QTest::newRow("truncated after the events") << text.left(text.lastIndexOf('}'));
+    QTest::newRow("a bad number mid-file") << QByteArray(text).replace(middle, 4, "\"ts\":-");
+    QTest::newRow("a string ts mid-file") << QByteArray(text).insert(text.indexOf(':', middle) + 2, '"').insert(
+        text.indexOf(',', middle) + 1, '"');
+    QTest::newRow("traceEvents twice") << QByteArray(text).insert(text.lastIndexOf('}'), ", \"traceEvents\": []");
+    QTest::newRow("garbage after the root") << text + "x";
+    QTest::newRow("format first") << QByteArray(text).insert(text.indexOf('{') + 1, "\"format\": \"overlapscope-trace\",");
+}
+
+void TestChromeTraceImport::windowsLeaveErrorsToTheWholeReader()
+{
+    QFETCH(QByteArray, text);
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "broken.json", text);
+    QVERIFY(!path.isEmpty());
+    QVERIFY2(!ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 5000), "read in windows");
+    // loadTrace then reads it whole and says what the whole reader says.
+    const auto whole = traceFromJson(text.toStdString());
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY(!loaded.trace);
+    QVERIFY2(QString::fromStdString(loaded.error).endsWith(QString::fromStdString(whole.error)), loaded.error.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestChromeTraceImport)

@@ -41,6 +41,10 @@ public:
     // (simdjson::padded_string gives them). The text must outlive the reader;
     // so must the views it hands out.
     explicit JsonReader(std::string_view text);
+    // The same over a parser the caller keeps, so that reading a file in
+    // pieces reuses one parser's buffers instead of allocating (and
+    // faulting in) new ones for every piece.
+    JsonReader(std::string_view text, simdjson::ondemand::parser& parser);
     JsonReader(const JsonReader&) = delete;
     JsonReader& operator=(const JsonReader&) = delete;
 
@@ -95,19 +99,26 @@ private:
     std::string_view key(simdjson::ondemand::field& field);
     const char* location();
 
-    // Member names already seen in one object: a short list, a hash set
-    // once an object grows large (hostile files may hold millions of keys).
+    // Member names already seen in one object: a short list in place (no
+    // allocation for the small objects that make up most documents), a
+    // hash set once an object grows large (hostile files may hold millions
+    // of keys).
     class KeySet {
     public:
         bool insert(std::string_view key);
 
     private:
-        std::vector<std::string_view> m_few;
+        static constexpr std::size_t kFew = 16;
+        std::string_view m_few[kFew];
+        std::size_t m_fewCount = 0;
         std::unordered_set<std::string_view> m_many;
     };
 
+    void start();
+
     std::string_view m_text;
-    simdjson::ondemand::parser m_parser;
+    simdjson::ondemand::parser m_ownParser; // allocates nothing unless used
+    simdjson::ondemand::parser& m_parser;
     simdjson::ondemand::document m_document;
 };
 

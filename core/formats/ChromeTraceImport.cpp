@@ -113,6 +113,12 @@ struct Event {
     std::string_view argName;
 };
 
+// Lets maps keyed by std::string be searched by string_view, without a copy.
+struct ViewHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
 struct LaneKey {
     std::uint32_t run = 0;
     bool gpu = false;
@@ -220,9 +226,10 @@ public:
         if (kind == JsonKind::String) {
             // Chrome allows names as ids ("Spans"); give each a negative id.
             const std::string_view text = m_json->string(v);
-            const auto [it, inserted] =
-                m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1);
-            return it->second;
+            if (const auto it = m_stringIds.find(text); it != m_stringIds.end())
+                return it->second;
+            return m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1)
+                .first->second;
         }
         fail(index, std::string("\"") + what + "\" must be an integer or a string, not " + describe(kind));
     }
@@ -346,10 +353,13 @@ public:
     {
         if (name.empty())
             return 0;
-        const auto [it, inserted] = m_nameIds.emplace(std::string(name), static_cast<std::uint32_t>(m_names.size()));
-        if (inserted)
-            m_names.emplace_back(name);
-        return it->second;
+        // Looked up by view: a name seen before (most are) costs no string.
+        if (const auto it = m_nameIds.find(name); it != m_nameIds.end())
+            return it->second;
+        const auto id = static_cast<std::uint32_t>(m_names.size());
+        m_nameIds.emplace(std::string(name), id);
+        m_names.emplace_back(name);
+        return id;
     }
 
     void complete(const Event& e, std::size_t index)
@@ -460,11 +470,12 @@ public:
 
     std::uint32_t internRegionName(std::string_view name)
     {
-        const auto [it, inserted] =
-            m_regionNameIds.emplace(std::string(name), static_cast<std::uint32_t>(m_regionNames.size()));
-        if (inserted)
-            m_regionNames.emplace_back(name);
-        return it->second;
+        if (const auto it = m_regionNameIds.find(name); it != m_regionNameIds.end())
+            return it->second;
+        const auto id = static_cast<std::uint32_t>(m_regionNames.size());
+        m_regionNameIds.emplace(std::string(name), id);
+        m_regionNames.emplace_back(name);
+        return id;
     }
 
 private:
@@ -491,8 +502,8 @@ private:
     bool m_kineto = false;
     std::vector<Pending> m_pending;
     std::vector<std::string> m_names{std::string()};
-    std::unordered_map<std::string, std::uint32_t> m_nameIds;
-    std::unordered_map<std::string, std::int64_t> m_stringIds;
+    std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_nameIds;
+    std::unordered_map<std::string, std::int64_t, ViewHash, std::equal_to<>> m_stringIds;
     std::map<std::int64_t, DeviceInfo> m_devices;
     std::map<std::int64_t, std::string> m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
@@ -502,7 +513,7 @@ private:
     std::map<std::string, std::size_t, std::less<>> m_skipped;
     std::vector<PendingRegion> m_regions;
     std::vector<std::string> m_regionNames;
-    std::unordered_map<std::string, std::uint32_t> m_regionNameIds;
+    std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_regionNameIds;
     std::map<std::string, std::size_t> m_badRegions;
     std::size_t m_events = 0;
     std::size_t m_gpuOps = 0;
@@ -575,6 +586,13 @@ ChromeTraceImport Importer::build()
     ChromeTraceImport result;
     std::vector<Run>& runs = result.trace.runs;
     runs.resize(runPids.size());
+    {
+        std::vector<std::size_t> opsOfRun(runs.size(), 0);
+        for (const auto& [key, indices] : byLane)
+            opsOfRun[key.run] += indices.size();
+        for (std::size_t r = 0; r < runs.size(); ++r)
+            runs[r].ops.reserve(opsOfRun[r]);
+    }
     std::size_t splitLanes = 0;
     std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
     for (auto& [key, indices] : byLane) {
@@ -843,6 +861,7 @@ private:
         const std::size_t at = cut();
         const std::string_view document = m_window.document("", at, m_rootArray ? "]" : "]}");
         JsonReader json(document, m_parser);
+        json.setErrorsUnplaced();
         m_importer.emplace(json); // afresh: a grown first window starts over
         m_index = 0;
         struct EventsRead {};
@@ -905,6 +924,7 @@ private:
         const std::size_t at = cut();
         const std::string_view document = m_window.document("[", at, "]");
         JsonReader json(document, m_parser);
+        json.setErrorsUnplaced();
         m_importer->use(json);
         Value events;
         if (json.document().get_value().get(events))

@@ -529,6 +529,8 @@ void JsonReader::syntaxError(sj::error_code code)
 
 void JsonReader::syntaxErrorAt(const char* where, const std::string& what)
 {
+    if (!m_placeErrors)
+        throw JsonReadError{"not valid JSON: " + what};
     const char* begin = m_text.data();
     const char* end = begin + m_text.size();
     where = std::clamp(where, begin, end);

@@ -89,6 +89,12 @@ public:
     void skip(Value& value, int depth);
     void checkDepth(int depth);
 
+    // Errors without their line and column ("not valid JSON: <what>"), for
+    // a reader that expects them and never shows them (a file read in
+    // windows, whose last event is cut): finding the line costs a pass
+    // over the text.
+    void setErrorsUnplaced() { m_placeErrors = false; }
+
     // Throws "not valid JSON: line L, column C: <what simdjson found>".
     [[noreturn]] void syntaxError(simdjson::error_code code);
     [[noreturn]] void syntaxErrorAt(const char* where, const std::string& what);
@@ -117,6 +123,7 @@ private:
     void start();
 
     std::string_view m_text;
+    bool m_placeErrors = true;
     simdjson::ondemand::parser m_ownParser; // allocates nothing unless used
     simdjson::ondemand::parser& m_parser;
     simdjson::ondemand::document m_document;

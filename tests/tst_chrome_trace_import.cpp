@@ -1,6 +1,8 @@
 #include "formats/ChromeTraceImport.h"
 #include "formats/TraceJson.h"
 
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -47,6 +49,63 @@ QString x(const char* cat, const char* name, int pid, int tid, const char* ts, c
         .arg(ts, dur, args);
 }
 
+QByteArray sampleText(const char* name)
+{
+    QFile file(QString(OVERLAPSCOPE_TEST_DATA) + "/" + name);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The stored Kineto trace with its events `copies` times, each copy a second
+// after the one before and with ids of its own (as scripts/make-big-kineto.py
+// makes the big traces).
+QByteArray repeatedKineto(const QByteArray& text, int copies)
+{
+    const qsizetype open = text.indexOf('[', text.indexOf("\"traceEvents\"")) + 1;
+    const qsizetype close = text.lastIndexOf(']');
+    const QString events = QString::fromUtf8(text.mid(open, close - open));
+    static const QRegularExpression number(R"re("(ts|id|External id|correlation)": (\d+(\.\d+)?))re");
+    QByteArray out = text.left(open);
+    for (int k = 0; k < copies; ++k) {
+        QString copy;
+        qsizetype last = 0;
+        for (auto it = number.globalMatch(events); it.hasNext();) {
+            const auto m = it.next();
+            copy += events.mid(last, m.capturedStart(2) - last);
+            if (m.captured(1) == "ts") {
+                std::int64_t ns = 0;
+                microsecondsTextToNs(m.captured(2).toStdString(), ns);
+                ns += std::int64_t(k) * 1'000'000'000;
+                copy += QString("%1.%2").arg(ns / 1000).arg(ns % 1000, 3, 10, QChar('0'));
+            } else {
+                const qint64 id = m.captured(2).toLongLong();
+                copy += QString::number(id > 0 ? id + qint64(k) * 100000 : id);
+            }
+            last = m.capturedEnd(2);
+        }
+        copy += events.mid(last);
+        out += (k ? "," : "") + copy.toUtf8();
+    }
+    return out + text.mid(close);
+}
+
+QString writeTemp(const QTemporaryDir& dir, const char* name, const QByteArray& text)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        return {};
+    return path;
+}
+
+// What a view needs of regions, comparable.
+std::vector<std::tuple<std::string, std::int64_t, std::int64_t, int, int, int>> regionsOf(const Run& run)
+{
+    std::vector<std::tuple<std::string, std::int64_t, std::int64_t, int, int, int>> regions;
+    for (const Region& r : run.regions)
+        regions.emplace_back(r.name, r.beginNs, r.endNs, r.lane, r.depth, int(r.source));
+    return regions;
+}
+
 } // namespace
 
 class TestChromeTraceImport : public QObject {
@@ -65,6 +124,14 @@ private slots:
     void refusesWhatItCannotRead_data();
     void refusesWhatItCannotRead();
     void truncatedKinetoFileIsRefused();
+    void importsKinetoAnnotations();
+    void profilerStepsAndNesting();
+    void malformedAnnotationsAreLeftOut();
+    void readInWindowsAsWhole_data();
+    void readInWindowsAsWhole();
+    void repeatedTraceGivesNTimesTheOps();
+    void windowsLeaveErrorsToTheWholeReader_data();
+    void windowsLeaveErrorsToTheWholeReader();
 };
 
 void TestChromeTraceImport::importsPyTorchTraces_data()
@@ -355,6 +422,218 @@ void TestChromeTraceImport::truncatedKinetoFileIsRefused()
         QVERIFY2(!loaded.trace, qPrintable(QString("prefix %1 loaded").arg(n)));
         QVERIFY(!loaded.error.empty());
     }
+}
+
+void TestChromeTraceImport::importsKinetoAnnotations()
+{
+    // record_function ranges of torch.optim (host) and their GPU spans,
+    // recorded on the H200.
+    const auto loaded = loadSample("pytorch-train-step.json");
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.note).contains("12 regions (0 profiler steps, 8 annotations, 4 GPU annotations)"),
+             loaded.note.c_str());
+    const Run& run = loaded.trace->runs[0];
+    QCOMPARE(run.regions.size(), std::size_t(12));
+    std::map<std::string, int> hostNames;
+    int gpu = 0;
+    for (std::size_t i = 0; i < run.regions.size(); ++i) {
+        const Region& r = run.regions[i];
+        QVERIFY(r.endNs > r.beginNs);
+        QVERIFY(r.beginNs >= run.timedBeginNs && r.endNs <= run.timedEndNs);
+        QCOMPARE(r.depth, std::uint16_t(0)); // one after the other, none nested
+        if (i > 0)
+            QVERIFY(run.regions[i - 1].beginNs <= r.beginNs);
+        const Lane& lane = run.lanes.at(r.lane);
+        if (r.source == RegionSource::GpuAnnotation) {
+            QCOMPARE(lane.name, std::string("GPU 0 stream 7 (legacy default)"));
+            QCOMPARE(r.name, std::string("Optimizer.step#SGD.step"));
+            ++gpu;
+            // The GPU span follows the host range that enqueued it.
+            const auto host = std::find_if(run.regions.begin(), run.regions.end(), [&](const Region& h) {
+                return h.source == RegionSource::Annotation && h.name == r.name && h.beginNs <= r.beginNs
+                       && r.beginNs < h.endNs;
+            });
+            QVERIFY2(host != run.regions.end(), "the host range is open when its GPU span begins");
+        } else {
+            QCOMPARE(r.source, RegionSource::Annotation);
+            QCOMPARE(lane.kind, LaneKind::HostThread);
+            QCOMPARE(lane.name, std::string("thread 427 (python3)"));
+            ++hostNames[r.name];
+        }
+    }
+    QCOMPARE(gpu, 4);
+    QCOMPARE(hostNames, (std::map<std::string, int>{{"Optimizer.step#SGD.step", 4}, {"Optimizer.zero_grad#SGD.zero_grad", 4}}));
+}
+
+void TestChromeTraceImport::profilerStepsAndNesting()
+{
+    const auto annotation = [](const char* name, int tid, const char* ts, const char* dur, const char* cat = "user_annotation") {
+        return x(cat, name, 9, tid, ts, dur, R"({"External id":40})");
+    };
+    const auto loaded = traceFromJson(chromeTrace({
+        R"({"ph":"M","name":"thread_name","pid":9,"tid":90,"args":{"name":"main"}})",
+        annotation("ProfilerStep#0", 90, "100", "100"),
+        annotation("h2d", 90, "110", "20"),
+        annotation("compute", 90, "130", "40"),
+        annotation("inner", 90, "140", "10"),
+        annotation("ProfilerStep#1", 90, "200", "100"),
+        annotation("d2h", 90, "200", "20"), // begins with its step: the step holds it
+        annotation("ProfilerStep#2", 90, "300", "50", "cpu_op"), // older PyTorch's spelling
+        annotation("loader", 91, "120", "300"), // a thread that made no CUDA call
+        x("gpu_user_annotation", "compute", 0, 3, "135", "25", R"({"device":0,"stream":3,"External id":40})"),
+        x("cuda_runtime", "cudaLaunchKernel", 9, 90, "131", "2", R"({"correlation":1})"),
+        x("kernel", "k", 0, 3, "135", "20", R"({"device":0,"stream":3,"correlation":1})"),
+        x("cpu_op", "aten::add", 9, 90, "131", "5"),
+    }));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.note).contains("9 regions (3 profiler steps, 5 annotations, 1 GPU annotations)"),
+             loaded.note.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    struct Expected {
+        const char* name;
+        std::int64_t beginNs;
+        std::int64_t endNs;
+        int depth;
+        const char* lane;
+        RegionSource source;
+    };
+    // Sorted by (begin, depth); times from the first event (100 us).
+    const std::vector<Expected> expected = {
+        {"ProfilerStep#0", 0, 100000, 0, "main", RegionSource::ProfilerStep},
+        {"h2d", 10000, 30000, 1, "main", RegionSource::Annotation},
+        {"loader", 20000, 320000, 0, "thread 91", RegionSource::Annotation},
+        {"compute", 30000, 70000, 1, "main", RegionSource::Annotation},
+        {"compute", 35000, 60000, 0, "GPU 0 stream 3", RegionSource::GpuAnnotation},
+        {"inner", 40000, 50000, 2, "main", RegionSource::Annotation},
+        {"ProfilerStep#1", 100000, 200000, 0, "main", RegionSource::ProfilerStep},
+        {"d2h", 100000, 120000, 1, "main", RegionSource::Annotation},
+        {"ProfilerStep#2", 200000, 250000, 0, "main", RegionSource::ProfilerStep},
+    };
+    QCOMPARE(run.regions.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const Region& r = run.regions[i];
+        const Expected& e = expected[i];
+        QCOMPARE(r.name, std::string(e.name));
+        QCOMPARE(r.beginNs, e.beginNs);
+        QCOMPARE(r.endNs, e.endNs);
+        QCOMPARE(int(r.depth), e.depth);
+        QCOMPARE(run.lanes.at(r.lane).name, std::string(e.lane));
+        QCOMPARE(r.source, e.source);
+    }
+    // The loader's thread has a lane of its own, with no ops; the run spans its range.
+    QCOMPARE(laneNames(run, LaneKind::HostThread), (std::set<std::string>{"main", "thread 91"}));
+    QCOMPARE(run.timedEndNs, std::int64_t(320000));
+}
+
+void TestChromeTraceImport::malformedAnnotationsAreLeftOut()
+{
+    const auto loaded = traceFromJson(chromeTrace({
+        x("cuda_runtime", "cudaLaunchKernel", 1, 2, "0", "10"),
+        x("user_annotation", "good", 1, 2, "0", "10"),
+        R"({"ph":"X","cat":"user_annotation","name":"no dur","pid":1,"tid":2,"ts":1})",
+        x("user_annotation", "negative", 1, 2, "1", "-1"),
+        x("user_annotation", "", 1, 2, "1", "1"),
+        R"({"ph":"X","cat":"gpu_user_annotation","pid":0,"tid":7,"ts":1,"dur":1})", // no name at all
+        x("user_annotation", "ProfilerStep#9", 1, 2, "9223372036854775", "1"),
+    }));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const QString note = QString::fromStdString(loaded.note);
+    QVERIFY2(note.contains("1 regions"), loaded.note.c_str());
+    QVERIFY2(note.contains("left out 5 malformed annotations (negative dur 1, no ts or dur 1, ts + dur out of range 1, "
+                           "unnamed 2)"),
+             loaded.note.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.regions.size(), std::size_t(1));
+    QCOMPARE(run.regions[0].name, std::string("good"));
+    QCOMPARE(run.lanes.size(), std::size_t(1)); // the malformed ones made no lane
+}
+
+void TestChromeTraceImport::readInWindowsAsWhole_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("window");
+    for (const char* file : {"pytorch-train-step.json", "pytorch-pageable-sync.json", "pytorch-two-streams-pinned.json",
+                             "profiled/what-if/torch_sync_per_chunk-kineto.json"})
+        for (int window : {600, 4096, 7001, 40000}) // 600: smaller than some events, so the window grows
+            QTest::addRow("%s, %d bytes", file, window) << file << window;
+}
+
+void TestChromeTraceImport::readInWindowsAsWhole()
+{
+    QFETCH(QString, file);
+    QFETCH(int, window);
+    const std::string path = std::string(OVERLAPSCOPE_TEST_DATA) + "/" + file.toStdString();
+    const auto whole = traceFromJson(sampleText(file.toUtf8().constData()).toStdString());
+    QVERIFY2(whole.trace, whole.error.c_str());
+    const auto windowed = ChromeTraceImport::readFile(path, 1u << 30, std::size_t(window));
+    QVERIFY2(windowed, "read in windows");
+    QCOMPARE(windowed->summary, whole.note);
+    QCOMPARE(traceToJson(windowed->trace), traceToJson(*whole.trace));
+    QCOMPARE(windowed->trace.runs.size(), whole.trace->runs.size());
+    for (std::size_t r = 0; r < whole.trace->runs.size(); ++r)
+        QVERIFY(regionsOf(windowed->trace.runs[r]) == regionsOf(whole.trace->runs[r]));
+    // A file that fits one window is left to the whole reader.
+    QVERIFY(!ChromeTraceImport::readFile(path, 1u << 30, std::size_t(1) << 24));
+}
+
+void TestChromeTraceImport::repeatedTraceGivesNTimesTheOps()
+{
+    const QByteArray text = sampleText("pytorch-train-step.json");
+    const auto once = traceFromJson(text.toStdString());
+    QVERIFY2(once.trace, once.error.c_str());
+    const Run& one = once.trace->runs.at(0);
+    constexpr int kCopies = 5;
+    const QByteArray repeated = repeatedKineto(text, kCopies);
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "repeated.json", repeated);
+    QVERIFY(!path.isEmpty());
+    const auto windowed = ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 20000);
+    QVERIFY2(windowed, "read in windows");
+    const Run& run = windowed->trace.runs.at(0);
+    QCOMPARE(run.ops.size(), kCopies * one.ops.size());
+    QCOMPARE(run.regions.size(), kCopies * one.regions.size());
+    QCOMPARE(run.lanes.size(), one.lanes.size());
+    // Each copy is the first one a second later, op for op.
+    for (const Op& op : one.ops) {
+        const auto later = std::find_if(run.ops.begin(), run.ops.end(), [&](const Op& o) {
+            return o.lane == op.lane && o.startNs == op.startNs + 4'000'000'000 && o.kind == op.kind;
+        });
+        QVERIFY(later != run.ops.end());
+        QCOMPARE(later->endNs - later->startNs, op.endNs - op.startNs);
+        QCOMPARE(run.nameOf(*later), one.nameOf(op));
+    }
+    const auto whole = traceFromJson(repeated.toStdString());
+    QVERIFY2(whole.trace, whole.error.c_str());
+    QCOMPARE(traceToJson(windowed->trace), traceToJson(*whole.trace));
+}
+
+void TestChromeTraceImport::windowsLeaveErrorsToTheWholeReader_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const QByteArray text = sampleText("pytorch-train-step.json");
+    const qsizetype middle = text.indexOf("\"ts\"", text.size() / 2);
+    QTest::newRow("truncated in the events") << text.left(text.size() * 2 / 3);
+    QTest::newRow("truncated after the events") << text.left(text.lastIndexOf('}'));
+    QTest::newRow("a bad number mid-file") << QByteArray(text).replace(middle, 4, "\"ts\":-");
+    QTest::newRow("a string ts mid-file") << QByteArray(text).insert(text.indexOf(':', middle) + 2, '"').insert(
+        text.indexOf(',', middle) + 1, '"');
+    QTest::newRow("traceEvents twice") << QByteArray(text).insert(text.lastIndexOf('}'), ", \"traceEvents\": []");
+    QTest::newRow("garbage after the root") << text + "x";
+    QTest::newRow("format first") << QByteArray(text).insert(text.indexOf('{') + 1, "\"format\": \"overlapscope-trace\",");
+}
+
+void TestChromeTraceImport::windowsLeaveErrorsToTheWholeReader()
+{
+    QFETCH(QByteArray, text);
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "broken.json", text);
+    QVERIFY(!path.isEmpty());
+    QVERIFY2(!ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 5000), "read in windows");
+    // loadTrace then reads it whole and says what the whole reader says.
+    const auto whole = traceFromJson(text.toStdString());
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY(!loaded.trace);
+    QVERIFY2(QString::fromStdString(loaded.error).endsWith(QString::fromStdString(whole.error)), loaded.error.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestChromeTraceImport)

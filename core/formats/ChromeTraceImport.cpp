@@ -1,13 +1,19 @@
 #include "formats/ChromeTraceImport.h"
 
 #include "base/MessageText.h"
+#include "formats/FileWindow.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ovs {
 
@@ -103,8 +109,14 @@ struct Event {
     bool hasPid = false, hasTid = false, hasTs = false, hasDur = false;
     std::int64_t tsNs = 0, durNs = 0;
     // args
-    std::optional<std::int64_t> device, stream, correlation, bytes, sortIndex;
+    std::optional<std::int64_t> device, stream, correlation, bytes, sortIndex, externalId;
     std::string_view argName;
+};
+
+// Lets maps keyed by std::string be searched by string_view, without a copy.
+struct ViewHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
 
 struct LaneKey {
@@ -120,32 +132,41 @@ struct LaneKey {
 
 class Importer {
 public:
-    explicit Importer(JsonReader& json) : m_json(json) {}
+    explicit Importer(JsonReader& json) : m_json(&json) {}
+    // The reader of the next piece of a trace read in windows.
+    void use(JsonReader& json) { m_json = &json; }
 
     ChromeTraceImport read()
     {
-        const JsonKind root = m_json.rootKind();
+        readRoot();
+        return build();
+    }
+
+    // Everything but the ops' build: the root, its events, the end.
+    void readRoot()
+    {
+        const JsonKind root = m_json->rootKind();
         if (root == JsonKind::Array) {
             Value events;
-            if (const auto error = m_json.document().get_value().get(events))
-                m_json.syntaxError(error);
+            if (const auto error = m_json->document().get_value().get(events))
+                m_json->syntaxError(error);
             readEvents(events, 1);
         } else if (root == JsonKind::Object) {
             bool sawEvents = false;
-            m_json.forEachMember(m_json.rootObject(), 1, [&](std::string_view key, Value& v) {
+            m_json->forEachMember(m_json->rootObject(), 1, [&](std::string_view key, Value& v) {
                 if (key == "traceEvents") {
-                    if (m_json.kind(v) != JsonKind::Array)
+                    if (m_json->kind(v) != JsonKind::Array)
                         throw JsonReadError{std::string("\"traceEvents\" must be an array, not ")
-                                            + describe(m_json.kind(v))};
+                                            + describe(m_json->kind(v))};
                     readEvents(v, 2);
                     sawEvents = true;
-                } else if (key == "deviceProperties" && m_json.kind(v) == JsonKind::Array) {
-                    m_json.forEachElement(v, 2, [&](Value& d, std::size_t) { readDeviceProperties(d); });
+                } else if (key == "deviceProperties" && m_json->kind(v) == JsonKind::Array) {
+                    m_json->forEachElement(v, 2, [&](Value& d, std::size_t) { readDeviceProperties(d); });
                 } else if (key == "schemaVersion" || key == "baseTimeNanoseconds") {
                     m_kineto = true;
-                    m_json.skip(v, 2);
+                    m_json->skip(v, 2);
                 } else {
-                    m_json.skip(v, 2);
+                    m_json->skip(v, 2);
                 }
             });
             if (!sawEvents)
@@ -155,34 +176,33 @@ public:
             throw JsonReadError{std::string("not a trace: the file holds ") + describe(root)
                                 + ", not an object or an array of events"};
         }
-        m_json.finish();
-        return build();
+        m_json->finish();
     }
 
 private:
     void readDeviceProperties(Value& v)
     {
-        if (m_json.kind(v) != JsonKind::Object) {
-            m_json.skip(v, 3);
+        if (m_json->kind(v) != JsonKind::Object) {
+            m_json->skip(v, 3);
             return;
         }
         std::int64_t id = -1;
         DeviceInfo device;
         std::int64_t major = -1, minor = -1;
-        m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
-            const JsonKind kind = m_json.kind(m);
+        m_json->forEachMember(v, 3, [&](std::string_view key, Value& m) {
+            const JsonKind kind = m_json->kind(m);
             if (key == "id" && kind == JsonKind::Integer)
-                id = m_json.integer(m);
+                id = m_json->integer(m);
             else if (key == "name" && kind == JsonKind::String)
-                device.name = m_json.string(m);
+                device.name = m_json->string(m);
             else if (key == "totalGlobalMem" && kind == JsonKind::Integer)
-                device.totalMemoryBytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_json.integer(m)));
+                device.totalMemoryBytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_json->integer(m)));
             else if (key == "computeMajor" && kind == JsonKind::Integer)
-                major = m_json.integer(m);
+                major = m_json->integer(m);
             else if (key == "computeMinor" && kind == JsonKind::Integer)
-                minor = m_json.integer(m);
+                minor = m_json->integer(m);
             else
-                m_json.skip(m, 4);
+                m_json->skip(m, 4);
         });
         if (major >= 0 && minor >= 0 && major < 100 && minor < 100)
             device.detail = "sm_" + std::to_string(major) + std::to_string(minor);
@@ -192,31 +212,35 @@ private:
 
     void readEvents(Value& events, int depth)
     {
-        m_json.forEachElement(events, depth, [&](Value& v, std::size_t i) { readEvent(v, i, depth + 1); });
+        m_json->forEachElement(events, depth, [&](Value& v, std::size_t i) { readEvent(v, i, depth + 1); });
     }
+
+public:
+    ChromeTraceImport build();
 
     std::int64_t idOf(Value& v, std::size_t index, const char* what)
     {
-        const JsonKind kind = m_json.kind(v);
+        const JsonKind kind = m_json->kind(v);
         if (kind == JsonKind::Integer)
-            return m_json.integer(v);
+            return m_json->integer(v);
         if (kind == JsonKind::String) {
             // Chrome allows names as ids ("Spans"); give each a negative id.
-            const std::string_view text = m_json.string(v);
-            const auto [it, inserted] =
-                m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1);
-            return it->second;
+            const std::string_view text = m_json->string(v);
+            if (const auto it = m_stringIds.find(text); it != m_stringIds.end())
+                return it->second;
+            return m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1)
+                .first->second;
         }
         fail(index, std::string("\"") + what + "\" must be an integer or a string, not " + describe(kind));
     }
 
     std::int64_t microseconds(Value& v, std::size_t index, const char* what)
     {
-        const JsonKind kind = m_json.kind(v);
+        const JsonKind kind = m_json->kind(v);
         if (kind != JsonKind::Integer && kind != JsonKind::Number)
             fail(index, std::string("\"") + what + "\" must be a number, not " + describe(kind));
         const std::string_view text = JsonReader::rawText(v);
-        (void)m_json.number(v); // validates the number
+        (void)m_json->number(v); // validates the number
         std::int64_t ns = 0;
         if (!microsecondsTextToNs(text, ns))
             fail(index, std::string("\"") + what + "\" " + messageText(text, 40) + " is out of range");
@@ -225,19 +249,19 @@ private:
 
     std::optional<std::int64_t> optionalInteger(Value& v, int depth)
     {
-        if (m_json.kind(v) == JsonKind::Integer)
-            return m_json.integer(v);
-        m_json.skip(v, depth); // any other kind: validated, ignored
+        if (m_json->kind(v) == JsonKind::Integer)
+            return m_json->integer(v);
+        m_json->skip(v, depth); // any other kind: validated, ignored
         return std::nullopt;
     }
 
     void readArgs(Value& v, Event& e, int depth)
     {
-        if (m_json.kind(v) != JsonKind::Object) {
-            m_json.skip(v, depth);
+        if (m_json->kind(v) != JsonKind::Object) {
+            m_json->skip(v, depth);
             return;
         }
-        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+        m_json->forEachMember(v, depth, [&](std::string_view key, Value& m) {
             if (key == "stream")
                 e.stream = optionalInteger(m, depth + 1);
             else if (key == "device")
@@ -248,26 +272,28 @@ private:
                 e.bytes = optionalInteger(m, depth + 1);
             else if (key == "sort_index")
                 e.sortIndex = optionalInteger(m, depth + 1);
-            else if (key == "name" && m_json.kind(m) == JsonKind::String)
-                e.argName = m_json.string(m);
+            else if (key == "External id")
+                e.externalId = optionalInteger(m, depth + 1);
+            else if (key == "name" && m_json->kind(m) == JsonKind::String)
+                e.argName = m_json->string(m);
             else
-                m_json.skip(m, depth + 1);
+                m_json->skip(m, depth + 1);
         });
     }
 
     void readEvent(Value& v, std::size_t index, int depth)
     {
-        const JsonKind kind = m_json.kind(v);
+        const JsonKind kind = m_json->kind(v);
         if (kind != JsonKind::Object)
             fail(index, std::string("must be an object, not ") + describe(kind)
                             + " (a Chrome trace is an array of event objects)");
         Event e;
-        m_json.forEachMember(v, depth, [&](std::string_view key, Value& m) {
+        m_json->forEachMember(v, depth, [&](std::string_view key, Value& m) {
             const auto text = [&](const char* what) {
-                const JsonKind k = m_json.kind(m);
+                const JsonKind k = m_json->kind(m);
                 if (k != JsonKind::String)
                     fail(index, std::string("\"") + what + "\" must be a string, not " + describe(k));
-                return m_json.string(m);
+                return m_json->string(m);
             };
             if (key == "ph") {
                 e.ph = text("ph");
@@ -290,15 +316,16 @@ private:
             } else if (key == "args") {
                 readArgs(m, e, depth + 1);
             } else {
-                m_json.skip(m, depth + 1);
+                m_json->skip(m, depth + 1);
             }
         });
+        ++m_events; // after the walk: an event cut by a window's end is read again
         if (e.ph == "M")
             metadata(e);
         else if (e.ph == "X")
             complete(e, index);
         else
-            ++m_skipped[e.cat.empty() ? std::string("ph ") + std::string(e.ph.substr(0, 8)) : std::string(e.cat.substr(0, 40))];
+            skipped(e.cat.empty() ? "ph " + std::string(e.ph.substr(0, 8)) : e.cat.substr(0, 40));
     }
 
     void metadata(const Event& e)
@@ -311,21 +338,39 @@ private:
             m_threadSort[{e.pid, e.tid}] = *e.sortIndex;
     }
 
+    // Counted by kind; most events are skipped (flows, CPU ops), so a kind
+    // seen before costs no string.
+    void skipped(std::string_view what)
+    {
+        const auto it = m_skipped.find(what);
+        if (it != m_skipped.end())
+            ++it->second;
+        else
+            m_skipped.emplace(std::string(what), 1);
+    }
+
     std::uint32_t intern(std::string_view name)
     {
         if (name.empty())
             return 0;
-        const auto [it, inserted] = m_nameIds.emplace(std::string(name), static_cast<std::uint32_t>(m_names.size()));
-        if (inserted)
-            m_names.emplace_back(name);
-        return it->second;
+        // Looked up by view: a name seen before (most are) costs no string.
+        if (const auto it = m_nameIds.find(name); it != m_nameIds.end())
+            return it->second;
+        const auto id = static_cast<std::uint32_t>(m_names.size());
+        m_nameIds.emplace(std::string(name), id);
+        m_names.emplace_back(name);
+        return id;
     }
 
     void complete(const Event& e, std::size_t index)
     {
         const Category category = categoryOf(e.cat);
         if (category == Category::Other) {
-            ++m_skipped[e.cat.empty() ? std::string("uncategorized") : std::string(e.cat.substr(0, 40))];
+            if (const auto source = regionSourceOf(e)) {
+                region(e, *source);
+                return;
+            }
+            skipped(e.cat.empty() ? std::string_view("uncategorized") : e.cat.substr(0, 40));
             return;
         }
         m_kineto = m_kineto || e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "cuda_runtime";
@@ -378,7 +423,74 @@ private:
         m_pending.push_back(p);
     }
 
-    ChromeTraceImport build();
+    // Kineto's ranges: torch.profiler's steps, record_function on the host
+    // and its GPU span.
+    static std::optional<RegionSource> regionSourceOf(const Event& e)
+    {
+        if (e.cat == "gpu_user_annotation")
+            return RegionSource::GpuAnnotation;
+        // Steps are user_annotation in PyTorch 2, cpu_op in older versions.
+        if (e.name.starts_with("ProfilerStep#") && (e.cat == "user_annotation" || e.cat == "cpu_op"))
+            return RegionSource::ProfilerStep;
+        if (e.cat == "user_annotation")
+            return RegionSource::Annotation;
+        return std::nullopt;
+    }
+
+    // A malformed range is left out with a note, not a refused trace: the
+    // ops are what the import is for, and a profiler stopped mid-step
+    // leaves such ranges behind.
+    void region(const Event& e, RegionSource source)
+    {
+        const char* bad = nullptr;
+        if (!e.hasTs || !e.hasDur)
+            bad = "no ts or dur";
+        else if (e.durNs < 0)
+            bad = "negative dur";
+        else if (e.tsNs > std::numeric_limits<std::int64_t>::max() - e.durNs)
+            bad = "ts + dur out of range";
+        else if (e.name.empty())
+            bad = "unnamed";
+        if (bad) {
+            ++m_badRegions[bad];
+            return;
+        }
+        PendingRegion r;
+        r.nameId = internRegionName(e.name);
+        r.beginNs = e.tsNs;
+        r.endNs = e.tsNs + e.durNs;
+        r.source = source;
+        r.gpu = source == RegionSource::GpuAnnotation;
+        // A GPU annotation is on its stream, named as GPU ops name theirs.
+        r.a = r.gpu ? e.device.value_or(e.pid) : e.pid;
+        r.b = r.gpu ? e.stream.value_or(e.tid) : e.tid;
+        r.externalId = e.externalId.value_or(0);
+        m_regions.push_back(r);
+    }
+
+    std::uint32_t internRegionName(std::string_view name)
+    {
+        if (const auto it = m_regionNameIds.find(name); it != m_regionNameIds.end())
+            return it->second;
+        const auto id = static_cast<std::uint32_t>(m_regionNames.size());
+        m_regionNameIds.emplace(std::string(name), id);
+        m_regionNames.emplace_back(name);
+        return id;
+    }
+
+private:
+    std::vector<std::uint32_t> runsOfRegions(const std::vector<std::int64_t>& runPids) const;
+    void buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
+                      const std::map<LaneKey, std::uint16_t>& laneOfKey, std::int64_t first);
+
+    struct PendingRegion {
+        std::uint32_t nameId = 0;
+        std::int64_t beginNs = 0, endNs = 0;
+        std::int64_t a = 0, b = 0; // pid and tid, or device and stream
+        std::int64_t externalId = 0;
+        RegionSource source = RegionSource::Annotation;
+        bool gpu = false;
+    };
 
     struct Pending {
         Op op;
@@ -386,19 +498,24 @@ private:
         std::int64_t a = 0, b = 0; // device and stream, or pid and tid
     };
 
-    JsonReader& m_json;
+    JsonReader* m_json;
     bool m_kineto = false;
     std::vector<Pending> m_pending;
     std::vector<std::string> m_names{std::string()};
-    std::unordered_map<std::string, std::uint32_t> m_nameIds;
-    std::unordered_map<std::string, std::int64_t> m_stringIds;
+    std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_nameIds;
+    std::unordered_map<std::string, std::int64_t, ViewHash, std::equal_to<>> m_stringIds;
     std::map<std::int64_t, DeviceInfo> m_devices;
     std::map<std::int64_t, std::string> m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> m_threadSort;
     std::map<std::int64_t, int> m_hostPids;
     std::map<std::int64_t, int> m_gpuDevices;
-    std::map<std::string, std::size_t> m_skipped;
+    std::map<std::string, std::size_t, std::less<>> m_skipped;
+    std::vector<PendingRegion> m_regions;
+    std::vector<std::string> m_regionNames;
+    std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_regionNameIds;
+    std::map<std::string, std::size_t> m_badRegions;
+    std::size_t m_events = 0;
     std::size_t m_gpuOps = 0;
     std::size_t m_apiCalls = 0;
 };
@@ -440,6 +557,10 @@ ChromeTraceImport Importer::build()
         first = std::min(first, p.op.startNs);
         last = std::max(last, p.op.endNs);
     }
+    for (const PendingRegion& r : m_regions) {
+        first = std::min(first, r.beginNs);
+        last = std::max(last, r.endNs);
+    }
     const bool spanOverflows = first < 0 && last > std::numeric_limits<std::int64_t>::max() + first;
     if (spanOverflows || last - first >= Trace::kTimeLimitNs)
         throw JsonReadError{"the trace spans more than 2^62 ns (146 years) from its first event to its last"};
@@ -456,11 +577,24 @@ ChromeTraceImport Importer::build()
         }
         byLane[{runOf(p), p.gpu, p.a, p.b}].push_back(static_cast<std::uint32_t>(i));
     }
+    // A thread or stream that only opened ranges gets its lane too: the
+    // range is drawn where it was opened.
+    const std::vector<std::uint32_t> regionRuns = runsOfRegions(runPids);
+    for (std::size_t i = 0; i < m_regions.size(); ++i)
+        byLane.try_emplace({regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});
 
     ChromeTraceImport result;
     std::vector<Run>& runs = result.trace.runs;
     runs.resize(runPids.size());
+    {
+        std::vector<std::size_t> opsOfRun(runs.size(), 0);
+        for (const auto& [key, indices] : byLane)
+            opsOfRun[key.run] += indices.size();
+        for (std::size_t r = 0; r < runs.size(); ++r)
+            runs[r].ops.reserve(opsOfRun[r]);
+    }
     std::size_t splitLanes = 0;
+    std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
     for (auto& [key, indices] : byLane) {
         Run& run = runs[key.run];
         std::stable_sort(indices.begin(), indices.end(), [&](std::uint32_t x, std::uint32_t y) {
@@ -481,6 +615,14 @@ ChromeTraceImport Importer::build()
         // in others, clock rounding), the later one moves to an extra lane.
         std::vector<std::int64_t> laneEnds;
         const std::size_t firstLane = run.lanes.size();
+        if (indices.empty()) { // ranges only
+            if (run.lanes.size() >= kMaxLanes)
+                throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
+            run.lanes.push_back({name, key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0,
+                                 key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault
+                                                                          : StreamKind::Unknown});
+        }
+        laneOfKey.emplace(key, static_cast<std::uint16_t>(firstLane));
         for (std::uint32_t i : indices) {
             Op& op = m_pending[i].op;
             std::size_t sub = 0;
@@ -505,6 +647,14 @@ ChromeTraceImport Importer::build()
     }
     m_pending.clear();
     m_pending.shrink_to_fit();
+    const std::size_t regionCount = m_regions.size();
+    std::size_t steps = 0, annotations = 0, gpuAnnotations = 0;
+    for (const PendingRegion& r : m_regions) {
+        steps += r.source == RegionSource::ProfilerStep;
+        annotations += r.source == RegionSource::Annotation;
+        gpuAnnotations += r.source == RegionSource::GpuAnnotation;
+    }
+    buildRegions(runs, regionRuns, laneOfKey, first);
 
     const std::string source = m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
     for (std::size_t r = 0; r < runs.size(); ++r) {
@@ -522,6 +672,8 @@ ChromeTraceImport Importer::build()
         std::int64_t end = 0;
         for (const Op& op : run.ops)
             end = std::max(end, op.endNs);
+        for (const Region& region : run.regions)
+            end = std::max(end, region.endNs);
         run.timedBeginNs = 0;
         run.timedEndNs = end;
         run.verification.message = "not verified: imported from a " + source;
@@ -546,14 +698,328 @@ ChromeTraceImport Importer::build()
         if (kinds.size() < 160)
             kinds += (kinds.empty() ? "" : ", ") + what + " " + std::to_string(count);
     }
+    result.events = m_events;
     result.summary = "imported from a " + source + ": " + std::to_string(m_gpuOps) + " GPU ops and "
                      + std::to_string(m_apiCalls) + " CUDA API calls";
     if (splitLanes > 0)
         result.summary += "; " + std::to_string(splitLanes) + " extra lanes for overlapping ops";
+    if (regionCount > 0)
+        result.summary += "; " + std::to_string(regionCount) + " regions (" + std::to_string(steps) + " profiler steps, "
+                          + std::to_string(annotations) + " annotations, " + std::to_string(gpuAnnotations)
+                          + " GPU annotations)";
+    if (!m_badRegions.empty()) {
+        std::size_t bad = 0;
+        std::string why;
+        for (const auto& [what, count] : m_badRegions) {
+            bad += count;
+            why += (why.empty() ? "" : ", ") + what + " " + std::to_string(count);
+        }
+        result.summary += "; left out " + std::to_string(bad) + " malformed annotations (" + why + ")";
+    }
     if (skipped > 0)
         result.summary += "; skipped " + std::to_string(skipped) + " other events (" + kinds + ")";
     return result;
 }
+
+// A host range belongs to its process's run (the first run when that
+// process made no CUDA call); a GPU annotation to the run of the host range
+// with its External id, else the first.
+std::vector<std::uint32_t> Importer::runsOfRegions(const std::vector<std::int64_t>& runPids) const
+{
+    const auto runOfPid = [&](std::int64_t pid) -> std::uint32_t {
+        const auto it = std::lower_bound(runPids.begin(), runPids.end(), pid);
+        return it != runPids.end() && *it == pid ? static_cast<std::uint32_t>(it - runPids.begin()) : 0;
+    };
+    std::unordered_map<std::int64_t, std::uint32_t> runOfExternalId;
+    if (runPids.size() > 1)
+        for (const PendingRegion& r : m_regions)
+            if (!r.gpu && r.externalId != 0)
+                runOfExternalId.emplace(r.externalId, runOfPid(r.a));
+    std::vector<std::uint32_t> runs;
+    runs.reserve(m_regions.size());
+    for (const PendingRegion& r : m_regions) {
+        if (runPids.size() == 1) {
+            runs.push_back(0);
+        } else if (!r.gpu) {
+            runs.push_back(runOfPid(r.a));
+        } else {
+            const auto it = runOfExternalId.find(r.externalId);
+            runs.push_back(it == runOfExternalId.end() ? 0 : it->second);
+        }
+    }
+    return runs;
+}
+
+// Each range on its lane (a thread's first lane, its extra lanes being
+// the same thread), nested by time: a range that begins inside another
+// still open on that thread is one level deeper.
+void Importer::buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
+                            const std::map<LaneKey, std::uint16_t>& laneOfKey, std::int64_t first)
+{
+    for (std::size_t i = 0; i < m_regions.size(); ++i) {
+        const PendingRegion& r = m_regions[i];
+        Run& run = runs[regionRuns[i]];
+        Region region;
+        region.name = m_regionNames[r.nameId];
+        region.beginNs = r.beginNs - first;
+        region.endNs = r.endNs - first;
+        region.lane = laneOfKey.at({regionRuns[i], r.gpu, r.a, r.b});
+        region.source = r.source;
+        run.regions.push_back(std::move(region));
+    }
+    m_regions.clear();
+    m_regions.shrink_to_fit();
+    for (Run& run : runs) {
+        std::vector<Region>& regions = run.regions;
+        // Outer ranges first where two begin together: the longer holds the shorter.
+        std::stable_sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) {
+            return std::tuple(x.lane, x.beginNs, y.endNs) < std::tuple(y.lane, y.beginNs, x.endNs);
+        });
+        std::vector<std::int64_t> open; // ends of the ranges open on the lane
+        for (std::size_t i = 0; i < regions.size(); ++i) {
+            if (i == 0 || regions[i].lane != regions[i - 1].lane)
+                open.clear();
+            // Ranges that overlap without nesting close in any order.
+            std::erase_if(open, [&](std::int64_t end) { return end <= regions[i].beginNs; });
+            regions[i].depth = static_cast<std::uint16_t>(std::min<std::size_t>(open.size(), 0xFFFF));
+            open.push_back(regions[i].endNs);
+        }
+        std::stable_sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) {
+            return std::tuple(x.beginNs, x.depth, x.lane) < std::tuple(y.beginNs, y.depth, y.lane);
+        });
+    }
+}
+
+// Reading a file a window at a time (ChromeTraceImport::readFile). Each
+// window is cut after a line break, which no JSON string holds, so simdjson
+// can index it; the events in it are read as the elements of an array
+// ("[" before the text, "]" after the cut). The event that the cut
+// truncates fails to parse: it is read again at the start of the next
+// window. The root's other members (devices, Kineto's fields) are read at
+// the end from the text before and after the events.
+class WindowedRead {
+public:
+    WindowedRead(int fd, std::size_t windowBytes) : m_window(fd, windowBytes) {}
+
+    std::optional<ChromeTraceImport> read()
+    {
+        if (!m_window.fill() || m_window.atEnd())
+            return std::nullopt; // one window holds it: read whole
+        const std::string_view text = m_window.text();
+        const std::size_t first = text.find_first_not_of(" \t\r\n");
+        if (first == std::string_view::npos || (text[first] != '{' && text[first] != '['))
+            return std::nullopt;
+        m_rootArray = text[first] == '[';
+        m_depth = m_rootArray ? 1 : 2;
+        try {
+            while (!step()) {
+            }
+            return finish();
+        } catch (const Fallback&) {
+            return std::nullopt;
+        }
+    }
+
+private:
+    // Control flow: the read cannot go on in windows; the whole-text reader
+    // decides (and words any error).
+    struct Fallback {};
+    // The window holds no complete event: it needs to be larger.
+    struct Grow {};
+
+    // Reads one window; true once the events' array has closed.
+    bool step()
+    {
+        for (;;) {
+            try {
+                return m_first ? readFirstWindow() : readNextWindow();
+            } catch (const Grow&) {
+                if (m_window.atEnd())
+                    throw Fallback{};
+                m_window.grow();
+                if (!m_window.fill())
+                    throw Fallback{};
+            }
+        }
+    }
+
+    // Where the window is cut: after its last line break, or at the end of
+    // the file.
+    std::size_t cut() const
+    {
+        const std::string_view text = m_window.text();
+        if (m_window.atEnd())
+            return text.size();
+        const std::size_t newline = text.rfind('\n');
+        if (newline == std::string_view::npos)
+            throw Grow{};
+        return newline + 1;
+    }
+
+    bool readFirstWindow()
+    {
+        const std::size_t at = cut();
+        const std::string_view document = m_window.document("", at, m_rootArray ? "]" : "]}");
+        JsonReader json(document, m_parser);
+        json.setErrorsUnplaced();
+        m_importer.emplace(json); // afresh: a grown first window starts over
+        m_index = 0;
+        struct EventsRead {};
+        bool ended = false;
+        try {
+            if (m_rootArray) {
+                Value events;
+                if (json.document().get_value().get(events))
+                    throw Grow{};
+                ended = readEvents(json, events, document.data(), at);
+            } else {
+                bool sawEvents = false;
+                json.forEachMember(json.rootObject(), 1, [&](std::string_view key, Value& v) {
+                    if (key == "format")
+                        throw Fallback{}; // ours
+                    if (key != "traceEvents") {
+                        json.skip(v, 2); // read at the end, with the rest of the root
+                        return;
+                    }
+                    if (json.kind(v) != JsonKind::Array)
+                        throw Fallback{};
+                    ended = readEvents(json, v, document.data(), at);
+                    sawEvents = true;
+                    throw EventsRead{};
+                });
+                if (!sawEvents)
+                    throw Grow{};
+            }
+        } catch (const EventsRead&) {
+        } catch (const JsonReadError&) {
+            throw Grow{};
+        }
+        m_first = false;
+        return ended;
+    }
+
+    bool readNextWindow()
+    {
+        if (!m_window.fill())
+            throw Fallback{};
+        std::string_view text = m_window.text();
+        std::size_t skip = text.find_first_not_of(" \t\r\n");
+        if (m_expectComma && skip != std::string_view::npos && text[skip] == ',') {
+            m_expectComma = false;
+            skip = text.find_first_not_of(" \t\r\n", skip + 1);
+        }
+        if (skip == std::string_view::npos) { // white space to the cut
+            if (m_window.atEnd())
+                throw Fallback{};
+            m_window.drop(text.size());
+            return false;
+        }
+        if (m_expectComma || text[skip] == ']') {
+            if (m_expectComma && text[skip] != ']')
+                throw Fallback{};
+            m_window.drop(skip);
+            return true;
+        }
+        m_window.drop(skip);
+        const std::size_t at = cut();
+        const std::string_view document = m_window.document("[", at, "]");
+        JsonReader json(document, m_parser);
+        json.setErrorsUnplaced();
+        m_importer->use(json);
+        Value events;
+        if (json.document().get_value().get(events))
+            throw Grow{};
+        return readEvents(json, events, document.data() + 1, at);
+    }
+
+    // The events of `array` in a window whose text begins at `text` and is
+    // cut at text + `cut`. True once the events' own array has closed;
+    // else the window is dropped up to the first event not read.
+    bool readEvents(JsonReader& json, Value& array, const char* text, std::size_t cut)
+    {
+        std::size_t done = 0;
+        const char* resume = nullptr; // after the comma that follows the last event read
+        const char* close = nullptr;  // the bracket that closed the array
+        const char* arrayStart = JsonReader::rawText(array).data();
+        if (m_first)
+            m_head.assign(text, static_cast<std::size_t>(arrayStart + 1 - text));
+        try {
+            json.forEachElement(array, m_depth, [&](Value& v, std::size_t) {
+                m_importer->readEvent(v, m_index, m_depth + 1);
+                ++m_index;
+                ++done;
+                const char* next = nullptr;
+                if (json.document().current_location().get(next) || !next)
+                    throw Grow{};
+                if (*next == ',')
+                    resume = next + 1;
+                else
+                    close = next;
+            });
+        } catch (const JsonReadError&) {
+            // The truncated event, or one that is wrong: the next window
+            // tells them apart (a wrong one fails there at its start).
+            if (done == 0 || !resume)
+                throw Grow{};
+            if (m_window.atEnd())
+                throw Fallback{};
+            m_window.drop(static_cast<std::size_t>(resume - text));
+            return false;
+        }
+        if (done == 0) {
+            // An empty array: its closing bracket follows the opening one.
+            const std::string_view rest(arrayStart + 1, static_cast<std::size_t>(text + cut + 1 - arrayStart));
+            close = arrayStart + 1 + rest.find_first_not_of(" \t\r\n");
+        }
+        if (!close)
+            throw Fallback{};
+        if (close >= text + cut) {
+            // Our bracket after the cut: every event before the cut was read;
+            // the comma after the last one comes in the next window.
+            if (m_window.atEnd())
+                throw Fallback{}; // the file ends inside the array
+            m_window.drop(cut);
+            m_expectComma = done > 0;
+            return false;
+        }
+        m_window.drop(static_cast<std::size_t>(close - text));
+        return true;
+    }
+
+    ChromeTraceImport finish()
+    {
+        // The root without its events: the text up to the events' opening
+        // bracket, then from their closing one to the end of the file.
+        if (!m_window.fill())
+            throw Fallback{};
+        while (!m_window.atEnd()) {
+            m_window.grow();
+            if (!m_window.fill())
+                throw Fallback{};
+        }
+        std::string root = std::move(m_head);
+        root.append(m_window.text());
+        const simdjson::padded_string padded(root);
+        JsonReader json(std::string_view(padded.data(), padded.size()));
+        m_importer->use(json);
+        try {
+            m_importer->readRoot();
+        } catch (const JsonReadError&) {
+            throw Fallback{};
+        }
+        return m_importer->build();
+    }
+
+    FileWindow m_window;
+    simdjson::ondemand::parser m_parser;
+    std::optional<Importer> m_importer;
+    std::string m_head; // the text before the events, their '[' included
+    bool m_rootArray = false;
+    bool m_first = true;
+    bool m_expectComma = false;
+    int m_depth = 2;
+    std::size_t m_index = 0;
+};
 
 } // namespace
 
@@ -562,28 +1028,53 @@ ChromeTraceImport ChromeTraceImport::read(JsonReader& json)
     return Importer(json).read();
 }
 
+std::optional<ChromeTraceImport> ChromeTraceImport::readFile(const std::string& path, std::uint64_t maxBytes,
+                                                             std::size_t windowBytes)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    std::optional<ChromeTraceImport> result;
+    struct stat info {};
+    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) <= maxBytes
+        && static_cast<std::uint64_t>(info.st_size) > windowBytes) {
+        try {
+            result = WindowedRead(fd, windowBytes).read();
+        } catch (const JsonReadError&) {
+            result.reset();
+        } catch (const std::bad_alloc&) {
+            result.reset();
+        }
+    }
+    ::close(fd);
+    return result;
+}
+
 bool microsecondsTextToNs(std::string_view text, std::int64_t& ns)
 {
     std::size_t i = 0;
     const bool negative = i < text.size() && text[i] == '-';
     if (negative)
         ++i;
-    // The digits, without the point, and where the point was.
-    std::string digits;
+    // The digits, without the point, and where the point was (on the
+    // stack: every event has two such numbers).
+    char digitText[64];
+    std::size_t digitCount = 0;
     std::int64_t pointAt = -1;
     for (; i < text.size(); ++i) {
         const char c = text[i];
         if (c >= '0' && c <= '9') {
-            if (digits.size() < 64)
-                digits.push_back(c);
+            if (digitCount < sizeof digitText)
+                digitText[digitCount++] = c;
             else if (pointAt < 0)
                 return false; // over 64 integer digits
         } else if (c == '.' && pointAt < 0) {
-            pointAt = static_cast<std::int64_t>(digits.size());
+            pointAt = static_cast<std::int64_t>(digitCount);
         } else {
             break;
         }
     }
+    const std::string_view digits(digitText, digitCount);
     if (digits.empty())
         return false;
     if (pointAt < 0)

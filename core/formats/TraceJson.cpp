@@ -322,6 +322,12 @@ TraceLoadResult traceFromJson(std::string_view text)
 TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
 {
     TraceLoadResult result;
+    // Large Chrome and Kineto traces are read a window at a time.
+    if (auto imported = ChromeTraceImport::readFile(path, std::min(maxBytes, kMaxTraceBytesCeiling))) {
+        result.trace = std::move(imported->trace);
+        result.note = std::move(imported->summary);
+        return result;
+    }
     {
         TraceFile file = TraceFile::read(path, maxBytes);
         if (file.text)

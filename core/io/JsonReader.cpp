@@ -196,8 +196,19 @@ const char* describe(JsonKind kind)
     return "unknown";
 }
 
-JsonReader::JsonReader(std::string_view text) : m_text(text)
+JsonReader::JsonReader(std::string_view text) : m_text(text), m_parser(m_ownParser)
 {
+    start();
+}
+
+JsonReader::JsonReader(std::string_view text, od::parser& parser) : m_text(text), m_parser(parser)
+{
+    start();
+}
+
+void JsonReader::start()
+{
+    const std::string_view text = m_text;
     const auto error = m_parser.iterate(sj::padded_string_view(text.data(), text.size(), text.size() + sj::SIMDJSON_PADDING))
                            .get(m_document);
     if (!error)
@@ -467,16 +478,18 @@ void JsonReader::skip(Value& value, int depth)
 
 bool JsonReader::KeySet::insert(std::string_view key)
 {
-    constexpr std::size_t kFew = 16;
     if (!m_many.empty())
         return m_many.insert(key).second;
-    if (std::find(m_few.begin(), m_few.end(), key) != m_few.end())
+    const std::string_view* few = m_few;
+    if (std::find(few, few + m_fewCount, key) != few + m_fewCount)
         return false;
-    m_few.push_back(key);
-    if (m_few.size() > kFew) {
-        m_many.insert(m_few.begin(), m_few.end());
-        m_few.clear();
+    if (m_fewCount < kFew) {
+        m_few[m_fewCount++] = key;
+        return true;
     }
+    m_many.insert(few, few + m_fewCount);
+    m_many.insert(key);
+    m_fewCount = 0;
     return true;
 }
 
@@ -516,6 +529,8 @@ void JsonReader::syntaxError(sj::error_code code)
 
 void JsonReader::syntaxErrorAt(const char* where, const std::string& what)
 {
+    if (!m_placeErrors)
+        throw JsonReadError{"not valid JSON: " + what};
     const char* begin = m_text.data();
     const char* end = begin + m_text.size();
     where = std::clamp(where, begin, end);

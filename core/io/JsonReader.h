@@ -41,6 +41,10 @@ public:
     // (simdjson::padded_string gives them). The text must outlive the reader;
     // so must the views it hands out.
     explicit JsonReader(std::string_view text);
+    // The same over a parser the caller keeps, so that reading a file in
+    // pieces reuses one parser's buffers instead of allocating (and
+    // faulting in) new ones for every piece.
+    JsonReader(std::string_view text, simdjson::ondemand::parser& parser);
     JsonReader(const JsonReader&) = delete;
     JsonReader& operator=(const JsonReader&) = delete;
 
@@ -85,6 +89,12 @@ public:
     void skip(Value& value, int depth);
     void checkDepth(int depth);
 
+    // Errors without their line and column ("not valid JSON: <what>"), for
+    // a reader that expects them and never shows them (a file read in
+    // windows, whose last event is cut): finding the line costs a pass
+    // over the text.
+    void setErrorsUnplaced() { m_placeErrors = false; }
+
     // Throws "not valid JSON: line L, column C: <what simdjson found>".
     [[noreturn]] void syntaxError(simdjson::error_code code);
     [[noreturn]] void syntaxErrorAt(const char* where, const std::string& what);
@@ -95,19 +105,27 @@ private:
     std::string_view key(simdjson::ondemand::field& field);
     const char* location();
 
-    // Member names already seen in one object: a short list, a hash set
-    // once an object grows large (hostile files may hold millions of keys).
+    // Member names already seen in one object: a short list in place (no
+    // allocation for the small objects that make up most documents), a
+    // hash set once an object grows large (hostile files may hold millions
+    // of keys).
     class KeySet {
     public:
         bool insert(std::string_view key);
 
     private:
-        std::vector<std::string_view> m_few;
+        static constexpr std::size_t kFew = 16;
+        std::string_view m_few[kFew];
+        std::size_t m_fewCount = 0;
         std::unordered_set<std::string_view> m_many;
     };
 
+    void start();
+
     std::string_view m_text;
-    simdjson::ondemand::parser m_parser;
+    bool m_placeErrors = true;
+    simdjson::ondemand::parser m_ownParser; // allocates nothing unless used
+    simdjson::ondemand::parser& m_parser;
     simdjson::ondemand::document m_document;
 };
 

@@ -49,6 +49,7 @@ work=$(mktemp -d /tmp/what-if.XXXXXX)
 # NAME|PROGRAM ARGS (plain; --fix is appended for the fixed runs). The new
 # and reworked examples first: past the time budget the last ones are skipped.
 cases=(
+  "managed_memory|$examples/managed_memory"
   "sync_in_loop|$examples/sync_in_loop"
   "sync_in_loop-host-bound|$examples/sync_in_loop --host-bound"
   "event_wait_per_chunk|$examples/event_wait_per_chunk"

@@ -113,7 +113,7 @@ private:
     void countMemoryEvents();
     void countTable(const char* table, std::uint64_t& count);
     Run finishRun(std::uint64_t key, Process& process);
-    bool readTimes(const SqliteStatement& row, std::int64_t& start, std::int64_t& end, bool endMayBeNull = false);
+    bool readTimes(const SqliteStatement& row, std::int64_t& start, std::int64_t& end);
     bool integers(const SqliteStatement& row, std::initializer_list<int> columns);
     std::string summary(const Trace& trace) const;
 
@@ -244,14 +244,15 @@ bool Importer::integers(const SqliteStatement& row, std::initializer_list<int> c
     return true;
 }
 
-bool Importer::readTimes(const SqliteStatement& row, std::int64_t& start, std::int64_t& end, bool endMayBeNull)
+// Columns 0 and 1 of every row read: start and end.
+bool Importer::readTimes(const SqliteStatement& row, std::int64_t& start, std::int64_t& end)
 {
-    if (!row.isInteger(0) || !(row.isInteger(1) || (endMayBeNull && row.isNull(1)))) {
+    if (!row.isInteger(0) || !row.isInteger(1)) {
         ++m_badRows;
         return false;
     }
     start = row.integer(0);
-    end = row.isNull(1) ? start : row.integer(1);
+    end = row.integer(1);
     // Times below 0 or at 2^62 and beyond are none that a session makes
     // (Trace::kTimeLimitNs).
     if (start < 0 || end < 0 || start >= Trace::kTimeLimitNs || end >= Trace::kTimeLimitNs) {

@@ -4,7 +4,8 @@
 # (default 60) on its seed corpus (tests/fuzz-corpus/<target>/). New inputs
 # go to build-fuzz/corpus/<target>/, crashes to build-fuzz/crashes/.
 #   scripts/fuzz.sh [SECONDS]
-# Needs clang-14 and libfuzzer-14-dev (Debian), plus libsimdjson-dev; it
+# Needs clang-14 and libfuzzer-14-dev (Debian), plus libsimdjson-dev and
+# libsqlite3-dev (the loader reads Nsight Systems reports too); it
 # builds on its own, outside the CMake build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,9 @@ out=build-fuzz
 mkdir -p "$out/obj" "$out/crashes"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -Icore -DOVERLAPSCOPE_VERSION=\"fuzz\")
-# What the readers need: the trace layer and those below it (core/layers.txt).
-sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp core/formats/*.cpp)
+# What the readers need: the formats layer and those below it (core/layers.txt;
+# of cupti, what builds without CUPTI's headers).
+sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp core/cupti/OpKinds.cpp core/profile/*.cpp core/formats/*.cpp)
 objects=()
 for src in "${sources[@]}"; do
   obj="$out/obj/$(echo "$src" | tr / _).o"
@@ -32,7 +34,7 @@ for target in fuzz/fuzz_*.cpp; do
   name="$(basename "$target" .cpp)"
   corpus="${name#fuzz_}"
   corpus="${corpus%_trace}"
-  "$cxx" "${flags[@]}" -fsanitize=fuzzer "$target" "${objects[@]}" -lsimdjson -o "$out/$name"
+  "$cxx" "${flags[@]}" -fsanitize=fuzzer "$target" "${objects[@]}" -lsimdjson -lsqlite3 -o "$out/$name"
   mkdir -p "$out/corpus/$corpus"
   echo "== $name for ${seconds}s"
   # -rss_limit_mb: a reader must stay bounded on any input.

@@ -569,7 +569,7 @@ private slots:
         QTest::newRow("3 GiB of zero bytes") << QByteArray() << (qint64(3) << 30)
                                              << "not a JSON trace: it starts with bytes 00 00 00 00 00 00 00 00";
         QTest::newRow("an SQLite database") << QByteArray("SQLite format 3\0", 16) << (qint64(3) << 30)
-                                            << "reading Nsight SQLite is not built yet";
+                                            << "Nsight Systems report: the SQLite database cannot be read";
         QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\x00", 4) << qint64(1024) << "gunzip";
         QTest::newRow("text") << QByteArray("Name:\tbash\n") << qint64(0) << "it starts with \"Name: bash";
     }
@@ -594,6 +594,38 @@ private slots:
         }
         QVERIFY(!QFile::exists(m_dir.filePath("never.csv")));
         QVERIFY(file.remove());
+    }
+
+    // An Nsight Systems report (SQLite export) is read as a trace, whatever
+    // its name; a damaged one is bad input, named as such.
+    void nsightReportIsATrace()
+    {
+        const QString report = m_dir.filePath("saxpy.report");
+        QFile::remove(report);
+        QVERIFY(QFile::copy(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/nsight/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"), report));
+        const Result analyzed = cli({"analyze", report});
+        QCOMPARE(analyzed.exitCode, 0);
+        QVERIFY2(analyzed.out.contains("saxpy-mpi-cuda (pid 1230493)"), qPrintable(analyzed.out));
+        QVERIFY2(analyzed.err.contains("imported from Nsight Systems 2022.2.1.31, export schema 2.9.1: 1 run, 20 GPU ops"),
+                 qPrintable(analyzed.err));
+        for (const QString& to : {"native", "chrome", "csv"}) {
+            const QString out = m_dir.filePath("saxpy-" + to + (to == "csv" ? ".csv" : ".json"));
+            const Result converted = cli({"convert", report, "--to", to, "-o", out});
+            QCOMPARE(converted.exitCode, 0);
+            QVERIFY(QFileInfo(out).size() > 0);
+        }
+        const auto native = ovs::loadTrace(m_dir.filePath("saxpy-native.json").toStdString());
+        QVERIFY2(native.trace, native.error.c_str());
+        QCOMPARE(native.trace->runs.at(0).ops.size(), std::size_t(76));
+
+        QFile file(report);
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::WriteOwner));
+        QVERIFY(file.resize(8192));
+        const Result broken = cli({"analyze", report});
+        QCOMPARE(broken.exitCode, int(ovs::cli::kExitBadInput));
+        QVERIFY2(broken.err.contains("saxpy.report: Nsight Systems report: the SQLite database cannot be read"),
+                 qPrintable(broken.err));
+        QVERIFY(broken.out.isEmpty());
     }
 
     // /proc files say they are empty and are not: read, then refused for

@@ -1,6 +1,9 @@
 #include "JsonTree.h"
+#include "analysis/AnalysisJson.h"
+#include "analysis/RunAnalysis.h"
 #include "formats/TraceJson.h"
 
+#include "NsightReportWriter.h"
 #include "TestOps.h"
 
 #include <QtTest>
@@ -321,6 +324,16 @@ private slots:
     void loadJudgesTheFirstBytes_data();
     void loadJudgesTheFirstBytes();
     void loadReadsFilesThatSayTheyAreEmpty();
+    // Nsight Systems reports (SQLite exports).
+    void nsightReportOfEachSchema_data();
+    void nsightReportOfEachSchema();
+    void nsightBadReports_data();
+    void nsightBadReports();
+    void nsightEmptyTables();
+    void nsightRealExports_data();
+    void nsightRealExports();
+    void nsightReadsAsTheProfile_data();
+    void nsightReadsAsTheProfile();
 };
 
 void TestTraceFormat::roundTripInMemory()
@@ -1115,10 +1128,11 @@ void TestTraceFormat::loadJudgesTheFirstBytes_data()
     QTest::addColumn<QString>("message"); // empty: it loads
     const qint64 threeGiB = qint64(3) << 30;
     QTest::newRow("3 GiB of zero bytes") << QByteArray() << threeGiB << "it starts with bytes 00 00 00 00 00 00 00 00,";
+    // Read by SQLite, which looks at its header, not at the 3 GiB.
     QTest::newRow("SQLite, 3 GiB") << QByteArray("SQLite format 3\0", 16) << threeGiB
-                                   << "an SQLite database (an Nsight Systems export?): reading Nsight SQLite is not built yet";
+                                   << "Nsight Systems report: the SQLite database cannot be read";
     QTest::newRow("SQLite, small") << QByteArray("SQLite format 3\0\x10\x00", 18) << qint64(4096)
-                                   << "reading Nsight SQLite is not built yet";
+                                   << "Nsight Systems report: the SQLite database cannot be read";
     QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08", 3) << qint64(100) << "gzip-compressed";
     QTest::newRow("UTF-16") << QByteArray("\xff\xfe{\0", 4) << qint64(0) << "UTF-16";
     QTest::newRow("a PNG") << QByteArray("\x89PNG\r\n\x1a\n") << qint64(0) << "bytes 89 50 4e 47 0d 0a 1a 0a";
@@ -1174,6 +1188,462 @@ void TestTraceFormat::loadReadsFilesThatSayTheyAreEmpty()
     QVERIFY(!limited.trace);
     QVERIFY2(QString::fromStdString(limited.error).contains("above the size limit for traces of 0.0 MiB (16 bytes)"),
              limited.error.c_str());
+}
+
+namespace {
+
+using Writer = ovs::test::NsightReportWriter;
+
+QString nsightData(const char* name)
+{
+    return QStringLiteral(OVERLAPSCOPE_TEST_DATA "/nsight/") + QString::fromLatin1(name);
+}
+
+const Lane* laneNamed(const Run& run, const std::string& name)
+{
+    for (const Lane& lane : run.lanes)
+        if (lane.name == name)
+            return &lane;
+    return nullptr;
+}
+
+const Op* opNamed(const Run& run, const std::string& name)
+{
+    for (const Op& op : run.ops)
+        if (run.nameOf(op) == name)
+            return &op;
+    return nullptr;
+}
+
+// One program's calls and work, as an Nsight report of either schema holds
+// them: three streams (legacy, non-blocking, blocking), two threads, an
+// unused second GPU, and what the reader skips (an untraced call, a
+// backtrace duplicate, a unified-memory migration, a mark, a range never
+// closed, a process with no CUDA work, a row with a text time).
+void writeProgram(Writer& w)
+{
+    constexpr std::int64_t pid = 4242;
+    constexpr std::int64_t loader = 4300;
+    constexpr std::int64_t none = 0xFFFFFFFF;
+    using M = Writer::Memory;
+    w.process(pid, "/opt/app/train --epochs 2");
+    w.process(5000, "/usr/bin/idle");
+    w.threadName(pid, pid, "train");
+    w.threadName(pid, loader, "loader");
+    w.gpu(0, "NVIDIA H200", 150'000'000'000, 132, 3, 9, 0);
+    w.gpu(1, "NVIDIA H200 (not used)", 150'000'000'000, 132, 3, 9, 0);
+    w.nullStream(pid, 7);
+    w.stream(pid, 13, Writer::StreamFlag::NonBlocking);
+    w.stream(pid, 14, Writer::StreamFlag::Default);
+    w.api(pid, pid, 100, 200, 1, "cudaMalloc_v3020");
+    w.api(pid, pid, 210, 220, 2, "cudaGetDevice_v3020");
+    w.api(pid, pid, 300, 310, 3, "cudaMemcpyAsync_v3020");
+    w.api(pid, pid, 300, 310, 3, "cudaMemcpyAsync", Writer::ApiClass::Backtrace);
+    w.api(pid, pid, 302, 308, 3, "cuMemcpyHtoDAsync_v2", Writer::ApiClass::Driver); // inside the runtime call
+    w.memcpy(pid, 320, 400, 13, 3, 1 << 20, Writer::Copy::HtoD, M::Pinned, M::Device);
+    w.api(pid, pid, 410, 420, 4, "cudaLaunchKernel_v7000");
+    w.kernel(pid, 430, 500, 13, 4, "scale(float*, int)", {2, 1, 1}, {256, 1, 1});
+    w.exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT 'soon', end, deviceId, contextId, streamId, correlationId, "
+           "globalPid, demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+           "staticSharedMemory, dynamicSharedMemory FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    w.api(pid, pid, 505, 508, 5, "cudaMemsetAsync_v3020");
+    w.memset(pid, 510, 520, 14, 5, 4096, M::Device);
+    w.api(pid, pid, 525, 528, 6, "cudaMemcpyAsync_v3020");
+    w.memcpy(pid, 530, 600, 7, 6, 1 << 20, Writer::Copy::DtoH, M::Device, M::Pageable);
+    w.memcpy(pid, 540, 560, 13, 0, 65536, Writer::Copy::UnifiedHtoD, M::Managed, M::Device);
+    w.api(pid, pid, 610, 700, 7, "cudaStreamSynchronize_v3020");
+    w.sync(pid, 610, 700, 13, 7, Writer::Sync::Stream, none);
+    w.api(pid, loader, 620, 650, 8, "cudaEventSynchronize_v3020");
+    w.sync(pid, 620, 650, none, 8, Writer::Sync::Event, 5);
+    w.nvtx(pid, pid, 250, 650, Writer::Nvtx::PushPop, "step");
+    w.nvtx(pid, pid, 290, 420, Writer::Nvtx::PushPop, "copy");
+    w.nvtx(pid, loader, 100, 700, Writer::Nvtx::StartEnd, "epoch", true);
+    w.nvtx(pid, pid, 300, std::nullopt, Writer::Nvtx::Mark, "here");
+    w.nvtx(pid, pid, 660, std::nullopt, Writer::Nvtx::PushPop, "never closed");
+    w.nvtx(5000, 5000, 10, 20, Writer::Nvtx::PushPop, "elsewhere");
+}
+
+TraceLoadResult writeAndLoad(const QString& path, int schema, const std::function<void(Writer&)>& damage = {})
+{
+    {
+        Writer w(path.toStdString(), schema);
+        writeProgram(w);
+        if (damage)
+            damage(w);
+    }
+    return loadTrace(path.toStdString());
+}
+
+// "incrementKernel(float*) [grid 16384x1x1, block 256x1x1]": the kernel and its dimensions.
+bool parseKernel(const std::string& name, std::string& kernel, int (&grid)[3], int (&block)[3])
+{
+    const std::size_t at = name.rfind(" [grid ");
+    if (at == std::string::npos)
+        return false;
+    kernel = name.substr(0, at);
+    return std::sscanf(name.c_str() + at, " [grid %dx%dx%d, block %dx%dx%d]", &grid[0], &grid[1], &grid[2], &block[0],
+                       &block[1], &block[2])
+           == 6;
+}
+
+// The rows Nsight would have written for a run that `profile` recorded.
+void writeRunAsReport(const Run& run, Writer& w)
+{
+    using M = Writer::Memory;
+    const auto memory = [](HostMemoryKind kind) {
+        switch (kind) {
+        case HostMemoryKind::Pageable: return M::Pageable;
+        case HostMemoryKind::Pinned: return M::Pinned;
+        case HostMemoryKind::Managed: return M::Managed;
+        default: return M::Unknown;
+        }
+    };
+    const std::size_t pidAt = run.name.rfind(" (pid ");
+    QVERIFY(pidAt != std::string::npos);
+    const std::int64_t pid = std::stoll(run.name.substr(pidAt + 6));
+    w.process(pid, "/somewhere/" + run.name.substr(0, pidAt));
+    int major = 0, minor = 0, sms = 0, engines = 0;
+    QCOMPARE(std::sscanf(run.device.detail.c_str(), "GPU 0, compute capability %d.%d, %d SMs, %d copy engines", &major,
+                         &minor, &sms, &engines),
+             4);
+    w.gpu(0, run.device.name, static_cast<std::int64_t>(run.device.totalMemoryBytes), sms, engines, major, minor);
+    std::vector<std::int64_t> laneIds; // stream id or thread id
+    for (const Lane& lane : run.lanes) {
+        std::int64_t id = 0;
+        const std::size_t paren = lane.name.find(" (");
+        const std::string threadName = paren == std::string::npos ? "" : lane.name.substr(paren + 2, lane.name.size() - paren - 3);
+        if (lane.kind == LaneKind::HostThread) {
+            id = lane.name.starts_with("main thread") ? pid : std::stoll(lane.name.substr(7));
+            if (!threadName.empty())
+                w.threadName(pid, id, threadName);
+        } else if (lane.streamKind == StreamKind::LegacyDefault) {
+            id = 7;
+            w.nullStream(pid, id);
+        } else {
+            id = std::stoll(lane.name.substr(7));
+            if (lane.streamKind == StreamKind::NonBlocking || lane.streamKind == StreamKind::Blocking)
+                w.stream(pid, id, lane.streamKind == StreamKind::Blocking ? Writer::StreamFlag::Default
+                                                                          : Writer::StreamFlag::NonBlocking);
+        }
+        laneIds.push_back(id);
+    }
+    for (const Op& op : run.ops) {
+        const std::int64_t id = laneIds[op.lane];
+        const std::string& name = run.nameOf(op);
+        switch (op.kind) {
+        case OpKind::Upload:
+            w.memcpy(pid, op.startNs, op.endNs, id, op.correlation, op.bytes, Writer::Copy::HtoD, memory(op.memory), M::Device);
+            break;
+        case OpKind::Download:
+            w.memcpy(pid, op.startNs, op.endNs, id, op.correlation, op.bytes, Writer::Copy::DtoH, M::Device, memory(op.memory));
+            break;
+        case OpKind::Memset: w.memset(pid, op.startNs, op.endNs, id, op.correlation, op.bytes, M::Device); break;
+        case OpKind::Kernel: {
+            std::string kernel;
+            int grid[3] = {}, block[3] = {};
+            QVERIFY(parseKernel(name, kernel, grid, block));
+            w.kernel(pid, op.startNs, op.endNs, id, op.correlation, kernel, grid, block);
+            break;
+        }
+        default: {
+            QVERIFY(!isGpuOp(op.kind));
+            // What a call waited for is in its name: "cudaEventSynchronize (event 3)".
+            std::string call = name;
+            int target = 0;
+            if (const std::size_t at = name.find(" (event "); at != std::string::npos) {
+                call = name.substr(0, at);
+                target = std::stoi(name.substr(at + 8));
+                w.sync(pid, op.startNs, op.endNs, 13, op.correlation, Writer::Sync::Event, target);
+            } else if (const std::size_t at = name.find(" (stream "); at != std::string::npos) {
+                call = name.substr(0, at);
+                target = std::stoi(name.substr(at + 9));
+                w.sync(pid, op.startNs, op.endNs, target, op.correlation, Writer::Sync::Stream, 0xFFFFFFFF);
+            }
+            w.api(pid, id, op.startNs, op.endNs, op.correlation, call + "_v3020");
+        }
+        }
+    }
+}
+
+} // namespace
+
+void TestTraceFormat::nsightReportOfEachSchema_data()
+{
+    QTest::addColumn<int>("schema");
+    QTest::addColumn<QString>("version");
+    QTest::newRow("2.x (2022: no enumeration tables)") << 2 << "Nsight Systems 2022.2.1.31, export schema 2.9.1";
+    QTest::newRow("3.x (2024: enumerations numbered apart)") << 3 << "Nsight Systems 2024.2.1.106, export schema 3.11.1";
+}
+
+void TestTraceFormat::nsightReportOfEachSchema()
+{
+    QFETCH(int, schema);
+    QFETCH(QString, version);
+    QTemporaryDir dir;
+    // Named as no trace is: the content decides.
+    const auto loaded = writeAndLoad(tempPath(dir, "report.json"), schema);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const QString note = QString::fromStdString(loaded.note);
+    QVERIFY2(note.startsWith("imported from " + version + ": 1 run, 4 GPU ops, 7 CUDA calls, 3 NVTX ranges"), qPrintable(note));
+    for (const char* skipped : {"1 CUDA call that a profile does not trace", "1 API row of another class",
+                                "1 unified-memory migration (65536 bytes)", "3 NVTX events that are no closed ranges",
+                                "1 row with a value of the wrong type"})
+        QVERIFY2(note.contains(skipped), qPrintable(note));
+
+    QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
+    const Run& run = loaded.trace->runs.front();
+    QCOMPARE(run.name, std::string("train --epochs 2 (pid 4242)"));
+    QCOMPARE(run.pipeline, std::string("profile"));
+    QCOMPARE(run.status, RunStatus::Completed);
+    QCOMPARE(run.device.name, std::string("NVIDIA H200"));
+    QCOMPARE(run.device.asyncEngineCount, 3);
+    QCOMPARE(run.deviceCount(), 1); // the second GPU was not used
+    QCOMPARE(run.lanes.size(), std::size_t(5));
+    const std::vector<std::pair<std::string, StreamKind>> lanes = {{"default stream (legacy)", StreamKind::LegacyDefault},
+                                                                   {"stream 13", StreamKind::NonBlocking},
+                                                                   {"stream 14", StreamKind::Blocking},
+                                                                   {"main thread (train)", StreamKind::Unknown},
+                                                                   {"thread 4300 (loader)", StreamKind::Unknown}};
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        QCOMPARE(run.lanes[i].name, lanes[i].first);
+        QCOMPARE(run.lanes[i].streamKind, lanes[i].second);
+        QCOMPARE(run.lanes[i].kind, i < 3 ? LaneKind::Stream : LaneKind::HostThread);
+    }
+    QCOMPARE(run.ops.size(), std::size_t(11)); // the driver call inside cudaMemcpyAsync goes, as in a profile
+
+    const Op* upload = opNamed(run, "Memcpy HtoD (Pinned -> Device)");
+    QVERIFY(upload);
+    QCOMPARE(upload->kind, OpKind::Upload);
+    QCOMPARE(upload->memory, HostMemoryKind::Pinned);
+    QCOMPARE(upload->bytes, std::uint64_t(1) << 20);
+    QCOMPARE(upload->correlation, 3u);
+    QCOMPARE(run.lanes[upload->lane].name, std::string("stream 13"));
+    QCOMPARE(upload->startNs, 320);
+    QCOMPARE(upload->execEndNs, 400);
+    const Op* download = opNamed(run, "Memcpy DtoH (Device -> Pageable)");
+    QVERIFY(download);
+    QCOMPARE(download->kind, OpKind::Download);
+    QCOMPARE(download->memory, HostMemoryKind::Pageable);
+    QCOMPARE(download->lane, std::uint16_t(0));
+    const Op* memset = opNamed(run, "Memset (Device)");
+    QVERIFY(memset);
+    QCOMPARE(memset->kind, OpKind::Memset);
+    QCOMPARE(run.lanes[memset->lane].name, std::string("stream 14"));
+    const Op* kernel = opNamed(run, "scale(float*, int) [grid 2x1x1, block 256x1x1]");
+    QVERIFY(kernel);
+    QCOMPARE(kernel->kind, OpKind::Kernel);
+    QCOMPARE(kernel->correlation, 4u);
+    QVERIFY(opNamed(run, "cudaMalloc") && opNamed(run, "cudaMalloc")->kind == OpKind::Alloc);
+    QVERIFY(opNamed(run, "cudaLaunchKernel"));
+    QVERIFY(!opNamed(run, "cudaGetDevice"));
+    const Op* streamSync = opNamed(run, "cudaStreamSynchronize (stream 13)");
+    QVERIFY(streamSync);
+    QCOMPARE(streamSync->kind, OpKind::Sync);
+    const Op* eventSync = opNamed(run, "cudaEventSynchronize (event 5)");
+    QVERIFY(eventSync);
+    QCOMPARE(run.lanes[eventSync->lane].name, std::string("thread 4300 (loader)"));
+
+    // NVTX ranges: on the thread that opened them, nested by their spans.
+    QCOMPARE(run.regions.size(), std::size_t(3));
+    const Region& epoch = run.regions[0];
+    QCOMPARE(epoch.name, std::string("epoch"));
+    QCOMPARE(epoch.lane, eventSync->lane);
+    QCOMPARE(epoch.depth, std::uint16_t(0));
+    QCOMPARE(run.regions[1].name, std::string("step"));
+    QCOMPARE(run.regions[1].depth, std::uint16_t(0));
+    QCOMPARE(run.regions[1].lane, std::uint16_t(3));
+    QCOMPARE(run.regions[2].name, std::string("copy"));
+    QCOMPARE(run.regions[2].depth, std::uint16_t(1));
+    QCOMPARE(run.regions[2].beginNs, 290);
+    QCOMPARE(run.regions[2].endNs, 420);
+    QCOMPARE(run.regions[2].source, RegionSource::Nvtx);
+}
+
+void TestTraceFormat::nsightBadReports_data()
+{
+    QTest::addColumn<int>("schema");
+    QTest::addColumn<QString>("sql");      // run on the report once written
+    QTest::addColumn<qint64>("cutTo");     // bytes kept of the file; 0: all
+    QTest::addColumn<QString>("message");
+    QTest::newRow("missing StringIds") << 3 << "DROP TABLE StringIds" << qint64(0)
+                                       << "the report has no StringIds table, which names its kernels and calls "
+                                          "(Nsight Systems 2024.2.1.106, export schema 3.11.1)";
+    QTest::newRow("missing column") << 2 << "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN gridY" << qint64(0)
+                                    << "CUPTI_ACTIVITY_KIND_KERNEL has no column gridY, which this reader needs "
+                                       "(Nsight Systems 2022.2.1.31, export schema 2.9.1)";
+    QTest::newRow("wrong column type")
+        << 3
+        << "DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET; CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start TEXT, end INTEGER, "
+           "deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER)"
+        << qint64(0) << "CUPTI_ACTIVITY_KIND_MEMSET.start is declared TEXT, where Nsight Systems writes INTEGER";
+    QTest::newRow("no CUDA trace")
+        << 2
+        << "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY; DROP TABLE "
+           "CUPTI_ACTIVITY_KIND_MEMSET; DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME"
+        << qint64(0) << "the report holds no CUDA trace";
+    QTest::newRow("not from Nsight")
+        << 2
+        << "DROP TABLE StringIds; DROP TABLE EXPORT_META_DATA; DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; DROP TABLE "
+           "CUPTI_ACTIVITY_KIND_RUNTIME"
+        << qint64(0) << "an SQLite database, but not an Nsight Systems export";
+    QTest::newRow("cut after its first page") << 3 << "" << qint64(4096) << "the SQLite database cannot be read";
+    QTest::newRow("cut inside its header") << 3 << "" << qint64(40) << "the SQLite database cannot be read";
+}
+
+void TestTraceFormat::nsightBadReports()
+{
+    QFETCH(int, schema);
+    QFETCH(QString, sql);
+    QFETCH(qint64, cutTo);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "report.sqlite");
+    {
+        Writer w(path.toStdString(), schema);
+        writeProgram(w);
+        if (!sql.isEmpty())
+            w.exec(sql.toStdString());
+    }
+    if (cutTo > 0) {
+        QFile file(path);
+        QVERIFY(file.size() > cutTo);
+        QVERIFY(file.resize(cutTo));
+    }
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY(!loaded.trace);
+    QVERIFY2(QString::fromStdString(loaded.error).startsWith(path + ": Nsight Systems report: "), loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.error).contains(message), loaded.error.c_str());
+}
+
+void TestTraceFormat::nsightEmptyTables()
+{
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "empty.sqlite");
+    Writer(path.toStdString(), 3).close();
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY(loaded.trace->runs.empty());
+    QVERIFY2(QString::fromStdString(loaded.note).contains("0 runs, 0 GPU ops, 0 CUDA calls"), loaded.note.c_str());
+}
+
+// Two real exports: Nsight Systems 2022.2 (schema 2.9) of an MPI saxpy and
+// 2024.5 (schema 3.13) of CloverLeaf, both on Perlmutter's A100s, from the
+// pipit project's test data (tests/data/nsight/LICENSE).
+void TestTraceFormat::nsightRealExports_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("run");
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<int>("gpuOps");
+    QTest::addColumn<int>("ops");
+    QTest::addColumn<int>("regions");
+    QTest::addColumn<QString>("note");
+    QTest::newRow("2022.2, MPI saxpy") << nsightData("saxpy-mpi-cuda_nsys_perlmutter0.sqlite")
+                                       << "saxpy-mpi-cuda (pid 1230493)" << "NVIDIA A100-SXM4-40GB" << 20 << 76 << 22
+                                       << "export schema 2.9.1";
+    QTest::newRow("2024.5, CloverLeaf") << nsightData("cloverleaf-cuda_nsys_perlmutter-reduced.sqlite")
+                                        << "cuda-cloverleaf (pid 1701896)" << "NVIDIA A100-SXM4-80GB" << 1591 << 4638
+                                        << 0 << "export schema 3.13.2";
+}
+
+void TestTraceFormat::nsightRealExports()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, run);
+    QFETCH(QString, device);
+    QFETCH(int, gpuOps);
+    QFETCH(int, ops);
+    QFETCH(int, regions);
+    QFETCH(QString, note);
+    const auto loaded = loadTrace(file.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.note).contains(note), loaded.note.c_str());
+    QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
+    const Run& r = loaded.trace->runs.front();
+    QCOMPARE(QString::fromStdString(r.name), run);
+    QCOMPARE(QString::fromStdString(r.device.name), device);
+    QCOMPARE(r.deviceCount(), 1); // the node's other GPUs were not this process's
+    QCOMPARE(int(r.ops.size()), ops);
+    QCOMPARE(int(std::count_if(r.ops.begin(), r.ops.end(), [](const Op& op) { return isGpuOp(op.kind); })), gpuOps);
+    QCOMPARE(int(r.regions.size()), regions);
+    QCOMPARE(r.lanes.front().streamKind, StreamKind::LegacyDefault);
+    // The analysis reads it as any profile: its wall time is the work's span.
+    const auto analyses = analyzeTrace(*loaded.trace);
+    QCOMPARE(analyses.size(), std::size_t(1));
+    QVERIFY(r.wallNs() > 0);
+}
+
+// A program recorded by `profile` (tests/data/profiled/) and the same
+// records in an Nsight report of either schema read as the same run: the
+// same lanes, ops, names and device, so the same findings, bounds and replay.
+void TestTraceFormat::nsightReadsAsTheProfile_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<int>("schema");
+    const QDir data(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/profiled"));
+    for (const QString& name : data.entryList({"*.json"}, QDir::Files, QDir::Name))
+        for (const int schema : {2, 3})
+            QTest::newRow(qPrintable(name + ", schema " + QString::number(schema))) << data.filePath(name) << schema;
+}
+
+void TestTraceFormat::nsightReadsAsTheProfile()
+{
+    QFETCH(QString, profile);
+    QFETCH(int, schema);
+    const auto native = loadTrace(profile.toStdString());
+    QVERIFY2(native.trace, native.error.c_str());
+    QCOMPARE(native.trace->runs.size(), std::size_t(1));
+    const Run& expected = native.trace->runs.front();
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "report.sqlite");
+    {
+        Writer w(path.toStdString(), schema);
+        writeRunAsReport(expected, w);
+        if (QTest::currentTestFailed())
+            return;
+    }
+    auto imported = loadTrace(path.toStdString());
+    QVERIFY2(imported.trace, imported.error.c_str());
+    QCOMPARE(imported.trace->runs.size(), std::size_t(1));
+    const Run& run = imported.trace->runs.front();
+    QCOMPARE(run.name, expected.name);
+    QCOMPARE(run.pipeline, expected.pipeline);
+    QCOMPARE(run.timing, expected.timing);
+    QCOMPARE(run.status, expected.status);
+    QCOMPARE(run.error, expected.error);
+    QCOMPARE(run.device.name, expected.device.name);
+    QCOMPARE(run.device.detail, expected.device.detail);
+    QCOMPARE(run.device.asyncEngineCount, expected.device.asyncEngineCount);
+    QCOMPARE(run.device.totalMemoryBytes, expected.device.totalMemoryBytes);
+    QCOMPARE(run.timedBeginNs, expected.timedBeginNs);
+    QCOMPARE(run.timedEndNs, expected.timedEndNs);
+    QCOMPARE(run.lanes.size(), expected.lanes.size());
+    for (std::size_t i = 0; i < run.lanes.size(); ++i) {
+        QCOMPARE(run.lanes[i].name, expected.lanes[i].name);
+        QCOMPARE(run.lanes[i].kind, expected.lanes[i].kind);
+        QCOMPARE(run.lanes[i].streamKind, expected.lanes[i].streamKind);
+    }
+    QCOMPARE(run.ops.size(), expected.ops.size());
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        const Op& a = run.ops[i];
+        const Op& b = expected.ops[i];
+        QCOMPARE(run.nameOf(a), expected.nameOf(b));
+        QCOMPARE(a.kind, b.kind);
+        QCOMPARE(a.lane, b.lane);
+        QCOMPARE(a.startNs, b.startNs);
+        QCOMPARE(a.endNs, b.endNs);
+        QCOMPARE(a.execStartNs, b.execStartNs);
+        QCOMPARE(a.execEndNs, b.execEndNs);
+        QCOMPARE(a.bytes, b.bytes);
+        QCOMPARE(a.memory, b.memory);
+        QCOMPARE(a.chunk, b.chunk);
+        QCOMPARE(a.correlation, b.correlation);
+    }
+    // Hence the same metrics, bound, findings and what-if, to the byte.
+    imported.trace->tool = native.trace->tool;
+    imported.trace->createdUtc = native.trace->createdUtc;
+    QCOMPARE(analysisJson(*imported.trace, analyzeTrace(*imported.trace)),
+             analysisJson(*native.trace, analyzeTrace(*native.trace)));
 }
 
 QTEST_APPLESS_MAIN(TestTraceFormat)

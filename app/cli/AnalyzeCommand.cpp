@@ -22,6 +22,10 @@ int commandAnalyze(const CliArgs& args)
     auto loaded = loadTrace(path, maxTraceBytes(args));
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
+    // What an import read and skipped (Chrome, Kineto, Nsight): on stderr,
+    // so that --json stays parseable.
+    if (!loaded.note.empty())
+        std::fprintf(stderr, "%s\n", echoed(loaded.note, kMessageLimit).c_str());
     Trace& trace = *loaded.trace;
     AnalysisOptions options;
     options.region = args.value("--region", "");

@@ -25,6 +25,8 @@ int commandConvert(const CliArgs& args)
     const auto loaded = loadTrace(args.positionals().front(), maxTraceBytes(args));
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
+    if (!loaded.note.empty()) // what an import read and skipped
+        std::fprintf(stderr, "%s\n", echoed(loaded.note, kMessageLimit).c_str());
     std::string error;
     bool ok = false;
     if (to == "chrome")

@@ -82,8 +82,7 @@ bool readUpTo(int fd, char* buffer, std::size_t want, std::size_t& done)
 std::string whyNotJsonTrace(std::string_view head, bool whole)
 {
     if (head.starts_with(kSqliteHeader))
-        return "it is an SQLite database (an Nsight Systems export?): reading Nsight SQLite is not built yet; "
-               "a trace is JSON (ours, Chrome or a PyTorch profiler trace)";
+        return "it is an SQLite database (an Nsight Systems export?), not JSON text: open it as a file";
     if (head.starts_with("\x1f\x8b"))
         return "it is gzip-compressed: decompress it first (gunzip)";
     if (head.starts_with("\xff\xfe") || head.starts_with("\xfe\xff"))
@@ -152,9 +151,11 @@ TraceFile TraceFile::read(const std::string& path, std::uint64_t maxBytes)
     if (headBytes == 0)
         return failWith("the file is empty: not a trace");
     const bool whole = headBytes < kTraceHeadBytes;
+    if (head.starts_with(kSqliteHeader)) { // whatever its size: the size limit is JSON's
+        file.sqlite = true;
+        return file;
+    }
     const std::string notJson = whyNotJsonTrace(head, whole);
-    if (head.starts_with(kSqliteHeader)) // whatever its size: the size limit is JSON's
-        return failWith(notJson);
     // Files of /proc and the like give a size of 0 and hold more: their size
     // is known once they are read.
     const auto statSize = static_cast<std::uint64_t>(info.st_size);

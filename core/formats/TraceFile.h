@@ -22,6 +22,9 @@ namespace ovs {
 struct TraceFile {
     std::optional<simdjson::padded_string> text;
     std::string error; // one line, without the path; empty on success
+    // The file is an SQLite database (an Nsight Systems export): not read
+    // here, whatever its size, but by NsightSqliteImport from its path.
+    bool sqlite = false;
 
     static TraceFile read(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes);
 };
@@ -32,7 +35,7 @@ inline constexpr std::size_t kTraceHeadBytes = 64 * 1024;
 // Why a file whose first bytes are `head` cannot be a trace we read, in one
 // line without the path, or empty when it may be: a JSON trace starts with
 // '{' or '[' after white space. An SQLite database (an Nsight Systems
-// export) is named as such, as are gzip, UTF-16 text and a UTF-8 byte order
+// export, which loadTrace reads from its file) is named as such, as are gzip, UTF-16 text and a UTF-8 byte order
 // mark. `whole`: `head` is the whole file; a file of white space
 // alone is then left to the parser ("the trace is empty"), while a longer
 // one whose first kTraceHeadBytes are white space is refused.

@@ -7,6 +7,8 @@
 #include "io/JsonWriter.h"
 #include "base/MessageText.h"
 #include "formats/NativeTraceReader.h"
+#include "formats/NsightSchema.h"
+#include "formats/NsightSqliteImport.h"
 #include "formats/TraceFile.h"
 
 #include <new>
@@ -272,6 +274,21 @@ TraceLoadResult readPadded(std::string_view paddedText)
     return result;
 }
 
+TraceLoadResult readNsightSqlite(const std::string& path)
+{
+    TraceLoadResult result;
+    try {
+        NsightSqliteImport imported = NsightSqliteImport::read(path);
+        result.trace = std::move(imported.trace);
+        result.note = std::move(imported.summary);
+    } catch (const NsightImportError& e) {
+        result.error = clippedMessage(std::string("Nsight Systems report: ") + e.what());
+    } catch (const std::bad_alloc&) {
+        result.error = "not enough memory to load the trace";
+    }
+    return result;
+}
+
 // The whole document; callers add the final line break.
 void writeTrace(JsonWriter& w, const Trace& trace)
 {
@@ -330,7 +347,9 @@ TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
     }
     {
         TraceFile file = TraceFile::read(path, maxBytes);
-        if (file.text)
+        if (file.sqlite)
+            result = readNsightSqlite(path);
+        else if (file.text)
             result = readPadded(std::string_view(file.text->data(), file.text->size()));
         else
             result.error = file.error;

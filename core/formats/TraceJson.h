@@ -38,7 +38,9 @@ inline constexpr std::uint64_t kMaxTraceBytesCeiling = 0xFFFFFFFFu;
 // views can draw without further checks. Ops come back sorted (Run::sortOps).
 // The format is told by content: the native format has "format":
 // "overlapscope-trace"; a Chrome or PyTorch profiler trace has "traceEvents"
-// or is a bare array of events (imported, see ChromeTraceImport).
+// or is a bare array of events (imported, see ChromeTraceImport); an
+// Nsight Systems report exported as SQLite is told by its first 16 bytes
+// (imported, see NsightSqliteImport; loadTrace only).
 // Errors are one line of at most 300 characters; loadTrace's start with the
 // path. Only regular files up to maxBytes are read.
 TraceLoadResult traceFromJson(std::string_view text);

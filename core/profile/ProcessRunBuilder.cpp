@@ -688,6 +688,7 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
     for (Region& region : m_run.regions)
         if (region.lane != Region::kNoLane)
             region.lane = newIndex[region.lane];
+    m_orderedLane = newIndex;
     if (!multiDevice)
         return;
     // A program on several GPUs: device 0 of the run is the first one it
@@ -711,6 +712,15 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
         const auto at = std::find(ids.begin(), ids.end(), s.deviceId);
         m_run.lanes[newIndex[static_cast<std::size_t>(s.lane)]].device = static_cast<std::uint16_t>(at - ids.begin());
     }
+}
+
+int ProcessRunBuilder::threadLaneOf(std::uint32_t threadId) const
+{
+    const auto known = m_threadLanes.find(threadId);
+    if (known == m_threadLanes.end())
+        return -1;
+    const auto lane = static_cast<std::size_t>(known->second);
+    return lane < m_orderedLane.size() ? m_orderedLane[lane] : known->second;
 }
 
 std::string ProcessRunBuilder::endingText(const ProcessEnding& ending, const std::string& streamProblem) const

@@ -55,6 +55,9 @@ public:
     // The finished run. `streamProblem`: what was wrong with the stream's
     // bytes (corrupt, cut off inside a record), empty when nothing.
     Run finish(const ProcessEnding& ending, const std::string& streamProblem);
+    // The lane of a host thread in the run (in the finished run's order
+    // once finish() has ordered the lanes); -1 when the thread has none.
+    int threadLaneOf(std::uint32_t threadId) const;
 
 private:
     struct StreamLane {
@@ -143,6 +146,8 @@ private:
     std::uint64_t m_droppedRanges = 0;
     std::int64_t m_lastRangeNs = 0;
     std::uint32_t m_firstDevice = UINT32_MAX;
+    // Lane index before finish() ordered the lanes -> after; empty before.
+    std::vector<std::uint16_t> m_orderedLane;
     std::size_t m_lanesTaken = 0;
     std::size_t m_opsTaken = 0;
 };

@@ -387,8 +387,8 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
-    // The first bytes decide: an SQLite database (Nsight's export) is named,
-    // and is bad input (3), whatever its size.
+    // The first bytes decide: an SQLite database is read as Nsight's export,
+    // and a damaged one is bad input (3), whatever its size.
     void sqliteIsNamedAsSuch()
     {
         const QString path = m_dir.filePath("report.sqlite");
@@ -399,7 +399,7 @@ private slots:
         file.close();
         const Result r = gui({"export", path, "-o", m_dir.filePath("never.png")});
         QCOMPARE(r.exitCode, 3);
-        QVERIFY2(r.err.contains("Nsight SQLite is not built yet"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("Nsight Systems report: the SQLite database cannot be read"), qPrintable(r.err));
         QVERIFY(!QFile::exists(m_dir.filePath("never.png")));
         QVERIFY(file.remove());
     }

@@ -94,6 +94,25 @@ private slots:
         }
     }
 
+    // File > Open and drag and drop go through this loader: an Nsight
+    // Systems report (SQLite) opens as a trace, whatever its name.
+    void loadsAnNsightReport()
+    {
+        const QString report = m_dir.filePath("saxpy.nsight");
+        QVERIFY(QFile::copy(OVERLAPSCOPE_SOURCE_DIR "/tests/data/nsight/saxpy-mpi-cuda_nsys_perlmutter0.sqlite", report));
+        TraceLoader loader;
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        QSignalSpy failed(&loader, &TraceLoader::failed);
+        loader.load(report);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
+        QCOMPARE(failed.count(), 0);
+        const auto trace = loaded.at(0).at(1).value<std::shared_ptr<Trace>>();
+        QVERIFY(trace);
+        QCOMPARE(trace->runs.size(), std::size_t(1));
+        QCOMPARE(trace->runs[0].name, std::string("saxpy-mpi-cuda (pid 1230493)"));
+        QCOMPARE(trace->runs[0].regions.size(), std::size_t(22));
+    }
+
     void badFilesFailWithTheLoadersMessage_data()
     {
         QTest::addColumn<QByteArray>("content");
@@ -104,6 +123,10 @@ private slots:
         QTest::newRow("empty") << QByteArray() << "empty";
         QTest::newRow("not a trace") << QByteArray("{\"hello\": [1, 2, 3]}") << "format";
         QTest::newRow("an array") << QByteArray("[1, 2, 3]") << "object";
+        QFile report(OVERLAPSCOPE_SOURCE_DIR "/tests/data/nsight/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        QTest::newRow("an Nsight report cut short") << report.read(8192)
+                                                    << "Nsight Systems report: the SQLite database cannot be read";
         QByteArray newer = m_goodText;
         newer.replace(QByteArray("\"version\":") + QByteArray::number(m_trace.formatVersion()), "\"version\":9");
         QTest::newRow("newer version") << newer

@@ -32,6 +32,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -58,6 +59,14 @@ namespace ovs::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+
+// An Nsight Systems report (an SQLite database) opens as a trace but is no
+// file of ours to save over: Save asks for a name instead.
+bool isSqliteFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && file.read(16) == QByteArray("SQLite format 3\0", 16);
+}
 
 } // namespace
 
@@ -132,8 +141,10 @@ void MainWindow::buildMenus()
             clear();
     });
     file->addAction(tr("&Open trace…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(),
-                                                          tr("OverlapScope traces (*.json);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open trace"), QString(),
+            tr("Traces (*.json *.sqlite);;OverlapScope, Chrome and PyTorch traces (*.json);;"
+               "Nsight Systems reports, exported as SQLite (*.sqlite);;All files (*)"));
         if (!path.isEmpty())
             openTrace(path);
     });
@@ -154,7 +165,7 @@ void MainWindow::buildMenus()
         dialog->open(); // window-modal, never blocks the event loop
     });
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
-        if (m_document->sourcePath().isEmpty()) {
+        if (m_document->sourcePath().isEmpty() || isSqliteFile(m_document->sourcePath())) {
             const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "overlapscope-trace.json",
                                                               tr("OverlapScope traces (*.json)"));
             if (!path.isEmpty())

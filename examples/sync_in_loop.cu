@@ -13,6 +13,14 @@
 // (cheap: the synchronization is what binds); the whole output is checked
 // once after the loop, outside the timed region.
 //
+// NVTX ranges (header-only NVTX3 from the CUDA toolkit; no-ops unless a
+// tool is attached): "loop" around the timed loop (NVTX3's C++ scoped
+// range), "chunk N" around each iteration (nvtxRangePushA/Pop), and with
+// --fix "chunk N in flight" from a chunk's queueing to its check, a
+// start/end range, since it spans iterations. cudaProfilerStart/Stop
+// bracket the loop, so `profile --capture-range cudaProfilerApi` records
+// the loop alone. `overlapscope-cli profile` shows them as the run's regions.
+//
 // --host-bound: the earlier version of this example, "a sync that costs
 // nothing". Short kernels (20 steps) and the host reading every element of
 // each chunk eight times inside the loop: that takes some fifty times the
@@ -21,7 +29,25 @@
 // would not help.
 #include "ExampleCommon.h"
 
+#include <cuda_profiler_api.h>
+#include <nvtx3/nvtx3.hpp>
+
+#include <optional>
+#include <string>
 #include <vector>
+
+namespace {
+
+// "chunk N" for one iteration of the loop, however it is left.
+class ChunkRange {
+public:
+    explicit ChunkRange(int chunk) { nvtxRangePushA(("chunk " + std::to_string(chunk)).c_str()); }
+    ~ChunkRange() { nvtxRangePop(); }
+    ChunkRange(const ChunkRange&) = delete;
+    ChunkRange& operator=(const ChunkRange&) = delete;
+};
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -53,6 +79,7 @@ int main(int argc, char** argv)
     for (auto& e : done)
         EXAMPLE_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 
+    std::vector<nvtxRangeId_t> inFlight(size_t(a.chunks), 0); // --fix: "chunk N in flight"
     size_t wrongInLoop = 0;
     // --host-bound reads each finished chunk this many times: the host's
     // work per chunk then takes some fifty times the chunk's GPU work, so
@@ -61,19 +88,27 @@ int main(int argc, char** argv)
     volatile size_t passes = 0; // keeps the repeated reads from being folded into one
     // The host's use of a finished chunk: it must read ready data.
     const auto consume = [&](int c) {
+        if (inFlight[size_t(c)] != 0)
+            nvtxRangeEnd(inFlight[size_t(c)]);
         const size_t begin = size_t(c) * n;
         wrongInLoop += countWrongStrided(out, begin, begin + n, a.variant ? 1 : kSampleStride);
         for (int pass = 1; a.variant && pass < kHostBoundPasses; ++pass)
             passes = passes + countWrongStrided(out, begin, begin + n, 1) + 1;
     };
+    EXAMPLE_CHECK(cudaProfilerStart());
     const ExampleTimer timer;
     int checked = 0;
+    std::optional<nvtx3::scoped_range> loop;
+    loop.emplace("loop");
     for (int c = 0; c < a.chunks; ++c) {
+        const ChunkRange chunkRange(c);
         const size_t s = size_t(c % a.streams);
         EXAMPLE_CHECK(cudaMemcpyAsync(device[s], in + size_t(c) * n, a.chunkBytes, cudaMemcpyHostToDevice, streams[s]));
         launchIncrement(device[s], n, a.kernelRepeats, streams[s]);
         EXAMPLE_CHECK(cudaMemcpyAsync(out + size_t(c) * n, device[s], a.chunkBytes, cudaMemcpyDeviceToHost, streams[s]));
         EXAMPLE_CHECK(cudaEventRecord(done[size_t(c)], streams[s]));
+        if (a.fix)
+            inFlight[size_t(c)] = nvtxRangeStartA(("chunk " + std::to_string(c) + " in flight").c_str());
         if (!a.fix) {
             EXAMPLE_CHECK(cudaDeviceSynchronize());
         } else if (c >= a.streams) {
@@ -91,7 +126,9 @@ int main(int argc, char** argv)
         EXAMPLE_CHECK(cudaEventSynchronize(done[size_t(checked)]));
         consume(checked);
     }
+    loop.reset();
     const double ms = timer.ms();
+    EXAMPLE_CHECK(cudaProfilerStop());
 
     const int status = reportExample(a.variant ? "sync_in_loop --host-bound" : "sync_in_loop", a, ms,
                                      wrongInLoop + countWrong(out, total));

@@ -20,6 +20,14 @@ small integers that float32 (and TF32) hold exactly. --trace FILE also
 records the timed loop with torch.profiler and writes its Chrome trace
 (export_chrome_trace), which `overlapscope-cli analyze` opens.
 
+--steps N runs it as a training loop does: N profiler steps (ProfilerStep#0
+to #N-1), each the whole loop over the chunks with record_function ranges
+h2d, compute and d2h per chunk; step 0 also pins the host memory (as a first
+step pays its allocations), so only steps 1 and on are the steady state. It
+prints each step's time and the median of steps 1 and on: what a fix saves per
+step is the difference of two such medians (docs/profiling.md, "What is
+judged"). With --trace, the profiler records every step.
+
 Exit status: 0 verified, 1 wrong results, 2 bad usage, 4 no PyTorch or no
 CUDA GPU.
 """
@@ -40,9 +48,13 @@ def parse_args():
     p.add_argument("--chunks", type=int, default=16, help="chunks (16)")
     p.add_argument("--chunk-mib", type=int, default=16, help="chunk size in MiB (16)")
     p.add_argument("--trace", metavar="FILE", help="write a torch.profiler Chrome trace of the timed loop")
+    p.add_argument("--steps", type=int, default=0,
+                   help="run as N profiler steps with record_function ranges; step 0 pins the memory (0: off)")
     a = p.parse_args()
     if a.chunks < 1 or a.chunk_mib < 1:
         p.error("chunks and chunk size must be positive")
+    if a.steps < 0 or a.steps == 1:
+        p.error("--steps needs at least 2 steps (step 0 pays the allocations)")
     return a
 
 
@@ -57,6 +69,8 @@ def main():
         print(f"torch_sync_per_chunk: needs a CUDA GPU: torch {torch.__version__} (CUDA {torch.version.cuda}) "
               "sees none (torch.cuda.is_available() is False)", file=sys.stderr)
         return 4
+    if a.steps:
+        return stepped(a, torch)
     dev = torch.device("cuda")
     chunk_bytes = a.chunk_mib << 20
     rows = chunk_bytes // (4 * COLUMNS)
@@ -116,6 +130,65 @@ def main():
     gb = a.chunks * chunk_bytes * 2 / 1e9
     print(f"torch_sync_per_chunk{' --fix' if a.fix else ''}: {a.chunks} chunks x {a.chunk_mib} MiB in {ms:.2f} ms "
           f"({gb / (ms / 1e3):.1f} GB/s of copies), {'verified' if wrong == 0 else 'WRONG RESULTS'}")
+    if a.trace:
+        print(f"torch_sync_per_chunk: wrote {a.trace}")
+    return 0 if wrong == 0 else 1
+
+
+def stepped(a, torch):
+    """--steps: the loop as profiler steps, step 0 pinning the memory."""
+    import contextlib
+    import statistics
+    from torch.profiler import ProfilerActivity, profile, record_function, schedule
+    dev = torch.device("cuda")
+    rows = (a.chunk_mib << 20) // (4 * COLUMNS)
+    streams = [torch.cuda.Stream() for _ in range(STREAMS_FIXED if a.fix else 1)]
+    perm = (torch.arange(COLUMNS) * 7 + 3) % COLUMNS
+    cols = torch.arange(COLUMNS, device=dev)
+    w = torch.zeros((COLUMNS, COLUMNS), dtype=torch.float32, device=dev)
+    w.index_put_(((cols * 7 + 3) % COLUMNS, cols), torch.full((COLUMNS,), 2.0, device=dev))
+    for s in streams:
+        with torch.cuda.stream(s):
+            torch.cuda.current_blas_handle()
+    torch.cuda.synchronize()
+    base = torch.arange(rows * COLUMNS, dtype=torch.int64).view(rows, COLUMNS)
+    host, out = [], []
+    times = []
+    # A schedule makes the profiler name its steps (ProfilerStep#N); every
+    # step is recorded, and the trace written when the last one ends.
+    recording = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                        schedule=schedule(wait=0, warmup=0, active=a.steps),
+                        on_trace_ready=lambda p: p.export_chrome_trace(a.trace)) if a.trace \
+        else contextlib.nullcontext()
+    with recording as prof:
+        for step in range(a.steps):
+            start = time.perf_counter()
+            with record_function(f"ProfilerStep#{step}") if not a.trace else contextlib.nullcontext():
+                if step == 0:  # the first step pays the allocations
+                    for c in range(a.chunks):
+                        h = torch.empty((rows, COLUMNS), dtype=torch.float32, pin_memory=True)
+                        h.copy_((base + c) % 8)
+                        host.append(h)
+                        out.append(torch.full((rows, COLUMNS), float("nan"), dtype=torch.float32, pin_memory=True))
+                for i in range(a.chunks):
+                    with torch.cuda.stream(streams[i % len(streams)]):
+                        with record_function("h2d"):
+                            d = host[i].to(dev, non_blocking=True)
+                        with record_function("compute"):
+                            y = d @ w
+                        with record_function("d2h"):
+                            out[i].copy_(y, non_blocking=True)
+                    if not a.fix:
+                        torch.cuda.synchronize()
+                torch.cuda.synchronize()
+            times.append((time.perf_counter() - start) * 1e3)
+            if a.trace:
+                prof.step()
+    wrong = sum(not torch.equal(out[c], 2 * host[c][:, perm]) for c in range(a.chunks))
+    steady = statistics.median(times[1:])
+    print(f"torch_sync_per_chunk{' --fix' if a.fix else ''}: {a.steps} steps of {a.chunks} chunks x {a.chunk_mib} MiB; "
+          f"steps " + ", ".join(f"{t:.2f}" for t in times) + f" ms; median of steps 1 and on {steady:.3f} ms, "
+          f"{'verified' if wrong == 0 else 'WRONG RESULTS'}")
     if a.trace:
         print(f"torch_sync_per_chunk: wrote {a.trace}")
     return 0 if wrong == 0 else 1

@@ -24,6 +24,10 @@ namespace {
 // How often completed records are asked for: what a live view waits at most
 // for a finished op, give or take a buffer still holding work in flight.
 constexpr std::chrono::milliseconds kFlushPeriod{100};
+// NVTX records kept before they are written: a program that annotates
+// before CUDA starts (or faster than the flush drains) keeps at most this
+// much; further ranges are counted and said in a note.
+constexpr std::size_t kMaxPendingRangeBytes = 16u << 20;
 // How often a clock pair is added: often enough that a linear fit between
 // pairs follows any drift between CUPTI's clock and the host's.
 constexpr std::int64_t kClockPeriodNs = 500'000'000;
@@ -284,6 +288,7 @@ void CuptiTracer::flushLoop()
             ProfileStreamEncoder out;
             if (clockNs(CLOCK_MONOTONIC) - m_lastClockNs >= kClockPeriodNs)
                 addClockPair(out);
+            takeRanges(out);
             emit(out);
         }
         lock.lock();
@@ -312,6 +317,7 @@ void CuptiTracer::finish()
     ProfileStreamEncoder out;
     if (m_tracing)
         addClockPair(out);
+    takeRanges(out);
     EndRecord end;
     end.dropped = m_dropped;
     end.untimed = untimed();
@@ -392,6 +398,34 @@ void CuptiTracer::addClockPair(ProfileStreamEncoder& out)
     best.realtimeNs = clockNs(CLOCK_REALTIME);
     m_lastClockNs = best.monotonicNs;
     out.add(best);
+}
+
+void CuptiTracer::addRange(const RangeRecord& record, std::string_view text)
+{
+    std::lock_guard lock(m_rangeMutex);
+    if (m_ranges.bytes().size() >= kMaxPendingRangeBytes) {
+        ++m_rangesDropped;
+        return;
+    }
+    m_ranges.addWithText(record, text);
+}
+
+void CuptiTracer::takeRanges(ProfileStreamEncoder& out)
+{
+    std::uint64_t dropped = 0;
+    {
+        std::lock_guard lock(m_rangeMutex);
+        out.appendRecords(m_ranges);
+        m_ranges.clear();
+        dropped = m_rangesDropped;
+        m_rangesDropped = 0;
+    }
+    if (dropped > 0) {
+        NoteRecord note;
+        note.severity = kNoteWarning;
+        out.addWithText(note, std::to_string(dropped) + " NVTX range calls not recorded (more than "
+                                  + std::to_string(kMaxPendingRangeBytes >> 20) + " MiB waiting to be written)");
+    }
 }
 
 void CuptiTracer::addLossIfChanged(ProfileStreamEncoder& out)

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace ovs::inject {
@@ -37,6 +38,12 @@ public:
     // Exit handler: the last flush and the end marker.
     void finish();
 
+    // An NVTX range call (NvtxInjection.cpp), from the program's thread. It
+    // is kept in memory and written with the next flush (every 100 ms and at
+    // exit), so an annotated loop pays a copy, not a write(2), per range.
+    // Calls made before CUDA started the tracer are kept until it does.
+    void addRange(const profile::RangeRecord& record, std::string_view text);
+
     // CUPTI's callbacks (any thread).
     void provideBuffer(std::uint8_t** buffer, std::size_t* bytes, std::size_t* maxRecords);
     void bufferCompleted(std::uint8_t* buffer, std::size_t validBytes);
@@ -57,6 +64,8 @@ private:
     // Everything below that writes runs under m_mutex.
     void addClockPair(profile::ProfileStreamEncoder& out);
     void addLossIfChanged(profile::ProfileStreamEncoder& out);
+    // Moves the NVTX records kept so far into `out`.
+    void takeRanges(profile::ProfileStreamEncoder& out);
     void emit(profile::ProfileStreamEncoder& out);
     // A note in the stream and, unless it is only information, on stderr
     // (prefixed "overlapscope: ").
@@ -79,6 +88,12 @@ private:
     std::int64_t m_lastClockNs = 0;
     std::uint64_t m_buffersRead = 0;
     cupti::BufferPool m_buffers; // locks itself
+
+    // NVTX records not written yet: a lock of their own, so a range call
+    // never waits while a CUPTI buffer is encoded under m_mutex.
+    std::mutex m_rangeMutex;
+    profile::ProfileStreamEncoder m_ranges;
+    std::uint64_t m_rangesDropped = 0;
 
     std::mutex m_flushMutex;
     std::condition_variable m_flushWake;

@@ -129,6 +129,18 @@ public:
         r.severity = severity;
         m_out.addWithText(r, text);
     }
+    // An NVTX range call at steady-clock time `monotonic` (RangeRecord).
+    void range(profile::RangeAction action, std::int64_t monotonic, std::uint32_t thread, std::string_view text = {},
+               std::uint64_t rangeId = 0, std::uint32_t domain = 0)
+    {
+        profile::RangeRecord r;
+        r.monotonicNs = monotonic;
+        r.rangeId = rangeId;
+        r.threadId = thread;
+        r.domainId = domain;
+        r.action = action;
+        m_out.addWithText(r, text);
+    }
     void loss(std::uint64_t dropped, std::uint64_t untimed) { m_out.add(profile::LossRecord{dropped, untimed}); }
     void end() { m_out.add(profile::EndRecord{}); }
     template <typename Payload>

@@ -93,6 +93,7 @@ private slots:
     void namesProcessesAfterRunsAndDevices();
     void namesThreadsAfterLanes();
     void oneCompleteEventPerOp();
+    void regionsAreSlicesOnTheirThread();
     void timesAreExactMicroseconds_data();
     void timesAreExactMicroseconds();
     void argsCarryOpDetails();
@@ -182,6 +183,49 @@ void TestChromeExport::oneCompleteEventPerOp()
     QCOMPARE(events[2]->find("name")->asString(), std::string("sync"));
     QCOMPARE(events[2]->find("cat")->asString(), std::string("sync"));
     QCOMPARE(events[2]->find("tid")->asInteger(), std::int64_t(3));
+}
+
+void TestChromeExport::regionsAreSlicesOnTheirThread()
+{
+    Trace trace = makeTrace();
+    // Out of order on purpose: the export writes the model's (begin, depth) order.
+    trace.runs[0].regions = {{"loop", 1'000, 20'000, 2, 0, RegionSource::Pipeline},
+                             {"chunk 3", 1'000, 2'300'001, 2, 1, RegionSource::Pipeline},
+                             {"capture", 0, 30'000, Region::kNoLane, 0, RegionSource::ProfilerRange}};
+    trace.runs[0].sortRegions();
+    const Json root = exported(trace);
+    std::vector<const Json*> regions;
+    for (const Json* event : eventsWithPhase(root, "X"))
+        if (event->find("cat")->asString() == "region")
+            regions.push_back(event);
+    QCOMPARE(regions.size(), std::size_t(3));
+    // The thread-less range is on a "regions" track of the run's process,
+    // after its lanes (3 lanes: tid 4).
+    QCOMPARE(regions[0]->find("name")->asString(), std::string("capture"));
+    QCOMPARE(regions[0]->find("pid")->asInteger(), std::int64_t(1));
+    QCOMPARE(regions[0]->find("tid")->asInteger(), std::int64_t(4));
+    const Json* track = metadata(root, "thread_name", 1, 4);
+    QVERIFY(track);
+    QCOMPARE(track->find("args")->find("name")->asString(), std::string("regions"));
+    QCOMPARE(regions[0]->find("args")->find("source")->asString(), std::string("profiler-range"));
+    // The loop, then the chunk inside it, on the host lane's thread (tid 3),
+    // the enclosing one first where both begin together.
+    QCOMPARE(regions[1]->find("name")->asString(), std::string("loop"));
+    QCOMPARE(regions[1]->find("tid")->asInteger(), std::int64_t(3));
+    QCOMPARE(regions[1]->find("args")->find("depth")->asInteger(), std::int64_t(0));
+    QCOMPARE(regions[2]->find("name")->asString(), std::string("chunk 3"));
+    QCOMPARE(regions[2]->find("tid")->asInteger(), std::int64_t(3));
+    QCOMPARE(regions[2]->find("args")->find("depth")->asInteger(), std::int64_t(1));
+    QCOMPARE(regions[2]->find("args")->find("source")->asString(), std::string("pipeline"));
+    QVERIFY(traceToChromeJson(trace).find(R"("name":"chunk 3","cat":"region","ph":"X","pid":1,"tid":3,)"
+                                          R"("ts":1.000,"dur":2299.001,)")
+            != std::string::npos);
+    // Regions come before the ops of the run, so ties nest the region above.
+    const auto all = eventsWithPhase(root, "X");
+    QCOMPARE(all[0]->find("cat")->asString(), std::string("region"));
+    QCOMPARE(all[3]->find("name")->asString(), std::string("upload c3"));
+    // A run without thread-less regions gets no extra track.
+    QVERIFY(!metadata(root, "thread_name", 2, 3));
 }
 
 void TestChromeExport::timesAreExactMicroseconds_data()

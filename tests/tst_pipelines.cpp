@@ -1,6 +1,7 @@
 // The seed's pipelines on the simulated device: outputs verified, op counts,
 // per-stream ordering, slot reuse, bad parameters, failures and cancel.
 #include "pipeline/PipelineRunner.h"
+#include "record/Recorder.h"
 #include "sim/SimDevice.h"
 
 #include <QtTest>
@@ -124,6 +125,27 @@ private slots:
         QCOMPARE(count(run, OpKind::Upload), chunks);
         QCOMPARE(count(run, OpKind::Kernel), chunks);
         QCOMPARE(count(run, OpKind::Download), chunks);
+        // The timed loop is region "loop", and each chunk's iteration a region
+        // inside it, in chunk order, on the host lane.
+        QCOMPARE(run.regions.size(), std::size_t(chunks) + 1);
+        const Region& loop = run.regions.front();
+        QCOMPARE(loop.name, std::string("loop"));
+        QCOMPARE(loop.depth, std::uint16_t(0));
+        QCOMPARE(loop.source, RegionSource::Pipeline);
+        QCOMPARE(loop.beginNs, run.timedBeginNs);
+        QCOMPARE(loop.endNs, run.timedEndNs);
+        QCOMPARE(run.lanes.at(loop.lane).name, std::string("host"));
+        std::int64_t previousEnd = loop.beginNs;
+        for (int c = 0; c < chunks; ++c) {
+            const Region& chunk = run.regions[static_cast<std::size_t>(c) + 1];
+            QCOMPARE(chunk.name, "chunk " + std::to_string(c));
+            QCOMPARE(chunk.depth, std::uint16_t(1));
+            QCOMPARE(chunk.lane, loop.lane);
+            QVERIFY(chunk.beginNs >= previousEnd);
+            QVERIFY(chunk.endNs >= chunk.beginNs);
+            previousEnd = chunk.endNs;
+        }
+        QVERIFY(previousEnd <= loop.endNs);
 
         const bool staged = kind == PipelineKind::Overlapped;
         const int stagingLanes = staged && threads > 1 ? threads : 0;
@@ -398,6 +420,33 @@ private slots:
         QVERIFY2(next.verification.passed, next.verification.message.c_str());
     }
 
+    void chunkRegionsStopAtTheirCap()
+    {
+        // A run of many chunks keeps regions for the first kMaxChunkRegions
+        // only (and its loop); the wall-time baseline keeps none. The
+        // recorder alone, as a pipeline drives it, without the chunks' work.
+        SimDevice dev(*findSimPreset("h200"));
+        ProbeSink sink;
+        for (bool opTiming : {true, false}) {
+            Recorder recorder(dev, sink, Run{}, opTiming);
+            recorder.setHostLane(recorder.addHostLane("host"));
+            recorder.begin();
+            recorder.markTimedBegin();
+            for (int c = 0; c < Recorder::kMaxChunkRegions + 3; ++c)
+                recorder.beginChunk(c);
+            recorder.endChunks();
+            recorder.markTimedEnd();
+            const Run run = recorder.finish();
+            if (!opTiming) {
+                QVERIFY(run.regions.empty());
+                continue;
+            }
+            QCOMPARE(run.regions.size(), std::size_t(Recorder::kMaxChunkRegions) + 1);
+            QCOMPARE(run.regions.front().name, std::string("loop"));
+            QCOMPARE(run.regions.back().name, "chunk " + std::to_string(Recorder::kMaxChunkRegions - 1));
+        }
+    }
+
     void cancelInTheMiddleDrainsAndReports_data()
     {
         QTest::addColumn<PipelineKind>("kind");
@@ -431,6 +480,12 @@ private slots:
         QVERIFY(count(run, OpKind::Upload) < 16);
         QVERIFY(count(run, OpKind::Upload) > 0);
         QVERIFY(sink.finished);
+        // The chunk under way when it stopped is closed at the stop, inside the loop.
+        QVERIFY(!run.regions.empty());
+        QCOMPARE(run.regions.front().name, std::string("loop"));
+        QVERIFY(run.regions.size() < 1 + 16);
+        for (const Region& region : run.regions)
+            QVERIFY(region.endNs <= run.regions.front().endNs);
         // Nothing left in flight, nothing freed under a copy, nothing leaked.
         for (const auto& a : dev.activities())
             QVERIFY(a.endNs <= dev.hostNowNs());

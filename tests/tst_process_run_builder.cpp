@@ -2,9 +2,12 @@
 // right lane, on the profile's time base, named and joined by correlation,
 // and a status that says whether the stream is whole.
 #include "TestProfileStream.h"
+#include "profile/CaptureRange.h"
 #include "profile/ProcessRunBuilder.h"
 
 #include <QtTest>
+
+#include <algorithm>
 
 #if OVERLAPSCOPE_TEST_CUPTI
 #include "CuptiRecordEncoder.h"
@@ -584,6 +587,179 @@ private slots:
         QCOMPARE(usual.front(), "libcupti.so." + std::to_string(CUDA_VERSION / 1000));
     }
 #endif
+
+    // NVTX ranges and the profiler range (RangeRecord, API records) become
+    // the run's regions: on the lane of the thread that opened them, nested
+    // by depth, on the run's time base (a RangeRecord's time is the
+    // monotonic clock: run time = monotonic - kZeroNs).
+    void nvtxPushPopNestOnTheirThread()
+    {
+        TestProfileStream s = stream(100);
+        s.range(kRangePush, kZeroNs + 100, 100, "step");
+        s.range(kRangePush, kZeroNs + 200, 100, "h2d");
+        s.api(kCuptiAtZero + 250, kCuptiAtZero + 300, "cudaMemcpyAsync", 100, 1);
+        s.range(kRangePop, kZeroNs + 400, 100);
+        s.range(kRangePush, kZeroNs + 500, 100, "compute");
+        s.range(kRangePop, kZeroNs + 600, 100);
+        s.range(kRangePop, kZeroNs + 700, 100);
+        s.kernel(kCuptiAtZero + 300, kCuptiAtZero + 900, "k", 13, 1);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.regions.size(), std::size_t(3));
+        const Region& step = run.regions[0];
+        QCOMPARE(step.name, std::string("step"));
+        QCOMPARE(step.beginNs, std::int64_t(100));
+        QCOMPARE(step.endNs, std::int64_t(700));
+        QCOMPARE(step.depth, std::uint16_t(0));
+        QCOMPARE(step.source, RegionSource::Nvtx);
+        QCOMPARE(run.lanes.at(step.lane).name, std::string("main thread"));
+        QCOMPARE(run.regions[1].name, std::string("h2d"));
+        QCOMPARE(run.regions[1].depth, std::uint16_t(1));
+        QCOMPARE(run.regions[1].endNs, std::int64_t(400));
+        QCOMPARE(run.regions[2].name, std::string("compute"));
+        QCOMPARE(run.regions[2].depth, std::uint16_t(1));
+        // The lane is the API call's lane, after lanes were reordered.
+        const auto call = std::find_if(run.ops.begin(), run.ops.end(),
+                                       [](const Op& op) { return op.kind == OpKind::ApiCall; });
+        QVERIFY(call != run.ops.end());
+        for (const Region& r : run.regions)
+            QCOMPARE(r.lane, call->lane);
+        QVERIFY(run.error.empty());
+    }
+
+    void anUnmatchedPopIsIgnoredAndSaid()
+    {
+        TestProfileStream s = stream(100);
+        s.range(kRangePop, kZeroNs + 50, 100);
+        s.range(kRangePush, kZeroNs + 100, 100, "a");
+        s.range(kRangePop, kZeroNs + 200, 100);
+        s.range(kRangePop, kZeroNs + 300, 100);
+        s.range(kRangeEnd, kZeroNs + 300, 100, {}, 77);
+        s.kernel(kCuptiAtZero + 1, kCuptiAtZero + 2, "k", 13, 1);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.status, RunStatus::Completed);
+        QCOMPARE(run.regions.size(), std::size_t(1));
+        QCOMPARE(run.regions[0].endNs, std::int64_t(200));
+        QVERIFY2(run.error.find("2 NVTX pops without a push") != std::string::npos, run.error.c_str());
+        QVERIFY2(run.error.find("1 NVTX range end without a start") != std::string::npos, run.error.c_str());
+    }
+
+    void aRangeOpenAtExitEndsWithTheRecording()
+    {
+        TestProfileStream s = stream(100);
+        s.range(kRangePush, kZeroNs + 100, 100, "outer");
+        s.range(kRangePush, kZeroNs + 150, 100, "inner");
+        s.range(kRangeStart, kZeroNs + 160, 100, "started", 5);
+        s.kernel(kCuptiAtZero + 200, kCuptiAtZero + 5'000, "k", 13, 1);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.regions.size(), std::size_t(3));
+        for (const Region& r : run.regions)
+            QCOMPARE(r.endNs, std::int64_t(5'000)); // the last op's end
+        QCOMPARE(run.regions[0].name, std::string("outer"));
+        QCOMPARE(run.regions[0].depth, std::uint16_t(0));
+        QCOMPARE(run.regions[1].name, std::string("inner"));
+        QCOMPARE(run.regions[1].depth, std::uint16_t(1));
+        // A start/end range goes below what it overlaps on its thread.
+        QCOMPARE(run.regions[2].name, std::string("started"));
+        QCOMPARE(run.regions[2].depth, std::uint16_t(2));
+    }
+
+    void rangesOnTwoThreadsStayApart()
+    {
+        TestProfileStream s = stream(100);
+        s.range(kRangePush, kZeroNs + 100, 100, "main work");
+        s.range(kRangePush, kZeroNs + 150, 101, "loader");
+        // Ended on another thread than the one that started it: it stays
+        // on the starting thread's lane.
+        s.range(kRangeStart, kZeroNs + 160, 101, "batch", 9);
+        s.range(kRangePop, kZeroNs + 300, 100);
+        s.range(kRangeEnd, kZeroNs + 350, 100, {}, 9);
+        s.range(kRangePop, kZeroNs + 400, 101);
+        // A pop on thread 100 does not close thread 101's range, and a
+        // domain's pop not another domain's.
+        s.range(kRangePush, kZeroNs + 500, 101, "in a domain", 0, 3);
+        s.range(kRangePop, kZeroNs + 550, 101);
+        s.range(kRangePop, kZeroNs + 600, 101, {}, 0, 3);
+        s.kernel(kCuptiAtZero + 1, kCuptiAtZero + 2, "k", 13, 1);
+        s.end();
+        const Run run = build(s);
+        const auto find = [&](const std::string& name) -> const Region& {
+            for (const Region& r : run.regions)
+                if (r.name == name)
+                    return r;
+            qFatal("no region %s", name.c_str());
+        };
+        const Region& main = find("main work");
+        const Region& loader = find("loader");
+        const Region& batch = find("batch");
+        const Region& domain = find("in a domain");
+        QCOMPARE(run.lanes.at(main.lane).name, std::string("main thread"));
+        QCOMPARE(run.lanes.at(loader.lane).name, std::string("thread 101"));
+        QCOMPARE(main.depth, std::uint16_t(0));
+        QCOMPARE(loader.depth, std::uint16_t(0));
+        QCOMPARE(loader.endNs, std::int64_t(400));
+        QCOMPARE(batch.lane, loader.lane);
+        QCOMPARE(batch.endNs, std::int64_t(350));
+        QCOMPARE(batch.depth, std::uint16_t(1));
+        QCOMPARE(domain.beginNs, std::int64_t(500));
+        QCOMPARE(domain.endNs, std::int64_t(600));
+        QVERIFY2(run.error.find("1 NVTX pop without a push") != std::string::npos, run.error.c_str());
+    }
+
+    void profilerStartStopIsAProcessWideRegion()
+    {
+        TestProfileStream s = stream(100);
+        s.api(kCuptiAtZero + 100, kCuptiAtZero + 200, "cudaMalloc", 100, 1);
+        s.api(kCuptiAtZero + 300, kCuptiAtZero + 350, "cudaProfilerStart", 100, 2);
+        s.api(kCuptiAtZero + 400, kCuptiAtZero + 450, "cudaLaunchKernel", 100, 3);
+        s.kernel(kCuptiAtZero + 460, kCuptiAtZero + 2'000, "k", 13, 3);
+        s.api(kCuptiAtZero + 500, kCuptiAtZero + 520, "cudaLaunchKernel", 100, 4);
+        s.kernel(kCuptiAtZero + 2'000, kCuptiAtZero + 2'100, "k", 13, 4);
+        s.api(kCuptiAtZero + 600, kCuptiAtZero + 700, "cudaProfilerStop", 100, 5);
+        s.api(kCuptiAtZero + 800, kCuptiAtZero + 850, "cudaLaunchKernel", 100, 6);
+        s.kernel(kCuptiAtZero + 2'100, kCuptiAtZero + 2'200, "k", 13, 6);
+        s.api(kCuptiAtZero + 900, kCuptiAtZero + 950, "cudaProfilerStart", 100, 7); // never stopped
+        s.end();
+        Run run = build(s);
+        QCOMPARE(run.regions.size(), std::size_t(2));
+        QCOMPARE(run.regions[0].source, RegionSource::ProfilerRange);
+        QCOMPARE(run.regions[0].lane, Region::kNoLane);
+        QCOMPARE(run.regions[0].beginNs, std::int64_t(350));
+        QCOMPARE(run.regions[0].endNs, std::int64_t(600));
+        QCOMPARE(run.regions[1].beginNs, std::int64_t(950));
+        QCOMPARE(run.regions[1].endNs, std::int64_t(2'200)); // open at exit
+
+        // --capture-range cudaProfilerApi keeps the calls made inside (the
+        // two launches and the stop; the starts return where the ranges
+        // begin) and the kernels they enqueued, one of which runs after the
+        // stop; not the allocation nor the launch between the ranges.
+        const CaptureOutcome captured = keepProfilerRanges(run);
+        QCOMPARE(captured.ranges, std::uint64_t(2));
+        std::vector<std::uint32_t> correlations;
+        for (const Op& op : run.ops)
+            correlations.push_back(op.correlation);
+        std::sort(correlations.begin(), correlations.end());
+        QCOMPARE(correlations, (std::vector<std::uint32_t>{3, 3, 4, 4, 5}));
+        QCOMPARE(captured.droppedOps, std::uint64_t(5));
+        QCOMPARE(run.timedBeginNs, std::int64_t(350));
+        QCOMPARE(run.timedEndNs, std::int64_t(2'200));
+        QVERIFY2(captured.note.find("2 ranges, 5 ops kept, 5 outside dropped") != std::string::npos,
+                 captured.note.c_str());
+    }
+
+    void withoutAProfilerRangeNothingIsCaptured()
+    {
+        TestProfileStream s = stream(100);
+        s.api(kCuptiAtZero + 100, kCuptiAtZero + 200, "cudaLaunchKernel", 100, 1);
+        s.kernel(kCuptiAtZero + 300, kCuptiAtZero + 400, "k", 13, 1);
+        s.end();
+        Run run = build(s);
+        const CaptureOutcome captured = keepProfilerRanges(run);
+        QVERIFY(run.ops.empty());
+        QVERIFY2(captured.note.find("never called cudaProfilerStart") != std::string::npos, captured.note.c_str());
+    }
 
     void unknownRecordTypesAreSkipped()
     {

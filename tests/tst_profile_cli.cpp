@@ -101,7 +101,8 @@ private slots:
         const QString injection = QFileInfo(fakeInjection()).canonicalFilePath();
         const Result r = profile({"--quiet", "-o", m_dir.filePath("env.json"), "--inject", fakeInjection(), "--",
                                   "sh", "-c",
-                                  "test \"$CUDA_INJECTION64_PATH\" = \"$0\" && test -d \"$OVERLAPSCOPE_PROFILE_OUT\"",
+                                  "test \"$CUDA_INJECTION64_PATH\" = \"$0\" && test \"$NVTX_INJECTION64_PATH\" = \"$0\""
+                                  " && test -d \"$OVERLAPSCOPE_PROFILE_OUT\"",
                                   injection});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err)); // --quiet

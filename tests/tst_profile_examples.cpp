@@ -83,12 +83,15 @@ class TestProfileExamples : public QObject {
     static constexpr int kChunks = 8;
 
     // Profiles one example and returns its one run; `report` receives what
-    // profile printed on stderr (with `quiet` false, its findings).
-    Run profile(const QString& example, bool fix, bool quiet = true, QString* report = nullptr)
+    // profile printed on stderr (with `quiet` false, its findings);
+    // `options` are profile's own.
+    Run profile(const QString& example, bool fix, bool quiet = true, QString* report = nullptr,
+                const QStringList& options = {})
     {
         const QString trace = m_dir.filePath(example + (fix ? "-fix" : "") + ".json");
-        QStringList args{"profile", "-o", trace, "--", m_examples + "/" + example, "--chunks",
-                         QString::number(kChunks), "--chunk-mib", "8"};
+        QStringList args{"profile", "-o", trace};
+        args << options;
+        args << QStringList{"--", m_examples + "/" + example, "--chunks", QString::number(kChunks), "--chunk-mib", "8"};
         if (quiet)
             args.insert(1, "--quiet");
         if (fix)
@@ -224,6 +227,63 @@ private slots:
         const Run fixed = profile("sync_in_loop", true);
         QCOMPARE(countNamed(fixed, "cudaDeviceSynchronize"), 0);
         QVERIFY(copiesOverlapKernels(fixed)); // the sync bound the plain program: the fix overlaps
+    }
+
+    // sync_in_loop marks its loop ("loop", NVTX3's C++ scoped range, the
+    // domain API) and each iteration ("chunk N", nvtxRangePushA/Pop), with
+    // --fix each chunk's time in flight (nvtxRangeStartA/End), and brackets
+    // the loop with cudaProfilerStart/Stop: all of them are the run's regions.
+    void nvtxRangesAndTheProfilerRangeAreRegions()
+    {
+        const auto named = [](const Run& run, const std::string& name) -> const Region* {
+            for (const Region& r : run.regions)
+                if (r.name == name)
+                    return &r;
+            return nullptr;
+        };
+        const Run plain = profile("sync_in_loop", false);
+        const Region* loop = named(plain, "loop");
+        QVERIFY(loop);
+        QCOMPARE(loop->source, RegionSource::Nvtx);
+        QCOMPARE(loop->depth, std::uint16_t(0));
+        QVERIFY(loop->lane < plain.lanes.size());
+        QCOMPARE(plain.lanes[loop->lane].name, std::string("main thread"));
+        for (int c = 0; c < kChunks; ++c) {
+            const Region* chunk = named(plain, "chunk " + std::to_string(c));
+            QVERIFY2(chunk, qPrintable(QString("chunk %1").arg(c)));
+            QCOMPARE(chunk->depth, std::uint16_t(1));
+            QCOMPARE(chunk->lane, loop->lane);
+            QVERIFY(loop->beginNs <= chunk->beginNs && chunk->endNs <= loop->endNs);
+        }
+        const Region* profiler = named(plain, "cudaProfilerStart/Stop");
+        QVERIFY(profiler);
+        QCOMPARE(profiler->source, RegionSource::ProfilerRange);
+        QCOMPARE(profiler->lane, Region::kNoLane);
+        QVERIFY(profiler->beginNs <= loop->beginNs && loop->endNs <= profiler->endNs);
+
+        const Run fixed = profile("sync_in_loop", true);
+        int inFlight = 0;
+        for (const Region& r : fixed.regions) {
+            if (r.name.find(" in flight") == std::string::npos)
+                continue;
+            ++inFlight;
+            QCOMPARE(r.source, RegionSource::Nvtx);
+            // Start/end ranges overlap each other; they are laid out so that
+            // no two regions of one lane and depth overlap.
+            for (const Region& other : fixed.regions)
+                if (&other != &r && other.lane == r.lane && other.depth == r.depth)
+                    QVERIFY(other.endNs <= r.beginNs || r.endNs <= other.beginNs);
+        }
+        QCOMPARE(inFlight, kChunks);
+
+        // --capture-range cudaProfilerApi: the setup before cudaProfilerStart
+        // (the pinned allocations) is dropped, the loop's work kept.
+        QVERIFY(countNamed(plain, "cudaMallocHost") > 0);
+        const Run captured = profile("sync_in_loop", false, true, nullptr, {"--capture-range", "cudaProfilerApi"});
+        QCOMPARE(countNamed(captured, "cudaMallocHost"), 0);
+        QCOMPARE(countKind(captured, OpKind::Kernel), kChunks);
+        QVERIFY2(captured.error.find("capture range cudaProfilerApi: 1 range") != std::string::npos,
+                 captured.error.c_str());
     }
 
     // An event wait per chunk on two streams; --fix: four streams, one wait.

@@ -111,6 +111,32 @@ private slots:
         QVERIFY2(QString::fromStdString(decoder.error()).contains(message), decoder.error().c_str());
     }
 
+    void rangeRecordsCarryTheirMessage()
+    {
+        // NVTX records come after End in the type list, with their text.
+        TestProfileStream s(1);
+        s.range(kRangePush, 5'000, 77, "h2d \xc3\xbc");
+        s.range(kRangeEnd, 6'000, 78, {}, 9, 2);
+        ProfileStreamDecoder decoder;
+        decoder.feed(s.bytes().data(), s.bytes().size());
+        const auto records = decodeAll(decoder);
+        QCOMPARE(records.size(), std::size_t(3));
+        QCOMPARE(records[1].type, RecordType::Range);
+        const auto push = records[1].payload<RangeRecord>();
+        QVERIFY(push);
+        QCOMPARE(push->action, std::uint16_t(kRangePush));
+        QCOMPARE(push->monotonicNs, std::int64_t(5'000));
+        QCOMPARE(push->threadId, 77u);
+        QCOMPARE(std::string(*records[1].text(sizeof(RangeRecord), push->textBytes)), std::string("h2d \xc3\xbc"));
+        const auto end = records[2].payload<RangeRecord>();
+        QVERIFY(end);
+        QCOMPARE(end->action, std::uint16_t(kRangeEnd));
+        QCOMPARE(end->rangeId, std::uint64_t(9));
+        QCOMPARE(end->domainId, 2u);
+        QCOMPARE(end->textBytes, 0u);
+        QCOMPARE(sizeof(RangeRecord), std::size_t(32)); // the layout the stream version promises
+    }
+
     void shortPayloadsAreNotRead()
     {
         DecodedRecord r;

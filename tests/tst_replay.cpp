@@ -331,7 +331,7 @@ private slots:
         l.streams = 3;
         const Run run = buildLoop(l);
         std::string why;
-        const auto ghost = whatIfRun(run, ratesFor(50), fixBit(Fix::HoistAllocations), &why);
+        const auto ghost = whatIfRun(run, ratesFor(50), fixBit(Fix::HoistAllocations), timedRegion(run), &why);
         QVERIFY2(ghost.has_value(), why.c_str());
         QCOMPARE(ghost->lanes.size(), run.lanes.size());
         // The allocations inside the loop are gone; the first cudaMalloc
@@ -346,7 +346,7 @@ private slots:
         QVERIFY(ghost->name.find("allocations out of the loop") != std::string::npos);
         // A stream per chunk adds the what-if's streams as lanes.
         LoopShape one;
-        const auto split = whatIfRun(buildLoop(one), ratesFor(50), fixBit(Fix::StreamPerChunk));
+        const auto split = whatIfRun(buildLoop(one), ratesFor(50), fixBit(Fix::StreamPerChunk), timedRegion(buildLoop(one)));
         QVERIFY(split.has_value());
         QCOMPARE(split->lanes.size(), std::size_t(2 + thresholds::kWhatIfStreams - 1));
     }

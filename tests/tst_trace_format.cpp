@@ -121,6 +121,34 @@ Trace makeTrace()
     return trace;
 }
 
+// makeTrace() with regions (format version 4): nested NVTX ranges on the
+// profiled run's host thread, a profiler range without a thread, and the
+// pipeline's loop and a chunk.
+Trace makeRegionsTrace()
+{
+    Trace trace = makeTrace();
+    trace.runs[0].regions = {{"loop", 1'000, 9'500'000'000LL, 2, 0, RegionSource::Pipeline},
+                             {"chunk 0", 1'000, 12'000, 2, 1, RegionSource::Pipeline}};
+    trace.runs[2].regions = {{"capture", 0, 50'000, Region::kNoLane, 0, RegionSource::ProfilerRange},
+                             {"step", 400, 3'000, 1, 0, RegionSource::Nvtx},
+                             {"h2d \"quoted\" ünï", 500, 900, 1, 1, RegionSource::Nvtx},
+                             {"empty", 3'000, 3'000, 1, 0, RegionSource::Nvtx}};
+    return trace;
+}
+
+void compareRegions(const std::vector<Region>& a, const std::vector<Region>& b)
+{
+    QCOMPARE(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i].name, b[i].name);
+        QCOMPARE(a[i].beginNs, b[i].beginNs);
+        QCOMPARE(a[i].endNs, b[i].endNs);
+        QCOMPARE(a[i].lane, b[i].lane);
+        QCOMPARE(a[i].depth, b[i].depth);
+        QCOMPARE(a[i].source, b[i].source);
+    }
+}
+
 void compareDevice(const DeviceInfo& a, const DeviceInfo& b)
 {
     QCOMPARE(a.name, b.name);
@@ -163,6 +191,7 @@ void compareTraces(const Trace& a, const Trace& b)
             QCOMPARE(x.lanes[l].streamKind, y.lanes[l].streamKind);
         }
         QCOMPARE(x.names, y.names);
+        compareRegions(x.regions, y.regions);
         QCOMPARE(x.ops.size(), y.ops.size());
         for (std::size_t i = 0; i < x.ops.size(); ++i) {
             const Op& p = x.ops[i];
@@ -231,11 +260,16 @@ Json& point(Json& root, std::size_t index)
     return member(member(root, "sweeps").asArray()[0], "points").asArray()[index];
 }
 
-QByteArray mutated(const std::function<void(Json&)>& change)
+QByteArray mutated(const std::function<void(Json&)>& change, const Trace& trace = makeTrace())
 {
-    Json root = *parseJson(traceToJson(makeTrace())).value;
+    Json root = *parseJson(traceToJson(trace)).value;
     change(root);
     return QByteArray::fromStdString(root.toText());
+}
+
+Json& regionElement(Json& root, std::size_t runIndex, std::size_t index, std::size_t element)
+{
+    return member(run(root, runIndex), "regions").asArray()[index].asArray()[element];
 }
 
 QString tempPath(const QTemporaryDir& dir, const char* name) { return dir.filePath(QString::fromLatin1(name)); }
@@ -262,6 +296,10 @@ private slots:
     void streamKindOfFilesWithoutIt_data();
     void streamKindOfFilesWithoutIt();
     void loadSortsOps();
+    void regionsRoundTrip();
+    void regionsAreCompactRowsInVersion4();
+    void tracesWithoutRegionsKeepTheirVersion();
+    void loadSortsRegions();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
     void loadMissingFile();
@@ -454,6 +492,61 @@ void TestTraceFormat::loadSortsOps()
     compareTraces(makeTrace(), *loaded.trace);
 }
 
+void TestTraceFormat::regionsRoundTrip()
+{
+    const Trace original = makeRegionsTrace();
+    const std::string text = traceToJson(original);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+    QCOMPARE(traceToJson(*loaded.trace), text);
+}
+
+void TestTraceFormat::regionsAreCompactRowsInVersion4()
+{
+    const auto parsed = parseJson(traceToJson(makeRegionsTrace()));
+    QVERIFY(parsed.value);
+    const Json& root = *parsed.value;
+    QCOMPARE(root.find("version")->asInteger(), std::int64_t(4));
+    const Json& profiled = root.find("runs")->asArray()[2];
+    const auto& rows = profiled.find("regions")->asArray();
+    QCOMPARE(rows.size(), std::size_t(4));
+    QCOMPARE(rows[0].toText(), std::string(R"(["profiler-range",null,0,0,50000,"capture"])"));
+    QCOMPARE(rows[1].toText(), std::string(R"(["nvtx",1,0,400,3000,"step"])"));
+    // A run without regions has no member at all.
+    QVERIFY(!root.find("runs")->asArray()[1].find("regions"));
+}
+
+void TestTraceFormat::tracesWithoutRegionsKeepTheirVersion()
+{
+    // Old traces (no regions) read with none, and are written as before.
+    const auto loaded = traceFromJson(traceToJson(makeTrace()));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    for (const Run& run : loaded.trace->runs)
+        QVERIFY(run.regions.empty());
+    QCOMPARE(loaded.trace->formatVersion(), Trace::kSingleDeviceFormatVersion);
+    Trace several = makeTrace();
+    several.runs[0].lanes[0].device = 1;
+    several.runs[0].moreDevices = {several.runs[0].device};
+    QCOMPARE(several.formatVersion(), Trace::kSeveralDevicesFormatVersion);
+    several.runs[1].regions = {{"loop", 0, 0, 0, 0, RegionSource::Pipeline}};
+    QCOMPARE(several.formatVersion(), Trace::kRegionsFormatVersion);
+}
+
+void TestTraceFormat::loadSortsRegions()
+{
+    // Any order in the file; they come back by (begin, depth), the enclosing first.
+    const QByteArray text = mutated(
+        [](Json& root) {
+            auto& rows = member(run(root, 2), "regions").asArray();
+            std::reverse(rows.begin(), rows.end());
+        },
+        makeRegionsTrace());
+    const auto loaded = traceFromJson(text.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(makeRegionsTrace(), *loaded.trace);
+}
+
 void TestTraceFormat::loadsMinimalTrace()
 {
     const auto loaded = traceFromJson(
@@ -628,7 +721,7 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("version as fraction") << mutated([](Json& r) { member(r, "version") = 1.5; })
                                          << "field \"version\" must be an integer, not a number";
     QTest::newRow("version 99") << mutated([](Json& r) { member(r, "version") = 99; })
-                                << "this trace is format version 99; this build reads up to 3: update OverlapScope";
+                                << "this trace is format version 99; this build reads up to 4: update OverlapScope";
     QTest::newRow("version 0") << mutated([](Json& r) { member(r, "version") = 0; })
                                << "format version 0 is not valid";
     QTest::newRow("no runs") << mutated([](Json& r) { removeMember(r, "runs"); }) << "trace: missing field \"runs\"";
@@ -802,6 +895,47 @@ void TestTraceFormat::rejectsMalformed_data()
         member(r, "version") = 1;
         member(run(r, 2), "ops").asArray() = {op(r, 2, 3)};
     }) << run2 + ", op 0: memory kind \"managed\" needs format version 2";
+
+    // Regions (version 4).
+    const Trace regions = makeRegionsTrace();
+    const auto withRegion = [&regions](const std::function<void(Json&)>& change) { return mutated(change, regions); };
+    const QString region = run2 + ", region ";
+    QTest::newRow("regions in version 3") << withRegion([](Json& r) { member(r, "version") = 3; })
+                                          << run0 + ": field \"regions\" needs format version 4; this file is version 3";
+    QTest::newRow("regions not array") << withRegion([](Json& r) { member(run(r, 2), "regions") = 5; })
+                                       << run2 + ": field \"regions\" must be an array, not an integer";
+    QTest::newRow("region not array")
+        << withRegion([](Json& r) { member(run(r, 2), "regions").asArray()[1] = Json::object(); })
+        << region + "1: must be an array [source, lane, depth, beginNs, endNs, name], not an object";
+    QTest::newRow("region too short")
+        << withRegion([](Json& r) { member(run(r, 2), "regions").asArray()[1].asArray().pop_back(); })
+        << region + "1: has 5 elements; expected 6";
+    QTest::newRow("region too long")
+        << withRegion([](Json& r) { member(run(r, 2), "regions").asArray()[1].asArray().push_back(1); })
+        << region + "1: has 7 elements; expected 6";
+    QTest::newRow("region source unknown") << withRegion([](Json& r) { regionElement(r, 2, 1, 0) = "vtune"; })
+                                           << region + "1: unknown source \"vtune\"; expected one of \"nvtx\"";
+    QTest::newRow("region source not string") << withRegion([](Json& r) { regionElement(r, 2, 1, 0) = 1; })
+                                              << region + "1: source (element 0) must be a string, not an integer";
+    QTest::newRow("region lane out of range") << withRegion([](Json& r) { regionElement(r, 2, 1, 1) = 3; })
+                                              << region + "1: lane 3 is out of range: the run has 3 lanes";
+    QTest::newRow("region lane negative") << withRegion([](Json& r) { regionElement(r, 2, 1, 1) = -1; })
+                                          << region + "1: lane -1 is out of range";
+    QTest::newRow("region lane text") << withRegion([](Json& r) { regionElement(r, 2, 1, 1) = "host"; })
+                                      << region + "1: lane (element 1) must be an integer, not a string";
+    QTest::newRow("region depth negative") << withRegion([](Json& r) { regionElement(r, 2, 1, 2) = -1; })
+                                           << region + "1: depth -1 is out of range 0 ... 65535";
+    QTest::newRow("region depth fraction") << withRegion([](Json& r) { regionElement(r, 2, 1, 2) = 1.5; })
+                                           << region + "1: depth (element 2) must be an integer, not a number";
+    QTest::newRow("region end before begin") << withRegion([](Json& r) { regionElement(r, 2, 1, 4) = 399; })
+                                             << region + "1: end 399 is before begin 400";
+    QTest::newRow("region begin negative") << withRegion([](Json& r) { regionElement(r, 2, 1, 3) = -5; })
+                                           << region + "1: begin -5 is negative";
+    QTest::newRow("region end too late")
+        << withRegion([](Json& r) { regionElement(r, 2, 1, 4) = std::int64_t(1) << 62; })
+        << region + "1: end 4611686018427387904 is too late";
+    QTest::newRow("region name not string") << withRegion([](Json& r) { regionElement(r, 2, 1, 5) = Json(); })
+                                            << region + "1: name (element 5) must be a string, not null";
 
     // Sweeps.
     QTest::newRow("sweep not object") << mutated([](Json& r) { member(r, "sweeps").asArray()[0] = "x"; })

@@ -23,9 +23,14 @@ int commandAnalyze(const CliArgs& args)
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
     Trace& trace = *loaded.trace;
+    AnalysisOptions options;
+    options.region = args.value("--region", "");
+    std::vector<std::string> notes;
     if (args.has("--json")) {
         // Names as they are: JSON escapes what a console would not show.
-        const std::string json = analysisJson(trace, analyzeTrace(trace));
+        const std::string json = analysisJson(trace, analyzeTrace(trace, options, &notes));
+        for (const std::string& note : notes)
+            printError(note);
         std::fwrite(json.data(), 1, json.size(), stdout);
         return cli::kExitOk;
     }
@@ -47,7 +52,10 @@ int commandAnalyze(const CliArgs& args)
     } else {
         cli::printProgramRunTable(stdout, trace.runs);
     }
-    cli::printFindings(stdout, trace);
+    const std::vector<RunAnalysis> analyses = analyzeTrace(trace, options, &notes);
+    for (const std::string& note : notes)
+        printError(note);
+    cli::printFindings(stdout, trace, analyses);
     return 0;
 }
 

@@ -384,13 +384,61 @@ std::string busyShare(std::int64_t ns, std::int64_t wallNs)
     return ms(ns) + printed(" (%.0f%%)", wallNs > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(wallNs) : 0.0);
 }
 
-void printRunFindings(std::FILE* out, const Run& run, const RunFindings& f)
+std::string kindWords(FindingKind kind, const std::vector<FindingKind>& also)
 {
+    std::string words = toString(kind);
+    for (FindingKind k : also)
+        words += std::string(" + ") + toString(k);
+    return words;
+}
+
+// What was judged, when it is not the whole timed region: the loop, its
+// setup, and each instance of the judged regions summarised.
+void printJudged(std::FILE* out, const Run& run, const RunAnalysis& a)
+{
+    const JudgedSpan& j = a.judged;
+    if (!isPipelineRun(run)) {
+        if (j.wholeRun())
+            std::fprintf(out, "Judged: the timed region (%s ms)%s%s.\n", ms(spanNs(j.span.beginNs, j.span.endNs)).c_str(),
+                         j.whyWhole.empty() ? "" : ": ", printable(j.whyWhole).c_str());
+        else
+            std::fprintf(out, "Judged: %s, %s ms of the %s ms timed region%s%s.\n", printable(j.label).c_str(),
+                         ms(spanNs(j.span.beginNs, j.span.endNs)).c_str(), ms(run.wallNs()).c_str(),
+                         j.setupText.empty() ? "" : "; ", printable(j.setupText).c_str());
+    }
+    for (const RegionJudgement& r : a.regions) {
+        std::fprintf(out, "Each of %s: %zu judged%s; median %s ms, slowest %s %s ms; bound in %d of %zu: %s\n",
+                     printable(r.group.name).c_str(), r.group.regions.size(),
+                     r.instancesFound > r.group.regions.size()
+                         ? (" (the first " + std::to_string(r.group.regions.size()) + " of "
+                            + std::to_string(r.instancesFound) + ")").c_str()
+                         : "",
+                     ms(r.medianNs).c_str(), printable(run.regions[r.slowestRegion].name).c_str(),
+                     ms(r.slowestNs).c_str(), r.boundInstances, r.group.regions.size(), toString(r.bound));
+        for (const CommonFinding& c : r.common)
+            std::fprintf(out, "   in %d of %zu: %s: %s %s ms each (median, %s)\n      %s\n      fix: %s\n", c.instances,
+                         r.group.regions.size(), kindWords(c.kind, c.alsoKinds).c_str(),
+                         c.costSource == CostSource::Replay ? "its fix saves" : "costs", ms(c.medianCostNs).c_str(),
+                         c.costSource == CostSource::Replay ? "replay" : "estimate", printable(c.cause).c_str(),
+                         printable(c.fix).c_str());
+        if (r.common.empty())
+            std::fprintf(out, "   no finding holds in most of them\n");
+        if (r.medianAllFixesSavingNs > 0)
+            std::fprintf(out, "   every fix together saves %s ms each (median, replay)\n",
+                         ms(r.medianAllFixesSavingNs).c_str());
+    }
+}
+
+void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
+{
+    const RunFindings& f = a.findings;
+    const char* region = a.judged.wholeRun() ? "the timed region" : "the judged span";
     std::fprintf(out, "\n## %s\n", printable(run.name).c_str());
+    printJudged(out, run, a);
     if (f.devices.empty()) {
-        std::fprintf(out, "No GPU work in the timed region (%s ms).\n", ms(f.wallNs).c_str());
+        std::fprintf(out, "No GPU work in %s (%s ms).\n", region, ms(f.wallNs).c_str());
     } else {
-        std::fprintf(out, "Busy time in ms (%% of the timed region, %s ms); times from %s.\n", ms(f.wallNs).c_str(),
+        std::fprintf(out, "Busy time in ms (%% of %s, %s ms); times from %s.\n", region, ms(f.wallNs).c_str(),
                      printable(f.devices.front().engineTimes).c_str());
         std::fprintf(out, "| device | streams | H2D | D2H | device copies | kernels | memsets | copy with kernel | "
                           "H2D with D2H | GPU idle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -411,9 +459,7 @@ void printRunFindings(std::FILE* out, const Run& run, const RunFindings& f)
         std::fprintf(out, "What if: not replayed (%s): costs are estimates\n", printable(w.why).c_str());
     int n = 0;
     for (const Finding& x : f.findings) {
-        std::string kind = toString(x.kind);
-        for (FindingKind k : x.alsoKinds)
-            kind += std::string(" + ") + toString(k);
+        const std::string kind = kindWords(x.kind, x.alsoKinds);
         // A fix's saving is measured against the active span: the time the
         // loop's GPU work took, not the process's setup.
         const std::int64_t of = x.costSource == CostSource::Replay ? f.activeNs : f.wallNs;
@@ -422,7 +468,7 @@ void printRunFindings(std::FILE* out, const Run& run, const RunFindings& f)
                      x.costSource == CostSource::Replay ? "replay" : "estimate",
                      printed("%.1f%%", of > 0 ? 100.0 * static_cast<double>(x.costNs) / static_cast<double>(of) : 0.0)
                          .c_str(),
-                     x.costSource == CostSource::Replay ? "the active span" : "wall", x.opCount,
+                     x.costSource == CostSource::Replay ? "the active span" : a.judged.wholeRun() ? "wall" : "judged span", x.opCount,
                      x.opCount == 1 ? "" : "s", printable(x.cause).c_str(), printable(x.fix).c_str());
     }
 }
@@ -431,13 +477,17 @@ void printRunFindings(std::FILE* out, const Run& run, const RunFindings& f)
 
 void printFindings(std::FILE* out, const Trace& trace)
 {
+    printFindings(out, trace, analyzeTrace(trace));
+}
+
+void printFindings(std::FILE* out, const Trace& trace, const std::vector<RunAnalysis>& all)
+{
     if (trace.runs.empty())
         return;
-    const std::vector<RunAnalysis> all = analyzeTrace(trace);
-    std::fprintf(out, "\nFindings (per run: what each engine did, then why copies and kernels do not overlap, "
-                      "largest cost first; docs/profiling.md explains each)\n");
-    for (std::size_t i = 0; i < trace.runs.size(); ++i)
-        printRunFindings(out, trace.runs[i], all[i].findings);
+    std::fprintf(out, "\nFindings (per run: what was judged, what each engine did, then why copies and kernels do "
+                      "not overlap, largest cost first; docs/profiling.md explains each)\n");
+    for (std::size_t i = 0; i < trace.runs.size() && i < all.size(); ++i)
+        printRunFindings(out, trace.runs[i], all[i]);
 }
 
 } // namespace ovs::cli

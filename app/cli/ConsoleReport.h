@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/RunAnalysis.h"
 #include "bench/PeerBench.h"
 
 #include "trace/BandwidthSweep.h"
@@ -39,5 +40,7 @@ void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs);
 // each with its cost in ms and % of wall time, its op count and its fix.
 // Text from the trace is escaped (printable) here, so a caller need not.
 void printFindings(std::FILE* out, const Trace& trace);
+// The same from analyses made already (analyzeTrace with the user's options).
+void printFindings(std::FILE* out, const Trace& trace, const std::vector<RunAnalysis>& analyses);
 
 } // namespace ovs::cli

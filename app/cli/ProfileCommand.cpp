@@ -7,6 +7,7 @@
 #include "bench/BandwidthBench.h"
 #include "devicefactory/DeviceFactory.h"
 #include "io/SameFile.h"
+#include "profile/CaptureRange.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileRun.h"
 #include "formats/TraceJson.h"
@@ -60,8 +61,15 @@ Options:
                       programs of many small ops they cost the most of any record kind (a
                       PyTorch loop of 12,000 ops ran some 20% slower with them; docs/profiling.md).
                       The waits themselves are recorded either way.
+  --capture-range cudaProfilerApi
+                      keep only what the program did between cudaProfilerStart and
+                      cudaProfilerStop (the program is traced throughout; API calls outside,
+                      and the GPU work they enqueued, are dropped from the trace, and the run
+                      says how many). A program that never calls cudaProfilerStart keeps nothing
   --no-link-rate      after a program that copied pageable memory, do not time one pinned
                       copy each way on its GPU (the what-if of pinning needs that rate)
+  --region NAME|REGEX judge the regions of that name (NVTX ranges) or whose whole name the
+                      expression matches, as analyze --region does (the trace keeps everything)
   --help
 
 Ctrl-C stops the program (SIGINT; SIGTERM if it is still running 5 s later; a third Ctrl-C
@@ -86,6 +94,8 @@ struct Options {
     bool quiet = false;
     bool syncRecords = false;
     bool linkRate = true;
+    std::string region;
+    bool captureProfilerRange = false;
     std::vector<std::string> program;
 };
 
@@ -124,6 +134,15 @@ Options parse(const std::vector<std::string>& args, bool* help)
             o.syncRecords = true;
         else if (a == "--no-link-rate")
             o.linkRate = false;
+        else if (a == "--region")
+            o.region = value(a);
+        else if (a == "--capture-range") {
+            const std::string range = value(a);
+            if (range != "cudaProfilerApi")
+                throw ProfileUsageError("--capture-range takes cudaProfilerApi (the range between cudaProfilerStart "
+                                        "and cudaProfilerStop), not '" + range + "'");
+            o.captureProfilerRange = true;
+        }
         else if (a == "--help" || a == "-h")
             *help = true;
         else
@@ -236,9 +255,15 @@ void printSummary(const std::vector<Run>& runs, const std::string& program, cons
 
 // The same findings `analyze` prints, for the trace just recorded: on stderr
 // with the rest of profile's report (the program's own stdout is its own).
-void printProfileFindings(const Trace& trace)
+void printProfileFindings(const Trace& trace, const std::string& region)
 {
-    printFindings(stderr, trace);
+    AnalysisOptions options;
+    options.region = region;
+    std::vector<std::string> notes;
+    const std::vector<RunAnalysis> analyses = analyzeTrace(trace, options, &notes);
+    for (const std::string& note : notes)
+        printError(note);
+    printFindings(stderr, trace, analyses);
 }
 
 int exitStatusOf(ProfileFailure failure)
@@ -323,6 +348,12 @@ int profile(const Options& o)
     trace.tool = std::string("overlapscope-cli ") + OVERLAPSCOPE_VERSION + " profile";
     trace.createdUtc = nowUtc();
     trace.runs = outcome.runs;
+    if (o.captureProfilerRange) {
+        for (Run& run : trace.runs) {
+            const CaptureOutcome captured = keepProfilerRanges(run);
+            run.error += (run.error.empty() ? "" : "; ") + captured.note;
+        }
+    }
     if (o.linkRate)
         measureLinkRate(trace, o.quiet);
     if (!o.quiet)
@@ -335,7 +366,7 @@ int profile(const Options& o)
         return kExitTraceNotWritten;
     }
     if (!o.quiet) {
-        printProfileFindings(trace);
+        printProfileFindings(trace, o.region);
         std::fprintf(stderr, "trace written to %s\n", output.c_str());
     }
     return outcome.status.shellStatus();

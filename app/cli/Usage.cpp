@@ -73,6 +73,11 @@ Other:
   --max-trace-mib N    convert, analyze: read traces up to N MiB (default 2048, at most 4095)
   --json               analyze: the findings, their replayed costs and the what-if, as JSON on stdout
                        (schema: docs/what-if.md)
+  --region NAME|REGEX  analyze: judge the regions of that name (NVTX ranges, profiler steps,
+                       record_function), or whose whole name the regular expression matches: each
+                       one on its own, and from the first to the last. Default: the steps, else the
+                       outermost range around most GPU work, else the steady state (the repeated
+                       GPU work, setup apart; docs/profiling.md, "What is judged")
   --quiet              no progress on stderr
   --help, --version
 
@@ -84,7 +89,7 @@ const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "
                                                 "--sizes",      "--warmups",   "--samples", "-o",
                                                 "--output",     "--to",        "--markdown",
                                                 "--issue-order", "--stream-sync", "--default-stream-op",
-                                                "--loop-allocation", "--max-trace-mib"};
+                                                "--loop-allocation", "--max-trace-mib", "--region"};
 const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
                                                "--version", "--no-op-timing", "--list", "--json"};
 

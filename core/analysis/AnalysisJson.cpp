@@ -1,5 +1,6 @@
 #include "analysis/AnalysisJson.h"
 
+#include "base/Saturating.h"
 #include "io/JsonWriter.h"
 
 namespace ovs {
@@ -20,10 +21,11 @@ void fixList(JsonWriter& w, FixSet fixes)
     w.endArray();
 }
 
-std::string kindOf(const Finding& f)
+// "one-stream+host-sync": a combined finding's parts joined.
+std::string joinedKind(FindingKind kind, const std::vector<FindingKind>& also)
 {
-    std::string id = kindId(f.kind);
-    for (FindingKind k : f.alsoKinds)
+    std::string id = kindId(kind);
+    for (FindingKind k : also)
         id += std::string("+") + kindId(k);
     return id;
 }
@@ -32,7 +34,7 @@ void finding(JsonWriter& w, const Finding& f)
 {
     w.beginObject();
     w.key("kind");
-    w.value(kindOf(f));
+    w.value(joinedKind(f.kind, f.alsoKinds));
     w.key("costMs");
     w.value(toMs(f.costNs));
     w.key("costSource");
@@ -75,6 +77,71 @@ void whatIf(JsonWriter& w, const WhatIfSummary& s)
     w.endObject();
 }
 
+void judged(JsonWriter& w, const Run& run, const JudgedSpan& j)
+{
+    w.beginObject();
+    w.key("basis");
+    w.value(toString(j.basis));
+    w.key("label");
+    w.value(j.label);
+    w.key("beginMs");
+    w.value(toMs(saturatingSub(j.span.beginNs, run.timedBeginNs)));
+    w.key("endMs");
+    w.value(toMs(saturatingSub(j.span.endNs, run.timedBeginNs)));
+    w.key("setupMs");
+    w.value(toMs(spanNs(j.setup.beginNs, j.setup.endNs)));
+    w.key("setup");
+    w.value(j.setupText);
+    w.key("why");
+    w.value(j.whyWhole);
+    w.endObject();
+}
+
+void regions(JsonWriter& w, const Run& run, const std::vector<RegionJudgement>& all)
+{
+    w.beginArray();
+    for (const RegionJudgement& r : all) {
+        w.beginObject();
+        w.key("name");
+        w.value(r.group.name);
+        w.key("count");
+        w.value(static_cast<std::uint64_t>(r.instancesFound));
+        w.key("judged");
+        w.value(static_cast<std::uint64_t>(r.group.regions.size()));
+        w.key("medianMs");
+        w.value(toMs(r.medianNs));
+        w.key("slowestMs");
+        w.value(toMs(r.slowestNs));
+        w.key("slowest");
+        w.value(run.regions[r.slowestRegion].name);
+        w.key("allFixesSavingMs");
+        w.value(r.medianAllFixesSavingNs < 0 ? -1.0 : toMs(r.medianAllFixesSavingNs));
+        w.key("bound");
+        w.value(toString(r.bound));
+        w.key("findings");
+        w.beginArray();
+        for (const CommonFinding& c : r.common) {
+            w.beginObject();
+            w.key("kind");
+            w.value(joinedKind(c.kind, c.alsoKinds));
+            w.key("instances");
+            w.value(c.instances);
+            w.key("medianCostMs");
+            w.value(toMs(c.medianCostNs));
+            w.key("costSource");
+            w.value(c.costSource == CostSource::Replay ? "replay" : "estimate");
+            w.key("cause");
+            w.value(c.cause);
+            w.key("fix");
+            w.value(c.fix);
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+}
+
 } // namespace
 
 std::string analysisJson(const Trace& trace, const std::vector<RunAnalysis>& analyses)
@@ -100,6 +167,8 @@ std::string analysisJson(const Trace& trace, const std::vector<RunAnalysis>& ana
         w.value(toMs(f.wallNs));
         w.key("activeSpanMs");
         w.value(toMs(f.activeNs));
+        w.key("judged");
+        judged(w, run, analyses[i].judged);
         w.key("findings");
         w.beginArray();
         for (const Finding& x : f.findings)
@@ -107,6 +176,8 @@ std::string analysisJson(const Trace& trace, const std::vector<RunAnalysis>& ana
         w.endArray();
         w.key("whatIf");
         whatIf(w, f.whatIf);
+        w.key("regions");
+        regions(w, run, analyses[i].regions);
         w.endObject();
     }
     w.endArray();

@@ -1,5 +1,7 @@
 #include "analysis/Diagnosis.h"
 
+#include "base/Thresholds.h"
+
 #include "analysis/NumberText.h"
 #include "analysis/OverlapWords.h"
 
@@ -13,17 +15,8 @@ namespace ovs {
 
 namespace {
 
-// Below this share of the wall time two activities count as never
-// overlapping: host and GPU clocks are aligned to about a microsecond, so a
-// recording of strictly sequential work can still show slivers of overlap.
-constexpr double kNoOverlapShare = 0.005;
-// Under this, no resource is busy enough to be what limits the run.
-constexpr double kBusyEnough = 0.5;
-// Queueing worth a clause: copies waited this share of the wall time.
-constexpr double kQueueWorthSaying = 0.05;
-// The most staging threads worth suggesting: host memory bandwidth runs out
-// well before the core count does.
-constexpr int kMaxSuggestedThreads = 8;
+// The thresholds are in base/Thresholds.h, with every other one.
+using namespace thresholds;
 
 std::string percent(double share)
 {
@@ -67,13 +60,13 @@ std::string distancePhrase(const Bounds& bounds)
     // A run cannot beat its bound; one that reads below it beat the rates it
     // was judged by (a sweep median the run's copies bettered by a little),
     // so it is at the bound, not faster than possible.
-    if (bounds.distance < 1.005)
+    if (bounds.distance < kAtBound)
         return "at the " + name;
     // Beyond this the figure says nothing a reader can use, and from a trace
     // with inconsistent parameters it can reach absurd sizes.
     if (bounds.distance > 1000)
         return "over 1000x the " + name;
-    if (bounds.distance > 1.0 && bounds.distance <= 1.15)
+    if (bounds.distance > 1.0 && bounds.distance <= kNearBoundWords)
         return "within " + formatted("%.0f%%", std::max(1.0, std::round(100.0 * (bounds.distance - 1.0)))) + " of the "
                + name;
     return formatted("%.2fx", bounds.distance) + " the " + name;
@@ -119,7 +112,7 @@ std::string serializedSentence(const RunMetrics& m, const Bounds& bounds, const 
         const KindThroughput& down = m.kind(OpKind::Download);
         if (down.memory == HostMemoryKind::Pageable && top.what == withMemory(down.memory, "downloads")
             && rates.pageableD2HGBps > 0
-            && down.gbps() < 0.5 * rates.pageableD2HGBps)
+            && down.gbps() < kColdPageShare * rates.pageableD2HGBps)
             s += " (" + rate(rates.pageableD2HGBps) + " into warm memory: the copy faults in fresh pages)";
     }
     if (const std::string distance = distancePhrase(bounds); !distance.empty())
@@ -227,7 +220,7 @@ std::string latencySentence(const Run& run, const RunMetrics& m, const Bounds& b
     const double fillDrain =
         bounds.transferNs > 0 ? share(saturatingSub(bounds.transferNs, steady), bounds.transferNs) : 0.0;
     const int depth = std::max({1, m.streams, run.params.slotCount});
-    if (bounds.chunks < 2 * std::int64_t(depth) || fillDrain > 0.25)
+    if (bounds.chunks < 2 * std::int64_t(depth) || fillDrain > kFillDrainShare)
         s += "; " + std::to_string(bounds.chunks) + " chunks are too few to fill a " + std::to_string(depth)
              + "-deep pipeline: use more, smaller chunks";
     else

@@ -7,6 +7,7 @@
 #include "base/Thresholds.h"
 #include "replay/RunGraphBuilder.h"
 #include "base/Saturating.h"
+#include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <array>
@@ -56,12 +57,10 @@ bool isCopy(OpKind kind)
     return kind == OpKind::Upload || kind == OpKind::Download;
 }
 
-// The interval an op held its engine: engine times where known (see RunMetrics).
+// The interval an op held its engine: engine times where known (OpTimes.h).
 Interval engineInterval(const Op& op)
 {
-    if (isGpuOp(op.kind) && op.hasExec())
-        return {op.execStartNs, op.execEndNs};
-    return {op.startNs, op.endNs};
+    return {busyBeginNs(op), busyEndNs(op)};
 }
 
 // The CUDA ordinal a lane's name gives ("GPU 1 stream 7", "GPU 0 default
@@ -192,21 +191,25 @@ Finding makeFinding(FindingKind kind, std::vector<std::uint32_t> ops, int device
 
 struct DeviceWork {
     int device = 0;
-    IntervalSet busy; // every GPU op of the device, clipped to the timed region
+    IntervalSet busy; // every GPU op of the device, clipped to the judged span
     std::map<int, std::vector<std::uint32_t>> laneOps; // stream lane -> its GPU ops in the region
     DeviceActivity activity;
 };
 
 struct Context {
-    Context(const Run& r, const RunMetrics& m, const TransferRates& t) : run(r), metrics(m), rates(t) {}
+    Context(const Run& r, const RunMetrics& m, const TransferRates& t, Interval s)
+        : run(r), metrics(m), rates(t), span(s)
+    {
+    }
     const Run& run;
     const RunMetrics& metrics;
     const TransferRates& rates;
+    Interval span; // the judged span (JudgedSpan.h): the run's timed region or its loop
     std::int64_t wallNs = 0;
     std::vector<DeviceWork> devices;       // by ordinal
     std::vector<int> laneDevice;           // per lane
     IntervalSet gpuBusy;                   // all devices together
-    IntervalSet gpuIdle;                   // the timed region minus gpuBusy
+    IntervalSet gpuIdle;                   // the judged span minus gpuBusy
     std::unordered_map<std::uint32_t, std::uint32_t> gpuOpOf;  // correlation -> GPU op
     std::unordered_map<std::uint32_t, std::uint32_t> callOf;   // correlation -> API call (ApiCall or role op)
     std::vector<std::uint32_t> hostOps;    // ops on host lanes in the region, in time order
@@ -216,7 +219,12 @@ struct Context {
     // guard their estimates (the replay's 2% rule decides).
     bool replayed = false;
 
-    bool inRegion(const Op& op) const { return op.startNs >= run.timedBeginNs && op.startNs < run.timedEndNs; }
+    bool inRegion(const Op& op) const { return op.startNs >= span.beginNs && op.startNs < span.endNs; }
+    // What the span is called in the findings' words.
+    const char* spanWords() const
+    {
+        return span.beginNs == run.timedBeginNs && span.endNs == run.timedEndNs ? "the timed region" : "the judged span";
+    }
     bool interleaved(const Op& op) const
     {
         // GPU work both before the call and at or after its end.
@@ -225,10 +233,10 @@ struct Context {
     }
 };
 
-Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& rates, Interval span)
 {
-    Context c(run, metrics, rates);
-    c.wallNs = spanNs(run.timedBeginNs, run.timedEndNs);
+    Context c(run, metrics, rates, span);
+    c.wallNs = spanNs(span.beginNs, span.endNs);
     c.laneDevice.resize(run.lanes.size());
     // A run that knows its devices says on each lane; imported ones only in names.
     for (std::size_t i = 0; i < run.lanes.size(); ++i)
@@ -263,10 +271,10 @@ Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& r
     });
 
     const auto clip = [&](std::vector<Interval> v) {
-        return IntervalSet(std::move(v)).clipped(run.timedBeginNs, run.timedEndNs);
+        return IntervalSet(std::move(v)).clipped(span.beginNs, span.endNs);
     };
     c.gpuBusy = clip(std::move(all));
-    c.gpuIdle = complement(c.gpuBusy, run.timedBeginNs, run.timedEndNs);
+    c.gpuIdle = complement(c.gpuBusy, span.beginNs, span.endNs);
     for (auto& [device, kinds] : perKind) {
         DeviceWork w;
         w.device = device;
@@ -394,7 +402,7 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
             }
     if (copies.empty())
         return;
-    const IntervalSet pageable = IntervalSet(std::move(intervals)).clipped(run.timedBeginNs, run.timedEndNs);
+    const IntervalSet pageable = IntervalSet(std::move(intervals)).clipped(c.span.beginNs, c.span.endNs);
     const std::int64_t gpuBusy = c.gpuBusy.length();
     if (gpuBusy <= 0 || static_cast<double>(pageable.length()) < kMinPageableShare * static_cast<double>(gpuBusy))
         return;
@@ -772,7 +780,7 @@ void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding
     if (bound > 0 && static_cast<double>(c.wallNs) < kNearBound * static_cast<double>(bound))
         return;
     const std::int64_t waited =
-        IntervalSet(std::move(waits)).clipped(c.run.timedBeginNs, c.run.timedEndNs).length();
+        IntervalSet(std::move(waits)).clipped(c.span.beginNs, c.span.endNs).length();
     f.costNs = capped(std::min(waited, saturatingSub(c.wallNs, bound)), c.wallNs);
     std::string what;
     if (up)
@@ -842,7 +850,7 @@ Finding generalBound(const Context& c, DiagnosisKind& kind)
         busy = std::max(busy, a.busyNs);
     }
     if (c.wallNs <= 0 || busy <= 0) {
-        f.cause = "no GPU work in the timed region: nothing to bound";
+        f.cause = std::string("no GPU work in ") + c.spanWords() + ": nothing to bound";
         f.fix = "profile a part of the program that runs CUDA work";
         return f;
     }
@@ -855,7 +863,7 @@ Finding generalBound(const Context& c, DiagnosisKind& kind)
     // the GPU's work could take were everything else hidden under it.
     f.costNs = capped(saturatingSub(c.wallNs, bound), c.wallNs);
     const double distance = bound > 0 ? static_cast<double>(c.wallNs) / static_cast<double>(bound) : 0.0;
-    f.cause = what + ": the GPU idles " + percentOf(idle, c.wallNs) + " of the timed region ("
+    f.cause = what + ": the GPU idles " + percentOf(idle, c.wallNs) + " of " + c.spanWords() + " ("
               + ms(c.wallNs) + "); copies' busiest engine " + ms(transfer) + ", kernels " + ms(compute) + "; "
               + formatted("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
     if (host)
@@ -1024,11 +1032,11 @@ const char* toString(FindingKind kind)
 }
 
 RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Bounds& bounds,
-                         const Diagnosis& diagnosis)
+                         const Diagnosis& diagnosis, Interval span)
 {
     RunFindings result;
-    Context c = gather(run, metrics, rates);
-    WhatIf whatIf(run, rates);
+    Context c = gather(run, metrics, rates, span);
+    WhatIf whatIf(run, rates, span);
     c.replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
     result.wallNs = c.wallNs;
     for (const DeviceWork& w : c.devices)

@@ -81,7 +81,7 @@ struct Finding {
     std::vector<FindingKind> alsoKinds;
 };
 
-// What one device's engines did in the run's timed region. Busy times are
+// What one device's engines did in the judged span. Busy times are
 // unions (two streams' copies at once count once), clipped to the region.
 struct DeviceActivity {
     int device = 0;    // CUDA ordinal from the lane names ("GPU 1 stream 7"); 0 when they name none
@@ -120,11 +120,12 @@ struct RunFindings {
     WhatIfSummary whatIf;
 };
 
-// The findings of one run. `metrics`, `bounds` and `diagnosis` are the run's
-// own (RunAnalysis computes them once); for a pipeline run the Bound finding
-// is its diagnosis.
+// The findings of one run over `span`, the judged span (JudgedSpan.h).
+// `metrics`, `bounds` and `diagnosis` are the run's own over the same span
+// (RunAnalysis computes them once); for a pipeline run the Bound finding is
+// its diagnosis.
 RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates,
-                         const Bounds& bounds, const Diagnosis& diagnosis);
+                         const Bounds& bounds, const Diagnosis& diagnosis, Interval span);
 
 // All of it from a run and its trace's bandwidth sweeps (rates of the same
 // device come from there): runs analyzeRun and returns its findings.

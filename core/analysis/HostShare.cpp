@@ -1,6 +1,9 @@
 #include "analysis/HostShare.h"
 
+#include "base/Thresholds.h"
+
 #include "analysis/IntervalSet.h"
+#include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,11 +13,7 @@ namespace ovs {
 
 namespace {
 
-// Together at this share of alone or better, a GPU was not held back by the
-// host. Not closer to 1: a GPU alone also loses some of its one-way rate to
-// its own downloads (the link's two directions share it) and to per-copy
-// latency, which the single-device rate does not include.
-constexpr double kUnhindered = 0.7;
+using thresholds::kUnhindered; // base/Thresholds.h
 
 std::string gbpsText(double gbps)
 {
@@ -78,7 +77,7 @@ HostShare analyseHostShare(const Run& run, const std::vector<BandwidthSweep>& sw
         const Lane& lane = run.lanes[op.lane];
         if (lane.device >= n)
             continue;
-        const Interval interval = op.hasExec() ? Interval{op.execStartNs, op.execEndNs} : Interval{op.startNs, op.endNs};
+        const Interval interval{busyBeginNs(op), busyEndNs(op)};
         busy[lane.device].push_back(interval);
         all.push_back(interval);
         share.devices[lane.device].bytes += op.bytes;

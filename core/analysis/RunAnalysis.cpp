@@ -1,6 +1,9 @@
 #include "analysis/RunAnalysis.h"
 
+#include "analysis/RegionJudgement.h"
 #include "base/Saturating.h"
+
+#include <algorithm>
 
 namespace ovs {
 
@@ -13,31 +16,78 @@ std::int64_t wallOf(const Run& run)
 
 } // namespace
 
-RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* serializedBaseline)
+RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged)
 {
     RunAnalysis a;
-    a.rates = transferRatesFor(run, sweeps);
-    a.metrics = computeMetrics(run, a.rates);
+    a.judged = judged;
+    a.rates = rates;
+    a.metrics = computeMetrics(run, a.rates, judged.span);
     // A partial run's ops say nothing about how fast the whole would go, and
     // the pipeline model (chunks, slots) fits only our pipelines: any other
     // run is bounded by the general analysis (its Bound finding).
     if (run.status == RunStatus::Completed && isPipelineRun(run))
         a.bounds = computeBounds(run, a.metrics, a.rates);
     a.diagnosis = diagnose(run, a.metrics, a.bounds, a.rates);
-    a.findings = findFindings(run, a.metrics, a.rates, a.bounds, a.diagnosis);
+    a.findings = findFindings(run, a.metrics, a.rates, a.bounds, a.diagnosis, judged.span);
     // One path: the diagnosis is the findings' bound (for our pipelines the
     // same diagnosis; for any other run the general bound).
     a.diagnosis = a.findings.boundDiagnosis;
+    return a;
+}
+
+RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* serializedBaseline)
+{
+    return analyzeRun(run, sweeps, serializedBaseline, AnalysisOptions{});
+}
+
+RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* serializedBaseline,
+                       const AnalysisOptions& options, std::string* note)
+{
+    const TransferRates rates = transferRatesFor(run, sweeps);
+    JudgedSpan judged = judgedSpan(run);
+    std::vector<RegionGroup> groups;
+    if (!options.region.empty()) {
+        std::string error;
+        groups = regionGroupsMatching(run, options.region, &error);
+        if (!groups.empty()) {
+            RegionGroup all{groups.size() == 1 ? groups.front().name : options.region, {}};
+            for (const RegionGroup& g : groups)
+                all.regions.insert(all.regions.end(), g.regions.begin(), g.regions.end());
+            std::sort(all.regions.begin(), all.regions.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return run.regions[a].beginNs < run.regions[b].beginNs;
+            });
+            judged = judgedSpanOf(run, all, /*leaveOutWarmUp=*/false);
+        } else if (note) {
+            *note = run.name + ": " + (error.empty() ? "no region matches '" + options.region + "'" : error)
+                    + "; judged by the default rule (" + judged.label + ")";
+        }
+    } else if (judged.basis == JudgedSpan::Basis::Regions) {
+        groups.push_back(judged.group);
+    }
+    RunAnalysis a = analyzeSpan(run, rates, judged);
     a.speedup = speedupOver(serializedBaseline, run);
+    for (const RegionGroup& g : groups)
+        if (g.regions.size() >= 2)
+            a.regions.push_back(judgeRegionGroup(run, rates, g));
     return a;
 }
 
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace)
 {
+    return analyzeTrace(trace, AnalysisOptions{});
+}
+
+std::vector<RunAnalysis> analyzeTrace(const Trace& trace, const AnalysisOptions& options,
+                                      std::vector<std::string>* notes)
+{
     std::vector<RunAnalysis> all;
     all.reserve(trace.runs.size());
-    for (const Run& run : trace.runs)
-        all.push_back(analyzeRun(run, trace.sweeps, findSerializedBaseline(trace.runs, run)));
+    for (const Run& run : trace.runs) {
+        std::string note;
+        all.push_back(analyzeRun(run, trace.sweeps, findSerializedBaseline(trace.runs, run), options, &note));
+        if (notes && !note.empty())
+            notes->push_back(std::move(note));
+    }
     return all;
 }
 

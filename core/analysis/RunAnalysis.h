@@ -3,6 +3,8 @@
 #include "analysis/Bounds.h"
 #include "analysis/Diagnosis.h"
 #include "analysis/Findings.h"
+#include "analysis/JudgedSpan.h"
+#include "analysis/RegionJudgement.h"
 #include "analysis/RunMetrics.h"
 #include "analysis/TransferRates.h"
 #include "trace/BandwidthSweep.h"
@@ -27,6 +29,9 @@ struct Speedup {
 // Everything the analysis says about one run; the CLI and the GUI both show
 // this, so they never disagree.
 struct RunAnalysis {
+    // What was judged (every number below is over it): the loop, not the
+    // process (JudgedSpan.h).
+    JudgedSpan judged;
     TransferRates rates;
     RunMetrics metrics;
     Bounds bounds; // empty (distance 0) for runs that did not complete
@@ -35,13 +40,32 @@ struct RunAnalysis {
     // finding is `diagnosis`.
     RunFindings findings;
     Speedup speedup;
+    // The judged region groups, each instance on its own: the steps (or the
+    // outermost repeated range) by default, the groups `--region` names.
+    std::vector<RegionJudgement> regions;
+};
+
+// What the caller asks to judge.
+struct AnalysisOptions {
+    // `--region NAME|REGEX`: judge the regions of that name (or whose names
+    // match); empty: the default rule (JudgedSpan.h).
+    std::string region;
 };
 
 // `sweeps`: the trace's bandwidth sweeps (rates of the same device come from
 // there); `serializedBaseline`: see findSerializedBaseline.
 RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* serializedBaseline);
+// With options: a `region` no region of the run matches leaves the run judged
+// by the default rule and says so in `note` (and an invalid expression, why).
+RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* serializedBaseline,
+                       const AnalysisOptions& options, std::string* note = nullptr);
+// The analysis of one span of the run only: no region groups (the per
+// instance judgements are made of these).
+RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged);
 // Every run of the trace, each against its own baseline, in the trace's order.
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace);
+std::vector<RunAnalysis> analyzeTrace(const Trace& trace, const AnalysisOptions& options,
+                                      std::vector<std::string>* notes = nullptr);
 
 // True when `candidate` is a completed serialized run of the same workload as
 // `run` (device, chunk count and size, kernel repeats): a speedup never mixes

@@ -2,6 +2,7 @@
 
 #include "analysis/IntervalSet.h"
 #include "base/Saturating.h"
+#include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <map>
@@ -17,14 +18,12 @@ namespace {
 // the wait behind another stream's op.
 Interval busyInterval(const Op& op)
 {
-    if (isGpuOp(op.kind) && op.hasExec())
-        return {op.execStartNs, op.execEndNs};
-    return {op.startNs, op.endNs};
+    return {busyBeginNs(op), busyEndNs(op)};
 }
 
-bool inTimedRegion(const Run& run, const Op& op)
+bool inSpan(Interval span, const Op& op)
 {
-    return op.startNs >= run.timedBeginNs && op.startNs < run.timedEndNs;
+    return op.startNs >= span.beginNs && op.startNs < span.endNs;
 }
 
 double percentOf(std::int64_t part, std::int64_t whole)
@@ -67,14 +66,14 @@ double availableRate(OpKind kind, HostMemoryKind memory, const TransferRates& ra
     }
 }
 
-QueueWait queueWait(const Run& run, OpKind kind, std::int64_t wallNs)
+QueueWait queueWait(const Run& run, Interval span, OpKind kind, std::int64_t wallNs)
 {
     std::map<int, std::int64_t> perStream;
     for (const Op& op : run.ops)
-        if (op.kind == kind && op.hasExec() && inTimedRegion(run, op))
+        if (op.kind == kind && op.hasExec() && inSpan(span, op))
             // Only the wait inside the timed region counts against its wall time.
             perStream[op.lane] = saturatingAdd(perStream[op.lane],
-                                               spanNs(op.startNs, std::min(op.execStartNs, run.timedEndNs)));
+                                               spanNs(op.startNs, std::min(op.execStartNs, span.endNs)));
     QueueWait wait;
     for (const auto& [lane, ns] : perStream) {
         wait.ns = saturatingAdd(wait.ns, ns);
@@ -90,8 +89,13 @@ QueueWait queueWait(const Run& run, OpKind kind, std::int64_t wallNs)
 
 RunMetrics computeMetrics(const Run& run, const TransferRates& rates)
 {
+    return computeMetrics(run, rates, {run.timedBeginNs, run.timedEndNs});
+}
+
+RunMetrics computeMetrics(const Run& run, const TransferRates& rates, Interval span)
+{
     RunMetrics m;
-    m.wallNs = spanNs(run.timedBeginNs, run.timedEndNs);
+    m.wallNs = spanNs(span.beginNs, span.endNs);
 
     int mainHostLane = -1;
     for (std::size_t i = 0; i < run.lanes.size() && mainHostLane < 0; ++i)
@@ -104,7 +108,7 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates)
     std::set<int> streams, stagingLanes;
     const double repeats = std::max(1, run.params.kernelRepeats);
     for (const Op& op : run.ops) {
-        if (!inTimedRegion(run, op))
+        if (!inSpan(span, op))
             continue;
         const Interval interval = busyInterval(op);
         const auto k = static_cast<std::size_t>(op.kind);
@@ -148,7 +152,7 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates)
     // Intervals may reach past the timed region (a copy the timer's end
     // waited for is inside it, but a drain can straddle it): clip them.
     const auto clip = [&](std::vector<Interval> v) {
-        return IntervalSet(std::move(v)).clipped(run.timedBeginNs, run.timedEndNs);
+        return IntervalSet(std::move(v)).clipped(span.beginNs, span.endNs);
     };
     const IntervalSet h2d = clip(std::move(uploads));
     const IntervalSet d2h = clip(std::move(downloads));
@@ -179,8 +183,8 @@ RunMetrics computeMetrics(const Run& run, const TransferRates& rates)
             t.ofRate = t.gbps() / available;
     }
 
-    m.h2dQueue = queueWait(run, OpKind::Upload, m.wallNs);
-    m.d2hQueue = queueWait(run, OpKind::Download, m.wallNs);
+    m.h2dQueue = queueWait(run, span, OpKind::Upload, m.wallNs);
+    m.d2hQueue = queueWait(run, span, OpKind::Download, m.wallNs);
     return m;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/IntervalSet.h"
 #include "analysis/TransferRates.h"
 #include "trace/Run.h"
 
@@ -77,6 +78,9 @@ struct RunMetrics {
 };
 
 // The speedup over a baseline is not here: RunAnalysis holds it (speedupOver).
+// Over the run's timed region, or over `span` (the judged span: JudgedSpan.h):
+// ops that begin in it, their intervals clipped to it.
 RunMetrics computeMetrics(const Run& run, const TransferRates& rates);
+RunMetrics computeMetrics(const Run& run, const TransferRates& rates, Interval span);
 
 } // namespace ovs

@@ -1,6 +1,7 @@
 #include "analysis/TransferRates.h"
 
 #include "base/Saturating.h"
+#include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <optional>
@@ -17,7 +18,7 @@ double gbps(std::uint64_t bytes, std::int64_t ns)
 
 std::int64_t engineNs(const Op& op)
 {
-    return op.hasExec() ? spanNs(op.execStartNs, op.execEndNs) : spanNs(op.startNs, op.endNs);
+    return spanNs(busyBeginNs(op), busyEndNs(op));
 }
 
 bool isPageable(HostMemoryKind memory)

@@ -26,14 +26,16 @@ std::string modelWords(const RunGraph& g)
 
 } // namespace
 
-WhatIf::WhatIf(const Run& run, const TransferRates& rates)
+WhatIf::WhatIf(const Run& run, const TransferRates& rates) : WhatIf(run, rates, {run.timedBeginNs, run.timedEndNs}) {}
+
+WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
 {
     m_rates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps};
     if (run.timing == kWallOnlyTiming) {
         m_summary.why = "the run has no op timing";
         return;
     }
-    GraphBuild build = buildRunGraph(run);
+    GraphBuild build = buildRunGraph(run, span.beginNs, span.endNs);
     if (!build.graph) {
         m_summary.why = build.why;
         return;
@@ -85,9 +87,9 @@ void WhatIf::setAllFixes(FixSet fixes)
     m_summary.allFixesSpanNs = span < 0 ? m_summary.replaySpanNs : span;
 }
 
-std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, std::string* why)
+std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, Interval span, std::string* why)
 {
-    const WhatIf whatIf(run, rates);
+    const WhatIf whatIf(run, rates, span);
     if (!whatIf.summary().replayed) {
         if (why)
             *why = whatIf.summary().why;
@@ -107,8 +109,8 @@ std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet 
     out.moreDevices = run.moreDevices;
     out.params = run.params;
     out.timing = "replay";
-    out.timedBeginNs = run.timedBeginNs;
-    out.timedEndNs = run.timedEndNs;
+    out.timedBeginNs = span.beginNs;
+    out.timedEndNs = span.endNs;
     out.verification.message = "a replay of " + run.name + ": nothing ran, nothing to verify";
     out.lanes = fixed.lanes;
     out.names = run.names;

@@ -6,6 +6,7 @@
 // saves in the replay. Qt-free and deterministic: the window calls these on
 // a worker thread.
 
+#include "analysis/IntervalSet.h"
 #include "analysis/TransferRates.h"
 #include "replay/Fix.h"
 #include "replay/FixTransforms.h"
@@ -34,7 +35,10 @@ struct WhatIfSummary {
 // A run's graph and its unchanged replay, built once; replays it with fixes.
 class WhatIf {
 public:
+    // Over the run's timed region, or over `span`, the judged span
+    // (JudgedSpan.h): the graph holds the ops that begin in it.
     WhatIf(const Run& run, const TransferRates& rates);
+    WhatIf(const Run& run, const TransferRates& rates, Interval span);
 
     const WhatIfSummary& summary() const { return m_summary; }
     // The graph; nullptr where it could not be built.
@@ -66,6 +70,8 @@ private:
 // left out, and ops a fix moves to another stream on that stream's lane
 // (added where the run has none). Named "what if: <fixes>", timing "replay".
 // nullopt, with *why set, where the run cannot be replayed.
-std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, std::string* why = nullptr);
+// `span`: the judged span the findings were made over (RunAnalysis::judged).
+std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, Interval span,
+                             std::string* why = nullptr);
 
 } // namespace ovs

@@ -74,4 +74,54 @@ inline constexpr double kSynergyFactor = 1.5;
 // and the kernels: three streams keep all three busy).
 inline constexpr int kWhatIfStreams = 3;
 
+// ---- Our pipelines' diagnosis (core/analysis/Diagnosis.cpp) and host shares
+
+// Below this share of the wall time two activities count as never
+// overlapping: host and GPU clocks are aligned to about a microsecond, so a
+// recording of strictly sequential work can still show slivers of overlap.
+inline constexpr double kNoOverlapShare = 0.005;
+// Under this, no resource is busy enough to be what limits the run.
+inline constexpr double kBusyEnough = 0.5;
+// Queueing worth a clause: copies waited this share of the wall time.
+inline constexpr double kQueueWorthSaying = 0.05;
+// The most staging threads worth suggesting: host memory bandwidth runs out
+// well before the core count does.
+inline constexpr int kMaxSuggestedThreads = 8;
+// A run this close to its bound (wall / bound) is at it: one that reads a
+// little below it beat the rates it was judged by (a sweep median its copies
+// bettered), not the bound.
+inline constexpr double kAtBound = 1.005;
+// Up to this distance the run is "within N%" of its bound, in words.
+inline constexpr double kNearBoundWords = 1.15;
+// A pageable download this much slower than into warm memory is paying for
+// the OS to map and zero the fresh pages it writes.
+inline constexpr double kColdPageShare = 0.5;
+// A transfer bound whose fill and drain (the part that is not the steady
+// state) is over this share has too few chunks for its pipeline's depth.
+inline constexpr double kFillDrainShare = 0.25;
+// Together at this share of alone or better, a GPU was not held back by the
+// host (HostShare.cpp). Not closer to 1: a GPU alone also loses some of its
+// one-way rate to its own downloads (the link's two directions share it) and
+// to per-copy latency, which the single-device rate does not include.
+inline constexpr double kUnhindered = 0.7;
+
+// ---- What is judged (core/analysis/JudgedSpan.cpp)
+
+// The steady state needs a GPU op that recurs at least this often (a loop of
+// three chunks); less is no loop to find.
+inline constexpr int kSteadyStateMinRepeats = 3;
+// An op belongs to the loop when it recurs at least a quarter as often as the
+// most frequent op (a loop's upload, kernel and download recur alike; a
+// setup memset or warm-up kernel once or twice).
+inline constexpr int kSteadyStateShareOfMost = 4;
+// A steady state this close to the whole timed region is the whole region:
+// there is no setup worth leaving out.
+inline constexpr double kSteadyStateWholeShare = 0.97;
+// An outermost range group (NVTX, record_function) is judged by default when
+// at least this share of the GPU ops were enqueued inside it.
+inline constexpr double kRegionShareOfGpuOps = 0.5;
+// A first step this many times slower than the median of the others is
+// warm-up (allocations, lazy loading), counted with the setup.
+inline constexpr double kWarmUpStepFactor = 1.5;
+
 } // namespace ovs::thresholds

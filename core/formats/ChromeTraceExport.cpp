@@ -154,6 +154,76 @@ void writeOpEvent(JsonWriter& w, const Op& op, int pid)
     w.endObject();
 }
 
+// A run's regions without a thread (a profiler range, a step) get a track of
+// their own after the lanes, in the process of the run's host threads.
+int regionTrackTid(const Run& run) { return static_cast<int>(run.lanes.size()) + 1; }
+
+bool hasRegionsWithoutLane(const Run& run)
+{
+    for (const Region& region : run.regions)
+        if (region.lane == Region::kNoLane || region.lane >= run.lanes.size())
+            return true;
+    return false;
+}
+
+void writeRegionTrackMetadata(JsonWriter& w, const Run& run, int pid)
+{
+    const int tid = regionTrackTid(run);
+    w.beginObject();
+    metadataEvent(w, "thread_name", pid, tid);
+    w.key("args");
+    w.beginObject();
+    w.member("name", "regions");
+    w.endObject();
+    w.endObject();
+    w.beginObject();
+    metadataEvent(w, "thread_sort_index", pid, tid);
+    w.key("args");
+    w.beginObject();
+    w.member("sort_index", tid - 1);
+    w.endObject();
+    w.endObject();
+}
+
+// A region is a complete event on its thread's track, so the viewer nests it
+// with the thread's ops (an NVTX range around the API calls made inside it)
+// and with the regions inside it. Regions are written before the ops and in
+// (begin, depth) order, the enclosing one first: viewers that break ties in
+// file order then still put the parent above its children.
+void writeRegionEvent(JsonWriter& w, const Region& region, int pid, int tid)
+{
+    w.beginObject();
+    w.member("name", region.name);
+    w.member("cat", "region");
+    w.member("ph", "X");
+    w.member("pid", pid);
+    w.member("tid", tid);
+    w.key("ts");
+    w.decimal(region.beginNs, kMicrosecondDecimals);
+    w.key("dur");
+    w.decimal(saturatingSub(region.endNs, region.beginNs), kMicrosecondDecimals);
+    w.key("args");
+    w.beginObject();
+    w.member("source", toString(region.source));
+    w.member("depth", static_cast<int>(region.depth));
+    w.endObject();
+    w.endObject();
+}
+
+void writeRegions(JsonWriter& w, const Run& run, const std::vector<int>& lanePid, int hostPid)
+{
+    if (run.regions.empty())
+        return;
+    if (hasRegionsWithoutLane(run))
+        writeRegionTrackMetadata(w, run, hostPid);
+    for (const Region& region : run.regions) {
+        if (region.lane < lanePid.size())
+            writeRegionEvent(w, region, lanePid[region.lane], static_cast<int>(region.lane) + 1);
+        else
+            writeRegionEvent(w, region, hostPid, regionTrackTid(run));
+    }
+}
+
 void writeSweeps(JsonWriter& w, const Trace& trace)
 {
     w.beginArray();
@@ -189,7 +259,10 @@ void writeChromeJson(JsonWriter& w, const Trace& trace)
     w.beginArray();
     int nextPid = 1;
     for (const Run& run : trace.runs) {
+        // The run's first process is its only one, or its host threads'.
+        const int hostPid = nextPid;
         const std::vector<int> lanePid = writeRunMetadata(w, run, nextPid);
+        writeRegions(w, run, lanePid, hostPid);
         for (const auto& op : run.ops)
             writeOpEvent(w, op, op.lane < lanePid.size() ? lanePid[op.lane] : lanePid.empty() ? nextPid - 1 : lanePid[0]);
     }

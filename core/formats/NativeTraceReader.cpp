@@ -1,6 +1,7 @@
 #include "formats/NativeTraceReader.h"
 
 #include "base/MessageText.h"
+#include "formats/RegionRowReader.h"
 
 #include <algorithm>
 #include <limits>
@@ -664,6 +665,7 @@ private:
         Run run;
         Fields fields(m_json, "run " + std::to_string(index));
         OpReader ops(m_json, run, index, m_version, false);
+        RegionRowReader regions(m_json, [&run, index] { return describeRun(index, run.name); });
         bool lanesRead = false;
         m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
             if (key == "name") {
@@ -724,6 +726,15 @@ private:
                 run.ops.reserve(count);
                 OpReader reader(m_json, run, index, m_version, lanesRead);
                 m_json.forEachElement(m, 4, [&](Value& op, std::size_t i) { run.ops.push_back(reader.read(op, i)); });
+            } else if (key == "regions") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                if (m_version < Trace::kRegionsFormatVersion)
+                    fail(fields.where(), "field \"regions\" needs format version 4; this file is version "
+                                             + std::to_string(m_version));
+                if (m_json.countElements(m) > static_cast<std::size_t>(kMaxUint32))
+                    fail(fields.where(), "has too many regions");
+                m_json.forEachElement(m, 4,
+                                      [&](Value& row, std::size_t i) { run.regions.push_back(regions.read(row, i)); });
             } else {
                 m_json.skip(m, 4);
             }
@@ -737,7 +748,9 @@ private:
         checkLaneDevices(run, where);
         checkOps(run, ops);
         checkNoOverlap(run, where);
+        regions.checkLanes(run);
         run.sortOps();
+        run.sortRegions();
         return run;
     }
 

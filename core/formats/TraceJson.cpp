@@ -147,6 +147,25 @@ void writeRun(JsonWriter& w, const Run& run)
         w.endArray();
     }
     w.endArray();
+    // Format 4, written only for a run that has regions.
+    if (!run.regions.empty()) {
+        w.key("regions");
+        w.beginArray();
+        for (const auto& region : run.regions) {
+            w.beginArray();
+            w.value(toString(region.source));
+            if (region.lane == Region::kNoLane)
+                w.value(nullptr);
+            else
+                w.value(region.lane);
+            w.value(region.depth);
+            w.value(region.beginNs);
+            w.value(region.endNs);
+            w.value(region.name);
+            w.endArray();
+        }
+        w.endArray();
+    }
     w.endObject();
 }
 

@@ -127,6 +127,7 @@ void streamChunks(const PipelineContext& ctx, StreamSet& streams, std::span<cons
                 download(c);
         }
     }
+    ctx.endChunks();
     for (std::size_t c = 0; c < downloads.size(); ++c) {
         rec.wait(downloads[c], static_cast<int>(c));
         uploads[c].wait(); // already complete: its download came after it on the same stream

@@ -275,6 +275,19 @@ Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config,
             op.nameId = 0;
             merged.ops.push_back(op);
         }
+        // Each GPU's host thread keeps its loop and chunk regions; the
+        // chunks are renamed to their place in the whole input. A part's
+        // chunk regions are its chunks in order (the loop starts them so).
+        int chunk = sinkPart.chunkOffset();
+        for (Region region : part.regions) {
+            region.beginNs += sinkPart.offsetNs();
+            region.endNs += sinkPart.offsetNs();
+            if (region.lane < laneMap.size())
+                region.lane = laneMap[region.lane];
+            if (region.depth == 1)
+                region.name = "chunk " + std::to_string(chunk++);
+            merged.regions.push_back(std::move(region));
+        }
         if (part.timedEndNs > part.timedBeginNs || part.status == RunStatus::Completed) {
             const std::int64_t b = part.timedBeginNs + sinkPart.offsetNs();
             begin = begin < 0 ? b : std::min(begin, b);
@@ -316,6 +329,7 @@ Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config,
             + " (" + joined(perDevice) + ")";
     }
     merged.sortOps();
+    merged.sortRegions();
     sink.progress(1.0, merged.name + ": " + toString(merged.status));
     sink.runFinished(merged);
     return merged;

@@ -72,6 +72,7 @@ void runOverlappedPipeline(const PipelineContext& ctx)
         slot.download = rec.download(slot.stream, slot.staging, slot.device, c);
         slot.chunk = c;
     }
+    ctx.endChunks();
     // Results in chunk order: the slot holding the oldest chunk first.
     for (int k = 0; k < ctx.config.slotCount; ++k) {
         const int c = ctx.config.chunks + k;

@@ -22,8 +22,11 @@ struct PipelineContext {
 
     std::span<const float> inputChunk(int chunk) const { return input.subspan(offset(chunk), config.chunkFloats()); }
     std::span<float> outputChunk(int chunk) const { return output.subspan(offset(chunk), config.chunkFloats()); }
-    // Checks the cancel flag and reports progress before each chunk.
+    // Checks the cancel flag, reports progress and opens the chunk's region
+    // (Recorder::beginChunk) before each chunk.
     void beginChunk(int chunk) const;
+    // After the loop has issued its last chunk, before it drains.
+    void endChunks() const { recorder.endChunks(); }
 
 private:
     std::size_t offset(int chunk) const { return static_cast<std::size_t>(chunk) * config.chunkFloats(); }

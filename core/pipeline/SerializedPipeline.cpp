@@ -9,6 +9,7 @@ void PipelineContext::beginChunk(int chunk) const
     cancel.throwIfCancelled();
     sink.progress(static_cast<double>(chunk) / config.chunks,
                   "chunk " + std::to_string(chunk + 1) + " of " + std::to_string(config.chunks));
+    recorder.beginChunk(chunk);
 }
 
 // The seed's serialized path, step for step: nothing overlaps, every copy is
@@ -40,6 +41,7 @@ void runSerializedPipeline(const PipelineContext& ctx)
                      HostMemoryKind::Pageable, c);
         rec.release(buffer, c, HostMemoryKind::None);
     }
+    ctx.endChunks();
     rec.markTimedEnd();
 }
 

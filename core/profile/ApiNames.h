@@ -24,6 +24,7 @@ enum class ApiRole : std::uint8_t {
     Register,   // page-locking host memory, and undoing it
     Prefetch,   // managed memory moved ahead of use
     Reset,      // cudaDeviceReset, cuDevicePrimaryCtxReset
+    Profiler,   // cudaProfilerStart/Stop, cuProfilerStart/Stop: the profiler range
 };
 
 // CUPTI's callback names carry a version suffix ("cudaMemcpyAsync_v3020",
@@ -47,7 +48,7 @@ constexpr ApiRole apiRole(std::string_view name)
         std::string_view text;
         ApiRole role;
     };
-    constexpr std::array<Prefix, 32> kPrefixes = {{
+    constexpr std::array<Prefix, 34> kPrefixes = {{
         {"cudaMemcpy", ApiRole::Copy},
         {"cudaMemset", ApiRole::Memset},
         {"cudaMemPrefetchAsync", ApiRole::Prefetch},
@@ -80,6 +81,8 @@ constexpr ApiRole apiRole(std::string_view name)
         {"cuMemHostUnregister", ApiRole::Register},
         {"cuDevicePrimaryCtxReset", ApiRole::Reset},
         {"cuCtxDestroy", ApiRole::Reset},
+        {"cudaProfilerSt", ApiRole::Profiler},
+        {"cuProfilerSt", ApiRole::Profiler},
     }};
     for (const Prefix& p : kPrefixes)
         if (name.substr(0, p.text.size()) == p.text)

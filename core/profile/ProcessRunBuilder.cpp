@@ -11,6 +11,14 @@ namespace ovs::profile {
 namespace {
 
 constexpr std::size_t kMaxLanes = std::numeric_limits<std::uint16_t>::max();
+// A program that opens ranges by the million (an NVTX range per small op)
+// keeps the first this many as regions (about 60 bytes each) and says how
+// many more there were.
+constexpr std::size_t kMaxRegions = 1'000'000;
+constexpr std::uint16_t kMaxDepth = std::numeric_limits<std::uint16_t>::max() - 1;
+// Marks a region still open when the records ended (finishRegions closes it).
+constexpr std::int64_t kOpenEnd = -1;
+constexpr const char* kProfilerRangeName = "cudaProfilerStart/Stop";
 constexpr std::size_t kMaxRunNameChars = 80;
 
 // The words Kineto uses too ("Memcpy HtoD (Pageable -> Device)"), so that a
@@ -147,6 +155,10 @@ void ProcessRunBuilder::add(const DecodedRecord& record)
     case RecordType::Note:
         if (const auto r = record.payload<NoteRecord>())
             addNote(*r, record.text(sizeof(NoteRecord), r->textBytes).value_or(""));
+        return;
+    case RecordType::Range:
+        if (const auto r = record.payload<RangeRecord>())
+            addRange(*r, record.text(sizeof(RangeRecord), r->textBytes).value_or(""));
         return;
     case RecordType::End:
         if (const auto r = record.payload<EndRecord>()) {
@@ -369,6 +381,175 @@ void ProcessRunBuilder::addNote(const NoteRecord& r, std::string_view text)
         m_warnings.emplace_back(text);
 }
 
+void ProcessRunBuilder::addRange(const RangeRecord& r, std::string_view text)
+{
+    // On CLOCK_MONOTONIC already (RangeRecord): only the profile's zero to take off.
+    const std::int64_t t = std::max<std::int64_t>(0, r.monotonicNs - m_zeroNs);
+    m_lastRangeNs = std::max(m_lastRangeNs, t);
+    const auto addRegion = [&](const OpenRange& open, std::int64_t endNs, std::size_t depth) {
+        if (m_run.regions.size() >= kMaxRegions) {
+            ++m_droppedRanges;
+            return false;
+        }
+        m_run.regions.push_back({open.name, open.beginNs, endNs, static_cast<std::uint16_t>(open.lane),
+                                 static_cast<std::uint16_t>(std::min<std::size_t>(depth, kMaxDepth)),
+                                 RegionSource::Nvtx});
+        return true;
+    };
+    switch (r.action) {
+    case kRangePush:
+    case kRangeStart: {
+        const int lane = threadLane(r.threadId);
+        if (lane < 0)
+            return;
+        OpenRange open{t, std::string(text), lane};
+        if (r.action == kRangePush)
+            m_pushed[{r.threadId, r.domainId}].push_back(std::move(open));
+        else
+            m_started[r.rangeId] = std::move(open);
+        return;
+    }
+    case kRangePop: {
+        // A pop with nothing pushed on its thread (in its domain) is the
+        // program's bug, or a push made before the library was loaded.
+        const auto stack = m_pushed.find({r.threadId, r.domainId});
+        if (stack == m_pushed.end() || stack->second.empty()) {
+            ++m_unmatchedPops;
+            return;
+        }
+        const OpenRange open = std::move(stack->second.back());
+        stack->second.pop_back();
+        addRegion(open, std::max(open.beginNs, t), stack->second.size());
+        return;
+    }
+    case kRangeEnd: {
+        const auto started = m_started.find(r.rangeId);
+        if (started == m_started.end()) {
+            ++m_unmatchedEnds;
+            return;
+        }
+        if (addRegion(started->second, std::max(started->second.beginNs, t), 0))
+            m_startEndRegions.push_back(m_run.regions.size() - 1);
+        m_started.erase(started);
+        return;
+    }
+    default: return; // an action of a newer writer
+    }
+}
+
+void ProcessRunBuilder::closeOpenRanges()
+{
+    // Outermost first, each at its depth; the end is set once the run's
+    // time base is known (finishRegions).
+    for (auto& [key, stack] : m_pushed) {
+        for (std::size_t depth = 0; depth < stack.size() && m_run.regions.size() < kMaxRegions; ++depth)
+            m_run.regions.push_back({stack[depth].name, stack[depth].beginNs, kOpenEnd,
+                                     static_cast<std::uint16_t>(stack[depth].lane),
+                                     static_cast<std::uint16_t>(std::min<std::size_t>(depth, kMaxDepth)),
+                                     RegionSource::Nvtx});
+        stack.clear();
+    }
+    for (auto& [id, open] : m_started) {
+        if (m_run.regions.size() >= kMaxRegions)
+            break;
+        m_run.regions.push_back(
+            {open.name, open.beginNs, kOpenEnd, static_cast<std::uint16_t>(open.lane), 0, RegionSource::Nvtx});
+        m_startEndRegions.push_back(m_run.regions.size() - 1);
+    }
+    m_started.clear();
+}
+
+void ProcessRunBuilder::placeStartEndRanges()
+{
+    // A start/end range need not nest with anything: it goes on its thread's
+    // lane at the lowest depth where it overlaps no other region of the lane,
+    // so regions of one lane and depth never overlap (docs/trace-format.md).
+    std::vector<bool> isStartEnd(m_run.regions.size(), false);
+    for (std::size_t i : m_startEndRegions)
+        isStartEnd[i] = true;
+    std::map<std::pair<std::uint16_t, std::uint16_t>, std::map<std::int64_t, std::int64_t>> taken;
+    const auto overlaps = [](const std::map<std::int64_t, std::int64_t>& row, std::int64_t begin, std::int64_t end) {
+        auto next = row.upper_bound(begin);
+        if (next != row.end() && next->first < end)
+            return true;
+        if (next == row.begin())
+            return false;
+        const auto before = std::prev(next);
+        return before->second > begin || (before->first == begin && end > begin);
+    };
+    const auto take = [&taken](const Region& r) {
+        const auto [at, added] = taken[{r.lane, r.depth}].emplace(r.beginNs, r.endNs);
+        if (!added)
+            at->second = std::max(at->second, r.endNs);
+    };
+    for (std::size_t i = 0; i < m_run.regions.size(); ++i)
+        if (!isStartEnd[i] && m_run.regions[i].lane != Region::kNoLane)
+            take(m_run.regions[i]);
+    std::vector<std::size_t> order = m_startEndRegions;
+    std::sort(order.begin(), order.end(),
+              [this](std::size_t a, std::size_t b) { return m_run.regions[a].beginNs < m_run.regions[b].beginNs; });
+    for (std::size_t i : order) {
+        Region& r = m_run.regions[i];
+        std::uint16_t depth = 0;
+        while (depth < kMaxDepth && overlaps(taken[{r.lane, depth}], r.beginNs, r.endNs))
+            ++depth;
+        r.depth = depth;
+        take(r);
+    }
+}
+
+void ProcessRunBuilder::addProfilerRanges(std::int64_t endNs)
+{
+    // cudaProfilerStart/Stop (or the driver's) are process-wide: the range
+    // names no thread. It runs from the end of the start call to the start
+    // of the stop call; a second start while one is open and a stop with
+    // none open change nothing, as for the profilers that honour them.
+    struct Call {
+        std::int64_t startNs;
+        std::int64_t endNs;
+        bool start;
+    };
+    std::vector<Call> calls;
+    for (const Op& op : m_run.ops) {
+        const std::string& name = m_run.nameOf(op);
+        if (op.kind == OpKind::ApiCall && apiRole(name) == ApiRole::Profiler)
+            calls.push_back({op.startNs, op.endNs, name.find("Start") != std::string::npos});
+    }
+    std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.startNs < b.startNs; });
+    std::int64_t openedAt = kOpenEnd;
+    for (const Call& call : calls) {
+        if (call.start && openedAt == kOpenEnd) {
+            openedAt = call.endNs;
+        } else if (!call.start && openedAt != kOpenEnd) {
+            m_run.regions.push_back({kProfilerRangeName, openedAt, std::max(openedAt, call.startNs), Region::kNoLane,
+                                     0, RegionSource::ProfilerRange});
+            openedAt = kOpenEnd;
+        }
+    }
+    if (openedAt != kOpenEnd)
+        m_run.regions.push_back({kProfilerRangeName, openedAt, std::max(openedAt, endNs), Region::kNoLane, 0,
+                                 RegionSource::ProfilerRange});
+}
+
+void ProcessRunBuilder::finishRegions(std::int64_t endNs)
+{
+    for (Region& r : m_run.regions)
+        if (r.endNs == kOpenEnd)
+            r.endNs = std::max(r.beginNs, endNs);
+    placeStartEndRanges();
+    addProfilerRanges(endNs);
+    m_run.sortRegions();
+    if (m_unmatchedPops > 0)
+        m_warnings.push_back(std::to_string(m_unmatchedPops) + " NVTX pop" + (m_unmatchedPops == 1 ? "" : "s")
+                             + " without a push on its thread (ignored)");
+    if (m_unmatchedEnds > 0)
+        m_warnings.push_back(std::to_string(m_unmatchedEnds) + " NVTX range end" + (m_unmatchedEnds == 1 ? "" : "s")
+                             + " without a start (ignored)");
+    if (m_droppedRanges > 0)
+        m_warnings.push_back("NVTX ranges beyond the first " + std::to_string(kMaxRegions) + " not kept ("
+                             + std::to_string(m_droppedRanges) + " more)");
+}
+
 DeviceInfo ProcessRunBuilder::deviceInfoOf(std::uint32_t id) const
 {
     DeviceInfo info;
@@ -504,6 +685,9 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
     m_run.lanes = std::move(lanes);
     for (Op& op : m_run.ops)
         op.lane = newIndex[op.lane];
+    for (Region& region : m_run.regions)
+        if (region.lane != Region::kNoLane)
+            region.lane = newIndex[region.lane];
     if (!multiDevice)
         return;
     // A program on several GPUs: device 0 of the run is the first one it
@@ -564,6 +748,7 @@ Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& st
             nameSync(m_run.ops[call->second], sync);
     m_pendingSyncs.clear();
     dropNestedDriverCalls();
+    closeOpenRanges();
     orderLanes(m_devices.size() > 1 || [&] {
         std::uint32_t first = UINT32_MAX;
         for (const auto& [key, s] : m_streamLanes) {
@@ -591,6 +776,8 @@ Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& st
     m_run.timedBeginNs = m_run.ops.empty() ? 0 : begin;
     m_run.timedEndNs = m_run.ops.empty() ? 0 : end;
     m_run.sortOps();
+    // A range open at exit ends where the recording did.
+    finishRegions(std::max(m_run.timedEndNs, m_lastRangeNs));
 
     const bool incomplete = !m_ended || !streamProblem.empty();
     if (!m_notRecorded.empty())

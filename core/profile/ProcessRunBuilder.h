@@ -26,7 +26,8 @@ struct ProcessEnding {
 // Turns one process's record stream into a Run: lanes per device and stream,
 // then per host thread; copies, memsets and kernels on the stream lanes with
 // CUPTI's engine times; the runtime and driver calls that matter on the
-// thread lanes, joined to their GPU work by correlation id. Ops can be taken
+// thread lanes, joined to their GPU work by correlation id; NVTX ranges and
+// the cudaProfilerStart/Stop range as the run's regions. Ops can be taken
 // while the stream is still growing (a live view); finish() makes the run.
 class ProcessRunBuilder {
 public:
@@ -84,6 +85,13 @@ private:
     void addSync(const SyncRecord& r);
     void nameSync(Op& op, const SyncRecord& r);
     void addNote(const NoteRecord& r, std::string_view text);
+    void addRange(const RangeRecord& r, std::string_view text);
+    // At the end: ranges still open close where the recording ended, NVTX
+    // start/end ranges get their depth, and the profiler range is found.
+    void closeOpenRanges();
+    void finishRegions(std::int64_t endNs);
+    void placeStartEndRanges();
+    void addProfilerRanges(std::int64_t endNs);
     std::int64_t runTime(std::int64_t cuptiNs) const;
     void fillDevice();
     void orderLanes(bool multiDevice);
@@ -118,6 +126,22 @@ private:
     std::unordered_map<std::uint32_t, std::size_t> m_runtimeCalls;
     std::vector<std::size_t> m_driverCalls;
     std::unordered_map<std::uint32_t, SyncRecord> m_pendingSyncs;
+    // NVTX: push/pop ranges open per (thread, domain), start/end ranges open
+    // by range id; times are already on the run's time base (RangeRecord).
+    struct OpenRange {
+        std::int64_t beginNs = 0;
+        std::string name;
+        int lane = 0;
+    };
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<OpenRange>> m_pushed;
+    std::unordered_map<std::uint64_t, OpenRange> m_started;
+    // Regions of start/end ranges, whose depth is set at the end (they need
+    // not nest with anything): indices into m_run.regions.
+    std::vector<std::size_t> m_startEndRegions;
+    std::uint64_t m_unmatchedPops = 0;
+    std::uint64_t m_unmatchedEnds = 0;
+    std::uint64_t m_droppedRanges = 0;
+    std::int64_t m_lastRangeNs = 0;
     std::uint32_t m_firstDevice = UINT32_MAX;
     std::size_t m_lanesTaken = 0;
     std::size_t m_opsTaken = 0;

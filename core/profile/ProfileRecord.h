@@ -29,6 +29,10 @@ inline constexpr const char* kOutputDirVariable = "OVERLAPSCOPE_PROFILE_OUT";
 // Set (to 1) by `profile --sync-records`: the injection library then records
 // CUPTI's synchronization records too (what each wait waited for).
 inline constexpr const char* kSyncRecordsVariable = "OVERLAPSCOPE_PROFILE_SYNC";
+// NVTX (NVTX3 header-only use and libnvToolsExt alike) loads the library this
+// names at a program's first NVTX call and calls its InitializeInjectionNvtx2;
+// profile points it at the injection library, which records the ranges.
+inline constexpr const char* kNvtxInjectionVariable = "NVTX_INJECTION64_PATH";
 
 enum class RecordType : std::uint16_t {
     Begin = 1, // always first
@@ -46,6 +50,7 @@ enum class RecordType : std::uint16_t {
     Loss,
     Note,
     End, // absent when the process died or was killed before exit handlers ran
+    Range, // NVTX; added after End, so older readers skip it
 };
 
 struct RecordHeader {
@@ -237,6 +242,30 @@ struct EndRecord {
     static constexpr RecordType kType = RecordType::End;
     std::uint64_t dropped = 0;
     std::uint64_t untimed = 0;
+};
+
+// What an NVTX call did to a range.
+enum RangeAction : std::uint16_t {
+    kRangePush = 1,  // nvtxRangePush*, nvtxDomainRangePushEx: text is its message
+    kRangePop = 2,   // nvtxRangePop, nvtxDomainRangePop
+    kRangeStart = 3, // nvtxRangeStart*, nvtxDomainRangeStartEx: text is its message
+    kRangeEnd = 4,   // nvtxRangeEnd, nvtxDomainRangeEnd
+};
+
+// One NVTX range call, written as it happens. Its time is CLOCK_MONOTONIC
+// (the reader's clock), not CUPTI's: NVTX calls may come before CUDA (and
+// CUPTI) starts, and the library keeps them until the stream opens. Text
+// follows for pushes and starts: the range's message (empty when it has
+// none), so no string id is shared with the CUPTI records.
+struct RangeRecord {
+    static constexpr RecordType kType = RecordType::Range;
+    std::int64_t monotonicNs = 0;
+    std::uint64_t rangeId = 0; // start/end: NVTX's range id; push/pop: 0
+    std::uint32_t threadId = 0; // gettid of the calling thread
+    std::uint32_t domainId = 0; // 0: NVTX's default domain; else one per domain the process made
+    std::uint16_t action = 0;   // RangeAction
+    std::uint16_t reserved = 0;
+    std::uint32_t textBytes = 0;
 };
 
 } // namespace ovs::profile

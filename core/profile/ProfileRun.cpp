@@ -123,9 +123,10 @@ ProfileOutcome runProfile(const ProfileRequest& request, ProfileSink* sink, cons
         findInjectionLibrary(request.injectionLibrary, request.injectionSearchFolders, &why);
     if (injection.empty())
         return fail(ProfileFailure::NoInjection, why);
-    if (const char* other = std::getenv("CUDA_INJECTION64_PATH");
-        other && *other && injection != other)
-        observe.notice("replacing CUDA_INJECTION64_PATH=" + std::string(other) + " (another tool's) for the program");
+    for (const char* variable : {"CUDA_INJECTION64_PATH", kNvtxInjectionVariable})
+        if (const char* other = std::getenv(variable); other && *other && injection != other)
+            observe.notice("replacing " + std::string(variable) + "=" + std::string(other)
+                           + " (another tool's) for the program");
 
     std::unique_ptr<RecordFolder> folder;
     try {
@@ -140,11 +141,13 @@ ProfileOutcome runProfile(const ProfileRequest& request, ProfileSink* sink, cons
     std::vector<std::string> argv = request.program;
     argv.front() = outcome.program;
     // The user's entries may not turn the recording off: ours replace theirs.
+    // NVTX's own hook loads the same library for the program's NVTX ranges.
     std::vector<std::string> environment{"CUDA_INJECTION64_PATH=" + injection,
+                                         std::string(kNvtxInjectionVariable) + "=" + injection,
                                          std::string(kOutputDirVariable) + "=" + folder->path()};
     for (const std::string& entry : request.environment) {
         const std::string name = entry.substr(0, entry.find('='));
-        if (name != "CUDA_INJECTION64_PATH" && name != kOutputDirVariable)
+        if (name != "CUDA_INJECTION64_PATH" && name != kNvtxInjectionVariable && name != kOutputDirVariable)
             environment.push_back(entry);
     }
     if (!launcher.start(argv, environment, &problem, &why, workingDirectory))

@@ -31,6 +31,12 @@ public:
         append(static_cast<std::uint16_t>(Payload::kType), &payload, sizeof payload, text);
     }
 
+    // Appends another encoder's records.
+    void appendRecords(const ProfileStreamEncoder& other)
+    {
+        m_bytes.insert(m_bytes.end(), other.m_bytes.begin(), other.m_bytes.end());
+    }
+
     const std::vector<std::uint8_t>& bytes() const { return m_bytes; }
     bool empty() const { return m_bytes.empty(); }
     void clear() { m_bytes.clear(); }

@@ -116,11 +116,38 @@ std::int64_t Recorder::now()
 void Recorder::markTimedBegin()
 {
     m_run.timedBeginNs = now();
+    m_timedBegun = true;
 }
 
 void Recorder::markTimedEnd()
 {
+    closeChunkRegion();
     m_run.timedEndNs = now();
+}
+
+void Recorder::beginChunk(int chunk)
+{
+    if (!m_opTiming)
+        return; // the wall-time baseline records nothing but its timed region
+    closeChunkRegion();
+    if (chunk < 0 || chunk >= kMaxChunkRegions)
+        return;
+    m_openChunk = chunk;
+    m_chunkBeginNs = now();
+}
+
+void Recorder::endChunks()
+{
+    closeChunkRegion();
+}
+
+void Recorder::closeChunkRegion()
+{
+    if (m_openChunk < 0)
+        return;
+    m_run.regions.push_back(
+        {"chunk " + std::to_string(m_openChunk), m_chunkBeginNs, now(), m_hostLane, 1, RegionSource::Pipeline});
+    m_openChunk = -1;
 }
 
 std::uint16_t Recorder::laneOf(const Stream& stream) const
@@ -437,13 +464,17 @@ Run Recorder::finish(RunStatus status, std::string error)
         error += (error.empty() ? "" : "; ") + std::string("could not read back timestamps: ") + e.what();
     }
     flush();
+    closeChunkRegion(); // a run stopped inside a chunk
     m_run.status = status;
     m_run.error = std::move(error);
     if (m_engineJoined && m_run.timing == "cuda-events")
         m_run.timing = "cuda-events+cupti";
     if (m_run.timedEndNs < m_run.timedBeginNs)
         m_run.timedEndNs = now();
+    if (m_opTiming && m_timedBegun)
+        m_run.regions.push_back({"loop", m_run.timedBeginNs, m_run.timedEndNs, m_hostLane, 0, RegionSource::Pipeline});
     m_run.sortOps();
+    m_run.sortRegions();
     return m_run;
 }
 

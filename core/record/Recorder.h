@@ -49,8 +49,20 @@ public:
 
     // Starts the clock: aligns event time to host time. Ops before this are invalid.
     void begin();
+    // The timed region; it is also the run's region "loop" (depth 0, source
+    // Pipeline, on the host lane), so views and analysis find the loop as
+    // they find a profiled program's NVTX range.
     void markTimedBegin();
     void markTimedEnd();
+    // The pipeline's loop iteration for `chunk` begins: region "chunk N"
+    // (depth 1, on the host lane) from here to the next beginChunk or
+    // endChunks. Only the first kMaxChunkRegions chunks get one: a
+    // million-chunk run would otherwise carry a million regions (about
+    // 60 bytes each) that no view can show apart.
+    static constexpr int kMaxChunkRegions = 10'000;
+    void beginChunk(int chunk);
+    // The loop has issued its last chunk (what follows is its drain).
+    void endChunks();
 
     // GPU ops. Each returns when the op is enqueued (a pageable copy blocks
     // until the driver has staged it: that host time is recorded too).
@@ -171,6 +183,7 @@ private:
     std::int64_t eventTimeNs(Event& event);
     std::uint16_t laneOf(const Stream& stream) const;
     void flush();
+    void closeChunkRegion();
 
     Device& m_device;
     RecordSink& m_sink;
@@ -191,6 +204,9 @@ private:
     bool m_engineJoined = false;   // some op got one
     std::vector<EngineSpan> m_engineSpans; // indexed by op id - 1
     std::vector<std::size_t> m_opIndex;     // indexed by op id - 1: its place in m_run.ops once emitted
+    bool m_timedBegun = false;
+    int m_openChunk = -1;              // chunk whose region is open, -1 if none
+    std::int64_t m_chunkBeginNs = 0;
 };
 
 } // namespace ovs

@@ -3,6 +3,7 @@
 #include "base/Thresholds.h"
 #include "profile/ApiNames.h"
 #include "base/Saturating.h"
+#include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <map>
@@ -122,8 +123,8 @@ private:
             n.gpu = isGpuOp(op.kind);
             n.memory = op.memory;
             n.bytes = op.bytes;
-            n.measuredBeginNs = n.gpu && op.hasExec() ? op.execStartNs : op.startNs;
-            n.measuredEndNs = std::max(n.measuredBeginNs, n.gpu && op.hasExec() ? op.execEndNs : op.endNs);
+            n.measuredBeginNs = busyBeginNs(op);
+            n.measuredEndNs = std::max(n.measuredBeginNs, busyEndNs(op));
             if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
                 continue;
             n.durationNs = saturatingSub(n.measuredEndNs, n.measuredBeginNs);

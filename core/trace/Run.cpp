@@ -85,4 +85,13 @@ void Run::sortOps()
         std::stable_sort(ops.begin(), ops.end(), before);
 }
 
+void Run::sortRegions()
+{
+    const auto before = [](const Region& a, const Region& b) {
+        return std::tie(a.beginNs, a.depth, b.endNs) < std::tie(b.beginNs, b.depth, a.endNs);
+    };
+    if (!std::is_sorted(regions.begin(), regions.end(), before))
+        std::stable_sort(regions.begin(), regions.end(), before);
+}
+
 } // namespace ovs

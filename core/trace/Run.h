@@ -139,6 +139,9 @@ struct Run {
     const std::string& nameOf(const Op& op) const;
     // Sorts ops by (lane, start, end); the loader and recorder both rely on it.
     void sortOps();
+    // Sorts regions by (begin, depth, end descending), so an enclosing region
+    // comes before what it holds.
+    void sortRegions();
 };
 
 } // namespace ovs

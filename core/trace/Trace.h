@@ -12,19 +12,26 @@ namespace ovs {
 // Everything one recording holds: pipeline runs to compare on one time axis
 // and bandwidth sweeps.
 struct Trace {
-    // The newest version this build reads and writes. A trace is written as
-    // version 3 only when it uses several devices (formatVersion()), so a
-    // single-GPU trace stays version 2, byte for byte, and older readers
-    // keep opening it; they refuse a multi-GPU one rather than misread it.
-    static constexpr int kFormatVersion = 3;
+    // The newest version this build reads and writes. A trace is written in
+    // the oldest version that holds it (formatVersion()): 4 only when a run
+    // has regions, 3 only when one uses several devices, else 2, byte for
+    // byte what version-2 readers read; older readers refuse a newer file
+    // ("update") rather than drop what it holds.
+    static constexpr int kFormatVersion = 4;
+    static constexpr int kRegionsFormatVersion = 4;
+    static constexpr int kSeveralDevicesFormatVersion = 3;
     static constexpr int kSingleDeviceFormatVersion = 2;
 
     int formatVersion() const
     {
-        for (const auto& run : runs)
+        int version = kSingleDeviceFormatVersion;
+        for (const auto& run : runs) {
+            if (!run.regions.empty())
+                return kRegionsFormatVersion;
             if (run.usesSeveralDevices())
-                return kFormatVersion;
-        return kSingleDeviceFormatVersion;
+                version = kSeveralDevicesFormatVersion;
+        }
+        return version;
     }
     // Every time in a loaded trace is below 2^62 ns (146 years), so the sum
     // or difference of any two times fits in 64 bits; the loader refuses

@@ -105,7 +105,7 @@ private slots:
         QTest::newRow("not a trace") << QByteArray("{\"hello\": [1, 2, 3]}") << "format";
         QTest::newRow("an array") << QByteArray("[1, 2, 3]") << "object";
         QByteArray newer = m_goodText;
-        newer.replace(QByteArray("\"version\":") + QByteArray::number(Trace::kSingleDeviceFormatVersion), "\"version\":9");
+        newer.replace(QByteArray("\"version\":") + QByteArray::number(m_trace.formatVersion()), "\"version\":9");
         QTest::newRow("newer version") << newer
                                        << QString("this trace is format version 9; this build reads up to %1")
                                               .arg(Trace::kFormatVersion);

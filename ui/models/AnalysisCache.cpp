@@ -70,7 +70,8 @@ WhatIfGhost replay(const AnalysedRun& analysed, FixSet fixes)
     const WhatIfSummary& summary = analysed.analysis.findings.whatIf;
     ghost.measuredSpanNs = summary.measuredSpanNs;
     ghost.unchangedSpanNs = summary.replaySpanNs;
-    std::optional<Run> replayed = whatIfRun(*analysed.run, analysed.analysis.rates, fixes, &ghost.why);
+    std::optional<Run> replayed =
+        whatIfRun(*analysed.run, analysed.analysis.rates, fixes, analysed.analysis.judged.span, &ghost.why);
     if (!replayed) {
         if (ghost.why.empty())
             ghost.why = "the run could not be replayed";

@@ -1,0 +1,63 @@
+#pragma once
+
+// A region group judged instance by instance: each step (or each instance of
+// a repeated range) is analysed on its own span, and the instances are
+// summarised: the median and slowest, and the findings that hold in most of
+// them with their median cost (docs/profiling.md, "What is judged").
+
+#include "analysis/Diagnosis.h"
+#include "analysis/Findings.h"
+#include "analysis/IntervalSet.h"
+#include "analysis/JudgedSpan.h"
+#include "analysis/TransferRates.h"
+#include "trace/Run.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ovs {
+
+// A finding that holds in several instances of a region group: its kind
+// (with the kinds it was combined with) and its cost over those instances.
+struct CommonFinding {
+    FindingKind kind = FindingKind::Bound;
+    std::vector<FindingKind> alsoKinds;
+    int instances = 0;              // how many of the judged instances have it
+    std::int64_t medianCostNs = 0;  // over those instances
+    CostSource costSource = CostSource::Estimate;
+    std::string cause;              // its cause in the median instance that has it
+    std::string fix;
+};
+
+// One region group judged instance by instance ("ProfilerStep#N": each step):
+// how long they take, and which findings hold in most of them.
+struct RegionJudgement {
+    RegionGroup group;                 // the instances judged (at most kMaxJudgedInstances)
+    std::size_t instancesFound = 0;    // all instances of the group, judged or not
+    std::vector<Interval> spans;       // each judged instance's span (regionSpan)
+    std::int64_t medianNs = 0;         // of the spans
+    std::int64_t slowestNs = 0;
+    std::uint32_t slowestRegion = 0;   // Run::regions index of the slowest
+    std::uint32_t medianRegion = 0;    // Run::regions index of the median instance
+    // Findings (not the bound) that hold in at least half the instances,
+    // largest median cost first.
+    std::vector<CommonFinding> common;
+    // What every fix together saves an instance in the replay (its replayed
+    // span minus the span with all fixes), the median over the instances
+    // that replayed; -1 where none did.
+    std::int64_t medianAllFixesSavingNs = -1;
+    // The bound most instances have, and in how many.
+    DiagnosisKind bound = DiagnosisKind::NoWork;
+    int boundInstances = 0;
+};
+// Instances judged per group at most: each is a full analysis with its
+// replays; a run of 10,000 steps is judged on its first steps after warm-up.
+inline constexpr std::size_t kMaxJudgedInstances = 64;
+
+// Judges each instance of `group` (the first kMaxJudgedInstances) with
+// analyzeSpan and summarises them.
+RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group);
+
+} // namespace ovs

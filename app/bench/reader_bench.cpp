@@ -13,6 +13,7 @@
 #include "formats/TraceFile.h"
 #include "io/JsonReader.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -102,7 +103,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: overlapscope-reader-bench [--whole] [--window-mib N] [--no-analyze] FILE...\n");
         return 2;
     }
-    std::printf("| file MB | reader | events | ops | regions | read s (CPU s) | MB/s | peak RSS MB | peak bytes/event "
+    std::printf("| file MB | reader | events | ops | regions | read s (CPU s) | MB/s (per CPU s) | peak RSS MB | peak bytes/event "
                 "| analyze s (CPU s) |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const std::string& path : files) {
         struct stat info {};
@@ -136,8 +137,9 @@ int main(int argc, char** argv)
             analyzed = text;
         }
         const double events = static_cast<double>(std::max<std::size_t>(imported->events, 1));
-        std::printf("| %.1f | %s | %zu | %zu | %zu | %.2f (%.2f) | %.0f | %.0f | %.0f | %s |\n", mb,
+        std::printf("| %.1f | %s | %zu | %zu | %zu | %.2f (%.2f) | %.0f (%.0f) | %.0f | %.0f | %s |\n", mb,
                     whole ? "whole" : "windows", imported->events, ops, regions, readWall, readCpu, mb / readWall,
+                    mb / std::max(readCpu, 1e-9),
                     static_cast<double>(peak) / 1024.0, static_cast<double>(peak - before) * 1024.0 / events,
                     analyzed.c_str());
         std::fflush(stdout);

@@ -6,6 +6,7 @@
 // docs/traces comes out the same when run again. When one fails, the model
 // or the output changed: regenerate with scripts/regenerate-sim-docs.py and
 // read the diff.
+#include "TestTimeouts.h"
 #include "bench/BandwidthBench.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
@@ -113,7 +114,7 @@ private slots:
             QProcess cli;
             cli.start(QStringLiteral(OVERLAPSCOPE_CLI_PATH),
                       QProcess::splitCommand(args) << QStringLiteral("--quiet"));
-            QVERIFY(cli.waitForFinished(300000));
+            QVERIFY(cli.waitForFinished(ovsTestTimeoutMs(300000)));
             QCOMPARE(cli.exitCode(), 0);
             outputs[args] = QString::fromUtf8(cli.readAllStandardOutput());
         }

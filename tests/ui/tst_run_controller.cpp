@@ -317,9 +317,9 @@ private slots:
 
     void guiThreadStaysResponsive()
     {
-        // A sweep that cannot end on its own while the test lasts (10,000
-        // samples of 64 MiB each way: hours of copies), after a first cell
-        // that is over at once. A timer on the GUI thread counts its ticks
+        // A sweep that cannot end on its own while the test waits (10,000
+        // samples of 64 MiB in each of its cells: terabytes of copies, many
+        // minutes), after a first size whose cells are over at once. A timer on the GUI thread counts its ticks
         // once that cell's point is in the document with the sweep still
         // going, and after a few cancels it: the run ends cancelled only if
         // the GUI thread's event loop turned while the worker was mid-run.

@@ -1,5 +1,6 @@
 // overlapscope-cli as a user meets it: exit codes, messages for bad usage
 // and bad input, and the record -> convert round trip on the simulator.
+#include "TestTimeouts.h"
 #include "../app/cli/ExitStatus.h"
 
 #include "formats/TraceJson.h"
@@ -23,7 +24,7 @@ class TestCli : public QObject {
         QProcess process;
         process.setWorkingDirectory(workingDirectory);
         process.start(OVERLAPSCOPE_CLI_PATH, args);
-        if (!process.waitForFinished(120000))
+        if (!process.waitForFinished(ovsTestTimeoutMs(120000)))
             return {};
         return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                 QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
@@ -54,7 +55,7 @@ class TestCli : public QObject {
             return {-2, {}, err + QString::fromUtf8(process.readAllStandardError())};
         }
         ::kill(static_cast<pid_t>(process.processId()), SIGINT);
-        if (!process.waitForFinished(120000))
+        if (!process.waitForFinished(ovsTestTimeoutMs(120000)))
             return {};
         return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                 QString::fromUtf8(process.readAllStandardOutput()),

@@ -2,6 +2,7 @@
 
 #ifdef OVERLAPSCOPE_HAVE_CUDA
 
+#include "TestTimeouts.h"
 #include "cuda/CudaDevice.h"
 #include "device/Copies.h"
 #include "device/DeviceBuffer.h"
@@ -119,7 +120,7 @@ bool intersects(std::int64_t aStart, std::int64_t aEnd, std::int64_t bStart, std
 std::map<std::uint64_t, std::vector<EngineRecord>> takeRecords(Device& device, std::size_t expected)
 {
     std::map<std::uint64_t, std::vector<EngineRecord>> byOp;
-    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::milliseconds(ovsTestTimeoutMs(30'000));
     while (byOp.size() < expected && std::chrono::steady_clock::now() < giveUp) {
         for (const EngineRecord& record : device.takeEngineRecords())
             byOp[record.opId].push_back(record);

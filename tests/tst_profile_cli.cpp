@@ -2,6 +2,7 @@
 // codes, the program's status passed through, the environment the program
 // gets, and a recorded stream turned into a trace. (The stream is copied in
 // by the "program", standing in for the injection library, which needs CUDA.)
+#include "TestTimeouts.h"
 #include "TestProfileStream.h"
 #include "formats/TraceJson.h"
 
@@ -24,7 +25,7 @@ class TestProfileCli : public QObject {
     {
         QProcess process;
         process.start(OVERLAPSCOPE_CLI_PATH, QStringList{"profile"} + args);
-        if (!process.waitForFinished(60000))
+        if (!process.waitForFinished(ovsTestTimeoutMs(60000)))
             return {};
         return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                 QString::fromUtf8(process.readAllStandardError())};
@@ -76,7 +77,7 @@ private slots:
     {
         QProcess process;
         process.start(OVERLAPSCOPE_CLI_PATH, {"profile", "--help"});
-        QVERIFY(process.waitForFinished(10000));
+        QVERIFY(process.waitForFinished(ovsTestTimeoutMs(10000)));
         QCOMPARE(process.exitCode(), 0);
         const QString out = QString::fromUtf8(process.readAllStandardOutput());
         for (const char* code : {"121", "122", "123", "125", "126", "127"})
@@ -144,9 +145,9 @@ private slots:
         process.start(OVERLAPSCOPE_CLI_PATH,
                       {"profile", "-o", trace, "--inject", fakeInjection(), "--", "sh", "-c",
                        "cp \"$0\" \"$OVERLAPSCOPE_PROFILE_OUT/4343-1.ovsprof\"; touch \"$1\"; sleep 30", recorded, ready});
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), ovsTestTimeoutMs(30000));
         ::kill(static_cast<pid_t>(process.processId()), SIGINT);
-        QVERIFY(process.waitForFinished(30000));
+        QVERIFY(process.waitForFinished(ovsTestTimeoutMs(30000)));
         const QString err = QString::fromUtf8(process.readAllStandardError());
         QVERIFY2(err.contains("trace written to"), qPrintable(err));
         const TraceLoadResult loaded = loadTrace(trace.toStdString());

@@ -5,6 +5,7 @@
 //
 // The examples are looked for in OVERLAPSCOPE_EXAMPLES_DIR, else in
 // build/examples next to the CLI's build/app/cli.
+#include "TestTimeouts.h"
 #include "analysis/Findings.h"
 #include "devicefactory/DeviceFactory.h"
 #include "formats/TraceJson.h"
@@ -98,7 +99,7 @@ class TestProfileExamples : public QObject {
             args << "--fix";
         QProcess process;
         process.start(OVERLAPSCOPE_CLI_PATH, args);
-        if (!process.waitForFinished(120000)) {
+        if (!process.waitForFinished(ovsTestTimeoutMs(120000))) {
             QTest::qFail("profile did not finish", __FILE__, __LINE__);
             return {};
         }

@@ -1,22 +1,40 @@
 // Starting the program to profile and stopping it: clear reasons when it
 // cannot start, its exit status as a shell would report it, and a stop
 // request that escalates from SIGINT to SIGTERM.
+#include "TestTimeouts.h"
 #include "profile/ProgramLauncher.h"
 
 #include <QtTest>
 
 #include <csignal>
+#include <functional>
 #include <thread>
 
 using namespace ovs::profile;
 
 namespace {
 
-ExitStatus runToEnd(ProgramLauncher& launcher)
+const int kTimeoutMs = ovsTestTimeoutMs(30'000);
+
+// Checks `done` every few milliseconds until it holds; false if it did not
+// within kTimeoutMs. `between` runs before each check.
+bool waitUntil(const std::function<bool()>& done, const std::function<void()>& between = {})
 {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!launcher.poll() && std::chrono::steady_clock::now() < deadline)
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kTimeoutMs);
+    for (;;) {
+        if (between)
+            between();
+        if (done())
+            return true;
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
+ExitStatus runToEnd(ProgramLauncher& launcher, const std::function<void()>& between = {})
+{
+    waitUntil([&] { return launcher.poll(); }, between);
     return launcher.status();
 }
 
@@ -107,19 +125,23 @@ private slots:
 
     void stopSendsSigintThenSigterm()
     {
-        // The program ignores SIGINT, so only the escalation ends it.
+        // The program survives SIGINT (it notes it in a file and goes on),
+        // so only the escalation ends it. It says when its trap is set.
+        QTemporaryDir dir;
+        const QString ready = dir.filePath("ready");
+        const QString interrupted = dir.filePath("interrupted");
         ProgramLauncher launcher;
         LaunchProblem problem = LaunchProblem::None;
         std::string why;
-        QVERIFY(launcher.start({"/bin/sh", "-c", "trap '' INT; echo ready; while :; do sleep 0.05; done"}, {},
-                               &problem, &why));
-        std::this_thread::sleep_for(std::chrono::milliseconds(200)); // let the trap be set
+        QVERIFY(launcher.start({"/bin/sh", "-c", "trap 'echo > \"$1\"' INT; echo > \"$0\"; while :; do sleep 0.05; done",
+                                ready.toStdString(), interrupted.toStdString()},
+                               {}, &problem, &why));
+        QVERIFY(waitUntil([&] { return QFile::exists(ready); }));
         launcher.requestStop();
         QVERIFY(launcher.stopRequested());
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        QVERIFY(!launcher.poll()); // SIGINT was ignored
-        launcher.escalateAfter(std::chrono::milliseconds(100));
-        const ExitStatus status = runToEnd(launcher);
+        QVERIFY(waitUntil([&] { return QFile::exists(interrupted); })); // SIGINT came
+        QVERIFY(!launcher.poll());                                       // and the program went on
+        const ExitStatus status = runToEnd(launcher, [&] { launcher.escalateAfter(std::chrono::milliseconds(100)); });
         QVERIFY(!status.exited);
         QCOMPARE(status.signal, SIGTERM);
     }

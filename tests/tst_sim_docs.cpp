@@ -6,11 +6,12 @@
 // docs/traces comes out the same when run again. When one fails, the model
 // or the output changed: regenerate with scripts/regenerate-sim-docs.py and
 // read the diff.
+#include "TestTimeouts.h"
 #include "bench/BandwidthBench.h"
-#include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
 #include "formats/TraceJson.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <map>
@@ -83,6 +84,37 @@ Trace loadStored(const QString& name)
     return *loaded.trace;
 }
 
+// What `overlapscope-cli ARGS --quiet` printed, run once per ARGS for the
+// whole program. A `pipeline` command also writes its runs (-o), which the
+// stored-trace check reads rather than running them again.
+struct CliRun {
+    bool ok = false;
+    QString printed;
+    QString tracePath; // pipeline commands only
+};
+
+const CliRun& cliRun(const QString& args)
+{
+    static QTemporaryDir traces;
+    static std::map<QString, CliRun> runs;
+    if (const auto found = runs.find(args); found != runs.end())
+        return found->second;
+    CliRun& run = runs[args];
+    QStringList words = QProcess::splitCommand(args) << QStringLiteral("--quiet");
+    if (words.value(0) == QStringLiteral("pipeline")) {
+        run.tracePath = traces.filePath(QString::number(runs.size()) + ".json");
+        words << QStringLiteral("-o") << run.tracePath;
+    }
+    QProcess cli;
+    cli.start(QStringLiteral(OVERLAPSCOPE_CLI_PATH), words);
+    run.ok = cli.waitForFinished(ovsTestTimeoutMs(300000)) && cli.exitStatus() == QProcess::NormalExit
+             && cli.exitCode() == 0;
+    run.printed = QString::fromUtf8(cli.readAllStandardOutput());
+    if (!run.ok)
+        run.printed += QString::fromUtf8(cli.readAllStandardError());
+    return run;
+}
+
 } // namespace
 
 class TestSimDocs : public QObject {
@@ -108,45 +140,40 @@ private slots:
         QFETCH(QStringList, rows);
         QVERIFY2(args.contains("--device sim"), qPrintable(args + " is not a simulated command"));
         // Blocks with the same command share one run of it.
-        static std::map<QString, QString> outputs;
-        if (!outputs.count(args)) {
-            QProcess cli;
-            cli.start(QStringLiteral(OVERLAPSCOPE_CLI_PATH),
-                      QProcess::splitCommand(args) << QStringLiteral("--quiet"));
-            QVERIFY(cli.waitForFinished(300000));
-            QCOMPARE(cli.exitCode(), 0);
-            outputs[args] = QString::fromUtf8(cli.readAllStandardOutput());
-        }
-        const QStringList printed = tableAfter(outputs[args], section);
-        QVERIFY2(!printed.isEmpty(), qPrintable("nothing after '" + section + "' in:\n" + outputs[args]));
+        const CliRun& run = cliRun(args);
+        QVERIFY2(run.ok, qPrintable(args + " failed:\n" + run.printed));
+        const QStringList printed = tableAfter(run.printed, section);
+        QVERIFY2(!printed.isEmpty(), qPrintable("nothing after '" + section + "' in:\n" + run.printed));
         QVERIFY2(rows == printed, qPrintable("docs/measurements.md holds\n" + rows.join('\n') + "\nthe build prints\n"
                                              + printed.join('\n')
                                              + "\n(scripts/regenerate-sim-docs.py rewrites the block)"));
     }
 
     // Each simulated run stored in docs/traces runs again to the same
-    // timed region, op for op.
+    // timed region, op for op. They are the seed's two pipelines at its
+    // defaults, which `pipeline --device PRESET` runs: the docs' block of
+    // that command (when there is one) and this check share one run.
     void storedSimulatedRunsMatchTheBuild()
     {
         const Trace trace = loadStored("sim-h200-seed-defaults.json");
         QVERIFY(!trace.runs.empty());
-        for (const Run& stored : trace.runs) {
+        const QString preset = QString::fromStdString(trace.runs.front().device.preset);
+        const CliRun& run = cliRun("pipeline --device sim:" + preset);
+        QVERIFY2(run.ok, qPrintable(run.printed));
+        const auto built = loadTrace(run.tracePath.toStdString());
+        QVERIFY2(built.trace, built.error.c_str());
+        QCOMPARE(built.trace->runs.size(), trace.runs.size());
+        for (std::size_t i = 0; i < trace.runs.size(); ++i) {
+            const Run& stored = trace.runs[i];
+            const Run& again = built.trace->runs[i];
             QVERIFY(stored.device.simulated);
-            const auto preset = findSimPreset(stored.device.preset);
-            QVERIFY(preset);
-            PipelineConfig config;
-            const auto kind = pipelineKindFromId(stored.pipeline);
-            QVERIFY(kind);
-            config.kind = *kind;
-            config.chunks = stored.params.chunks;
-            config.chunkBytes = stored.params.chunkBytes;
-            config.slotCount = stored.params.slotCount;
-            config.kernelRepeats = stored.params.kernelRepeats;
-            config.stagingThreads = stored.params.stagingThreads;
-            SimDevice device(*preset);
-            RecordSink sink;
-            CancelFlag cancel;
-            const Run again = runPipeline(device, config, sink, cancel);
+            QCOMPARE(stored.device.preset, preset.toStdString());
+            QCOMPARE(again.pipeline, stored.pipeline);
+            QCOMPARE(again.params.chunks, stored.params.chunks);
+            QCOMPARE(again.params.chunkBytes, stored.params.chunkBytes);
+            QCOMPARE(again.params.slotCount, stored.params.slotCount);
+            QCOMPARE(again.params.kernelRepeats, stored.params.kernelRepeats);
+            QCOMPARE(again.params.stagingThreads, stored.params.stagingThreads);
             QVERIFY2(again.wallNs() == stored.wallNs(),
                      qPrintable(QString::fromStdString(stored.name) + ": stored " + QString::number(stored.wallNs())
                                 + " ns, the build " + QString::number(again.wallNs())

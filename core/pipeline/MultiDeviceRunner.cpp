@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <unordered_map>
 
@@ -144,6 +146,189 @@ std::string joined(const std::vector<std::string>& parts)
     return text;
 }
 
+// A run refused before any device worked: said to the sink as finished.
+Run refused(RecordSink& sink, const Run& header, const std::string& why)
+{
+    Run run = failedRun(header, why);
+    sink.runFinished(run);
+    return run;
+}
+
+// Why `config` cannot be spread over `devices` GPUs, or "".
+std::string spreadProblem(const PipelineConfig& config, int devices)
+{
+    if (std::string problem = validate(config); !problem.empty())
+        return problem;
+    if (config.chunks < devices)
+        return std::to_string(config.chunks) + " chunk" + (config.chunks == 1 ? "" : "s") + " cannot be spread over "
+               + std::to_string(devices) + " GPUs: use at least one chunk per GPU";
+    return {};
+}
+
+// One device's share of the run: its chunks, its configuration, its slices
+// of the input and output, the sink that merges what it records live, and
+// the run it recorded.
+struct Share {
+    ChunkRange range;
+    PipelineConfig config;
+    std::span<const float> input;
+    std::span<float> output;
+    std::unique_ptr<MergingSink::Part> sink;
+    Run run;
+};
+
+std::vector<Share> shareOut(const DeviceSet& devices, const PipelineConfig& config, MergingSink& merger,
+                            std::int64_t startNs, const PipelineData& input, PipelineData& output)
+{
+    const int n = devices.size();
+    const std::size_t chunkFloats = config.chunkFloats();
+    std::vector<Share> shares(static_cast<std::size_t>(n));
+    for (int d = 0; d < n; ++d) {
+        Share& share = shares[static_cast<std::size_t>(d)];
+        share.range = chunkRangeOf(config.chunks, n, d);
+        share.config = config;
+        share.config.chunks = share.range.count;
+        const std::size_t first = static_cast<std::size_t>(share.range.first) * chunkFloats;
+        const std::size_t count = static_cast<std::size_t>(share.range.count) * chunkFloats;
+        share.input = std::span<const float>(input).subspan(first, count);
+        share.output = std::span<float>(output).subspan(first, count);
+        share.sink = std::make_unique<MergingSink::Part>(merger, devices.at(d), d, share.range.first, startNs);
+    }
+    return shares;
+}
+
+// Each device runs its share on a host thread of its own, all at once;
+// returns when every one has ended (the threads join as they go).
+void runShares(const DeviceSet& devices, std::vector<Share>& shares, const CancelFlag& cancel)
+{
+    std::vector<std::jthread> threads;
+    for (int d = 0; d < devices.size(); ++d) {
+        threads.emplace_back([&, d] {
+            Device& device = devices.at(d);
+            Share& share = shares[static_cast<std::size_t>(d)];
+            try {
+                share.run = runPipelineBody(device, share.config, *share.sink, cancel, share.input, share.output, false);
+            } catch (const std::exception& e) {
+                share.run.status = RunStatus::Failed;
+                share.run.error = e.what();
+            }
+            device.leaveSharedClock();
+        });
+    }
+}
+
+// Every GPU's stream lanes, device by device, then the host's threads apart,
+// as Nsight Systems shows a multi-GPU node. Returns, per share, where each
+// of its lanes went.
+std::vector<std::vector<std::uint16_t>> mergeLanes(const std::vector<Share>& shares, Run& merged)
+{
+    std::vector<std::vector<std::uint16_t>> laneMaps(shares.size());
+    for (bool streams : {true, false}) {
+        for (std::size_t d = 0; d < shares.size(); ++d) {
+            const Run& part = shares[d].run;
+            auto& laneMap = laneMaps[d];
+            laneMap.resize(part.lanes.size());
+            for (std::size_t l = 0; l < part.lanes.size(); ++l) {
+                Lane lane = part.lanes[l];
+                if ((lane.kind == LaneKind::Stream) != streams)
+                    continue;
+                const int device = static_cast<int>(d);
+                lane.name = streams ? streamLaneName(device, lane.name) : hostLaneName(device, lane.name);
+                lane.device = streams ? static_cast<std::uint16_t>(d) : 0;
+                laneMap[l] = static_cast<std::uint16_t>(merged.lanes.size());
+                merged.lanes.push_back(std::move(lane));
+            }
+        }
+    }
+    return laneMaps;
+}
+
+// Every share's ops on the common time base and lanes, and the timed region
+// that covers the shares that timed one.
+void mergeOps(const std::vector<Share>& shares, const std::vector<std::vector<std::uint16_t>>& laneMaps, Run& merged)
+{
+    std::int64_t begin = -1;
+    std::int64_t end = 0;
+    for (std::size_t d = 0; d < shares.size(); ++d) {
+        const Run& part = shares[d].run;
+        const MergingSink::Part& sinkPart = *shares[d].sink;
+        for (Op op : part.ops) {
+            shift(op, sinkPart.offsetNs(), sinkPart.chunkOffset());
+            op.lane = laneMaps[d][op.lane];
+            op.nameId = 0;
+            merged.ops.push_back(op);
+        }
+        // Each GPU's host thread keeps its loop and chunk regions; the
+        // chunks are renamed to their place in the whole input. A part's
+        // chunk regions are its chunks in order (the loop starts them so).
+        int chunk = sinkPart.chunkOffset();
+        for (Region region : part.regions) {
+            region.beginNs += sinkPart.offsetNs();
+            region.endNs += sinkPart.offsetNs();
+            if (region.lane < laneMaps[d].size())
+                region.lane = laneMaps[d][region.lane];
+            if (region.depth == 1)
+                region.name = "chunk " + std::to_string(chunk++);
+            merged.regions.push_back(std::move(region));
+        }
+        if (part.timedEndNs > part.timedBeginNs || part.status == RunStatus::Completed) {
+            const std::int64_t b = part.timedBeginNs + sinkPart.offsetNs();
+            begin = begin < 0 ? b : std::min(begin, b);
+            end = std::max(end, part.timedEndNs + sinkPart.offsetNs());
+        }
+    }
+    merged.timedBeginNs = std::max<std::int64_t>(0, begin);
+    merged.timedEndNs = std::max(merged.timedBeginNs, end);
+    merged.sortOps();
+    merged.sortRegions();
+}
+
+// The merged status and verification: failed or cancelled when any share
+// was (saying which GPUs), else every element of every share checked.
+void judge(const std::vector<Share>& shares, int kernelRepeats, std::size_t totalFloats, Run& merged)
+{
+    std::vector<std::string> failures;
+    std::vector<std::string> cancels;
+    std::vector<std::string> perDevice;
+    bool allPassed = true;
+    std::uint64_t mismatches = 0;
+    for (std::size_t d = 0; d < shares.size(); ++d) {
+        const Run& part = shares[d].run;
+        const std::string gpu = "GPU " + std::to_string(d);
+        if (part.status == RunStatus::Failed)
+            failures.push_back(gpu + ": " + part.error);
+        else if (part.status == RunStatus::Cancelled)
+            cancels.push_back(gpu + ": " + part.error);
+        else {
+            const Verification v = verifyIncrement(shares[d].input, shares[d].output, kernelRepeats);
+            // The part's own message holds the simulator's hazards, if any.
+            const bool hazard = !part.verification.message.empty();
+            allPassed = allPassed && v.passed && !hazard;
+            mismatches += v.mismatches;
+            perDevice.push_back(gpu + " " + v.message + (hazard ? part.verification.message : ""));
+        }
+    }
+    if (!failures.empty()) {
+        merged.status = RunStatus::Failed;
+        merged.error = joined(failures);
+        merged.verification.message = "not verified: the run failed on " + std::to_string(failures.size()) + " of "
+                                      + std::to_string(shares.size()) + " GPUs";
+    } else if (!cancels.empty()) {
+        merged.status = RunStatus::Cancelled;
+        merged.error = "cancelled by the user";
+        merged.verification.message = "not verified: the run was cancelled";
+    } else {
+        merged.verification.checked = true;
+        merged.verification.passed = allPassed;
+        merged.verification.mismatches = mismatches;
+        const std::string total = std::to_string(totalFloats);
+        merged.verification.message =
+            (allPassed ? "verified: all " + total + " floats equal input + " + std::to_string(kernelRepeats)
+                       : "FAILED: " + std::to_string(mismatches) + " of " + total + " floats wrong")
+            + " (" + joined(perDevice) + ")";
+    }
+}
+
 } // namespace
 
 Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config, RecordSink& sink,
@@ -153,9 +338,7 @@ Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config,
     if (n == 0) {
         Run run;
         run.name = pipelineTitle(config);
-        run = failedRun(run, "no device to run on");
-        sink.runFinished(run);
-        return run;
+        return refused(sink, run, "no device to run on");
     }
     if (n == 1) {
         if (devices.note.empty())
@@ -168,26 +351,14 @@ Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config,
     header.name += " on " + std::to_string(n) + " GPUs";
     for (int d = 1; d < n; ++d)
         header.moreDevices.push_back(devices.at(d).info());
-    if (std::string problem = validate(config); !problem.empty()) {
-        Run run = failedRun(header, problem);
-        sink.runFinished(run);
-        return run;
-    }
-    if (config.chunks < n) {
-        Run run = failedRun(header, std::to_string(config.chunks) + " chunk" + (config.chunks == 1 ? "" : "s")
-                                        + " cannot be spread over " + std::to_string(n)
-                                        + " GPUs: use at least one chunk per GPU");
-        sink.runFinished(run);
-        return run;
-    }
+    if (std::string problem = spreadProblem(config, n); !problem.empty())
+        return refused(sink, header, problem);
     PipelineData input;
     PipelineData output;
-    if (!makePipelineData(config, input, output)) {
-        Run run = failedRun(header, "could not allocate " + std::to_string(2 * config.totalBytes() >> 20)
-                                        + " MiB of host memory for the input and output");
-        sink.runFinished(run);
-        return run;
-    }
+    if (!makePipelineData(config, input, output))
+        return refused(sink, header,
+                       "could not allocate " + std::to_string(2 * config.totalBytes() >> 20)
+                           + " MiB of host memory for the input and output");
 
     // One time base: every device starts at the latest of their clocks (the
     // same real clock for CUDA devices; simulated ones jump to it).
@@ -199,137 +370,13 @@ Run runPipelineOnDevices(const DeviceSet& devices, const PipelineConfig& config,
 
     sink.runStarted(header);
     MergingSink merger(sink, n);
-    const std::size_t chunkFloats = config.chunkFloats();
-    std::vector<ChunkRange> ranges;
-    std::vector<PipelineConfig> configs;
-    std::vector<std::unique_ptr<MergingSink::Part>> parts;
-    for (int d = 0; d < n; ++d) {
-        ranges.push_back(chunkRangeOf(config.chunks, n, d));
-        configs.push_back(config);
-        configs.back().chunks = ranges.back().count;
-        parts.push_back(std::make_unique<MergingSink::Part>(merger, devices.at(d), d, ranges.back().first, startNs));
-    }
-    const auto inputOf = [&](int d) {
-        return std::span<const float>(input).subspan(static_cast<std::size_t>(ranges[d].first) * chunkFloats,
-                                                     static_cast<std::size_t>(ranges[d].count) * chunkFloats);
-    };
-    const auto outputOf = [&](int d) {
-        return std::span<float>(output).subspan(static_cast<std::size_t>(ranges[d].first) * chunkFloats,
-                                                static_cast<std::size_t>(ranges[d].count) * chunkFloats);
-    };
+    std::vector<Share> shares = shareOut(devices, config, merger, startNs, input, output);
+    runShares(devices, shares, cancel);
 
-    std::vector<Run> runs(static_cast<std::size_t>(n));
-    {
-        std::vector<std::jthread> threads;
-        for (int d = 0; d < n; ++d) {
-            threads.emplace_back([&, d] {
-                Device& device = devices.at(d);
-                Run& run = runs[static_cast<std::size_t>(d)];
-                try {
-                    run = runPipelineBody(device, configs[static_cast<std::size_t>(d)], *parts[static_cast<std::size_t>(d)],
-                                          cancel, inputOf(d), outputOf(d), false);
-                } catch (const std::exception& e) {
-                    run.status = RunStatus::Failed;
-                    run.error = e.what();
-                }
-                device.leaveSharedClock();
-            });
-        }
-    } // the threads join here
-
-    // The merged run: every GPU's stream lanes, device by device, then the
-    // host's threads apart, as Nsight Systems shows a multi-GPU node.
     Run merged = header;
-    merged.timing = runs[0].timing;
-    std::vector<std::vector<std::uint16_t>> laneMaps(static_cast<std::size_t>(n));
-    for (bool streams : {true, false}) {
-        for (int d = 0; d < n; ++d) {
-            const Run& part = runs[static_cast<std::size_t>(d)];
-            auto& laneMap = laneMaps[static_cast<std::size_t>(d)];
-            laneMap.resize(part.lanes.size());
-            for (std::size_t l = 0; l < part.lanes.size(); ++l) {
-                Lane lane = part.lanes[l];
-                if ((lane.kind == LaneKind::Stream) != streams)
-                    continue;
-                lane.name = streams ? streamLaneName(d, lane.name) : hostLaneName(d, lane.name);
-                lane.device = streams ? static_cast<std::uint16_t>(d) : 0;
-                laneMap[l] = static_cast<std::uint16_t>(merged.lanes.size());
-                merged.lanes.push_back(std::move(lane));
-            }
-        }
-    }
-    std::int64_t begin = -1;
-    std::int64_t end = 0;
-    std::vector<std::string> failures;
-    std::vector<std::string> cancels;
-    std::vector<std::string> perDevice;
-    bool allPassed = true;
-    std::uint64_t mismatches = 0;
-    for (int d = 0; d < n; ++d) {
-        const Run& part = runs[static_cast<std::size_t>(d)];
-        const MergingSink::Part& sinkPart = *parts[static_cast<std::size_t>(d)];
-        const auto& laneMap = laneMaps[static_cast<std::size_t>(d)];
-        for (Op op : part.ops) {
-            shift(op, sinkPart.offsetNs(), sinkPart.chunkOffset());
-            op.lane = laneMap[op.lane];
-            op.nameId = 0;
-            merged.ops.push_back(op);
-        }
-        // Each GPU's host thread keeps its loop and chunk regions; the
-        // chunks are renamed to their place in the whole input. A part's
-        // chunk regions are its chunks in order (the loop starts them so).
-        int chunk = sinkPart.chunkOffset();
-        for (Region region : part.regions) {
-            region.beginNs += sinkPart.offsetNs();
-            region.endNs += sinkPart.offsetNs();
-            if (region.lane < laneMap.size())
-                region.lane = laneMap[region.lane];
-            if (region.depth == 1)
-                region.name = "chunk " + std::to_string(chunk++);
-            merged.regions.push_back(std::move(region));
-        }
-        if (part.timedEndNs > part.timedBeginNs || part.status == RunStatus::Completed) {
-            const std::int64_t b = part.timedBeginNs + sinkPart.offsetNs();
-            begin = begin < 0 ? b : std::min(begin, b);
-            end = std::max(end, part.timedEndNs + sinkPart.offsetNs());
-        }
-        const std::string gpu = "GPU " + std::to_string(d);
-        if (part.status == RunStatus::Failed)
-            failures.push_back(gpu + ": " + part.error);
-        else if (part.status == RunStatus::Cancelled)
-            cancels.push_back(gpu + ": " + part.error);
-        else {
-            const Verification v = verifyIncrement(inputOf(d), outputOf(d), config.kernelRepeats);
-            // The part's own message holds the simulator's hazards, if any.
-            const bool hazard = !part.verification.message.empty();
-            allPassed = allPassed && v.passed && !hazard;
-            mismatches += v.mismatches;
-            perDevice.push_back(gpu + " " + v.message + (hazard ? part.verification.message : ""));
-        }
-    }
-    merged.timedBeginNs = std::max<std::int64_t>(0, begin);
-    merged.timedEndNs = std::max(merged.timedBeginNs, end);
-    if (!failures.empty()) {
-        merged.status = RunStatus::Failed;
-        merged.error = joined(failures);
-        merged.verification.message = "not verified: the run failed on " + std::to_string(failures.size()) + " of "
-                                      + std::to_string(n) + " GPUs";
-    } else if (!cancels.empty()) {
-        merged.status = RunStatus::Cancelled;
-        merged.error = "cancelled by the user";
-        merged.verification.message = "not verified: the run was cancelled";
-    } else {
-        merged.verification.checked = true;
-        merged.verification.passed = allPassed;
-        merged.verification.mismatches = mismatches;
-        const std::string total = std::to_string(output.size());
-        merged.verification.message =
-            (allPassed ? "verified: all " + total + " floats equal input + " + std::to_string(config.kernelRepeats)
-                       : "FAILED: " + std::to_string(mismatches) + " of " + total + " floats wrong")
-            + " (" + joined(perDevice) + ")";
-    }
-    merged.sortOps();
-    merged.sortRegions();
+    merged.timing = shares[0].run.timing;
+    mergeOps(shares, mergeLanes(shares, merged), merged);
+    judge(shares, config.kernelRepeats, output.size(), merged);
     sink.progress(1.0, merged.name + ": " + toString(merged.status));
     sink.runFinished(merged);
     return merged;

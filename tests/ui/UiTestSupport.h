@@ -38,6 +38,19 @@ inline bool showActive(QWidget& window)
     return QTest::qWaitForWindowActive(&window);
 }
 
+// Runs this thread's event loop until every event posted to it before the
+// call has been delivered: Qt delivers posted events in the order posted, so
+// a marker posted now arrives after all of them. A test that must show that
+// nothing more arrives (after a worker was joined, say) waits for this
+// instead of waiting a while. False when the marker did not arrive in time.
+inline bool deliverPostedEvents(int timeoutMs)
+{
+    bool delivered = false;
+    QObject marker;
+    QMetaObject::invokeMethod(&marker, [&delivered] { delivered = true; }, Qt::QueuedConnection);
+    return QTest::qWaitFor([&delivered] { return delivered; }, timeoutMs);
+}
+
 // An op of chunk `chunk` on lane `lane`; copies move 1 MiB.
 inline Op chunkOp(std::uint16_t lane, std::int64_t start, std::int64_t end, OpKind kind, int chunk)
 {

@@ -1,3 +1,4 @@
+#include "../TestTimeouts.h"
 #include "workers/BackgroundWorker.h"
 
 #include <QTest>
@@ -6,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 using ovs::ui::BackgroundWorker;
@@ -40,7 +42,7 @@ private slots:
             });
         }
         QVERIFY(worker.isBusy());
-        QTRY_VERIFY(!worker.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!worker.isBusy(), ovsTestTimeoutMs(30'000));
         QCOMPARE(int(delivered.size()), jobs);
         for (int i = 0; i < jobs; ++i) {
             QCOMPARE(ran[std::size_t(i)], i);
@@ -57,24 +59,29 @@ private slots:
         QTest::ignoreMessage(QtWarningMsg, "overlapscope: a background job failed: boom");
         worker.post([]() -> BackgroundWorker::Delivery { throw std::runtime_error("boom"); });
         worker.post([&]() -> BackgroundWorker::Delivery { return [&] { delivered = true; }; });
-        QTRY_VERIFY(!worker.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!worker.isBusy(), ovsTestTimeoutMs(30'000));
         QVERIFY(delivered); // the queue goes on
     }
 
     void destructionWaitsAndDropsTheRest()
     {
+        // The job holds until the test lets it go, just before the worker is
+        // destroyed: the destructor finds it in progress and must wait.
         auto finished = std::make_shared<std::atomic<bool>>(false);
         auto started = std::make_shared<std::atomic<bool>>(false);
+        auto release = std::make_shared<std::atomic<bool>>(false);
         bool delivered = false;
         {
             BackgroundWorker worker;
             worker.post([=, &delivered]() -> BackgroundWorker::Delivery {
                 started->store(true);
-                QThread::msleep(200);
+                while (!release->load())
+                    std::this_thread::yield();
                 finished->store(true);
                 return [&delivered] { delivered = true; };
             });
-            QTRY_VERIFY(started->load());
+            QTRY_VERIFY_WITH_TIMEOUT(started->load(), ovsTestTimeoutMs(30'000));
+            release->store(true);
         }
         QVERIFY(finished->load()); // waited for the job in progress
         QCoreApplication::processEvents();

@@ -1,6 +1,7 @@
 // `overlapscope export --lesson NAME -o DIR` as a teacher runs it: no
 // display, a small lesson on the simulator, numbered 1920x1080 slides and an
 // index; clear errors for a bad name or folder.
+#include "../TestTimeouts.h"
 #include "UiTestSupport.h"
 
 #include "devicefactory/DeviceFactory.h"
@@ -228,7 +229,7 @@ private slots:
         const QString dir = m_dir.filePath("interrupted");
         QProcess process;
         process.start(OVERLAPSCOPE_GUI_PATH, {"export", "--lesson", "chunk-size", "-o", dir, "--device", "sim"});
-        QVERIFY(process.waitForStarted());
+        QVERIFY(process.waitForStarted(ovsTestTimeoutMs(30000)));
         QString err;
         // The first job starts after the two slides that need no run.
         while (!err.contains("job 1 of") && process.state() == QProcess::Running) {
@@ -237,7 +238,7 @@ private slots:
         }
         QVERIFY2(err.contains("job 1 of"), qPrintable(err));
         ::kill(static_cast<pid_t>(process.processId()), SIGINT);
-        QVERIFY(process.waitForFinished(120000));
+        QVERIFY(process.waitForFinished(ovsTestTimeoutMs(120000)));
         err += QString::fromUtf8(process.readAllStandardError());
         QCOMPARE(process.exitCode(), 130);
         QVERIFY2(err.contains("cancelled"), qPrintable(err));

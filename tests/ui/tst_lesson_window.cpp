@@ -3,6 +3,7 @@
 // simulator with small runs, step through what to look at to the verdict;
 // cancel mid-lesson; step with the keys in presentation mode.
 // OVS_LESSON_DEVICE=cuda runs the same on a GPU.
+#include "../TestTimeouts.h"
 #include "UiTestSupport.h"
 
 #include "charts/LessonSweepChart.h"
@@ -159,12 +160,12 @@ private slots:
         QCOMPARE(session->stage(), LessonStage::Running);
         QVERIFY(window.runController()->isRunning());
         QVERIFY(button(window, "lessonCancel")->isVisible());
-        QTRY_COMPARE_WITH_TIMEOUT(session->stage(), LessonStage::Focus, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(session->stage(), LessonStage::Focus, ovsTestTimeoutMs(60000));
         QVERIFY(sawLiveRun);       // the timeline filled while it ran
         QVERIFY(ticksWhileRunning > 0);
         qInfo("GUI event loop while the lesson ran: %d ticks of 5 ms, longest gap %lld ms", ticksWhileRunning,
               longestGapMs);
-        QTRY_VERIFY(!window.runController()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isRunning(), ovsTestTimeoutMs(5000));
 
         const LessonResult* result = session->result();
         QVERIFY(result);
@@ -281,7 +282,7 @@ private slots:
         QVERIFY(session->next()); // to the question
         QVERIFY(session->requestRun());
         QCOMPARE(session->stage(), LessonStage::Running);
-        QTRY_VERIFY_WITH_TIMEOUT(session->stage() != LessonStage::Running, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(session->stage() != LessonStage::Running, ovsTestTimeoutMs(120000));
         const LessonResult* result = session->result();
         QVERIFY(result);
         QVERIFY2(result->judged, result->notJudged.c_str());
@@ -333,7 +334,7 @@ private slots:
         });
         openAndRun(window, "chunk-size", "a");
         LessonSession* session = window.lessons()->session();
-        QTRY_COMPARE_WITH_TIMEOUT(session->stage(), LessonStage::Results, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(session->stage(), LessonStage::Results, ovsTestTimeoutMs(120000));
         QVERIFY(cancelled);
         const LessonResult* result = session->result();
         QVERIFY(result);
@@ -350,7 +351,7 @@ private slots:
         QVERIFY(session->canRun());
         QTest::mouseClick(button(window, "lessonRun"), Qt::LeftButton);
         QCOMPARE(session->stage(), LessonStage::Running);
-        QTRY_VERIFY_WITH_TIMEOUT(session->stage() != LessonStage::Running, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(session->stage() != LessonStage::Running, ovsTestTimeoutMs(120000));
         QVERIFY(session->result()->judged);
     }
 
@@ -381,7 +382,7 @@ private slots:
         session->choose("b");
         QTest::keyClick(&window, Qt::Key_Space); // runs
         QCOMPARE(session->stage(), LessonStage::Running);
-        QTRY_VERIFY_WITH_TIMEOUT(session->stage() != LessonStage::Running, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(session->stage() != LessonStage::Running, ovsTestTimeoutMs(60000));
         const int steps = static_cast<int>(session->focusSteps().size());
         for (int i = 0; i < steps; ++i)
             QTest::keyClick(&window, Qt::Key_PageDown);

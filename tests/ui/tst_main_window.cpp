@@ -1,5 +1,6 @@
 // The window as a user drives it: open good and bad traces (the view is kept
 // on failure), run on the simulated device and watch the timeline fill, cancel.
+#include "../TestTimeouts.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "panels/ControlPanel.h"
@@ -69,7 +70,7 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.openTrace(sourceTrace());
-        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, ovsTestTimeoutMs(10000));
         QVERIFY(window.document()->run(0).opCount() > 0);
         QVERIFY(window.viewState()->visibleEndNs() >= window.document()->endNs());
         QVERIFY(window.lastMessage().contains("2 runs"));
@@ -84,10 +85,10 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openTrace(sourceTrace());
-        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, ovsTestTimeoutMs(10000));
         auto* table = window.summaryPanel()->findChild<QTreeWidget*>();
         QVERIFY(table);
-        QTRY_VERIFY(table->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(table->isVisible(), ovsTestTimeoutMs(5000));
         int total = 0;
         for (int column = 0; column < table->columnCount(); ++column) {
             if (table->isColumnHidden(column))
@@ -123,13 +124,14 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.openTrace(sourceTrace());
-        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, ovsTestTimeoutMs(10000));
         window.viewState()->setVisibleRange(1000, 2'000'000);
         const auto start = window.viewState()->visibleStartNs();
         const auto end = window.viewState()->visibleEndNs();
 
         window.openTrace(writeFile("bad.json", content));
-        QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains("Could not") || window.lastMessage().contains(message), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains("Could not") || window.lastMessage().contains(message),
+                                 ovsTestTimeoutMs(10000));
         QVERIFY2(window.lastMessage().contains(message), qPrintable(window.lastMessage()));
         QCOMPARE(window.document()->runCount(), 2);
         QCOMPARE(window.document()->sourcePath(), sourceTrace());
@@ -153,7 +155,7 @@ private slots:
             ok = success;
         });
         window.runController()->start(smallRequest(6, 2));
-        QTRY_VERIFY_WITH_TIMEOUT(finished, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished, ovsTestTimeoutMs(60000));
         QVERIFY(ok);
         QCOMPARE(window.document()->runCount(), 2);
         QVERIFY(changesBeforeFinish > 2);
@@ -180,7 +182,7 @@ private slots:
             }
         });
         window.runController()->start(smallRequest(64, 8));
-        QTRY_VERIFY_WITH_TIMEOUT(finished, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished, ovsTestTimeoutMs(120000));
         QVERIFY(window.document()->runCount() >= 1);
         QCOMPARE(window.document()->run(0).run().status, RunStatus::Cancelled);
         QVERIFY(!window.runController()->isRunning());
@@ -188,7 +190,7 @@ private slots:
         // The next run works.
         finished = false;
         window.runController()->start(smallRequest(2, 1));
-        QTRY_VERIFY_WITH_TIMEOUT(finished, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished, ovsTestTimeoutMs(60000));
         const auto& last = window.document()->run(window.document()->runCount() - 1).run();
         QVERIFY2(last.verification.passed, last.verification.message.c_str());
     }

@@ -17,7 +17,6 @@
 #include "devicefactory/DeviceFactory.h"
 #include "formats/TraceJson.h"
 
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -263,14 +262,14 @@ private slots:
         r.program = program;
         r.injectionLibrary = injection;
         QVERIFY(controller.start(r));
+        // Each time ops reach the document: how many the run holds while it
+        // is still live (the program has not ended).
         std::size_t seenWhileRunning = 0;
-        QElapsedTimer clock;
-        clock.start();
-        while (finished.isEmpty() && clock.elapsed() < kTimeoutMs) {
-            if (controller.isRunning() && document.runCount() > 0)
-                seenWhileRunning = std::max(seenWhileRunning, document.run(0).opCount());
-            QTest::qWait(10);
-        }
+        connect(&document, &TraceDocument::runChanged, this, [&](int changed) {
+            if (document.run(changed).isLive())
+                seenWhileRunning = std::max(seenWhileRunning, document.run(changed).opCount());
+        });
+        QVERIFY(finished.wait(kTimeoutMs));
         QCOMPARE(finished.count(), 1);
         const QString message = finished.at(0).at(1).toString();
         QVERIFY2(message.contains("exit status 0"), qPrintable(message));
@@ -324,8 +323,11 @@ private slots:
         controller.setStopGrace(std::chrono::milliseconds(300));
         QSignalSpy finished(&controller, &ProfileController::finished);
         QSignalSpy progress(&controller, &ProfileController::progress);
-        QVERIFY(controller.start(shellRequest("trap \"\" INT; while :; do sleep 0.05; done")));
-        QTest::qWait(300); // the trap is set
+        // The program says when its trap is set: a SIGINT before it would end it.
+        const QString ready = m_dir.filePath("sigint-trap-set");
+        QVERIFY(controller.start(
+            shellRequest("trap \"\" INT; echo > \"$0\"; while :; do sleep 0.05; done", ready)));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), kTimeoutMs);
         controller.cancel();
         QVERIFY(finished.wait(kTimeoutMs));
         const QString message = finished.at(0).at(1).toString();

@@ -203,7 +203,7 @@ private slots:
         // Analysed on the panel's worker: the cells say so until it is back.
         QVERIFY(panel.isAnalysing());
         QCOMPARE(rowOf(panel, 0)[SummaryPanel::OverlapColumn], QString("\u2026"));
-        QTRY_VERIFY(!panel.isAnalysing());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isAnalysing(), ovsTestTimeoutMs(5000));
 
         for (int row = 0; row < 2; ++row) {
             const Run& run = trace.runs[static_cast<std::size_t>(row)];
@@ -277,7 +277,7 @@ private slots:
         QCOMPARE(panel.summaryText().split('\n').size(), 3); // no diagnosis while it runs
 
         document.finishRun(live, makeRun("overlapped", "overlapped pinned", 40'000'000, RunStatus::Cancelled));
-        QTRY_VERIFY(!panel.isAnalysing());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isAnalysing(), ovsTestTimeoutMs(5000));
         cells = rowOf(panel, 0);
         QCOMPARE(cells[SummaryPanel::OverlapColumn], QString("\u2013"));
         QCOMPARE(cells[SummaryPanel::BoundColumn], QString("\u2013"));

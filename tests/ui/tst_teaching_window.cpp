@@ -1,5 +1,6 @@
 // Replay and presentation mode as a teacher drives them in the window: the
 // View menu's actions and their keys (headless, offscreen).
+#include "../TestTimeouts.h"
 #include "UiTestSupport.h"
 
 #include "document/TraceDocument.h"
@@ -46,7 +47,7 @@ class TestTeachingWindow : public QObject {
         window.setInteractive(false);
         QVERIFY(ovs::test::showActive(window));
         window.openTrace(sourceTrace());
-        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, ovsTestTimeoutMs(10000));
     }
 
 private slots:
@@ -154,7 +155,7 @@ private slots:
 
         // Playing moves the playhead as the timer ticks.
         QTest::keyClick(&window, Qt::Key_Space);
-        QTRY_VERIFY(*window.viewState()->playhead() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(*window.viewState()->playhead() > 0, ovsTestTimeoutMs(5000));
 
         // Leaving removes the playhead; Left and Right pan the timeline again.
         QTest::keyClick(&window, Qt::Key_F6);
@@ -203,13 +204,13 @@ private slots:
         action(window, "theme-dark")->trigger();
         QVERIFY(Theme::paletteIsDark(QApplication::palette()));
         // Widgets receive the application palette through the event loop.
-        QTRY_VERIFY(Theme::paletteIsDark(window.timeline()->palette()));
+        QTRY_VERIFY_WITH_TIMEOUT(Theme::paletteIsDark(window.timeline()->palette()), ovsTestTimeoutMs(5000));
         QCOMPARE(Theme::load(), ThemeChoice::Dark);
         // The charts follow: a dark background and light tick labels.
         for (auto* chart : window.findChildren<QCustomPlot*>()) {
             if (qobject_cast<TimelinePlot*>(chart))
                 continue;
-            QTRY_VERIFY(chart->toPixmap(300, 200).toImage().pixelColor(1, 1).lightness() < 64);
+            QTRY_VERIFY_WITH_TIMEOUT(chart->toPixmap(300, 200).toImage().pixelColor(1, 1).lightness() < 64, ovsTestTimeoutMs(5000));
             QVERIFY(chart->xAxis->tickLabelColor().lightness() > 192);
         }
         if (const QString dir = qEnvironmentVariable("OVS_TEACHING_SHOTS"); !dir.isEmpty()) {
@@ -227,7 +228,7 @@ private slots:
         QCOMPARE(Theme::load(), ThemeChoice::Light);
         for (auto* chart : window.findChildren<QCustomPlot*>())
             if (!qobject_cast<TimelinePlot*>(chart))
-                QTRY_VERIFY(chart->toPixmap(300, 200).toImage().pixelColor(1, 1).lightness() > 192);
+                QTRY_VERIFY_WITH_TIMEOUT(chart->toPixmap(300, 200).toImage().pixelColor(1, 1).lightness() > 192, ovsTestTimeoutMs(5000));
     }
 };
 

@@ -368,7 +368,7 @@ private slots:
                  qPrintable(text));
         QVERIFY(m_plot->toolTipTextAt(QPoint(2, 2)).isEmpty());
         sendMouse(m_plot, QEvent::MouseMove, opPixel(0, 1), Qt::NoButton, Qt::NoButton);
-        QTRY_VERIFY(QToolTip::isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(QToolTip::isVisible(), ovsTestTimeoutMs(5000));
         QCOMPARE(QToolTip::text(), text);
     }
 
@@ -571,15 +571,15 @@ private slots:
         m_document->addLane(run, Lane{"stream 0", LaneKind::Stream}, 1);
         const std::vector<Op> ops = {chunkOp(1, 0, 400'000, OpKind::Download, 0)};
         m_document->addOps(run, ops);
-        QTRY_COMPARE(m_plot->runAxisRect(run)
+        QTRY_COMPARE_WITH_TIMEOUT(m_plot->runAxisRect(run)
                          ->axis(QCPAxis::atLeft)
                          ->ticker()
                          .dynamicCast<QCPAxisTickerText>()
                          ->ticks()
                          .size(),
-                     2);
+                     2, ovsTestTimeoutMs(5000));
         // The view followed the growing run.
-        QTRY_VERIFY(m_view->visibleEndNs() >= 400'000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_view->visibleEndNs() >= 400'000, ovsTestTimeoutMs(5000));
     }
 
     void realTraceRenders()

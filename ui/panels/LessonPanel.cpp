@@ -56,6 +56,29 @@ constexpr double kTitleScale = 1.35;
 
 LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
+    buildPicker();
+    buildTexts();
+    buildPrediction();
+    buildFocus();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_picker);
+    layout->addWidget(buildScroll(), 1);
+    layout->addLayout(buildButtons());
+
+    if (m_session) {
+        connect(m_session, &LessonSession::stageChanged, this, [this] {
+            m_note->clear();
+            refresh();
+        });
+        connect(m_session, &LessonSession::choiceChanged, this, &LessonPanel::refresh);
+    }
+    applyFonts();
+    refresh();
+}
+
+void LessonPanel::buildPicker()
+{
     m_picker = new QComboBox;
     m_picker->setObjectName("lessonPicker");
     // Narrow enough for a side panel; the list itself shows whole titles.
@@ -70,7 +93,10 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
         if (!id.isEmpty())
             emit lessonPicked(id);
     });
+}
 
+void LessonPanel::buildTexts()
+{
     m_title = new QLabel;
     m_title->setTextFormat(Qt::PlainText); // lesson and device words, never markup
     m_title->setObjectName("lessonTitle");
@@ -90,6 +116,18 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     m_body->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_body->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_progress = new QLabel;
+    m_progress->setTextFormat(Qt::PlainText);
+    m_progress->setObjectName("lessonProgress");
+    m_progress->setWordWrap(true);
+    m_note = new QLabel;
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->setObjectName("lessonNote");
+    m_note->setWordWrap(true);
+}
+
+void LessonPanel::buildPrediction()
+{
     m_choices = new QWidget;
     m_choicesLayout = new QVBoxLayout(m_choices);
     m_choicesLayout->setContentsMargins(0, 0, 0, 0);
@@ -108,7 +146,10 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
         if (m_session)
             m_session->skipPrediction();
     });
+}
 
+void LessonPanel::buildFocus()
+{
     m_focusList = new QListWidget;
     m_focusList->setObjectName("lessonFocusList");
     m_focusList->setWordWrap(true);
@@ -122,16 +163,10 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     m_sweepChart = new LessonSweepChart;
     m_sweepChart->setMinimumHeight(300);
     m_sweepChart->setVisible(false);
+}
 
-    m_progress = new QLabel;
-    m_progress->setTextFormat(Qt::PlainText);
-    m_progress->setObjectName("lessonProgress");
-    m_progress->setWordWrap(true);
-    m_note = new QLabel;
-    m_note->setTextFormat(Qt::PlainText);
-    m_note->setObjectName("lessonNote");
-    m_note->setWordWrap(true);
-
+QScrollArea* LessonPanel::buildScroll()
+{
     auto* content = new QWidget;
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->setContentsMargins(0, 0, 4, 0);
@@ -151,7 +186,11 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return m_scroll;
+}
 
+QHBoxLayout* LessonPanel::buildButtons()
+{
     m_back = new QPushButton(tr("◀ Back"));
     m_back->setObjectName("lessonBack");
     m_run = new QPushButton(tr("Run"));
@@ -179,21 +218,7 @@ LessonPanel::LessonPanel(LessonSession* session, QWidget* parent) : QWidget(pare
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_run);
     buttons->addWidget(m_next);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_picker);
-    layout->addWidget(m_scroll, 1);
-    layout->addLayout(buttons);
-
-    if (m_session) {
-        connect(m_session, &LessonSession::stageChanged, this, [this] {
-            m_note->clear();
-            refresh();
-        });
-        connect(m_session, &LessonSession::choiceChanged, this, &LessonPanel::refresh);
-    }
-    applyFonts();
-    refresh();
+    return buttons;
 }
 
 void LessonPanel::setDeviceText(const QString& text)

@@ -8,6 +8,7 @@
 
 class QButtonGroup;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -64,6 +65,14 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The constructor's parts: the widgets of each part of the panel, and
+    // how they are laid out.
+    void buildPicker();
+    void buildTexts();
+    void buildPrediction();
+    void buildFocus();
+    QScrollArea* buildScroll();
+    QHBoxLayout* buildButtons();
     void refresh();
     void rebuildChoices();
     void applyFonts();

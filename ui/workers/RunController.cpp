@@ -84,9 +84,8 @@ void RunController::cancel()
 
 void RunController::queryDevices()
 {
-    if (m_listing)
+    if (isListingDevices())
         return;
-    m_listing = true;
     m_lister.post([this]() -> BackgroundWorker::Delivery {
         QList<DeviceListing> devices;
         try {
@@ -106,10 +105,7 @@ void RunController::queryDevices()
                 if (device.available)
                     devices.append(device);
         }
-        return [this, devices] {
-            m_listing = false;
-            emit devicesListed(devices);
-        };
+        return [this, devices] { emit devicesListed(devices); };
     });
 }
 

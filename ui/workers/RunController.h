@@ -39,7 +39,8 @@ public:
 
     // True from a successful start() until finished() has been emitted.
     bool isRunning() const { return m_running; }
-    bool isListingDevices() const { return m_listing; }
+    // True from queryDevices() until devicesListed() has been emitted.
+    bool isListingDevices() const { return m_lister.isBusy(); }
 
 public slots:
     // Returns at once. Refuses (emits refused(), returns false, starts
@@ -92,7 +93,6 @@ private:
     BackgroundWorker m_runner;
     BackgroundWorker m_lister;
     bool m_running = false;
-    bool m_listing = false;
     // Where the live run and sweep are in the document; -1 when none.
     int m_run = -1;
     int m_sweep = -1;

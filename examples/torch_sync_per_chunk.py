@@ -155,9 +155,11 @@ def stepped(a, torch):
     host, out = [], []
     times = []
     # A schedule makes the profiler name its steps (ProfilerStep#N); every
-    # step is recorded, and the trace written when the last one ends.
+    # step is recorded, and the trace written when the last one ends. One
+    # cycle (repeat=1): a second would start at the end and, cut short by the
+    # profiler's exit, write its near-empty trace over the first.
     recording = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
-                        schedule=schedule(wait=0, warmup=0, active=a.steps),
+                        schedule=schedule(wait=0, warmup=0, active=a.steps, repeat=1),
                         on_trace_ready=lambda p: p.export_chrome_trace(a.trace)) if a.trace \
         else contextlib.nullcontext()
     with recording as prof:

@@ -167,9 +167,9 @@ private slots:
         setUp(view);
         TimelineInteraction interaction(view);
         interaction.setMapping(mappingOf(view));
-        int signals = 0;
+        int picks = 0;
         QObject::connect(&view, &ViewState::regionSelected, [&](int run, int region) {
-            ++signals;
+            ++picks;
             QCOMPARE(run, 1);
             QCOMPARE(region, 4);
         });
@@ -177,7 +177,7 @@ private slots:
         interaction.move(moved ? 500 : 401, moved);
         interaction.release(moved ? 500 : 401, moved, RegionRef{1, 4}, AxisSpan{30'000, 40'000});
         QCOMPARE(view.selectedRegion().isValid(), expectSelected);
-        QCOMPARE(signals, expectSelected ? 1 : 0);
+        QCOMPARE(picks, expectSelected ? 1 : 0);
         QCOMPARE(view.visibleStartNs(), expectedStart);
         QCOMPARE(view.visibleEndNs(), expectedEnd);
         QCOMPARE(interaction.drag(), TimelineInteraction::Drag::None);

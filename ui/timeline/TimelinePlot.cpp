@@ -159,9 +159,15 @@ int TimelinePlot::laneLabelWidth() const
 {
     const QFontMetrics metrics(TimelineStyle::baseFont(font()));
     int width = 0;
-    for (int i = 0; i < m_document->runCount(); ++i)
+    for (int i = 0; i < m_document->runCount(); ++i) {
         for (const Lane& lane : m_document->run(i).run().lanes)
             width = std::max(width, metrics.horizontalAdvance(displayText(lane.name, kLaneLabelChars)));
+        // The regions band's labels ("regions · THREAD") are the longest.
+        const RunTimeline& run = m_document->run(i);
+        for (const auto& [row, label] : rowLabels(LaneRows::of(run.run(), run.regionTracks()), run))
+            if (row < run.regionTracks().count())
+                width = std::max(width, metrics.horizontalAdvance(label));
+    }
     if (const RunTimeline* ghost = ghostTimeline())
         for (const Lane& lane : ghost->run().lanes)
             width = std::max(width, metrics.horizontalAdvance(displayText(lane.name, kLaneLabelChars)));

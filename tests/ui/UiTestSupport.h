@@ -5,6 +5,8 @@
 // hand-built timelines. Header-only, like tests/TestOps.h.
 #include "../TestOps.h"
 
+#include "trace/Run.h"
+
 #include <QCoreApplication>
 #include <QProcess>
 #include <QSettings>
@@ -55,6 +57,33 @@ inline bool deliverPostedEvents(int timeoutMs)
 inline Op chunkOp(std::uint16_t lane, std::int64_t start, std::int64_t end, OpKind kind, int chunk)
 {
     return makeOp(kind, lane, chunk, start, end, kind == OpKind::Kernel ? 0 : 1u << 20);
+}
+
+// A profiled run with regions, as issue 19's PyTorch loop has them: setup
+// (a long cudaHostAlloc) from 0 to 100 us, a capture range over the loop
+// (no thread), two profiler steps on the host thread with an "h2d"
+// annotation nested in the first, kernels on a stream under each step, and
+// teardown to 500 us. Regions, by index: 0 capture, 1 ProfilerStep#0,
+// 2 h2d, 3 ProfilerStep#1.
+inline Run regionsRun()
+{
+    Run run;
+    run.name = "profiled loop";
+    run.pipeline = "profile";
+    run.timing = "cupti";
+    run.device.name = "Test GPU";
+    run.verification.message = "not verified: a profiled program checks its own results";
+    run.lanes = {Lane{"host thread", LaneKind::HostThread}, Lane{"stream 7", LaneKind::Stream}};
+    run.ops = {makeOp(OpKind::ApiCall, 0, -1, 0, 100'000, 0), makeOp(OpKind::Kernel, 1, 0, 220'000, 280'000, 0),
+               makeOp(OpKind::Kernel, 1, 1, 320'000, 380'000, 0), makeOp(OpKind::Free, 0, -1, 450'000, 500'000, 0)};
+    run.regions = {{"capture", 150'000, 420'000, Region::kNoLane, 0, RegionSource::ProfilerRange},
+                   {"ProfilerStep#0", 200'000, 300'000, 0, 0, RegionSource::ProfilerStep},
+                   {"h2d", 210'000, 240'000, 0, 1, RegionSource::Annotation},
+                   {"ProfilerStep#1", 300'000, 400'000, 0, 0, RegionSource::ProfilerStep}};
+    run.timedBeginNs = 0;
+    run.timedEndNs = 500'000;
+    run.sortOps();
+    return run;
 }
 
 #ifdef OVERLAPSCOPE_GUI_PATH

@@ -3,6 +3,9 @@
 #include "UiTestSupport.h"
 
 #include "style/OpStyle.h"
+#include "style/RegionStyle.h"
+
+#include "../../app/cli/ExitStatus.h"
 
 #include "analysis/Findings.h"
 #include "formats/TraceJson.h"
@@ -326,9 +329,39 @@ private slots:
         f.close();
         const QString out = m_dir.filePath("never.png");
         const Result r = gui({"export", bad, "-o", out});
-        QCOMPARE(r.exitCode, 3);
+        // The CLI's table (app/cli/ExitStatus.h), which overlapscope-cli
+        // answers the same file with: bad input, 3.
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
         QVERIFY2(r.err.contains("line 1"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
+    }
+
+    // A run's regions band, headless: each region in its colour, as the
+    // window draws it. Needs the native format to store regions (issue 19).
+    void regionsInAHeadlessExport()
+    {
+        ovs::Trace t;
+        t.runs = {ovs::test::regionsRun()};
+        const QString path = m_dir.filePath("regions.json");
+        std::string error;
+        QVERIFY2(ovs::saveTrace(t, path.toStdString(), &error), error.c_str());
+        const auto loaded = ovs::loadTrace(path.toStdString());
+        QVERIFY(loaded.trace);
+        if (loaded.trace->runs.front().regions.size() != t.runs.front().regions.size())
+            QSKIP("the native format does not store regions yet");
+        const QString out = m_dir.filePath("regions.png");
+        const Result r = gui({"export", path, "-o", out, "--width", "1200", "--height", "400"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QImage image(out);
+        QVERIFY(!image.isNull());
+        for (const char* name : {"capture", "ProfilerStep#0", "h2d"}) {
+            const QColor want = ovs::ui::regionColor(name, false);
+            bool found = false;
+            for (int y = 0; y < image.height() && !found; y += 2)
+                for (int x = 0; x < image.width() && !found; x += 2)
+                    found = image.pixelColor(x, y) == want;
+            QVERIFY2(found, name);
+        }
     }
 
     // A picture over the pixel cap (32768 px at scale 8) is refused as bad
@@ -337,7 +370,7 @@ private slots:
     {
         const QString out = m_dir.filePath("huge.png");
         const Result r = gui({"export", trace(), "-o", out, "--width", "20000", "--height", "20000", "--scale", "8"});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitUsage));
         QVERIFY2(r.err.contains("cap"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
     }

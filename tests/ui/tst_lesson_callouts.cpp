@@ -1,5 +1,6 @@
 #include "UiTestSupport.h"
 
+#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "timeline/LessonCallouts.h"
@@ -171,6 +172,40 @@ private slots:
         QCOMPARE(m_plot->itemCount(), 0);
         const QImage after = m_plot->toPixmap().toImage();
         QCOMPARE(accentPixels(after, after.rect()), 0);
+    }
+
+    // The box placement is searched when the view changes, not at every
+    // paint: a replot or a picture of the same view only paints it.
+    void layoutFollowsTheViewNotThePaint()
+    {
+        ovs::ui::setLessonFocus(*m_plot, {kernelsFocus(m_measured, 1, "kernels overlap copies")}, m_measured);
+        m_plot->replot();
+        const LessonCallouts* item = LessonCallouts::of(*m_plot);
+        QVERIFY(item);
+        const int laidOut = item->layoutCount();
+        QVERIFY(laidOut > 0);
+        const QRectF band = item->bands()[0];
+        m_plot->replot();
+        m_plot->toPixmap(); // the same size: the same layout
+        m_plot->repaint();
+        QCOMPARE(item->layoutCount(), laidOut);
+        // Zoomed in: laid out again, once, and the band follows the axis.
+        m_view->setVisibleRange(150'000, 280'000); // around the focus (160 to 270 us)
+        m_plot->replot();
+        QCOMPARE(item->layoutCount(), laidOut + 1);
+        QVERIFY(item->bands()[0].width() > band.width() * 1.5);
+        const ovs::ui::TimeAxisMapping mapping = m_plot->mapping();
+        const auto offset = ovs::ui::TimeFrame(*m_document).runAxis(1);
+        QVERIFY(std::abs(item->bands()[0].left()
+                         - std::max<double>(m_plot->runAxisRect(1)->rect().left(),
+                                            mapping.pixelAt(double(offset.toAxis(item->callouts()[0].startNs)))))
+                < 1.5);
+        // A new font (presentation mode) lays out again too.
+        QFont font = m_plot->font();
+        font.setPointSizeF(font.pointSizeF() * 2);
+        m_plot->setFont(font);
+        m_plot->replot();
+        QVERIFY(item->layoutCount() > laidOut + 1);
     }
 
     void focusWithoutRunOrOpsIsSkipped()

@@ -10,6 +10,7 @@
 #include "document/LessonSession.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "export/LessonSlides.h"
 #include "panels/LessonPanel.h"
 #include "timeline/LessonCallouts.h"
 #include "timeline/TimelinePlot.h"
@@ -202,6 +203,13 @@ private slots:
             QVERIFY(window.viewState()->visibleEndNs() >= focus.endNs + offset);
             QVERIFY(window.viewState()->visibleEndNs() - window.viewState()->visibleStartNs() <
                     window.viewState()->extentNs()); // zoomed in
+            // Framed as its slide frames it (TimeFrame, one policy for both).
+            const AxisSpan slide = LessonSlides::timelineView(*window.document(), *result, session->currentFocus());
+            ViewState asOnTheSlide;
+            asOnTheSlide.setExtent(window.viewState()->extentNs());
+            asOnTheSlide.setVisibleRange(slide.startNs, slide.endNs);
+            QCOMPARE(window.viewState()->visibleStartNs(), asOnTheSlide.visibleStartNs());
+            QCOMPARE(window.viewState()->visibleEndNs(), asOnTheSlide.visibleEndNs());
             QCOMPARE(window.lessons()->shownFocus(), std::vector<int>{session->currentFocus()});
             // Drawn: the band over the focus on its run and its callout.
             const LessonCallouts* callouts = LessonCallouts::of(*window.timeline());

@@ -164,6 +164,53 @@ private slots:
         QCOMPARE(rowOf(panel, 1)[SummaryPanel::SpeedupColumn], QString("\u2013"));
     }
 
+    // "Verified" is ours: a profiled or imported run has a dash, and why in
+    // the tooltip (and the copied summary), never a red "not verified".
+    void verificationOnlyForOurPipelines_data()
+    {
+        QTest::addColumn<QString>("pipeline");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("word");
+        QTest::addColumn<QString>("tooltip");
+        QTest::addColumn<bool>("red");
+        QTest::newRow("profiled") << "profile" << "not verified: a profiled program checks its own results"
+                                  << "\u2014" << "A profiled program checks its own results. Verification applies only"
+                                  << false;
+        QTest::newRow("imported") << "pytorch" << "not verified: imported from a Kineto trace" << "\u2014"
+                                  << "Imported from a Kineto trace. Verification applies only" << false;
+        QTest::newRow("ours, not checked") << "overlapped" << "not verified: the run did not start" << "not verified"
+                                           << "not verified: the run did not start" << true;
+    }
+    void verificationOnlyForOurPipelines()
+    {
+        QFETCH(QString, pipeline);
+        QFETCH(QString, message);
+        QFETCH(QString, word);
+        QFETCH(QString, tooltip);
+        QFETCH(bool, red);
+        Run run = makeRun("overlapped", "a run", 40'000'000);
+        run.pipeline = pipeline.toStdString();
+        run.verification = {};
+        run.verification.message = message.toStdString();
+        Trace trace;
+        trace.runs = {run};
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        document.setTrace(trace, "t.json");
+        QTreeWidget* table = nullptr;
+        for (QTreeWidget* tree : panel.findChildren<QTreeWidget*>())
+            if (tree != panel.findingsTree() && tree->columnCount() == SummaryPanel::ColumnCount)
+                table = tree;
+        QVERIFY(table);
+        const QTreeWidgetItem* item = table->topLevelItem(0);
+        QCOMPARE(item->text(SummaryPanel::VerificationColumn), word);
+        QVERIFY2(item->toolTip(SummaryPanel::VerificationColumn).startsWith(tooltip),
+                 qPrintable(item->toolTip(SummaryPanel::VerificationColumn)));
+        QVERIFY(rowOf(panel, 0)[SummaryPanel::VerificationColumn].startsWith(tooltip));
+        QCOMPARE(item->data(SummaryPanel::VerificationColumn, Qt::ForegroundRole).isValid(), red);
+        QCOMPARE(item->data(SummaryPanel::StatusColumn, Qt::ForegroundRole).isValid(), red);
+    }
+
     void liveAndCancelledRuns()
     {
         TraceDocument document;

@@ -1,14 +1,48 @@
 #include "timeline/TimeAxisMapping.h"
 
+#include "document/TimeFrame.h"
+#include "document/TraceDocument.h"
+#include "document/ViewState.h"
+
+#include "lessons/Lesson.h"
+
 #include <QTest>
 
 #include <limits>
 
+using ovs::ui::AxisSpan;
+using ovs::ui::FramePolicy;
 using ovs::ui::TimeAxisMapping;
+using ovs::ui::TimeFrame;
+using ovs::ui::TraceDocument;
+using ovs::ui::ViewState;
+
+Q_DECLARE_METATYPE(FramePolicy)
 
 namespace {
 
 constexpr qint64 kMax = std::numeric_limits<qint64>::max();
+
+// A run with a timed region [timedBegin, timedEnd], one op to `end`, and
+// depth-0 regions at the given spans (plus a nested one inside the first).
+ovs::Run runWith(std::int64_t timedBegin, std::int64_t timedEnd, std::int64_t end,
+                 std::vector<std::pair<std::int64_t, std::int64_t>> regions = {})
+{
+    ovs::Run run;
+    run.lanes = {ovs::Lane{"host", ovs::LaneKind::HostThread}};
+    ovs::Op op;
+    op.kind = ovs::OpKind::ApiCall;
+    op.startNs = 0;
+    op.endNs = end;
+    run.ops = {op};
+    run.timedBeginNs = timedBegin;
+    run.timedEndNs = timedEnd;
+    for (const auto& [begin, regionEnd] : regions) {
+        run.regions.push_back({"step", begin, regionEnd, 0, 0, ovs::RegionSource::ProfilerStep});
+        run.regions.push_back({"inner", begin, begin + 1, 0, 1, ovs::RegionSource::Annotation});
+    }
+    return run;
+}
 
 TimeAxisMapping mapping(qint64 start, qint64 end, double left, double width)
 {
@@ -80,6 +114,100 @@ private slots:
         QFETCH(double, x);
         QFETCH(bool, inside);
         QCOMPARE(mapping(0, 1000, 50, 100).containsX(x), inside);
+    }
+
+    // TimeFrame: framing a span by policy, saturating at the int64 limits.
+    void framing_data()
+    {
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<FramePolicy>("policy");
+        QTest::addColumn<qint64>("expectedStart");
+        QTest::addColumn<qint64>("expectedEnd");
+        QTest::newRow("fit: a twentieth each side") << qint64(10'000) << qint64(30'000) << FramePolicy::Fit
+                                                     << qint64(9'000) << qint64(31'000);
+        QTest::newRow("op: a quarter each side") << qint64(10'000) << qint64(30'000) << FramePolicy::Op
+                                                  << qint64(5'000) << qint64(35'000);
+        QTest::newRow("context: the middle third") << qint64(10'000) << qint64(30'000) << FramePolicy::Context
+                                                    << qint64(-10'000) << qint64(50'000);
+        QTest::newRow("a short span gets the least margin")
+            << qint64(1'000) << qint64(1'010) << FramePolicy::Fit << qint64(1'000 - ViewState::kMinimumSpanNs)
+            << qint64(1'010 + ViewState::kMinimumSpanNs);
+        QTest::newRow("at 2^63 saturates") << kMax - 1'000 << kMax << FramePolicy::Context << kMax - 2'000 << kMax;
+        QTest::newRow("the whole int64 range") << std::numeric_limits<qint64>::min() << kMax << FramePolicy::Fit
+                                               << std::numeric_limits<qint64>::min() << kMax;
+    }
+    void framing()
+    {
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        QFETCH(FramePolicy, policy);
+        QFETCH(qint64, expectedStart);
+        QFETCH(qint64, expectedEnd);
+        QCOMPARE(TimeFrame::frame(AxisSpan{start, end}, policy), (AxisSpan{expectedStart, expectedEnd}));
+    }
+
+    // A run's times to the axis and back: its display offset, saturating.
+    void runTimesToTheAxis()
+    {
+        TraceDocument document;
+        ovs::Trace trace;
+        trace.runs = {runWith(1'000, 5'000, 6'000), runWith(4'000, 9'000, 10'000), runWith(0, 0, kMax)};
+        document.setTrace(trace, QString());
+        const TimeFrame frame(document);
+        QCOMPARE(frame.toAxis(0, 100), qint64(100));
+        document.setAlignTimedRegions(true); // run 0 moves right to start its timed region at 4'000
+        QCOMPARE(frame.toAxis(0, 100), qint64(3'100));
+        QCOMPARE(frame.toRun(0, 3'100), qint64(100));
+        QCOMPARE(frame.toAxis(1, 100), qint64(100));
+        QCOMPARE(frame.toAxis(0, kMax), kMax); // saturates
+        QCOMPARE(frame.toAxis(0, 1'000, 5'000), (AxisSpan{4'000, 8'000}));
+        QCOMPARE(frame.runAxis(0).toAxis(1'000), qint64(4'000));
+    }
+
+    // The opening view: the union of the runs' depth-0 regions, framed;
+    // runs without regions do not widen it; none at all: empty (show all).
+    void openingView_data()
+    {
+        QTest::addColumn<bool>("withRegions");
+        QTest::addColumn<qint64>("expectedStart");
+        QTest::addColumn<qint64>("expectedEnd");
+        QTest::newRow("regions: framed on them") << true << qint64(590'000) << qint64(810'000);
+        QTest::newRow("no regions: everything") << false << qint64(0) << qint64(0);
+    }
+    void openingView()
+    {
+        QFETCH(bool, withRegions);
+        QFETCH(qint64, expectedStart);
+        QFETCH(qint64, expectedEnd);
+        TraceDocument document;
+        ovs::Trace trace;
+        // Setup before 600 us, then two steps, then teardown to 1 ms.
+        trace.runs = {runWith(0, 1'000'000, 1'000'000),
+                      withRegions ? runWith(0, 1'000'000, 1'000'000, {{600'000, 700'000}, {700'000, 800'000}})
+                                  : runWith(0, 1'000'000, 1'000'000)};
+        document.setTrace(trace, QString());
+        const TimeFrame frame(document);
+        QCOMPARE(frame.openingView(), (AxisSpan{expectedStart, expectedEnd}));
+        QCOMPARE(frame.judgedSpan(1).isEmpty(), !withRegions);
+        QVERIFY(frame.judgedSpan(0).isEmpty());
+    }
+
+    // A lesson is framed once: the focus in context, the overview on the
+    // timed regions (a run without one: all of it).
+    void lessonFraming()
+    {
+        TraceDocument document;
+        ovs::Trace trace;
+        trace.runs = {runWith(100'000, 300'000, 400'000), runWith(0, 0, 50'000)};
+        document.setTrace(trace, QString());
+        const TimeFrame frame(document);
+        ovs::ResolvedFocus focus;
+        focus.runIndex = 0;
+        focus.startNs = 150'000;
+        focus.endNs = 160'000;
+        QCOMPARE(frame.lessonFocus(focus), (AxisSpan{140'000, 170'000}));
+        QCOMPARE(frame.lessonOverview(), (AxisSpan{-15'000, 315'000}));
     }
 };
 

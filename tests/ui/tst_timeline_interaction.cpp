@@ -4,7 +4,9 @@
 
 #include <limits>
 
+using ovs::ui::AxisSpan;
 using ovs::ui::OpRef;
+using ovs::ui::RegionRef;
 using ovs::ui::TimeAxisMapping;
 using ovs::ui::TimelineInteraction;
 using ovs::ui::ViewState;
@@ -144,6 +146,43 @@ private slots:
         QCOMPARE(view.visibleStartNs(), kStart);
     }
 
+    // A click on the regions band selects the region and shows it framed;
+    // a drag that starts there still pans, and selects nothing.
+    void regionClicks_data()
+    {
+        QTest::addColumn<bool>("moved");
+        QTest::addColumn<bool>("expectSelected");
+        QTest::addColumn<qint64>("expectedStart");
+        QTest::addColumn<qint64>("expectedEnd");
+        QTest::newRow("click selects and zooms") << false << true << qint64(30'000) << qint64(40'000);
+        QTest::newRow("drag pans instead") << true << false << qint64(9'000) << qint64(19'000);
+    }
+    void regionClicks()
+    {
+        QFETCH(bool, moved);
+        QFETCH(bool, expectSelected);
+        QFETCH(qint64, expectedStart);
+        QFETCH(qint64, expectedEnd);
+        ViewState view;
+        setUp(view);
+        TimelineInteraction interaction(view);
+        interaction.setMapping(mappingOf(view));
+        int picks = 0;
+        QObject::connect(&view, &ViewState::regionSelected, [&](int run, int region) {
+            ++picks;
+            QCOMPARE(run, 1);
+            QCOMPARE(region, 4);
+        });
+        interaction.press(400, Button::Left, Modifiers{});
+        interaction.move(moved ? 500 : 401, moved);
+        interaction.release(moved ? 500 : 401, moved, RegionRef{1, 4}, AxisSpan{30'000, 40'000});
+        QCOMPARE(view.selectedRegion().isValid(), expectSelected);
+        QCOMPARE(picks, expectSelected ? 1 : 0);
+        QCOMPARE(view.visibleStartNs(), expectedStart);
+        QCOMPARE(view.visibleEndNs(), expectedEnd);
+        QCOMPARE(interaction.drag(), TimelineInteraction::Drag::None);
+    }
+
     void commands_data()
     {
         QTest::addColumn<int>("key");
@@ -187,6 +226,7 @@ private slots:
         ViewState view;
         setUp(view);
         view.setSelection(OpRef{0, 0, 0});
+        view.setSelectedRegion(RegionRef{0, 3});
         view.setMeasurement(1, 2);
         TimelineInteraction interaction(view);
         QVERIFY(interaction.command(Command::Escape, std::nullopt));
@@ -194,6 +234,9 @@ private slots:
         QVERIFY(view.selection().isValid());
         QVERIFY(interaction.command(Command::Escape, std::nullopt));
         QVERIFY(!view.selection().isValid());
+        QVERIFY(view.selectedRegion().isValid());
+        QVERIFY(interaction.command(Command::Escape, std::nullopt));
+        QVERIFY(!view.selectedRegion().isValid());
         QVERIFY(!interaction.command(Command::Escape, std::nullopt)); // left to the parent
     }
 
@@ -237,7 +280,7 @@ private slots:
         constexpr qint64 max = std::numeric_limits<qint64>::max();
         view.setExtent(max);
         TimelineInteraction interaction(view);
-        interaction.zoomToOp(OpRef{0, 0, 0}, max - 1'000, max);
+        interaction.zoomToOp(OpRef{0, 0, 0}, AxisSpan{max - 1'000, max});
         QCOMPARE(view.selection(), (OpRef{0, 0, 0}));
         QVERIFY(view.visibleEndNs() <= max);
         QVERIFY(view.visibleStartNs() < max - 1'000);

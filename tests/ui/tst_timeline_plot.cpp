@@ -1,12 +1,14 @@
 #include "UiTestSupport.h"
 #include "../TestTimeouts.h"
 
+#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/TimelineExport.h"
 #include "models/AnalysisCache.h"
 #include "style/DisplayText.h"
 #include "style/OpStyle.h"
+#include "style/RegionStyle.h"
 #include "timeline/TimelineLegendItem.h"
 #include "timeline/TimelinePlot.h"
 
@@ -26,6 +28,7 @@ using ovs::Op;
 using ovs::OpKind;
 using ovs::Run;
 using ovs::ui::OpRef;
+using ovs::ui::RegionRef;
 using ovs::ui::TimelinePlot;
 using ovs::ui::TraceDocument;
 using ovs::ui::ViewState;
@@ -130,6 +133,32 @@ private:
 
     qint64 span() const { return m_view->visibleEndNs() - m_view->visibleStartNs(); }
 
+    // A pixel of run 0's region `index` (at `fraction` of its length), on
+    // its band row, through the one mapping.
+    QPoint regionPixel(int index, double fraction = 0.5, double rowOffset = 0) const
+    {
+        const ovs::Region& region = m_document->run(0).run().regions[static_cast<std::size_t>(index)];
+        const std::int64_t t =
+            ovs::ui::TimeFrame(*m_document).toAxis(0, region.beginNs + std::llround(fraction * region.durationNs()));
+        int row = 0;
+        const auto& tracks = m_document->run(0).regionTracks().tracks;
+        for (int r = 0; r < static_cast<int>(tracks.size()); ++r)
+            if (std::find(tracks[r].regions.begin(), tracks[r].regions.end(), std::uint32_t(index)) != tracks[r].regions.end())
+                row = r;
+        const QCPAxisRect* rect = m_plot->runAxisRect(0);
+        return QPoint(static_cast<int>(std::lround(m_plot->mapping().pixelAt(static_cast<double>(t)))),
+                      static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->coordToPixel(row + rowOffset))));
+    }
+
+    void showRegionsRun()
+    {
+        ovs::Trace trace;
+        trace.runs = {ovs::test::regionsRun()};
+        m_document->setTrace(std::move(trace), QString());
+        m_view->resetView();
+        m_plot->replot();
+    }
+
     bool exportTo(const QString& path, int width, int height, double scale, QString* error)
     {
         ovs::ui::TimelineExportOptions options;
@@ -202,6 +231,89 @@ private slots:
         const QList<int> expected = {int(OpKind::Upload), int(OpKind::Kernel), int(OpKind::Download),
                                      int(OpKind::StageIn), int(OpKind::Alloc), -1};
         QCOMPARE(legend, expected);
+    }
+
+    // Regions (issue 19) are a band above the lanes: a row per thread and
+    // depth (those naming no thread first), labelled once per thread; the
+    // lanes move down under it.
+    void regionsBandAboveTheLanes()
+    {
+        showRegionsRun();
+        const ovs::ui::LaneRows* rows = m_plot->laneRows(0);
+        QVERIFY(rows);
+        QCOMPARE(rows->regionRows, 3);
+        QCOMPARE(m_plot->laneRow(0, 0), 3);
+        QCOMPARE(m_plot->laneRow(0, 1), 4);
+        const auto ticker = m_plot->runAxisRect(0)->axis(QCPAxis::atLeft)->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().keys(), (QList<double>{0, 1, 3, 4}));
+        QCOMPARE(QStringList(ticker->ticks().values()),
+                 (QStringList{"regions", "regions \u00b7 host thread", "host thread", "stream 7"}));
+        // The ops stay where their lanes are drawn.
+        const Op& kernel = m_document->run(0).laneOps(1).front();
+        const QPoint onKernel(static_cast<int>(m_plot->mapping().pixelAt(0.5 * double(kernel.startNs + kernel.endNs))),
+                              static_cast<int>(m_plot->runAxisRect(0)->axis(QCPAxis::atLeft)->coordToPixel(4)));
+        QCOMPARE(m_plot->opAt(onKernel), (OpRef{0, 1, 0}));
+        // Each region under its pixels, the innermost where they nest.
+        QCOMPARE(m_plot->regionAt(regionPixel(0)), (RegionRef{0, 0}));
+        QCOMPARE(m_plot->regionAt(regionPixel(1, 0.9)), (RegionRef{0, 1}));
+        QCOMPARE(m_plot->regionAt(regionPixel(2)), (RegionRef{0, 2}));
+        QCOMPARE(m_plot->regionAt(regionPixel(3)), (RegionRef{0, 3}));
+        QVERIFY(!m_plot->regionAt(onKernel).isValid());
+        // Hover: name, duration, source, thread.
+        const QString text = m_plot->toolTipTextAt(regionPixel(3));
+        QVERIFY2(text.contains("ProfilerStep#1") && text.contains("100.0 \u00b5s") && text.contains("profiler step")
+                     && text.contains("host thread"),
+                 qPrintable(text));
+        // A run without regions has no band (and the ghost never has one).
+        m_document->setTrace(twoRuns(), QString());
+        QCOMPARE(m_plot->laneRows(0)->regionRows, 0);
+    }
+
+    // A click on a region selects it (the signal a findings view follows)
+    // and zooms to it; Esc clears it.
+    void clickingARegionZoomsToIt()
+    {
+        showRegionsRun();
+        QSignalSpy picked(m_view, &ViewState::regionSelected);
+        QTest::mouseClick(m_plot, Qt::LeftButton, Qt::NoModifier, regionPixel(2));
+        QCOMPARE(m_view->selectedRegion(), (RegionRef{0, 2}));
+        QCOMPARE(picked.size(), 1);
+        QCOMPARE(picked.front().at(0).toInt(), 0);
+        QCOMPARE(picked.front().at(1).toInt(), 2);
+        const ovs::ui::AxisSpan framed =
+            ovs::ui::TimeFrame(*m_document).region(0, m_document->run(0).run().regions[2]);
+        QCOMPARE(m_view->visibleStartNs(), framed.startNs);
+        QCOMPARE(m_view->visibleEndNs(), framed.endNs);
+        QVERIFY(framed.startNs < 210'000 && framed.endNs > 240'000 && framed.endNs - framed.startNs < 40'000);
+        QVERIFY(!m_view->selection().isValid());
+        QTest::keyClick(m_plot, Qt::Key_Escape);
+        QVERIFY(!m_view->selectedRegion().isValid());
+        QCOMPARE(picked.size(), 2);
+    }
+
+    // Regions keep their colour (hashed from the name without its step
+    // number) in the window and in exports, which share the renderer.
+    void regionColoursInExports()
+    {
+        showRegionsRun();
+        QCOMPARE(ovs::ui::regionColor("ProfilerStep#0", false), ovs::ui::regionColor("ProfilerStep#1", false));
+        QVERIFY(ovs::ui::regionColor("h2d", false) != ovs::ui::regionColor("ProfilerStep#0", false));
+        const QString path = m_dir.filePath("regions.png");
+        QString error;
+        QVERIFY2(exportTo(path, m_plot->width(), m_plot->height(), 1.0, &error), qPrintable(error));
+        const QImage image(path);
+        m_plot->replot();
+        const struct {
+            int region;
+            const char* name;
+        } samples[] = {{0, "capture"}, {1, "ProfilerStep#0"}, {2, "h2d"}, {3, "ProfilerStep#1"}};
+        for (const auto& sample : samples) {
+            // Right of any name, above the middle of the row.
+            const QColor got = image.pixelColor(regionPixel(sample.region, 0.93, -0.2));
+            const QColor want = ovs::ui::regionColor(sample.name, false);
+            QVERIFY2(closeTo(got, want), qPrintable(QStringLiteral("%1: %2 vs %3").arg(sample.name, got.name(), want.name())));
+        }
     }
 
     void xRangeFollowsViewState()

@@ -16,6 +16,7 @@ RunTimeline::RunTimeline(Run&& run)
     const std::vector<Op> ops = std::move(run.ops);
     run.ops.clear();
     m_header = std::move(run);
+    m_regionTracks = RegionTracks::of(m_header);
     m_lanes.assign(m_header.lanes.size(), {});
     addOps(ops);
 }
@@ -25,6 +26,7 @@ RunTimeline RunTimeline::live(const Run& header)
     RunTimeline timeline;
     timeline.m_header = header;
     timeline.m_header.ops.clear();
+    timeline.m_regionTracks = RegionTracks::of(header);
     timeline.m_lanes.resize(header.lanes.size());
     timeline.m_live = true;
     return timeline;
@@ -74,6 +76,7 @@ void RunTimeline::finish(const Run& run)
 {
     m_header = run;
     m_header.ops.clear();
+    m_regionTracks = RegionTracks::of(m_header);
     m_lanes.assign(run.lanes.size(), {});
     m_opCount = 0;
     m_endNs = 0;

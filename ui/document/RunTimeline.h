@@ -1,5 +1,7 @@
 #pragma once
 
+#include "document/RegionTracks.h"
+
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -37,6 +39,9 @@ public:
     int laneCount() const { return static_cast<int>(m_lanes.size()); }
     const std::vector<Op>& laneOps(int lane) const { return m_lanes[static_cast<std::size_t>(lane)]; }
     std::size_t opCount() const { return m_opCount; }
+    // The run's regions in the rows of the timeline's regions band (built
+    // with the header: regions come with a finished run, never in batches).
+    const RegionTracks& regionTracks() const { return m_regionTracks; }
     // Latest end of any op (0 if none).
     std::int64_t endNs() const { return m_endNs; }
 
@@ -58,6 +63,7 @@ private:
     void insertSorted(std::vector<Op>& lane, const Op& op);
 
     Run m_header;
+    RegionTracks m_regionTracks;
     std::vector<std::vector<Op>> m_lanes;
     std::size_t m_opCount = 0;
     std::int64_t m_endNs = 0;

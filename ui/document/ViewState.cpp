@@ -82,6 +82,15 @@ void ViewState::setSelection(const OpRef& op)
     emit selectionChanged(m_selection);
 }
 
+void ViewState::setSelectedRegion(const RegionRef& region)
+{
+    const RegionRef next = region.isValid() ? region : RegionRef{};
+    if (next == m_selectedRegion)
+        return;
+    m_selectedRegion = next;
+    emit regionSelected(m_selectedRegion.run, m_selectedRegion.index);
+}
+
 void ViewState::setHighlight(std::vector<OpRef> ops)
 {
     if (ops == m_highlight)

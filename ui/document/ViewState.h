@@ -18,6 +18,14 @@ struct OpRef {
     bool operator==(const OpRef&) const = default;
 };
 
+// Which region of the document: run, index in its Run::regions.
+struct RegionRef {
+    int run = -1;
+    int index = -1;
+    bool isValid() const { return run >= 0 && index >= 0; }
+    bool operator==(const RegionRef&) const = default;
+};
+
 // A what-if shown as a ghost run under a measured one: the run and the
 // fixes (core's FixSet) it is replayed with. run = -1: none.
 struct WhatIfChoice {
@@ -54,6 +62,11 @@ public:
     OpRef selection() const { return m_selection; }
     void setSelection(const OpRef& op);
 
+    // The region picked in the regions band (a step, an NVTX range): the
+    // view zooms to it, and a findings view shows its findings.
+    RegionRef selectedRegion() const { return m_selectedRegion; }
+    void setSelectedRegion(const RegionRef& region);
+
     // Ops outlined together, e.g. those a finding concerns (the summary's
     // findings list); empty: none.
     const std::vector<OpRef>& highlight() const { return m_highlight; }
@@ -79,6 +92,9 @@ public:
 signals:
     void visibleRangeChanged(qint64 startNs, qint64 endNs);
     void selectionChanged(const ovs::ui::OpRef& op);
+    // A region was picked (run, index in its Run::regions), or the pick
+    // cleared (-1, -1).
+    void regionSelected(int run, int region);
     void highlightChanged();
     void measurementChanged();
     void playheadChanged();
@@ -89,6 +105,7 @@ private:
     std::int64_t m_endNs = 1'000'000;
     std::int64_t m_extentNs = 1'000'000;
     OpRef m_selection;
+    RegionRef m_selectedRegion;
     std::vector<OpRef> m_highlight;
     std::optional<std::pair<std::int64_t, std::int64_t>> m_measurement;
     std::optional<std::int64_t> m_playhead;

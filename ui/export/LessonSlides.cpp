@@ -2,6 +2,7 @@
 
 #include "charts/BandwidthChart.h"
 #include "charts/LessonSweepChart.h"
+#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/AtomicFile.h"
@@ -307,6 +308,14 @@ QImage LessonSlides::questionSlide() const
     return page.image;
 }
 
+AxisSpan LessonSlides::timelineView(const TraceDocument& document, const LessonResult& result, int focus)
+{
+    const TimeFrame frame(document);
+    if (focus >= 0 && static_cast<std::size_t>(focus) < result.focus.size())
+        return frame.lessonFocus(result.focus[static_cast<std::size_t>(focus)]);
+    return frame.lessonOverview();
+}
+
 QImage LessonSlides::timelinePicture(const LessonResult& result, int focus, QSize size) const
 {
     QImage image(size, QImage::Format_RGB32);
@@ -333,34 +342,12 @@ QImage LessonSlides::timelinePicture(const LessonResult& result, int focus, QSiz
     }
     view.setExtent(m_document->endNs());
     view.resetView();
-    if (focus >= 0) {
-        const ResolvedFocus& f = result.focus[static_cast<std::size_t>(focus)];
-        const std::int64_t offset = m_document->displayOffsetNs(f.runIndex);
-        const std::int64_t span = std::max<std::int64_t>(f.endNs - f.startNs, ViewState::kMinimumSpanNs);
-        // Room on both sides: what comes before and after the focus is part
-        // of the story (the copy a kernel waited for).
-        const std::int64_t pad = span * 2 / 3;
-        view.setVisibleRange(f.startNs + offset - pad, f.endNs + offset + pad);
-        setLessonFocus(plot, {f}, result.measured);
-    } else {
-        // Every run's timed region (its wall time): the setup before it
-        // (allocations, often far longer) would squeeze the lesson into a
-        // sliver at the right.
-        std::int64_t start = std::numeric_limits<std::int64_t>::max();
-        std::int64_t end = std::numeric_limits<std::int64_t>::min();
-        for (int run = 0; run < m_document->runCount(); ++run) {
-            const Run& header = m_document->run(run).run();
-            const std::int64_t offset = m_document->displayOffsetNs(run);
-            const bool timed = header.timedEndNs > header.timedBeginNs;
-            start = std::min(start, (timed ? header.timedBeginNs : 0) + offset);
-            end = std::max(end, (timed ? header.timedEndNs : m_document->run(run).endNs()) + offset);
-        }
-        if (end > start) {
-            const std::int64_t pad = (end - start) / 40;
-            view.setVisibleRange(start - pad, end + pad);
-        }
+    if (const AxisSpan shown = timelineView(*m_document, result, focus); !shown.isEmpty())
+        view.setVisibleRange(shown.startNs, shown.endNs);
+    if (focus >= 0)
+        setLessonFocus(plot, {result.focus[static_cast<std::size_t>(focus)]}, result.measured);
+    else
         setLessonFocus(plot, result.focus, result.measured);
-    }
     plot.resize(size);
     plot.fitTo(size.width(), size.height());
     image.fill(plot.palette().color(QPalette::Base));

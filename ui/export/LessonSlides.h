@@ -1,5 +1,7 @@
 #pragma once
 
+#include "document/TimeFrame.h"
+
 #include "lessons/LessonRunner.h"
 
 #include <QImage>
@@ -60,6 +62,12 @@ public:
     // The pictures alone, for tests and for the window.
     QImage titleSlide() const;
     QImage questionSlide() const;
+
+    // The time range a timeline slide shows of `document` (the lesson's
+    // runs, aligned): focus >= 0 that focus in context, else every run's
+    // timed region; empty: the whole document. The window's lesson view
+    // frames the same way (TimeFrame), so a slide shows what the class saw.
+    static AxisSpan timelineView(const TraceDocument& document, const LessonResult& result, int focus);
 
 private:
     struct Page;

@@ -4,6 +4,7 @@
 #include "document/TraceDocument.h"
 #include "models/AnalysisCache.h"
 #include "style/DisplayText.h"
+#include "style/VerificationText.h"
 #include "style/TimeFormat.h"
 
 #include "analysis/HostShare.h"
@@ -202,16 +203,11 @@ void SummaryPanel::refresh()
         item->setText(SpeedupColumn, speedupText(*m_document, timeline, &why));
         item->setToolTip(SpeedupColumn, why);
         // The cell says it in a word so the columns fit the window; the
-        // core's whole sentence is the tooltip (and in summaryText).
-        const QString verification =
-            timeline.isLive() ? kNone : displayText(run.verification.message);
-        QString verdict = kNone;
-        if (!timeline.isLive())
-            verdict = !run.verification.checked ? tr("not verified")
-                      : run.verification.passed ? tr("verified")
-                                                : tr("FAILED (%1 mismatches)").arg(run.verification.mismatches);
-        item->setText(VerificationColumn, verdict);
-        item->setToolTip(VerificationColumn, verification);
+        // whole sentence is the tooltip (and in summaryText). A profiled or
+        // imported run has nothing of ours to verify: a dash, and why.
+        const VerificationText verification = verificationText(run);
+        item->setText(VerificationColumn, timeline.isLive() ? kNone : verification.word);
+        item->setToolTip(VerificationColumn, timeline.isLive() ? kNone : verification.tooltip);
         item->setText(OpsColumn, QString::number(timeline.opCount()));
         const Analysis& analysis = analysisOf(i);
         item->setText(OverlapColumn, analysis.overlap);
@@ -236,8 +232,7 @@ void SummaryPanel::refresh()
                 diagnosisHtml << QStringLiteral("&nbsp;&nbsp;") + line.toHtmlEscaped();
             }
         }
-        const bool bad = !timeline.isLive()
-                         && (run.status != RunStatus::Completed || !run.verification.passed);
+        const bool bad = !timeline.isLive() && (run.status != RunStatus::Completed || verification.bad);
         for (int column : {StatusColumn, VerificationColumn}) {
             if (bad)
                 item->setForeground(column, QColor(0xc0, 0x39, 0x2b));

@@ -22,12 +22,19 @@ QString LaneRows::deviceHeader(const Run& run, int device)
 
 LaneRows LaneRows::of(const Run& run)
 {
+    return of(run, RegionTracks::of(run));
+}
+
+LaneRows LaneRows::of(const Run& run, const RegionTracks& tracks)
+{
     LaneRows rows;
     const int laneCount = static_cast<int>(run.lanes.size());
     rows.rowOfLane.assign(static_cast<std::size_t>(laneCount), 0);
+    rows.regionRows = tracks.count();
+    rows.laneAtRow.assign(static_cast<std::size_t>(rows.regionRows), -1);
     if (!groupsByDevice(run)) {
         for (int lane = 0; lane < laneCount; ++lane) {
-            rows.rowOfLane[static_cast<std::size_t>(lane)] = lane;
+            rows.rowOfLane[static_cast<std::size_t>(lane)] = rows.rowCount();
             rows.laneAtRow.push_back(lane);
         }
         return rows;

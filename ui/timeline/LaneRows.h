@@ -1,5 +1,7 @@
 #pragma once
 
+#include "document/RegionTracks.h"
+
 #include "trace/Run.h"
 
 #include <QString>
@@ -18,6 +20,10 @@ namespace ovs::ui {
 // from the devices (they belong to the host, shared by every GPU).
 // A group with no lanes (yet, during a live run) gets no header.
 //
+// A run with regions (issue 19) has its regions band on top: the first
+// regionRows rows are RegionTracks' tracks, in their order; the lanes and
+// headers follow.
+//
 // Rows are the lane axis' coordinates: row r is drawn at value r.
 struct LaneRows {
     struct Header {
@@ -29,8 +35,11 @@ struct LaneRows {
     std::vector<int> rowOfLane;  // indexed by lane
     std::vector<int> laneAtRow;  // -1 on a header row
     std::vector<Header> headers; // in row order; empty when not grouped
+    int regionRows = 0;          // rows 0 ... regionRows-1: the regions band's tracks
 
     static LaneRows of(const Run& run);
+    // With the run's tracks as a RunTimeline keeps them (not rebuilt per call).
+    static LaneRows of(const Run& run, const RegionTracks& tracks);
 
     bool grouped() const { return !headers.empty(); }
     int rowCount() const { return static_cast<int>(laneAtRow.size()); }
@@ -43,6 +52,8 @@ struct LaneRows {
     {
         return lane >= 0 && lane < static_cast<int>(rowOfLane.size()) ? rowOfLane[static_cast<std::size_t>(lane)] : lane;
     }
+    // The regions band's track drawn on `row`, or -1.
+    int regionTrackAt(int row) const { return row >= 0 && row < regionRows ? row : -1; }
     // The header drawn on `row`, or nullptr.
     const Header* headerAt(int row) const;
     // Whether a run is shown grouped: several devices, or (live, before the
@@ -55,7 +66,8 @@ struct LaneRows {
 
     bool operator==(const LaneRows& other) const
     {
-        return rowOfLane == other.rowOfLane && laneAtRow == other.laneAtRow && headerTexts() == other.headerTexts();
+        return rowOfLane == other.rowOfLane && laneAtRow == other.laneAtRow && regionRows == other.regionRows
+               && headerTexts() == other.headerTexts();
     }
 
 private:

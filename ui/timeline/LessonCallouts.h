@@ -30,10 +30,12 @@ class TimelinePlot;
 void setLessonFocus(TimelinePlot& plot, const std::vector<ResolvedFocus>& focus, const LessonMeasurements& measured);
 void clearLessonFocus(TimelinePlot& plot);
 
-// The one item that draws every focus of a plot. It reads the run's axis
-// rect at every paint, so it follows zoom, layout, theme and font changes
-// (presentation mode) and survives the plot rebuilding its rows. Its colours
-// come from the plot's palette, its text size from the plot's font.
+// The one item that draws every focus of a plot. It lays itself out (bands,
+// outlines, and the search for where each box goes) after the plot's layout
+// whenever the view, the plot's geometry, font or palette changed, so it
+// follows zoom, theme and font changes (presentation mode) and survives the
+// plot rebuilding its rows; draw only paints that layout. Its colours come
+// from the plot's palette, its text size from the plot's font.
 class LessonCallouts : public QCPAbstractItem {
     Q_OBJECT
 
@@ -51,11 +53,13 @@ public:
     void setCallouts(std::vector<Callout> callouts);
     const std::vector<Callout>& callouts() const { return m_callouts; }
 
-    // Where the last paint put each callout (widget pixels, one per callout,
+    // Where the layout put each callout (widget pixels, one per callout,
     // empty rects for those not drawn: run missing or out of view): for
     // tests and for exports that check nothing was clipped.
-    const std::vector<QRectF>& boxes() const { return m_boxes; }
-    const std::vector<QRectF>& bands() const { return m_bands; }
+    const std::vector<QRectF>& boxes() const { return m_layout.boxes; }
+    const std::vector<QRectF>& bands() const { return m_layout.bands; }
+    // How many times the layout was computed (tests: a paint alone does not).
+    int layoutCount() const { return m_layoutCount; }
 
     // The item under a plot, if any.
     static LessonCallouts* of(const TimelinePlot& plot);
@@ -66,10 +70,36 @@ protected:
     void draw(QCPPainter* painter) override;
 
 private:
+    struct Layout {
+        std::vector<QRectF> bands;                 // per callout; null: not drawn
+        std::vector<std::vector<QRectF>> outlines; // per callout, its ops
+        std::vector<QRectF> boxes;                 // per callout; null: no text or not drawn
+    };
+    // What the layout depends on; a new key lays out again.
+    struct LayoutKey {
+        std::int64_t startNs = 0;
+        std::int64_t endNs = 0;
+        QRect viewport;
+        std::vector<QRect> runs;
+        qreal fontPoints = 0;
+        QRgb background = 0;
+        int revision = 0;
+        bool operator==(const LayoutKey&) const = default;
+    };
+
+    LayoutKey currentKey() const;
+    void layoutIfChanged();
+    void layOut();
+    void layOutBands();
+    void layOutOutlines();
+    void placeBoxes();
+
     TimelinePlot* m_plot;
     std::vector<Callout> m_callouts;
-    std::vector<QRectF> m_boxes;
-    std::vector<QRectF> m_bands;
+    Layout m_layout;
+    LayoutKey m_laidOutFor;
+    int m_revision = 0; // bumped by setCallouts
+    int m_layoutCount = 0;
 };
 
 } // namespace ovs::ui

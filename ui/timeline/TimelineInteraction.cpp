@@ -97,6 +97,18 @@ void TimelineInteraction::release(double x, bool moved, const OpRef& hit)
     m_drag = Drag::None;
 }
 
+void TimelineInteraction::release(double x, bool moved, const RegionRef& region, const AxisSpan& framed)
+{
+    if (m_drag != Drag::Pending) {
+        release(x, moved, OpRef{});
+        return;
+    }
+    m_drag = Drag::None;
+    m_view.setSelectedRegion(region);
+    if (!framed.isEmpty())
+        m_view.setVisibleRange(framed.startNs, framed.endNs);
+}
+
 std::pair<double, double> TimelineInteraction::band() const
 {
     if (m_drag != Drag::ZoomBand)
@@ -154,17 +166,20 @@ bool TimelineInteraction::command(Command command, std::optional<double> cursorX
             m_view.setSelection({});
             return true;
         }
+        if (m_view.selectedRegion().isValid()) {
+            m_view.setSelectedRegion({});
+            return true;
+        }
         return false;
     }
     return false;
 }
 
-void TimelineInteraction::zoomToOp(const OpRef& op, std::int64_t startNs, std::int64_t endNs)
+void TimelineInteraction::zoomToOp(const OpRef& op, const AxisSpan& span)
 {
-    const std::int64_t margin =
-        std::max<std::int64_t>(saturatingSub<std::int64_t>(endNs, startNs) / 4, ViewState::kMinimumSpanNs);
+    const AxisSpan framed = TimeFrame::frame(span, FramePolicy::Op);
     m_view.setSelection(op);
-    m_view.setVisibleRange(saturatingSub<std::int64_t>(startNs, margin), saturatingAdd<std::int64_t>(endNs, margin));
+    m_view.setVisibleRange(framed.startNs, framed.endNs);
 }
 
 } // namespace ovs::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "document/TimeFrame.h"
 #include "document/ViewState.h"
 #include "timeline/TimeAxisMapping.h"
 
@@ -20,9 +21,11 @@ namespace ovs::ui {
 //   left drag             pan
 //   Shift+drag, right drag  zoom to the dragged time range
 //   Ctrl+drag             measure the interval (Ctrl+click clears it)
-//   click                 select the op (empty space clears)
+//   click                 select the op (empty space clears); on the regions
+//                         band, select the region and zoom to it
+
 //   double click          zoom to the op
-//   Esc                   clear the measurement, else the selection
+//   Esc                   clear the measurement, else the selection, else the region
 // Only time zooms and pans; lanes keep their rows. The widget translates its
 // events into these calls (positions in px along the time axis) and sets the
 // plot column's mapping before each, so tests drive gestures with data rows.
@@ -57,6 +60,9 @@ public:
     bool move(double x, bool moved);
     // Ends the gesture; `hit` is the op under the pointer, selected by a click.
     void release(double x, bool moved, const OpRef& hit);
+    // Ends the gesture over a region of the regions band: a click selects
+    // it and shows `framed` (TimeFrame::region).
+    void release(double x, bool moved, const RegionRef& region, const AxisSpan& framed);
     void cancel() { m_drag = Drag::None; }
     Drag drag() const { return m_drag; }
     // The zoom band being dragged, in px, ordered and inside the column.
@@ -68,8 +74,8 @@ public:
     void pinch(double value, std::optional<double> cursorX);
     // Returns false when there was nothing to do (Esc with nothing to clear).
     bool command(Command command, std::optional<double> cursorX);
-    // Selects the op and fits it with a margin; times on the shared axis.
-    void zoomToOp(const OpRef& op, std::int64_t startNs, std::int64_t endNs);
+    // Selects the op and frames it (FramePolicy::Op); its span on the shared axis.
+    void zoomToOp(const OpRef& op, const AxisSpan& span);
 
 private:
     // Where zooms centre: the cursor when it is over the column, else the view's middle.

@@ -7,13 +7,16 @@
 #include "models/AnalysisCache.h"
 #include "style/TimeFormat.h"
 #include "timeline/GhostTitle.h"
+#include "document/TimeFrame.h"
 #include "timeline/OpTooltip.h"
 #include "timeline/RefreshThrottle.h"
+#include "timeline/RegionTooltip.h"
 #include "timeline/TimelineLegend.h"
 #include "timeline/TimelinePlottable.h"
 #include "timeline/TimelineStyle.h"
 #include "timeline/TimeRulerTicker.h"
 #include "style/DisplayText.h"
+#include "style/VerificationText.h"
 
 #include <QApplication>
 #include <QNativeGestureEvent>
@@ -64,6 +67,7 @@ TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* pa
     connect(m_document, &TraceDocument::runChanged, m_refresh, &RefreshThrottle::request);
     connect(m_view, &ViewState::visibleRangeChanged, this, &TimelinePlot::applyVisibleRange);
     connect(m_view, &ViewState::selectionChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(m_view, &ViewState::regionSelected, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::highlightChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::playheadChanged, this, [this] { replot(rpQueuedReplot); });
@@ -155,9 +159,15 @@ int TimelinePlot::laneLabelWidth() const
 {
     const QFontMetrics metrics(TimelineStyle::baseFont(font()));
     int width = 0;
-    for (int i = 0; i < m_document->runCount(); ++i)
+    for (int i = 0; i < m_document->runCount(); ++i) {
         for (const Lane& lane : m_document->run(i).run().lanes)
             width = std::max(width, metrics.horizontalAdvance(displayText(lane.name, kLaneLabelChars)));
+        // The regions band's labels ("regions · THREAD") are the longest.
+        const RunTimeline& run = m_document->run(i);
+        for (const auto& [row, label] : rowLabels(LaneRows::of(run.run(), run.regionTracks()), run))
+            if (row < run.regionTracks().count())
+                width = std::max(width, metrics.horizontalAdvance(label));
+    }
     if (const RunTimeline* ghost = ghostTimeline())
         for (const Lane& lane : ghost->run().lanes)
             width = std::max(width, metrics.horizontalAdvance(displayText(lane.name, kLaneLabelChars)));
@@ -200,6 +210,10 @@ QString TimelinePlot::runTitle(int run) const
         parts << QStringLiteral("wall %1").arg(TimeFormat::duration(static_cast<double>(r.wallNs()), 4));
     switch (r.status) {
     case RunStatus::Completed:
+        // Only our pipelines verify: a profiled or imported run's title
+        // says nothing about it (the summary's dash explains why).
+        if (!verificationApplies(r))
+            break;
         if (!r.verification.checked)
             parts << QStringLiteral("not verified");
         else if (r.verification.passed)
@@ -498,19 +512,40 @@ void TimelinePlot::tickLanes(RunRow& row, const RunTimeline& timeline)
     auto ticker = lanes->ticker().dynamicCast<QCPAxisTickerText>();
     // Lanes arrive during a live run, and with them (several GPUs) groups.
     // The finished run may reorder them (by device) and name its devices.
-    LaneRows rows = LaneRows::of(timeline.run());
-    if (!(rows == row.ticked) || (ticker && ticker->ticks().size() != timeline.laneCount())) {
+    LaneRows rows = LaneRows::of(timeline.run(), timeline.regionTracks());
+    const std::vector<std::pair<int, QString>> labels = rowLabels(rows, timeline);
+    if (!(rows == row.ticked) || (ticker && ticker->ticks().size() != static_cast<int>(labels.size()))) {
         row.plottable->setLaneRows(rows);
         if (ticker) {
             ticker->clear();
-            // Header rows get no tick label: the plottable draws their text.
-            for (int r = 0; r < rows.rowCount(); ++r)
-                if (const int lane = rows.laneAt(r); lane >= 0)
-                    ticker->addTick(r, displayText(timeline.run().lanes[static_cast<std::size_t>(lane)].name, kLaneLabelChars));
+            for (const auto& [r, label] : labels)
+                ticker->addTick(r, label);
         }
         row.ticked = std::move(rows);
     }
     lanes->setRange(-0.5, std::max(1, row.plottable->laneRows().rowCount()) - 0.5);
+}
+
+std::vector<std::pair<int, QString>> TimelinePlot::rowLabels(const LaneRows& rows, const RunTimeline& timeline)
+{
+    std::vector<std::pair<int, QString>> labels;
+    const Run& run = timeline.run();
+    // The regions band: its first row per thread says whose ranges these
+    // are; deeper rows of the same thread need no second label.
+    const RegionTracks& tracks = timeline.regionTracks();
+    for (int r = 0; r < std::min(rows.regionRows, tracks.count()); ++r) {
+        const RegionTracks::Track& track = tracks.tracks[static_cast<std::size_t>(r)];
+        if (r > 0 && tracks.tracks[static_cast<std::size_t>(r - 1)].lane == track.lane)
+            continue;
+        const std::string label =
+            track.lane < run.lanes.size() ? "regions \u00b7 " + run.lanes[track.lane].name : std::string("regions");
+        labels.emplace_back(r, displayText(label, kLaneLabelChars));
+    }
+    // Header rows get no tick label: the plottable draws their text.
+    for (int r = rows.regionRows; r < rows.rowCount(); ++r)
+        if (const int lane = rows.laneAt(r); lane >= 0)
+            labels.emplace_back(r, displayText(run.lanes[static_cast<std::size_t>(lane)].name, kLaneLabelChars));
+    return labels;
 }
 
 void TimelinePlot::refresh()
@@ -576,6 +611,14 @@ TimeAxisMapping TimelinePlot::mapping() const
     return mapping;
 }
 
+RegionRef TimelinePlot::regionAt(const QPoint& pos) const
+{
+    for (const RunRow& row : m_rows)
+        if (const RegionRef region = row.plottable->regionAt(pos); region.isValid())
+            return region;
+    return {};
+}
+
 OpRef TimelinePlot::opAt(const QPoint& pos) const
 {
     for (const RunRow& row : m_rows) {
@@ -592,6 +635,11 @@ QString TimelinePlot::toolTipTextAt(const QPoint& pos) const
     if (op.isValid()) {
         const RunTimeline& run = m_document->run(op.run);
         return opTooltipText(run, op.lane, run.laneOps(op.lane)[static_cast<std::size_t>(op.index)]);
+    }
+    if (const RegionRef region = regionAt(pos); region.isValid()) {
+        const Run& run = m_document->run(region.run).run();
+        const bool dark = palette().color(QPalette::Base).lightness() < 128;
+        return regionTooltipText(run, run.regions[static_cast<std::size_t>(region.index)], dark);
     }
     const RunTimeline* ghost = ghostTimeline();
     const auto hit = ghost ? m_ghost->plottable->laneOpAt(pos) : std::nullopt;
@@ -673,8 +721,15 @@ void TimelinePlot::mouseReleaseEvent(QMouseEvent* event)
 {
     const bool moved = (event->pos() - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
     const auto drag = m_interaction.drag();
-    const OpRef hit = drag == TimelineInteraction::Drag::Pending ? opAt(event->pos()) : OpRef{};
-    interaction().release(event->pos().x(), moved, hit);
+    const bool click = drag == TimelineInteraction::Drag::Pending;
+    const OpRef hit = click ? opAt(event->pos()) : OpRef{};
+    const RegionRef region = click && !hit.isValid() ? regionAt(event->pos()) : RegionRef{};
+    if (region.isValid()) {
+        const Region& r = m_document->run(region.run).run().regions[static_cast<std::size_t>(region.index)];
+        interaction().release(event->pos().x(), moved, region, TimeFrame(*m_document).region(region.run, r));
+    } else {
+        interaction().release(event->pos().x(), moved, hit);
+    }
     if (drag == TimelineInteraction::Drag::Pan)
         unsetCursor();
     if (drag == TimelineInteraction::Drag::ZoomBand)
@@ -690,9 +745,7 @@ void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event)
         return;
     }
     const Op& op = m_document->run(ref.run).laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
-    const std::int64_t offset = m_document->displayOffsetNs(ref.run);
-    interaction().zoomToOp(ref, saturatingAdd<std::int64_t>(op.startNs, offset),
-                           saturatingAdd<std::int64_t>(op.endNs, offset));
+    interaction().zoomToOp(ref, TimeFrame(*m_document).toAxis(ref.run, op.startNs, op.endNs));
     event->accept();
 }
 

@@ -79,7 +79,10 @@ public:
 
     // The op under a widget position (as hover and click find it).
     OpRef opAt(const QPoint& pos) const;
-    // What the hover tooltip shows at `pos`; empty where there is no op.
+    // The region under a widget position in a run's regions band (a click
+    // there selects it and zooms to it).
+    RegionRef regionAt(const QPoint& pos) const;
+    // What the hover tooltip shows at `pos`; empty where there is no op or region.
     QString toolTipTextAt(const QPoint& pos) const;
 
     // For tests and exports: the axis rect of a run, the time axis as
@@ -138,6 +141,9 @@ private:
     std::shared_ptr<const WhatIfGhost> wantedGhost() const;
     void updateGhost();
     void tickLanes(RunRow& row, const RunTimeline& timeline);
+    // The lane axis' labels: lanes by name, and the first row of each
+    // thread's regions band.
+    static std::vector<std::pair<int, QString>> rowLabels(const LaneRows& rows, const RunTimeline& timeline);
     void refresh();
     void refreshRun(int run);
     void updateExtent();

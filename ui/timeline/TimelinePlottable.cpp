@@ -3,6 +3,7 @@
 #include "base/Saturating.h"
 #include "document/TraceDocument.h"
 #include "style/OpStyle.h"
+#include "style/RegionStyle.h"
 #include "style/TimeFormat.h"
 
 #include <algorithm>
@@ -71,7 +72,7 @@ void TimelinePlottable::syncLaneRows() const
     // and a frame or a hover may come before the plot's throttled refresh.
     // Linear in the lanes, as drawing them is.
     if (const RunTimeline* run = timeline())
-        m_laneRows = LaneRows::of(run->run());
+        m_laneRows = LaneRows::of(run->run(), run->regionTracks());
 }
 
 const RunTimeline* TimelinePlottable::timeline() const
@@ -81,22 +82,29 @@ const RunTimeline* TimelinePlottable::timeline() const
     return m_ghost ? m_ghost.get() : &m_document->run(m_run);
 }
 
-double TimelinePlottable::nsPerPixel() const
+TimeAxisMapping TimelinePlottable::axisMapping() const
 {
+    // The axes follow the ViewState's int64 range (TimelinePlot sets them).
     const QCPAxis* axis = mKeyAxis.data();
-    const int width = std::max(1, axis->axisRect()->width());
-    return axis->range().size() / width;
+    TimeAxisMapping mapping;
+    mapping.startNs = saturatingCast<std::int64_t>(std::round(axis->range().lower));
+    mapping.endNs = saturatingCast<std::int64_t>(std::round(axis->range().upper));
+    mapping.left = axis->axisRect()->left();
+    mapping.width = axis->axisRect()->width();
+    return mapping;
+}
+
+double TimelinePlottable::xOf(std::int64_t runNs) const
+{
+    // Op times are the run's own; the axis is the document's shared one.
+    return m_mapping.pixelAt(static_cast<double>(m_runAxis.toAxis(runNs)));
 }
 
 QRectF TimelinePlottable::opRect(std::int64_t startNs, std::int64_t endNs, int lane, const QRect& clip) const
 {
-    const QCPAxis* keyAxis = mKeyAxis.data();
     const QCPAxis* valueAxis = mValueAxis.data();
-    // Op times are the run's own; the axis is the document's shared one.
-    // In double: a time plus the run's offset can pass 2^63 ns.
-    const auto offset = static_cast<double>(m_offsetNs);
-    double x0 = keyAxis->coordToPixel(static_cast<double>(startNs) + offset);
-    double x1 = keyAxis->coordToPixel(static_cast<double>(endNs) + offset);
+    double x0 = xOf(startNs);
+    double x1 = xOf(endNs);
     x0 = std::clamp(x0, clip.left() - kClampMargin, clip.right() + kClampMargin);
     x1 = std::clamp(x1, clip.left() - kClampMargin, clip.right() + kClampMargin);
     // Every op stays visible: at least one pixel wide.
@@ -121,13 +129,15 @@ void TimelinePlottable::draw(QCPPainter* painter)
     const RunTimeline& run = *drawn;
     const QRect clip = clipRect();
     // A ghost starts where its measured run starts.
-    m_offsetNs = m_document->displayOffsetNs(m_run);
+    m_runAxis = TimeFrame(*m_document).runAxis(m_run);
+    m_mapping = axisMapping();
     painter->save();
     painter->setClipRect(clip);
     if (!m_ghost)
         drawTimedRegion(painter, clip);
     drawLaneStripes(painter, clip);
     drawGroupHeaders(painter, clip);
+    drawRegionBand(painter, clip);
     // During a replay the ops are cut at the playhead: an op is drawn once
     // the playhead passed its start, and only up to it (drawLane also stops
     // its binary search there).
@@ -156,12 +166,8 @@ void TimelinePlottable::drawTimedRegion(QCPPainter* painter, const QRect& clip) 
     const Run& header = m_document->run(m_run).run();
     if (header.timedEndNs <= header.timedBeginNs)
         return;
-    const QCPAxis* keyAxis = mKeyAxis.data();
-    const auto offset = static_cast<double>(m_offsetNs);
-    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedBeginNs) + offset),
-                                 clip.left() - kClampMargin, clip.right() + kClampMargin);
-    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(header.timedEndNs) + offset),
-                                 clip.left() - kClampMargin, clip.right() + kClampMargin);
+    const double x0 = std::clamp(xOf(header.timedBeginNs), clip.left() - kClampMargin, clip.right() + kClampMargin);
+    const double x1 = std::clamp(xOf(header.timedEndNs), clip.left() - kClampMargin, clip.right() + kClampMargin);
     painter->fillRect(QRectF(QPointF(x0, clip.top()), QPointF(x1, clip.bottom() + 1)), m_style.timedRegion);
     QPen edge(m_style.timedEdge, 1, Qt::DashLine);
     painter->setPen(edge);
@@ -205,20 +211,107 @@ void TimelinePlottable::drawGroupHeaders(QCPPainter* painter, const QRect& clip)
     }
 }
 
+void TimelinePlottable::drawRegionBand(QCPPainter* painter, const QRect& clip) const
+{
+    const RunTimeline* drawn = timeline();
+    if (!drawn || m_laneRows.regionRows == 0)
+        return;
+    const RegionTracks& tracks = drawn->regionTracks();
+    const Run& run = drawn->run();
+    const QCPAxis* valueAxis = mValueAxis.data();
+    const double top = valueAxis->coordToPixel(-0.5);
+    const double bottom = valueAxis->coordToPixel(m_laneRows.regionRows - 0.5);
+    painter->fillRect(QRectF(QPointF(clip.left(), std::round(std::min(top, bottom))),
+                             QPointF(clip.right() + 1, std::round(std::max(top, bottom)))),
+                      m_style.regionBand);
+    const RegionRef selected = m_view ? m_view->selectedRegion() : RegionRef{};
+    const std::int64_t lower = m_runAxis.toRun(m_mapping.startNs);
+    const std::int64_t upper = m_runAxis.toRun(m_mapping.endNs);
+    for (int track = 0; track < std::min(tracks.count(), m_laneRows.regionRows); ++track) {
+        const double y0 = valueAxis->coordToPixel(track - kRegionFill / 2);
+        const double y1 = valueAxis->coordToPixel(track + kRegionFill / 2);
+        const double rowTop = std::round(std::min(y0, y1));
+        const double rowBottom = std::max(std::round(std::max(y0, y1)), rowTop + 1);
+        const RegionTracks::Track& t = tracks.tracks[static_cast<std::size_t>(track)];
+        const auto [first, last] = tracks.visible(run, track, lower, upper);
+        // Regions narrower than a few pixels merge into one block (in the
+        // first one's colour), as ops fold: thousands of steps cost pixels,
+        // not draws.
+        QRectF folded;
+        QColor foldedColor;
+        const auto flush = [&] {
+            if (!folded.isNull())
+                painter->fillRect(folded, foldedColor);
+            folded = QRectF();
+        };
+        for (std::size_t i = first; i < last; ++i) {
+            const int index = static_cast<int>(t.regions[i]);
+            const Region& region = run.regions[static_cast<std::size_t>(index)];
+            double x0 = std::clamp(xOf(region.beginNs), clip.left() - kClampMargin, clip.right() + kClampMargin);
+            double x1 = std::clamp(xOf(region.endNs), clip.left() - kClampMargin, clip.right() + kClampMargin);
+            if (x1 - x0 < 1.0)
+                x1 = x0 + 1.0;
+            const QRectF rect(QPointF(std::round(x0), rowTop), QPointF(std::round(x1), rowBottom));
+            if (rect.width() < kOutlineMinPixels) {
+                if (!folded.isNull() && rect.left() <= folded.right() + 1) {
+                    folded.setRight(std::max(folded.right(), rect.right()));
+                    continue;
+                }
+                flush();
+                folded = rect;
+                foldedColor = regionColor(region.name, m_style.dark);
+                continue;
+            }
+            flush();
+            drawRegion(painter, rect, region, selected.run == m_run && selected.index == index);
+        }
+        flush();
+    }
+}
+
+void TimelinePlottable::drawRegion(QCPPainter* painter, const QRectF& rect, const Region& region, bool selected) const
+{
+    const QColor color = regionColor(region.name, m_style.dark);
+    painter->fillRect(rect, color);
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(QPen(color.darker(m_style.dark ? 70 : 150), 1));
+    painter->drawRect(rect.adjusted(0, 0, -1, -1));
+    if (selected) {
+        QPen halo(m_style.measureLabelBackground, 4);
+        halo.setJoinStyle(Qt::MiterJoin);
+        painter->setPen(halo);
+        painter->drawRect(rect.adjusted(-2, -2, 2, 2));
+        QPen pen(m_style.highlight, 2);
+        pen.setJoinStyle(Qt::MiterJoin);
+        painter->setPen(pen);
+        painter->drawRect(rect.adjusted(-2, -2, 2, 2));
+    }
+    // The name where it fits, cut short with an ellipsis where most of it does.
+    const QFontMetrics metrics(m_style.labelFont);
+    if (rect.height() < metrics.height())
+        return;
+    const QRectF visible = rect.intersected(QRectF(clipRect())).adjusted(4, 0, -4, 0);
+    const QString name = QString::fromStdString(region.name);
+    const QString text = metrics.elidedText(name, Qt::ElideRight, static_cast<int>(visible.width()));
+    if (text.isEmpty() || (text != name && text.size() < 4))
+        return;
+    painter->setFont(m_style.labelFont);
+    painter->setPen(textColorOn(color));
+    painter->drawText(visible, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, text);
+}
+
 void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lane)
 {
     const RunTimeline& run = *timeline();
-    const QCPRange range = mKeyAxis->range();
-    const std::int64_t lower = saturatingCast<std::int64_t>(std::floor(range.lower));
-    std::int64_t upper = saturatingCast<std::int64_t>(std::ceil(range.upper));
+    const std::int64_t lower = m_mapping.startNs;
+    std::int64_t upper = m_mapping.endNs;
     if (const auto playhead = m_view ? m_view->playhead() : std::nullopt)
         upper = std::min(upper, *playhead); // ops that start later have not happened yet
     if (upper < lower)
         return;
-    const auto [first, last] = run.visibleRange(lane, saturatingSub<std::int64_t>(lower, m_offsetNs),
-                                                saturatingSub<std::int64_t>(upper, m_offsetNs));
+    const auto [first, last] = run.visibleRange(lane, m_runAxis.toRun(lower), m_runAxis.toRun(upper));
     const std::vector<Op>& ops = run.laneOps(lane);
-    TimelineFolding::fold(ops, first, last, nsPerPixel(), m_items);
+    TimelineFolding::fold(ops, first, last, m_mapping.nsPerPixel(), m_items);
     for (const TimelineFolding::Item& item : m_items) {
         if (item.isFolded())
             drawFolded(painter, clip, item, lane);
@@ -227,7 +320,7 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
     }
     // Then, on top, a 1-pixel mark for every op narrower than a pixel, so
     // the wide op next to it (a kernel between two copies) cannot cover it.
-    const double pixelNs = nsPerPixel();
+    const double pixelNs = m_mapping.nsPerPixel();
     for (const TimelineFolding::Item& item : m_items) {
         if (item.isFolded()) {
             drawMarks(painter, clip, item, lane);
@@ -406,10 +499,9 @@ void TimelinePlottable::drawMeasurement(QCPPainter* painter, const QRect& clip) 
     const auto measurement = m_view ? m_view->measurement() : std::nullopt;
     if (!measurement)
         return;
-    const QCPAxis* keyAxis = mKeyAxis.data();
-    const double x0 = std::clamp(keyAxis->coordToPixel(static_cast<double>(measurement->first)),
+    const double x0 = std::clamp(m_mapping.pixelAt(static_cast<double>(measurement->first)),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
-    const double x1 = std::clamp(keyAxis->coordToPixel(static_cast<double>(measurement->second)),
+    const double x1 = std::clamp(m_mapping.pixelAt(static_cast<double>(measurement->second)),
                                  clip.left() - kClampMargin, clip.right() + kClampMargin);
     const QRectF band(QPointF(std::min(x0, x1), clip.top()), QPointF(std::max(x0, x1), clip.bottom() + 1));
     painter->fillRect(band, m_style.measureFill);
@@ -442,7 +534,7 @@ std::optional<double> TimelinePlottable::playheadPixel() const
     const auto playhead = m_view ? m_view->playhead() : std::nullopt;
     if (!playhead)
         return std::nullopt;
-    return mKeyAxis->coordToPixel(static_cast<double>(*playhead));
+    return m_mapping.pixelAt(static_cast<double>(*playhead));
 }
 
 void TimelinePlottable::drawPlayhead(QCPPainter* painter, const QRect& clip) const
@@ -490,12 +582,30 @@ std::optional<std::pair<int, int>> TimelinePlottable::laneOpAt(const QPointF& pi
     // Inside the row's band, with a little slack above and below the rects.
     if (lane < 0 || lane >= run.laneCount() || std::abs(rowCoord - row) > kRowFill / 2 + 0.08)
         return {};
-    const double t = mKeyAxis->pixelToCoord(pixel.x()) - static_cast<double>(m_document->displayOffsetNs(m_run));
-    const std::int64_t tolerance = saturatingCast<std::int64_t>(std::ceil(kHitTolerancePixels * nsPerPixel()));
-    const int index = run.opIndexAt(lane, saturatingCast<std::int64_t>(std::round(t)), tolerance);
+    const TimeAxisMapping mapping = axisMapping();
+    const std::int64_t t = TimeFrame(*m_document).toRun(m_run, mapping.nsAt(pixel.x()));
+    const std::int64_t tolerance = saturatingCast<std::int64_t>(std::ceil(kHitTolerancePixels * mapping.nsPerPixel()));
+    const int index = run.opIndexAt(lane, t, tolerance);
     if (index < 0)
         return {};
     return std::make_pair(lane, index);
+}
+
+RegionRef TimelinePlottable::regionAt(const QPointF& pixel) const
+{
+    const RunTimeline* drawn = timeline();
+    if (m_ghost || !drawn || !mKeyAxis || !mValueAxis || !mKeyAxis->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    syncLaneRows();
+    const double rowCoord = mValueAxis->pixelToCoord(pixel.y());
+    const int track = m_laneRows.regionTrackAt(static_cast<int>(std::lround(rowCoord)));
+    if (track < 0 || std::abs(rowCoord - track) > kRegionFill / 2 + 0.04)
+        return {};
+    const TimeAxisMapping mapping = axisMapping();
+    const std::int64_t t = TimeFrame(*m_document).toRun(m_run, mapping.nsAt(pixel.x()));
+    const std::int64_t tolerance = saturatingCast<std::int64_t>(std::ceil(kHitTolerancePixels * mapping.nsPerPixel()));
+    const int index = drawn->regionTracks().regionAt(drawn->run(), track, t, tolerance);
+    return index < 0 ? RegionRef{} : RegionRef{m_run, index};
 }
 
 double TimelinePlottable::selectTest(const QPointF& pos, bool onlySelectable, QVariant* details) const
@@ -518,9 +628,9 @@ QCPRange TimelinePlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const
         return {};
     const RunTimeline& run = *drawn;
     const auto end = std::max(run.endNs(), run.run().timedEndNs);
-    const auto offset = static_cast<double>(m_document->displayOffsetNs(m_run));
+    const RunAxis axis = TimeFrame(*m_document).runAxis(m_run);
     foundRange = end > 0;
-    return QCPRange(offset, offset + static_cast<double>(end));
+    return QCPRange(static_cast<double>(axis.toAxis(0)), static_cast<double>(axis.toAxis(end)));
 }
 
 QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const

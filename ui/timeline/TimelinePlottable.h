@@ -1,7 +1,9 @@
 #pragma once
 
+#include "document/TimeFrame.h"
 #include "document/ViewState.h"
 #include "timeline/LaneRows.h"
+#include "timeline/TimeAxisMapping.h"
 #include "timeline/TimelineFolding.h"
 
 #include <qcustomplot.h>
@@ -22,9 +24,11 @@ class TraceDocument;
 // visible ops and folds the sub-pixel ones (TimelineFolding), so cost follows
 // the pixels, not the op count; nothing is allocated per op.
 //
-// It also draws what belongs to this run's rows: the timed region, the
-// highlighted ops (a finding's), the selected op's outline and the
-// measurement band.
+// It also draws what belongs to this run's rows: the regions band on top
+// (RegionTracks: named ranges nested by depth, per thread, in their
+// regionColor, with their names where they fit), the timed region, the
+// highlighted ops (a finding's), the selected op's and region's outlines
+// and the measurement band.
 //
 // As a ghost (setGhost) it draws a what-if run instead, at the display
 // offset of the measured run `run` it belongs under: ops translucent and
@@ -50,10 +54,14 @@ public:
         QColor groupBand;    // a device group's header row
         QColor groupText;
         QFont groupFont;
+        QColor regionBand;   // the regions band's rows, behind the regions
+        bool dark = false;   // regions take the theme's lightness (regionColor)
     };
 
     // Fraction of a lane's row that the op rectangles fill.
     static constexpr double kRowFill = 0.7;
+    // And of a regions band's row: nested ranges nearly touch, like a flame graph.
+    static constexpr double kRegionFill = 0.86;
 
     TimelinePlottable(QCPAxis* timeAxis, QCPAxis* laneAxis, const TraceDocument* document, int run,
                       const ViewState* view);
@@ -77,6 +85,9 @@ public:
     // The lane and index in timeline()'s laneOps of the op under a widget
     // pixel, ghost or not.
     std::optional<std::pair<int, int>> laneOpAt(const QPointF& pixel) const;
+    // The region under a widget pixel in the regions band (the innermost on
+    // its row), or an invalid RegionRef; a ghost has none.
+    RegionRef regionAt(const QPointF& pixel) const;
 
     double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
     QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
@@ -88,10 +99,14 @@ protected:
     void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
 
 private:
-    double nsPerPixel() const;
+    // The time axis as pixels now (the key axis' range over its rect).
+    TimeAxisMapping axisMapping() const;
+    double xOf(std::int64_t runNs) const; // in a frame: the run's time as a pixel
     void syncLaneRows() const;
     QRectF opRect(std::int64_t startNs, std::int64_t endNs, int lane, const QRect& clip) const;
     void drawTimedRegion(QCPPainter* painter, const QRect& clip) const;
+    void drawRegionBand(QCPPainter* painter, const QRect& clip) const;
+    void drawRegion(QCPPainter* painter, const QRectF& rect, const Region& region, bool selected) const;
     void drawLaneStripes(QCPPainter* painter, const QRect& clip) const;
     void drawGroupHeaders(QCPPainter* painter, const QRect& clip) const;
     void drawLane(QCPPainter* painter, const QRect& clip, int lane);
@@ -117,9 +132,10 @@ private:
     // derives them from the run when its lane count changes (syncLaneRows).
     mutable LaneRows m_laneRows;
     std::vector<TimelineFolding::Item> m_items; // reused every frame
-    // The run's display offset (TraceDocument::displayOffsetNs), taken once
-    // per frame: opRect runs for every drawn op.
-    std::int64_t m_offsetNs = 0;
+    // The run's place on the axis and the axis as pixels, taken once per
+    // frame: opRect runs for every drawn op.
+    RunAxis m_runAxis;
+    TimeAxisMapping m_mapping;
 };
 
 } // namespace ovs::ui

@@ -70,6 +70,11 @@ TimelineStyle TimelineStyle::from(const QPalette& palette, const QFont& widgetFo
     p.groupBand = mix(s.background, s.text, dark ? 0.16 : 0.09);
     p.groupText = s.text;
     p.groupFont = s.title;
+    // The regions band: a translucent shade under the regions (the timed
+    // region's tint and the grid show through), so it reads as a band of
+    // its own above the lanes.
+    p.regionBand = withAlpha(s.text, dark ? 22 : 13);
+    p.dark = dark;
     return s;
 }
 

@@ -1,6 +1,7 @@
 #include "window/LessonController.h"
 
 #include "document/LessonSession.h"
+#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "panels/LessonPanel.h"
 #include "timeline/LessonCallouts.h"
@@ -10,7 +11,6 @@
 #include "workers/RunController.h"
 
 #include "devicefactory/DeviceFactory.h"
-#include "base/Saturating.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -18,9 +18,6 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QTimer>
-
-#include <algorithm>
-#include <limits>
 
 namespace ovs::ui {
 
@@ -265,25 +262,12 @@ std::vector<OpRef> LessonController::refsOf(int focusIndex) const
 
 void LessonController::showTimedRegions()
 {
-    // The lesson is in the runs' timed regions; the setup before them
-    // (allocations) can take most of a run and would leave the pipelines a
-    // sliver at the right.
-    std::int64_t start = std::numeric_limits<std::int64_t>::max();
-    std::int64_t end = std::numeric_limits<std::int64_t>::min();
-    for (int i = 0; i < m_document->runCount(); ++i) {
-        const Run& run = m_document->run(i).run();
-        if (run.timedEndNs <= run.timedBeginNs)
-            continue;
-        const std::int64_t offset = m_document->displayOffsetNs(i);
-        start = std::min(start, saturatingAdd<std::int64_t>(run.timedBeginNs, offset));
-        end = std::max(end, saturatingAdd<std::int64_t>(run.timedEndNs, offset));
-    }
-    if (start >= end) {
+    // The lesson is in the runs' timed regions (framed as the slides frame them).
+    const AxisSpan overview = TimeFrame(*m_document).lessonOverview();
+    if (overview.isEmpty())
         m_view->resetView();
-        return;
-    }
-    const std::int64_t margin = std::max<std::int64_t>(saturatingSub<std::int64_t>(end, start) / 20, ViewState::kMinimumSpanNs);
-    m_view->setVisibleRange(saturatingSub<std::int64_t>(start, margin), saturatingAdd<std::int64_t>(end, margin));
+    else
+        m_view->setVisibleRange(overview.startNs, overview.endNs);
 }
 
 void LessonController::showStage()
@@ -307,13 +291,9 @@ void LessonController::showStage()
             setLessonFocus(*m_timeline, {result->focus[static_cast<std::size_t>(focus)]}, result->measured);
         const std::vector<OpRef> refs = refsOf(focus);
         emit focusChosen(refs.empty() ? -1 : refs.front().run, refs);
-        // The focus in the middle third of the view: the class sees it
-        // against what came before and after.
-        const ResolvedFocus& f = result->focus[static_cast<std::size_t>(focus)];
-        const std::int64_t offset = m_document->displayOffsetNs(f.runIndex);
-        const std::int64_t span = std::max<std::int64_t>(saturatingSub<std::int64_t>(f.endNs, f.startNs), ViewState::kMinimumSpanNs);
-        m_view->setVisibleRange(saturatingAdd<std::int64_t>(saturatingSub<std::int64_t>(f.startNs, span), offset),
-                                saturatingAdd<std::int64_t>(saturatingAdd<std::int64_t>(f.endNs, span), offset));
+        // The focus in context, as its slide frames it.
+        const AxisSpan framed = TimeFrame(*m_document).lessonFocus(result->focus[static_cast<std::size_t>(focus)]);
+        m_view->setVisibleRange(framed.startNs, framed.endNs);
     } else if (stage == LessonStage::Results) {
         // Everything to look at, over the whole lesson.
         std::vector<OpRef> all;

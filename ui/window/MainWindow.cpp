@@ -2,6 +2,7 @@
 
 #include "charts/BandwidthChart.h"
 #include "charts/OpRateChart.h"
+#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/ExportCaps.h"
@@ -24,7 +25,6 @@
 
 #include "formats/ChromeTraceExport.h"
 #include "formats/CsvExport.h"
-#include "base/Saturating.h"
 #include "style/DisplayText.h"
 
 #include <QAction>
@@ -320,7 +320,8 @@ void MainWindow::connectWorkers()
     connect(m_document, &TraceDocument::reset, this, [this] {
         m_view->setHighlight({}); // ops of the document that was replaced
         m_view->clearWhatIf();
-        resetViewToDocument();
+        m_view->setSelectedRegion({});
+        showOpeningView();
         fitTimelineHeight();
         updateTitle();
     });
@@ -362,11 +363,8 @@ void MainWindow::showFindingOps(int run, const std::vector<OpRef>& ops)
         start = std::min(start, op.startNs);
         end = std::max(end, op.endNs);
     }
-    const std::int64_t offset = m_document->displayOffsetNs(run);
-    const std::int64_t margin =
-        std::max<std::int64_t>(saturatingSub<std::int64_t>(end, start) / 20, ViewState::kMinimumSpanNs);
-    m_view->setVisibleRange(saturatingAdd<std::int64_t>(saturatingSub<std::int64_t>(start, margin), offset),
-                            saturatingAdd<std::int64_t>(saturatingAdd<std::int64_t>(end, margin), offset));
+    const AxisSpan framed = TimeFrame::frame(TimeFrame(*m_document).toAxis(run, start, end), FramePolicy::Fit);
+    m_view->setVisibleRange(framed.startNs, framed.endNs);
     // The run's rows in view too, when the timeline scrolls.
     if (const QCPAxisRect* rect = m_timeline->runAxisRect(run)) {
         const QRect rows = rect->outerRect();
@@ -389,10 +387,12 @@ void MainWindow::connectProfiles()
     connect(m_profiles, &ProfileController::finished, this, [this](bool ok, const QString& message) {
         m_controls->setRunning(false);
         m_controls->showFinished(ok, message.section('\n', 0, 0));
-        if (ok)
+        if (ok) {
             showNotice(message);
-        else
+            showOpeningView();
+        } else {
             showError(tr("Profile"), message);
+        }
         if (m_closeAfterCancel)
             close();
     });
@@ -458,6 +458,17 @@ void MainWindow::resetViewToDocument()
 {
     m_view->setExtent(m_document->endNs());
     m_view->resetView();
+}
+
+void MainWindow::showOpeningView()
+{
+    // A profiled or imported run opens on its work; the setup before it is
+    // one "show all" (0, Home) away.
+    m_view->setExtent(m_document->endNs());
+    if (const AxisSpan work = TimeFrame(*m_document).openingView(); !work.isEmpty())
+        m_view->setVisibleRange(work.startNs, work.endNs);
+    else
+        m_view->resetView();
 }
 
 void MainWindow::fitTimelineHeight()

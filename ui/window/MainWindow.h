@@ -93,6 +93,7 @@ private:
     void updateTitle();
     void fitTimelineHeight();
     void resetViewToDocument();
+    void showOpeningView();
     // Before replacing the document: asks to save unsaved runs. Proceed: go
     // ahead now; Saving: `afterSave` runs once the save is written.
     enum class SaveFirst { Proceed, Saving, Cancelled };

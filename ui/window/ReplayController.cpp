@@ -1,5 +1,6 @@
 #include "window/ReplayController.h"
 
+#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "style/TimeFormat.h"
@@ -91,13 +92,13 @@ void ReplayController::reloadLanes(bool restart)
     std::vector<std::vector<std::int64_t>> lanes;
     for (int r = 0; r < m_document->runCount(); ++r) {
         const RunTimeline& run = m_document->run(r);
-        const std::int64_t offset = m_document->displayOffsetNs(r);
+        const RunAxis axis = TimeFrame(*m_document).runAxis(r);
         for (int l = 0; l < run.laneCount(); ++l) {
             const auto& ops = run.laneOps(l);
             std::vector<std::int64_t> starts;
             starts.reserve(ops.size());
             for (const Op& op : ops)
-                starts.push_back(op.startNs + offset);
+                starts.push_back(axis.toAxis(op.startNs));
             lanes.push_back(std::move(starts));
         }
     }

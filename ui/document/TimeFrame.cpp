@@ -1,5 +1,7 @@
 #include "document/TimeFrame.h"
 
+#include "analysis/JudgedSpan.h"
+
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 
@@ -74,15 +76,18 @@ AxisSpan TimeFrame::frame(const AxisSpan& span, FramePolicy policy)
 
 AxisSpan TimeFrame::judgedSpan(int run) const
 {
-    // Until core decides the judged span (issue 19: regions, else the
-    // steady state), the outermost regions are the work.
+    // Core decides what is judged (analysis/JudgedSpan.h: regions, else the
+    // steady state); a run judged whole (our pipelines, older traces) does not
+    // narrow the view. Linear in the run's ops, once when a trace opens.
     AxisSpan span;
     if (run < 0 || run >= m_document.runCount())
         return span;
+    const Run& r = m_document.run(run).run();
+    const JudgedSpan judged = ovs::judgedSpan(r);
+    if (judged.wholeRun())
+        return span;
     const RunAxis axis = runAxis(run);
-    for (const Region& region : m_document.run(run).run().regions)
-        if (region.depth == 0 && region.endNs > region.beginNs)
-            unite(span, {axis.toAxis(region.beginNs), axis.toAxis(region.endNs)});
+    unite(span, {axis.toAxis(judged.span.beginNs), axis.toAxis(judged.span.endNs)});
     return span;
 }
 

@@ -411,9 +411,7 @@ void printRunFindings(std::FILE* out, const Run& run, const RunFindings& f)
         std::fprintf(out, "What if: not replayed (%s): costs are estimates\n", printable(w.why).c_str());
     int n = 0;
     for (const Finding& x : f.findings) {
-        std::string kind = toString(x.kind);
-        for (FindingKind k : x.alsoKinds)
-            kind += std::string(" + ") + toString(k);
+        const std::string kind = findingWords(x);
         // A fix's saving is measured against the active span: the time the
         // loop's GPU work took, not the process's setup.
         const std::int64_t of = x.costSource == CostSource::Replay ? f.activeNs : f.wallNs;

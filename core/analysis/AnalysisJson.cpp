@@ -20,19 +20,11 @@ void fixList(JsonWriter& w, FixSet fixes)
     w.endArray();
 }
 
-std::string kindOf(const Finding& f)
-{
-    std::string id = kindId(f.kind);
-    for (FindingKind k : f.alsoKinds)
-        id += std::string("+") + kindId(k);
-    return id;
-}
-
 void finding(JsonWriter& w, const Finding& f)
 {
     w.beginObject();
     w.key("kind");
-    w.value(kindOf(f));
+    w.value(findingId(f));
     w.key("costMs");
     w.value(toMs(f.costNs));
     w.key("costSource");

@@ -1002,6 +1002,22 @@ const char* kindId(FindingKind kind)
     return "?";
 }
 
+std::string findingId(const Finding& finding)
+{
+    std::string id = kindId(finding.kind);
+    for (FindingKind k : finding.alsoKinds)
+        id += std::string("+") + kindId(k);
+    return id;
+}
+
+std::string findingWords(const Finding& finding)
+{
+    std::string words = toString(finding.kind);
+    for (FindingKind k : finding.alsoKinds)
+        words += std::string(" + ") + toString(k);
+    return words;
+}
+
 bool isPipelineRun(const Run& run)
 {
     return run.params.chunks > 0;

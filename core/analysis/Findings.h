@@ -120,6 +120,12 @@ struct RunFindings {
     WhatIfSummary whatIf;
 };
 
+// A finding's id as `analyze --json` prints it: its kind's id, a combined
+// finding's parts joined with '+' ("sync-copies+allocation-in-loop").
+std::string findingId(const Finding& finding);
+// The same in words, parts joined with " + ".
+std::string findingWords(const Finding& finding);
+
 // The findings of one run. `metrics`, `bounds` and `diagnosis` are the run's
 // own (RunAnalysis computes them once); for a pipeline run the Bound finding
 // is its diagnosis.

@@ -66,8 +66,8 @@ std::string costText(const std::optional<FindingSide>& f)
 
 void printPair(const RunPairDiff& p)
 {
-    std::printf("\n## %s -> %s (paired by %s)\n", shown(p.before.name).c_str(), shown(p.after.name).c_str(),
-                p.matchedBy.c_str());
+    std::printf("\n## %s -> %s (%s)\n", shown(p.before.name).c_str(), shown(p.after.name).c_str(),
+                p.matchedBy == "chosen" ? "chosen with --run" : ("paired by " + p.matchedBy).c_str());
     std::printf("%s: %s ms -> %s ms\n", savedSentence(p).c_str(), ms(p.before.activeNs).c_str(),
                 ms(p.after.activeNs).c_str());
     std::printf("| ms | before | after | change |\n|---|---:|---:|---:|\n");
@@ -100,7 +100,8 @@ void printPair(const RunPairDiff& p)
               {"kernels busy", &DeviceActivity::computeNs},
               {"memsets busy", &DeviceActivity::memsetNs},
               {"GPU idle", &DeviceActivity::idleNs}})
-            row(label + what, bb.*field, aa.*field);
+            if (bb.*field > 0 || aa.*field > 0 || field == &DeviceActivity::idleNs) // engines unused on both sides: no row
+                row(label + what, bb.*field, aa.*field);
     }
     if (p.before.allFixesSpanNs >= 0 || p.after.allFixesSpanNs >= 0)
         std::printf("| active span with every fix (replay) | %s | %s | |\n",

@@ -1,3 +1,4 @@
+#include "CancelledOutput.h"
 #include "CliCommon.h"
 #include "Commands.h"
 #include "ExitStatus.h"

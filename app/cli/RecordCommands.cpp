@@ -1,6 +1,7 @@
 // bench, pipeline and record: the commands that run jobs on devices and
 // report (and write) what they recorded.
 
+#include "CancelledOutput.h"
 #include "CliCommon.h"
 #include "Commands.h"
 #include "ConsoleReport.h"

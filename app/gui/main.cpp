@@ -233,9 +233,12 @@ int exportHeadless(const QStringList& args)
     const std::string outputPath = QFile::encodeName(output).toStdString();
     const std::string bandwidthPath = QFile::encodeName(bandwidth).toStdString();
     for (const std::string& out : {outputPath, bandwidthPath})
-        for (const std::string& in : {inputPath, comparedPath})
-            if (const std::string why = ovs::whyOutputIsInput(out, in); !in.empty() && !why.empty())
+        for (const std::string& in : {inputPath, comparedPath}) {
+            if (in.empty())
+                continue;
+            if (const std::string why = ovs::whyOutputIsInput(out, in); !why.empty())
                 return fail(kExitUsage, QString::fromStdString(why));
+        }
     if (!bandwidth.isEmpty() && ovs::sameFile(outputPath, bandwidthPath))
         return fail(kExitUsage, "-o and --bandwidth name the same file: the chart would replace the timeline");
 

@@ -14,7 +14,7 @@ namespace ovs::ui {
 namespace {
 
 constexpr int kNameChars = 60;
-constexpr QChar kArrow(0x2192);
+const QString kArrow = QStringLiteral("\u2192");
 
 QString ms(std::int64_t ns)
 {
@@ -38,7 +38,7 @@ QString engines(const DeviceActivity& b, const DeviceActivity& a)
           {"kernels", &DeviceActivity::computeNs},
           {"memsets", &DeviceActivity::memsetNs}})
         if (b.*field > 0 || a.*field > 0)
-            parts << QStringLiteral("%1 %2").arg(QLatin1String(what), change(b.*field, a.*field));
+            parts << QStringLiteral("%1 %2").arg(QString::fromLatin1(what), change(b.*field, a.*field));
     parts << QObject::tr("GPU idle %1").arg(change(b.idleNs, a.idleNs));
     return parts.join(QStringLiteral(", "));
 }

@@ -169,12 +169,13 @@ private slots:
         const auto* rates = window.findChild<OpRateChart*>();
         QVERIFY(rates && rates->series(0, OpKind::Upload) && rates->series(1, OpKind::Upload));
         const auto firstUpload = [&](int run) {
-            const Run& r = doc.run(run).run();
+            const RunTimeline& r = doc.run(run);
             std::int64_t first = std::numeric_limits<std::int64_t>::max();
-            for (const Op& op : r.ops)
-                if (op.kind == OpKind::Upload && OpRateChart::opRate(op) > 0)
-                    first = std::min(first, op.startNs);
-            return static_cast<double>(first - r.timedBeginNs) / 1e6;
+            for (int lane = 0; lane < r.laneCount(); ++lane)
+                for (const Op& op : r.laneOps(lane))
+                    if (op.kind == OpKind::Upload && OpRateChart::opRate(op) > 0)
+                        first = std::min(first, op.startNs);
+            return static_cast<double>(first - r.run().timedBeginNs) / 1e6;
         };
         for (int run : {0, 1}) {
             QVERIFY(rates->series(run, OpKind::Upload)->dataCount() > 0);

@@ -95,6 +95,13 @@ private slots:
                                        << "option --quiet is given more than once";
         QTest::newRow("repeated inline") << QStringList{"bench", "--sizes=1", "--sizes=4"}
                                          << "option --sizes is given more than once";
+        QTest::newRow("diff of one trace") << QStringList{"diff", "a.json"} << "diff needs two traces: BEFORE AFTER";
+        QTest::newRow("diff, --run once") << QStringList{"diff", "a.json", "b.json", "--run", "1"}
+                                          << "--run is given twice or not at all";
+        QTest::newRow("diff, --run without a value") << QStringList{"diff", "a.json", "b.json", "--run"}
+                                                     << "option --run needs a value";
+        QTest::newRow("diff, unknown option") << QStringList{"diff", "a.json", "b.json", "--frob"}
+                                              << "unknown option '--frob'";
         QTest::newRow("lesson without a name") << QStringList{"lesson"} << "lesson needs exactly one lesson name";
         QTest::newRow("unknown lesson") << QStringList{"lesson", "magic"} << "unknown lesson 'magic' (known: pageable-vs-pinned";
         QTest::newRow("lesson and list") << QStringList{"lesson", "issue-order", "--list"} << "not both";
@@ -348,6 +355,85 @@ private slots:
                      && p.out.contains("What if (replay of the GPU's active span): replay ")
                      && p.out.contains("1. pageable memory: its fix saves ") && p.out.contains(" ms (replay) ("),
                  qPrintable(p.out));
+    }
+
+    // `diff` of a stored H200 example plain and with --fix: the runs pair by
+    // program, and every number of either side is the one `analyze --json`
+    // gives for that trace alone; the pitfall is resolved with its cost.
+    void diffComparesBeforeAndAfter()
+    {
+        const QString before = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/profiled/what-if/memcpy_around_kernel.json");
+        const QString after = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/profiled/what-if/memcpy_around_kernel-fix.json");
+        const Result text = cli({"diff", before, after});
+        QCOMPARE(text.exitCode, 0);
+        for (const char* expected :
+             {"## memcpy_around_kernel (pid 713) -> memcpy_around_kernel --fix (pid 724) (paired by program)\nsaved ",
+              "%) of the active span: 13.101 ms -> 6.048 ms", "| active span (first GPU work to last) | ",
+              "| copies with kernels (overlap achieved) | 0.000 | ", "| overlap achieved of possible | 0% | ",
+              "| NVIDIA H200: H2D busy | ", "- resolved: synchronous copies: ", "- changed: bound: "})
+            QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
+
+        const Result json = cli({"diff", "--json", before, after});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject diff = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(diff["schema"].toInt(), 1);
+        const QJsonArray pairs = diff["pairs"].toArray();
+        QCOMPARE(pairs.size(), 1);
+        const QJsonObject pair = pairs[0].toObject();
+        QCOMPARE(pair["matchedBy"].toString(), QString("program"));
+        double active[2] = {};
+        int side = 0;
+        for (const QString& which : {QString("before"), QString("after")}) {
+            const Result alone = cli({"analyze", "--json", which == "before" ? before : after});
+            QCOMPARE(alone.exitCode, 0);
+            const QJsonObject run = QJsonDocument::fromJson(alone.out.toUtf8()).object()["runs"].toArray()[0].toObject();
+            const QJsonObject s = pair[which].toObject();
+            QCOMPARE(s["name"].toString(), run["name"].toString());
+            QCOMPARE(s["wallMs"].toDouble(), run["wallMs"].toDouble());
+            QCOMPARE(s["activeSpanMs"].toDouble(), run["activeSpanMs"].toDouble());
+            QCOMPARE(s["allFixesMs"].toDouble(), run["whatIf"].toObject()["allFixesMs"].toDouble());
+            active[side++] = run["activeSpanMs"].toDouble();
+            // Each finding of the trace alone, once, on its side, at its cost.
+            for (const QJsonValue f : run["findings"].toArray()) {
+                int found = 0;
+                for (const QJsonValue d : pair["findings"].toArray()) {
+                    const QJsonValue mine = d.toObject()[which];
+                    found += mine.isObject() && mine["kind"] == f["kind"] && mine["costMs"] == f["costMs"];
+                }
+                QVERIFY2(found == 1, qPrintable(f["kind"].toString() + " in " + which));
+            }
+        }
+        QVERIFY(active[1] < active[0]);
+        QCOMPARE(pair["savedMs"].toDouble(), active[0] - active[1]);
+        QCOMPARE(pair["savedPercent"].toDouble(), 100 * (active[0] - active[1]) / active[0]);
+        const QJsonObject first = pair["findings"].toArray()[0].toObject();
+        QCOMPARE(first["change"].toString(), QString("resolved"));
+        QCOMPARE(first["kind"].toString(), QString("sync-copies"));
+        QVERIFY(first["after"].isNull());
+        QVERIFY(pair["overlapChangePercent"].toDouble() > 90);
+
+        // Chosen by hand: by name without its pid, and by position.
+        const Result chosen = cli({"diff", before, after, "--run", "memcpy_around_kernel", "--run=1"});
+        QCOMPARE(chosen.exitCode, 0);
+        QVERIFY2(chosen.out.contains("(chosen with --run)"), qPrintable(chosen.out));
+        const Result noSuchRun = cli({"diff", before, after, "--run", "1", "--run", "2"});
+        QCOMPARE(noSuchRun.exitCode, int(ovs::cli::kExitUsage));
+        QVERIFY2(noSuchRun.err.contains("there is no run 2: the trace holds 1 run"), qPrintable(noSuchRun.err));
+        // Runs that pair by nothing: a usage error that lists them.
+        const QString pipelines = QDir::cleanPath(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/traces/h200-seed-defaults.json"));
+        const Result unpaired = cli({"diff", before, pipelines});
+        QCOMPARE(unpaired.exitCode, int(ovs::cli::kExitUsage));
+        QVERIFY2(unpaired.err.contains("choose them with --run A --run B") && unpaired.err.contains("1 'serialized pageable'"),
+                 qPrintable(unpaired.err));
+        // Pipelines pair by name; a missing trace is bad input.
+        const Result same = cli({"diff", pipelines, pipelines});
+        QCOMPARE(same.exitCode, 0);
+        QVERIFY2(same.out.contains("## serialized pageable -> serialized pageable (paired by name)\nsaved 0.000 ms (0.0%)")
+                     && same.out.contains("## overlapped pinned -> overlapped pinned (paired by name)"),
+                 qPrintable(same.out));
+        const Result missing = cli({"diff", before, m_dir.filePath("gone.json")});
+        QCOMPARE(missing.exitCode, int(ovs::cli::kExitBadInput));
+        QVERIFY2(missing.err.contains("gone.json"), qPrintable(missing.err));
     }
 
     void analyzeAMissingTraceIsBadInput()

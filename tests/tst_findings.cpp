@@ -8,6 +8,7 @@
 #include "analysis/Findings.h"
 #include "analysis/JudgedSpan.h"
 #include "analysis/RunAnalysis.h"
+#include "analysis/TraceDiff.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
 #include "formats/TraceJson.h"
@@ -939,6 +940,116 @@ private slots:
                                            [](const Op& op) { return op.kind == OpKind::Download; });
         QVERIFY(span.endNs >= download.execEndNs);
         QVERIFY(span.endNs > issue.endNs);
+    }
+
+    // A trace diff (analysis/TraceDiff.h) of an example plain and with --fix,
+    // profiled on the H200: the runs pair by program, every number is the
+    // one the analysis of each trace alone gives (as `analyze` prints it),
+    // and the example's pitfall is resolved with its cost before.
+    void diffOfAnExampleAndItsFix_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("pageable_async") << "pageable_async" << int(FindingKind::PageableCopies);
+        QTest::newRow("one_stream") << "one_stream" << int(FindingKind::OneStream);
+        QTest::newRow("sync_in_loop") << "sync_in_loop" << int(FindingKind::SyncInLoop);
+        QTest::newRow("legacy_default_stream") << "legacy_default_stream" << int(FindingKind::LegacyDefaultStream);
+    }
+    void diffOfAnExampleAndItsFix()
+    {
+        QFETCH(QString, example);
+        QFETCH(int, kind);
+        const Trace before = load("profiled/what-if/" + example + ".json");
+        const Trace after = load("profiled/what-if/" + example + "-fix.json");
+        const RunMatching matching = matchRuns(before, after);
+        QCOMPARE(matching.pairs.size(), std::size_t(1));
+        QCOMPARE(matching.pairs.front().by, std::string("program")); // "app (pid 1)" with "app --fix (pid 2)"
+        const TraceDiff diff = diffTraces(before, after, matching);
+        QCOMPARE(diff.pairs.size(), std::size_t(1));
+        const RunPairDiff& p = diff.pairs.front();
+        const RunAnalysis b = analyzeTrace(before).front();
+        const RunAnalysis a = analyzeTrace(after).front();
+        for (const auto& [side, alone] : {std::pair{&p.before, &b}, std::pair{&p.after, &a}}) {
+            QCOMPARE(side->wallNs, alone->findings.wallNs);
+            QCOMPARE(side->activeNs, alone->findings.activeNs);
+            QCOMPARE(side->overlapNs, alone->metrics.copyWithKernelNs);
+            QCOMPARE(side->overlapPossibleNs, alone->metrics.overlapPossibleNs);
+            QCOMPARE(side->devices.size(), alone->findings.devices.size());
+            QCOMPARE(side->devices.front().h2dNs, alone->findings.devices.front().h2dNs);
+            QCOMPARE(side->devices.front().computeNs, alone->findings.devices.front().computeNs);
+            QCOMPARE(side->devices.front().idleNs, alone->findings.devices.front().idleNs);
+            QCOMPARE(side->allFixesSpanNs, alone->findings.whatIf.allFixesSpanNs);
+        }
+        QCOMPARE(p.savedNs, b.findings.activeNs - a.findings.activeNs);
+        QVERIFY2(p.savedNs > 0, qPrintable(QString::fromStdString(savedSentence(p))));
+        QVERIFY(std::abs(p.savedPercent - 100.0 * double(p.savedNs) / double(b.findings.activeNs)) < 1e-9);
+        QVERIFY(QString::fromStdString(savedSentence(p)).startsWith("saved "));
+
+        // Every finding of either side once: the pitfall resolved with its
+        // cost, the bound (the only finding after the fix) changed, last.
+        const Finding* pitfall = find(b.findings, FindingKind(kind));
+        QVERIFY(pitfall);
+        const auto resolved = std::find_if(p.findings.begin(), p.findings.end(), [&](const FindingDiff& f) {
+            return f.before && f.before->id == findingId(*pitfall);
+        });
+        QVERIFY(resolved != p.findings.end());
+        QCOMPARE(resolved->change, FindingChange::Resolved);
+        QCOMPARE(resolved->before->costNs, pitfall->costNs);
+        QVERIFY(!resolved->after);
+        QCOMPARE(p.findings.size(), b.findings.findings.size() + a.findings.findings.size() - 1);
+        const FindingDiff& bound = p.findings.back();
+        QCOMPARE(bound.change, FindingChange::Changed);
+        QCOMPARE(bound.before->id, std::string("bound"));
+        QCOMPARE(bound.before->costNs, b.findings.findings.back().costNs);
+        QCOMPARE(bound.after->costNs, a.findings.findings.back().costNs);
+
+        // Swapped, the fix is a regression: the pitfall is new, the span lost.
+        const TraceDiff back = diffTraces(after, before, matchRuns(after, before));
+        QCOMPARE(back.pairs.front().savedNs, -p.savedNs);
+        QVERIFY(QString::fromStdString(savedSentence(back.pairs.front())).startsWith("lost "));
+        QVERIFY(std::any_of(back.pairs.front().findings.begin(), back.pairs.front().findings.end(),
+                            [](const FindingDiff& f) { return f.change == FindingChange::New; }));
+    }
+
+    // How runs pair, and how the user names one.
+    void runsPairByNameThenProgram()
+    {
+        const auto traceOf = [](std::initializer_list<const char*> names) {
+            Trace t;
+            for (const char* name : names) {
+                Run run;
+                run.name = name;
+                t.runs.push_back(run);
+            }
+            return t;
+        };
+        const Trace before = traceOf({"serialized pageable", "app (pid 12)", "tool -x (pid 3)", "gone"});
+        const Trace after = traceOf({"tool -x (pid 99)", "app --fix (pid 13)", "serialized pageable", "extra run"});
+        const RunMatching m = matchRuns(before, after);
+        QCOMPARE(m.pairs.size(), std::size_t(3));
+        QCOMPARE(m.pairs[0].after, std::size_t(2));
+        QCOMPARE(m.pairs[0].by, std::string("name"));
+        QCOMPARE(m.pairs[1].after, std::size_t(1));
+        QCOMPARE(m.pairs[1].by, std::string("program"));
+        QCOMPARE(m.pairs[2].after, std::size_t(0));
+        QCOMPARE(m.pairs[2].by, std::string("name without pid"));
+        QVERIFY(m.onlyBefore == std::vector<std::size_t>{3});
+        QVERIFY(m.onlyAfter == std::vector<std::size_t>{3});
+        // Nothing in common: two lone runs still pair; more do not.
+        QCOMPARE(matchRuns(traceOf({"a"}), traceOf({"b"})).pairs.front().by, std::string("only runs"));
+        QVERIFY(matchRuns(traceOf({"a", "c"}), traceOf({"b"})).pairs.empty());
+
+        std::string why;
+        QVERIFY(selectRun(before, "app (pid 12)", &why) == std::optional<std::size_t>(1));
+        QVERIFY(selectRun(before, "tool -x", &why) == std::optional<std::size_t>(2));
+        QVERIFY(selectRun(before, "4", &why) == std::optional<std::size_t>(3));
+        QVERIFY(!selectRun(before, "5", &why));
+        QVERIFY2(why.find("holds 4 runs") != std::string::npos, why.c_str());
+        QVERIFY(!selectRun(before, "nobody", &why));
+        QVERIFY(!selectRun(traceOf({"x (pid 1)", "x (pid 2)"}), "x", &why));
+        QVERIFY2(why.find("2 runs are named so") != std::string::npos, why.c_str());
+        // A name wins over a position.
+        QVERIFY(selectRun(traceOf({"b", "1"}), "1", &why) == std::optional<std::size_t>(1));
     }
 
 private:

@@ -26,6 +26,8 @@ int commandPipeline(const CliArgs& args, CancelFlag& cancel); // RecordCommands.
 int commandRecord(const CliArgs& args, CancelFlag& cancel);   // RecordCommands.cpp
 int commandConvert(const CliArgs& args);                      // ConvertCommand.cpp
 int commandAnalyze(const CliArgs& args);                      // AnalyzeCommand.cpp
+// diff reads its own arguments: --run is given twice (the before run, then the after run).
+int commandDiff(std::vector<std::string> args);               // DiffCommand.cpp
 int commandLesson(const CliArgs& args, CancelFlag& cancel);   // LessonCommand.cpp
 
 } // namespace ovs::cli

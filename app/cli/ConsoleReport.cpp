@@ -384,14 +384,6 @@ std::string busyShare(std::int64_t ns, std::int64_t wallNs)
     return ms(ns) + printed(" (%.0f%%)", wallNs > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(wallNs) : 0.0);
 }
 
-std::string kindWords(FindingKind kind, const std::vector<FindingKind>& also)
-{
-    std::string words = toString(kind);
-    for (FindingKind k : also)
-        words += std::string(" + ") + toString(k);
-    return words;
-}
-
 // What was judged, when it is not the whole timed region: the loop, its
 // setup, and each instance of the judged regions summarised.
 void printJudged(std::FILE* out, const Run& run, const RunAnalysis& a)
@@ -417,7 +409,7 @@ void printJudged(std::FILE* out, const Run& run, const RunAnalysis& a)
                      ms(r.slowestNs).c_str(), r.boundInstances, r.group.regions.size(), toString(r.bound));
         for (const CommonFinding& c : r.common)
             std::fprintf(out, "   in %d of %zu: %s: %s %s ms each (median, %s)\n      %s\n      fix: %s\n", c.instances,
-                         r.group.regions.size(), kindWords(c.kind, c.alsoKinds).c_str(),
+                         r.group.regions.size(), findingWords(c.kind, c.alsoKinds).c_str(),
                          c.costSource == CostSource::Replay ? "its fix saves" : "costs", ms(c.medianCostNs).c_str(),
                          c.costSource == CostSource::Replay ? "replay" : "estimate", printable(c.cause).c_str(),
                          printable(c.fix).c_str());
@@ -459,7 +451,7 @@ void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
         std::fprintf(out, "What if: not replayed (%s): costs are estimates\n", printable(w.why).c_str());
     int n = 0;
     for (const Finding& x : f.findings) {
-        const std::string kind = kindWords(x.kind, x.alsoKinds);
+        const std::string kind = findingWords(x);
         // A fix's saving is measured against the active span: the time the
         // loop's GPU work took, not the process's setup.
         const std::int64_t of = x.costSource == CostSource::Replay ? f.activeNs : f.wallNs;

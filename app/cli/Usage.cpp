@@ -20,6 +20,11 @@ Commands:
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
   convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
+  diff BEFORE AFTER    compare two traces (before and after a fix), run by run: wall time, active span,
+                       overlap achieved and possible, each engine's busy time, every finding resolved,
+                       new or changed with its cost before and after, and what the active span saved.
+                       Runs pair by name (a profiled program's, whatever its pid and arguments);
+                       --run A --run B picks one of each (a name, or a position counted from 1)
   lesson NAME          run a lesson (see --list): its question, its runs' table, what to look at,
                        the answer the measurement gives, its checks and the takeaway with the numbers
                        (--chunk-mib N sizes its chunks, default 32; -o FILE also writes its runs as a
@@ -70,9 +75,9 @@ Benchmark options (bench, record):
 Other:
   -o, --output FILE    where to write (record, convert; pipeline: optional trace)
   --to FORMAT          convert: chrome, csv or native
-  --max-trace-mib N    convert, analyze: read traces up to N MiB (default 2048, at most 4095)
+  --max-trace-mib N    convert, analyze, diff: read traces up to N MiB (default 2048, at most 4095)
   --json               analyze: the findings, their replayed costs and the what-if, as JSON on stdout
-                       (schema: docs/what-if.md)
+                       (schema: docs/what-if.md); diff: the comparison as JSON (the same page)
   --region NAME|REGEX  analyze: judge the regions of that name (NVTX ranges, profiler steps,
                        record_function), or whose whole name the regular expression matches: each
                        one on its own, and from the first to the last. Default: the steps, else the

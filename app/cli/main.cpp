@@ -58,6 +58,8 @@ int main(int argc, char** argv)
     g_cancel = &cancel;
     std::signal(SIGINT, onInterrupt);
     try {
+        if (command == "diff")
+            return commandDiff(rest);
         const CliArgs args(rest, kValueOptions, kFlagOptions);
         if (args.has("--help") || args.has("-h")) {
             std::fputs(usage().c_str(), stdout);

@@ -7,6 +7,7 @@
 #include "LessonSlideCommand.h"
 #include "../cli/ExitStatus.h"
 
+#include "document/Comparison.h"
 #include "export/ExportCaps.h"
 #include "export/ExportWhatIf.h"
 #include "export/ImageFormat.h"
@@ -30,6 +31,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -64,6 +66,10 @@ Usage:
       --what-if ID     draw the what-if of the first run's finding ID (a kind id as `analyze --json`
                        prints it, e.g. pageable-memory) as a ghost run under it; all: every fix at once
       --max-trace-mib N  read traces up to N MiB (default 2048, at most 4095)
+  overlapscope export --compare BEFORE AFTER -o OUT   two traces compared, for slides: each pair of runs
+      (paired by name, as overlapscope-cli diff pairs them) stacked, before above after, aligned where
+      their timed regions start, under a header with what changed (active span saved, overlap, engine
+      busy times, findings resolved, changed and new); the options above but --runs and --what-if
   overlapscope export --lesson NAME -o DIR   run a lesson and write its numbered 1920x1080 PNG slides
       (01-title, 02-question, one per thing to look at, results, the whole timeline) and DIR/index.md
       --device D       auto (default: the CUDA GPU if one answers, else sim:h200), cuda, sim, sim:PRESET
@@ -122,10 +128,13 @@ std::optional<std::pair<int, int>> parseRuns(const QString& text)
 int exportHeadless(const QStringList& args)
 {
     QString input, output, bandwidth, whatIf;
+    QString compared; // --compare: the after trace (input is the before)
+    bool compare = false;
     double scale = 1.0;
     std::optional<std::int64_t> fromNs, toNs;
     std::optional<std::pair<int, int>> runs;
     std::optional<std::int64_t> playheadNs;
+    std::shared_ptr<const ovs::ui::Comparison> comparison;
     bool align = false;
     bool dark = false;
     int width = 1600, height = 0;
@@ -150,6 +159,8 @@ int exportHeadless(const QStringList& args)
             output = next();
         } else if (a == "--align") {
             align = true;
+        } else if (a == "--compare") {
+            compare = true;
         } else if (a == "--bandwidth") {
             bandwidth = next();
         } else if (a == "--scale") {
@@ -190,12 +201,20 @@ int exportHeadless(const QStringList& args)
             return fail(kExitUsage, QString("unknown option '%1' (see --help)").arg(a));
         } else if (input.isEmpty()) {
             input = a;
+        } else if (compared.isEmpty()) {
+            compared = a; // refused below unless --compare asked for two traces
         } else {
             return fail(kExitUsage, QString("unexpected argument '%1'").arg(a));
         }
         if (!ok)
             return fail(kExitUsage, QString("bad value '%1' for %2 (%3)").arg(args[i], a, range));
     }
+    if (!compare && !compared.isEmpty())
+        return fail(kExitUsage, QString("unexpected argument '%1'").arg(compared));
+    if (compare && (compared.isEmpty() || output.isEmpty()))
+        return fail(kExitUsage, "export --compare needs two traces, BEFORE AFTER, and -o OUT (see --help)");
+    if (compare && (runs || !whatIf.isEmpty()))
+        return fail(kExitUsage, QString("%1 does not go with --compare").arg(runs ? "--runs" : "--what-if"));
     if (input.isEmpty() || output.isEmpty())
         return fail(kExitUsage, "export needs a trace and -o OUT (see --help)");
     if (fromNs.has_value() != toNs.has_value() || (fromNs && *toNs <= *fromNs))
@@ -210,17 +229,34 @@ int exportHeadless(const QStringList& args)
 
     // Before the trace is read: a refused export writes nothing.
     const std::string inputPath = QFile::encodeName(input).toStdString();
+    const std::string comparedPath = QFile::encodeName(compared).toStdString();
     const std::string outputPath = QFile::encodeName(output).toStdString();
     const std::string bandwidthPath = QFile::encodeName(bandwidth).toStdString();
     for (const std::string& out : {outputPath, bandwidthPath})
-        if (const std::string why = ovs::whyOutputIsInput(out, inputPath); !why.empty())
-            return fail(kExitUsage, QString::fromStdString(why));
+        for (const std::string& in : {inputPath, comparedPath}) {
+            if (in.empty())
+                continue;
+            if (const std::string why = ovs::whyOutputIsInput(out, in); !why.empty())
+                return fail(kExitUsage, QString::fromStdString(why));
+        }
     if (!bandwidth.isEmpty() && ovs::sameFile(outputPath, bandwidthPath))
         return fail(kExitUsage, "-o and --bandwidth name the same file: the chart would replace the timeline");
 
     auto loaded = ovs::loadTrace(inputPath, maxTraceBytes);
     if (!loaded.trace)
         return fail(kExitBadInput, QString::fromStdString(loaded.error));
+    if (compare) {
+        auto after = ovs::loadTrace(comparedPath, maxTraceBytes);
+        if (!after.trace)
+            return fail(kExitBadInput, QString::fromStdString(after.error));
+        // Both made into the document's one trace: each pair's runs, and the sweeps.
+        ovs::ui::ComparisonBuild build =
+            ovs::ui::buildComparison(std::move(*loaded.trace), std::move(*after.trace), input, compared);
+        if (!build.trace)
+            return fail(kExitUsage, build.error);
+        loaded.trace = std::move(build.trace);
+        comparison = std::move(build.comparison);
+    }
     if (runs) {
         auto& all = loaded.trace->runs;
         if (static_cast<std::size_t>(runs->first) > all.size())
@@ -234,9 +270,13 @@ int exportHeadless(const QStringList& args)
     ovs::ui::TraceDocument document;
     ovs::ui::ViewState view;
     // Moved, not copied: a loaded name may be hundreds of MiB.
-    document.setTrace(std::move(*loaded.trace), input);
+    if (comparison) {
+        document.setComparison(std::move(*loaded.trace), comparison); // aligned
+    } else {
+        document.setTrace(std::move(*loaded.trace), input);
+        document.setAlignTimedRegions(align);
+    }
     loaded.trace.reset();
-    document.setAlignTimedRegions(align);
     view.setExtent(document.endNs());
     view.resetView();
     if (fromNs)

@@ -21,20 +21,11 @@ void fixList(JsonWriter& w, FixSet fixes)
     w.endArray();
 }
 
-// "one-stream+host-sync": a combined finding's parts joined.
-std::string joinedKind(FindingKind kind, const std::vector<FindingKind>& also)
-{
-    std::string id = kindId(kind);
-    for (FindingKind k : also)
-        id += std::string("+") + kindId(k);
-    return id;
-}
-
 void finding(JsonWriter& w, const Finding& f)
 {
     w.beginObject();
     w.key("kind");
-    w.value(joinedKind(f.kind, f.alsoKinds));
+    w.value(findingId(f));
     w.key("costMs");
     w.value(toMs(f.costNs));
     w.key("costSource");
@@ -123,7 +114,7 @@ void regions(JsonWriter& w, const Run& run, const std::vector<RegionJudgement>& 
         for (const CommonFinding& c : r.common) {
             w.beginObject();
             w.key("kind");
-            w.value(joinedKind(c.kind, c.alsoKinds));
+            w.value(findingId(c.kind, c.alsoKinds));
             w.key("instances");
             w.value(c.instances);
             w.key("medianCostMs");

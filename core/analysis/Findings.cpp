@@ -1010,6 +1010,32 @@ const char* kindId(FindingKind kind)
     return "?";
 }
 
+std::string findingId(FindingKind kind, const std::vector<FindingKind>& alsoKinds)
+{
+    std::string id = kindId(kind);
+    for (FindingKind k : alsoKinds)
+        id += std::string("+") + kindId(k);
+    return id;
+}
+
+std::string findingId(const Finding& finding)
+{
+    return findingId(finding.kind, finding.alsoKinds);
+}
+
+std::string findingWords(FindingKind kind, const std::vector<FindingKind>& alsoKinds)
+{
+    std::string words = toString(kind);
+    for (FindingKind k : alsoKinds)
+        words += std::string(" + ") + toString(k);
+    return words;
+}
+
+std::string findingWords(const Finding& finding)
+{
+    return findingWords(finding.kind, finding.alsoKinds);
+}
+
 bool isPipelineRun(const Run& run)
 {
     return run.params.chunks > 0;

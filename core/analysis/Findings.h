@@ -120,6 +120,14 @@ struct RunFindings {
     WhatIfSummary whatIf;
 };
 
+// A finding's id as `analyze --json` prints it: its kind's id, a combined
+// finding's parts joined with '+' ("sync-copies+allocation-in-loop").
+std::string findingId(const Finding& finding);
+std::string findingId(FindingKind kind, const std::vector<FindingKind>& alsoKinds);
+// The same in words, parts joined with " + ".
+std::string findingWords(const Finding& finding);
+std::string findingWords(FindingKind kind, const std::vector<FindingKind>& alsoKinds);
+
 // The findings of one run over `span`, the judged span (JudgedSpan.h).
 // `metrics`, `bounds` and `diagnosis` are the run's own over the same span
 // (RunAnalysis computes them once); for a pipeline run the Bound finding is

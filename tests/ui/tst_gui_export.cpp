@@ -146,6 +146,17 @@ private slots:
             << QStringList{"export", "x.json", "-o", "a.png", "--output", "b.png"} << 2 << "--output given twice";
         QTest::newRow("unknown what-if") << QStringList{"export", "x.json", "-o", "a.png", "--what-if", "frob"} << 2
                                          << "--what-if: unknown finding 'frob'";
+        QTest::newRow("compare one trace") << QStringList{"export", "--compare", "x.json", "-o", "a.png"} << 2
+                                           << "export --compare needs two traces";
+        QTest::newRow("two traces, no compare") << QStringList{"export", "x.json", "y.json", "-o", "a.png"} << 2
+                                                << "unexpected argument 'y.json'";
+        QTest::newRow("compare and runs")
+            << QStringList{"export", "--compare", "x.json", "y.json", "-o", "a.png", "--runs", "1"} << 2
+            << "--runs does not go with --compare";
+        QTest::newRow("compare, missing after")
+            << QStringList{"export", "--compare", OVERLAPSCOPE_SOURCE_DIR "/tests/data/profiled/what-if/one_stream.json",
+                           "/nonexistent/after.json", "-o", "a.png"}
+            << 3 << "after.json";
         QTest::newRow("size limit past the ceiling")
             << QStringList{"export", "x.json", "-o", "a.png", "--max-trace-mib", "4096"} << 2 << "1 to 4095";
     }
@@ -278,6 +289,30 @@ private slots:
         r = gui({"export", profiled, "-o", none, "--what-if", "legacy-default-stream"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--what-if legacy-default-stream: "), qPrintable(r.err));
+        QVERIFY(!QFile::exists(none));
+    }
+
+    // Two traces of one example, plain and --fix, compared: the pair stacked
+    // under a header (taller than either alone, and than both without it),
+    // as wide as asked; the output is refused where it is an input.
+    void compareStacksBeforeAndAfter()
+    {
+        const QString data = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/profiled/what-if/";
+        const QString before = data + "pageable_async.json", after = data + "pageable_async-fix.json";
+        const QString alone = m_dir.filePath("alone.png"), both = m_dir.filePath("both.png");
+        QCOMPARE(gui({"export", before, "-o", alone}).exitCode, 0);
+        const Result r = gui({"export", "--compare", before, after, "-o", both, "--width", "1400"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QImage a(alone), b(both);
+        QVERIFY(!a.isNull() && !b.isNull());
+        QCOMPARE(b.width(), 1400);
+        QVERIFY2(b.height() > 2 * a.height(), qPrintable(QString("%1 vs %2 px").arg(b.height()).arg(a.height())));
+        // Only two runs that pair by nothing: refused, nothing written.
+        const QString other = QString(OVERLAPSCOPE_SOURCE_DIR) + "/docs/traces/sim-h200-seed-defaults.json";
+        const QString none = m_dir.filePath("none.png");
+        const Result n = gui({"export", "--compare", before, other, "-o", none});
+        QCOMPARE(n.exitCode, 2);
+        QVERIFY2(n.err.contains("pairs with a run of"), qPrintable(n.err));
         QVERIFY(!QFile::exists(none));
     }
 

@@ -1,6 +1,7 @@
 // The window as a user drives it: open good and bad traces (the view is kept
 // on failure), run on the simulated device and watch the timeline fill, cancel.
 #include "../TestTimeouts.h"
+#include "charts/OpRateChart.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "panels/ControlPanel.h"
@@ -137,6 +138,56 @@ private slots:
         QCOMPARE(window.document()->sourcePath(), sourceTrace());
         QCOMPARE(window.viewState()->visibleStartNs(), start);
         QCOMPARE(window.viewState()->visibleEndNs(), end);
+    }
+
+    // File > Compare: an example plain and with --fix, read and compared in
+    // the background; the two runs stacked, aligned where their timed regions
+    // start, under the header with the diff's numbers; the GB/s chart
+    // overlays the two from there. A trace that cannot be read is an error
+    // that keeps the comparison shown.
+    void comparesTwoTraces()
+    {
+        const QString data = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/profiled/what-if/";
+        MainWindow window;
+        window.setInteractive(false);
+        window.compareTraces(data + "pageable_async.json", data + "pageable_async-fix.json");
+        QTRY_VERIFY_WITH_TIMEOUT(window.document()->comparison() != nullptr, 30000);
+        const TraceDocument& doc = *window.document();
+        QCOMPARE(doc.runCount(), 2);
+        QVERIFY(doc.run(0).run().name.starts_with("before: pageable_async (pid "));
+        QVERIFY(doc.run(1).run().name.starts_with("after: pageable_async --fix (pid "));
+        QVERIFY(doc.alignTimedRegions());
+        QCOMPARE(doc.displayOffsetNs(0) + doc.run(0).run().timedBeginNs,
+                 doc.displayOffsetNs(1) + doc.run(1).run().timedBeginNs);
+        const RunPairDiff& pair = doc.comparison()->diff.pairs.at(0);
+        const QString header = window.timeline()->headerText();
+        QVERIFY2(header.contains("Before: pageable_async.json") && header.contains("After: pageable_async-fix.json")
+                     && header.contains(QString::fromStdString(savedSentence(pair)))
+                     && header.contains("resolved: pageable memory") && header.contains("of possible"),
+                 qPrintable(header));
+        QVERIFY2(window.windowTitle().contains("pageable_async.json vs pageable_async-fix.json"),
+                 qPrintable(window.windowTitle()));
+        // The per-op rates of both, from their timed regions' starts.
+        const auto* rates = window.findChild<OpRateChart*>();
+        QVERIFY(rates && rates->series(0, OpKind::Upload) && rates->series(1, OpKind::Upload));
+        const auto firstUpload = [&](int run) {
+            const RunTimeline& r = doc.run(run);
+            std::int64_t first = std::numeric_limits<std::int64_t>::max();
+            for (int lane = 0; lane < r.laneCount(); ++lane)
+                for (const Op& op : r.laneOps(lane))
+                    if (op.kind == OpKind::Upload && OpRateChart::opRate(op) > 0)
+                        first = std::min(first, op.startNs);
+            return static_cast<double>(first - r.run().timedBeginNs) / 1e6;
+        };
+        for (int run : {0, 1}) {
+            QVERIFY(rates->series(run, OpKind::Upload)->dataCount() > 0);
+            QCOMPARE(rates->series(run, OpKind::Upload)->data()->constBegin()->key, firstUpload(run));
+        }
+
+        window.compareTraces(data + "pageable_async.json", m_dir.filePath("missing.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains("missing.json"), 10000);
+        QVERIFY(window.document()->comparison() != nullptr);
+        QCOMPARE(window.document()->runCount(), 2);
     }
 
     void aLiveRunFillsTheTimeline()

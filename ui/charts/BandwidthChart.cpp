@@ -116,6 +116,7 @@ void BandwidthChart::rebuild()
     clearGraphs();
     const auto* sweeps = m_document ? &m_document->sweeps() : nullptr;
     m_shown = sweeps && !sweeps->empty() ? static_cast<int>(sweeps->size()) - 1 : -1;
+    m_comparedWith = -1;
     if (m_shown < 0) {
         m_title->setText(tr("Transfer bandwidth"));
         m_emptyText->setText(tr("No bandwidth sweep yet.\nTick \u201cbandwidth sweep\u201d and press Run, "
@@ -130,38 +131,60 @@ void BandwidthChart::rebuild()
     }
 
     const BandwidthSweep& sweep = (*sweeps)[static_cast<std::size_t>(m_shown)];
+    // A comparison whose two traces both have a sweep: the before's (the
+    // last of its own) drawn faded under the after's.
+    const Comparison* comparison = m_document->comparison();
+    m_comparedWith = comparison && comparison->afterSweepsBegin > 0
+                             && comparison->afterSweepsBegin < sweeps->size()
+                         ? static_cast<int>(comparison->afterSweepsBegin) - 1
+                         : -1;
     QString title = tr("Transfer bandwidth: %1").arg(displayText(sweep.device.label()));
     if (sweep.samples > 0)
         title += tr("  (median of %1 %2 samples)")
                      .arg(sweep.samples)
                      .arg(sweep.timing == "simulated" ? tr("simulated") : tr("event-timed"));
-    if (sweeps->size() > 1)
+    if (m_comparedWith >= 0)
+        title += tr("  [before, faded, and after]");
+    else if (sweeps->size() > 1)
         title += tr("  [sweep %1 of %2]").arg(m_shown + 1).arg(sweeps->size());
     m_title->setText(title);
 
     std::set<std::uint64_t> sizes;
     double maxGBps = 0;
-    for (const Series& series : kSeries) {
-        QVector<double> x;
-        QVector<double> y;
-        for (const BandwidthPoint& point : sweep.points) {
-            if (point.memory != series.memory || point.direction != series.direction)
+    const auto draw = [&](const BandwidthSweep& drawn, const QString& prefix, bool faded) {
+        for (const Series& series : kSeries) {
+            QVector<double> x;
+            QVector<double> y;
+            for (const BandwidthPoint& point : drawn.points) {
+                if (point.memory != series.memory || point.direction != series.direction)
+                    continue;
+                x.append(static_cast<double>(point.bytes));
+                y.append(point.gbps);
+            }
+            if (x.isEmpty())
                 continue;
-            x.append(static_cast<double>(point.bytes));
-            y.append(point.gbps);
+            QCPGraph* graph = addGraph();
+            graph->setName(prefix + QString::fromLatin1(series.name));
+            QPen pen = seriesPen(series);
+            if (faded) {
+                QColor colour = pen.color();
+                colour.setAlpha(110);
+                pen.setColor(colour);
+            }
+            graph->setPen(pen);
+            graph->setScatterStyle(seriesScatter(series, pen));
+            graph->setData(x, y); // sorts by size
+            for (int i = 0; i < x.size(); ++i) {
+                sizes.insert(static_cast<std::uint64_t>(x[i]));
+                maxGBps = std::max(maxGBps, y[i]);
+            }
         }
-        if (x.isEmpty())
-            continue;
-        QCPGraph* graph = addGraph();
-        graph->setName(QString::fromLatin1(series.name));
-        const QPen pen = seriesPen(series);
-        graph->setPen(pen);
-        graph->setScatterStyle(seriesScatter(series, pen));
-        graph->setData(x, y); // sorts by size
-        for (int i = 0; i < x.size(); ++i) {
-            sizes.insert(static_cast<std::uint64_t>(x[i]));
-            maxGBps = std::max(maxGBps, y[i]);
-        }
+    };
+    if (m_comparedWith >= 0) {
+        draw((*sweeps)[static_cast<std::size_t>(m_comparedWith)], tr("before: "), true);
+        draw(sweep, tr("after: "), false);
+    } else {
+        draw(sweep, QString(), false);
     }
 
     const bool empty = graphCount() == 0;

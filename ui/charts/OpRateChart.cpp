@@ -3,6 +3,8 @@
 #include "charts/PlotPalette.h"
 
 #include "document/TraceDocument.h"
+
+#include "analysis/JudgedRegion.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
 #include "style/DisplayText.h"
@@ -77,6 +79,8 @@ bool OpRateChart::isShowingEmptyState() const
 
 void OpRateChart::rebuildAll()
 {
+    xAxis->setLabel(m_document && m_document->comparison() ? tr("op start (ms from its run's timed region start)")
+                                                           : tr("op start (ms from its run's start)"));
     clearGraphs();
     m_series.clear();
     const int runs = m_document ? m_document->runCount() : 0;
@@ -107,6 +111,8 @@ void OpRateChart::updateRun(int run)
         m_series.push_back(graphs);
     }
 
+    // A comparison's runs overlay from where they are aligned on the timeline.
+    const std::int64_t origin = m_document->comparison() ? judgedRegion(timeline.run()).beginNs : 0;
     std::array<QVector<QCPGraphData>, kKinds.size()> data;
     for (int lane = 0; lane < timeline.laneCount(); ++lane) {
         for (const Op& op : timeline.laneOps(lane)) {
@@ -115,7 +121,7 @@ void OpRateChart::updateRun(int run)
             if (it == kKinds.end() || rate <= 0)
                 continue;
             data[static_cast<std::size_t>(it - kKinds.begin())].append(
-                QCPGraphData(static_cast<double>(op.startNs) / 1e6, rate));
+                QCPGraphData(static_cast<double>(op.startNs - origin) / 1e6, rate));
         }
     }
     for (std::size_t k = 0; k < kKinds.size(); ++k) {
@@ -132,10 +138,12 @@ void OpRateChart::updateRun(int run)
 
 void OpRateChart::updateAxes()
 {
+    double minX = 0; // below 0: a comparison's ops before the timed region
     double maxX = 0;
     double maxY = 0;
     for (int i = 0; i < graphCount(); ++i) {
         for (const QCPGraphData& point : *graph(i)->data()) {
+            minX = std::min(minX, point.key);
             maxX = std::max(maxX, point.key);
             maxY = std::max(maxY, point.value);
         }
@@ -143,7 +151,7 @@ void OpRateChart::updateAxes()
     const bool empty = pointCount() == 0;
     m_emptyText->setVisible(empty);
     legend->setVisible(!empty);
-    xAxis->setRange(0, maxX > 0 ? maxX * 1.05 : 1);
+    xAxis->setRange(minX, maxX > 0 ? maxX * 1.05 : 1);
     yAxis->setRange(0, maxY > 0 ? maxY * 1.15 : 1);
     replot(rpQueuedReplot);
 }

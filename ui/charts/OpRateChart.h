@@ -17,7 +17,9 @@ class TraceDocument;
 // when the op started: pinned copies cluster near the link's rate while host
 // staging sits far below it, which is the overlapped path's bottleneck made
 // visible. One scatter series per (run, kind), in the op colours; runs differ
-// by marker shape. Follows live runs batch by batch.
+// by marker shape. Follows live runs batch by batch. In a comparison (File >
+// Compare…) times count from each run's timed region, so before and after
+// overlay as the timeline aligns them.
 class OpRateChart : public QCustomPlot {
     Q_OBJECT
 

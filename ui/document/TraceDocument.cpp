@@ -1,5 +1,6 @@
 #include "document/TraceDocument.h"
 
+#include "analysis/JudgedRegion.h"
 #include "base/Saturating.h"
 
 #include <QDateTime>
@@ -36,17 +37,15 @@ std::int64_t TraceDocument::displayOffsetNs(int run) const
         return 0;
     // A run still recording has no timed region yet: it stays at 0 until it
     // finishes, then joins the others.
-    const auto hasRegion = [](const RunTimeline& r) {
-        return !r.isLive() && r.run().timedEndNs > r.run().timedBeginNs;
-    };
+    const auto hasRegion = [](const RunTimeline& r) { return !r.isLive() && judgedRegion(r.run()).lengthNs() > 0; };
     const RunTimeline& self = m_runs[static_cast<std::size_t>(run)];
     if (!hasRegion(self))
         return 0;
     std::int64_t latestBegin = 0;
     for (const auto& r : m_runs)
         if (hasRegion(r))
-            latestBegin = std::max(latestBegin, r.run().timedBeginNs);
-    return latestBegin - self.run().timedBeginNs;
+            latestBegin = std::max(latestBegin, judgedRegion(r.run()).beginNs);
+    return latestBegin - judgedRegion(self.run()).beginNs;
 }
 
 void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)
@@ -56,6 +55,22 @@ void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)
 
 void TraceDocument::setTrace(Trace&& trace, const QString& sourcePath)
 {
+    replace(std::move(trace), sourcePath, nullptr);
+}
+
+void TraceDocument::setComparison(Trace&& trace, std::shared_ptr<const Comparison> comparison)
+{
+    // Aligned before the views hear of the new runs: they draw it once.
+    const bool alignChanged = !m_alignTimedRegions;
+    m_alignTimedRegions = true;
+    replace(std::move(trace), QString(), std::move(comparison));
+    if (alignChanged)
+        emit alignTimedRegionsChanged(true);
+}
+
+void TraceDocument::replace(Trace&& trace, const QString& sourcePath, std::shared_ptr<const Comparison> comparison)
+{
+    m_comparison = std::move(comparison);
     m_runs.clear();
     m_runs.reserve(trace.runs.size());
     for (auto& run : trace.runs)
@@ -71,6 +86,7 @@ void TraceDocument::setTrace(Trace&& trace, const QString& sourcePath)
 
 void TraceDocument::clear()
 {
+    m_comparison.reset();
     m_runs.clear();
     m_sweeps.clear();
     m_sourcePath.clear();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "document/Comparison.h"
 #include "document/RunTimeline.h"
 
 #include "trace/Trace.h"
@@ -7,6 +8,7 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,8 +33,9 @@ public:
     std::int64_t endNs() const;
 
     // When on, each finished run is shifted on the shared axis so that all
-    // timed regions start together: wall times then compare at a glance,
-    // whatever setup came before each timer. Off: every run from its own t = 0.
+    // judged regions (analysis/JudgedRegion.h: today the timed regions) start
+    // together: wall times then compare at a glance, whatever setup came
+    // before each timer. Off: every run from its own t = 0.
     void setAlignTimedRegions(bool align);
     bool alignTimedRegions() const { return m_alignTimedRegions; }
     // Where a run's t = 0 sits on the shared axis (0 unless aligned).
@@ -44,6 +47,12 @@ public:
     void setTrace(const Trace& trace, const QString& sourcePath);
     void setTrace(Trace&& trace, const QString& sourcePath);
     void clear();
+    // Replaces everything with two traces compared (buildComparison's trace),
+    // their runs aligned; comparison() says what the comparison found until
+    // the document is replaced again.
+    void setComparison(Trace&& trace, std::shared_ptr<const Comparison> comparison);
+    // Null unless the document shows a comparison.
+    const Comparison* comparison() const { return m_comparison.get(); }
     // The document as a trace, for saving and exporting. A loaded trace keeps
     // the tool and creation time it was recorded with; a recording made in
     // the window is stamped when its first run or sweep begins.
@@ -83,6 +92,7 @@ signals:
 private:
     void setModified(bool modified);
     void stampProvenance(const std::string& tool);
+    void replace(Trace&& trace, const QString& sourcePath, std::shared_ptr<const Comparison> comparison);
 
     std::vector<RunTimeline> m_runs;
     std::vector<BandwidthSweep> m_sweeps;
@@ -91,6 +101,7 @@ private:
     std::string m_createdUtc;
     bool m_modified = false;
     bool m_alignTimedRegions = false;
+    std::shared_ptr<const Comparison> m_comparison;
 };
 
 } // namespace ovs::ui

@@ -14,14 +14,6 @@ namespace ovs::ui {
 
 namespace {
 
-std::string findingId(const Finding& finding)
-{
-    std::string id = kindId(finding.kind);
-    for (const FindingKind also : finding.alsoKinds)
-        id += std::string("+") + kindId(also);
-    return id;
-}
-
 // Whether every part of `id` is a kind id.
 bool knownId(const QString& id, QStringList* all)
 {

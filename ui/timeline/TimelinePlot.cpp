@@ -6,6 +6,7 @@
 #include "document/TraceDocument.h"
 #include "models/AnalysisCache.h"
 #include "style/TimeFormat.h"
+#include "timeline/CompareHeader.h"
 #include "timeline/GhostTitle.h"
 #include "document/TimeFrame.h"
 #include "timeline/OpTooltip.h"
@@ -97,6 +98,11 @@ int TimelinePlot::totalLanes() const
 const RunTimeline* TimelinePlot::ghostTimeline() const
 {
     return m_ghost && m_ghostShown ? m_ghostShown->run.get() : nullptr;
+}
+
+QString TimelinePlot::headerText() const
+{
+    return m_header ? m_header->text() : QString();
 }
 
 QString TimelinePlot::ghostTitleText() const
@@ -240,6 +246,7 @@ void TimelinePlot::rebuild()
     m_rows.clear();
     m_legend = nullptr;
     m_emptyNote = nullptr;
+    m_header = nullptr;
     plotLayout()->setRowSpacing(0);
     plotLayout()->setMargins(QMargins(0, 0, 0, 0));
 
@@ -248,6 +255,12 @@ void TimelinePlot::rebuild()
     m_ghostOf = m_view->whatIf().run;
     m_ghostFixes = m_view->whatIf().fixes;
     int layoutRow = 0;
+    if (const Comparison* comparison = m_document->comparison(); comparison && m_document->runCount() > 0) {
+        m_header = new QCPTextElement(this, compareHeaderText(*comparison).trimmed());
+        m_header->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
+        m_header->setMargins(QMargins(kTitleIndent, 8, kRightMargin, 4));
+        plotLayout()->addElement(layoutRow++, 0, m_header);
+    }
     auto place = [&](RunRow row) {
         row.layoutRow = layoutRow;
         plotLayout()->addElement(layoutRow, 0, row.title);
@@ -368,6 +381,10 @@ void TimelinePlot::applyStyle()
     }
     if (m_legend)
         m_legend->applyStyle(style);
+    if (m_header) {
+        m_header->setFont(style.base);
+        m_header->setTextColor(style.text);
+    }
     if (m_emptyNote) {
         m_emptyNote->setFont(style.base);
         m_emptyNote->setTextColor(style.emptyNote);
@@ -400,6 +417,8 @@ void TimelinePlot::layoutRows()
     }
     if (m_legend && !order.empty())
         plotLayout()->setRowStretchFactor(order.back()->layoutRow + 2, 0.001);
+    if (m_header)
+        plotLayout()->setRowStretchFactor(0, 0.001);
     fitTo(width(), height());
 }
 
@@ -436,6 +455,8 @@ int TimelinePlot::fixedHeight(int width) const
 {
     // Everything but the lane rows: titles, rect margins, ruler, legend.
     int height = m_legend ? m_legend->heightFor(width) : 0;
+    if (m_header)
+        height += static_cast<const QCPLayoutElement*>(m_header)->minimumOuterSizeHint().height();
     for (const RunRow* row : layoutOrder()) {
         const QMargins margins = row->rect->margins();
         height += static_cast<const QCPLayoutElement*>(row->title)->minimumOuterSizeHint().height();

@@ -99,6 +99,9 @@ public:
     int ghostRun() const { return m_ghost ? m_ghostOf : -1; }
     const RunTimeline* ghostTimeline() const;
     QString ghostTitleText() const;
+    // The comparison's header drawn above the runs (CompareHeader); empty
+    // unless the document shows a comparison.
+    QString headerText() const;
     // The document drawn (read-only use: lesson callouts place themselves by
     // its runs' display offsets).
     const TraceDocument* document() const { return m_document; }
@@ -177,6 +180,7 @@ private:
     std::shared_ptr<const WhatIfGhost> m_ghostShown; // what it draws
     TimelineLegend* m_legend = nullptr;
     QCPTextElement* m_emptyNote = nullptr;
+    QCPTextElement* m_header = nullptr; // a comparison's numbers, above the runs
     RefreshThrottle* m_refresh;
     TimelineInteraction m_interaction;
     bool m_syncing = false;

@@ -12,6 +12,7 @@
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
+#include "window/CompareController.h"
 #include "window/LessonController.h"
 #include "window/PresentationMode.h"
 #include "window/ProfileDialog.h"
@@ -150,6 +151,15 @@ void MainWindow::buildMenus()
     });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(tr("Co&mpare…"), this, [this] {
+        const QString filter = tr("OverlapScope traces (*.json);;All files (*)");
+        const QString before = QFileDialog::getOpenFileName(this, tr("Compare: the trace before"), QString(), filter);
+        if (before.isEmpty())
+            return;
+        const QString after = QFileDialog::getOpenFileName(this, tr("Compare: the trace after"), before, filter);
+        if (!after.isEmpty())
+            compareTraces(before, after);
+    });
     file->addAction(tr("&Profile program…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, [this] {
         if (isBusy()) {
             showNotice(tr("A run is in progress: cancel it first."));
@@ -297,6 +307,19 @@ void MainWindow::connectWorkers()
     });
     connect(m_runs, &RunController::devicesListed, m_controls, &ControlPanel::setDevices);
 
+    m_compare = new CompareController(this);
+    connect(m_compare, &CompareController::ready, this,
+            [this](const std::shared_ptr<Trace>& trace, const std::shared_ptr<const Comparison>& comparison) {
+                if (isBusy()) {
+                    showNotice(tr("Ignored the comparison: a run started while it was made."));
+                    return;
+                }
+                m_document->setComparison(std::move(*trace), comparison);
+                showNotice(tr("Compared %1 with %2").arg(QFileInfo(comparison->beforePath).fileName(),
+                                                         QFileInfo(comparison->afterPath).fileName()));
+            });
+    connect(m_compare, &CompareController::failed, this,
+            [this](const QString& message) { showError(tr("Could not compare"), message); });
     connect(m_loader, &TraceLoader::loaded, this,
             [this](const QString& path, const std::shared_ptr<Trace>& trace) { onTraceLoaded(path, std::move(*trace)); });
     connect(m_loader, &TraceLoader::failed, this, [this](const QString& path, const QString& message) {
@@ -432,6 +455,20 @@ void MainWindow::openTrace(const QString& path)
         open();
 }
 
+void MainWindow::compareTraces(const QString& beforePath, const QString& afterPath)
+{
+    if (isBusy()) {
+        showNotice(tr("A run is in progress: cancel it before comparing traces."));
+        return;
+    }
+    const auto start = [this, beforePath, afterPath] {
+        showNotice(tr("Comparing %1 with %2…").arg(beforePath, afterPath));
+        m_compare->compare(beforePath, afterPath);
+    };
+    if (maybeSave(start) == SaveFirst::Proceed)
+        start();
+}
+
 void MainWindow::onTraceLoaded(const QString& path, Trace&& trace)
 {
     if (isBusy()) {
@@ -498,6 +535,8 @@ void MainWindow::showNotice(const QString& message)
 void MainWindow::updateTitle()
 {
     QString name = m_document->sourcePath().isEmpty() ? tr("untitled") : QFileInfo(m_document->sourcePath()).fileName();
+    if (const Comparison* c = m_document->comparison())
+        name = tr("%1 vs %2").arg(QFileInfo(c->beforePath).fileName(), QFileInfo(c->afterPath).fileName());
     setWindowTitle(tr("%1%2 — OverlapScope").arg(name, m_document->isModified() ? "*" : ""));
     if (m_document->runCount() > 0)
         m_statusDevice->setText(displayText(m_document->run(0).run().device.label()));

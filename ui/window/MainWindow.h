@@ -21,6 +21,7 @@ namespace ovs::ui {
 
 class BackgroundWorker;
 class BandwidthChart;
+class CompareController;
 class ControlPanel;
 class LessonController;
 class OpDetailsPanel;
@@ -64,6 +65,9 @@ public:
 
     // Starts loading a trace in the background; the view changes only if it loads.
     void openTrace(const QString& path);
+    // File > Compare…: starts reading and comparing two traces in the
+    // background; the document becomes the comparison once it is made.
+    void compareTraces(const QString& beforePath, const QString& afterPath);
     // File > Profile program… once its dialog is accepted: starts the
     // program under the injection library; its runs join the document live.
     void profileProgram(const ProfileRequest& request);
@@ -125,6 +129,7 @@ private:
     PresentationMode* m_presentation = nullptr;
     LessonController* m_lessons = nullptr;
     WhatIfController* m_whatIf = nullptr;
+    CompareController* m_compare = nullptr;
     QString m_lastMessage;
     std::function<void()> m_afterSave;
     bool m_interactive = true;

@@ -1,6 +1,5 @@
 #include "analysis/TraceDiff.h"
 
-#include "analysis/JudgedRegion.h"
 #include "analysis/NumberText.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Saturating.h"

@@ -81,9 +81,13 @@ if plain and fix and os.path.exists(f"{work}/torch-plain.analysis.json"):
     steps = next((g for g in run.get("regions", []) if g["name"].startswith("ProfilerStep")), None)
     measured = min(plain) - min(fix)
     predicted = steps["allFixesSavingMs"] if steps else None
+    fixed_traced = None
+    if os.path.exists(f"{work}/torch-fix.analysis.json"):
+        fixed = max(json.load(open(f"{work}/torch-fix.analysis.json"))["runs"], key=lambda r: len(r.get("regions", [])))
+        fixed_traced = next((g["medianMs"] for g in fixed.get("regions", []) if g["name"].startswith("ProfilerStep")), None)
     results["torch_sync_per_chunk --steps"] = {
         "plainStepMs": plain, "fixStepMs": fix, "measuredSavingMs": measured,
-        "predictedSavingMs": predicted, "judged": run.get("judged"),
+        "predictedSavingMs": predicted, "judged": run.get("judged"), "fixTracedStepMs": fixed_traced,
         "steps": steps, "ratio": (predicted / measured) if predicted and measured > 0 else None}
     print(f"torch steps: measured saving {measured:.3f} ms per step (best median {min(plain):.3f} -> {min(fix):.3f}); "
           f"predicted {predicted} ms per step")

@@ -19,7 +19,7 @@ stages=("$@")
 common_flags="-O1 -g1 -fno-omit-frame-pointer"
 
 configure() { # folder, flags
-  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=None -DOVERLAPSCOPE_CUDA=OFF \
+  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=None -DOVERLAPSCOPE_CUDA=OFF -DOVERLAPSCOPE_BENCHES=OFF \
     -DCMAKE_CXX_FLAGS="$common_flags $2" \
     -DCMAKE_EXE_LINKER_FLAGS="$2" -DCMAKE_SHARED_LINKER_FLAGS="$2" >/dev/null
 }

@@ -2,6 +2,7 @@
 // the command line with the very same renderer.
 
 #include "charts/BandwidthChart.h"
+#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "LessonSlideCommand.h"
@@ -64,7 +65,8 @@ Usage:
       --theme T        light (default, for print) or dark
       --playhead-ms T  a replay frozen at T: ops that start later are hidden, later parts cut
       --what-if ID     draw the what-if of the first run's finding ID (a kind id as `analyze --json`
-                       prints it, e.g. pageable-memory) as a ghost run under it; all: every fix at once
+                       prints it, e.g. pageable-memory) as a ghost run under it; all: every fix at once.
+                       Framed, unless --from-ms says otherwise, on the judged span the replay covers
       --max-trace-mib N  read traces up to N MiB (default 2048, at most 4095)
   overlapscope export --compare BEFORE AFTER -o OUT   two traces compared, for slides: each pair of runs
       (paired by name, as overlapscope-cli diff pairs them) stacked, before above after, aligned where
@@ -285,6 +287,11 @@ int exportHeadless(const QStringList& args)
         view.setPlayhead(*playheadNs);
     if (!whatIf.isEmpty() && !ovs::ui::chooseExportWhatIf(document, view, whatIf, &error))
         return fail(kExitUsage, error);
+    // A what-if is replayed over the judged span (the loop, not the setup):
+    // without a range of its own, the picture frames it as the window opens.
+    if (!whatIf.isEmpty() && !fromNs)
+        if (const ovs::ui::AxisSpan work = ovs::ui::TimeFrame(document).openingView(); !work.isEmpty())
+            view.setVisibleRange(work.startNs, work.endNs);
     // Light unless asked: exports are mostly printed or put on slides.
     QApplication::setPalette(ovs::ui::Theme::palette(dark));
     ovs::ui::TimelineExportOptions options;

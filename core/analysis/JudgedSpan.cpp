@@ -328,11 +328,13 @@ JudgedSpan judgedSpan(const Run& run)
     if (isPipelineRun(run))
         return whole(run);
     const std::vector<Launch> launches = launchesOf(run);
-    if (launches.empty())
-        return whole(run, "no GPU work");
+    // Steps are the work even where the trace holds no GPU op (a CPU-only
+    // profile); the other rules weigh the GPU work.
     const std::vector<RegionGroup> groups = regionGroups(run);
     if (const RegionGroup* g = defaultGroup(run, groups, launches))
         return judgedSpanOf(run, *g);
+    if (launches.empty())
+        return whole(run, "no GPU work");
     return steadyState(run, launches);
 }
 

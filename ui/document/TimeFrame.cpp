@@ -78,12 +78,13 @@ AxisSpan TimeFrame::judgedSpan(int run) const
 {
     // Core decides what is judged (analysis/JudgedSpan.h: regions, else the
     // steady state); a run judged whole (our pipelines, older traces) does not
-    // narrow the view. Linear in the run's ops, once when a trace opens.
+    // narrow the view. The document keeps ops by lane, so the run is put back
+    // together for it: a copy of its ops, once when a trace opens (the
+    // analysis cache's own judged span, on its worker, would spare it).
     AxisSpan span;
     if (run < 0 || run >= m_document.runCount())
         return span;
-    const Run& r = m_document.run(run).run();
-    const JudgedSpan judged = ovs::judgedSpan(r);
+    const JudgedSpan judged = ovs::judgedSpan(m_document.run(run).toRun());
     if (judged.wholeRun())
         return span;
     const RunAxis axis = runAxis(run);

@@ -382,8 +382,14 @@ std::vector<RegionGroup> regionGroupsMatching(const Run& run, const std::string&
         return matched;
     try {
         const std::regex re(pattern, std::regex::ECMAScript);
+        // libstdc++'s matcher recurses per character: a name from a hostile
+        // trace (megabytes long) would overflow the stack, and no region a
+        // user names is that long.
+        constexpr std::size_t kLongestMatchedName = 4096;
         for (const RegionGroup& g : groups)
-            named(g, [&](const std::string& name) { return std::regex_match(name, re); });
+            named(g, [&](const std::string& name) {
+                return name.size() <= kLongestMatchedName && std::regex_match(name, re);
+            });
     } catch (const std::regex_error& e) {
         if (error)
             *error = "'" + pattern + "' is neither a region's name nor a valid regular expression (" + e.what() + ")";

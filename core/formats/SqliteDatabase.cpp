@@ -59,13 +59,22 @@ SqliteDatabase::SqliteDatabase(const std::string& path)
         m_db = nullptr;
         throw SqliteError("cannot open the SQLite database: " + why);
     }
-    // A damaged file shows itself at the first read of its schema.
-    prepare("SELECT count(*) FROM sqlite_master").step();
+    // A damaged file shows itself at the first read of its schema. A
+    // constructor that throws runs no destructor: the handle is closed here.
+    try {
+        prepare("SELECT count(*) FROM sqlite_master").step();
+    } catch (...) {
+        sqlite3_close_v2(m_db);
+        m_db = nullptr;
+        throw;
+    }
 }
 
 SqliteDatabase::~SqliteDatabase()
 {
-    sqlite3_close(m_db);
+    // close_v2: a statement still alive (it should not be) keeps the handle
+    // until it is finalized, where sqlite3_close would refuse and leak.
+    sqlite3_close_v2(m_db);
 }
 
 std::string SqliteDatabase::lastError() const

@@ -234,6 +234,7 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
         static_cast<void>(c.activityEnableAllSyncRecords(0));
     enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
     enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+    enableUnifiedMemory();
 
     ProfileStreamEncoder out;
     std::lock_guard lock(m_mutex);
@@ -269,6 +270,62 @@ void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t co
     if (m_debug)
         std::fprintf(stderr, "overlapscope[%d]: %d %s API calls traced\n", int(m_pid), enabled,
                      runtime ? "runtime" : "driver");
+}
+
+void CuptiTracer::enableUnifiedMemory()
+{
+    if (skipped("unified-memory")) {
+        say(kNoteWarning, "unified-memory records left off (OVERLAPSCOPE_PROFILE_SKIP)");
+        return;
+    }
+    const auto configure = api().activityConfigureUnifiedMemoryCounter;
+    if (!configure) {
+        say(kNoteWarning, m_cupti->path() + " lacks cuptiActivityConfigureUnifiedMemoryCounter: "
+                                            "unified-memory migrations and page faults are not recorded");
+        return;
+    }
+    // One counter at a time: CUPTI refuses a whole list when one counter is
+    // unsupported (thrashing and throttling need a GPU that reports them).
+    struct Counter {
+        CUpti_ActivityUnifiedMemoryCounterKind kind;
+        const char* name;
+    };
+    constexpr Counter kCounters[] = {
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD, "HtoD migrations"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH, "DtoH migrations"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT, "CPU page faults"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT, "GPU page faults"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING, "thrashing"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING, "throttling"},
+    };
+    int configured = 0;
+    std::string refused;
+    std::string why;
+    for (const Counter& counter : kCounters) {
+        CUpti_ActivityUnifiedMemoryCounterConfig config{};
+        config.scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES;
+        config.kind = counter.kind;
+        config.enable = 1;
+        const CUptiResult result = configure(&config, 1);
+        if (result == CUPTI_SUCCESS) {
+            ++configured;
+            continue;
+        }
+        refused += (refused.empty() ? "" : ", ") + std::string(counter.name);
+        if (why.empty())
+            why = m_cupti->describe(result, "cuptiActivityConfigureUnifiedMemoryCounter");
+    }
+    if (configured == 0) {
+        say(kNoteWarning, why + ": unified-memory migrations and page faults are not recorded (CUPTI supports "
+                                "no unified-memory counter here, e.g. under MPS)");
+        return;
+    }
+    if (!refused.empty())
+        say(kNoteInfo, why + ": no " + refused + " records");
+    const CUptiResult result = api().activityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    if (result != CUPTI_SUCCESS)
+        say(kNoteWarning, m_cupti->describe(result, "cuptiActivityEnable(unified memory counter)")
+                              + ": unified-memory migrations and page faults are not recorded");
 }
 
 void CuptiTracer::flushLoop()

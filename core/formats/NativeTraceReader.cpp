@@ -558,6 +558,8 @@ private:
                 failOp("op kind " + quotedMessageText(name) + " needs format version 2");
             if (m_version < 3 && static_cast<int>(*kind) > static_cast<int>(OpKind::ApiCall))
                 failOp("op kind " + quotedMessageText(name) + " needs format version 3");
+            if (m_version < 5 && *kind == OpKind::UnifiedMemory)
+                failOp("op kind " + quotedMessageText(name) + " needs format version 5");
             return *kind;
         }
 
@@ -604,7 +606,7 @@ private:
                 reader.failOp("nameId " + std::to_string(op.nameId) + " is out of range: the run has "
                               + std::to_string(run.names.size()) + " names");
             const Lane& lane = run.lanes[op.lane];
-            const bool gpu = isGpuOp(op.kind);
+            const bool gpu = isStreamLaneOp(op.kind);
             if (gpu && lane.kind != LaneKind::Stream)
                 reader.failOp(std::string("a ") + toString(op.kind) + " op runs on a GPU stream, but lane "
                               + std::to_string(op.lane) + " ('" + messageText(lane.name) + "') is a host lane");

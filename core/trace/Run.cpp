@@ -74,6 +74,11 @@ bool Run::usesSeveralDevices() const
     return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::PeerCopy; });
 }
 
+bool Run::usesUnifiedMemory() const
+{
+    return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::UnifiedMemory; });
+}
+
 void Run::sortOps()
 {
     const auto before = [](const Op& a, const Op& b) {

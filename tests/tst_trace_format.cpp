@@ -300,6 +300,7 @@ private slots:
     void regionsAreCompactRowsInVersion4();
     void tracesWithoutRegionsKeepTheirVersion();
     void loadSortsRegions();
+    void unifiedMemoryOpsRoundTripInVersion5();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
     void loadMissingFile();
@@ -531,6 +532,45 @@ void TestTraceFormat::tracesWithoutRegionsKeepTheirVersion()
     QCOMPARE(several.formatVersion(), Trace::kSeveralDevicesFormatVersion);
     several.runs[1].regions = {{"loop", 0, 0, 0, 0, RegionSource::Pipeline}};
     QCOMPARE(several.formatVersion(), Trace::kRegionsFormatVersion);
+}
+
+void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
+{
+    // A profiled run's unified-memory lane: migrations with bytes, faults
+    // with their count in `bytes` (docs/trace-format.md).
+    Trace original = makeTrace();
+    Run& profiled = original.runs[2];
+    profiled.lanes.push_back({"GPU 0 \u00b7 unified memory", LaneKind::Stream, 0, StreamKind::NonBlocking});
+    const auto lane = static_cast<int>(profiled.lanes.size() - 1);
+    profiled.names.push_back("HtoD migration");
+    profiled.names.push_back("GPU page faults");
+    Op migration = makeOp(OpKind::UnifiedMemory, lane, -1, 1'000, 1'400, 65'536, HostMemoryKind::Managed);
+    migration.nameId = static_cast<std::uint32_t>(profiled.names.size() - 2);
+    Op faults = makeOp(OpKind::UnifiedMemory, lane, -1, 900, 1'000, 12, HostMemoryKind::Managed);
+    faults.nameId = static_cast<std::uint32_t>(profiled.names.size() - 1);
+    profiled.ops.push_back(migration);
+    profiled.ops.push_back(faults);
+    profiled.sortOps();
+    QCOMPARE(std::string(toString(OpKind::UnifiedMemory)), std::string("unified_memory"));
+    QCOMPARE(opKindFromString("unified_memory"), std::optional<OpKind>(OpKind::UnifiedMemory));
+    QVERIFY(!isGpuOp(OpKind::UnifiedMemory));
+    QVERIFY(isStreamLaneOp(OpKind::UnifiedMemory));
+    QCOMPARE(original.formatVersion(), Trace::kUnifiedMemoryFormatVersion);
+
+    const std::string text = traceToJson(original);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+    QCOMPARE(traceToJson(*loaded.trace), text);
+    QVERIFY(text.find(R"("version":5)") != std::string::npos);
+
+    // An older version cannot hold the kind: refused, not misread.
+    std::string older = text;
+    older.replace(older.find(R"("version":5)"), 11, R"("version":4)");
+    const auto refused = traceFromJson(older);
+    QVERIFY(!refused.trace);
+    QVERIFY2(refused.error.find(R"(op kind "unified_memory" needs format version 5)") != std::string::npos,
+             refused.error.c_str());
 }
 
 void TestTraceFormat::loadSortsRegions()

@@ -546,7 +546,8 @@ void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
     profiled.names.push_back("GPU page faults");
     Op migration = makeOp(OpKind::UnifiedMemory, lane, -1, 1'000, 1'400, 65'536, HostMemoryKind::Managed);
     migration.nameId = static_cast<std::uint32_t>(profiled.names.size() - 2);
-    Op faults = makeOp(OpKind::UnifiedMemory, lane, -1, 900, 1'000, 12, HostMemoryKind::Managed);
+    // Faults handled while the migration runs: overlapping on the lane is fine here.
+    Op faults = makeOp(OpKind::UnifiedMemory, lane, -1, 900, 1'200, 12, HostMemoryKind::Managed);
     faults.nameId = static_cast<std::uint32_t>(profiled.names.size() - 1);
     profiled.ops.push_back(migration);
     profiled.ops.push_back(faults);

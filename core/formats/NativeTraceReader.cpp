@@ -633,7 +633,9 @@ private:
     }
 
     // Ops in one lane never overlap: a stream runs one op at a time, and so
-    // does a host thread. Touching (end == next start) is fine.
+    // does a host thread. Touching (end == next start) is fine. Unified-memory
+    // ops are exempt: the driver handles a fault group while the migrations
+    // it started run, so they overlap on their lane by nature.
     static void checkNoOverlap(const Run& run, const std::string& where)
     {
         const auto before = [&run](std::uint32_t a, std::uint32_t b) {
@@ -641,9 +643,11 @@ private:
             const Op& y = run.ops[b];
             return std::tie(x.lane, x.startNs, x.endNs) < std::tie(y.lane, y.startNs, y.endNs);
         };
-        std::vector<std::uint32_t> order(run.ops.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = static_cast<std::uint32_t>(i);
+        std::vector<std::uint32_t> order;
+        order.reserve(run.ops.size());
+        for (std::size_t i = 0; i < run.ops.size(); ++i)
+            if (run.ops[i].kind != OpKind::UnifiedMemory)
+                order.push_back(static_cast<std::uint32_t>(i));
         // Files we write are already sorted; only foreign ones pay for the sort.
         if (!std::is_sorted(order.begin(), order.end(), before))
             std::stable_sort(order.begin(), order.end(), before);

@@ -556,6 +556,7 @@ void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
     QCOMPARE(opKindFromString("unified_memory"), std::optional<OpKind>(OpKind::UnifiedMemory));
     QVERIFY(!isGpuOp(OpKind::UnifiedMemory));
     QVERIFY(isStreamLaneOp(OpKind::UnifiedMemory));
+    QCOMPARE(static_cast<int>(OpKind::UnifiedMemory), kOpKindCount - 1);
     QCOMPARE(original.formatVersion(), Trace::kUnifiedMemoryFormatVersion);
 
     const std::string text = traceToJson(original);

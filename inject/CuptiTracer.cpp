@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
+#include <vector>
 
 namespace ovs::inject {
 
@@ -284,8 +285,6 @@ void CuptiTracer::enableUnifiedMemory()
                                             "unified-memory migrations and page faults are not recorded");
         return;
     }
-    // One counter at a time: CUPTI refuses a whole list when one counter is
-    // unsupported (thrashing and throttling need a GPU that reports them).
     struct Counter {
         CUpti_ActivityUnifiedMemoryCounterKind kind;
         const char* name;
@@ -298,31 +297,42 @@ void CuptiTracer::enableUnifiedMemory()
         {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING, "thrashing"},
         {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING, "throttling"},
     };
-    int configured = 0;
-    std::string refused;
-    std::string why;
-    for (const Counter& counter : kCounters) {
+    const auto configOf = [](const Counter& counter) {
         CUpti_ActivityUnifiedMemoryCounterConfig config{};
         config.scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES;
         config.kind = counter.kind;
         config.enable = 1;
-        const CUptiResult result = configure(&config, 1);
-        if (result == CUPTI_SUCCESS) {
-            ++configured;
-            continue;
+        return config;
+    };
+    std::vector<CUpti_ActivityUnifiedMemoryCounterConfig> all;
+    for (const Counter& counter : kCounters)
+        all.push_back(configOf(counter));
+    CUptiResult result = configure(all.data(), static_cast<std::uint32_t>(all.size()));
+    if (result != CUPTI_SUCCESS) {
+        // CUPTI refuses the whole list when one counter is unsupported
+        // (thrashing and throttling need a GPU that reports them): each is
+        // tried alone, and those accepted are configured together, since a
+        // call may replace what the one before it set.
+        const std::string whyAll = m_cupti->describe(result, "cuptiActivityConfigureUnifiedMemoryCounter");
+        std::vector<CUpti_ActivityUnifiedMemoryCounterConfig> accepted;
+        std::string refused;
+        for (const Counter& counter : kCounters) {
+            CUpti_ActivityUnifiedMemoryCounterConfig config = configOf(counter);
+            if (configure(&config, 1) == CUPTI_SUCCESS)
+                accepted.push_back(config);
+            else
+                refused += (refused.empty() ? "" : ", ") + std::string(counter.name);
         }
-        refused += (refused.empty() ? "" : ", ") + std::string(counter.name);
-        if (why.empty())
-            why = m_cupti->describe(result, "cuptiActivityConfigureUnifiedMemoryCounter");
+        if (!accepted.empty())
+            result = configure(accepted.data(), static_cast<std::uint32_t>(accepted.size()));
+        if (accepted.empty() || result != CUPTI_SUCCESS) {
+            say(kNoteWarning, whyAll + ": unified-memory migrations and page faults are not recorded (CUPTI "
+                                       "supports no unified-memory counter here, e.g. under MPS)");
+            return;
+        }
+        say(kNoteInfo, whyAll + ": no " + refused + " records");
     }
-    if (configured == 0) {
-        say(kNoteWarning, why + ": unified-memory migrations and page faults are not recorded (CUPTI supports "
-                                "no unified-memory counter here, e.g. under MPS)");
-        return;
-    }
-    if (!refused.empty())
-        say(kNoteInfo, why + ": no " + refused + " records");
-    const CUptiResult result = api().activityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    result = api().activityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
     if (result != CUPTI_SUCCESS)
         say(kNoteWarning, m_cupti->describe(result, "cuptiActivityEnable(unified memory counter)")
                               + ": unified-memory migrations and page faults are not recorded");

@@ -320,7 +320,7 @@ void ProcessRunBuilder::addUnifiedMemory(const UnifiedMemoryRecord& r)
     // process used first, where the migrations they cause appear.
     std::uint32_t device = r.deviceId;
     if (device == kUmNoDevice)
-        device = m_firstDevice != UINT32_MAX ? m_firstDevice : m_devices.empty() ? 0 : m_devices.begin()->first;
+        device = m_firstDevice != UINT32_MAX ? m_firstDevice : m_devices.empty() ? 0u : m_devices.begin()->first;
     const int lane = unifiedMemoryLane(device);
     if (lane < 0)
         return;

@@ -763,7 +763,7 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("version as fraction") << mutated([](Json& r) { member(r, "version") = 1.5; })
                                          << "field \"version\" must be an integer, not a number";
     QTest::newRow("version 99") << mutated([](Json& r) { member(r, "version") = 99; })
-                                << "this trace is format version 99; this build reads up to 4: update OverlapScope";
+                                << "this trace is format version 99; this build reads up to " + QString::number(Trace::kFormatVersion) + ": update OverlapScope";
     QTest::newRow("version 0") << mutated([](Json& r) { member(r, "version") = 0; })
                                << "format version 0 is not valid";
     QTest::newRow("no runs") << mutated([](Json& r) { removeMember(r, "runs"); }) << "trace: missing field \"runs\"";

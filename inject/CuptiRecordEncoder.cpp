@@ -119,9 +119,53 @@ void CuptiRecordEncoder::encode(const CUpti_Activity& record, ProfileStreamEncod
     case CUPTI_ACTIVITY_KIND_STREAM:
         out.add(streamRecord(reinterpret_cast<const CUpti_ActivityStream&>(record)));
         return;
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+        encodeUnifiedMemory(reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3&>(record), out);
+        return;
     default:
         return;
     }
+}
+
+void CuptiRecordEncoder::encodeUnifiedMemory(const CUpti_ActivityUnifiedMemoryCounter3& u, ProfileStreamEncoder& out)
+{
+    UnifiedMemoryRecord r;
+    r.counter = static_cast<std::uint32_t>(u.counterKind);
+    r.startNs = u.start;
+    r.value = u.value;
+    r.address = u.address;
+    // Which GPU a record concerns, by the header's notes on srcId and dstId.
+    switch (u.counterKind) {
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+        r.deviceId = u.dstId;
+        r.endNs = u.end;
+        break;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+        r.deviceId = u.srcId;
+        r.endNs = u.end;
+        break;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING:
+        r.deviceId = u.srcId;
+        r.endNs = u.end;
+        break;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT:
+        // One fault per record; value is its program counter, of no use here.
+        r.deviceId = kUmNoDevice;
+        r.endNs = u.start;
+        r.value = 1;
+        break;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING:
+        // srcId is a mask of the GPUs fighting: the lowest one carries it.
+        r.deviceId = u.srcId == 0 ? 0 : static_cast<std::uint32_t>(__builtin_ctz(u.srcId));
+        r.endNs = u.start;
+        break;
+    default:
+        return; // remote maps, device-to-device: not asked for
+    }
+    if (r.endNs < r.startNs)
+        r.endNs = r.startNs;
+    out.add(r);
 }
 
 void CuptiRecordEncoder::encodeGpuWork(const cupti::GpuActivity& work, ProfileStreamEncoder& out)

@@ -36,6 +36,7 @@ private:
     void encodeGpuWork(const cupti::GpuActivity& work, profile::ProfileStreamEncoder& out);
     void encodeApi(const CUpti_ActivityAPI& a, std::uint8_t domain, profile::ProfileStreamEncoder& out);
     void encodeSync(const CUpti_ActivitySynchronization2& s, profile::ProfileStreamEncoder& out);
+    void encodeUnifiedMemory(const CUpti_ActivityUnifiedMemoryCounter3& u, profile::ProfileStreamEncoder& out);
     void encodeDevice(const CUpti_ActivityDevice5& d, profile::ProfileStreamEncoder& out);
     std::uint32_t intern(std::string_view text, profile::ProfileStreamEncoder& out);
     std::uint32_t kernelName(const char* mangled, profile::ProfileStreamEncoder& out);

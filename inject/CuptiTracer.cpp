@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
+#include <vector>
 
 namespace ovs::inject {
 
@@ -234,6 +235,7 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
         static_cast<void>(c.activityEnableAllSyncRecords(0));
     enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
     enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+    enableUnifiedMemory();
 
     ProfileStreamEncoder out;
     std::lock_guard lock(m_mutex);
@@ -269,6 +271,71 @@ void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t co
     if (m_debug)
         std::fprintf(stderr, "overlapscope[%d]: %d %s API calls traced\n", int(m_pid), enabled,
                      runtime ? "runtime" : "driver");
+}
+
+void CuptiTracer::enableUnifiedMemory()
+{
+    if (skipped("unified-memory")) {
+        say(kNoteWarning, "unified-memory records left off (OVERLAPSCOPE_PROFILE_SKIP)");
+        return;
+    }
+    const auto configure = api().activityConfigureUnifiedMemoryCounter;
+    if (!configure) {
+        say(kNoteWarning, m_cupti->path() + " lacks cuptiActivityConfigureUnifiedMemoryCounter: "
+                                            "unified-memory migrations and page faults are not recorded");
+        return;
+    }
+    struct Counter {
+        CUpti_ActivityUnifiedMemoryCounterKind kind;
+        const char* name;
+    };
+    constexpr Counter kCounters[] = {
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD, "HtoD migrations"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH, "DtoH migrations"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT, "CPU page faults"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT, "GPU page faults"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING, "thrashing"},
+        {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING, "throttling"},
+    };
+    const auto configOf = [](const Counter& counter) {
+        CUpti_ActivityUnifiedMemoryCounterConfig config{};
+        config.scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES;
+        config.kind = counter.kind;
+        config.enable = 1;
+        return config;
+    };
+    std::vector<CUpti_ActivityUnifiedMemoryCounterConfig> all;
+    for (const Counter& counter : kCounters)
+        all.push_back(configOf(counter));
+    CUptiResult result = configure(all.data(), static_cast<std::uint32_t>(all.size()));
+    if (result != CUPTI_SUCCESS) {
+        // CUPTI refuses the whole list when one counter is unsupported
+        // (thrashing and throttling need a GPU that reports them): each is
+        // tried alone, and those accepted are configured together, since a
+        // call may replace what the one before it set.
+        const std::string whyAll = m_cupti->describe(result, "cuptiActivityConfigureUnifiedMemoryCounter");
+        std::vector<CUpti_ActivityUnifiedMemoryCounterConfig> accepted;
+        std::string refused;
+        for (const Counter& counter : kCounters) {
+            CUpti_ActivityUnifiedMemoryCounterConfig config = configOf(counter);
+            if (configure(&config, 1) == CUPTI_SUCCESS)
+                accepted.push_back(config);
+            else
+                refused += (refused.empty() ? "" : ", ") + std::string(counter.name);
+        }
+        if (!accepted.empty())
+            result = configure(accepted.data(), static_cast<std::uint32_t>(accepted.size()));
+        if (accepted.empty() || result != CUPTI_SUCCESS) {
+            say(kNoteWarning, whyAll + ": unified-memory migrations and page faults are not recorded (CUPTI "
+                                       "supports no unified-memory counter here, e.g. under MPS)");
+            return;
+        }
+        say(kNoteInfo, whyAll + ": no " + refused + " records");
+    }
+    result = api().activityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    if (result != CUPTI_SUCCESS)
+        say(kNoteWarning, m_cupti->describe(result, "cuptiActivityEnable(unified memory counter)")
+                              + ": unified-memory migrations and page faults are not recorded");
 }
 
 void CuptiTracer::flushLoop()

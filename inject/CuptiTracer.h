@@ -57,6 +57,10 @@ private:
     // whether another CUPTI client was the reason.
     bool startCupti(std::string* whyNot, bool* heldElsewhere);
     void enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t count);
+    // CUPTI's unified-memory counters (migrations, faults, thrashing): each
+    // counter the device supports; none, said in a note, where CUPTI refuses
+    // them all (MPS, no unified-memory support).
+    void enableUnifiedMemory();
     void flushLoop();
     const cupti::Library::Api& api() const { return m_cupti->api(); }
     std::uint64_t untimed() const { return m_records ? m_records->untimed() : 0; }

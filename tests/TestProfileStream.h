@@ -141,6 +141,17 @@ public:
         r.action = action;
         m_out.addWithText(r, text);
     }
+    void unifiedMemory(std::uint32_t counter, std::uint64_t start, std::uint64_t end, std::uint64_t value,
+                       std::uint32_t device)
+    {
+        profile::UnifiedMemoryRecord r;
+        r.counter = counter;
+        r.startNs = start;
+        r.endNs = end;
+        r.value = value;
+        r.deviceId = device;
+        m_out.add(r);
+    }
     void loss(std::uint64_t dropped, std::uint64_t untimed) { m_out.add(profile::LossRecord{dropped, untimed}); }
     void end() { m_out.add(profile::EndRecord{}); }
     template <typename Payload>

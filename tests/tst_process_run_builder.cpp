@@ -761,6 +761,163 @@ private slots:
         QVERIFY2(captured.note.find("never called cudaProfilerStart") != std::string::npos, captured.note.c_str());
     }
 
+    // CUPTI's unified-memory counters become unified_memory ops on a lane of
+    // their own per device, after the device's streams; no GPU ops, so
+    // replay and the stream rules leave them alone.
+    void unifiedMemoryCountersGoOnTheirDevicesLane()
+    {
+        TestProfileStream s = stream();
+        s.device(1, "NVIDIA H200");
+        s.context(2, 1, 3);
+        s.kernel(kCuptiAtZero + 100, kCuptiAtZero + 900, "k", 7, 1);
+        s.kernel(kCuptiAtZero + 100, kCuptiAtZero + 900, "k", 3, 2, 1, 2);
+        s.unifiedMemory(kUmGpuPageFault, kCuptiAtZero + 110, kCuptiAtZero + 150, 3, 0);
+        s.unifiedMemory(kUmBytesHtoD, kCuptiAtZero + 150, kCuptiAtZero + 250, 65536, 0);
+        s.unifiedMemory(kUmBytesDtoH, kCuptiAtZero + 950, kCuptiAtZero + 990, 4096, 1);
+        s.unifiedMemory(kUmCpuPageFault, kCuptiAtZero + 940, kCuptiAtZero + 940, 1, kUmNoDevice);
+        s.unifiedMemory(kUmThrashing, kCuptiAtZero + 300, kCuptiAtZero + 300, 2 << 20, 1);
+        s.unifiedMemory(kUmThrottling, kCuptiAtZero + 400, kCuptiAtZero + 420, 0, 1);
+        s.unifiedMemory(99, kCuptiAtZero + 400, kCuptiAtZero + 420, 0, 1); // a newer writer's counter
+        s.end();
+        ProcessRunBuilder builder(kZeroNs);
+        feed(builder, s);
+        QCOMPARE(builder.unifiedMemoryOps(), std::uint64_t(6));
+        QCOMPARE(builder.gpuOps(), std::uint64_t(2));
+        const Run run = builder.finish({}, {});
+        std::vector<std::string> names;
+        for (const Lane& lane : run.lanes)
+            names.push_back(lane.name);
+        QCOMPARE(names, (std::vector<std::string>{"GPU 0 default stream (legacy)", "GPU 0 \u00b7 unified memory",
+                                                  "GPU 1 default stream (legacy)", "GPU 1 \u00b7 unified memory"}));
+        QCOMPARE(run.lanes[1].kind, LaneKind::Stream);
+        QCOMPARE(run.lanes[1].streamKind, StreamKind::NonBlocking);
+        QCOMPARE(int(run.lanes[1].device), 0);
+        QCOMPARE(int(run.lanes[3].device), 1);
+        struct Seen {
+            std::string name;
+            std::uint16_t lane;
+            std::int64_t startNs;
+            std::int64_t endNs;
+            std::uint64_t bytes;
+            bool operator==(const Seen&) const = default;
+        };
+        std::vector<Seen> seen;
+        for (const Op& op : run.ops) {
+            QVERIFY(!isGpuOp(op.kind) || op.kind == OpKind::Kernel);
+            if (op.kind != OpKind::UnifiedMemory)
+                continue;
+            QVERIFY(!op.hasExec());
+            QCOMPARE(op.memory, HostMemoryKind::Managed);
+            seen.push_back({run.nameOf(op), op.lane, op.startNs, op.endNs, op.bytes});
+        }
+        // By lane, then time (Run::sortOps); the CPU fault on the first GPU's lane.
+        const std::vector<Seen> expected = {
+            {"GPU page faults", 1, 110, 150, 3},          {"HtoD migration", 1, 150, 250, 65536},
+            {"CPU page fault", 1, 940, 940, 1},           {"thrashing", 3, 300, 300, std::uint64_t(2) << 20},
+            {"throttling", 3, 400, 420, 0},               {"DtoH migration", 3, 950, 990, 4096},
+        };
+        QCOMPARE(seen.size(), expected.size());
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            QVERIFY2(seen[i] == expected[i], seen[i].name.c_str());
+        // The run needs format version 5 to hold them.
+        QVERIFY(run.usesUnifiedMemory());
+        // Counters alone are no GPU work: the run still says so when there is none.
+        TestProfileStream only = stream();
+        only.unifiedMemory(kUmCpuPageFault, kCuptiAtZero + 1, kCuptiAtZero + 1, 1, kUmNoDevice);
+        only.end();
+        const Run faultsOnly = build(only);
+        QCOMPARE(faultsOnly.lanes.size(), std::size_t(1));
+        QCOMPARE(faultsOnly.lanes[0].name, std::string("GPU 0 \u00b7 unified memory"));
+        QVERIFY(faultsOnly.error.find("no GPU work recorded") != std::string::npos);
+    }
+
+    // Where CUPTI refuses the counters (MPS, no support), the library says so
+    // in a warning note; the profile goes on and the run's message says why.
+    void refusedUnifiedMemoryCountersAreSaid()
+    {
+        TestProfileStream s = stream();
+        s.note(kNoteWarning, "cuptiActivityConfigureUnifiedMemoryCounter: CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED: "
+                             "unified-memory migrations and page faults are not recorded");
+        s.kernel(kCuptiAtZero + 1, kCuptiAtZero + 2, "k", 7, 1);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.status, RunStatus::Completed);
+        QCOMPARE(run.ops.size(), std::size_t(1));
+        QVERIFY2(run.error.find("unified-memory migrations and page faults are not recorded") != std::string::npos,
+                 run.error.c_str());
+    }
+
+#if OVERLAPSCOPE_TEST_CUPTI
+    // The injection library's encoder reads CUPTI's record: which GPU, bytes
+    // or counts, and no duration where CUPTI gives none.
+    void cuptiUnifiedMemoryRecordsAreEncoded_data()
+    {
+        QTest::addColumn<int>("counter");
+        QTest::addColumn<int>("src");
+        QTest::addColumn<int>("dst");
+        QTest::addColumn<qulonglong>("value");
+        QTest::addColumn<QString>("lane");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<qulonglong>("bytes");
+        QTest::addColumn<qlonglong>("durationNs");
+        QTest::newRow("HtoD: the destination GPU")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 65536ull
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration" << 65536ull << 100ll;
+        QTest::newRow("DtoH: the source GPU")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH) << 1 << 0 << 4096ull
+            << "GPU 1 \u00b7 unified memory" << "DtoH migration" << 4096ull << 100ll;
+        QTest::newRow("GPU fault: its count")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT) << 1 << 0 << 5ull
+            << "GPU 1 \u00b7 unified memory" << "GPU page faults" << 5ull << 100ll;
+        QTest::newRow("CPU fault: one, no duration, not the program counter")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT) << 0 << 0 << 0x401000ull
+            << "GPU 0 \u00b7 unified memory" << "CPU page fault" << 1ull << 0ll;
+        QTest::newRow("thrashing: the lowest GPU of the mask")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING) << 0b110 << 0 << 8192ull
+            << "GPU 1 \u00b7 unified memory" << "thrashing" << 8192ull << 0ll;
+    }
+    void cuptiUnifiedMemoryRecordsAreEncoded()
+    {
+        QFETCH(int, counter);
+        QFETCH(int, src);
+        QFETCH(int, dst);
+        QFETCH(qulonglong, value);
+        QFETCH(QString, lane);
+        QFETCH(QString, name);
+        QFETCH(qulonglong, bytes);
+        QFETCH(qlonglong, durationNs);
+        CUpti_ActivityUnifiedMemoryCounter3 record;
+        std::memset(&record, 0, sizeof record);
+        record.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
+        record.counterKind = static_cast<CUpti_ActivityUnifiedMemoryCounterKind>(counter);
+        record.value = value;
+        record.start = kCuptiAtZero + 100;
+        record.end = kCuptiAtZero + 200;
+        record.srcId = static_cast<std::uint32_t>(src);
+        record.dstId = static_cast<std::uint32_t>(dst);
+        inject::CuptiRecordEncoder encoder(noCallbackNames);
+        ProfileStreamEncoder out;
+        out.addMagic();
+        BeginRecord begin;
+        begin.pid = 100;
+        out.addWithText(begin, std::string_view("app"));
+        out.add(ClockRecord{kCuptiAtZero, kZeroNs, 0});
+        encoder.encode(reinterpret_cast<const CUpti_Activity&>(record), out);
+        out.add(EndRecord{});
+        ProcessRunBuilder builder(kZeroNs);
+        feed(builder, out.bytes());
+        const Run run = builder.finish({}, {});
+        QCOMPARE(run.ops.size(), std::size_t(1));
+        const Op& op = run.ops.front();
+        QCOMPARE(op.kind, OpKind::UnifiedMemory);
+        QCOMPARE(QString::fromStdString(run.lanes[op.lane].name), lane);
+        QCOMPARE(QString::fromStdString(run.nameOf(op)), name);
+        QCOMPARE(op.bytes, std::uint64_t(bytes));
+        QCOMPARE(op.startNs, std::int64_t(100));
+        QCOMPARE(op.durationNs(), std::int64_t(durationNs));
+    }
+#endif
+
     void unknownRecordTypesAreSkipped()
     {
         TestProfileStream s = stream();

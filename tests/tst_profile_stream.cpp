@@ -137,6 +137,33 @@ private slots:
         QCOMPARE(sizeof(RangeRecord), std::size_t(32)); // the layout the stream version promises
     }
 
+    void unifiedMemoryRecordsComeBack()
+    {
+        // The newest type: after Range, so readers before it skip it by size.
+        QVERIFY(static_cast<int>(RecordType::UnifiedMemory) > static_cast<int>(RecordType::Range));
+        TestProfileStream s(1);
+        s.unifiedMemory(kUmBytesHtoD, 1'000, 3'000, 2u << 20, 1);
+        s.unifiedMemory(kUmCpuPageFault, 4'000, 4'000, 1, kUmNoDevice);
+        ProfileStreamDecoder decoder;
+        decoder.feed(s.bytes().data(), s.bytes().size());
+        const auto records = decodeAll(decoder);
+        QCOMPARE(records.size(), std::size_t(3));
+        QCOMPARE(records[1].type, RecordType::UnifiedMemory);
+        QCOMPARE(records[1].bodyBytes, std::uint32_t(sizeof(UnifiedMemoryRecord)));
+        const auto migration = records[1].payload<UnifiedMemoryRecord>();
+        QVERIFY(migration);
+        QCOMPARE(migration->counter, std::uint32_t(kUmBytesHtoD));
+        QCOMPARE(migration->startNs, std::uint64_t(1'000));
+        QCOMPARE(migration->endNs, std::uint64_t(3'000));
+        QCOMPARE(migration->value, std::uint64_t(2u << 20));
+        QCOMPARE(migration->deviceId, 1u);
+        const auto fault = records[2].payload<UnifiedMemoryRecord>();
+        QVERIFY(fault);
+        QCOMPARE(fault->counter, std::uint32_t(kUmCpuPageFault));
+        QCOMPARE(fault->deviceId, kUmNoDevice);
+        QCOMPARE(sizeof(UnifiedMemoryRecord), std::size_t(40)); // the layout the stream version promises
+    }
+
     void shortPayloadsAreNotRead()
     {
         DecodedRecord r;

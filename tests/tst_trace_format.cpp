@@ -303,6 +303,7 @@ private slots:
     void regionsAreCompactRowsInVersion4();
     void tracesWithoutRegionsKeepTheirVersion();
     void loadSortsRegions();
+    void unifiedMemoryOpsRoundTripInVersion5();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
     void loadMissingFile();
@@ -546,6 +547,47 @@ void TestTraceFormat::tracesWithoutRegionsKeepTheirVersion()
     QCOMPARE(several.formatVersion(), Trace::kRegionsFormatVersion);
 }
 
+void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
+{
+    // A profiled run's unified-memory lane: migrations with bytes, faults
+    // with their count in `bytes` (docs/trace-format.md).
+    Trace original = makeTrace();
+    Run& profiled = original.runs[2];
+    profiled.lanes.push_back({"GPU 0 \u00b7 unified memory", LaneKind::Stream, 0, StreamKind::NonBlocking});
+    const auto lane = static_cast<int>(profiled.lanes.size() - 1);
+    profiled.names.push_back("HtoD migration");
+    profiled.names.push_back("GPU page faults");
+    Op migration = makeOp(OpKind::UnifiedMemory, lane, -1, 1'000, 1'400, 65'536, HostMemoryKind::Managed);
+    migration.nameId = static_cast<std::uint32_t>(profiled.names.size() - 2);
+    // Faults handled while the migration runs: overlapping on the lane is fine here.
+    Op faults = makeOp(OpKind::UnifiedMemory, lane, -1, 900, 1'200, 12, HostMemoryKind::Managed);
+    faults.nameId = static_cast<std::uint32_t>(profiled.names.size() - 1);
+    profiled.ops.push_back(migration);
+    profiled.ops.push_back(faults);
+    profiled.sortOps();
+    QCOMPARE(std::string(toString(OpKind::UnifiedMemory)), std::string("unified_memory"));
+    QCOMPARE(opKindFromString("unified_memory"), std::optional<OpKind>(OpKind::UnifiedMemory));
+    QVERIFY(!isGpuOp(OpKind::UnifiedMemory));
+    QVERIFY(isStreamLaneOp(OpKind::UnifiedMemory));
+    QCOMPARE(static_cast<int>(OpKind::UnifiedMemory), kOpKindCount - 1);
+    QCOMPARE(original.formatVersion(), Trace::kUnifiedMemoryFormatVersion);
+
+    const std::string text = traceToJson(original);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+    QCOMPARE(traceToJson(*loaded.trace), text);
+    QVERIFY(text.find(R"("version":5)") != std::string::npos);
+
+    // An older version cannot hold the kind: refused, not misread.
+    std::string older = text;
+    older.replace(older.find(R"("version":5)"), 11, R"("version":4)");
+    const auto refused = traceFromJson(older);
+    QVERIFY(!refused.trace);
+    QVERIFY2(refused.error.find(R"(op kind "unified_memory" needs format version 5)") != std::string::npos,
+             refused.error.c_str());
+}
+
 void TestTraceFormat::loadSortsRegions()
 {
     // Any order in the file; they come back by (begin, depth), the enclosing first.
@@ -734,7 +776,7 @@ void TestTraceFormat::rejectsMalformed_data()
     QTest::newRow("version as fraction") << mutated([](Json& r) { member(r, "version") = 1.5; })
                                          << "field \"version\" must be an integer, not a number";
     QTest::newRow("version 99") << mutated([](Json& r) { member(r, "version") = 99; })
-                                << "this trace is format version 99; this build reads up to 4: update OverlapScope";
+                                << "this trace is format version 99; this build reads up to " + QString::number(Trace::kFormatVersion) + ": update OverlapScope";
     QTest::newRow("version 0") << mutated([](Json& r) { member(r, "version") = 0; })
                                << "format version 0 is not valid";
     QTest::newRow("no runs") << mutated([](Json& r) { removeMember(r, "runs"); }) << "trace: missing field \"runs\"";

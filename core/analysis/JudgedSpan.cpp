@@ -111,7 +111,7 @@ std::string setupWords(const Run& run, Interval setup, const char* what)
         return {};
     std::map<std::string, std::pair<std::int64_t, int>> byName;
     for (const Op& op : run.ops) {
-        if (isGpuOp(op.kind) || op.startNs < setup.beginNs || op.startNs >= setup.endNs)
+        if (isStreamLaneOp(op.kind) || op.startNs < setup.beginNs || op.startNs >= setup.endNs)
             continue;
         const std::string& name = run.nameOf(op);
         auto& [ns, calls] = byName[name.empty() ? std::string(toString(op.kind)) : name];

@@ -88,6 +88,8 @@ bool Library::resolveAll(void* library)
     resolve(library, "cuptiActivityPopExternalCorrelationId", m_api.activityPopExternalCorrelationId, &missing);
     resolve(library, "cuptiSubscribe_v2", m_api.subscribeV2, nullptr);
     resolve(library, "cuptiActivityEnableAllSyncRecords", m_api.activityEnableAllSyncRecords, nullptr);
+    resolve(library, "cuptiActivityConfigureUnifiedMemoryCounter", m_api.activityConfigureUnifiedMemoryCounter,
+            nullptr);
     if (missing.empty())
         return true;
     m_whyNot = m_path + " lacks " + missing + " (a CUPTI older than this build expects)";

@@ -40,6 +40,7 @@ public:
         // Newer CUPTIs only; null where absent.
         decltype(&::cuptiSubscribe_v2) subscribeV2 = nullptr; // names the subscriber already holding CUPTI
         decltype(&::cuptiActivityEnableAllSyncRecords) activityEnableAllSyncRecords = nullptr;
+        decltype(&::cuptiActivityConfigureUnifiedMemoryCounter) activityConfigureUnifiedMemoryCounter = nullptr;
     };
 
     // The process's library; the first call loads it.

@@ -127,10 +127,11 @@ std::vector<int> writeRunMetadata(JsonWriter& w, const Run& run, int& nextPid)
     return lanePid;
 }
 
-void writeOpEvent(JsonWriter& w, const Op& op, int pid)
+void writeOpEvent(JsonWriter& w, const Run& run, const Op& op, int pid)
 {
     w.beginObject();
-    w.member("name", eventName(op));
+    // A unified-memory op says which counter it is ("HtoD migration").
+    w.member("name", op.kind == OpKind::UnifiedMemory ? run.nameOf(op) : eventName(op));
     w.member("cat", toString(op.kind));
     w.member("ph", "X");
     w.member("pid", pid);
@@ -143,9 +144,10 @@ void writeOpEvent(JsonWriter& w, const Op& op, int pid)
     w.key("args");
     w.beginObject();
     w.member("chunk", op.chunk);
-    w.member("bytes", op.bytes);
+    w.member(run.countsFaults(op) ? "faults" : "bytes", op.bytes);
     w.member("memory", toString(op.memory));
-    w.member("GB/s", achievedGbps(op));
+    if (op.kind != OpKind::UnifiedMemory) // the driver's migrations: no engine rate to speak of
+        w.member("GB/s", achievedGbps(op));
     if (op.hasExec()) {
         w.member("execStartNs", op.execStartNs);
         w.member("execEndNs", op.execEndNs);
@@ -264,7 +266,7 @@ void writeChromeJson(JsonWriter& w, const Trace& trace)
         const std::vector<int> lanePid = writeRunMetadata(w, run, nextPid);
         writeRegions(w, run, lanePid, hostPid);
         for (const auto& op : run.ops)
-            writeOpEvent(w, op, op.lane < lanePid.size() ? lanePid[op.lane] : lanePid.empty() ? nextPid - 1 : lanePid[0]);
+            writeOpEvent(w, run, op, op.lane < lanePid.size() ? lanePid[op.lane] : lanePid.empty() ? nextPid - 1 : lanePid[0]);
     }
     w.endArray();
     w.member("displayTimeUnit", "ns");

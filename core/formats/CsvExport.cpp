@@ -29,7 +29,8 @@ void appendInteger(std::string& out, T value)
 void appendGbps(std::string& out, const Op& op)
 {
     const std::int64_t ns = op.hasExec() ? spanNs(op.execStartNs, op.execEndNs) : spanNs(op.startNs, op.endNs);
-    if (ns <= 0 || op.bytes == 0)
+    // A unified-memory fault op's bytes is a count (Op.h): no rate.
+    if (ns <= 0 || op.bytes == 0 || op.kind == OpKind::UnifiedMemory)
         return;
     std::array<char, 64> buffer;
     const double gbps = static_cast<double>(op.bytes) / static_cast<double>(ns);

@@ -558,6 +558,8 @@ private:
                 failOp("op kind " + quotedMessageText(name) + " needs format version 2");
             if (m_version < 3 && static_cast<int>(*kind) > static_cast<int>(OpKind::ApiCall))
                 failOp("op kind " + quotedMessageText(name) + " needs format version 3");
+            if (m_version < 5 && *kind == OpKind::UnifiedMemory)
+                failOp("op kind " + quotedMessageText(name) + " needs format version 5");
             return *kind;
         }
 
@@ -604,7 +606,7 @@ private:
                 reader.failOp("nameId " + std::to_string(op.nameId) + " is out of range: the run has "
                               + std::to_string(run.names.size()) + " names");
             const Lane& lane = run.lanes[op.lane];
-            const bool gpu = isGpuOp(op.kind);
+            const bool gpu = isStreamLaneOp(op.kind);
             if (gpu && lane.kind != LaneKind::Stream)
                 reader.failOp(std::string("a ") + toString(op.kind) + " op runs on a GPU stream, but lane "
                               + std::to_string(op.lane) + " ('" + messageText(lane.name) + "') is a host lane");
@@ -631,7 +633,9 @@ private:
     }
 
     // Ops in one lane never overlap: a stream runs one op at a time, and so
-    // does a host thread. Touching (end == next start) is fine.
+    // does a host thread. Touching (end == next start) is fine. Unified-memory
+    // ops are exempt: the driver handles a fault group while the migrations
+    // it started run, so they overlap on their lane by nature.
     static void checkNoOverlap(const Run& run, const std::string& where)
     {
         const auto before = [&run](std::uint32_t a, std::uint32_t b) {
@@ -639,9 +643,11 @@ private:
             const Op& y = run.ops[b];
             return std::tie(x.lane, x.startNs, x.endNs) < std::tie(y.lane, y.startNs, y.endNs);
         };
-        std::vector<std::uint32_t> order(run.ops.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = static_cast<std::uint32_t>(i);
+        std::vector<std::uint32_t> order;
+        order.reserve(run.ops.size());
+        for (std::size_t i = 0; i < run.ops.size(); ++i)
+            if (run.ops[i].kind != OpKind::UnifiedMemory)
+                order.push_back(static_cast<std::uint32_t>(i));
         // Files we write are already sorted; only foreign ones pay for the sort.
         if (!std::is_sorted(order.begin(), order.end(), before))
             std::stable_sort(order.begin(), order.end(), before);

@@ -160,6 +160,10 @@ void ProcessRunBuilder::add(const DecodedRecord& record)
         if (const auto r = record.payload<RangeRecord>())
             addRange(*r, record.text(sizeof(RangeRecord), r->textBytes).value_or(""));
         return;
+    case RecordType::UnifiedMemory:
+        if (const auto r = record.payload<UnifiedMemoryRecord>())
+            addUnifiedMemory(*r);
+        return;
     case RecordType::End:
         if (const auto r = record.payload<EndRecord>()) {
             m_ended = true;
@@ -229,6 +233,11 @@ std::string ProcessRunBuilder::streamLaneName(const StreamLane& s, bool withDevi
     return prefix + "stream " + std::to_string(s.streamId);
 }
 
+std::string ProcessRunBuilder::unifiedMemoryLaneName(std::uint32_t deviceId)
+{
+    return "GPU " + std::to_string(deviceId) + " \u00b7 unified memory";
+}
+
 std::string ProcessRunBuilder::threadLaneName(std::uint32_t threadId) const
 {
     std::string name = threadId == m_pid ? "main thread" : "thread " + std::to_string(threadId);
@@ -279,6 +288,55 @@ void ProcessRunBuilder::addGpuOp(Op op, std::uint32_t deviceId, std::uint32_t co
     op.lane = static_cast<std::uint16_t>(lane);
     m_run.ops.push_back(op);
     ++m_gpuOps;
+}
+
+int ProcessRunBuilder::unifiedMemoryLane(std::uint32_t deviceId)
+{
+    if (const auto known = m_unifiedMemoryLanes.find(deviceId); known != m_unifiedMemoryLanes.end())
+        return known->second;
+    if (m_run.lanes.size() >= kMaxLanes)
+        return -1;
+    // A stream lane, so that it sits with its device, but non-blocking: it
+    // takes part in no legacy-stream barrier, and its ops are no GPU ops
+    // (isGpuOp), so replay and the stream rules skip it (docs/profiling.md).
+    const int lane = addLane(unifiedMemoryLaneName(deviceId), LaneKind::Stream, StreamKind::NonBlocking);
+    m_unifiedMemoryLanes.emplace(deviceId, lane);
+    return lane;
+}
+
+void ProcessRunBuilder::addUnifiedMemory(const UnifiedMemoryRecord& r)
+{
+    const char* name = nullptr;
+    switch (r.counter) {
+    case kUmBytesHtoD: name = "HtoD migration"; break;
+    case kUmBytesDtoH: name = "DtoH migration"; break;
+    case kUmCpuPageFault: name = "CPU page fault"; break;
+    case kUmGpuPageFault: name = "GPU page faults"; break;
+    case kUmThrashing: name = "thrashing"; break;
+    case kUmThrottling: name = "throttling"; break;
+    default: return; // a counter of a newer writer
+    }
+    // CPU page faults name no GPU: they go on the lane of the GPU the
+    // process used first, where the migrations they cause appear.
+    std::uint32_t device = r.deviceId;
+    if (device == kUmNoDevice)
+        device = m_firstDevice != UINT32_MAX ? m_firstDevice : m_devices.empty() ? 0u : m_devices.begin()->first;
+    const int lane = unifiedMemoryLane(device);
+    if (lane < 0)
+        return;
+    Op op;
+    op.kind = OpKind::UnifiedMemory;
+    op.memory = HostMemoryKind::Managed;
+    op.nameId = nameId(name);
+    // Bytes for migrations and thrashing, the fault count for faults (Op.h).
+    op.bytes = r.value;
+    // On CUPTI's clock until the run is made (runTime); no engine times:
+    // the driver's work, not an engine's op.
+    op.startNs = static_cast<std::int64_t>(r.startNs);
+    op.endNs = static_cast<std::int64_t>(std::max(r.startNs, r.endNs));
+    op.lane = static_cast<std::uint16_t>(lane);
+    m_run.ops.push_back(op);
+    ++m_unifiedMemoryOps;
 }
 
 void ProcessRunBuilder::addMemcpy(const MemcpyRecord& r)
@@ -668,6 +726,12 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
         const bool legacy = streamKinds[static_cast<std::size_t>(s.lane)] == StreamKind::LegacyDefault;
         keys[static_cast<std::size_t>(s.lane)] = {0, s.deviceId, legacy ? 0 : 1, s.streamId, s.lane};
     }
+    // A device's unified-memory lane after its streams.
+    for (const auto& [device, lane] : m_unifiedMemoryLanes) {
+        names[static_cast<std::size_t>(lane)] = unifiedMemoryLaneName(device);
+        streamKinds[static_cast<std::size_t>(lane)] = StreamKind::NonBlocking;
+        keys[static_cast<std::size_t>(lane)] = {0, device, 2, 0, lane};
+    }
     for (const auto& [thread, lane] : m_threadLanes) {
         names[static_cast<std::size_t>(lane)] = threadLaneName(thread);
         keys[static_cast<std::size_t>(lane)] = {1, 0, 0, thread == m_pid ? 0 : thread, lane};
@@ -699,6 +763,8 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
     std::vector<std::uint32_t> others;
     for (const auto& [key, s] : m_streamLanes)
         others.push_back(s.deviceId);
+    for (const auto& [device, lane] : m_unifiedMemoryLanes)
+        others.push_back(device);
     for (const auto& [id, record] : m_devices)
         others.push_back(id);
     std::sort(others.begin(), others.end());
@@ -711,6 +777,10 @@ void ProcessRunBuilder::orderLanes(bool multiDevice)
     for (const auto& [key, s] : m_streamLanes) {
         const auto at = std::find(ids.begin(), ids.end(), s.deviceId);
         m_run.lanes[newIndex[static_cast<std::size_t>(s.lane)]].device = static_cast<std::uint16_t>(at - ids.begin());
+    }
+    for (const auto& [device, lane] : m_unifiedMemoryLanes) {
+        const auto at = std::find(ids.begin(), ids.end(), device);
+        m_run.lanes[newIndex[static_cast<std::size_t>(lane)]].device = static_cast<std::uint16_t>(at - ids.begin());
     }
 }
 
@@ -765,6 +835,11 @@ Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& st
             if (first != UINT32_MAX && s.deviceId != first)
                 return true;
             first = s.deviceId;
+        }
+        for (const auto& [device, lane] : m_unifiedMemoryLanes) {
+            if (first != UINT32_MAX && device != first)
+                return true;
+            first = device;
         }
         return false;
     }());

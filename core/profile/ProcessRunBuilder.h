@@ -26,7 +26,8 @@ struct ProcessEnding {
 // Turns one process's record stream into a Run: lanes per device and stream,
 // then per host thread; copies, memsets and kernels on the stream lanes with
 // CUPTI's engine times; the runtime and driver calls that matter on the
-// thread lanes, joined to their GPU work by correlation id; NVTX ranges and
+// thread lanes, joined to their GPU work by correlation id; unified-memory
+// migrations and faults on a "GPU N · unified memory" lane per device; NVTX ranges and
 // the cudaProfilerStart/Stop range as the run's regions. Ops can be taken
 // while the stream is still growing (a live view); finish() makes the run.
 class ProcessRunBuilder {
@@ -43,6 +44,7 @@ public:
     std::uint32_t parentPid() const { return m_parentPid; }
     std::uint64_t gpuOps() const { return m_gpuOps; }
     std::uint64_t apiCalls() const { return m_apiCalls; }
+    std::uint64_t unifiedMemoryOps() const { return m_unifiedMemoryOps; }
 
     // The run so far: header, lanes in order of appearance, names. Its ops
     // are not on the run's time base yet; take them with takeNewOps().
@@ -76,6 +78,7 @@ private:
     // What the profile's records say about CUDA device `id`.
     DeviceInfo deviceInfoOf(std::uint32_t id) const;
     std::string threadLaneName(std::uint32_t threadId) const;
+    static std::string unifiedMemoryLaneName(std::uint32_t deviceId);
     int addLane(std::string name, LaneKind kind, StreamKind streamKind = StreamKind::Unknown);
     std::uint32_t nameId(const std::string& name);
     const std::string& text(std::uint32_t stringId) const;
@@ -87,6 +90,8 @@ private:
     void addApi(const ApiRecord& r);
     void addSync(const SyncRecord& r);
     void nameSync(Op& op, const SyncRecord& r);
+    void addUnifiedMemory(const UnifiedMemoryRecord& r);
+    int unifiedMemoryLane(std::uint32_t deviceId);
     void addNote(const NoteRecord& r, std::string_view text);
     void addRange(const RangeRecord& r, std::string_view text);
     // At the end: ranges still open close where the recording ended, NVTX
@@ -114,6 +119,7 @@ private:
     std::uint64_t m_untimed = 0;
     std::uint64_t m_gpuOps = 0;
     std::uint64_t m_apiCalls = 0;
+    std::uint64_t m_unifiedMemoryOps = 0;
 
     std::unordered_map<std::uint32_t, std::string> m_strings; // the stream's string ids
     std::unordered_map<std::string, std::uint32_t> m_nameIds; // into m_run.names
@@ -122,6 +128,7 @@ private:
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> m_streamFlags; // (context, stream)
     std::map<std::pair<std::uint32_t, std::uint32_t>, StreamLane> m_streamLanes;    // (context, stream)
     std::map<std::uint32_t, int> m_threadLanes;
+    std::map<std::uint32_t, int> m_unifiedMemoryLanes; // CUDA device id -> lane
     std::unordered_map<std::uint32_t, std::uint32_t> m_threadNames; // thread -> string id
     std::vector<bool> m_laneIsStream;
     // Correlation id -> index of the runtime call's op, to name synchronizations

@@ -51,6 +51,7 @@ enum class RecordType : std::uint16_t {
     Note,
     End, // absent when the process died or was killed before exit handlers ran
     Range, // NVTX; added after End, so older readers skip it
+    UnifiedMemory, // CUPTI's unified-memory counters; added last, so older readers skip it
 };
 
 struct RecordHeader {
@@ -267,5 +268,32 @@ struct RangeRecord {
     std::uint16_t reserved = 0;
     std::uint32_t textBytes = 0;
 };
+
+// CUpti_ActivityUnifiedMemoryCounterKind values: the counters the library
+// asks CUPTI for.
+enum UnifiedMemoryCounter : std::uint32_t {
+    kUmBytesHtoD = 1,      // a migration to a GPU: value is its bytes
+    kUmBytesDtoH = 2,      // a migration to the host: value is its bytes
+    kUmCpuPageFault = 3,   // one CPU page fault (value is CUPTI's program counter: not kept)
+    kUmGpuPageFault = 4,   // value is the number of fault groups the driver handled at once
+    kUmThrashing = 5,      // value is the bytes of the region the processors fought over
+    kUmThrottling = 6,     // the driver held a processor back to stop thrashing
+};
+
+// One unified-memory counter record, on CUPTI's clock. `deviceId` is the
+// GPU it concerns (the destination of a migration to a GPU, the source of a
+// migration to the host, the faulting GPU); CPU page faults name none
+// (UINT32_MAX). CPU faults and thrashing have no duration (endNs = startNs).
+struct UnifiedMemoryRecord {
+    static constexpr RecordType kType = RecordType::UnifiedMemory;
+    std::uint64_t startNs = 0;
+    std::uint64_t endNs = 0;
+    std::uint64_t value = 0;
+    std::uint64_t address = 0; // virtual address of the first page
+    std::uint32_t counter = 0; // UnifiedMemoryCounter
+    std::uint32_t deviceId = 0;
+};
+
+inline constexpr std::uint32_t kUmNoDevice = UINT32_MAX;
 
 } // namespace ovs::profile

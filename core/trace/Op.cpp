@@ -7,7 +7,7 @@ namespace ovs {
 namespace {
 constexpr std::array<const char*, kOpKindCount> kOpKindNames = {
     "upload", "kernel", "download", "stage_in", "stage_out", "host_wait", "alloc", "free", "sync", "register",
-    "memset", "device_copy", "api_call", "peer_copy",
+    "memset", "device_copy", "api_call", "peer_copy", "unified_memory",
 };
 }
 
@@ -52,6 +52,11 @@ bool isGpuOp(OpKind kind)
 {
     return kind == OpKind::Upload || kind == OpKind::Kernel || kind == OpKind::Download || kind == OpKind::Memset
            || kind == OpKind::DeviceCopy || kind == OpKind::PeerCopy;
+}
+
+bool isStreamLaneOp(OpKind kind)
+{
+    return isGpuOp(kind) || kind == OpKind::UnifiedMemory;
 }
 
 } // namespace ovs

@@ -26,8 +26,16 @@ enum class OpKind : std::uint8_t {
     ApiCall,    // a CUDA runtime or driver call on a host thread, named by nameId
     // Format version 3: several GPUs on one host.
     PeerCopy, // device -> device copy between two GPUs (GPU lane of the issuing device; nameId says "GPU a -> GPU b")
+    // Format version 5: CUPTI's unified-memory counters, on a device's
+    // "unified memory" lane. One kind for all counters, named by nameId
+    // ("HtoD migration", "GPU page faults", ...), so that the palette gains
+    // one colour rather than six. `bytes` holds a migration's or thrashed
+    // region's bytes, and a fault op's fault count (docs/trace-format.md).
+    // Not a GPU op: the driver's work on behalf of kernels, not stream work,
+    // so replay and the stream rules leave it alone.
+    UnifiedMemory,
 };
-inline constexpr int kOpKindCount = 14;
+inline constexpr int kOpKindCount = 15;
 
 enum class LaneKind : std::uint8_t { Stream, HostThread };
 
@@ -67,5 +75,7 @@ const char* toString(LaneKind kind);
 std::optional<LaneKind> laneKindFromString(std::string_view name);
 // GPU ops (copies, kernels, memsets) run on a stream; the rest are host-side.
 bool isGpuOp(OpKind kind);
+// What goes on a stream lane: GPU ops, and unified-memory ops on their lane.
+bool isStreamLaneOp(OpKind kind);
 
 } // namespace ovs

@@ -74,6 +74,16 @@ bool Run::usesSeveralDevices() const
     return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::PeerCopy; });
 }
 
+bool Run::usesUnifiedMemory() const
+{
+    return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::UnifiedMemory; });
+}
+
+bool Run::countsFaults(const Op& op) const
+{
+    return op.kind == OpKind::UnifiedMemory && nameOf(op).find("fault") != std::string::npos;
+}
+
 void Run::sortOps()
 {
     const auto before = [](const Op& a, const Op& b) {

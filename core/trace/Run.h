@@ -135,6 +135,10 @@ struct Run {
     // Whether anything in the run needs format version 3: several devices,
     // a lane on a device other than 0, or a peer copy.
     bool usesSeveralDevices() const;
+    // Has unified-memory ops (format version 5).
+    bool usesUnifiedMemory() const;
+    // A unified-memory fault op, whose `bytes` is its fault count (Op.h).
+    bool countsFaults(const Op& op) const;
     // The op's name; "" when it has none (or, defensively, a bad id).
     const std::string& nameOf(const Op& op) const;
     // Sorts ops by (lane, start, end); the loader and recorder both rely on it.

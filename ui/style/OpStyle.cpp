@@ -30,6 +30,10 @@ QColor opColor(OpKind kind)
     // the first pink, 0xd94fb0, came within ΔE 8.9 of the device copy and 12.7
     // of the light theme's magenta playhead; tst_lane_rows checks both).
     case OpKind::PeerCopy: return QColor(0x99, 0x00, 0xff);
+    // Unified-memory migrations and faults: dark plum, the colour farthest
+    // (CIE76 >= 28 in all three visions) from the fourteen above that keeps
+    // 40 from both themes' lane backgrounds.
+    case OpKind::UnifiedMemory: return QColor(0x50, 0x00, 0x40);
     }
     return Qt::black;
 }
@@ -51,6 +55,7 @@ QString opKindLabel(OpKind kind)
     case OpKind::DeviceCopy: return QStringLiteral("Device copy (DtoD)");
     case OpKind::ApiCall: return QStringLiteral("CUDA API call");
     case OpKind::PeerCopy: return QStringLiteral("Peer copy (GPU to GPU)");
+    case OpKind::UnifiedMemory: return QStringLiteral("Unified memory (migration, page fault)");
     }
     return QStringLiteral("?");
 }
@@ -60,7 +65,7 @@ const std::array<OpKind, kOpKindCount>& legendOrder()
     static const std::array<OpKind, kOpKindCount> order = {
         OpKind::Upload, OpKind::Kernel,   OpKind::Download, OpKind::StageIn, OpKind::StageOut,
         OpKind::HostWait, OpKind::Alloc, OpKind::Free,     OpKind::Sync,    OpKind::Register,
-        OpKind::Memset,   OpKind::DeviceCopy, OpKind::ApiCall, OpKind::PeerCopy,
+        OpKind::Memset,   OpKind::DeviceCopy, OpKind::ApiCall, OpKind::PeerCopy, OpKind::UnifiedMemory,
     };
     return order;
 }

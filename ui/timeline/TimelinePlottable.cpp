@@ -43,6 +43,7 @@ const char* shortKindName(OpKind kind)
     case OpKind::DeviceCopy: return "D2D";
     case OpKind::ApiCall: return "api";
     case OpKind::PeerCopy: return "P2P";
+    case OpKind::UnifiedMemory: return "UM";
     }
     return "";
 }

@@ -304,12 +304,31 @@ int ProcessRunBuilder::unifiedMemoryLane(std::uint32_t deviceId)
     return lane;
 }
 
+namespace {
+
+// A migration's name says why it moved ("HtoD migration (fault)"): the
+// managed-migration finding counts the ones a fault caused, which a
+// prefetch would have moved in bulk (analysis/ManagedMigration.h).
+std::string migrationCauseWords(std::uint32_t cause)
+{
+    switch (cause) {
+    case kUmCauseUser: return " (user)";
+    case kUmCauseCoherence: return " (fault)";
+    case kUmCausePrefetch: return " (prefetch)";
+    case kUmCauseEviction: return " (eviction)";
+    case kUmCauseAccessCounters: return " (access counters)";
+    default: return {};
+    }
+}
+
+} // namespace
+
 void ProcessRunBuilder::addUnifiedMemory(const UnifiedMemoryRecord& r)
 {
-    const char* name = nullptr;
+    std::string name;
     switch (r.counter) {
-    case kUmBytesHtoD: name = "HtoD migration"; break;
-    case kUmBytesDtoH: name = "DtoH migration"; break;
+    case kUmBytesHtoD: name = "HtoD migration" + migrationCauseWords(r.cause); break;
+    case kUmBytesDtoH: name = "DtoH migration" + migrationCauseWords(r.cause); break;
     case kUmCpuPageFault: name = "CPU page fault"; break;
     case kUmGpuPageFault: name = "GPU page faults"; break;
     case kUmThrashing: name = "thrashing"; break;

@@ -36,7 +36,12 @@ void reorderStreams(RunGraph& g)
     for (auto& [lane, nodes] : byLane) {
         std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
             const std::int64_t x = enqueuedAt(g, g.nodes[a]), y = enqueuedAt(g, g.nodes[b]);
-            return x != y ? x < y : g.nodes[a].measuredBeginNs < g.nodes[b].measuredBeginNs;
+            if (x != y)
+                return x < y;
+            // A prefetch shares its kernel's call and times: it goes first.
+            if (g.nodes[a].measuredBeginNs != g.nodes[b].measuredBeginNs)
+                return g.nodes[a].measuredBeginNs < g.nodes[b].measuredBeginNs;
+            return g.nodes[a].added && !g.nodes[b].added;
         });
         for (std::size_t i = 1; i < nodes.size(); ++i)
             g.edges.push_back({nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, 0});
@@ -290,6 +295,60 @@ bool hoistAllocations(RunGraph& g)
     return changed;
 }
 
+// Each kernel that faulted managed memory in loses its stall (its pages are
+// on the GPU when it starts), and a prefetch of the bytes it faulted in runs
+// before it on its stream, at the pinned rate (a bulk migration moves as a
+// pinned copy does), enqueued with it: on the copy engine, where it
+// overlaps the kernels of other streams.
+bool prefetchManaged(RunGraph& g, const FixRates& rates)
+{
+    if (rates.pinnedH2DGBps <= 0)
+        return false;
+    std::vector<std::uint32_t> prefetchOf(g.nodes.size(), UINT32_MAX);
+    const std::size_t before = g.nodes.size();
+    for (std::uint32_t k = 0; k < before; ++k) {
+        GraphNode& kernel = g.nodes[k];
+        if (!kernel.gpu || kernel.kind != OpKind::Kernel || kernel.faultStallNs <= 0)
+            continue;
+        GraphNode prefetch = kernel;
+        prefetch.kind = OpKind::Upload;
+        prefetch.engine = EngineClass::CopyH2D;
+        prefetch.memory = HostMemoryKind::Managed;
+        prefetch.bytes = kernel.faultBytes;
+        prefetch.durationNs =
+            saturatingCast<std::int64_t>(static_cast<double>(kernel.faultBytes) / rates.pinnedH2DGBps);
+        prefetch.faultStallNs = 0;
+        prefetch.faultBytes = 0;
+        prefetch.added = true;
+        kernel.durationNs = std::max<std::int64_t>(0, kernel.durationNs - kernel.faultStallNs);
+        kernel.faultStallNs = 0;
+        prefetchOf[k] = static_cast<std::uint32_t>(g.nodes.size());
+        g.nodes.push_back(prefetch);
+    }
+    if (g.nodes.size() == before)
+        return false;
+    // What led to the kernel on its stream now leads to its prefetch; the
+    // call that enqueued the kernel enqueues the prefetch too.
+    std::vector<GraphEdge> added;
+    for (GraphEdge& e : g.edges) {
+        if (e.to >= before || prefetchOf[e.to] == UINT32_MAX)
+            continue;
+        if (e.kind == EdgeKind::StreamOrder) {
+            e.to = prefetchOf[e.to];
+        } else if (e.kind == EdgeKind::Launch) {
+            GraphEdge launch = e;
+            launch.to = prefetchOf[e.to];
+            added.push_back(launch);
+        }
+    }
+    for (std::uint32_t k = 0; k < before; ++k)
+        if (prefetchOf[k] != UINT32_MAX)
+            added.push_back({prefetchOf[k], k, EdgeKind::StreamOrder, true, false, 0});
+    g.edges.insert(g.edges.end(), added.begin(), added.end());
+    g.gpuNodes += static_cast<int>(g.nodes.size() - before);
+    return true;
+}
+
 } // namespace
 
 RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, FixSet* applied)
@@ -300,6 +359,10 @@ RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, 
     // Order matters where fixes meet: pinning first (an async copy of
     // pageable memory still blocks), moving copies to streams before
     // splitting streams by chunk.
+    // Prefetches first: they go with their kernels wherever a later fix
+    // moves them (a stream per chunk moves both, by the kernel's chunk).
+    if (has(fixes, Fix::PrefetchManaged))
+        apply(Fix::PrefetchManaged, prefetchManaged(g, rates));
     if (has(fixes, Fix::PinHostMemory))
         apply(Fix::PinHostMemory, pinHostMemory(g, rates));
     if (has(fixes, Fix::HoistAllocations))

@@ -870,9 +870,12 @@ private slots:
         QTest::newRow("HtoD on a fault: its cause named")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 65536ull
             << "GPU 1 \u00b7 unified memory" << "HtoD migration (fault)" << 65536ull << 100ll << 2;
-        QTest::newRow("DtoH by a prefetch: its cause named")
+        QTest::newRow("DtoH by the driver's prefetch: its cause named")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH) << 1 << 0 << 4096ull
-            << "GPU 1 \u00b7 unified memory" << "DtoH migration (prefetch)" << 4096ull << 100ll << 3;
+            << "GPU 1 \u00b7 unified memory" << "DtoH migration (driver prefetch)" << 4096ull << 100ll << 3;
+        QTest::newRow("HtoD the program asked for")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 4096ull
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration (requested)" << 4096ull << 100ll << 1;
         QTest::newRow("GPU fault: its count")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT) << 1 << 0 << 5ull
             << "GPU 1 \u00b7 unified memory" << "GPU page faults" << 5ull << 100ll << 0;

@@ -363,7 +363,8 @@ private slots:
         QTest::addColumn<bool>("named");
         QTest::newRow("migrations on faults") << "HtoD migration (fault)" << true << true;
         QTest::newRow("no cause recorded, fault groups") << "HtoD migration" << true << true;
-        QTest::newRow("prefetched: no faults") << "HtoD migration (prefetch)" << false << false;
+        QTest::newRow("the driver's prefetch around faults") << "HtoD migration (driver prefetch)" << true << true;
+        QTest::newRow("prefetched: no faults") << "HtoD migration (requested)" << false << false;
         QTest::newRow("no cause recorded, no faults") << "HtoD migration" << false << false;
     }
     void prefetchTakesTheFaultsOut()

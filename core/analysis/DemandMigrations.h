@@ -9,8 +9,8 @@
 //
 // Read from CUPTI's unified-memory counters (OpKind::UnifiedMemory on a
 // device's "unified memory" lane): migrations named with their cause
-// ("HtoD migration (fault)"; no cause where an older trace has none) and
-// GPU page-fault groups with the time the driver spent on them.
+// ("HtoD migration (fault)", "(driver prefetch)"; none where an older trace
+// has none) and GPU page-fault groups, where CUPTI gives them.
 
 #include "analysis/IntervalSet.h"
 #include "trace/Run.h"
@@ -23,7 +23,7 @@ namespace ovs {
 // One kernel that faulted: how long it waited and for how many bytes.
 struct FaultedKernel {
     std::uint32_t op = 0;       // the kernel, an index into Run::ops
-    std::int64_t stallNs = 0;   // its engine time under fault handling and on-demand migrations to its GPU
+    std::int64_t stallNs = 0;   // its engine time from its first fault or on-demand migration to its last
     std::uint64_t bytesIn = 0;  // the bytes migrated to its GPU on faults while it ran
 };
 
@@ -33,6 +33,7 @@ struct DemandMigrations {
     std::int64_t stallNs = 0;           // the kernels' stalls, summed
     std::uint64_t bytesIn = 0;          // migrated to a GPU on its faults
     std::uint64_t bytesOut = 0;         // migrated back to the host on CPU faults
+    bool hostReadsBack() const { return cpuFaults > 0 || bytesOut > 0; }
     std::uint64_t gpuFaultGroups = 0;
     std::uint64_t cpuFaults = 0;
     std::int64_t hostFaultNs = 0;       // union of the migrations back to the host on CPU faults
@@ -40,10 +41,13 @@ struct DemandMigrations {
     bool isEmpty() const { return kernels.empty() && bytesOut == 0; }
 };
 
-// The demand migrations of `run` over `span` (ops that begin in it). A
-// migration counts when its cause is a fault, or, where the trace names no
-// cause, when it overlaps a GPU fault group of its device (a prefetch faults
-// nothing). A kernel counts when a fault group of its device overlaps it.
+// The demand migrations of `run` over `span`: kernels and migrations to a
+// GPU that begin in it; the host's faults and the migrations back from the
+// span's start on (the host reads results after the loop). A migration
+// counts when CUPTI names its cause a fault or the driver's prefetching
+// around one, or, with no cause recorded, when it overlaps a GPU fault
+// group of its device (a program's own prefetch faults nothing). A kernel
+// counts when such a migration or a fault group of its device falls in it.
 DemandMigrations demandMigrations(const Run& run, Interval span);
 
 } // namespace ovs

@@ -731,7 +731,9 @@ void managedMigration(const Context& c, std::vector<Finding>& out)
     f.costNs = capped(estimate, c.wallNs);
     f.cause = plural(demand.kernels.size(), "kernel", "kernels") + " stalled " + ms(demand.stallNs)
               + " on managed memory migrated on their page faults (" + formatted("%.1f MB", demand.bytesIn / 1e6)
-              + " to the GPU in " + std::to_string(demand.gpuFaultGroups) + " fault groups, a few pages at a time)";
+              + " to the GPU a few pages at a time"
+              + (demand.gpuFaultGroups > 0 ? ", " + std::to_string(demand.gpuFaultGroups) + " GPU fault groups" : "")
+              + ")";
     if (demand.bytesOut > 0)
         f.cause += "; the host's reads faulted " + formatted("%.1f MB", demand.bytesOut / 1e6) + " back ("
                    + std::to_string(demand.cpuFaults) + " CPU page faults, " + ms(demand.hostFaultNs) + ")";

@@ -39,6 +39,7 @@ void markFaultedKernels(RunGraph& g, const Run& run, Interval span)
         if (n.gpu && byOp[n.op]) {
             n.faultStallNs = std::min(byOp[n.op]->stallNs, n.durationNs);
             n.faultBytes = byOp[n.op]->bytesIn;
+            n.faultBytesBack = demand.hostReadsBack() ? n.faultBytes : 0;
         }
 }
 

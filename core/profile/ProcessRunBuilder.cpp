@@ -307,14 +307,17 @@ int ProcessRunBuilder::unifiedMemoryLane(std::uint32_t deviceId)
 namespace {
 
 // A migration's name says why it moved ("HtoD migration (fault)"): the
-// managed-migration finding counts the ones a fault caused, which a
-// prefetch would have moved in bulk (analysis/ManagedMigration.h).
+// managed-migration finding counts the ones faults caused, directly or by
+// the driver's prefetching around them (analysis/DemandMigrations.h). CUPTI
+// 13 on an H200 gives a program's own cudaMemPrefetchAsync the cause
+// "user": it is named "requested", and the driver's speculative prefetch
+// "driver prefetch".
 std::string migrationCauseWords(std::uint32_t cause)
 {
     switch (cause) {
-    case kUmCauseUser: return " (user)";
+    case kUmCauseUser: return " (requested)";
     case kUmCauseCoherence: return " (fault)";
-    case kUmCausePrefetch: return " (prefetch)";
+    case kUmCausePrefetch: return " (driver prefetch)";
     case kUmCauseEviction: return " (eviction)";
     case kUmCauseAccessCounters: return " (access counters)";
     default: return {};

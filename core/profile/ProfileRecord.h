@@ -285,9 +285,9 @@ enum UnifiedMemoryCounter : std::uint32_t {
 // managed-migration finding); one the program asked for is its fix at work.
 enum UnifiedMemoryCause : std::uint32_t {
     kUmCauseUnknown = 0,
-    kUmCauseUser = 1,           // an explicit copy or cudaMemAdvise
+    kUmCauseUser = 1,           // the program asked for it (cudaMemPrefetchAsync, as CUPTI 13 reports it)
     kUmCauseCoherence = 2,      // on a fault, to keep the pages coherent
-    kUmCausePrefetch = 3,       // cudaMemPrefetchAsync
+    kUmCausePrefetch = 3,       // the driver's prefetching (around faults)
     kUmCauseEviction = 4,       // a GPU out of memory evicted them
     kUmCauseAccessCounters = 5, // the driver's access counters moved them
 };

@@ -54,6 +54,9 @@ struct GraphNode {
     // takes the stall out and moves the bytes in bulk before it.
     std::int64_t faultStallNs = 0;
     std::uint64_t faultBytes = 0;
+    // The same bytes where the host reads them back after (it faulted pages
+    // back): the fix prefetches them to the host after the kernel.
+    std::uint64_t faultBytesBack = 0;
     // A fix added it (a prefetch): `op` is the op it was added for, and
     // kind, bytes and memory are its own.
     bool added = false;

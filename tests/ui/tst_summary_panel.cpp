@@ -586,6 +586,12 @@ private slots:
         FindingsView* findings = window.summaryPanel()->findingsView();
         QVERIFY2(findings->scopeText().startsWith("Findings over each run's judged span"),
                  qPrintable(findings->scopeText()));
+        if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            window.resize(1500, 950);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-judged.png"));
+        }
         QTreeWidget* tree = findings->tree();
 
         // The slowest step, picked: judged alone, as core judges each step.
@@ -623,6 +629,12 @@ private slots:
             QVERIFY(op.startNs >= one.judged.span.beginNs && op.startNs <= one.judged.span.endNs);
         }
         QVERIFY(!view->whatIf().isValid());
+        if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            window.resize(1500, 950);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-region-findings.png"));
+        }
 
         // Back, by the link: the band's pick is put down, the judged span's
         // findings are listed again.

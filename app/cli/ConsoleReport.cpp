@@ -16,6 +16,13 @@
 
 namespace ovs::cli {
 
+std::string ms(std::int64_t ns)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1e6);
+    return text;
+}
+
 void printDeviceLine(std::FILE* out, const DeviceInfo& device, const std::string& timing,
                      const std::string& whyNoEngineTiming)
 {
@@ -147,11 +154,6 @@ std::string printed(const char* pattern, double value)
     char text[64];
     std::snprintf(text, sizeof text, pattern, value);
     return text;
-}
-
-std::string ms(std::int64_t ns)
-{
-    return printed("%.3f", static_cast<double>(ns) / 1e6);
 }
 
 std::string busyCell(const EngineBusy& busy)

@@ -7,10 +7,15 @@
 #include "trace/Run.h"
 #include "trace/Trace.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace ovs::cli {
+
+// Nanoseconds as the tables give them: milliseconds with three decimals, "12.345".
+std::string ms(std::int64_t ns);
 
 // The tables the CLI prints, in the seed's layout.
 // `whyNoEngineTiming`: why a live device gives event times only ("libcupti not found: ...").

@@ -1,5 +1,6 @@
 #include "CliCommon.h"
 #include "Commands.h"
+#include "ConsoleReport.h"
 #include "ExitStatus.h"
 
 #include "analysis/TraceDiff.h"
@@ -20,13 +21,6 @@ namespace {
 std::string shown(const std::string& text)
 {
     return printable(shortenedText(text));
-}
-
-std::string ms(std::int64_t ns)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1e6);
-    return text;
 }
 
 std::string signedMs(std::int64_t ns)

@@ -32,7 +32,7 @@ using namespace ovs::profile;
 constexpr int kExitTraceNotWritten = 121;
 constexpr int kExitNoInjection = 122;
 constexpr int kExitCannotStart = 123;
-constexpr int kExitUsage = 125;
+constexpr int kExitProfileUsage = 125;
 constexpr int kExitNotExecutable = 126;
 constexpr int kExitNotFound = 127;
 
@@ -223,14 +223,14 @@ public:
                          signalName);
     }
     // The summary takes over once the program ended.
-    void programEnded(const ExitStatus&) override { m_quiet = true; }
+    void programEnded(const ovs::profile::ExitStatus&) override { m_quiet = true; }
 
 private:
     bool m_quiet;
     std::chrono::steady_clock::time_point m_lastProgress = std::chrono::steady_clock::now();
 };
 
-void printSummary(const std::vector<Run>& runs, const std::string& program, const ExitStatus& status,
+void printSummary(const std::vector<Run>& runs, const std::string& program, const ovs::profile::ExitStatus& status,
                   double seconds)
 {
     std::fprintf(stderr, "\noverlapscope-cli profile: %s ended with %s after %.2f s\n", program.c_str(),
@@ -390,7 +390,7 @@ int commandProfile(const std::vector<std::string>& args)
     } catch (const ProfileUsageError& e) {
         std::fprintf(stderr, "overlapscope-cli profile: %s\nRun 'overlapscope-cli profile --help' for usage.\n",
                      e.what());
-        return kExitUsage;
+        return kExitProfileUsage;
     }
 }
 

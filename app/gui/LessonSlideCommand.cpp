@@ -40,7 +40,7 @@ extern "C" void onInterrupt(int)
     std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends it at once
 }
 
-int fail(int status, const QString& message)
+int reportFailure(int status, const QString& message)
 {
     std::fprintf(stderr, "overlapscope: %s\n", qPrintable(message));
     return status;
@@ -83,47 +83,47 @@ int parseSlideArgs(const QStringList& args, SlideRequest& r)
                 r.list = true;
                 ++i;
             } else if (!next(&r.name) || r.name.startsWith('-')) {
-                return fail(kUsage, QStringLiteral("--lesson needs a lesson name or --list (one of: %1)")
-                                        .arg(QString::fromStdString(ovs::lessonIds())));
+                return reportFailure(kUsage, QStringLiteral("--lesson needs a lesson name or --list (one of: %1)")
+                                                 .arg(QString::fromStdString(ovs::lessonIds())));
             }
         } else if (a == "--list") {
             r.list = true;
         } else if (a == "-o" || a == "--output") {
             if (!next(&r.dir))
-                return fail(kUsage, "-o needs a folder");
+                return reportFailure(kUsage, "-o needs a folder");
         } else if (a == "--device") {
             if (!next(&r.deviceSpec))
-                return fail(kUsage, QStringLiteral("--device needs a value (%1)").arg(QString::fromStdString(ovs::deviceSpecSyntax())));
+                return reportFailure(kUsage, QStringLiteral("--device needs a value (%1)").arg(QString::fromStdString(ovs::deviceSpecSyntax())));
             r.deviceGiven = true;
         } else if (a == "--from") {
             if (!next(&r.from))
-                return fail(kUsage, "--from needs a trace (overlapscope-cli lesson NAME -o TRACE wrote it)");
+                return reportFailure(kUsage, "--from needs a trace (overlapscope-cli lesson NAME -o TRACE wrote it)");
         } else if (a == "--theme") {
             const auto theme = next(&value) ? ovs::ui::Theme::parse(value) : std::nullopt;
             if (!theme || *theme == ovs::ui::ThemeChoice::System)
-                return fail(kUsage, QStringLiteral("bad value '%1' for --theme (light or dark)").arg(value));
+                return reportFailure(kUsage, QStringLiteral("bad value '%1' for --theme (light or dark)").arg(value));
             r.dark = *theme == ovs::ui::ThemeChoice::Dark;
         } else if (a == "--chunk-mib") {
             bool ok = next(&value);
             const long long mib = value.toLongLong(&ok);
             const long long most = static_cast<long long>(ovs::kMaxChunkBytes >> 22);
             if (!ok || mib < 1 || mib > most)
-                return fail(kUsage, QStringLiteral("bad value '%1' for --chunk-mib (1 to %2)").arg(value).arg(most));
+                return reportFailure(kUsage, QStringLiteral("bad value '%1' for --chunk-mib (1 to %2)").arg(value).arg(most));
             r.options.chunkBytes = static_cast<std::uint64_t>(mib) << 20;
         } else if (a == "--only") {
             if (!next(&value))
-                return fail(kUsage, "--only needs kinds of slide");
+                return reportFailure(kUsage, "--only needs kinds of slide");
             r.only = value.split(',', Qt::SkipEmptyParts);
             for (const QString& kind : r.only)
                 if (!ovs::ui::LessonSlides::kinds().contains(kind))
-                    return fail(kUsage, QStringLiteral("bad value '%1' for --only (a comma-separated list of: %2)")
-                                            .arg(value, ovs::ui::LessonSlides::kinds().join(", ")));
+                    return reportFailure(kUsage, QStringLiteral("bad value '%1' for --only (a comma-separated list of: %2)")
+                                                     .arg(value, ovs::ui::LessonSlides::kinds().join(", ")));
         } else if (a == "--quiet") {
             r.quiet = true;
         } else if (a.startsWith('-')) {
-            return fail(kUsage, QStringLiteral("unknown option '%1' for a lesson's slides (see --help)").arg(a));
+            return reportFailure(kUsage, QStringLiteral("unknown option '%1' for a lesson's slides (see --help)").arg(a));
         } else {
-            return fail(kUsage, QStringLiteral("unexpected argument '%1' (a lesson's slides take no trace)").arg(a));
+            return reportFailure(kUsage, QStringLiteral("unexpected argument '%1' (a lesson's slides take no trace)").arg(a));
         }
     }
     return kOk;
@@ -165,7 +165,7 @@ int startSlides(const SlideRequest& r, const ovs::Lesson& lesson, const ovs::Dev
     out.slides->setOnly(r.only);
     QString error;
     if (!out.slides->writeIntro(&error))
-        return fail(kFailed, error);
+        return reportFailure(kFailed, error);
     reportWritten(r, *out.slides, 0);
     return kOk;
 }
@@ -176,11 +176,11 @@ int judgeRecorded(const SlideRequest& r, const ovs::Lesson& lesson, JudgedLesson
 {
     auto loaded = ovs::loadTrace(QFile::encodeName(r.from).toStdString());
     if (!loaded.trace)
-        return fail(kBadInput, QString::fromStdString(loaded.error));
+        return reportFailure(kBadInput, QString::fromStdString(loaded.error));
     std::string why;
     out.result = ovs::lessonFromTrace(lesson, *loaded.trace, r.options, &why);
     if (!out.result)
-        return fail(kUsage, QStringLiteral("%1: %2").arg(r.from, QString::fromStdString(why)));
+        return reportFailure(kUsage, QStringLiteral("%1: %2").arg(r.from, QString::fromStdString(why)));
     return startSlides(r, lesson, out.result->device, out);
 }
 
@@ -191,9 +191,9 @@ int runAndJudge(const SlideRequest& r, const ovs::Lesson& lesson, ovs::CancelFla
     try {
         device = ovs::createDevice(r.deviceSpec.toStdString());
     } catch (const ovs::DeviceUnavailable& e) {
-        return fail(kNoDevice, QString::fromStdString(e.what()));
+        return reportFailure(kNoDevice, QString::fromStdString(e.what()));
     } catch (const ovs::DeviceError& e) {
-        return fail(kUsage, QString::fromStdString(e.what()));
+        return reportFailure(kUsage, QString::fromStdString(e.what()));
     }
     if (const int status = startSlides(r, lesson, device->info(), out); status != kOk)
         return status;
@@ -210,8 +210,8 @@ int runAndJudge(const SlideRequest& r, const ovs::Lesson& lesson, ovs::CancelFla
         r.options);
     if (cancel.isCancelled()) {
         std::signal(SIGINT, SIG_DFL);
-        return fail(kCancelled,
-                    QStringLiteral("cancelled: the run's slides were not made; %1 keeps what was written before").arg(r.dir));
+        return reportFailure(kCancelled,
+                             QStringLiteral("cancelled: the run's slides were not made; %1 keeps what was written before").arg(r.dir));
     }
     return kOk;
 }
@@ -229,17 +229,17 @@ int writeResultSlides(const SlideRequest& r, const ovs::Lesson& lesson, JudgedLe
     reportWritten(r, slides, already);
     std::signal(SIGINT, SIG_DFL);
     if (!written)
-        return fail(kFailed, error);
+        return reportFailure(kFailed, error);
     if (!slides.writeIndex(commandOf(r, lesson), &error))
-        return fail(kFailed, error);
+        return reportFailure(kFailed, error);
     std::fprintf(stderr, "wrote %s/index.md\n", qPrintable(r.dir));
     if (cancel.isCancelled())
-        return fail(kCancelled, QStringLiteral("cancelled: %1 holds the slides written before").arg(r.dir));
+        return reportFailure(kCancelled, QStringLiteral("cancelled: %1 holds the slides written before").arg(r.dir));
     if (!result.judged) {
         // A run that did not verify is 5, as in the CLI; any other reason 1.
         const int status = ovs::cli::exitStatusOf(result.outcome);
-        return fail(status == kOk || status == kCancelled ? kFailed : status,
-                    QStringLiteral("%1 (its slides say so)").arg(QString::fromStdString(result.notJudged)));
+        return reportFailure(status == kOk || status == kCancelled ? kFailed : status,
+                             QStringLiteral("%1 (its slides say so)").arg(QString::fromStdString(result.notJudged)));
     }
     return kOk;
 }
@@ -253,17 +253,17 @@ int exportLessonSlides(const QStringList& args)
         return status;
     if (r.list) {
         if (!r.name.isEmpty())
-            return fail(kUsage, "give a lesson name or --list, not both");
+            return reportFailure(kUsage, "give a lesson name or --list, not both");
         printList();
         return kOk;
     }
     const ovs::Lesson* lesson = ovs::findLesson(r.name.toStdString());
     if (!lesson)
-        return fail(kUsage, QStringLiteral("unknown lesson '%1' (known: %2)").arg(r.name, QString::fromStdString(ovs::lessonIds())));
+        return reportFailure(kUsage, QStringLiteral("unknown lesson '%1' (known: %2)").arg(r.name, QString::fromStdString(ovs::lessonIds())));
     if (r.dir.isEmpty())
-        return fail(kUsage, "a lesson's slides need -o DIR, the folder to write them into");
+        return reportFailure(kUsage, "a lesson's slides need -o DIR, the folder to write them into");
     if (!r.from.isEmpty() && r.deviceGiven)
-        return fail(kUsage, "give --from TRACE or --device, not both: a recorded lesson keeps its device");
+        return reportFailure(kUsage, "give --from TRACE or --device, not both: a recorded lesson keeps its device");
 
     QApplication::setPalette(ovs::ui::Theme::palette(r.dark));
     ovs::CancelFlag cancel;

@@ -49,7 +49,7 @@ const QStringList kValueOptions = {"-o",      "--output",      "--bandwidth", "-
                                    "--to-ms", "--theme",       "--runs",      "--playhead-ms", "--max-trace-mib",
                                    "--width", "--height",   "--what-if"};
 
-const char* kUsage = R"(overlapscope: visual profiler for CUDA copy/compute overlap
+const char* kUsageText = R"(overlapscope: visual profiler for CUDA copy/compute overlap
 
 Usage:
   overlapscope [TRACE.json]               open the window (optionally with a trace)
@@ -334,7 +334,7 @@ int main(int argc, char** argv)
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (argc > 1 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-        std::fputs(kUsage, stdout);
+        std::fputs(kUsageText, stdout);
         return 0;
     }
     if (argc > 1 && std::string(argv[1]) == "--version") {

@@ -1,16 +1,12 @@
 #include "analysis/AnalysisJson.h"
 
+#include "analysis/NumberText.h"
 #include "base/Saturating.h"
 #include "io/JsonWriter.h"
 
 namespace ovs {
 
 namespace {
-
-double toMs(std::int64_t ns)
-{
-    return static_cast<double>(ns) / 1e6;
-}
 
 void fixList(JsonWriter& w, FixSet fixes)
 {

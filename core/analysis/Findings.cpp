@@ -34,7 +34,7 @@ std::string ms(std::int64_t ns)
     return formatted("%.2f ms", static_cast<double>(ns) / 1e6);
 }
 
-std::string percentOf(std::int64_t part, std::int64_t whole)
+std::string percentText(std::int64_t part, std::int64_t whole)
 {
     return whole > 0 ? formatted("%.0f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "0%";
 }
@@ -582,7 +582,7 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
                   + std::to_string(a.streams - 1) + " other "
                   + (a.streams - 1 == 1 ? "stream's" : "streams'") + " work: each waits for all blocking streams "
                   + "and holds back their later work, so the " + std::to_string(a.streams)
-                  + " streams ran at the same time for " + percentOf(together, a.busyNs) + " of the busy time";
+                  + " streams ran at the same time for " + percentText(together, a.busyNs) + " of the busy time";
         f.fix = "issue that work on the streams it belongs to (cudaMemsetAsync(..., stream), not cudaMemset), create "
                 "streams with cudaStreamNonBlocking, or build with --default-stream per-thread";
         out.push_back(std::move(f));
@@ -902,7 +902,7 @@ Finding generalBound(const Context& c, DiagnosisKind& kind)
     // the GPU's work could take were everything else hidden under it.
     f.costNs = capped(saturatingSub(c.wallNs, bound), c.wallNs);
     const double distance = bound > 0 ? static_cast<double>(c.wallNs) / static_cast<double>(bound) : 0.0;
-    f.cause = what + ": the GPU idles " + percentOf(idle, c.wallNs) + " of " + c.spanWords() + " ("
+    f.cause = what + ": the GPU idles " + percentText(idle, c.wallNs) + " of " + c.spanWords() + " ("
               + ms(c.wallNs) + "); copies' busiest engine " + ms(transfer) + ", kernels " + ms(compute) + "; "
               + formatted("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
     if (host)

@@ -95,7 +95,7 @@ std::string groupName(const std::string& name)
     return end == name.size() || end == 0 ? name : name.substr(0, end) + "N";
 }
 
-std::string msText(std::int64_t ns)
+std::string msThreeDigits(std::int64_t ns)
 {
     char text[48];
     std::snprintf(text, sizeof text, "%.3g ms", static_cast<double>(ns) / 1e6);
@@ -118,11 +118,11 @@ std::string setupWords(const Run& run, Interval setup, const char* what)
         ns = saturatingAdd(ns, spanNs(op.startNs, std::min(op.endNs, setup.endNs)));
         ++calls;
     }
-    std::string text = std::string(what) + ": " + msText(total) + " before the judged span";
+    std::string text = std::string(what) + ": " + msThreeDigits(total) + " before the judged span";
     const auto top = std::max_element(byName.begin(), byName.end(),
                                       [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
     if (top != byName.end() && top->second.first * 10 >= total)
-        text += ", of which " + top->first + " " + msText(top->second.first) + " ("
+        text += ", of which " + top->first + " " + msThreeDigits(top->second.first) + " ("
                 + std::to_string(top->second.second) + (top->second.second == 1 ? " call)" : " calls)");
     return text;
 }

@@ -1,13 +1,16 @@
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 namespace ovs {
 
-// A printf-formatted number (or a few) for the analysis' sentences: the one
-// helper its files share. Sized by a first pass, so a huge value (times near
-// 2^63 ns from a hostile trace) is printed whole rather than cut off.
+// The number helpers the analysis' files share.
+
+// A printf-formatted number (or a few) for the analysis' sentences. Sized by
+// a first pass, so a huge value (times near 2^63 ns from a hostile trace) is
+// printed whole rather than cut off.
 template <typename... Numbers>
 std::string formatted(const char* pattern, Numbers... values)
 {
@@ -17,6 +20,12 @@ std::string formatted(const char* pattern, Numbers... values)
     std::string text(static_cast<std::size_t>(size), '\0');
     std::snprintf(text.data(), text.size() + 1, pattern, values...);
     return text;
+}
+
+// Nanoseconds as the JSON outputs give times: milliseconds.
+inline double toMs(std::int64_t ns)
+{
+    return static_cast<double>(ns) / 1e6;
 }
 
 } // namespace ovs

@@ -1,15 +1,11 @@
 #include "analysis/TraceDiffJson.h"
 
+#include "analysis/NumberText.h"
 #include "io/JsonWriter.h"
 
 namespace ovs {
 
 namespace {
-
-double toMs(std::int64_t ns)
-{
-    return static_cast<double>(ns) / 1e6;
-}
 
 void device(JsonWriter& w, const DeviceActivity& d)
 {

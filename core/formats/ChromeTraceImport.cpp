@@ -21,7 +21,6 @@ namespace {
 
 using Value = JsonReader::Value;
 
-constexpr std::size_t kMaxLanes = 65535;
 // CUPTI reports the legacy default (NULL) stream of a context as stream 7 in
 // the traces PyTorch writes; streams the program creates get other ids.
 constexpr std::int64_t kLegacyDefaultStream = 7;

@@ -2,6 +2,7 @@
 
 #include "base/MessageText.h"
 #include "formats/RegionRowReader.h"
+#include "formats/TraceJson.h"
 
 #include <algorithm>
 #include <limits>
@@ -14,12 +15,9 @@ namespace {
 
 using Value = JsonReader::Value;
 
-constexpr std::string_view kFormatName = "overlapscope-trace";
 constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
 constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kMaxUint32 = std::numeric_limits<std::uint32_t>::max();
-// Op::lane is 16 bits wide.
-constexpr std::size_t kMaxLanes = 65535;
 
 [[noreturn]] void fail(std::string_view where, const std::string& message)
 {
@@ -209,10 +207,10 @@ private:
         }
         if (!format)
             throw JsonReadError{"not an OverlapScope trace: there is no \"format\" field"};
-        if (!formatIsString || *format != kFormatName)
+        if (!formatIsString || *format != kNativeFormatName)
             throw JsonReadError{"not an OverlapScope trace: \"format\" is "
                                 + (formatIsString ? quotedMessageText(*format) : messageText(*format)) + ", expected \""
-                                + std::string(kFormatName) + "\""};
+                                + std::string(kNativeFormatName) + "\""};
         if (!versionSeen)
             fail("trace", "missing field \"version\"");
         if (!version)

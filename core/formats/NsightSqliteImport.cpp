@@ -79,9 +79,9 @@ struct GpuInfo {
     DeviceRecord record;
 };
 
-class Importer {
+class NsightImporter {
 public:
-    explicit Importer(const SqliteDatabase& db) : m_db(db), m_schema(db) {}
+    explicit NsightImporter(const SqliteDatabase& db) : m_db(db), m_schema(db) {}
     NsightSqliteImport read();
     [[noreturn]] void fail(const std::string& what) const { m_schema.fail(what); }
 
@@ -145,7 +145,7 @@ private:
 };
 
 template <typename Payload>
-void Importer::feed(Process& process, const Payload& payload, std::string_view text)
+void NsightImporter::feed(Process& process, const Payload& payload, std::string_view text)
 {
     // The builder reads records as the profile's stream decoder hands them
     // over: the payload, then its text.
@@ -160,7 +160,7 @@ void Importer::feed(Process& process, const Payload& payload, std::string_view t
     process.builder->add(record);
 }
 
-std::uint32_t Importer::intern(const std::string& name)
+std::uint32_t NsightImporter::intern(const std::string& name)
 {
     if (name.empty())
         return 0;
@@ -170,7 +170,7 @@ std::uint32_t Importer::intern(const std::string& name)
     return it->second;
 }
 
-std::string Importer::nsightString(std::int64_t nsightId)
+std::string NsightImporter::nsightString(std::int64_t nsightId)
 {
     if (!m_stringLookup)
         m_schema.fail("the report has no StringIds table, which names its kernels and calls");
@@ -179,7 +179,7 @@ std::string Importer::nsightString(std::int64_t nsightId)
     return m_stringLookup->step() ? clippedName(m_stringLookup->text(0)) : std::string();
 }
 
-std::uint32_t Importer::stringId(std::int64_t nsightId)
+std::uint32_t NsightImporter::stringId(std::int64_t nsightId)
 {
     if (const auto known = m_stringIds.find(nsightId); known != m_stringIds.end())
         return known->second;
@@ -188,7 +188,7 @@ std::uint32_t Importer::stringId(std::int64_t nsightId)
     return id;
 }
 
-void Importer::sendName(Process& process, std::uint32_t id)
+void NsightImporter::sendName(Process& process, std::uint32_t id)
 {
     if (id == 0 || !process.sentNames.insert(id).second)
         return;
@@ -199,7 +199,7 @@ void Importer::sendName(Process& process, std::uint32_t id)
     feed(process, r, text);
 }
 
-std::string Importer::commandLineOf(std::uint64_t key)
+std::string NsightImporter::commandLineOf(std::uint64_t key)
 {
     if (!m_processLookup)
         return "process";
@@ -209,7 +209,7 @@ std::string Importer::commandLineOf(std::uint64_t key)
     return name.empty() ? "process" : clippedName(std::move(name));
 }
 
-Importer::Process* Importer::processOf(std::int64_t globalId)
+NsightImporter::Process* NsightImporter::processOf(std::int64_t globalId)
 {
     const std::uint64_t key = processKey(globalId);
     if (const auto known = m_processes.find(key); known != m_processes.end())
@@ -234,7 +234,7 @@ Importer::Process* Importer::processOf(std::int64_t globalId)
     return &process;
 }
 
-bool Importer::integers(const SqliteStatement& row, std::initializer_list<int> columns)
+bool NsightImporter::integers(const SqliteStatement& row, std::initializer_list<int> columns)
 {
     for (const int column : columns)
         if (!row.isInteger(column)) {
@@ -245,7 +245,7 @@ bool Importer::integers(const SqliteStatement& row, std::initializer_list<int> c
 }
 
 // Columns 0 and 1 of every row read: start and end.
-bool Importer::readTimes(const SqliteStatement& row, std::int64_t& start, std::int64_t& end)
+bool NsightImporter::readTimes(const SqliteStatement& row, std::int64_t& start, std::int64_t& end)
 {
     if (!row.isInteger(0) || !row.isInteger(1)) {
         ++m_badRows;
@@ -262,7 +262,7 @@ bool Importer::readTimes(const SqliteStatement& row, std::int64_t& start, std::i
     return true;
 }
 
-void Importer::readTargets()
+void NsightImporter::readTargets()
 {
     if (m_schema.hasTable("StringIds"))
         m_stringLookup = std::make_unique<SqliteStatement>(
@@ -308,7 +308,7 @@ void Importer::readTargets()
         readGpus("TARGET_INFO_CUDA_DEVICE");
 }
 
-void Importer::readGpus(const char* table)
+void NsightImporter::readGpus(const char* table)
 {
     // Every column but the id is optional: older exports have fewer.
     const bool cudaId = [&] {
@@ -337,7 +337,7 @@ void Importer::readGpus(const char* table)
     }
 }
 
-void Importer::readKernels()
+void NsightImporter::readKernels()
 {
     if (!m_schema.hasTable("CUPTI_ACTIVITY_KIND_KERNEL"))
         return;
@@ -375,7 +375,7 @@ void Importer::readKernels()
     }
 }
 
-void Importer::readMemcpys()
+void NsightImporter::readMemcpys()
 {
     if (!m_schema.hasTable("CUPTI_ACTIVITY_KIND_MEMCPY"))
         return;
@@ -424,7 +424,7 @@ void Importer::readMemcpys()
     }
 }
 
-void Importer::readMemsets()
+void NsightImporter::readMemsets()
 {
     if (!m_schema.hasTable("CUPTI_ACTIVITY_KIND_MEMSET"))
         return;
@@ -453,7 +453,7 @@ void Importer::readMemsets()
     }
 }
 
-void Importer::readApiCalls()
+void NsightImporter::readApiCalls()
 {
     if (!m_schema.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME"))
         return;
@@ -502,7 +502,7 @@ void Importer::readApiCalls()
     }
 }
 
-void Importer::readSyncs()
+void NsightImporter::readSyncs()
 {
     if (!m_schema.hasTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
         return;
@@ -535,7 +535,7 @@ void Importer::readSyncs()
     }
 }
 
-void Importer::readNvtx()
+void NsightImporter::readNvtx()
 {
     if (!m_schema.hasTable("NVTX_EVENTS"))
         return;
@@ -575,7 +575,7 @@ void Importer::readNvtx()
     }
 }
 
-void Importer::countTable(const char* table, std::uint64_t& count)
+void NsightImporter::countTable(const char* table, std::uint64_t& count)
 {
     if (!m_schema.hasTable(table))
         return;
@@ -584,7 +584,7 @@ void Importer::countTable(const char* table, std::uint64_t& count)
         count = static_cast<std::uint64_t>(std::max<std::int64_t>(0, rows.integer(0)));
 }
 
-void Importer::countMemoryEvents()
+void NsightImporter::countMemoryEvents()
 {
     // Allocations and frees are the calls that made them (cudaMalloc,
     // cudaFree: ops already); unified memory's page faults are the driver's,
@@ -594,7 +594,7 @@ void Importer::countMemoryEvents()
     countTable("CUDA_UM_GPU_PAGE_FAULT_EVENTS", m_gpuPageFaults);
 }
 
-Run Importer::finishRun(std::uint64_t key, Process& process)
+Run NsightImporter::finishRun(std::uint64_t key, Process& process)
 {
     // The devices the process used, from its host's GPUs (TARGET_INFO_GPU
     // lists every GPU of the host, used or not).
@@ -640,7 +640,7 @@ Run Importer::finishRun(std::uint64_t key, Process& process)
     return run;
 }
 
-std::string Importer::summary(const Trace& trace) const
+std::string NsightImporter::summary(const Trace& trace) const
 {
     // What the runs hold: a driver call inside a runtime call was read and
     // then dropped, as in a profile.
@@ -688,7 +688,7 @@ std::string Importer::summary(const Trace& trace) const
     return text;
 }
 
-NsightSqliteImport Importer::read()
+NsightSqliteImport NsightImporter::read()
 {
     const bool anyCuda = m_schema.hasTable("CUPTI_ACTIVITY_KIND_KERNEL") || m_schema.hasTable("CUPTI_ACTIVITY_KIND_MEMCPY")
                          || m_schema.hasTable("CUPTI_ACTIVITY_KIND_MEMSET")
@@ -727,7 +727,7 @@ NsightSqliteImport NsightSqliteImport::read(const std::string& path)
     };
     try {
         const SqliteDatabase db(path);
-        Importer importer(db);
+        NsightImporter importer(db);
         try {
             return importer.read();
         } catch (const SqliteError& e) {

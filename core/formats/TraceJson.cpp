@@ -17,12 +17,6 @@ namespace ovs {
 
 namespace {
 
-constexpr std::string_view kFormatName = "overlapscope-trace";
-constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
-constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max();
-// Op::lane is 16 bits wide.
-constexpr std::size_t kMaxLanes = 65535;
-
 // ---- writing ----------------------------------------------------------------
 
 void writeDevice(JsonWriter& w, const DeviceInfo& device)
@@ -293,7 +287,7 @@ TraceLoadResult readNsightSqlite(const std::string& path)
 void writeTrace(JsonWriter& w, const Trace& trace)
 {
     w.beginObject();
-    w.member("format", kFormatName);
+    w.member("format", kNativeFormatName);
     w.member("version", trace.formatVersion());
     w.member("tool", trace.tool);
     w.member("created", trace.createdUtc);

@@ -11,6 +11,9 @@ namespace ovs {
 
 // The native trace format: versioned JSON, described in docs/trace-format.md.
 
+// Its "format" member, which tells it from the other traces loadTrace reads.
+inline constexpr std::string_view kNativeFormatName = "overlapscope-trace";
+
 // Compact JSON text of the whole trace.
 std::string traceToJson(const Trace& trace);
 

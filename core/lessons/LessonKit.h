@@ -12,6 +12,11 @@
 namespace ovs::lessonkit {
 
 inline constexpr std::uint64_t kMiB = 1ull << 20;
+// The chunks of the lessons' pipelines.
+inline constexpr int kChunks = 8;
+// Without a calibration run (only when sizing the job count up front), the
+// passes that make a kernel as long as an upload on the simulated H200.
+inline constexpr int kFallbackRepeats = 20;
 
 // Data already pinned (no staging, so the copies and kernels are what the
 // timeline shows), `streams` rotating streams.

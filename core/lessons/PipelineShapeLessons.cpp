@@ -8,9 +8,7 @@
 namespace ovs::lessonkit {
 
 namespace {
-constexpr int kChunks = 8;
 constexpr int kStagingThreads = 8;
-constexpr int kFallbackRepeats = 20;
 } // namespace
 
 Lesson stagingThreads()

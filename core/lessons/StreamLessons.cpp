@@ -8,11 +8,6 @@
 namespace ovs::lessonkit {
 
 namespace {
-constexpr int kChunks = 8;
-// Without a calibration run (only when sizing the job count up front), the
-// passes that make a kernel as long as an upload on the simulated H200.
-constexpr int kFallbackRepeats = 20;
-
 int parityRepeats(std::span<const Run> calibration)
 {
     return kernelRepeatsForCopyParity(calibration, 1.0, kFallbackRepeats);

@@ -8,7 +8,6 @@
 namespace ovs::lessonkit {
 
 namespace {
-constexpr int kChunks = 8;
 constexpr int kStreams = 3;
 
 // Where the host waited before the loop's final waits: the time it took to

@@ -10,7 +10,6 @@
 namespace ovs::profile {
 namespace {
 
-constexpr std::size_t kMaxLanes = std::numeric_limits<std::uint16_t>::max();
 // A program that opens ranges by the million (an NVTX range per small op)
 // keeps the first this many as regions (about 60 bytes each) and says how
 // many more there were.

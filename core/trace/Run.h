@@ -4,6 +4,7 @@
 #include "base/RunVariant.h"
 #include "trace/Op.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +40,9 @@ struct Lane {
     // {name, kind, device} initialisers around the code stay valid.
     StreamKind streamKind = StreamKind::Unknown;
 };
+
+// The most lanes a run can have: Op::lane is 16 bits wide.
+inline constexpr std::size_t kMaxLanes = 65535;
 
 // The knobs a pipeline run was made with.
 struct RunParams {

@@ -1,21 +1,12 @@
 #include "charts/PlotPalette.h"
 
+#include "style/ColorMix.h"
+
 #include <qcustomplot.h>
 
 #include <QEvent>
 
 namespace ovs::ui {
-
-namespace {
-
-QColor mix(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
-                            static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
-                            static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
-} // namespace
 
 void PlotPalette::follow(QCustomPlot* plot)
 {
@@ -29,8 +20,8 @@ void PlotPalette::apply(QCustomPlot* plot)
     const QPalette palette = plot->palette();
     const QColor background = palette.color(QPalette::Base);
     const QColor text = palette.color(QPalette::Text);
-    const QColor axis = mix(background, text, 0.55);
-    const QColor grid = mix(background, text, 0.15);
+    const QColor axis = mixColors(background, text, 0.55);
+    const QColor grid = mixColors(background, text, 0.15);
     plot->setBackground(background);
     for (int i = 0; i < plot->axisRectCount(); ++i) {
         QCPAxisRect* rect = plot->axisRect(i);
@@ -41,7 +32,7 @@ void PlotPalette::apply(QCustomPlot* plot)
             a->setTickLabelColor(text);
             a->setLabelColor(text);
             a->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-            a->grid()->setSubGridPen(QPen(mix(background, text, 0.07), 1, Qt::DotLine));
+            a->grid()->setSubGridPen(QPen(mixColors(background, text, 0.07), 1, Qt::DotLine));
         }
     }
     if (plot->legend) {

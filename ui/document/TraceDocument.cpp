@@ -22,6 +22,15 @@ std::int64_t TraceDocument::endNs() const
     return end;
 }
 
+std::vector<const Run*> TraceDocument::finishedRunHeaders() const
+{
+    std::vector<const Run*> headers;
+    for (int i = 0; i < runCount(); ++i)
+        if (!run(i).isLive())
+            headers.push_back(&run(i).run());
+    return headers;
+}
+
 void TraceDocument::setAlignTimedRegions(bool align)
 {
     if (align == m_alignTimedRegions)

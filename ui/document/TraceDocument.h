@@ -31,6 +31,9 @@ public:
     // Latest op end over all runs, with their display offsets: the extent of
     // the shared time axis.
     std::int64_t endNs() const;
+    // The finished runs' headers (wall times, workloads; no ops), for the
+    // core's choice of a serialized baseline. A run still recording is none.
+    std::vector<const Run*> finishedRunHeaders() const;
 
     // When on, each finished run is shifted on the shared axis so that all
     // judged regions (analysis/JudgedRegion.h: today the timed regions) start

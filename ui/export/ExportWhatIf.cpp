@@ -2,6 +2,7 @@
 
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "export/ExportError.h"
 #include "models/AnalysisCache.h"
 
 #include "analysis/Findings.h"
@@ -25,13 +26,6 @@ bool knownId(const QString& id, QStringList* all)
     return true;
 }
 
-bool fail(QString* error, const QString& message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
-
 } // namespace
 
 bool isExportWhatIfId(const QString& id, QString* error)
@@ -39,9 +33,9 @@ bool isExportWhatIfId(const QString& id, QString* error)
     QStringList ids;
     if (id == QLatin1String("all") || knownId(id, &ids))
         return true;
-    return fail(error, QStringLiteral("--what-if: unknown finding '%1' (a kind id: %2; parts of a combined "
-                                      "finding joined with '+'; or all)")
-                           .arg(id, ids.join(QStringLiteral(", "))));
+    return exportFailed(error, QStringLiteral("--what-if: unknown finding '%1' (a kind id: %2; parts of a combined "
+                                              "finding joined with '+'; or all)")
+                                   .arg(id, ids.join(QStringLiteral(", "))));
 }
 
 bool chooseExportWhatIf(TraceDocument& document, ViewState& view, const QString& id, QString* error)
@@ -93,7 +87,7 @@ bool chooseExportWhatIf(TraceDocument& document, ViewState& view, const QString&
         view.setWhatIf({run, fixes});
         return true;
     }
-    return fail(error, QStringLiteral("--what-if %1: %2").arg(id, why));
+    return exportFailed(error, QStringLiteral("--what-if %1: %2").arg(id, why));
 }
 
 } // namespace ovs::ui

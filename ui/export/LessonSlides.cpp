@@ -53,29 +53,6 @@ QFont slideFont(int pixels, bool bold = false)
     return font;
 }
 
-// The colours of a slide, from the theme's palette: what the window shows.
-struct Colours {
-    QColor background, text, muted, rule, accent, held, notHeld, simulated;
-
-    explicit Colours(bool dark)
-    {
-        const QPalette palette = Theme::palette(dark);
-        background = palette.color(QPalette::Base);
-        text = palette.color(QPalette::Text);
-        muted = QColor::fromRgbF(static_cast<float>(text.redF() * 0.6 + background.redF() * 0.4),
-                                 static_cast<float>(text.greenF() * 0.6 + background.greenF() * 0.4),
-                                 static_cast<float>(text.blueF() * 0.6 + background.blueF() * 0.4));
-        rule = QColor::fromRgbF(static_cast<float>(text.redF() * 0.2 + background.redF() * 0.8),
-                                static_cast<float>(text.greenF() * 0.2 + background.greenF() * 0.8),
-                                static_cast<float>(text.blueF() * 0.2 + background.blueF() * 0.8));
-        // The callouts' magenta (far from every op colour).
-        accent = dark ? QColor(0xff, 0x5c, 0xe1) : QColor(0xc0, 0x00, 0x9c);
-        held = dark ? QColor(0x66, 0xbb, 0x6a) : QColor(0x1b, 0x6e, 0x20);
-        notHeld = dark ? QColor(0xef, 0x53, 0x50) : QColor(0xc6, 0x28, 0x28);
-        simulated = dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xa8, 0x4a, 0x00);
-    }
-};
-
 // Rich text drawn into `rect` at the largest size, from `largest` pixels down
 // to `smallest`, at which it fits; `build` makes the HTML for a base size.
 // Below the smallest it is drawn anyway, clipped: a slide never overflows.
@@ -161,6 +138,29 @@ QImage paletted(const QImage& picture)
 // One slide being drawn: background, header (lesson, device) and footer
 // (what the slide is, its number); `body` is what is left.
 struct LessonSlides::Page {
+    // The colours of a slide, from the theme's palette: what the window shows.
+    struct Colours {
+        QColor background, text, muted, rule, accent, held, notHeld, simulated;
+
+        explicit Colours(bool dark)
+        {
+            const QPalette palette = Theme::palette(dark);
+            background = palette.color(QPalette::Base);
+            text = palette.color(QPalette::Text);
+            muted = QColor::fromRgbF(static_cast<float>(text.redF() * 0.6 + background.redF() * 0.4),
+                                     static_cast<float>(text.greenF() * 0.6 + background.greenF() * 0.4),
+                                     static_cast<float>(text.blueF() * 0.6 + background.blueF() * 0.4));
+            rule = QColor::fromRgbF(static_cast<float>(text.redF() * 0.2 + background.redF() * 0.8),
+                                    static_cast<float>(text.greenF() * 0.2 + background.greenF() * 0.8),
+                                    static_cast<float>(text.blueF() * 0.2 + background.blueF() * 0.8));
+            // The callouts' magenta (far from every op colour).
+            accent = dark ? QColor(0xff, 0x5c, 0xe1) : QColor(0xc0, 0x00, 0x9c);
+            held = dark ? QColor(0x66, 0xbb, 0x6a) : QColor(0x1b, 0x6e, 0x20);
+            notHeld = dark ? QColor(0xef, 0x53, 0x50) : QColor(0xc6, 0x28, 0x28);
+            simulated = dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xa8, 0x4a, 0x00);
+        }
+    };
+
     QImage image;
     QRect body;
     Colours colours;
@@ -260,7 +260,7 @@ QImage LessonSlides::titleSlide() const
     Page page(m_lesson, deviceText(nullptr), m_device.simulated, m_dark, QStringLiteral("title"), 1);
     QPainter p(&page.image);
     p.setRenderHint(QPainter::TextAntialiasing);
-    const Colours& c = page.colours;
+    const Page::Colours& c = page.colours;
     QRect body = page.body.adjusted(0, 60, 0, 0);
     drawFitted(p, body, 44, 26, c.text, [&](int px) {
         QString s = QStringLiteral("<div style='font-size:%1px; font-weight:bold; color:%2'>%3</div>")
@@ -289,7 +289,7 @@ QImage LessonSlides::questionSlide() const
     Page page(m_lesson, deviceText(nullptr), m_device.simulated, m_dark, QStringLiteral("predict"), 2);
     QPainter p(&page.image);
     p.setRenderHint(QPainter::TextAntialiasing);
-    const Colours& c = page.colours;
+    const Page::Colours& c = page.colours;
     drawFitted(p, page.body.adjusted(0, 40, 0, 0), 52, 28, c.text, [&](int px) {
         QString s = QStringLiteral("<div style='font-size:%1px; font-weight:bold; color:%2'>Predict, before it runs</div>")
                         .arg(px * 0.75)
@@ -362,7 +362,7 @@ QImage LessonSlides::focusSlide(const LessonResult& result, std::size_t focus) c
     Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("look"), 3 + static_cast<int>(focus));
     QPainter p(&page.image);
     p.setRenderHint(QPainter::TextAntialiasing);
-    const Colours& c = page.colours;
+    const Page::Colours& c = page.colours;
     // The callout again, large, over the plot: the box in the plot marks
     // where, at the plot's (smaller) size when many lanes share the slide.
     const QRect heading(page.body.left(), page.body.top() - 16, page.body.width(), 116);
@@ -446,7 +446,7 @@ QImage LessonSlides::resultsSlide(const LessonResult& result) const
     Page page(m_lesson, deviceText(&result), m_device.simulated, m_dark, QStringLiteral("results"), afterCharts(result));
     QPainter p(&page.image);
     p.setRenderHint(QPainter::TextAntialiasing);
-    const Colours& c = page.colours;
+    const Page::Colours& c = page.colours;
     drawFitted(p, page.body, 46, 20, c.text, [&](int px) {
         QString s;
         if (!result.judged) {

@@ -2,6 +2,7 @@
 
 #include "export/AtomicFile.h"
 #include "export/ExportCaps.h"
+#include "export/ExportError.h"
 
 #include <qcustomplot.h>
 
@@ -18,13 +19,6 @@ namespace ovs::ui {
 
 namespace {
 
-bool fail(QString* error, const QString& message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
-
 // Renders into an image of our own rather than QCustomPlot::toPixmap, so
 // only one buffer of the picture's size exists (toPixmap's pixmap would be
 // copied again to set the resolution).
@@ -34,7 +28,8 @@ bool renderPng(QCustomPlot& plot, const PlotExportOptions& o, QBuffer& out, QStr
     const int pixelsHigh = static_cast<int>(std::ceil(o.height * o.scale));
     QImage image(pixelsWide, pixelsHigh, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
-        return fail(error, QStringLiteral("not enough memory for a %1 x %2 px image").arg(pixelsWide).arg(pixelsHigh));
+        return exportFailed(error,
+                            QStringLiteral("not enough memory for a %1 x %2 px image").arg(pixelsWide).arg(pixelsHigh));
     // The same layout at a higher density: say so for printing.
     const int dotsPerMeter = static_cast<int>(std::lround(96.0 * o.scale / 0.0254));
     image.setDotsPerMeterX(dotsPerMeter);
@@ -49,7 +44,7 @@ bool renderPng(QCustomPlot& plot, const PlotExportOptions& o, QBuffer& out, QStr
     }
     QImageWriter writer(&out, "png");
     if (!writer.write(image))
-        return fail(error, writer.errorString());
+        return exportFailed(error, writer.errorString());
     return true;
 }
 
@@ -69,7 +64,7 @@ bool renderVector(QCustomPlot& plot, QPaintDevice& device, const PlotExportOptio
 QByteArray renderPlot(QCustomPlot& plot, ImageFormat format, const PlotExportOptions& options, QString* error)
 {
     if (const QString over = ExportCaps::check(format, options.width, options.height, options.scale); !over.isEmpty()) {
-        fail(error, over);
+        exportFailed(error, over);
         return {};
     }
     QByteArray data;
@@ -88,7 +83,7 @@ QByteArray renderPlot(QCustomPlot& plot, ImageFormat format, const PlotExportOpt
             generator.setViewBox(QRect(0, 0, options.width, options.height));
             generator.setTitle(options.title);
             if (!renderVector(plot, generator, options)) {
-                fail(error, QStringLiteral("the SVG could not be rendered"));
+                exportFailed(error, QStringLiteral("the SVG could not be rendered"));
                 return {};
             }
             break;
@@ -103,18 +98,18 @@ QByteArray renderPlot(QCustomPlot& plot, ImageFormat format, const PlotExportOpt
             writer.setTitle(options.title);
             writer.setCreator(QStringLiteral("OverlapScope"));
             if (!renderVector(plot, writer, options)) {
-                fail(error, QStringLiteral("the PDF could not be rendered"));
+                exportFailed(error, QStringLiteral("the PDF could not be rendered"));
                 return {};
             }
             break;
         }
         }
     } catch (const std::bad_alloc&) {
-        fail(error, QStringLiteral("not enough memory to render the picture"));
+        exportFailed(error, QStringLiteral("not enough memory to render the picture"));
         return {};
     }
     if (data.isEmpty())
-        fail(error, QStringLiteral("the %1 could not be rendered").arg(imageFormatName(format)));
+        exportFailed(error, QStringLiteral("the %1 could not be rendered").arg(imageFormatName(format)));
     return data;
 }
 
@@ -123,10 +118,10 @@ bool exportPlot(QCustomPlot& plot, const QString& path, const PlotExportOptions&
     QString why;
     const auto format = imageFormatForPath(path, &why);
     if (!format)
-        return fail(error, why);
+        return exportFailed(error, why);
     const QByteArray data = renderPlot(plot, *format, options, &why);
     if (data.isEmpty())
-        return fail(error, QStringLiteral("cannot export %1: %2").arg(path, why));
+        return exportFailed(error, QStringLiteral("cannot export %1: %2").arg(path, why));
     return writeFileAtomically(path, data, error);
 }
 

@@ -3,6 +3,7 @@
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/ExportCaps.h"
+#include "export/ExportError.h"
 #include "export/PlotExport.h"
 #include "timeline/TimelinePlot.h"
 
@@ -13,13 +14,6 @@ namespace ovs::ui {
 namespace {
 
 constexpr int kDefaultWidth = 1600;
-
-bool fail(QString* error, const QString& message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
 
 } // namespace
 
@@ -32,12 +26,12 @@ bool TimelineExport::write(TraceDocument& document, const ViewState& view, const
     const auto refuse = [&](const QString& message) {
         if (overCaps)
             *overCaps = true;
-        return fail(error, message);
+        return exportFailed(error, message);
     };
     QString why;
     const auto format = imageFormatForPath(path, &why);
     if (!format)
-        return fail(error, why);
+        return exportFailed(error, why);
 
     ViewState copy;
     TimelinePlot plot(&document, &copy);

@@ -17,17 +17,6 @@ namespace ovs::ui {
 
 namespace {
 
-// The finished runs' headers (wall times, workloads; no ops), for the
-// core's choice of a serialized baseline. A run still recording is none.
-std::vector<const Run*> finishedHeaders(const TraceDocument& document)
-{
-    std::vector<const Run*> headers;
-    for (int i = 0; i < document.runCount(); ++i)
-        if (!document.run(i).isLive())
-            headers.push_back(&document.run(i).run());
-    return headers;
-}
-
 AnalysedRun analyse(std::shared_ptr<const Run> run, const std::vector<BandwidthSweep>& sweeps, const Run* baseline)
 {
     AnalysedRun out;
@@ -168,7 +157,7 @@ void AnalysisCache::postAnalysis(int run, Slot& slot)
     auto copy = std::make_shared<const Run>(timeline.toRun());
     auto sweeps = std::make_shared<const std::vector<BandwidthSweep>>(m_document->sweeps());
     std::shared_ptr<const Run> baseline;
-    if (const Run* b = findSerializedBaseline(finishedHeaders(*m_document), timeline.run()))
+    if (const Run* b = findSerializedBaseline(m_document->finishedRunHeaders(), timeline.run()))
         baseline = std::make_shared<const Run>(*b); // a header: the document keeps ops per lane
     const int generation = m_generation;
     const std::size_t opCount = slot.opCount;

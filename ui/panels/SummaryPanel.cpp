@@ -27,24 +27,13 @@ namespace {
 
 const QString kNone = QStringLiteral("\u2013");
 
-// The finished runs' headers (wall times, workloads; no ops), for the core's
-// choice of a serialized baseline. A run still recording is no baseline.
-std::vector<const Run*> finishedHeaders(const TraceDocument& document)
-{
-    std::vector<const Run*> headers;
-    for (int i = 0; i < document.runCount(); ++i)
-        if (!document.run(i).isLive())
-            headers.push_back(&document.run(i).run());
-    return headers;
-}
-
 QString speedupText(const TraceDocument& document, const RunTimeline& timeline, QString* why)
 {
     if (timeline.isLive()) {
         *why = QObject::tr("only completed runs are compared");
         return kNone;
     }
-    const std::vector<const Run*> headers = finishedHeaders(document);
+    const std::vector<const Run*> headers = document.finishedRunHeaders();
     const Run& run = timeline.run();
     const Speedup speedup = speedupOver(findSerializedBaseline(headers, run), run);
     *why = QString::fromStdString(speedup.why);

@@ -3,6 +3,7 @@
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
 #include "style/DisplayText.h"
+#include "timeline/TooltipRow.h"
 
 #include <QStringList>
 
@@ -16,11 +17,6 @@ QString laneName(const RunTimeline& run, int lane)
     if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && !lanes[static_cast<std::size_t>(lane)].name.empty())
         return displayText(lanes[static_cast<std::size_t>(lane)].name);
     return QStringLiteral("lane %1").arg(lane);
-}
-
-QString row(const QString& label, const QString& value)
-{
-    return QStringLiteral("<tr><td style='color:gray; padding-right:8px'>%1</td><td>%2</td></tr>").arg(label, value);
 }
 
 QString swatch(OpKind kind)
@@ -37,17 +33,17 @@ std::int64_t rateIntervalNs(const Op& op)
 
 void appendCommonRows(QString& rows, const RunTimeline& run, int lane, const Op& op)
 {
-    rows += row(QStringLiteral("lane"), laneName(run, lane).toHtmlEscaped());
-    rows += row(QStringLiteral("start"), TimeFormat::duration(static_cast<double>(op.startNs), 4));
-    rows += row(QStringLiteral("end"), TimeFormat::duration(static_cast<double>(op.endNs), 4));
-    rows += row(QStringLiteral("duration"), TimeFormat::duration(static_cast<double>(op.durationNs())));
+    rows += tooltipRow(QStringLiteral("lane"), laneName(run, lane).toHtmlEscaped());
+    rows += tooltipRow(QStringLiteral("start"), TimeFormat::duration(static_cast<double>(op.startNs), 4));
+    rows += tooltipRow(QStringLiteral("end"), TimeFormat::duration(static_cast<double>(op.endNs), 4));
+    rows += tooltipRow(QStringLiteral("duration"), TimeFormat::duration(static_cast<double>(op.durationNs())));
     if (op.bytes > 0) {
-        rows += row(QStringLiteral("size"), TimeFormat::bytes(op.bytes));
-        rows += row(op.hasExec() ? QStringLiteral("achieved (engine)") : QStringLiteral("achieved"),
+        rows += tooltipRow(QStringLiteral("size"), TimeFormat::bytes(op.bytes));
+        rows += tooltipRow(op.hasExec() ? QStringLiteral("achieved (engine)") : QStringLiteral("achieved"),
                     TimeFormat::bandwidth(op.bytes, rateIntervalNs(op)));
     }
     if (op.memory != HostMemoryKind::None)
-        rows += row(QStringLiteral("host memory"), QString::fromLatin1(toString(op.memory)));
+        rows += tooltipRow(QStringLiteral("host memory"), QString::fromLatin1(toString(op.memory)));
 }
 
 QString waitSentence(const Op& op)

@@ -11,7 +11,7 @@ namespace ovs::ui {
 namespace {
 
 constexpr int kIndent = 8;
-constexpr int kRightMargin = 18;
+constexpr int kLegendRightMargin = 18;
 
 } // namespace
 
@@ -22,7 +22,7 @@ TimelineLegend::TimelineLegend()
     setBrush(Qt::NoBrush);
     setColumnSpacing(18);
     setRowSpacing(3);
-    setMargins(QMargins(kIndent, 4, kRightMargin, 8));
+    setMargins(QMargins(kIndent, 4, kLegendRightMargin, 8));
 }
 
 bool TimelineLegend::setEntries(std::uint32_t kinds, bool timedRegion)

@@ -1,5 +1,7 @@
 #include "timeline/TimelineStyle.h"
 
+#include "style/ColorMix.h"
+
 #include <QFontDatabase>
 
 #include <algorithm>
@@ -9,13 +11,6 @@ namespace ovs::ui {
 namespace {
 
 const QString kBundledFamily = QStringLiteral("DejaVu Sans");
-
-QColor mix(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
-                            static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
-                            static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
-}
 
 QColor withAlpha(QColor color, int alpha)
 {
@@ -47,11 +42,11 @@ TimelineStyle TimelineStyle::from(const QPalette& palette, const QFont& widgetFo
     s.label = s.base;
     s.label.setPointSizeF(std::max(7.0, s.base.pointSizeF() - 1));
 
-    s.axis = mix(s.background, s.text, 0.45);
-    s.grid = mix(s.background, s.text, dark ? 0.18 : 0.11);
-    s.subTick = mix(s.background, s.text, 0.3);
-    s.axisLabel = mix(s.background, s.text, 0.7);
-    s.emptyNote = mix(s.background, s.text, 0.6);
+    s.axis = mixColors(s.background, s.text, 0.45);
+    s.grid = mixColors(s.background, s.text, dark ? 0.18 : 0.11);
+    s.subTick = mixColors(s.background, s.text, 0.3);
+    s.axisLabel = mixColors(s.background, s.text, 0.7);
+    s.emptyNote = mixColors(s.background, s.text, 0.6);
 
     TimelinePlottable::Style& p = s.plottable;
     p.stripe = withAlpha(s.text, dark ? 14 : 9);
@@ -67,7 +62,7 @@ TimelineStyle TimelineStyle::from(const QPalette& palette, const QFont& widgetFo
     p.labelFont = s.label;
     // A device group's header (runs on several GPUs): a band a shade
     // stronger than the lane stripes, its text bold in the text colour.
-    p.groupBand = mix(s.background, s.text, dark ? 0.16 : 0.09);
+    p.groupBand = mixColors(s.background, s.text, dark ? 0.16 : 0.09);
     p.groupText = s.text;
     p.groupFont = s.title;
     // The regions band: a translucent shade under the regions (the timed

@@ -127,6 +127,17 @@ void CuptiRecordEncoder::encode(const CUpti_Activity& record, ProfileStreamEncod
     }
 }
 
+namespace {
+
+// A migration's flags hold its CUpti_ActivityUnifiedMemoryMigrationCause;
+// a value this build does not know is unknown, not a guess.
+std::uint32_t migrationCause(std::uint32_t flags)
+{
+    return flags <= kUmCauseAccessCounters ? flags : kUmCauseUnknown;
+}
+
+} // namespace
+
 void CuptiRecordEncoder::encodeUnifiedMemory(const CUpti_ActivityUnifiedMemoryCounter3& u, ProfileStreamEncoder& out)
 {
     UnifiedMemoryRecord r;
@@ -139,10 +150,12 @@ void CuptiRecordEncoder::encodeUnifiedMemory(const CUpti_ActivityUnifiedMemoryCo
     case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
         r.deviceId = u.dstId;
         r.endNs = u.end;
+        r.cause = migrationCause(u.flags);
         break;
     case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
         r.deviceId = u.srcId;
         r.endNs = u.end;
+        r.cause = migrationCause(u.flags);
         break;
     case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
     case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING:

@@ -54,6 +54,8 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id
 {
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
         CuptiTracer::instance().contextDestroying();
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        CuptiTracer::instance().contextCreated();
 }
 
 // Activity kinds: the first two are what a profile is for; without the
@@ -279,12 +281,30 @@ void CuptiTracer::enableUnifiedMemory()
         say(kNoteWarning, "unified-memory records left off (OVERLAPSCOPE_PROFILE_SKIP)");
         return;
     }
-    const auto configure = api().activityConfigureUnifiedMemoryCounter;
-    if (!configure) {
+    if (!api().activityConfigureUnifiedMemoryCounter) {
         say(kNoteWarning, m_cupti->path() + " lacks cuptiActivityConfigureUnifiedMemoryCounter: "
                                             "unified-memory migrations and page faults are not recorded");
         return;
     }
+    if (configureUnifiedMemory(false))
+        return;
+    // At injection the driver has no context yet, and CUPTI (13.0, on an
+    // H200) answers CUPTI_ERROR_NOT_READY; configured then, the counters stay
+    // refused even once a context exists. Both are done again when the first
+    // context is made, before the program can allocate managed memory.
+    m_unifiedMemoryPending = true;
+    const CUptiResult later =
+        api().enableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    if (later != CUPTI_SUCCESS) {
+        m_unifiedMemoryPending = false;
+        say(kNoteWarning, m_cupti->describe(later, "cuptiEnableCallback(context created)")
+                              + ": unified-memory migrations and page faults are not recorded");
+    }
+}
+
+bool CuptiTracer::configureUnifiedMemory(bool lastTry)
+{
+    const auto configure = api().activityConfigureUnifiedMemoryCounter;
     struct Counter {
         CUpti_ActivityUnifiedMemoryCounterKind kind;
         const char* name;
@@ -328,14 +348,28 @@ void CuptiTracer::enableUnifiedMemory()
         if (accepted.empty() || result != CUPTI_SUCCESS) {
             say(kNoteWarning, whyAll + ": unified-memory migrations and page faults are not recorded (CUPTI "
                                        "supports no unified-memory counter here, e.g. under MPS)");
-            return;
+            return true; // said; no second try
         }
         say(kNoteInfo, whyAll + ": no " + refused + " records");
     }
     result = api().activityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
-    if (result != CUPTI_SUCCESS)
+    if (result == CUPTI_SUCCESS)
+        return true;
+    if (lastTry || result != CUPTI_ERROR_NOT_READY) {
         say(kNoteWarning, m_cupti->describe(result, "cuptiActivityEnable(unified memory counter)")
                               + ": unified-memory migrations and page faults are not recorded");
+        return true;
+    }
+    return false;
+}
+
+void CuptiTracer::contextCreated()
+{
+    if (m_unifiedMemoryPending.exchange(false)) {
+        configureUnifiedMemory(true);
+        static_cast<void>(
+            api().enableCallback(0, m_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED));
+    }
 }
 
 void CuptiTracer::flushLoop()

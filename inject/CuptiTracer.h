@@ -48,6 +48,9 @@ public:
     void provideBuffer(std::uint8_t** buffer, std::size_t* bytes, std::size_t* maxRecords);
     void bufferCompleted(std::uint8_t* buffer, std::size_t validBytes);
     void contextDestroying();
+    // The first context exists: the unified-memory records CUPTI was not
+    // ready for at start are enabled now (enableUnifiedMemory).
+    void contextCreated();
 
 private:
     CuptiTracer() = default;
@@ -61,6 +64,10 @@ private:
     // counter the device supports; none, said in a note, where CUPTI refuses
     // them all (MPS, no unified-memory support).
     void enableUnifiedMemory();
+    // Configures the unified-memory counters and enables their records;
+    // false (nothing said) where CUPTI is not ready yet and this is not
+    // `lastTry`, true once done or said why not.
+    bool configureUnifiedMemory(bool lastTry);
     void flushLoop();
     const cupti::Library::Api& api() const { return m_cupti->api(); }
     std::uint64_t untimed() const { return m_records ? m_records->untimed() : 0; }
@@ -82,6 +89,9 @@ private:
     bool m_debug = false;
     CUpti_SubscriberHandle m_subscriber = nullptr;
     std::atomic<bool> m_tracing{false};
+    // CUPTI said CUPTI_ERROR_NOT_READY to the unified-memory records at
+    // start (before the driver had a context): tried again at the first.
+    std::atomic<bool> m_unifiedMemoryPending{false};
     std::atomic<bool> m_finished{false};
 
     std::mutex m_mutex;

@@ -142,9 +142,10 @@ public:
         m_out.addWithText(r, text);
     }
     void unifiedMemory(std::uint32_t counter, std::uint64_t start, std::uint64_t end, std::uint64_t value,
-                       std::uint32_t device)
+                       std::uint32_t device, std::uint32_t cause = profile::kUmCauseUnknown)
     {
         profile::UnifiedMemoryRecord r;
+        r.cause = cause;
         r.counter = counter;
         r.startNs = start;
         r.endNs = end;

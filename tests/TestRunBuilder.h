@@ -55,6 +55,14 @@ public:
             m_run.names.push_back(name);
         m_run.ops.push_back(op);
     }
+    // A unified-memory counter on `lane` (a device's "unified memory"
+    // lane), named as the profiler names them ("HtoD migration (fault)").
+    void counter(int lane, const std::string& name, std::int64_t start, std::int64_t end, std::uint64_t value)
+    {
+        call(lane, name, start, end, 0, OpKind::UnifiedMemory);
+        m_run.ops.back().memory = HostMemoryKind::Managed;
+        m_run.ops.back().bytes = value;
+    }
     // The run being built, for what the helpers do not set (stream kinds,
     // the device's copy engines).
     Run& run() { return m_run; }

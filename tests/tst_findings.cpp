@@ -7,6 +7,7 @@
 #include "analysis/AnalysisJson.h"
 #include "analysis/Findings.h"
 #include "analysis/JudgedSpan.h"
+#include "analysis/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/TraceDiff.h"
 #include "pipeline/PipelineRunner.h"
@@ -1081,6 +1082,20 @@ private slots:
         QCOMPARE(top.costSource, CostSource::Replay);
         // Within 25% of the measured saving per step, traced (7.60 ms).
         QVERIFY2(top.medianCostNs > 5'700'000 && top.medianCostNs < 9'500'000, qPrintable(QString::number(top.medianCostNs)));
+        // In core's words, which `analyze` prints and the window shows.
+        QVERIFY(judgedSentence(run, a).starts_with("Judged: " + a.judged.label + ", "));
+        const std::vector<WordsLine> words = regionJudgementWords(run, steps);
+        QVERIFY2(words.front().depth == 0 && words.front().text.starts_with("Each of ProfilerStep#N: 5 judged; median "),
+                 words.front().text.c_str());
+        QVERIFY2(words[1].depth == 1 && words[1].text.starts_with("in 5 of 5: "), words[1].text.c_str());
+        QCOMPARE(words[3].text, "fix: " + top.fix);
+        // One step judged alone (as the window judges a picked one) is the
+        // step as the judgement saw it.
+        Run slice;
+        const RunAnalysis alone =
+            judgeRegionInstance(run, a.rates, steps.slowestRegion, regionSpan(run, steps.slowestRegion), &slice);
+        QCOMPARE(spanNs(alone.judged.span.beginNs, alone.judged.span.endNs), steps.slowestNs);
+        QVERIFY(!slice.ops.empty() && slice.ops.size() < run.ops.size());
         // The record_function ranges are regions inside the steps.
         QVERIFY(std::count_if(run.regions.begin(), run.regions.end(),
                               [](const Region& r) { return r.name == "h2d" && r.depth > 0; }) >= 16 * 5);

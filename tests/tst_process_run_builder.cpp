@@ -860,21 +860,31 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<qulonglong>("bytes");
         QTest::addColumn<qlonglong>("durationNs");
+        QTest::addColumn<int>("flags"); // a migration's cause
         QTest::newRow("HtoD: the destination GPU")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 65536ull
-            << "GPU 1 \u00b7 unified memory" << "HtoD migration" << 65536ull << 100ll;
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration" << 65536ull << 100ll << 0;
         QTest::newRow("DtoH: the source GPU")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH) << 1 << 0 << 4096ull
-            << "GPU 1 \u00b7 unified memory" << "DtoH migration" << 4096ull << 100ll;
+            << "GPU 1 \u00b7 unified memory" << "DtoH migration" << 4096ull << 100ll << 0;
+        QTest::newRow("HtoD on a fault: its cause named")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 65536ull
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration (fault)" << 65536ull << 100ll << 2;
+        QTest::newRow("DtoH by the driver's prefetch: its cause named")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH) << 1 << 0 << 4096ull
+            << "GPU 1 \u00b7 unified memory" << "DtoH migration (driver prefetch)" << 4096ull << 100ll << 3;
+        QTest::newRow("HtoD the program asked for")
+            << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 4096ull
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration (requested)" << 4096ull << 100ll << 1;
         QTest::newRow("GPU fault: its count")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT) << 1 << 0 << 5ull
-            << "GPU 1 \u00b7 unified memory" << "GPU page faults" << 5ull << 100ll;
+            << "GPU 1 \u00b7 unified memory" << "GPU page faults" << 5ull << 100ll << 0;
         QTest::newRow("CPU fault: one, no duration, not the program counter")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT) << 0 << 0 << 0x401000ull
-            << "GPU 0 \u00b7 unified memory" << "CPU page fault" << 1ull << 0ll;
+            << "GPU 0 \u00b7 unified memory" << "CPU page fault" << 1ull << 0ll << 0;
         QTest::newRow("thrashing: the lowest GPU of the mask")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING) << 0b110 << 0 << 8192ull
-            << "GPU 1 \u00b7 unified memory" << "thrashing" << 8192ull << 0ll;
+            << "GPU 1 \u00b7 unified memory" << "thrashing" << 8192ull << 0ll << 0;
     }
     void cuptiUnifiedMemoryRecordsAreEncoded()
     {
@@ -886,6 +896,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(qulonglong, bytes);
         QFETCH(qlonglong, durationNs);
+        QFETCH(int, flags);
         CUpti_ActivityUnifiedMemoryCounter3 record;
         std::memset(&record, 0, sizeof record);
         record.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
@@ -895,6 +906,7 @@ private slots:
         record.end = kCuptiAtZero + 200;
         record.srcId = static_cast<std::uint32_t>(src);
         record.dstId = static_cast<std::uint32_t>(dst);
+        record.flags = static_cast<std::uint32_t>(flags);
         inject::CuptiRecordEncoder encoder(noCallbackNames);
         ProfileStreamEncoder out;
         out.addMagic();

@@ -142,7 +142,7 @@ private slots:
         // The newest type: after Range, so readers before it skip it by size.
         QVERIFY(static_cast<int>(RecordType::UnifiedMemory) > static_cast<int>(RecordType::Range));
         TestProfileStream s(1);
-        s.unifiedMemory(kUmBytesHtoD, 1'000, 3'000, 2u << 20, 1);
+        s.unifiedMemory(kUmBytesHtoD, 1'000, 3'000, 2u << 20, 1, kUmCausePrefetch);
         s.unifiedMemory(kUmCpuPageFault, 4'000, 4'000, 1, kUmNoDevice);
         ProfileStreamDecoder decoder;
         decoder.feed(s.bytes().data(), s.bytes().size());
@@ -157,11 +157,12 @@ private slots:
         QCOMPARE(migration->endNs, std::uint64_t(3'000));
         QCOMPARE(migration->value, std::uint64_t(2u << 20));
         QCOMPARE(migration->deviceId, 1u);
+        QCOMPARE(migration->cause, std::uint32_t(kUmCausePrefetch));
         const auto fault = records[2].payload<UnifiedMemoryRecord>();
         QVERIFY(fault);
         QCOMPARE(fault->counter, std::uint32_t(kUmCpuPageFault));
         QCOMPARE(fault->deviceId, kUmNoDevice);
-        QCOMPARE(sizeof(UnifiedMemoryRecord), std::size_t(40)); // the layout the stream version promises
+        QCOMPARE(sizeof(UnifiedMemoryRecord), std::size_t(48)); // the layout the stream version promises
     }
 
     void shortPayloadsAreNotRead()

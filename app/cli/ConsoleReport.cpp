@@ -2,6 +2,7 @@
 
 #include "analysis/ColumnHelp.h"
 #include "analysis/HostShare.h"
+#include "analysis/JudgementWords.h"
 #include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
@@ -387,40 +388,15 @@ std::string busyShare(std::int64_t ns, std::int64_t wallNs)
 }
 
 // What was judged, when it is not the whole timed region: the loop, its
-// setup, and each instance of the judged regions summarised.
+// setup, and each instance of the judged regions summarised (core's words,
+// which the window shows too).
 void printJudged(std::FILE* out, const Run& run, const RunAnalysis& a)
 {
-    const JudgedSpan& j = a.judged;
-    if (!isPipelineRun(run)) {
-        if (j.wholeRun())
-            std::fprintf(out, "Judged: the timed region (%s ms)%s%s.\n", ms(spanNs(j.span.beginNs, j.span.endNs)).c_str(),
-                         j.whyWhole.empty() ? "" : ": ", printable(j.whyWhole).c_str());
-        else
-            std::fprintf(out, "Judged: %s, %s ms of the %s ms timed region%s%s.\n", printable(j.label).c_str(),
-                         ms(spanNs(j.span.beginNs, j.span.endNs)).c_str(), ms(run.wallNs()).c_str(),
-                         j.setupText.empty() ? "" : "; ", printable(j.setupText).c_str());
-    }
-    for (const RegionJudgement& r : a.regions) {
-        std::fprintf(out, "Each of %s: %zu judged%s; median %s ms, slowest %s %s ms; bound in %d of %zu: %s\n",
-                     printable(r.group.name).c_str(), r.group.regions.size(),
-                     r.instancesFound > r.group.regions.size()
-                         ? (" (the first " + std::to_string(r.group.regions.size()) + " of "
-                            + std::to_string(r.instancesFound) + ")").c_str()
-                         : "",
-                     ms(r.medianNs).c_str(), printable(run.regions[r.slowestRegion].name).c_str(),
-                     ms(r.slowestNs).c_str(), r.boundInstances, r.group.regions.size(), toString(r.bound));
-        for (const CommonFinding& c : r.common)
-            std::fprintf(out, "   in %d of %zu: %s: %s %s ms each (median, %s)\n      %s\n      fix: %s\n", c.instances,
-                         r.group.regions.size(), findingWords(c.kind, c.alsoKinds).c_str(),
-                         c.costSource == CostSource::Replay ? "its fix saves" : "costs", ms(c.medianCostNs).c_str(),
-                         c.costSource == CostSource::Replay ? "replay" : "estimate", printable(c.cause).c_str(),
-                         printable(c.fix).c_str());
-        if (r.common.empty())
-            std::fprintf(out, "   no finding holds in most of them\n");
-        if (r.medianAllFixesSavingNs > 0)
-            std::fprintf(out, "   every fix together saves %s ms each (median, replay)\n",
-                         ms(r.medianAllFixesSavingNs).c_str());
-    }
+    if (const std::string judged = judgedSentence(run, a); !judged.empty())
+        std::fprintf(out, "%s\n", judged.c_str());
+    for (const RegionJudgement& r : a.regions)
+        for (const WordsLine& line : regionJudgementWords(run, r))
+            std::fprintf(out, "%*s%s\n", 3 * line.depth, "", line.text.c_str());
 }
 
 void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)

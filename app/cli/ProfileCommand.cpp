@@ -276,17 +276,19 @@ int exitStatusOf(ProfileFailure failure)
     }
 }
 
-// The what-if pins a program's pageable copies at the link's pinned rate,
-// which a program that copies only pageable memory never shows. So, after
-// the program, one pinned copy each way is timed on the GPU it ran on (a
-// 64 MiB median of 5, under a second) and kept as the trace's sweep, for
-// that run's device. Skipped where the program made no pageable copy, where
-// no GPU answers, or with --no-link-rate.
+// The what-if pins a program's pageable copies, and prefetches the managed
+// memory its kernels faulted in, at the link's pinned rate, which a program
+// that copies only pageable memory, or none, never shows. So, after the
+// program, one pinned copy each way is timed on the GPU it ran on (a 64 MiB
+// median of 5, under a second) and kept as the trace's sweep, for that
+// run's device. Skipped where the program made no pageable copy and used no
+// managed memory, where no GPU answers, or with --no-link-rate.
 void measureLinkRate(Trace& trace, bool quiet)
 {
     const auto pageable = [](const Run& run) {
         return std::any_of(run.ops.begin(), run.ops.end(), [](const Op& op) {
-            return (op.kind == OpKind::Upload || op.kind == OpKind::Download) && op.memory == HostMemoryKind::Pageable;
+            return ((op.kind == OpKind::Upload || op.kind == OpKind::Download) && op.memory == HostMemoryKind::Pageable)
+                   || op.kind == OpKind::UnifiedMemory;
         });
     };
     const auto run = std::find_if(trace.runs.begin(), trace.runs.end(), pageable);
@@ -311,7 +313,8 @@ void measureLinkRate(Trace& trace, bool quiet)
         sweep.device = run->device;
         trace.sweeps.push_back(std::move(sweep));
         if (!quiet)
-            std::fprintf(stderr, "measured the pinned link rate (64 MiB each way) for the what-if of pageable copies\n");
+            std::fprintf(stderr, "measured the pinned link rate (64 MiB each way) for the what-if of pageable copies "
+                                 "and managed memory\n");
     } catch (const std::exception& e) {
         if (!quiet)
             std::fprintf(stderr, "could not measure the pinned link rate: %s\n", e.what());

@@ -14,6 +14,7 @@
 #include "export/ImageFormat.h"
 #include "export/PlotExport.h"
 #include "export/TimelineExport.h"
+#include "models/AnalysisCache.h"
 #include "style/ColorVision.h"
 #include "style/Theme.h"
 #include "window/AppSetup.h"
@@ -288,10 +289,16 @@ int exportHeadless(const QStringList& args)
     if (!whatIf.isEmpty() && !ovs::ui::chooseExportWhatIf(document, view, whatIf, &error))
         return fail(kExitUsage, error);
     // A what-if is replayed over the judged span (the loop, not the setup):
-    // without a range of its own, the picture frames it as the window opens.
-    if (!whatIf.isEmpty() && !fromNs)
-        if (const ovs::ui::AxisSpan work = ovs::ui::TimeFrame(document).openingView(); !work.isEmpty())
+    // without a range of its own, the picture frames it as the window opens
+    // once the runs are analysed (the judged span is their analysis).
+    if (!whatIf.isEmpty() && !fromNs) {
+        ovs::ui::AnalysisCache* cache = ovs::ui::AnalysisCache::of(&document);
+        for (int run = 0; run < document.runCount(); ++run)
+            cache->analysis(run);
+        cache->finishPending();
+        if (const ovs::ui::AxisSpan work = ovs::ui::TimeFrame(document).openingView(*cache); !work.isEmpty())
             view.setVisibleRange(work.startNs, work.endNs);
+    }
     // Light unless asked: exports are mostly printed or put on slides.
     QApplication::setPalette(ovs::ui::Theme::palette(dark));
     ovs::ui::TimelineExportOptions options;

@@ -1,5 +1,7 @@
 #include "analysis/Findings.h"
 
+#include "analysis/DemandMigrations.h"
+
 #include "analysis/IntervalSet.h"
 #include "analysis/NumberText.h"
 #include "analysis/RunAnalysis.h"
@@ -168,6 +170,7 @@ FixSet fixOf(FindingKind kind)
     case FindingKind::OneStream: return fixBit(Fix::StreamPerChunk);
     case FindingKind::SyncInLoop: return fixBit(Fix::RemoveHostSync);
     case FindingKind::AllocInLoop: return fixBit(Fix::HoistAllocations);
+    case FindingKind::ManagedMigration: return fixBit(Fix::PrefetchManaged);
     default: return 0;
     }
 }
@@ -705,6 +708,42 @@ void allocInLoop(const Context& c, std::vector<Finding>& out)
     out.push_back(std::move(f));
 }
 
+// Kernels that stalled on managed memory migrated on their page faults
+// (DemandMigrations.h). Estimated: each kernel's stall less the time its
+// bytes take as one bulk copy at the pinned rate (a prefetch still moves
+// them, though it can overlap other work); the replay moves that copy ahead
+// of the kernel on its stream.
+void managedMigration(const Context& c, std::vector<Finding>& out)
+{
+    const DemandMigrations demand = demandMigrations(c.run, c.span);
+    if (demand.kernels.empty())
+        return;
+    std::vector<std::uint32_t> ops = demand.ops;
+    std::int64_t estimate = 0;
+    for (const FaultedKernel& k : demand.kernels) {
+        ops.push_back(k.op);
+        const std::int64_t bulk = c.rates.pinnedH2DGBps > 0
+                                      ? static_cast<std::int64_t>(static_cast<double>(k.bytesIn) / c.rates.pinnedH2DGBps)
+                                      : 0;
+        estimate += std::max<std::int64_t>(0, k.stallNs - bulk);
+    }
+    Finding f = makeFinding(FindingKind::ManagedMigration, std::move(ops), c.deviceForHost);
+    f.costNs = capped(estimate, c.wallNs);
+    f.cause = plural(demand.kernels.size(), "kernel", "kernels") + " stalled " + ms(demand.stallNs)
+              + " on managed memory migrated on their page faults (" + formatted("%.1f MB", demand.bytesIn / 1e6)
+              + " to the GPU a few pages at a time"
+              + (demand.gpuFaultGroups > 0 ? ", " + std::to_string(demand.gpuFaultGroups) + " GPU fault groups" : "")
+              + ")";
+    if (demand.bytesOut > 0)
+        f.cause += "; the host's reads faulted " + formatted("%.1f MB", demand.bytesOut / 1e6) + " back ("
+                   + std::to_string(demand.cpuFaults) + " CPU page faults, " + ms(demand.hostFaultNs) + ")";
+    f.fix = "prefetch managed memory before the kernels that use it (cudaMemPrefetchAsync to the GPU on the "
+            "kernel's stream, a chunk ahead on other streams so migrations overlap compute) and back to the host "
+            "before the host reads it; cudaMemAdvise (preferred location, accessed by) where the data should stay put; "
+            "or device memory and cudaMemcpyAsync from pinned buffers";
+    out.push_back(std::move(f));
+}
+
 void smallCopies(const Context& c, std::vector<Finding>& out)
 {
     const Run& run = c.run;
@@ -915,7 +954,9 @@ void replayCosts(const WhatIf& whatIf, std::vector<Finding>& findings)
         const std::int64_t span = whatIf.spanWith(f.fixes, &applied);
         if (span < 0 || (applied == 0 && whatIf.cannotApply(f.fixes))) {
             f.cause += span < 0 ? " (the replay failed: the cost is an estimate)"
-                                : " (the replay cannot pin them: no pinned rate known, the cost is an estimate)";
+                       : has(f.fixes, Fix::PrefetchManaged)
+                           ? " (the replay cannot time a prefetch: no pinned rate known, the cost is an estimate)"
+                           : " (the replay cannot pin them: no pinned rate known, the cost is an estimate)";
             continue;
         }
         f.costNs = std::max<std::int64_t>(0, whatIf.summary().replaySpanNs - span);
@@ -1005,6 +1046,7 @@ const char* kindId(FindingKind kind)
     case FindingKind::AllocInLoop: return "allocation-in-loop";
     case FindingKind::SmallCopies: return "small-copies";
     case FindingKind::CopyEngineQueue: return "copy-queue";
+    case FindingKind::ManagedMigration: return "managed-migration";
     case FindingKind::Bound: return "bound";
     }
     return "?";
@@ -1052,6 +1094,7 @@ const char* toString(FindingKind kind)
     case FindingKind::AllocInLoop: return "allocation in the loop";
     case FindingKind::SmallCopies: return "small copies";
     case FindingKind::CopyEngineQueue: return "copy engine queue";
+    case FindingKind::ManagedMigration: return "managed memory migrated on demand";
     case FindingKind::Bound: return "bound";
     }
     return "?";
@@ -1080,6 +1123,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     allocInLoop(c, result.findings);
     smallCopies(c, result.findings);
     copyEngineQueue(c, bounds, result.findings);
+    managedMigration(c, result.findings);
     const std::int64_t activeNs = c.gpuBusy.isEmpty()
                                       ? 0
                                       : spanNs(c.gpuBusy.pieces().front().beginNs, c.gpuBusy.pieces().back().endNs);

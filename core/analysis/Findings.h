@@ -42,8 +42,9 @@ enum class FindingKind : std::uint8_t {
     SmallCopies,         // copies too small to reach the link's rate
     CopyEngineQueue,     // same-direction copies queued on one copy engine (event vs engine time)
     Bound,               // what bounds the run and how far it is from that bound
+    ManagedMigration,    // kernels stalled on managed memory migrated on their page faults; id "managed-migration"
 };
-inline constexpr int kFindingKindCount = 9;
+inline constexpr int kFindingKindCount = 10;
 // Short words for a kind: "pageable memory", "one stream", ...
 const char* toString(FindingKind kind);
 // The documented kebab-case id of `analyze --json` ("pageable-memory",

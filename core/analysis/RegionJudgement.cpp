@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace ovs {
 
@@ -47,14 +48,8 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
     std::vector<std::int64_t> durations;
     j.spans = regionSpans(run, j.group.regions);
     for (std::size_t i = 0; i < count; ++i) {
-        JudgedSpan one;
-        one.basis = JudgedSpan::Basis::Regions;
-        one.span = j.spans[i];
-        one.label = "region '" + run.regions[j.group.regions[i]].name + "'";
-        durations.push_back(spanNs(one.span.beginNs, one.span.endNs));
-        // Each instance on a slice of the run: a thousand steps of a big
-        // trace cost what they hold, not a thousand times the trace.
-        analyses.push_back(analyzeSpan(sliceOf(run, one.span), rates, one));
+        durations.push_back(spanNs(j.spans[i].beginNs, j.spans[i].endNs));
+        analyses.push_back(judgeRegionInstance(run, rates, j.group.regions[i], j.spans[i]));
     }
     std::vector<std::size_t> order;
     const std::size_t median = medianIndex(durations, order);
@@ -106,6 +101,22 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
             j.boundInstances = n;
         }
     return j;
+}
+
+RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,
+                                Run* slice)
+{
+    JudgedSpan one;
+    one.basis = JudgedSpan::Basis::Regions;
+    one.span = span;
+    one.label = "region '" + (region < run.regions.size() ? run.regions[region].name : std::string()) + "'";
+    // Each instance on a slice of the run: a thousand steps of a big trace
+    // cost what they hold, not a thousand times the trace.
+    Run part = sliceOf(run, span);
+    RunAnalysis a = analyzeSpan(part, rates, one);
+    if (slice)
+        *slice = std::move(part);
+    return a;
 }
 
 } // namespace ovs

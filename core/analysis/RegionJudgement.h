@@ -19,6 +19,8 @@
 
 namespace ovs {
 
+struct RunAnalysis; // RunAnalysis.h holds the judgements of this header
+
 // A finding that holds in several instances of a region group: its kind
 // (with the kinds it was combined with) and its cost over those instances.
 struct CommonFinding {
@@ -59,5 +61,12 @@ inline constexpr std::size_t kMaxJudgedInstances = 64;
 // Judges each instance of `group` (the first kMaxJudgedInstances) with
 // analyzeSpan and summarises them.
 RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group);
+
+// One region judged on its own, as judgeRegionGroup judges each instance:
+// over `span` (its regionSpan), on a slice of the run, which `slice`
+// receives when given (the findings' op indices point into it). The window
+// judges the instance a user picks with it.
+RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,
+                                Run* slice = nullptr);
 
 } // namespace ovs

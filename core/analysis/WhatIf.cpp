@@ -1,5 +1,6 @@
 #include "analysis/WhatIf.h"
 
+#include "analysis/DemandMigrations.h"
 #include "analysis/NumberText.h"
 #include "base/Thresholds.h"
 #include "replay/Replay.h"
@@ -24,6 +25,24 @@ std::string modelWords(const RunGraph& g)
            + ", async call " + formatted("%.1f us", static_cast<double>(g.asyncCallNs) / 1e3) + "; " + g.notes;
 }
 
+// The kernels that faulted managed memory in, marked on their nodes: what
+// Fix::PrefetchManaged takes out and moves ahead of them.
+void markFaultedKernels(RunGraph& g, const Run& run, Interval span)
+{
+    const DemandMigrations demand = demandMigrations(run, span);
+    if (demand.kernels.empty())
+        return;
+    std::vector<const FaultedKernel*> byOp(run.ops.size(), nullptr);
+    for (const FaultedKernel& k : demand.kernels)
+        byOp[k.op] = &k;
+    for (GraphNode& n : g.nodes)
+        if (n.gpu && byOp[n.op]) {
+            n.faultStallNs = std::min(byOp[n.op]->stallNs, n.durationNs);
+            n.faultBytes = byOp[n.op]->bytesIn;
+            n.faultBytesBack = demand.hostReadsBack() ? n.faultBytes : 0;
+        }
+}
+
 } // namespace
 
 WhatIf::WhatIf(const Run& run, const TransferRates& rates) : WhatIf(run, rates, {run.timedBeginNs, run.timedEndNs}) {}
@@ -41,6 +60,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
         return;
     }
     m_graph = std::move(build.graph);
+    markFaultedKernels(*m_graph, run, span);
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
     const ReplayResult unchanged = replayGraph(*m_graph);
@@ -114,12 +134,24 @@ std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet 
     out.verification.message = "a replay of " + run.name + ": nothing ran, nothing to verify";
     out.lanes = fixed.lanes;
     out.names = run.names;
+    std::uint32_t prefetchName = 0; // named on first use
     out.ops.reserve(fixed.nodes.size());
     for (std::size_t n = 0; n < fixed.nodes.size(); ++n) {
         const GraphNode& node = fixed.nodes[n];
         if (node.removed)
             continue;
         Op op = run.ops[node.op];
+        if (node.added) {
+            // A prefetch the fix added before the kernel `op` was.
+            if (prefetchName == 0) {
+                prefetchName = static_cast<std::uint32_t>(out.names.size());
+                out.names.push_back("cudaMemPrefetchAsync (what-if)");
+            }
+            op.kind = node.kind;
+            op.bytes = node.bytes;
+            op.nameId = prefetchName;
+            op.correlation = 0;
+        }
         op.lane = node.lane;
         op.memory = node.memory;
         op.startNs = r.beginNs[n];

@@ -49,11 +49,12 @@ public:
     // What `fixes` save: the unchanged replay's span minus the span with
     // them, never negative; 0 where the run is not replayed.
     std::int64_t savingOf(FixSet fixes) const;
-    // True when `fixes` cannot act for want of a rate (pinning, with no
-    // pinned rate known), as opposed to having nothing to act on.
+    // True when `fixes` cannot act for want of a rate (pinning or a
+    // prefetch, with no pinned rate known), as opposed to having nothing to act on.
     bool cannotApply(FixSet fixes) const
     {
-        return has(fixes, Fix::PinHostMemory) && (m_rates.pinnedH2DGBps <= 0 || m_rates.pinnedD2HGBps <= 0);
+        return (has(fixes, Fix::PinHostMemory) && (m_rates.pinnedH2DGBps <= 0 || m_rates.pinnedD2HGBps <= 0))
+               || (has(fixes, Fix::PrefetchManaged) && m_rates.pinnedH2DGBps <= 0);
     }
     // Records the fixes the findings ask for and replays them all at once.
     void setAllFixes(FixSet fixes);

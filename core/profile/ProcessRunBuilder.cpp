@@ -303,12 +303,34 @@ int ProcessRunBuilder::unifiedMemoryLane(std::uint32_t deviceId)
     return lane;
 }
 
+namespace {
+
+// A migration's name says why it moved ("HtoD migration (fault)"): the
+// managed-migration finding counts the ones faults caused, directly or by
+// the driver's prefetching around them (analysis/DemandMigrations.h). CUPTI
+// 13 on an H200 gives a program's own cudaMemPrefetchAsync the cause
+// "user": it is named "requested", and the driver's speculative prefetch
+// "driver prefetch".
+std::string migrationCauseWords(std::uint32_t cause)
+{
+    switch (cause) {
+    case kUmCauseUser: return " (requested)";
+    case kUmCauseCoherence: return " (fault)";
+    case kUmCausePrefetch: return " (driver prefetch)";
+    case kUmCauseEviction: return " (eviction)";
+    case kUmCauseAccessCounters: return " (access counters)";
+    default: return {};
+    }
+}
+
+} // namespace
+
 void ProcessRunBuilder::addUnifiedMemory(const UnifiedMemoryRecord& r)
 {
-    const char* name = nullptr;
+    std::string name;
     switch (r.counter) {
-    case kUmBytesHtoD: name = "HtoD migration"; break;
-    case kUmBytesDtoH: name = "DtoH migration"; break;
+    case kUmBytesHtoD: name = "HtoD migration" + migrationCauseWords(r.cause); break;
+    case kUmBytesDtoH: name = "DtoH migration" + migrationCauseWords(r.cause); break;
     case kUmCpuPageFault: name = "CPU page fault"; break;
     case kUmGpuPageFault: name = "GPU page faults"; break;
     case kUmThrashing: name = "thrashing"; break;

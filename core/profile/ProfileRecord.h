@@ -280,6 +280,18 @@ enum UnifiedMemoryCounter : std::uint32_t {
     kUmThrottling = 6,     // the driver held a processor back to stop thrashing
 };
 
+// CUpti_ActivityUnifiedMemoryMigrationCause values: why a migration moved
+// pages. A migration on a fault is what prefetching saves (the
+// managed-migration finding); one the program asked for is its fix at work.
+enum UnifiedMemoryCause : std::uint32_t {
+    kUmCauseUnknown = 0,
+    kUmCauseUser = 1,           // the program asked for it (cudaMemPrefetchAsync, as CUPTI 13 reports it)
+    kUmCauseCoherence = 2,      // on a fault, to keep the pages coherent
+    kUmCausePrefetch = 3,       // the driver's prefetching (around faults)
+    kUmCauseEviction = 4,       // a GPU out of memory evicted them
+    kUmCauseAccessCounters = 5, // the driver's access counters moved them
+};
+
 // One unified-memory counter record, on CUPTI's clock. `deviceId` is the
 // GPU it concerns (the destination of a migration to a GPU, the source of a
 // migration to the host, the faulting GPU); CPU page faults name none
@@ -292,6 +304,8 @@ struct UnifiedMemoryRecord {
     std::uint64_t address = 0; // virtual address of the first page
     std::uint32_t counter = 0; // UnifiedMemoryCounter
     std::uint32_t deviceId = 0;
+    std::uint32_t cause = kUmCauseUnknown; // migrations only: UnifiedMemoryCause
+    std::uint32_t reserved = 0;
 };
 
 inline constexpr std::uint32_t kUmNoDevice = UINT32_MAX;

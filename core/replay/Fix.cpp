@@ -16,6 +16,7 @@ const char* toString(Fix fix)
     case Fix::NonBlockingStreams: return "non-blocking streams";
     case Fix::StreamPerChunk: return "a stream per chunk";
     case Fix::HoistAllocations: return "allocations out of the loop";
+    case Fix::PrefetchManaged: return "prefetch managed memory";
     }
     return "?";
 }

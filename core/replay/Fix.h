@@ -17,8 +17,9 @@ enum class Fix : std::uint32_t {
     NonBlockingStreams = 1u << 3, // legacy default stream -> a non-blocking stream: no implicit barriers
     StreamPerChunk = 1u << 4,     // one stream -> N streams, chunk k on stream k mod N
     HoistAllocations = 1u << 5,   // allocations and frees in the loop done once, before it
+    PrefetchManaged = 1u << 6,    // managed memory a kernel faulted in is prefetched in bulk before it, on its stream
 };
-inline constexpr int kFixCount = 6;
+inline constexpr int kFixCount = 7;
 using FixSet = std::uint32_t;
 
 constexpr FixSet fixBit(Fix f)

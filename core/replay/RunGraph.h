@@ -48,6 +48,18 @@ struct GraphNode {
     bool removed = false;             // a fix took it out (its edges stay; it takes no time)
     bool async = false;               // a Launch/SyncCopy call named ...Async
     std::uint32_t call = UINT32_MAX;  // GPU node: the host node that enqueued it; host node: its GPU node
+    // A kernel that faulted on managed memory: its time under fault handling
+    // and on-demand migrations, and the bytes they moved to its GPU
+    // (analysis/DemandMigrations.h; 0 elsewhere). Fix::PrefetchManaged
+    // takes the stall out and moves the bytes in bulk before it.
+    std::int64_t faultStallNs = 0;
+    std::uint64_t faultBytes = 0;
+    // The same bytes where the host reads them back after (it faulted pages
+    // back): the fix prefetches them to the host after the kernel.
+    std::uint64_t faultBytesBack = 0;
+    // A fix added it (a prefetch): `op` is the op it was added for, and
+    // kind, bytes and memory are its own.
+    bool added = false;
 };
 
 enum class EdgeKind : std::uint8_t {

@@ -7,11 +7,14 @@
 #include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
+#include "style/DisplayText.h"
 #include "timeline/TimelinePlot.h"
 #include "window/MainWindow.h"
 #include "window/WhatIfController.h"
 
+#include "analysis/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
+#include "document/TimeFrame.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
 #include "formats/TraceJson.h"
@@ -539,6 +542,117 @@ private slots:
         window.document()->clear();
         QVERIFY(!view->whatIf().isValid());
         QCOMPARE(timeline->ghostRun(), -1);
+    }
+    // A PyTorch loop profiled as steps (tests/data/profiled/regions): the
+    // window opens on the whole run and frames the judged span once the
+    // cache has judged it; the summary says what was judged and each step's
+    // judgement in core's words; a step picked in the regions band shows
+    // its own findings (judged on the cache's worker), and the link above
+    // the list goes back to the judged span.
+    void pickedRegionShowsItsOwnFindings()
+    {
+        const TraceLoadResult loaded =
+            loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/profiled/regions/torch_steps.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        const auto& runs = loaded.trace->runs;
+        const int index = static_cast<int>(std::max_element(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+                                               return a.regions.size() < b.regions.size();
+                                           }) - runs.begin());
+        const Run& run = runs[static_cast<std::size_t>(index)];
+        const RunAnalysis expected = analyzeRun(run, loaded.trace->sweeps, nullptr);
+        QCOMPARE(expected.regions.size(), std::size_t(1));
+        const RegionJudgement& steps = expected.regions.front();
+
+        MainWindow window;
+        window.setInteractive(false);
+        ViewState* view = window.viewState();
+        window.document()->setTrace(*loaded.trace, "torch_steps.json");
+        // Not judged yet (that is the worker's): the whole run shows.
+        QVERIFY(view->visibleStartNs() <= 0 && view->visibleEndNs() >= window.document()->endNs());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
+        const AnalysisCache* cache = AnalysisCache::of(window.document());
+        const AxisSpan opening = TimeFrame(*window.document()).openingView(*cache);
+        QVERIFY(!opening.isEmpty());
+        // Framed (moved inside the extent where its margin runs past the end).
+        const AxisSpan judged = TimeFrame(*window.document()).judgedSpan(index, *cache);
+        QVERIFY(view->visibleStartNs() <= judged.startNs && view->visibleEndNs() >= judged.endNs);
+        QCOMPARE(view->visibleEndNs() - view->visibleStartNs(), opening.endNs - opening.startNs);
+        QVERIFY(opening.endNs - opening.startNs < window.document()->endNs() / 2);
+
+        const QString text = window.summaryPanel()->summaryText();
+        QVERIFY2(text.contains(QString::fromStdString(judgedSentence(run, expected))), qPrintable(text));
+        for (const WordsLine& line : regionJudgementWords(run, steps))
+            QVERIFY2(text.contains(QString::fromStdString(line.text)), qPrintable(QString::fromStdString(line.text)));
+        FindingsView* findings = window.summaryPanel()->findingsView();
+        QVERIFY2(findings->scopeText().startsWith("Findings over each run's judged span"),
+                 qPrintable(findings->scopeText()));
+        if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            window.resize(1500, 950);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-judged.png"));
+        }
+        QTreeWidget* tree = findings->tree();
+
+        // The slowest step, picked: judged alone, as core judges each step.
+        const std::uint32_t slowest = steps.slowestRegion;
+        const QString name = QString::fromStdString(run.regions[slowest].name);
+        view->setSelectedRegion({index, static_cast<int>(slowest)});
+        QCOMPARE(findings->shownRegion(), (RegionRef{index, static_cast<int>(slowest)}));
+        QVERIFY2(findings->scopeText().contains("analysing"), qPrintable(findings->scopeText()));
+        QTRY_VERIFY_WITH_TIMEOUT(!findings->scopeText().contains("analysing"), kTimeoutMs);
+        QVERIFY2(findings->scopeText().startsWith("Findings of " + name + " alone"), qPrintable(findings->scopeText()));
+        const RunAnalysis one = judgeRegionInstance(run, expected.rates, slowest, regionSpan(run, slowest));
+        QCOMPARE(spanNs(one.judged.span.beginNs, one.judged.span.endNs), steps.slowestNs);
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QTreeWidgetItem* stepItem = tree->topLevelItem(0);
+        QVERIFY2(stepItem->text(SummaryPanel::FindingKindColumn).startsWith(name + " in "),
+                 qPrintable(stepItem->text(SummaryPanel::FindingKindColumn)));
+        QCOMPARE(stepItem->childCount(), static_cast<int>(one.findings.findings.size()));
+        QVERIFY(!one.findings.findings.empty());
+        for (int i = 0; i < stepItem->childCount(); ++i) {
+            const Finding& f = one.findings.findings[static_cast<std::size_t>(i)];
+            QCOMPARE(stepItem->child(i)->text(SummaryPanel::FindingKindColumn), QString::fromLatin1(toString(f.kind)));
+            QCOMPARE(stepItem->child(i)->text(SummaryPanel::FindingCauseColumn), QString::fromStdString(f.cause));
+        }
+        QVERIFY(window.summaryPanel()->summaryText().contains("Findings of " + name + " in "));
+        // A finding of the step outlines the step's ops, and draws no ghost
+        // (the replay is of the judged span).
+        const auto withOps = std::find_if(one.findings.findings.begin(), one.findings.findings.end(),
+                                          [](const Finding& f) { return !f.ops.empty(); });
+        QVERIFY(withOps != one.findings.findings.end());
+        tree->setCurrentItem(stepItem->child(static_cast<int>(withOps - one.findings.findings.begin())));
+        QVERIFY(!view->highlight().empty());
+        const RunTimeline& timeline = window.document()->run(index);
+        for (const OpRef& ref : view->highlight()) {
+            const Op& op = timeline.laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
+            QVERIFY(op.startNs >= one.judged.span.beginNs && op.startNs <= one.judged.span.endNs);
+        }
+        QVERIFY(!view->whatIf().isValid());
+        if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            window.resize(1500, 950);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-region-findings.png"));
+        }
+
+        // Back, by the link: the band's pick is put down, the judged span's
+        // findings are listed again.
+        auto* scope = findings->findChild<QLabel*>("findingsScope");
+        QVERIFY(scope);
+        emit scope->linkActivated(QStringLiteral("judged"));
+        QVERIFY(!view->selectedRegion().isValid());
+        QCOMPARE(findings->shownRegion(), RegionRef{});
+        QVERIFY(view->highlight().empty());
+        QCOMPARE(tree->topLevelItemCount(), static_cast<int>(runs.size()));
+        QTreeWidgetItem* runItem = tree->topLevelItem(index);
+        QCOMPARE(runItem->text(SummaryPanel::FindingKindColumn), displayText(run.name));
+        QCOMPARE(runItem->childCount(), static_cast<int>(expected.findings.findings.size()));
+        // And by Escape's way (the pick cleared), from another step.
+        view->setSelectedRegion({index, static_cast<int>(steps.medianRegion)});
+        QCOMPARE(findings->shownRegion().index, static_cast<int>(steps.medianRegion));
+        view->setSelectedRegion({});
+        QCOMPARE(findings->shownRegion(), RegionRef{});
     }
 };
 

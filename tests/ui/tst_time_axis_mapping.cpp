@@ -4,12 +4,18 @@
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 
+#include "models/AnalysisCache.h"
+
+#include "analysis/JudgedSpan.h"
+#include "formats/TraceJson.h"
 #include "lessons/Lesson.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <limits>
 
+using ovs::ui::AnalysisCache;
 using ovs::ui::AxisSpan;
 using ovs::ui::FramePolicy;
 using ovs::ui::TimeAxisMapping;
@@ -165,8 +171,10 @@ private slots:
         QCOMPARE(frame.runAxis(0).toAxis(1'000), qint64(4'000));
     }
 
-    // The opening view: the union of the runs' depth-0 regions, framed;
-    // runs without regions do not widen it; none at all: empty (show all).
+    // The opening view: the runs' judged spans (here their depth-0
+    // regions) together, framed; runs without regions do not widen it; none
+    // at all: empty (show all). The judged span is the run's analysis, from
+    // the cache's worker: until it is in, nothing narrows the view.
     void openingView_data()
     {
         QTest::addColumn<bool>("withRegions");
@@ -186,11 +194,54 @@ private slots:
         trace.runs = {runWith(0, 1'000'000, 1'000'000),
                       withRegions ? runWith(0, 1'000'000, 1'000'000, {{600'000, 700'000}, {700'000, 800'000}})
                                   : runWith(0, 1'000'000, 1'000'000)};
+        AnalysisCache* cache = AnalysisCache::of(&document);
         document.setTrace(trace, QString());
         const TimeFrame frame(document);
-        QCOMPARE(frame.openingView(), (AxisSpan{expectedStart, expectedEnd}));
-        QCOMPARE(frame.judgedSpan(1).isEmpty(), !withRegions);
-        QVERIFY(frame.judgedSpan(0).isEmpty());
+        QVERIFY(frame.openingView(*cache).isEmpty());
+        QVERIFY(frame.judgedSpan(1, *cache).isEmpty());
+        for (int run = 0; run < document.runCount(); ++run)
+            QVERIFY(!cache->analysis(run)); // asked for: judged on the worker, delivered to this thread
+        QVERIFY(frame.openingView(*cache).isEmpty());
+        cache->finishPending();
+        QCOMPARE(frame.openingView(*cache), (AxisSpan{expectedStart, expectedEnd}));
+        QCOMPARE(frame.judgedSpan(1, *cache).isEmpty(), !withRegions);
+        QVERIFY(frame.judgedSpan(0, *cache).isEmpty());
+    }
+
+    // Stored profiles with regions (PyTorch profiler steps, NVTX ranges):
+    // the frame is the whole run until the cache has judged it, then core's
+    // judged span, at the run's place on the axis.
+    void judgedSpanOfAStoredTrace_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("torch profiler steps") << QStringLiteral("torch_steps.json");
+        QTest::newRow("NVTX ranges") << QStringLiteral("sync_in_loop_nvtx.json");
+    }
+    void judgedSpanOfAStoredTrace()
+    {
+        QFETCH(QString, file);
+        const ovs::TraceLoadResult loaded =
+            ovs::loadTrace((QStringLiteral(OVERLAPSCOPE_SOURCE_DIR "/tests/data/profiled/regions/") + file).toStdString());
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        // The run the profile's regions are in (a trace of several processes
+        // has others).
+        const auto& runs = loaded.trace->runs;
+        const int run = static_cast<int>(std::max_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+                                             return a.regions.size() < b.regions.size();
+                                         }) - runs.begin());
+        const ovs::JudgedSpan expected = ovs::judgedSpan(runs[static_cast<std::size_t>(run)]);
+        QVERIFY(!expected.wholeRun());
+        TraceDocument document;
+        AnalysisCache* cache = AnalysisCache::of(&document);
+        document.setTrace(*loaded.trace, file);
+        const TimeFrame frame(document);
+        QVERIFY(frame.judgedSpan(run, *cache).isEmpty());
+        cache->analysis(run);
+        QVERIFY(frame.judgedSpan(run, *cache).isEmpty());
+        cache->finishPending();
+        QCOMPARE(frame.judgedSpan(run, *cache), frame.toAxis(run, expected.span.beginNs, expected.span.endNs));
+        if (runs.size() == 1)
+            QCOMPARE(frame.openingView(*cache), TimeFrame::frame(frame.judgedSpan(run, *cache), FramePolicy::Fit));
     }
 
     // A lesson is framed once: the focus in context, the overview on the
@@ -211,5 +262,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTimeAxisMapping)
+// An application: the analysis cache delivers through its event loop.
+QTEST_GUILESS_MAIN(TestTimeAxisMapping)
 #include "tst_time_axis_mapping.moc"

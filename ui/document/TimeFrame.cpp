@@ -1,9 +1,8 @@
 #include "document/TimeFrame.h"
 
-#include "analysis/JudgedSpan.h"
-
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "models/AnalysisCache.h"
 
 #include "base/Saturating.h"
 #include "lessons/Lesson.h"
@@ -74,31 +73,24 @@ AxisSpan TimeFrame::frame(const AxisSpan& span, FramePolicy policy)
     return {saturatingSub<std::int64_t>(span.startNs, margin), saturatingAdd<std::int64_t>(span.endNs, margin)};
 }
 
-AxisSpan TimeFrame::judgedSpan(int run) const
+AxisSpan TimeFrame::judgedSpan(int run, const AnalysisCache& cache) const
 {
     // Core decides what is judged (analysis/JudgedSpan.h: regions, else the
-    // steady state); a run judged whole (our pipelines, older traces) does not
-    // narrow the view. The document keeps ops by lane, so the run is put back
-    // together for it: a copy of its ops, once when a trace opens (the
-    // analysis cache's own judged span, on its worker, would spare it).
-    AxisSpan span;
-    if (run < 0 || run >= m_document.runCount())
-        return span;
-    const JudgedSpan judged = ovs::judgedSpan(m_document.run(run).toRun());
-    if (judged.wholeRun())
-        return span;
-    const RunAxis axis = runAxis(run);
-    unite(span, {axis.toAxis(judged.span.beginNs), axis.toAxis(judged.span.endNs)});
-    return span;
+    // steady state); a run judged whole does not narrow the view.
+    const auto analysed = cache.analysisIfReady(run);
+    if (!analysed || analysed->analysis.judged.wholeRun())
+        return {};
+    const Interval& judged = analysed->analysis.judged.span;
+    return toAxis(run, judged.beginNs, judged.endNs);
 }
 
-AxisSpan TimeFrame::openingView() const
+AxisSpan TimeFrame::openingView(const AnalysisCache& cache) const
 {
-    // Runs without regions (our pipelines' runs, older traces) do not widen
-    // it: the view opens on the work of those that have them.
+    // Runs without a narrower judged span (our pipelines' runs, older
+    // traces) do not widen it: the view opens on the work of those that have.
     AxisSpan judged;
     for (int run = 0; run < m_document.runCount(); ++run)
-        unite(judged, judgedSpan(run));
+        unite(judged, judgedSpan(run, cache));
     return judged.isEmpty() ? judged : frame(judged, FramePolicy::Fit);
 }
 

@@ -9,6 +9,7 @@ struct Region;
 
 namespace ovs::ui {
 
+class AnalysisCache;
 class TraceDocument;
 
 // A range of the shared time axis, in ns. Empty (end <= start): nothing to show.
@@ -55,13 +56,18 @@ public:
     // ViewState::kMinimumSpanNs of margin each side).
     static AxisSpan frame(const AxisSpan& span, FramePolicy policy);
 
-    // The span a run is judged over, on the axis: the union of its depth-0
-    // regions; empty where it has none.
-    AxisSpan judgedSpan(int run) const;
-    // What the window opens on: the runs' judged spans together, framed;
-    // empty when no run has regions (then the whole document is shown, as
-    // for our pipelines' runs). Setup stays one "show all" (0, Home) away.
-    AxisSpan openingView() const;
+    // The span a run is judged over (core's JudgedSpan, from the run's
+    // analysis in `cache`), on the axis; empty where the run is judged
+    // whole (our pipelines, older traces) and until its analysis is in: the
+    // cache judges on its worker, since putting a million-op run back
+    // together here would block the GUI thread. It asks for nothing.
+    AxisSpan judgedSpan(int run, const AnalysisCache& cache) const;
+    // What the window opens on: the judged spans of the runs analysed so
+    // far together, framed; empty when none narrows the view (then the
+    // whole document is shown). The window asks the cache for the runs'
+    // analyses and frames again as they arrive (AnalysisCache::analysed);
+    // setup stays one "show all" (0, Home) away.
+    AxisSpan openingView(const AnalysisCache& cache) const;
 
     // A lesson's focus (run index = document run), framed in context.
     AxisSpan lessonFocus(const ResolvedFocus& focus) const;

@@ -3,6 +3,8 @@
 #include "document/TraceDocument.h"
 #include "workers/BackgroundWorker.h"
 
+#include "analysis/JudgedSpan.h"
+#include "analysis/RegionJudgement.h"
 #include "analysis/WhatIf.h"
 
 #include <QCoreApplication>
@@ -176,6 +178,8 @@ void AnalysisCache::postAnalysis(int run, Slot& slot)
             slot.result = result;
             for (const FixSet fixes : slot.ghostsPending)
                 postWhatIf(run, fixes, result);
+            for (const std::uint32_t region : slot.regionsPending)
+                postRegion(run, region, result);
             emit analysed(run);
             if (m_analysing == 0)
                 emit idle();
@@ -219,6 +223,51 @@ void AnalysisCache::postWhatIf(int run, FixSet fixes, const std::shared_ptr<cons
             std::erase(slot.ghostsPending, fixes);
             slot.ghosts[fixes] = ghost;
             emit whatIfReady(run, fixes);
+        };
+    });
+}
+
+std::shared_ptr<const AnalysedRun> AnalysisCache::regionAnalysis(int run, int region)
+{
+    Slot* slot = currentSlot(run);
+    if (!slot || m_document->run(run).isLive() || region < 0
+        || static_cast<std::size_t>(region) >= m_document->run(run).run().regions.size())
+        return nullptr;
+    const auto index = static_cast<std::uint32_t>(region);
+    if (const auto found = slot->regions.find(index); found != slot->regions.end())
+        return found->second;
+    if (std::find(slot->regionsPending.begin(), slot->regionsPending.end(), index) != slot->regionsPending.end())
+        return nullptr;
+    slot->regionsPending.push_back(index);
+    if (slot->result)
+        postRegion(run, index, slot->result);
+    else if (!slot->pending)
+        postAnalysis(run, *slot); // the region follows the analysis, whose rates it is judged by
+    return nullptr;
+}
+
+void AnalysisCache::postRegion(int run, std::uint32_t region, const std::shared_ptr<const AnalysedRun>& analysed)
+{
+    const int generation = m_generation;
+    m_worker->post([this, run, region, generation, analysed]() -> BackgroundWorker::Delivery {
+        // A slice and its analysis: what the region holds, never the whole
+        // run again, and never on the GUI thread.
+        const Run& whole = *analysed->run;
+        auto judged = std::make_shared<AnalysedRun>();
+        Run slice;
+        judged->analysis =
+            judgeRegionInstance(whole, analysed->analysis.rates, region, regionSpan(whole, region), &slice);
+        judged->run = std::make_shared<const Run>(std::move(slice));
+        std::shared_ptr<const AnalysedRun> result = std::move(judged);
+        return [this, run, region, generation, analysed, result] {
+            if (generation != m_generation || static_cast<std::size_t>(run) >= m_slots.size())
+                return;
+            Slot& slot = m_slots[static_cast<std::size_t>(run)];
+            if (slot.result != analysed)
+                return; // the run changed since
+            std::erase(slot.regionsPending, region);
+            slot.regions[region] = result;
+            emit regionAnalysed(run, static_cast<int>(region));
         };
     });
 }

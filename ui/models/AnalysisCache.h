@@ -8,6 +8,7 @@
 #include <QObject>
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <vector>
@@ -29,7 +30,8 @@ class TraceDocument;
 // so the cache hears of a new document first. A run is analysed when first
 // asked for, again only once its ops or status change; new sweeps (rates)
 // or a new document drop everything. What-if runs (core's whatIfRun) are
-// computed on request, per run and fix set, on the same worker.
+// computed on request, per run and fix set, on the same worker, and so is
+// the judgement of one region (a step picked in the regions band).
 class AnalysisCache : public QObject {
     Q_OBJECT
 
@@ -52,6 +54,13 @@ public:
     // replay uses) unless it is here or on its way; whatIfReady follows.
     void requestWhatIf(int run, FixSet fixes);
 
+    // One region of a finished run judged on its own, as core judges each
+    // instance of a repeated region (judgeRegionInstance): the instance a
+    // user picked in the regions band. Its `run` is the slice judged, which
+    // the findings' op indices point into. Null until it is in (it is then
+    // asked for, once, after the run's analysis: regionAnalysed follows).
+    std::shared_ptr<const AnalysedRun> regionAnalysis(int run, int region);
+
     // Blocks until every job posted so far, and any it leads to, has run,
     // and delivers the results. For the headless export and tests: the
     // window never calls it.
@@ -63,6 +72,7 @@ signals:
     // Every analysis asked for so far is in.
     void idle();
     void whatIfReady(int run, quint32 fixes);
+    void regionAnalysed(int run, int region);
     // Everything was dropped (a new document, new sweeps).
     void invalidated();
 
@@ -74,6 +84,8 @@ private:
         std::shared_ptr<const AnalysedRun> result;
         std::map<FixSet, std::shared_ptr<const WhatIfGhost>> ghosts;
         std::vector<FixSet> ghostsPending; // asked for, posted or waiting for the analysis
+        std::map<std::uint32_t, std::shared_ptr<const AnalysedRun>> regions;
+        std::vector<std::uint32_t> regionsPending; // as ghostsPending
     };
 
     explicit AnalysisCache(TraceDocument* document);
@@ -82,6 +94,7 @@ private:
     Slot* currentSlot(int run);
     void postAnalysis(int run, Slot& slot);
     void postWhatIf(int run, FixSet fixes, const std::shared_ptr<const AnalysedRun>& analysed);
+    void postRegion(int run, std::uint32_t region, const std::shared_ptr<const AnalysedRun>& analysed);
 
     TraceDocument* m_document;
     std::vector<Slot> m_slots;

@@ -5,6 +5,8 @@
 #include "style/DisplayText.h"
 #include "style/TimeFormat.h"
 
+#include "base/Saturating.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTextDocument>
@@ -24,15 +26,19 @@ QString costText(const Finding& f)
 
 // Whether the replay can show this finding's fix: its cost is what the
 // replay with the fix saves (a fix the replay could not apply leaves the
-// cost an estimate, and a ghost that would only repeat the run).
-bool hasGhost(const AnalysedRun& a, const Finding& f)
+// cost an estimate, and a ghost that would only repeat the run). A region's
+// own findings have none: the ghost replays the run's judged span, and
+// would not show what the region's costs say.
+bool hasGhost(const AnalysedRun& a, const Finding& f, bool region)
 {
-    return f.fixes != 0 && a.analysis.findings.whatIf.replayed && f.costSource == CostSource::Replay;
+    return !region && f.fixes != 0 && a.analysis.findings.whatIf.replayed && f.costSource == CostSource::Replay;
 }
 
 // Why a finding has no ghost, in the words of its cost.
-QString noGhostReason(const AnalysedRun& a, const Finding& f)
+QString noGhostReason(const AnalysedRun& a, const Finding& f, bool region)
 {
+    if (region && f.fixes != 0 && a.analysis.findings.whatIf.replayed && f.costSource == CostSource::Replay)
+        return QObject::tr("the ghost replays the judged span: back to it to see the fix drawn");
     if (f.fixes == 0)
         return QObject::tr("no replayable fix: cost is an estimate");
     if (!a.analysis.findings.whatIf.replayed)
@@ -44,9 +50,21 @@ QString noGhostReason(const AnalysedRun& a, const Finding& f)
 } // namespace
 
 FindingsView::FindingsView(TraceDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_cache(AnalysisCache::of(document)), m_tree(new QTreeWidget),
-      m_detail(new QLabel)
+    : QWidget(parent), m_document(document), m_cache(AnalysisCache::of(document)), m_scope(new QLabel),
+      m_tree(new QTreeWidget), m_detail(new QLabel)
 {
+    m_scope->setObjectName(QStringLiteral("findingsScope"));
+    m_scope->setWordWrap(true);
+    m_scope->setTextFormat(Qt::RichText);
+    m_scope->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_scope->hide();
+    connect(m_scope, &QLabel::linkActivated, this, [this] {
+        // Through the view where there is one, so the band puts its pick down too.
+        if (m_view)
+            m_view->setSelectedRegion({});
+        else
+            showRegion(-1, -1);
+    });
     m_tree->setObjectName(QStringLiteral("findings"));
     m_tree->setColumnCount(ColumnCount);
     m_tree->setHeaderLabels({tr("Finding"), tr("Cost"), tr("Ops"), tr("Cause"), tr("Fix")});
@@ -67,13 +85,19 @@ FindingsView::FindingsView(TraceDocument* document, QWidget* parent)
     m_detail->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_scope);
     layout->addWidget(m_tree, 1);
     layout->addWidget(m_detail);
 
     if (m_cache) {
         connect(m_cache, &AnalysisCache::invalidated, this, [this] {
+            m_region = {}; // of the document or the rates that were replaced
             m_listed = false;
             refresh();
+        });
+        connect(m_cache, &AnalysisCache::regionAnalysed, this, [this](int run, int region) {
+            if (RegionRef{run, region} == m_region)
+                refresh();
         });
         connect(m_cache, &AnalysisCache::analysed, this, &FindingsView::refresh);
         connect(m_cache, &AnalysisCache::whatIfReady, this, &FindingsView::updateDetail);
@@ -87,10 +111,18 @@ void FindingsView::refresh()
 {
     std::vector<std::shared_ptr<const AnalysedRun>> shown;
     const int runs = m_document ? m_document->runCount() : 0;
-    for (int i = 0; i < runs; ++i)
-        shown.push_back(m_cache->analysis(i));
-    if (m_listed && shown == m_shown)
+    if (m_region.isValid() && m_region.run >= runs)
+        m_region = {};
+    for (int i = 0; i < runs; ++i) {
+        if (!m_region.isValid())
+            shown.push_back(m_cache->analysis(i));
+        else
+            shown.push_back(i == m_region.run ? m_cache->regionAnalysis(i, m_region.index) : nullptr);
+    }
+    if (m_listed && shown == m_shown) {
+        updateScope(); // a run's analysis in changes what the line says
         return;
+    }
     m_shown = std::move(shown);
     m_listed = true;
     rebuild();
@@ -106,7 +138,12 @@ void FindingsView::rebuild()
             continue;
         const std::vector<Finding>& findings = a->analysis.findings.findings;
         auto* runItem = new QTreeWidgetItem(m_tree);
-        runItem->setText(KindColumn, displayText(m_document->run(i).run().name));
+        const Run& run = m_document->run(i).run();
+        if (m_region.isValid())
+            runItem->setText(KindColumn, tr("%1 in %2").arg(
+                displayText(run.regions[static_cast<std::size_t>(m_region.index)].name), displayText(run.name)));
+        else
+            runItem->setText(KindColumn, displayText(run.name));
         runItem->setData(KindColumn, Qt::UserRole, i);
         runItem->setData(KindColumn, Qt::UserRole + 1, -1);
         runItem->setText(CauseColumn, findings.empty()        ? tr("no findings")
@@ -123,7 +160,7 @@ void FindingsView::rebuild()
             item->setToolTip(CostColumn, finding.costSource == CostSource::Replay
                                              ? tr("replayed: the run with \u201c%1\u201d against the run as it was")
                                                    .arg(QString::fromStdString(describeFixes(finding.fixes)))
-                                             : tr("estimated: %1").arg(noGhostReason(*a, finding)));
+                                             : tr("estimated: %1").arg(noGhostReason(*a, finding, false)));
             item->setTextAlignment(CostColumn, Qt::AlignRight | Qt::AlignVCenter);
             item->setText(OpsColumn, QString::number(finding.opCount));
             item->setTextAlignment(OpsColumn, Qt::AlignRight | Qt::AlignVCenter);
@@ -144,6 +181,7 @@ void FindingsView::rebuild()
     m_tree->setColumnWidth(CauseColumn, 520);
     m_tree->setVisible(m_tree->topLevelItemCount() > 0);
     m_detail->hide();
+    updateScope();
     // The outline of a finding that was just listed away goes with it; an
     // outline someone else drew (a lesson's focus) stays.
     if (std::exchange(m_outlining, false)) {
@@ -180,7 +218,7 @@ void FindingsView::onChosen()
     m_outlining = true;
     updateDetail();
     emit findingSelected(run, refs);
-    if (hasGhost(*a, finding)) {
+    if (hasGhost(*a, finding, m_region.isValid())) {
         m_cache->requestWhatIf(run, finding.fixes);
         emit whatIfChosen(run, finding.fixes);
     } else {
@@ -208,8 +246,8 @@ void FindingsView::updateDetail()
                   .arg(QString::fromStdString(finding.cause).toHtmlEscaped(),
                        QString::fromStdString(finding.fix).toHtmlEscaped());
     QString whatIf;
-    if (!hasGhost(*a, finding)) {
-        whatIf = tr("none: %1").arg(noGhostReason(*a, finding));
+    if (!hasGhost(*a, finding, m_region.isValid())) {
+        whatIf = tr("none: %1").arg(noGhostReason(*a, finding, m_region.isValid()));
     } else if (const auto ghost = m_cache->whatIf(run, finding.fixes)) {
         whatIf = ghost->run ? tr("%1, drawn under the run").arg(QString::fromStdString(describeFixes(finding.fixes)))
                             : tr("none: %1").arg(QString::fromStdString(ghost->why));
@@ -236,7 +274,12 @@ QStringList FindingsView::textLines() const
     for (std::size_t i = 0; i < m_shown.size(); ++i) {
         if (!m_shown[i] || m_shown[i]->analysis.findings.findings.empty())
             continue;
-        lines << tr("Findings of %1:").arg(displayText(m_document->run(static_cast<int>(i)).run().name));
+        const Run& run = m_document->run(static_cast<int>(i)).run();
+        lines << (m_region.isValid()
+                      ? tr("Findings of %1 in %2:")
+                            .arg(displayText(run.regions[static_cast<std::size_t>(m_region.index)].name),
+                                 displayText(run.name))
+                      : tr("Findings of %1:").arg(displayText(run.name)));
         for (const Finding& f : m_shown[i]->analysis.findings.findings)
             lines << QStringLiteral("  %1\t%2\t%3 ops\t%4\tFix: %5")
                          .arg(QString::fromLatin1(toString(f.kind)), costText(f))
@@ -244,6 +287,69 @@ QStringList FindingsView::textLines() const
                          .arg(QString::fromStdString(f.cause), QString::fromStdString(f.fix));
     }
     return lines;
+}
+
+void FindingsView::showRegion(int run, int region)
+{
+    RegionRef wanted{run, region};
+    if (!m_document || run < 0 || run >= m_document->runCount() || region < 0
+        || static_cast<std::size_t>(region) >= m_document->run(run).run().regions.size()
+        || m_document->run(run).isLive())
+        wanted = {};
+    if (wanted == m_region)
+        return;
+    m_region = wanted;
+    m_listed = false;
+    refresh();
+}
+
+void FindingsView::followRegions(ViewState* view)
+{
+    m_view = view;
+    if (view) {
+        connect(view, &ViewState::regionSelected, this, &FindingsView::showRegion);
+        showRegion(view->selectedRegion().run, view->selectedRegion().index);
+    }
+}
+
+bool FindingsView::regionPending() const
+{
+    return m_region.isValid()
+           && (static_cast<std::size_t>(m_region.run) >= m_shown.size() || !m_shown[static_cast<std::size_t>(m_region.run)]);
+}
+
+void FindingsView::updateScope()
+{
+    const QString back = tr("<a href=\"judged\">back to the judged span</a>");
+    if (m_region.isValid()) {
+        const Run& run = m_document->run(m_region.run).run();
+        const QString name = displayText(run.regions[static_cast<std::size_t>(m_region.index)].name).toHtmlEscaped();
+        const AnalysedRun* a = m_shown[static_cast<std::size_t>(m_region.run)].get();
+        const QString what =
+            a ? TimeFormat::duration(static_cast<double>(spanNs(a->analysis.judged.span.beginNs, a->analysis.judged.span.endNs)))
+              : tr("analysing\u2026");
+        m_scope->setText(tr("Findings of <b>%1</b> alone (%2, %3) \u2014 %4 (or Esc on the timeline)")
+                             .arg(name, displayText(run.name).toHtmlEscaped(), what, back));
+        m_scope->show();
+        return;
+    }
+    // Only where something narrower than the run was judged: our pipelines'
+    // runs are judged whole, and the line would say nothing.
+    bool narrowed = false;
+    for (const auto& a : m_shown)
+        narrowed = narrowed || (a && (!a->analysis.judged.wholeRun() || !a->analysis.regions.empty()));
+    m_scope->setText(tr("Findings over each run's judged span (the summary's \u201cJudged\u201d line says which); "
+                        "click a region in the band above the lanes for its findings alone"));
+    m_scope->setVisible(narrowed);
+}
+
+QString FindingsView::scopeText() const
+{
+    if (m_scope->isHidden())
+        return {};
+    QTextDocument text;
+    text.setHtml(m_scope->text());
+    return text.toPlainText();
 }
 
 } // namespace ovs::ui

@@ -25,6 +25,11 @@ class TraceDocument;
 // run, a child row per finding. Choosing one selects and highlights its ops
 // on the timeline and asks for its what-if ghost; the details under the
 // list say what was chosen, and why a finding has no ghost.
+//
+// Its scope is each run's judged span, or one region a user picked in the
+// regions band (showRegion: a step judged on its own, as core judges each
+// instance, on the cache's worker); the line above the list says which,
+// with a link back to the judged span.
 class FindingsView : public QWidget {
     Q_OBJECT
 
@@ -40,6 +45,16 @@ public:
     // indented tab-separated line each (kind, cost, ops, cause, fix).
     QStringList textLines() const;
 
+    // The findings of one region of a run alone (run, index in its
+    // Run::regions), or of each run's judged span again (-1, -1).
+    void showRegion(int run, int region);
+    RegionRef shownRegion() const { return m_region; }
+    // Follows the regions band: the region picked there is shown, and the
+    // link back to the judged span puts the pick down.
+    void followRegions(ViewState* view);
+    // The line above the list, as plain text (empty when hidden).
+    QString scopeText() const;
+
 signals:
     // The user picked a finding: the ops it concerns, as the timeline holds
     // them (the first kMaxFindingOps; empty when it names none), and the
@@ -54,11 +69,19 @@ private:
     void rebuild();
     void onChosen();
     void updateDetail();
+    void updateScope();
+    // The region is on show and its analysis not in yet.
+    bool regionPending() const;
 
     QPointer<TraceDocument> m_document;
     AnalysisCache* m_cache;
+    QPointer<ViewState> m_view;
+    QLabel* m_scope;
     QTreeWidget* m_tree;
     QLabel* m_detail;
+    // Invalid: each run's judged span; else the region whose findings show
+    // (m_shown then holds its analysis at its run, null elsewhere).
+    RegionRef m_region;
     // What the list shows, run by run: rebuilt only when one changes, so
     // live batches of another run keep the user's selection.
     std::vector<std::shared_ptr<const AnalysedRun>> m_shown;

@@ -8,6 +8,7 @@
 #include "style/TimeFormat.h"
 
 #include "analysis/HostShare.h"
+#include "analysis/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
 
 #include <QHeaderView>
@@ -206,10 +207,16 @@ void SummaryPanel::refresh()
         item->setText(HostShareColumn, analysis.hostShare);
         item->setToolTip(HostShareColumn, analysis.hostShareTip);
         severalDevices = severalDevices || run.deviceCount() > 1;
-        if (!analysis.diagnosis.isEmpty()) {
+        if (!analysis.diagnosis.isEmpty() || !analysis.judged.isEmpty()) {
             const QString name = displayText(run.name);
             m_diagnosisLines << name + QStringLiteral(": ") + analysis.diagnosis;
             diagnosisHtml << QStringLiteral("<b>%1</b>: %2").arg(name.toHtmlEscaped(), analysis.diagnosis.toHtmlEscaped());
+        }
+        for (const QString& line : analysis.judged) {
+            // Under the run's diagnosis, as `analyze` indents it.
+            m_diagnosisLines << QStringLiteral("  ") + line;
+            const qsizetype indent = line.size() - line.trimmed().size();
+            diagnosisHtml << QStringLiteral("&nbsp;").repeated(2 + 2 * indent) + line.trimmed().toHtmlEscaped();
         }
         if (!analysis.hostShareDiagnosis.isEmpty()) {
             const QString name = displayText(run.name);
@@ -356,6 +363,11 @@ SummaryPanel::Analysis SummaryPanel::format(const std::shared_ptr<const Analysed
         cached.boundTip = tr("only completed runs with GPU work have a bound");
     }
     cached.diagnosis = QString::fromStdString(a.diagnosis.sentence);
+    if (const std::string judged = judgedSentence(run, a); !judged.empty())
+        cached.judged << QString::fromStdString(judged);
+    for (const RegionJudgement& r : a.regions)
+        for (const WordsLine& line : regionJudgementWords(run, r))
+            cached.judged << QString(3 * line.depth, QLatin1Char(' ')) + QString::fromStdString(line.text);
     formatHostShare(*analysed, cached);
     return cached;
 }

@@ -27,7 +27,10 @@ class TraceDocument;
 // distance from the run's bound, whether the output verified; a line about
 // the device the figures come from; each finished run's findings
 // (FindingsView), which select and highlight their ops on the timeline and
-// show their what-if; and each run's one-sentence diagnosis. A run on
+// show their what-if; and each run's one-sentence diagnosis with what was
+// judged (the loop, not the setup) and, for repeated regions such as
+// profiler steps, the median and slowest instance and the findings common
+// to most of them (as `analyze` words them). A run on
 // several GPUs of one host also gets the host-share analysis (per-device
 // upload rates, together against the sum alone, the bound). All of it is
 // read from the document's AnalysisCache, which computes it off the GUI
@@ -85,6 +88,10 @@ private:
         QString hostShare;
         QString hostShareTip;
         QString hostShareDiagnosis;
+        // What was judged and each repeated region's judgement: core's
+        // lines (analysis/JudgementWords.h, as `analyze` prints them),
+        // indented three spaces a level.
+        QStringList judged;
     };
 
     void refresh();

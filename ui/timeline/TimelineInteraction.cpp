@@ -104,6 +104,12 @@ void TimelineInteraction::release(double x, bool moved, const RegionRef& region,
         return;
     }
     m_drag = Drag::None;
+    if (region.isValid() && region == m_view.selectedRegion()) {
+        // A second click puts the pick down: the findings go back to the
+        // judged span; the view stays where the user is looking.
+        m_view.setSelectedRegion({});
+        return;
+    }
     m_view.setSelectedRegion(region);
     if (!framed.isEmpty())
         m_view.setVisibleRange(framed.startNs, framed.endNs);

@@ -61,7 +61,8 @@ public:
     // Ends the gesture; `hit` is the op under the pointer, selected by a click.
     void release(double x, bool moved, const OpRef& hit);
     // Ends the gesture over a region of the regions band: a click selects
-    // it and shows `framed` (TimeFrame::region).
+    // it and shows `framed` (TimeFrame::region); a click on the region
+    // already picked puts it down (the view stays).
     void release(double x, bool moved, const RegionRef& region, const AxisSpan& framed);
     void cancel() { m_drag = Drag::None; }
     Drag drag() const { return m_drag; }

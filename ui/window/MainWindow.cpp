@@ -8,6 +8,7 @@
 #include "export/ExportCaps.h"
 #include "export/PlotExport.h"
 #include "export/TimelineExport.h"
+#include "models/AnalysisCache.h"
 #include "panels/ControlPanel.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
@@ -98,6 +99,8 @@ void MainWindow::buildLayout()
     m_timelineArea->setFrameShape(QFrame::NoFrame);
 
     m_summary = new SummaryPanel(m_document);
+    // A region picked in the band shows its own findings.
+    m_summary->findingsView()->followRegions(m_view);
     m_bandwidth = new BandwidthChart(m_document);
     m_rates = new OpRateChart(m_document);
     m_tabs = new QTabWidget;
@@ -362,6 +365,7 @@ void MainWindow::connectWorkers()
         fitTimelineHeight();
     });
     connect(m_document, &TraceDocument::modifiedChanged, this, [this] { updateTitle(); });
+    connect(AnalysisCache::of(m_document), &AnalysisCache::analysed, this, &MainWindow::followOpeningView);
 
     connect(m_summary, &SummaryPanel::findingSelected, this, &MainWindow::showFindingOps);
     connect(m_summary, &SummaryPanel::whatIfChosen, m_whatIf, &WhatIfController::choose);
@@ -493,19 +497,45 @@ void MainWindow::onTraceLoaded(const QString& path, Trace&& trace)
 
 void MainWindow::resetViewToDocument()
 {
+    m_openingShown.reset();
     m_view->setExtent(m_document->endNs());
     m_view->resetView();
 }
 
 void MainWindow::showOpeningView()
 {
-    // A profiled or imported run opens on its work; the setup before it is
-    // one "show all" (0, Home) away.
+    // A profiled or imported run opens on its work, the judged span; the
+    // setup before it is one "show all" (0, Home) away. The judged span is
+    // part of the run's analysis, which the cache computes on its worker:
+    // until it is in, the whole run shows, and the view follows it when it
+    // arrives (followOpeningView).
     m_view->setExtent(m_document->endNs());
-    if (const AxisSpan work = TimeFrame(*m_document).openingView(); !work.isEmpty())
+    AnalysisCache* cache = AnalysisCache::of(m_document);
+    for (int run = 0; run < m_document->runCount(); ++run)
+        cache->analysis(run);
+    frameOpeningView();
+}
+
+void MainWindow::frameOpeningView()
+{
+    if (const AxisSpan work = TimeFrame(*m_document).openingView(*AnalysisCache::of(m_document)); !work.isEmpty())
         m_view->setVisibleRange(work.startNs, work.endNs);
     else
         m_view->resetView();
+    m_openingShown = AxisSpan{m_view->visibleStartNs(), m_view->visibleEndNs()};
+}
+
+void MainWindow::followOpeningView()
+{
+    // Only while the view is still the one the window opened on: a user
+    // who zoomed or picked something in the meantime keeps what they chose.
+    if (!m_openingShown)
+        return;
+    if (*m_openingShown != AxisSpan{m_view->visibleStartNs(), m_view->visibleEndNs()}) {
+        m_openingShown.reset();
+        return;
+    }
+    frameOpeningView();
 }
 
 void MainWindow::fitTimelineHeight()

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "document/TimeFrame.h"
 #include "document/ViewState.h"
 
 #include <QMainWindow>
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -97,7 +99,12 @@ private:
     void updateTitle();
     void fitTimelineHeight();
     void resetViewToDocument();
+    // Opens on the runs' judged spans (asking for their analyses); until
+    // those are in, on everything.
     void showOpeningView();
+    void frameOpeningView();
+    // A run's analysis arrived: the opening view takes in its judged span.
+    void followOpeningView();
     // Before replacing the document: asks to save unsaved runs. Proceed: go
     // ahead now; Saving: `afterSave` runs once the save is written.
     enum class SaveFirst { Proceed, Saving, Cancelled };
@@ -131,6 +138,9 @@ private:
     WhatIfController* m_whatIf = nullptr;
     CompareController* m_compare = nullptr;
     QString m_lastMessage;
+    // The range the opening view set, while the view still shows it (the
+    // user has not moved it): the judged spans arriving reframe it.
+    std::optional<AxisSpan> m_openingShown;
     std::function<void()> m_afterSave;
     bool m_interactive = true;
     bool m_closeAfterCancel = false;

@@ -8,7 +8,7 @@ namespace ovs {
 
 namespace {
 
-std::string ms(std::int64_t ns)
+std::string msNumber(std::int64_t ns)
 {
     return formatted("%.3f", static_cast<double>(ns) / 1e6);
 }
@@ -21,10 +21,10 @@ std::string judgedSentence(const Run& run, const RunAnalysis& analysis)
     if (isPipelineRun(run))
         return {};
     if (j.wholeRun())
-        return "Judged: the timed region (" + ms(spanNs(j.span.beginNs, j.span.endNs)) + " ms)"
+        return "Judged: the timed region (" + msNumber(spanNs(j.span.beginNs, j.span.endNs)) + " ms)"
                + (j.whyWhole.empty() ? "" : ": " + printable(j.whyWhole)) + ".";
-    return "Judged: " + printable(j.label) + ", " + ms(spanNs(j.span.beginNs, j.span.endNs)) + " ms of the "
-           + ms(run.wallNs()) + " ms timed region" + (j.setupText.empty() ? "" : "; " + printable(j.setupText)) + ".";
+    return "Judged: " + printable(j.label) + ", " + msNumber(spanNs(j.span.beginNs, j.span.endNs)) + " ms of the "
+           + msNumber(run.wallNs()) + " ms timed region" + (j.setupText.empty() ? "" : "; " + printable(j.setupText)) + ".";
 }
 
 std::vector<WordsLine> regionJudgementWords(const Run& run, const RegionJudgement& r)
@@ -37,14 +37,14 @@ std::vector<WordsLine> regionJudgementWords(const Run& run, const RegionJudgemen
                             + (r.instancesFound > judged ? " (the first " + std::to_string(judged) + " of "
                                                                + std::to_string(r.instancesFound) + ")"
                                                          : std::string())
-                            + "; median " + ms(r.medianNs) + " ms, slowest " + slowest + " " + ms(r.slowestNs)
+                            + "; median " + msNumber(r.medianNs) + " ms, slowest " + slowest + " " + msNumber(r.slowestNs)
                             + " ms; bound in " + std::to_string(r.boundInstances) + " of " + std::to_string(judged)
                             + ": " + toString(r.bound)});
     for (const CommonFinding& c : r.common) {
         const bool replayed = c.costSource == CostSource::Replay;
         lines.push_back({1, "in " + std::to_string(c.instances) + " of " + std::to_string(judged) + ": "
                                 + findingWords(c.kind, c.alsoKinds) + ": " + (replayed ? "its fix saves" : "costs")
-                                + " " + ms(c.medianCostNs) + " ms each (median, " + (replayed ? "replay" : "estimate")
+                                + " " + msNumber(c.medianCostNs) + " ms each (median, " + (replayed ? "replay" : "estimate")
                                 + ")"});
         lines.push_back({2, printable(c.cause)});
         lines.push_back({2, "fix: " + printable(c.fix)});
@@ -52,7 +52,7 @@ std::vector<WordsLine> regionJudgementWords(const Run& run, const RegionJudgemen
     if (r.common.empty())
         lines.push_back({1, "no finding holds in most of them"});
     if (r.medianAllFixesSavingNs > 0)
-        lines.push_back({1, "every fix together saves " + ms(r.medianAllFixesSavingNs) + " ms each (median, replay)"});
+        lines.push_back({1, "every fix together saves " + msNumber(r.medianAllFixesSavingNs) + " ms each (median, replay)"});
     return lines;
 }
 

@@ -382,6 +382,14 @@ bool prefetchManaged(RunGraph& g, const FixRates& rates)
 RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, FixSet* applied)
 {
     RunGraph g = graph;
+    const FixSet done = applyFixesInPlace(g, fixes, rates);
+    if (applied)
+        *applied = done;
+    return g;
+}
+
+FixSet applyFixesInPlace(RunGraph& g, FixSet fixes, const FixRates& rates)
+{
     FixSet done = 0;
     const auto apply = [&](Fix f, bool changed) { done |= changed ? fixBit(f) : 0; };
     // Order matters where fixes meet: pinning first (an async copy of
@@ -403,9 +411,7 @@ RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, 
         apply(Fix::StreamPerChunk, streamPerChunk(g));
     if (has(fixes, Fix::RemoveHostSync))
         apply(Fix::RemoveHostSync, removeHostSync(g));
-    if (applied)
-        *applied = done;
-    return g;
+    return done;
 }
 
 } // namespace ovs

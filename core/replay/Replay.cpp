@@ -5,8 +5,7 @@
 
 #include <algorithm>
 #include <array>
-#include <queue>
-#include <tuple>
+#include <functional>
 
 namespace ovs {
 
@@ -49,60 +48,75 @@ private:
 
 } // namespace
 
-ReplayResult replayGraph(const RunGraph& g)
+ReplayResult replayGraph(const RunGraph& graph)
 {
-    ReplayResult r;
+    Replayer replayer;
+    replayer.replay(graph);
+    return std::move(replayer).result();
+}
+
+const ReplayResult& Replayer::replay(const RunGraph& g)
+{
+    ReplayResult& r = m_result;
+    r.ok = false; // the vectors keep their memory for this replay
+    r.why.clear();
+    r.spanBeginNs = r.spanEndNs = 0;
     const std::size_t points = g.nodes.size() * 2;
     // Outgoing edges per point, as offsets into one array (CSR).
-    std::vector<std::uint32_t> offset(points + 1, 0);
-    std::vector<int> pending(points, 0);
+    m_offset.assign(points + 1, 0);
+    m_pending.assign(points, 0);
     for (const GraphEdge& e : g.edges) {
-        ++offset[2 * e.from + (e.fromEnd ? 1 : 0) + 1];
-        ++pending[2 * e.to + (e.toEnd ? 1 : 0)];
+        ++m_offset[2 * e.from + (e.fromEnd ? 1 : 0) + 1];
+        ++m_pending[2 * e.to + (e.toEnd ? 1 : 0)];
     }
     for (std::size_t p = 0; p < points; ++p)
-        offset[p + 1] += offset[p];
-    std::vector<std::uint32_t> out(g.edges.size());
-    {
-        std::vector<std::uint32_t> fill(offset.begin(), offset.end() - 1);
-        for (std::uint32_t i = 0; i < g.edges.size(); ++i)
-            out[fill[2 * g.edges[i].from + (g.edges[i].fromEnd ? 1 : 0)]++] = i;
-    }
-    std::vector<std::int64_t> ready(points, INT64_MIN), time(points, 0);
+        m_offset[p + 1] += m_offset[p];
+    m_out.resize(g.edges.size());
+    m_fill.assign(m_offset.begin(), m_offset.end() - 1);
+    for (std::uint32_t i = 0; i < g.edges.size(); ++i)
+        m_out[m_fill[2 * g.edges[i].from + (g.edges[i].fromEnd ? 1 : 0)]++] = i;
+    m_ready.assign(points, INT64_MIN);
+    m_time.assign(points, 0);
     for (std::size_t n = 0; n < g.nodes.size(); ++n)
-        ++pending[2 * n + 1]; // every end waits for its own begin
-    using Entry = std::tuple<std::int64_t, std::int64_t, std::uint32_t>; // ready, measured begin (ties), point
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+        ++m_pending[2 * n + 1]; // every end waits for its own begin
+    m_queue.clear();
+    const auto push = [&](std::uint32_t p) {
+        m_queue.emplace_back(m_ready[p], g.nodes[p / 2].measuredBeginNs, p);
+        std::push_heap(m_queue.begin(), m_queue.end(), std::greater<>());
+    };
     for (std::uint32_t p = 0; p < points; ++p)
-        if (pending[p] == 0) {
-            ready[p] = g.nodes[p / 2].measuredBeginNs;
-            queue.emplace(ready[p], g.nodes[p / 2].measuredBeginNs, p);
+        if (m_pending[p] == 0) {
+            m_ready[p] = g.nodes[p / 2].measuredBeginNs;
+            push(p);
         }
     Engines engines(g);
     std::size_t done = 0;
     const auto release = [&](std::uint32_t p, std::int64_t t) {
-        ready[p] = std::max(ready[p], t);
-        if (--pending[p] == 0)
-            queue.emplace(ready[p], g.nodes[p / 2].measuredBeginNs, p);
+        m_ready[p] = std::max(m_ready[p], t);
+        if (--m_pending[p] == 0)
+            push(p);
     };
-    while (!queue.empty()) {
-        const auto [at, tie, p] = queue.top();
-        queue.pop();
+    while (!m_queue.empty()) {
+        std::pop_heap(m_queue.begin(), m_queue.end(), std::greater<>());
+        const auto [at, tie, p] = m_queue.back();
+        m_queue.pop_back();
         ++done;
         const GraphNode& node = g.nodes[p / 2];
         const bool begin = p % 2 == 0;
         const std::int64_t duration = node.removed ? 0 : node.durationNs;
-        time[p] = begin && node.gpu && !node.removed ? engines.book(node.engine, at, duration) : at;
+        m_time[p] = begin && node.gpu && !node.removed ? engines.book(node.engine, at, duration) : at;
         if (begin)
-            release(p + 1, saturatingAdd(time[p], duration));
-        for (std::uint32_t i = offset[p]; i < offset[p + 1]; ++i) {
-            const GraphEdge& e = g.edges[out[i]];
-            release(2 * e.to + (e.toEnd ? 1 : 0), saturatingAdd(time[p], e.lagNs));
+            release(p + 1, saturatingAdd(m_time[p], duration));
+        for (std::uint32_t i = m_offset[p]; i < m_offset[p + 1]; ++i) {
+            const GraphEdge& e = g.edges[m_out[i]];
+            release(2 * e.to + (e.toEnd ? 1 : 0), saturatingAdd(m_time[p], e.lagNs));
         }
     }
     if (done != points) {
         r.why = "the graph has a cycle (" + std::to_string(points - done) + " of " + std::to_string(points)
                 + " points never became ready): its inferred waits contradict each other";
+        r.beginNs.clear();
+        r.endNs.clear();
         return r;
     }
     r.ok = true;
@@ -111,8 +125,8 @@ ReplayResult replayGraph(const RunGraph& g)
     r.spanBeginNs = INT64_MAX;
     r.spanEndNs = INT64_MIN;
     for (std::size_t n = 0; n < g.nodes.size(); ++n) {
-        r.beginNs[n] = time[2 * n];
-        r.endNs[n] = time[2 * n + 1];
+        r.beginNs[n] = m_time[2 * n];
+        r.endNs[n] = m_time[2 * n + 1];
         if (g.nodes[n].gpu && !g.nodes[n].removed) {
             r.spanBeginNs = std::min(r.spanBeginNs, r.beginNs[n]);
             r.spanEndNs = std::max(r.spanEndNs, r.endNs[n]);

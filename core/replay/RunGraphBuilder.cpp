@@ -112,6 +112,8 @@ private:
     void addNodes()
     {
         std::map<int, std::vector<std::uint32_t>> hostByLane;
+        // At most one node per op: one allocation, not one per doubling.
+        m_g.nodes.reserve(m_run.ops.size());
         for (std::uint32_t i = 0; i < m_run.ops.size(); ++i) {
             const Op& op = m_run.ops[i];
             if (op.lane >= m_run.lanes.size())
@@ -153,6 +155,7 @@ private:
     {
         std::vector<std::uint32_t> newIndex(m_g.nodes.size(), UINT32_MAX);
         std::vector<GraphNode> kept;
+        kept.reserve(m_g.nodes.size());
         for (std::uint32_t i = 0; i < m_g.nodes.size(); ++i)
             if (!m_g.nodes[i].removed) {
                 newIndex[i] = static_cast<std::uint32_t>(kept.size());

@@ -275,6 +275,7 @@ private:
     void addLaunches()
     {
         std::unordered_map<std::uint32_t, std::uint32_t> callOf; // correlation -> host node
+        callOf.reserve(m_g.nodes.size() - m_gpu.size());
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
                 if (const Op& op = m_run.ops[m_g.nodes[n].op]; op.correlation != 0)

@@ -10,7 +10,7 @@
 #include "analysis/TransferRates.h"
 #include "replay/Fix.h"
 #include "replay/FixTransforms.h"
-#include "replay/Replay.h"
+#include "replay/Replayer.h"
 #include "replay/RunGraph.h"
 #include "trace/Run.h"
 

@@ -415,7 +415,7 @@ private slots:
         // With the pinned rate of a sweep, the replay's saving.
         RunAnalysis a = analyzeRun(run, {}, nullptr);
         const TransferRates rates = ratesFor(50);
-        const WhatIf whatIf(run, rates, timedRegion(run));
+        WhatIf whatIf(run, rates, timedRegion(run));
         QVERIFY(whatIf.summary().replayed);
         FixSet applied = 0;
         const std::int64_t fixed = whatIf.spanWith(fixBit(Fix::PrefetchManaged), &applied);

@@ -945,7 +945,7 @@ Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& d
 // known) leaves the finding its estimate, labelled so; one with nothing to
 // change in the graph saves nothing (a legacy stream with no blocking
 // stream beside it holds nothing back).
-void replayCosts(const WhatIf& whatIf, std::vector<Finding>& findings)
+void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
 {
     for (Finding& f : findings) {
         if (f.fixes == 0)
@@ -968,7 +968,7 @@ void replayCosts(const WhatIf& whatIf, std::vector<Finding>& findings)
 // more streams change nothing while the host waits for each chunk, and not
 // waiting changes nothing on one stream) become one finding, costed by
 // what both save; either alone would be left out at zero.
-void combineFindings(const WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>& findings)
+void combineFindings(WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>& findings)
 {
     struct Pair {
         std::size_t a, b;

@@ -63,7 +63,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
     markFaultedKernels(*m_graph, run, span);
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
-    const ReplayResult unchanged = replayGraph(*m_graph);
+    const ReplayResult& unchanged = m_replayer.replay(*m_graph);
     if (!unchanged.ok) {
         m_summary.why = unchanged.why;
         return;
@@ -81,7 +81,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
     m_summary.replayed = true;
 }
 
-std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied) const
+std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied)
 {
     if (!m_summary.replayed)
         return -1;
@@ -90,11 +90,23 @@ std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied) const
             *applied = 0;
         return m_summary.replaySpanNs;
     }
-    const ReplayResult r = replayGraph(applyFixes(*m_graph, fixes, m_rates, applied));
-    return r.ok ? r.spanNs() : -1;
+    const auto [at, fresh] = m_replayed.try_emplace(fixes);
+    if (fresh) {
+        m_fixed = *m_graph; // into the memory of the last fixed graph
+        at->second.applied = applyFixesInPlace(m_fixed, fixes, m_rates);
+        // Fixes that changed nothing left the graph as it was: its replay is the unchanged one.
+        at->second.spanNs = m_summary.replaySpanNs;
+        if (at->second.applied != 0) {
+            const ReplayResult& r = m_replayer.replay(m_fixed);
+            at->second.spanNs = r.ok ? r.spanNs() : -1;
+        }
+    }
+    if (applied)
+        *applied = at->second.applied;
+    return at->second.spanNs;
 }
 
-std::int64_t WhatIf::savingOf(FixSet fixes) const
+std::int64_t WhatIf::savingOf(FixSet fixes)
 {
     const std::int64_t span = spanWith(fixes);
     return span < 0 ? 0 : std::max<std::int64_t>(0, m_summary.replaySpanNs - span);

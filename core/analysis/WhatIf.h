@@ -10,10 +10,12 @@
 #include "analysis/TransferRates.h"
 #include "replay/Fix.h"
 #include "replay/FixTransforms.h"
+#include "replay/Replayer.h"
 #include "replay/RunGraph.h"
 #include "trace/Run.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -45,10 +47,11 @@ public:
     const RunGraph* graph() const { return m_graph ? &*m_graph : nullptr; }
     // The replayed active span with `fixes` applied; -1 where the run is not
     // replayed (summary().replayed). `applied`: the fixes that changed something.
-    std::int64_t spanWith(FixSet fixes, FixSet* applied = nullptr) const;
+    // Each set is replayed once: findings, their pairs and all fixes ask again.
+    std::int64_t spanWith(FixSet fixes, FixSet* applied = nullptr);
     // What `fixes` save: the unchanged replay's span minus the span with
     // them, never negative; 0 where the run is not replayed.
-    std::int64_t savingOf(FixSet fixes) const;
+    std::int64_t savingOf(FixSet fixes);
     // True when `fixes` cannot act for want of a rate (pinning or a
     // prefetch, with no pinned rate known), as opposed to having nothing to act on.
     bool cannotApply(FixSet fixes) const
@@ -60,9 +63,20 @@ public:
     void setAllFixes(FixSet fixes);
 
 private:
+    struct Replayed {
+        std::int64_t spanNs = -1;
+        FixSet applied = 0;
+    };
+
     std::optional<RunGraph> m_graph;
     FixRates m_rates;
     WhatIfSummary m_summary;
+    // The graph with the fixes of the last replay, and the replays' memory:
+    // kept, since a fresh copy of a big graph for each fix set cost more
+    // than the fixes and the replay together (page faults).
+    RunGraph m_fixed;
+    Replayer m_replayer;
+    std::map<FixSet, Replayed> m_replayed;
 };
 
 // The run as the replay has it with `fixes` applied (0: unchanged): the same

@@ -48,12 +48,12 @@ void reorderStreams(RunGraph& g)
     }
 }
 
-// Edges of the legacy stream's barriers (named or inferred) that touch `moved`.
-void dropBarriersOf(RunGraph& g, const std::set<std::uint32_t>& moved)
+// Edges of the legacy stream's barriers (named or inferred) that touch
+// `moved` (per node: a vector, since a graph has a million edges to look up).
+void dropBarriersOf(RunGraph& g, const std::vector<bool>& moved)
 {
     std::erase_if(g.edges, [&](const GraphEdge& e) {
-        return (e.kind == EdgeKind::CrossStream || e.kind == EdgeKind::Inferred)
-               && (moved.count(e.from) != 0 || moved.count(e.to) != 0);
+        return (e.kind == EdgeKind::CrossStream || e.kind == EdgeKind::Inferred) && (moved[e.from] || moved[e.to]);
     });
 }
 
@@ -159,7 +159,8 @@ int streamAround(const RunGraph& g, const ThreadOrder& order, std::uint32_t call
 bool asyncCopies(RunGraph& g, FixSet fixes)
 {
     const ThreadOrder order = threadOrder(g);
-    std::set<std::uint32_t> moved;
+    std::vector<bool> moved(g.nodes.size(), false);
+    bool anyMoved = false;
     std::vector<std::uint32_t> calls;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
         const GraphNode& call = g.nodes[n];
@@ -172,12 +173,12 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
         const int lane = streamAround(g, order, n, gpu.kind == OpKind::Upload);
         if (lane >= 0 && lane != gpu.lane) {
             gpu.lane = static_cast<std::uint16_t>(lane);
-            moved.insert(call.call);
+            moved[call.call] = anyMoved = true;
         }
         calls.push_back(n);
     }
     makeAsync(g, calls);
-    if (!moved.empty()) {
+    if (anyMoved) {
         dropBarriersOf(g, moved);
         reorderStreams(g);
     }
@@ -211,8 +212,9 @@ bool removeHostSync(RunGraph& g)
             place.emplace(syncs[i], i);
         std::vector<std::vector<GraphEdge>> waits(syncs.size());
         for (const GraphEdge& e : g.edges)
-            if (const auto at = place.find(e.to); e.kind == EdgeKind::Blocking && at != place.end())
-                waits[at->second].push_back(e);
+            if (e.kind == EdgeKind::Blocking)
+                if (const auto at = place.find(e.to); at != place.end())
+                    waits[at->second].push_back(e);
         std::erase_if(g.edges, [&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && place.count(e.to); });
         for (std::size_t i = 0; i < syncs.size(); ++i) {
             if (i >= depth)
@@ -228,10 +230,10 @@ bool removeHostSync(RunGraph& g)
 
 bool nonBlockingStreams(RunGraph& g)
 {
-    std::set<std::uint32_t> legacy;
+    std::vector<bool> legacy(g.nodes.size(), false);
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
         if (g.nodes[n].gpu && g.nodes[n].lane < g.lanes.size() && isLegacyStream(g.lanes[g.nodes[n].lane]))
-            legacy.insert(n);
+            legacy[n] = true;
     const std::size_t before = g.edges.size();
     dropBarriersOf(g, legacy);
     return g.edges.size() != before;
@@ -247,7 +249,8 @@ bool streamPerChunk(RunGraph& g)
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
         if (g.nodes[n].gpu)
             byLane[g.nodes[n].lane].push_back(n);
-    std::set<std::uint32_t> moved;
+    std::vector<bool> moved(g.nodes.size(), false);
+    bool anyMoved = false;
     for (auto& [lane, nodes] : byLane) {
         std::set<int> chunks;
         bool copies = false, kernels = false;
@@ -273,11 +276,11 @@ bool streamPerChunk(RunGraph& g)
             const int k = order[g.nodes[n].chunk] % thresholds::kWhatIfStreams;
             if (k != 0) {
                 g.nodes[n].lane = static_cast<std::uint16_t>(newLane[static_cast<std::size_t>(k)]);
-                moved.insert(n);
+                moved[n] = anyMoved = true;
             }
         }
     }
-    if (moved.empty())
+    if (!anyMoved)
         return false;
     dropBarriersOf(g, moved);
     reorderStreams(g);
@@ -382,6 +385,14 @@ bool prefetchManaged(RunGraph& g, const FixRates& rates)
 RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, FixSet* applied)
 {
     RunGraph g = graph;
+    const FixSet done = applyFixesInPlace(g, fixes, rates);
+    if (applied)
+        *applied = done;
+    return g;
+}
+
+FixSet applyFixesInPlace(RunGraph& g, FixSet fixes, const FixRates& rates)
+{
     FixSet done = 0;
     const auto apply = [&](Fix f, bool changed) { done |= changed ? fixBit(f) : 0; };
     // Order matters where fixes meet: pinning first (an async copy of
@@ -403,9 +414,7 @@ RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, 
         apply(Fix::StreamPerChunk, streamPerChunk(g));
     if (has(fixes, Fix::RemoveHostSync))
         apply(Fix::RemoveHostSync, removeHostSync(g));
-    if (applied)
-        *applied = done;
-    return g;
+    return done;
 }
 
 } // namespace ovs

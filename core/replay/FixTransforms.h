@@ -16,5 +16,8 @@ struct FixRates {
 // (docs/what-if.md, "Fixes"). `applied` (optional) gets the fixes that
 // changed something: a fix with nothing to act on leaves the graph as it was.
 RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, FixSet* applied = nullptr);
+// The same in place: `graph` becomes the fixed graph. Returns the fixes that
+// changed something; with none, `graph` is as it was.
+FixSet applyFixesInPlace(RunGraph& graph, FixSet fixes, const FixRates& rates);
 
 } // namespace ovs

@@ -1,126 +1,14 @@
 #include "replay/Replay.h"
 
-#include "base/SimEngine.h"
-#include "base/Saturating.h"
-
-#include <algorithm>
-#include <array>
-#include <queue>
-#include <tuple>
+#include "replay/Replayer.h"
 
 namespace ovs {
 
-namespace {
-
-// The engines: per class, its units, each the simulator's engine timeline
-// taking work in the order it became ready.
-class Engines {
-public:
-    explicit Engines(const RunGraph& g)
-    {
-        m_units[unit(EngineClass::CopyH2D)].resize(1);
-        m_units[unit(EngineClass::CopyD2H)].resize(1);
-        m_units[unit(EngineClass::CopyDtoD)].resize(1);
-        m_units[unit(EngineClass::Compute)].resize(static_cast<std::size_t>(std::max(1, g.kernelSlots)));
-        m_sharedCopy = g.copyEngines == 1;
-    }
-
-    // The start of an op ready at `ready` for `duration` on `engine` (on its
-    // unit free first); books it.
-    std::int64_t book(EngineClass engine, std::int64_t ready, std::int64_t duration)
-    {
-        if (m_sharedCopy && engine == EngineClass::CopyD2H)
-            engine = EngineClass::CopyH2D;
-        auto& units = m_units[unit(engine)];
-        auto free = std::min_element(units.begin(), units.end(), [](const SimEngine& a, const SimEngine& b) {
-            return a.busyUntil() < b.busyUntil();
-        });
-        const std::int64_t start = free->scheduleInOrder(ready, duration);
-        // Nothing is ever placed before an earlier booking: keep one interval.
-        free->forgetBefore(saturatingAdd(start, duration));
-        return start;
-    }
-
-private:
-    static std::size_t unit(EngineClass e) { return static_cast<std::size_t>(e); }
-    std::array<std::vector<SimEngine>, 5> m_units;
-    bool m_sharedCopy = false;
-};
-
-} // namespace
-
-ReplayResult replayGraph(const RunGraph& g)
+ReplayResult replayGraph(const RunGraph& graph)
 {
-    ReplayResult r;
-    const std::size_t points = g.nodes.size() * 2;
-    // Outgoing edges per point, as offsets into one array (CSR).
-    std::vector<std::uint32_t> offset(points + 1, 0);
-    std::vector<int> pending(points, 0);
-    for (const GraphEdge& e : g.edges) {
-        ++offset[2 * e.from + (e.fromEnd ? 1 : 0) + 1];
-        ++pending[2 * e.to + (e.toEnd ? 1 : 0)];
-    }
-    for (std::size_t p = 0; p < points; ++p)
-        offset[p + 1] += offset[p];
-    std::vector<std::uint32_t> out(g.edges.size());
-    {
-        std::vector<std::uint32_t> fill(offset.begin(), offset.end() - 1);
-        for (std::uint32_t i = 0; i < g.edges.size(); ++i)
-            out[fill[2 * g.edges[i].from + (g.edges[i].fromEnd ? 1 : 0)]++] = i;
-    }
-    std::vector<std::int64_t> ready(points, INT64_MIN), time(points, 0);
-    for (std::size_t n = 0; n < g.nodes.size(); ++n)
-        ++pending[2 * n + 1]; // every end waits for its own begin
-    using Entry = std::tuple<std::int64_t, std::int64_t, std::uint32_t>; // ready, measured begin (ties), point
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
-    for (std::uint32_t p = 0; p < points; ++p)
-        if (pending[p] == 0) {
-            ready[p] = g.nodes[p / 2].measuredBeginNs;
-            queue.emplace(ready[p], g.nodes[p / 2].measuredBeginNs, p);
-        }
-    Engines engines(g);
-    std::size_t done = 0;
-    const auto release = [&](std::uint32_t p, std::int64_t t) {
-        ready[p] = std::max(ready[p], t);
-        if (--pending[p] == 0)
-            queue.emplace(ready[p], g.nodes[p / 2].measuredBeginNs, p);
-    };
-    while (!queue.empty()) {
-        const auto [at, tie, p] = queue.top();
-        queue.pop();
-        ++done;
-        const GraphNode& node = g.nodes[p / 2];
-        const bool begin = p % 2 == 0;
-        const std::int64_t duration = node.removed ? 0 : node.durationNs;
-        time[p] = begin && node.gpu && !node.removed ? engines.book(node.engine, at, duration) : at;
-        if (begin)
-            release(p + 1, saturatingAdd(time[p], duration));
-        for (std::uint32_t i = offset[p]; i < offset[p + 1]; ++i) {
-            const GraphEdge& e = g.edges[out[i]];
-            release(2 * e.to + (e.toEnd ? 1 : 0), saturatingAdd(time[p], e.lagNs));
-        }
-    }
-    if (done != points) {
-        r.why = "the graph has a cycle (" + std::to_string(points - done) + " of " + std::to_string(points)
-                + " points never became ready): its inferred waits contradict each other";
-        return r;
-    }
-    r.ok = true;
-    r.beginNs.resize(g.nodes.size());
-    r.endNs.resize(g.nodes.size());
-    r.spanBeginNs = INT64_MAX;
-    r.spanEndNs = INT64_MIN;
-    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
-        r.beginNs[n] = time[2 * n];
-        r.endNs[n] = time[2 * n + 1];
-        if (g.nodes[n].gpu && !g.nodes[n].removed) {
-            r.spanBeginNs = std::min(r.spanBeginNs, r.beginNs[n]);
-            r.spanEndNs = std::max(r.spanEndNs, r.endNs[n]);
-        }
-    }
-    if (r.spanBeginNs > r.spanEndNs)
-        r.spanBeginNs = r.spanEndNs = 0;
-    return r;
+    Replayer replayer;
+    replayer.replay(graph);
+    return std::move(replayer).result();
 }
 
 } // namespace ovs

@@ -93,6 +93,8 @@ public:
             out.why = "no GPU work in the judged span";
             return out;
         }
+        // Edges: one to two per node in the traces we have; reserved once.
+        m_g.edges.reserve(2 * m_g.nodes.size());
         addHostOrder();
         addStreamOrder();
         assignChunks();
@@ -112,6 +114,8 @@ private:
     void addNodes()
     {
         std::map<int, std::vector<std::uint32_t>> hostByLane;
+        // At most one node per op: one allocation, not one per doubling.
+        m_g.nodes.reserve(m_run.ops.size());
         for (std::uint32_t i = 0; i < m_run.ops.size(); ++i) {
             const Op& op = m_run.ops[i];
             if (op.lane >= m_run.lanes.size())
@@ -148,17 +152,19 @@ private:
         dropNested();
     }
 
-    // Nodes keepLeaves dropped are no part of the graph: renumber the rest.
+    // Nodes keepLeaves dropped are no part of the graph: renumber the rest,
+    // moved up in place (a second array of a million nodes is as many fresh
+    // pages to fault in).
     void dropNested()
     {
         std::vector<std::uint32_t> newIndex(m_g.nodes.size(), UINT32_MAX);
-        std::vector<GraphNode> kept;
+        std::uint32_t kept = 0;
         for (std::uint32_t i = 0; i < m_g.nodes.size(); ++i)
             if (!m_g.nodes[i].removed) {
-                newIndex[i] = static_cast<std::uint32_t>(kept.size());
-                kept.push_back(m_g.nodes[i]);
+                newIndex[i] = kept;
+                m_g.nodes[kept++] = m_g.nodes[i];
             }
-        m_g.nodes = std::move(kept);
+        m_g.nodes.resize(kept);
         for (std::uint32_t& n : m_gpu)
             n = newIndex[n];
         for (auto& lane : m_hostLanes)
@@ -272,6 +278,7 @@ private:
     void addLaunches()
     {
         std::unordered_map<std::uint32_t, std::uint32_t> callOf; // correlation -> host node
+        callOf.reserve(m_g.nodes.size() - m_gpu.size());
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
                 if (const Op& op = m_run.ops[m_g.nodes[n].op]; op.correlation != 0)

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "replay/Replay.h"
+#include "replay/RunGraph.h"
+
+#include <cstdint>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ovs {
+
+// Replays graphs one after another in memory it keeps: a what-if replays a
+// run's graph once per fix set, and fresh memory for each replay (tens of
+// MB for a million nodes, every page faulted in anew) cost more than the
+// scheduling itself.
+class Replayer {
+public:
+    // What replayGraph(graph) gives; valid until the next replay.
+    const ReplayResult& replay(const RunGraph& graph);
+    ReplayResult result() && { return std::move(m_result); }
+
+private:
+    using Entry = std::tuple<std::int64_t, std::int64_t, std::uint32_t>; // ready, measured begin (ties), point
+    ReplayResult m_result;
+    std::vector<std::uint32_t> m_offset; // outgoing edges per point, as offsets into m_out (CSR)
+    std::vector<std::uint32_t> m_out;
+    std::vector<std::uint32_t> m_fill;
+    std::vector<int> m_pending;
+    std::vector<std::int64_t> m_ready;
+    std::vector<std::int64_t> m_time;
+    std::vector<Entry> m_queue; // a heap, earliest first
+};
+
+} // namespace ovs

@@ -65,7 +65,7 @@ void printPair(const RunPairDiff& p)
     std::printf("%s: %s ms -> %s ms\n", savedSentence(p).c_str(), ms(p.before.activeNs).c_str(),
                 ms(p.after.activeNs).c_str());
     std::printf("| ms | before | after | change |\n|---|---:|---:|---:|\n");
-    row("wall (timed region)", p.before.wallNs, p.after.wallNs);
+    row("wall (judged span)", p.before.wallNs, p.after.wallNs);
     row("active span (first GPU work to last)", p.before.activeNs, p.after.activeNs);
     row("copies with kernels (overlap achieved)", p.before.overlapNs, p.after.overlapNs);
     row("overlap possible (shorter of copy and kernel busy)", p.before.overlapPossibleNs, p.after.overlapPossibleNs);

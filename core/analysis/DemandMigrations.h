@@ -38,7 +38,6 @@ struct DemandMigrations {
     std::uint64_t cpuFaults = 0;
     std::int64_t hostFaultNs = 0;       // union of the migrations back to the host on CPU faults
 
-    bool isEmpty() const { return kernels.empty() && bytesOut == 0; }
 };
 
 // The demand migrations of `run` over `span`: kernels and migrations to a

@@ -713,9 +713,8 @@ void allocInLoop(const Context& c, std::vector<Finding>& out)
 // bytes take as one bulk copy at the pinned rate (a prefetch still moves
 // them, though it can overlap other work); the replay moves that copy ahead
 // of the kernel on its stream.
-void managedMigration(const Context& c, std::vector<Finding>& out)
+void managedMigration(const Context& c, const DemandMigrations& demand, std::vector<Finding>& out)
 {
-    const DemandMigrations demand = demandMigrations(c.run, c.span);
     if (demand.kernels.empty())
         return;
     std::vector<std::uint32_t> ops = demand.ops;
@@ -1123,7 +1122,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     allocInLoop(c, result.findings);
     smallCopies(c, result.findings);
     copyEngineQueue(c, bounds, result.findings);
-    managedMigration(c, result.findings);
+    managedMigration(c, whatIf.demand(), result.findings);
     const std::int64_t activeNs = c.gpuBusy.isEmpty()
                                       ? 0
                                       : spanNs(c.gpuBusy.pieces().front().beginNs, c.gpuBusy.pieces().back().endNs);

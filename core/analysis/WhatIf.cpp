@@ -1,6 +1,5 @@
 #include "analysis/WhatIf.h"
 
-#include "analysis/DemandMigrations.h"
 #include "analysis/NumberText.h"
 #include "base/Thresholds.h"
 #include "replay/Replay.h"
@@ -27,9 +26,8 @@ std::string modelWords(const RunGraph& g)
 
 // The kernels that faulted managed memory in, marked on their nodes: what
 // Fix::PrefetchManaged takes out and moves ahead of them.
-void markFaultedKernels(RunGraph& g, const Run& run, Interval span)
+void markFaultedKernels(RunGraph& g, const Run& run, const DemandMigrations& demand)
 {
-    const DemandMigrations demand = demandMigrations(run, span);
     if (demand.kernels.empty())
         return;
     std::vector<const FaultedKernel*> byOp(run.ops.size(), nullptr);
@@ -54,13 +52,14 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
         m_summary.why = "the run has no op timing";
         return;
     }
+    m_demand = demandMigrations(run, span);
     GraphBuild build = buildRunGraph(run, span.beginNs, span.endNs);
     if (!build.graph) {
         m_summary.why = build.why;
         return;
     }
     m_graph = std::move(build.graph);
-    markFaultedKernels(*m_graph, run, span);
+    markFaultedKernels(*m_graph, run, m_demand);
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
     const ReplayResult& unchanged = m_replayer.replay(*m_graph);

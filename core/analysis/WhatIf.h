@@ -6,6 +6,7 @@
 // saves in the replay. Qt-free and deterministic: the window calls these on
 // a worker thread.
 
+#include "analysis/DemandMigrations.h"
 #include "analysis/IntervalSet.h"
 #include "analysis/TransferRates.h"
 #include "replay/Fix.h"
@@ -43,6 +44,9 @@ public:
     WhatIf(const Run& run, const TransferRates& rates, Interval span);
 
     const WhatIfSummary& summary() const { return m_summary; }
+    // The span's managed memory moved on demand (empty without op timing):
+    // read once, for the kernels' fault stalls here and the finding.
+    const DemandMigrations& demand() const { return m_demand; }
     // The graph; nullptr where it could not be built.
     const RunGraph* graph() const { return m_graph ? &*m_graph : nullptr; }
     // The replayed active span with `fixes` applied; -1 where the run is not
@@ -71,6 +75,7 @@ private:
     std::optional<RunGraph> m_graph;
     FixRates m_rates;
     WhatIfSummary m_summary;
+    DemandMigrations m_demand;
     // The graph with the fixes of the last replay, and the replays' memory:
     // kept, since a fresh copy of a big graph for each fix set cost more
     // than the fixes and the replay together (page faults).

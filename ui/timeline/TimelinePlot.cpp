@@ -431,12 +431,17 @@ std::uint32_t TimelinePlot::kindsPresent() const
 {
     std::uint32_t kinds = 0;
     constexpr std::uint32_t all = (1u << kOpKindCount) - 1;
-    for (int r = 0; r < m_document->runCount() && kinds != all; ++r) {
-        const RunTimeline& run = m_document->run(r);
+    const auto add = [&](const RunTimeline& run) {
         for (int lane = 0; lane < run.laneCount() && kinds != all; ++lane)
             for (const Op& op : run.laneOps(lane))
                 kinds |= 1u << static_cast<unsigned>(op.kind);
-    }
+    };
+    for (int r = 0; r < m_document->runCount() && kinds != all; ++r)
+        add(m_document->run(r));
+    // The ghost's too: its fix may add ops the measured runs have none of
+    // (a prefetch's copies, pinned staging).
+    if (const RunTimeline* ghost = ghostTimeline())
+        add(*ghost);
     return kinds;
 }
 

@@ -86,9 +86,8 @@ private slots:
         QTest::newRow("record without output") << QStringList{"record", "--device", "sim"} << "needs an output file";
         QTest::newRow("convert without format") << QStringList{"convert", "x.json", "-o", "y"} << "--to chrome";
         QTest::newRow("bad sizes") << QStringList{"bench", "--sizes", "1,,4"} << "empty item";
-        QTest::newRow("analyze without a trace") << QStringList{"analyze"} << "analyze needs exactly one trace";
-        QTest::newRow("analyze two traces") << QStringList{"analyze", "a.json", "b.json"}
-                                            << "analyze needs exactly one trace";
+        QTest::newRow("analyze without a trace") << QStringList{"analyze"}
+                                                 << "analyze needs a trace, a folder of traces or several traces";
         QTest::newRow("repeated option") << QStringList{"pipeline", "--chunks", "2", "--chunks", "3"}
                                          << "option --chunks is given more than once";
         QTest::newRow("repeated flag") << QStringList{"pipeline", "--quiet", "--quiet"}

@@ -29,7 +29,7 @@ inline QByteArray testRankTrace(const TestRank& r)
     for (int k = 0; k < r.steps; ++k) {
         const qint64 t0 = 1000000 + qint64(k) * 1000 + r.skewUs; // every rank starts step k together
         const auto id = [k](int n) { return QByteArray::number(10 * k + n); }; // unique per step
-        add("user_annotation", ("ProfilerStep#" + QByteArray::number(k)).constData(), 50, 50, t0, 900,
+        add("user_annotation", ("ProfilerStep#" + QByteArray::number(k)).constData(), 50, 50, t0, r.copyUs + 40,
             R"("External id":)" + id(1));
         add("cuda_runtime", "cudaMemcpyAsync", 50, 50, t0 + 10, r.copyUs + 5, R"("correlation":)" + id(2));
         add("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 0, 7, t0 + 12, r.copyUs,

@@ -65,7 +65,7 @@ void printRanks(std::FILE* out, const RankFolder& folder)
     if (!folder.straggler.sentence.empty()) {
         std::fprintf(out, "Straggler: %s\n", echoed(folder.straggler.sentence).c_str());
         if (!folder.straggler.fix.empty())
-            std::fprintf(out, "   fix: %s\n", echoed(folder.straggler.fix).c_str());
+            std::fprintf(out, "   fix: %s\n", printable(folder.straggler.fix).c_str());
     }
 }
 

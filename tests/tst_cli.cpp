@@ -845,6 +845,58 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // The comparison's rules on rows built by hand: a step's spread over the
+    // ranks that have it, offsets on the shared clock, the 5% straggler
+    // threshold, and the finding that differs is the one the straggler pays
+    // most over the others' median, not its costliest.
+    void rankComparisonRules()
+    {
+        using namespace ovs;
+        const auto row = [](const char* label, std::optional<std::int64_t> clock, std::vector<StepStart> steps,
+                            std::int64_t medianNs, std::vector<RankFinding> findings) {
+            RankSummary r;
+            r.label = label;
+            r.clockOriginNs = clock;
+            r.steps = std::move(steps);
+            r.stepMedianNs = medianNs;
+            r.hasSteps = true;
+            r.findings = std::move(findings);
+            r.bound = "host bound";
+            return r;
+        };
+        const auto finding = [](FindingKind kind, std::int64_t costNs) { return RankFinding{kind, {}, costNs}; };
+        std::vector<RankSummary> rows{
+            row("a", 1000, {{1, 0}, {2, 100}}, 100, {finding(FindingKind::PageableCopies, 9)}),
+            row("b", 1010, {{1, 5}, {2, 95}, {3, 200}}, 100, {finding(FindingKind::OneStream, 1)}),
+            row("c", 1000, {{2, 130}}, 104,
+                {finding(FindingKind::PageableCopies, 10), finding(FindingKind::OneStream, 3)}),
+        };
+        const RankAlignment a = alignRanks(rows);
+        QVERIFY(a.sharedClock);
+        QCOMPARE(a.offsetNs, (std::vector<std::int64_t>{0, 10, 0}));
+        QCOMPARE(a.stepsCompared, 2); // step 3 is b's alone
+        QCOMPARE(a.worstSpreadNs, std::int64_t(30)); // step 2: 100, 105, 130
+        QCOMPARE(a.worstStep, std::int64_t(2));
+        QVERIFY(!findStraggler(rows).row); // 4% above the median: jitter
+        QVERIFY(findStraggler(rows).sentence.starts_with("no straggler: the slowest rank, c, "));
+
+        rows[2].stepMedianNs = 106; // 6%
+        const RankStraggler s = findStraggler(rows);
+        QCOMPARE(s.row, std::optional<std::size_t>(2));
+        QCOMPARE(s.findingId, std::string("one-stream")); // 3 over the others' 1; pageable: 10 over 9
+        QCOMPARE(s.findingExtraNs, std::int64_t(2));
+
+        rows[2].findings.clear();
+        QVERIFY(findStraggler(rows).sentence.ends_with("; no finding costs it more than the other ranks: its bound is "
+                                                       "host bound"));
+        rows[1].clockOriginNs.reset();
+        const RankAlignment none = alignRanks(rows);
+        QVERIFY(!none.sharedClock);
+        QVERIFY(none.why.starts_with("b has no shared clock"));
+        QCOMPARE(none.offsetNs, (std::vector<std::int64_t>{0, 0, 0}));
+        QCOMPARE(none.stepsCompared, 0);
+    }
+
     void rankOfAFileName_data()
     {
         QTest::addColumn<QString>("name");

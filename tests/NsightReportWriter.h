@@ -200,6 +200,14 @@ public:
              + num(globalTid(pid, tid)) + ", NULL, " + (registered ? num(string(name)) : "NULL") + ", 0)");
     }
 
+    // An ENUM_* table of schema 3.x: id -> name.
+    void enumTable(const std::string& table, std::initializer_list<std::pair<int, const char*>> values)
+    {
+        exec("CREATE TABLE " + table + " (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, label TEXT)");
+        for (const auto& [id, name] : values)
+            exec("INSERT INTO " + table + " VALUES (" + num(id) + ", '" + name + "', '')");
+    }
+
 private:
     static std::string num(std::int64_t value) { return std::to_string(value); }
     static std::string quoted(const std::string& text)
@@ -208,12 +216,6 @@ private:
         for (const char c : text)
             out += c == '\'' ? std::string("''") : std::string(1, c);
         return out + "'";
-    }
-    void enumTable(const std::string& table, std::initializer_list<std::pair<int, const char*>> values)
-    {
-        exec("CREATE TABLE " + table + " (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, label TEXT)");
-        for (const auto& [id, name] : values)
-            exec("INSERT INTO " + table + " VALUES (" + num(id) + ", '" + name + "', '')");
     }
     std::int64_t memoryValue(Memory memory) const
     {

@@ -331,6 +331,10 @@ private slots:
     void nsightBadReports_data();
     void nsightBadReports();
     void nsightEmptyTables();
+    void nsightCudaDevicesMapToTheHostsGpus_data();
+    void nsightUnifiedMemory_data();
+    void nsightUnifiedMemory();
+    void nsightCudaDevicesMapToTheHostsGpus();
     void nsightRealExports_data();
     void nsightRealExports();
     void nsightReadsAsTheProfile_data();
@@ -1427,9 +1431,9 @@ void TestTraceFormat::nsightReportOfEachSchema()
     QVERIFY2(loaded.trace, loaded.error.c_str());
     const QString note = QString::fromStdString(loaded.note);
     QVERIFY2(note.startsWith("imported from " + version + ": 1 run, 4 GPU ops, 7 CUDA calls, 3 NVTX ranges"), qPrintable(note));
+    QVERIFY2(note.contains(", 1 unified-memory event;"), qPrintable(note)); // the migration: nsightUnifiedMemory
     for (const char* skipped : {"1 CUDA call that a profile does not trace", "1 API row of another class",
-                                "1 unified-memory migration (65536 bytes)", "3 NVTX events that are no closed ranges",
-                                "1 row with a value of the wrong type"})
+                                "3 NVTX events that are no closed ranges", "1 row with a value of the wrong type"})
         QVERIFY2(note.contains(skipped), qPrintable(note));
 
     QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
@@ -1440,18 +1444,21 @@ void TestTraceFormat::nsightReportOfEachSchema()
     QCOMPARE(run.device.name, std::string("NVIDIA H200"));
     QCOMPARE(run.device.asyncEngineCount, 3);
     QCOMPARE(run.deviceCount(), 1); // the second GPU was not used
-    QCOMPARE(run.lanes.size(), std::size_t(5));
+    QCOMPARE(run.lanes.size(), std::size_t(6));
     const std::vector<std::pair<std::string, StreamKind>> lanes = {{"default stream (legacy)", StreamKind::LegacyDefault},
                                                                    {"stream 13", StreamKind::NonBlocking},
                                                                    {"stream 14", StreamKind::Blocking},
+                                                                   {"GPU 0 \u00b7 unified memory", StreamKind::NonBlocking},
                                                                    {"main thread (train)", StreamKind::Unknown},
                                                                    {"thread 4300 (loader)", StreamKind::Unknown}};
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         QCOMPARE(run.lanes[i].name, lanes[i].first);
         QCOMPARE(run.lanes[i].streamKind, lanes[i].second);
-        QCOMPARE(run.lanes[i].kind, i < 3 ? LaneKind::Stream : LaneKind::HostThread);
+        QCOMPARE(run.lanes[i].kind, i < 4 ? LaneKind::Stream : LaneKind::HostThread);
     }
-    QCOMPARE(run.ops.size(), std::size_t(11)); // the driver call inside cudaMemcpyAsync goes, as in a profile
+    // The driver call inside cudaMemcpyAsync goes, as in a profile; the
+    // unified-memory migration is one (nsightUnifiedMemory).
+    QCOMPARE(run.ops.size(), std::size_t(12));
 
     const Op* upload = opNamed(run, "Memcpy HtoD (Pinned -> Device)");
     QVERIFY(upload);
@@ -1493,7 +1500,7 @@ void TestTraceFormat::nsightReportOfEachSchema()
     QCOMPARE(epoch.depth, std::uint16_t(0));
     QCOMPARE(run.regions[1].name, std::string("step"));
     QCOMPARE(run.regions[1].depth, std::uint16_t(0));
-    QCOMPARE(run.regions[1].lane, std::uint16_t(3));
+    QCOMPARE(run.regions[1].lane, std::uint16_t(4));
     QCOMPARE(run.regions[2].name, std::string("copy"));
     QCOMPARE(run.regions[2].depth, std::uint16_t(1));
     QCOMPARE(run.regions[2].beginNs, 290);
@@ -1566,6 +1573,105 @@ void TestTraceFormat::nsightEmptyTables()
     QVERIFY2(loaded.trace, loaded.error.c_str());
     QVERIFY(loaded.trace->runs.empty());
     QVERIFY2(QString::fromStdString(loaded.note).contains("0 runs, 0 GPU ops, 0 CUDA calls"), loaded.note.c_str());
+}
+
+// TARGET_INFO_CUDA_DEVICE (2023 on) says which of the host's GPUs each
+// process's CUDA device was: under CUDA_VISIBLE_DEVICES=1 the program's
+// device 0 is the host's GPU 1. A row of another process does not apply; a
+// table whose columns are named otherwise is left unread (CUDA's numbers
+// are then the host's, as in exports without it).
+void TestTraceFormat::nsightCudaDevicesMapToTheHostsGpus_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::addColumn<QString>("rows");
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<int>("sms");
+    const QString columns = "gpuId INTEGER, cudaId INTEGER, pid INTEGER, uuid TEXT, numMultiprocessors INTEGER";
+    // GPU 1's row has no SM count here: the mapping's fills it in.
+    QTest::newRow("its own row") << columns << "(1, 0, 4242, 'GPU-1', 66), (0, 0, 5000, 'GPU-0', 132)"
+                                 << "NVIDIA H200 (not used)" << 66;
+    QTest::newRow("another process's row") << columns << "(1, 0, 5000, 'GPU-1', 132)" << "NVIDIA H200" << 132;
+    QTest::newRow("no pid column") << "gpuId INTEGER, cudaId INTEGER" << "(1, 0)" << "NVIDIA H200 (not used)" << 0;
+    QTest::newRow("columns named otherwise") << "id INTEGER, name TEXT" << "(1, 'x')" << "NVIDIA H200" << 132;
+    QTest::newRow("wrong types") << columns << "('one', 0, 4242, '', 1)" << "NVIDIA H200" << 132;
+}
+
+void TestTraceFormat::nsightCudaDevicesMapToTheHostsGpus()
+{
+    QFETCH(QString, table);
+    QFETCH(QString, rows);
+    QFETCH(QString, device);
+    QFETCH(int, sms);
+    QTemporaryDir dir;
+    const auto loaded = writeAndLoad(tempPath(dir, "report.sqlite"), 3, [&](Writer& w) {
+        w.exec("CREATE TABLE TARGET_INFO_CUDA_DEVICE (" + table.toStdString() + ")");
+        w.exec("INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES " + rows.toStdString());
+        w.exec("UPDATE TARGET_INFO_GPU SET smCount = NULL WHERE id = 1");
+    });
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
+    const Run& run = loaded.trace->runs.front();
+    QCOMPARE(QString::fromStdString(run.device.name), device);
+    QVERIFY2(run.device.detail.find(std::to_string(sms) + " SMs") != std::string::npos, run.device.detail.c_str());
+    QCOMPARE(run.deviceCount(), 1);
+    QVERIFY(opNamed(run, "scale(float*, int) [grid 2x1x1, block 256x1x1]"));
+}
+
+// Unified memory as a profile records it: a migration row of the copy
+// table, with its cause (CUPTI's numbers in 2.x, named in 3.x), and the
+// page-fault tables, become ops on the GPU's unified-memory lane, named as
+// `profile` names them, which the managed-migration finding reads.
+void TestTraceFormat::nsightUnifiedMemory_data()
+{
+    QTest::addColumn<int>("schema");
+    QTest::newRow("2.x") << 2;
+    QTest::newRow("3.x") << 3;
+}
+
+void TestTraceFormat::nsightUnifiedMemory()
+{
+    QFETCH(int, schema);
+    QTemporaryDir dir;
+    const auto loaded = writeAndLoad(tempPath(dir, "report.sqlite"), schema, [&](Writer& w) {
+        w.exec("ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN migrationCause INTEGER");
+        w.exec("ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN virtualAddress INTEGER");
+        if (schema >= 3)
+            w.enumTable("ENUM_CUDA_UNIF_MEM_MIGRATION", {{60, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_UNKNOWN"},
+                                                         {62, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE"}});
+        w.exec(std::string("UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET migrationCause = ") + (schema >= 3 ? "62" : "2")
+               + ", virtualAddress = 4096 WHERE bytes = 65536");
+        w.exec("CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, globalPid "
+               "INTEGER NOT NULL, deviceId INTEGER NOT NULL, address INTEGER NOT NULL, numberOfPageFaults INTEGER NOT "
+               "NULL, faultAccessType INTEGER NOT NULL)");
+        w.exec("INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS VALUES (535, 545, " + std::to_string(w.globalPid(4242))
+               + ", 0, 4096, 3, 1)");
+        w.exec("CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL, address "
+               "INTEGER NOT NULL, originalFaultPc INTEGER, CpuInstruction INTEGER NOT NULL, module INTEGER NOT NULL, "
+               "unresolvedFaultPc INTEGER)");
+        w.exec("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (580, " + std::to_string(w.globalPid(4242))
+               + ", 4096, 0, 0, 0, 0), ('late', 0, 0, 0, 0, 0, 0)");
+    });
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const QString note = QString::fromStdString(loaded.note);
+    QVERIFY2(note.contains(", 3 unified-memory events") && !note.contains("skipped 1 unified"), qPrintable(note));
+    const Run& run = loaded.trace->runs.front();
+    const Op* migration = opNamed(run, "HtoD migration (fault)");
+    QVERIFY(migration);
+    QCOMPARE(migration->kind, OpKind::UnifiedMemory);
+    QCOMPARE(migration->memory, HostMemoryKind::Managed);
+    QCOMPARE(migration->bytes, std::uint64_t(65536));
+    QCOMPARE(migration->startNs, 540);
+    QCOMPARE(migration->endNs, 560);
+    const Op* faults = opNamed(run, "GPU page faults");
+    QVERIFY(faults);
+    QCOMPARE(faults->bytes, std::uint64_t(3)); // the fault count (Op.h)
+    QCOMPARE(faults->lane, migration->lane);
+    const Op* hostFault = opNamed(run, "CPU page fault");
+    QVERIFY(hostFault);
+    QCOMPARE(hostFault->startNs, 580);
+    QCOMPARE(hostFault->lane, migration->lane); // the lane of the GPU the process used
+    QVERIFY2(run.lanes[migration->lane].name.find("unified memory") != std::string::npos,
+             run.lanes[migration->lane].name.c_str());
 }
 
 // Two real exports: Nsight Systems 2022.2 (schema 2.9) of an MPI saxpy and

@@ -105,6 +105,14 @@ QString TimelinePlot::headerText() const
     return m_header ? m_header->text() : QString();
 }
 
+QString TimelinePlot::timeAxisLabel() const
+{
+    if (!m_document->alignTimedRegions())
+        return QStringLiteral("time since run start");
+    return m_document->comparison() ? QStringLiteral("time, runs aligned where their judged spans start")
+                                    : QStringLiteral("time, runs aligned where their timed regions start");
+}
+
 QString TimelinePlot::ghostTitleText() const
 {
     return m_ghost && m_ghostShown ? ghostTitle(m_ghostFixes, *m_ghostShown) : QString();
@@ -365,10 +373,7 @@ void TimelinePlot::applyStyle()
         time->setSubTickLengthIn(0);
         time->setSubTickLengthOut(bottom ? 3 : 0);
         time->setTickLabels(bottom);
-        time->setLabel(bottom ? (m_document->alignTimedRegions()
-                                     ? QStringLiteral("time, runs aligned where their timed regions start")
-                                     : QStringLiteral("time since run start"))
-                              : QString());
+        time->setLabel(bottom ? timeAxisLabel() : QString());
         time->grid()->setPen(QPen(style.grid, 1, Qt::SolidLine));
         time->grid()->setZeroLinePen(Qt::NoPen);
         time->grid()->setSubGridVisible(false);

@@ -305,6 +305,7 @@ private slots:
     void tracesWithoutRegionsKeepTheirVersion();
     void loadSortsRegions();
     void unifiedMemoryOpsRoundTripInVersion5();
+    void ranksRoundTripInVersion6();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
     void loadMissingFile();
@@ -591,6 +592,41 @@ void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
     QVERIFY(!refused.trace);
     QVERIFY2(refused.error.find(R"(op kind "unified_memory" needs format version 5)") != std::string::npos,
              refused.error.c_str());
+}
+
+void TestTraceFormat::ranksRoundTripInVersion6()
+{
+    // Two processes of a distributed job, profiled together: their ranks
+    // and the clock they share; a third run of no rank says neither.
+    Trace original = makeTrace();
+    original.runs[1].rank = 1;
+    original.runs[1].sharedClockOriginNs = 123'456'789'012;
+    original.runs[2].rank = 0;
+    original.runs[2].sharedClockOriginNs = 123'456'789'012;
+    QCOMPARE(original.formatVersion(), Trace::kRanksFormatVersion);
+    const std::string text = traceToJson(original);
+    QVERIFY(text.find(R"("version":6)") != std::string::npos);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+    QCOMPARE(traceToJson(*loaded.trace), text);
+    QCOMPARE(loaded.trace->runs[0].rank, -1);
+    QVERIFY(!loaded.trace->runs[0].sharedClockOriginNs);
+    QCOMPARE(loaded.trace->runs[1].rank, 1);
+    QCOMPARE(loaded.trace->runs[2].rank, 0);
+    QCOMPARE(loaded.trace->runs[2].sharedClockOriginNs, std::optional<std::int64_t>(123'456'789'012));
+
+    // An older version does not know them: refused, not read as unrelated runs.
+    std::string older = text;
+    older.replace(older.find(R"("version":6)"), 11, R"("version":5)");
+    const auto refused = traceFromJson(older);
+    QVERIFY(!refused.trace);
+    QVERIFY2(refused.error.find(R"(field "rank" needs format version 6)") != std::string::npos, refused.error.c_str());
+    // Without a rank nothing is written: the trace stays what it was.
+    original.runs[1].rank = -1;
+    original.runs[2].rank = -1;
+    QVERIFY(original.formatVersion() < Trace::kRanksFormatVersion);
+    QVERIFY(traceToJson(original).find("sharedClockOriginNs") == std::string::npos);
 }
 
 void TestTraceFormat::loadSortsRegions()

@@ -159,6 +159,10 @@ void ProcessRunBuilder::add(const DecodedRecord& record)
         if (const auto r = record.payload<RangeRecord>())
             addRange(*r, record.text(sizeof(RangeRecord), r->textBytes).value_or(""));
         return;
+    case RecordType::Rank:
+        if (const auto r = record.payload<RankRecord>(); r && r->rank >= 0)
+            m_run.rank = r->rank;
+        return;
     case RecordType::UnifiedMemory:
         if (const auto r = record.payload<UnifiedMemoryRecord>())
             addUnifiedMemory(*r);

@@ -418,7 +418,9 @@ private slots:
         s.raw(rank);
         s.kernel(kCuptiAtZero + 3000, kCuptiAtZero + 9000, "k", 13, 2);
         s.end();
-        QCOMPARE(build(s).rank, 3);
+        const Run run = build(s);
+        QCOMPARE(run.rank, 3);
+        QVERIFY2(run.name.starts_with("rank 3: ") && run.name.ends_with(" (pid 100)"), run.name.c_str());
         TestProfileStream alone = stream();
         alone.kernel(kCuptiAtZero + 3000, kCuptiAtZero + 9000, "k", 13, 2);
         alone.end();

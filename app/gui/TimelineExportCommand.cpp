@@ -4,7 +4,6 @@
 
 #include "charts/BandwidthChart.h"
 #include "document/Comparison.h"
-#include "document/TimeFrame.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "export/ExportCaps.h"
@@ -13,6 +12,7 @@
 #include "export/PlotExport.h"
 #include "export/TimelineExport.h"
 #include "models/AnalysisCache.h"
+#include "models/OpeningView.h"
 #include "style/Theme.h"
 
 #include "formats/TraceJson.h"
@@ -263,7 +263,7 @@ int setUpView(const ExportRequest& r, ovs::ui::TraceDocument& document, ovs::ui:
         for (int run = 0; run < document.runCount(); ++run)
             cache->analysis(run);
         cache->finishPending();
-        if (const ovs::ui::AxisSpan work = ovs::ui::TimeFrame(document).openingView(*cache); !work.isEmpty())
+        if (const ovs::ui::AxisSpan work = ovs::ui::openingView(document, *cache); !work.isEmpty())
             view.setVisibleRange(work.startNs, work.endNs);
     }
     return kExitOk;

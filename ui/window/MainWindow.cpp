@@ -9,6 +9,7 @@
 #include "export/PlotExport.h"
 #include "export/TimelineExport.h"
 #include "models/AnalysisCache.h"
+#include "models/OpeningView.h"
 #include "panels/ControlPanel.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
@@ -541,7 +542,7 @@ void MainWindow::showOpeningView()
 
 void MainWindow::frameOpeningView()
 {
-    if (const AxisSpan work = TimeFrame(*m_document).openingView(*AnalysisCache::of(m_document)); !work.isEmpty())
+    if (const AxisSpan work = openingView(*m_document, *AnalysisCache::of(m_document)); !work.isEmpty())
         m_view->setVisibleRange(work.startNs, work.endNs);
     else
         m_view->resetView();

@@ -198,13 +198,13 @@ private slots:
         AnalysisCache* cache = AnalysisCache::of(&document);
         document.setTrace(trace, QString());
         const TimeFrame frame(document);
-        QVERIFY(openingView(document, *cache).isEmpty());
+        QVERIFY(ovs::ui::openingView(document, *cache).isEmpty());
         QVERIFY(judgedAxisSpan(document, 1, *cache).isEmpty());
         for (int run = 0; run < document.runCount(); ++run)
             QVERIFY(!cache->analysis(run)); // asked for: judged on the worker, delivered to this thread
-        QVERIFY(openingView(document, *cache).isEmpty());
+        QVERIFY(ovs::ui::openingView(document, *cache).isEmpty());
         cache->finishPending();
-        QCOMPARE(openingView(document, *cache), (AxisSpan{expectedStart, expectedEnd}));
+        QCOMPARE(ovs::ui::openingView(document, *cache), (AxisSpan{expectedStart, expectedEnd}));
         QCOMPARE(judgedAxisSpan(document, 1, *cache).isEmpty(), !withRegions);
         QVERIFY(judgedAxisSpan(document, 0, *cache).isEmpty());
     }
@@ -242,7 +242,8 @@ private slots:
         cache->finishPending();
         QCOMPARE(judgedAxisSpan(document, run, *cache), frame.toAxis(run, expected.span.beginNs, expected.span.endNs));
         if (runs.size() == 1)
-            QCOMPARE(openingView(document, *cache), TimeFrame::frame(judgedAxisSpan(document, run, *cache), FramePolicy::Fit));
+            QCOMPARE(ovs::ui::openingView(document, *cache),
+                     TimeFrame::frame(judgedAxisSpan(document, run, *cache), FramePolicy::Fit));
     }
 
     // A lesson is framed once: the focus in context, the overview on the

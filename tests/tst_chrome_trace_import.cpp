@@ -685,11 +685,13 @@ void TestChromeTraceImport::windowsReportProgressAndCancel()
     }
     QVERIFY(!cancelled);
     QVERIFY2(read, "read in windows");
-    // One report per window, each of the file's size, growing to all of it.
-    QVERIFY2(reports.size() >= size / 20000, QByteArray::number(qulonglong(reports.size())));
+    // One report per window of the calling thread (it reads half of the
+    // events, another thread the rest), each of the file's size, growing to
+    // all of it: a read in two that fell back to one thread would start again.
+    QVERIFY2(reports.size() >= size / 20000 / 2, QByteArray::number(qulonglong(reports.size())));
     for (std::size_t i = 0; i < reports.size(); ++i) {
         QCOMPARE(reports[i].second, size);
-        QVERIFY(i == 0 || reports[i].first > reports[i - 1].first);
+        QVERIFY(i == 0 || reports[i].first >= reports[i - 1].first);
     }
     QCOMPARE(reports.back().first, size);
     QCOMPARE(traceToJson(read->trace), traceToJson(*traceFromJson(text.toStdString()).trace));

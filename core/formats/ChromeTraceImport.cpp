@@ -4,10 +4,14 @@
 #include "formats/FileWindow.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -132,6 +136,8 @@ struct LaneKey {
 class Importer {
 public:
     explicit Importer(JsonReader& json) : m_json(&json) {}
+    // For a later part of the events, read from a window that use() gives.
+    Importer() : m_json(nullptr) {}
     // The reader of the next piece of a trace read in windows.
     void use(JsonReader& json) { m_json = &json; }
 
@@ -216,6 +222,61 @@ private:
 
 public:
     ChromeTraceImport build();
+
+    // Appends what `later` read of the events that follow this one's, as
+    // one reader of both would have it: its names interned again in its
+    // order, its counts added, its metadata over this one's. False where
+    // `later` numbered string ids otherwise than one reader would have
+    // (they are numbered in the order met, and kept in many places).
+    bool append(Importer&& later)
+    {
+        std::vector<std::pair<std::int64_t, std::string_view>> stringIds;
+        for (const auto& [text, id] : later.m_stringIds)
+            stringIds.emplace_back(id, text);
+        std::sort(stringIds.begin(), stringIds.end(), std::greater<>()); // -1 first: the order met
+        for (const auto& [id, text] : stringIds) {
+            const auto it = m_stringIds.find(text);
+            const std::int64_t merged =
+                it != m_stringIds.end()
+                    ? it->second
+                    : m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1)
+                          .first->second;
+            if (merged != id)
+                return false;
+        }
+        std::vector<std::uint32_t> nameIds(later.m_names.size(), 0);
+        for (std::size_t i = 1; i < later.m_names.size(); ++i)
+            nameIds[i] = intern(later.m_names[i]);
+        m_pending.reserve(m_pending.size() + later.m_pending.size());
+        for (Pending& p : later.m_pending) {
+            p.op.nameId = nameIds[p.op.nameId];
+            m_pending.push_back(p);
+        }
+        std::vector<std::uint32_t> regionNameIds(later.m_regionNames.size());
+        for (std::size_t i = 0; i < later.m_regionNames.size(); ++i)
+            regionNameIds[i] = internRegionName(later.m_regionNames[i]);
+        for (PendingRegion& r : later.m_regions) {
+            r.nameId = regionNameIds[r.nameId];
+            m_regions.push_back(r);
+        }
+        for (auto& [pid, name] : later.m_processNames)
+            m_processNames.insert_or_assign(pid, std::move(name));
+        for (auto& [thread, name] : later.m_threadNames)
+            m_threadNames.insert_or_assign(thread, std::move(name));
+        for (const auto& [thread, index] : later.m_threadSort)
+            m_threadSort.insert_or_assign(thread, index);
+        m_hostPids.insert(later.m_hostPids.begin(), later.m_hostPids.end());
+        m_gpuDevices.insert(later.m_gpuDevices.begin(), later.m_gpuDevices.end());
+        for (const auto& [what, count] : later.m_skipped)
+            m_skipped[what] += count;
+        for (const auto& [what, count] : later.m_badRegions)
+            m_badRegions[what] += count;
+        m_kineto = m_kineto || later.m_kineto;
+        m_events += later.m_events;
+        m_gpuOps += later.m_gpuOps;
+        m_apiCalls += later.m_apiCalls;
+        return true;
+    }
 
     std::int64_t idOf(Value& v, std::size_t index, const char* what)
     {
@@ -872,14 +933,8 @@ public:
 
     std::optional<ChromeTraceImport> read()
     {
-        if (!m_window.fill() || m_window.atEnd())
-            return std::nullopt; // one window holds it: read whole
-        const std::string_view text = m_window.text();
-        const std::size_t first = text.find_first_not_of(" \t\r\n");
-        if (first == std::string_view::npos || (text[first] != '{' && text[first] != '['))
+        if (!readRootKind())
             return std::nullopt;
-        m_rootArray = text[first] == '[';
-        m_depth = m_rootArray ? 1 : 2;
         try {
             for (;;) {
                 m_progress.throwIfCancelled();
@@ -895,12 +950,108 @@ public:
         }
     }
 
+    // The same read on two threads, each over one part of the events: the
+    // calling thread from the start to `split`, a second one from `split`
+    // to the end. `split` is the start of a line that begins with '{' after
+    // a line that ends with ','; where the first part does not end exactly
+    // there (an object inside an event begins on such a line), or anything
+    // else goes amiss, nothing: read() then decides.
+    static std::optional<ChromeTraceImport> readInTwo(int fd, std::size_t windowBytes, std::uint64_t fileBytes,
+                                                      const ReadProgress& progress, std::uint64_t split)
+    {
+        WindowedRead head(fd, windowBytes, fileBytes, progress);
+        if (!head.readRootKind())
+            return std::nullopt;
+        head.m_window.limitTo(split);
+        std::atomic<std::uint64_t> tailBytes{0};
+        ReadProgress tailProgress; // the calling thread reports for both
+        tailProgress.cancel = progress.cancel;
+        WindowedRead tail(fd, windowBytes, fileBytes, tailProgress, split);
+        tail.m_rootArray = head.m_rootArray;
+        tail.m_depth = head.m_depth;
+        auto tailRead = std::async(std::launch::async, [&] { return tail.readTail(tailBytes); });
+        const auto report = [&](std::uint64_t headBytes) { progress.report(headBytes + tailBytes, fileBytes); };
+        bool tailDone = false;
+        bool headDone = false;
+        try {
+            headDone = head.readToLimit(report);
+            tailDone = tailRead.get();
+        } catch (const Fallback&) {
+        } catch (const Grow&) {
+        }
+        if (!headDone || !tailDone || !head.m_importer->append(std::move(*tail.m_importer)))
+            return std::nullopt;
+        try {
+            std::string rest = tail.rootRest();
+            std::optional<ChromeTraceImport> done = head.finishWith(std::move(rest));
+            progress.report(fileBytes, fileBytes);
+            return done;
+        } catch (const Fallback&) {
+            return std::nullopt;
+        }
+    }
+
 private:
     // Control flow: the read cannot go on in windows; the whole-text reader
     // decides (and words any error).
     struct Fallback {};
     // The window holds no complete event: it needs to be larger.
     struct Grow {};
+    // The events read end exactly at the window's limit.
+    struct ReachedLimit {};
+
+    // The later part's reader, from file offset `from`: its first window
+    // begins with an event.
+    WindowedRead(int fd, std::size_t windowBytes, std::uint64_t fileBytes, const ReadProgress& progress,
+                 std::uint64_t from)
+        : m_window(fd, windowBytes, from), m_fileBytes(fileBytes), m_progress(progress), m_first(false)
+    {
+        m_importer.emplace();
+    }
+
+    // Whether the root is an object or an array; false where the file is
+    // no trace for windows (one window holds it, or it begins otherwise).
+    bool readRootKind()
+    {
+        if (!m_window.fill() || m_window.atEnd())
+            return false; // one window holds it: read whole
+        const std::string_view text = m_window.text();
+        const std::size_t first = text.find_first_not_of(" \t\r\n");
+        if (first == std::string_view::npos || (text[first] != '{' && text[first] != '['))
+            return false;
+        m_rootArray = text[first] == '[';
+        m_depth = m_rootArray ? 1 : 2;
+        return true;
+    }
+
+    // The first part: true when its events end exactly at the limit; false
+    // when the events' array closed before it.
+    template <typename Report>
+    bool readToLimit(const Report& report)
+    {
+        try {
+            for (;;) {
+                m_progress.throwIfCancelled();
+                if (step())
+                    return false;
+                report(m_window.start());
+            }
+        } catch (const ReachedLimit&) {
+            return true;
+        }
+    }
+
+    // The later part, to the events' end; its bytes read go to `done`.
+    bool readTail(std::atomic<std::uint64_t>& done)
+    {
+        const std::uint64_t from = m_window.start();
+        for (;;) {
+            m_progress.throwIfCancelled();
+            if (step())
+                return true;
+            done = m_window.start() - from;
+        }
+    }
 
     // Reads one window; true once the events' array has closed.
     bool step()
@@ -984,6 +1135,8 @@ private:
             skip = text.find_first_not_of(" \t\r\n", skip + 1);
         }
         if (skip == std::string_view::npos) { // white space to the cut
+            if (m_window.atLimit() && !m_expectComma)
+                throw ReachedLimit{};
             if (m_window.atEnd())
                 throw Fallback{};
             m_window.drop(text.size());
@@ -1036,7 +1189,7 @@ private:
             // tells them apart (a wrong one fails there at its start).
             if (done == 0 || !resume)
                 throw Grow{};
-            if (m_window.atEnd())
+            if (m_window.atEnd() && !m_window.atLimit())
                 throw Fallback{};
             m_window.drop(static_cast<std::size_t>(resume - text));
             return false;
@@ -1061,10 +1214,11 @@ private:
         return true;
     }
 
-    ChromeTraceImport finish()
+    ChromeTraceImport finish() { return finishWith(rootRest()); }
+
+    // The text from the events' closing bracket to the end of the file.
+    std::string rootRest()
     {
-        // The root without its events: the text up to the events' opening
-        // bracket, then from their closing one to the end of the file.
         if (!m_window.fill())
             throw Fallback{};
         while (!m_window.atEnd()) {
@@ -1072,8 +1226,15 @@ private:
             if (!m_window.fill())
                 throw Fallback{};
         }
+        return std::string(m_window.text());
+    }
+
+    // The root without its events: the text up to the events' opening
+    // bracket, then `rest`.
+    ChromeTraceImport finishWith(std::string rest)
+    {
         std::string root = std::move(m_head);
-        root.append(m_window.text());
+        root.append(rest);
         const simdjson::padded_string padded(root);
         JsonReader json(std::string_view(padded.data(), padded.size()));
         m_importer->use(json);
@@ -1098,6 +1259,34 @@ private:
     std::size_t m_index = 0;
 };
 
+// Where a second thread can start reading the events of a file big enough
+// to be worth it: near its middle, the start of a line that begins with '{'
+// right after a line that ends with ',', as PyTorch and most Chrome traces
+// write their events. Nothing where the machine has one core or a probe of
+// the middle finds no such line; WindowedRead::readInTwo checks the rest.
+std::optional<std::uint64_t> splitPoint(int fd, std::uint64_t fileBytes, std::size_t windowBytes)
+{
+    if (fileBytes < 4 * std::uint64_t(windowBytes) || std::thread::hardware_concurrency() < 2)
+        return std::nullopt;
+    std::string probe(std::size_t(1) << 20, '\0');
+    const std::uint64_t from = fileBytes / 2;
+    const ssize_t n = ::pread(fd, probe.data(), probe.size(), static_cast<off_t>(from));
+    if (n <= 0)
+        return std::nullopt;
+    probe.resize(static_cast<std::size_t>(n));
+    for (std::size_t newline = probe.find('\n'); newline != std::string::npos; newline = probe.find('\n', newline + 1)) {
+        const std::size_t brace = probe.find_first_not_of(" \t\r", newline + 1);
+        if (brace == std::string::npos)
+            break;
+        if (newline == 0 || probe[brace] != '{')
+            continue;
+        const std::size_t before = probe.find_last_not_of(" \t\r", newline - 1);
+        if (before != std::string::npos && probe[before] == ',')
+            return from + brace;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 ChromeTraceImport ChromeTraceImport::read(JsonReader& json)
@@ -1120,8 +1309,12 @@ std::optional<ChromeTraceImport> ChromeTraceImport::readFile(const std::string& 
     if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || static_cast<std::uint64_t>(info.st_size) > maxBytes
         || static_cast<std::uint64_t>(info.st_size) <= windowBytes)
         return std::nullopt;
+    const auto size = static_cast<std::uint64_t>(info.st_size);
     try {
-        return WindowedRead(fd, windowBytes, static_cast<std::uint64_t>(info.st_size), progress).read();
+        if (const auto split = splitPoint(fd, size, windowBytes))
+            if (auto done = WindowedRead::readInTwo(fd, windowBytes, size, progress, *split))
+                return done;
+        return WindowedRead(fd, windowBytes, size, progress).read();
     } catch (const JsonReadError&) {
         return std::nullopt;
     } catch (const std::bad_alloc&) {

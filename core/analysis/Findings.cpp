@@ -4,6 +4,7 @@
 
 #include "analysis/IntervalSet.h"
 #include "analysis/NumberText.h"
+#include "analysis/ParallelWork.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/WhatIf.h"
 #include "base/Thresholds.h"
@@ -15,6 +16,7 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -1103,8 +1105,11 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
                          const Diagnosis& diagnosis, Interval span)
 {
     RunFindings result;
+    // The graph is built and replayed while the findings' context is gathered.
+    auto built = std::async(launchPolicyFor(run.ops.size()), [&] { return std::make_unique<WhatIf>(run, rates, span); });
     Context c = gather(run, metrics, rates, span);
-    WhatIf whatIf(run, rates, span);
+    const std::unique_ptr<WhatIf> whatIfPtr = built.get();
+    WhatIf& whatIf = *whatIfPtr;
     c.replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
     result.wallNs = c.wallNs;
     for (const DeviceWork& w : c.devices)

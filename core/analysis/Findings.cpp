@@ -16,7 +16,6 @@
 #include <array>
 #include <cstdio>
 #include <map>
-#include <memory>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -1105,11 +1104,12 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
                          const Diagnosis& diagnosis, Interval span)
 {
     RunFindings result;
-    // The graph is built and replayed while the findings' context is gathered.
-    auto built = std::async(launchPolicyFor(run.ops.size()), [&] { return std::make_unique<WhatIf>(run, rates, span); });
-    Context c = gather(run, metrics, rates, span);
-    const std::unique_ptr<WhatIf> whatIfPtr = built.get();
-    WhatIf& whatIf = *whatIfPtr;
+    // The findings' context is gathered while the graph is built and
+    // replayed; the graph, the larger, on this thread, where it reuses the
+    // memory the reader freed (a second thread allocates afresh).
+    auto gathered = std::async(launchPolicyFor(run.ops.size()), [&] { return gather(run, metrics, rates, span); });
+    WhatIf whatIf(run, rates, span);
+    Context c = gathered.get();
     c.replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
     result.wallNs = c.wallNs;
     for (const DeviceWork& w : c.devices)

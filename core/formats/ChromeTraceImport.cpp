@@ -138,6 +138,16 @@ public:
     explicit Importer(JsonReader& json) : m_json(&json) {}
     // For a later part of the events, read from a window that use() gives.
     Importer() : m_json(nullptr) {}
+
+    // Room for the ops of `textBytes` of events: twice what PyTorch's
+    // traces hold (about 550 bytes of text per op, the events skipped
+    // included); a trace with more grows as before. Growing by doubling
+    // touched twice the memory of the ops, fresh, and copied them each time;
+    // the room reserved and never filled is never touched.
+    void reserveFor(std::uint64_t textBytes)
+    {
+        m_pending.reserve(static_cast<std::size_t>(textBytes / 256));
+    }
     // The reader of the next piece of a trace read in windows.
     void use(JsonReader& json) { m_json = &json; }
 
@@ -955,10 +965,12 @@ public:
     // to the end. `split` is the start of a line that begins with '{' after
     // a line that ends with ','; where the first part does not end exactly
     // there (an object inside an event begins on such a line), or anything
-    // else goes amiss, nothing: read() then decides.
+    // else goes amiss, nothing: read() then decides. Each window is half
+    // the size: the two hold the memory of one.
     static std::optional<ChromeTraceImport> readInTwo(int fd, std::size_t windowBytes, std::uint64_t fileBytes,
                                                       const ReadProgress& progress, std::uint64_t split)
     {
+        windowBytes = std::max<std::size_t>(windowBytes / 2, 1);
         WindowedRead head(fd, windowBytes, fileBytes, progress);
         if (!head.readRootKind())
             return std::nullopt;
@@ -1007,6 +1019,7 @@ private:
         : m_window(fd, windowBytes, from), m_fileBytes(fileBytes), m_progress(progress), m_first(false)
     {
         m_importer.emplace();
+        m_importer->reserveFor(fileBytes - from);
     }
 
     // Whether the root is an object or an array; false where the file is
@@ -1089,6 +1102,7 @@ private:
         JsonReader json(document, m_parser);
         json.setErrorsUnplaced();
         m_importer.emplace(json); // afresh: a grown first window starts over
+        m_importer->reserveFor(m_fileBytes);
         m_index = 0;
         struct EventsRead {};
         bool ended = false;

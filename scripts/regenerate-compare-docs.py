@@ -8,7 +8,8 @@ Replaces the README block between <!-- before-after --> and <!-- /before-after -
 with what `overlapscope-cli diff` prints for the pair, and exports
 docs/images/before-after.png with `overlapscope export --compare`, zoomed to
 the GPU's active spans of the two runs as the export aligns them (where their
-timed regions start); outside them the processes start up and tear down.
+judged spans start, as `analyze --json` gives them); outside them the
+processes start up and tear down.
 """
 import json
 import os
@@ -44,17 +45,22 @@ def main():
         f.write(text)
     os.replace(README + ".tmp", README)
 
-    # The export shifts each run so that the timed regions start together,
-    # at the latest timed begin: the active spans on that axis, with a margin.
+    # The export shifts each run so that the judged spans start together, at
+    # the latest judged begin: the active spans on that axis, with a margin.
     runs = []
+    judged_begins = []
     for path in (BEFORE, AFTER):
         with open(os.path.join(ROOT, path)) as f:
-            runs.append(json.load(f)["runs"][0])
-    aligned = max(run["timedBeginNs"] for run in runs)
+            run = json.load(f)["runs"][0]
+        runs.append(run)
+        analysis = json.loads(subprocess.run([cli, "analyze", "--json", path], check=True, stdout=subprocess.PIPE,
+                                             text=True, cwd=ROOT).stdout)
+        judged_begins.append(run["timedBeginNs"] + analysis["runs"][0]["judged"]["beginMs"] * 1e6)
+    aligned = max(judged_begins)
     spans = []
-    for run in runs:
+    for run, judged_begin in zip(runs, judged_begins):
         begin, end = gpu_span(run)
-        offset = aligned - run["timedBeginNs"]
+        offset = aligned - judged_begin
         spans.append((begin + offset, end + offset))
     begin, end = min(s[0] for s in spans) / 1e6, max(s[1] for s in spans) / 1e6
     margin = (end - begin) * 0.03

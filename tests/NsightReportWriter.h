@@ -19,7 +19,7 @@ namespace ovs::test {
 class NsightReportWriter {
 public:
     enum class Memory { Pageable, Pinned, Device, Managed, Unknown };
-    enum class Copy { HtoD, DtoH, DtoD, PtoP, UnifiedHtoD };
+    enum class Copy { HtoD, DtoH, DtoD, PtoP, UnifiedHtoD, UnifiedDtoH };
     enum class Sync { Event, StreamWaitEvent, Stream, Context };
     enum class StreamFlag { Default, NonBlocking, Null };
     enum class ApiClass { Runtime, Driver, Backtrace };
@@ -42,7 +42,13 @@ public:
         exec("CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT "
              "NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes "
              "INTEGER NOT NULL, copyKind INTEGER NOT NULL, srcKind INTEGER, dstKind INTEGER, srcDeviceId INTEGER, "
-             "dstDeviceId INTEGER)");
+             "dstDeviceId INTEGER, migrationCause INTEGER, virtualAddress INTEGER)");
+        exec("CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, globalPid "
+             "INTEGER NOT NULL, deviceId INTEGER NOT NULL, address INTEGER NOT NULL, numberOfPageFaults INTEGER NOT "
+             "NULL, faultAccessType INTEGER NOT NULL)");
+        exec("CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL, address "
+             "INTEGER NOT NULL, originalFaultPc INTEGER, CpuInstruction INTEGER NOT NULL, module INTEGER NOT NULL, "
+             "unresolvedFaultPc INTEGER)");
         exec("CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT "
              "NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value "
              "INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER)");
@@ -70,7 +76,13 @@ public:
                                              {17, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN"}});
             enumTable("ENUM_CUDA_MEMCPY_OPER", {{21, "CUDA_MEMCPY_KIND_HTOD"}, {22, "CUDA_MEMCPY_KIND_DTOH"},
                                                 {28, "CUDA_MEMCPY_KIND_DTOD"}, {30, "CUDA_MEMCPY_KIND_PTOP"},
-                                                {31, "CUDA_MEMCPY_KIND_UVM_HTOD"}});
+                                                {31, "CUDA_MEMCPY_KIND_UVM_HTOD"}, {32, "CUDA_MEMCPY_KIND_UVM_DTOH"}});
+            enumTable("ENUM_CUDA_UNIF_MEM_MIGRATION", {{60, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_UNKNOWN"},
+                                                       {61, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_USER"},
+                                                       {62, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE"},
+                                                       {63, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH"},
+                                                       {64, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION"},
+                                                       {65, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS"}});
             enumTable("ENUM_CUPTI_SYNC_TYPE", {{41, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE"},
                                                {42, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT"},
                                                {43, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE"},
@@ -156,7 +168,27 @@ public:
     {
         exec("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (" + num(start) + ", " + num(end) + ", 0, 1, " + num(streamId)
              + ", " + num(correlation) + ", " + num(globalPid(pid)) + ", " + num(bytes) + ", " + num(copyValue(copy)) + ", "
-             + num(memoryValue(src)) + ", " + num(memoryValue(dst)) + ", " + num(srcDevice) + ", " + num(dstDevice) + ")");
+             + num(memoryValue(src)) + ", " + num(memoryValue(dst)) + ", " + num(srcDevice) + ", " + num(dstDevice)
+             + ", NULL, NULL)");
+    }
+    // A unified-memory migration, with CUPTI's cause (1 user, 2 coherence,
+    // 3 prefetch, ...), as Nsight lists it among the copies.
+    void migration(std::int64_t pid, std::int64_t start, std::int64_t end, std::int64_t bytes, bool toDevice, int cause)
+    {
+        exec("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (" + num(start) + ", " + num(end) + ", 0, 1, 0, 0, "
+             + num(globalPid(pid)) + ", " + num(bytes) + ", " + num(copyValue(toDevice ? Copy::UnifiedHtoD : Copy::UnifiedDtoH))
+             + ", " + num(memoryValue(Memory::Managed)) + ", " + num(memoryValue(Memory::Managed)) + ", 0, 0, "
+             + num(cause + (m_schema >= 3 ? 60 : 0)) + ", 4096)");
+    }
+    void gpuPageFaults(std::int64_t pid, std::int64_t start, std::int64_t end, std::int64_t faults)
+    {
+        exec("INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS VALUES (" + num(start) + ", " + num(end) + ", "
+             + num(globalPid(pid)) + ", 0, 4096, " + num(faults) + ", 1)");
+    }
+    void cpuPageFault(std::int64_t pid, std::int64_t start)
+    {
+        exec("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (" + num(start) + ", " + num(globalPid(pid))
+             + ", 4096, 0, 0, 0, 0)");
     }
     void memset(std::int64_t pid, std::int64_t start, std::int64_t end, std::int64_t streamId, std::int64_t correlation,
                 std::int64_t bytes, Memory memory)
@@ -200,6 +232,14 @@ public:
              + num(globalTid(pid, tid)) + ", NULL, " + (registered ? num(string(name)) : "NULL") + ", 0)");
     }
 
+    // An ENUM_* table of schema 3.x: id -> name.
+    void enumTable(const std::string& table, std::initializer_list<std::pair<int, const char*>> values)
+    {
+        exec("CREATE TABLE " + table + " (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, label TEXT)");
+        for (const auto& [id, name] : values)
+            exec("INSERT INTO " + table + " VALUES (" + num(id) + ", '" + name + "', '')");
+    }
+
 private:
     static std::string num(std::int64_t value) { return std::to_string(value); }
     static std::string quoted(const std::string& text)
@@ -208,12 +248,6 @@ private:
         for (const char c : text)
             out += c == '\'' ? std::string("''") : std::string(1, c);
         return out + "'";
-    }
-    void enumTable(const std::string& table, std::initializer_list<std::pair<int, const char*>> values)
-    {
-        exec("CREATE TABLE " + table + " (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, label TEXT)");
-        for (const auto& [id, name] : values)
-            exec("INSERT INTO " + table + " VALUES (" + num(id) + ", '" + name + "', '')");
     }
     std::int64_t memoryValue(Memory memory) const
     {
@@ -227,7 +261,12 @@ private:
     }
     std::int64_t copyValue(Copy copy) const
     {
-        const int value = copy == Copy::HtoD ? 1 : copy == Copy::DtoH ? 2 : copy == Copy::DtoD ? 8 : copy == Copy::PtoP ? 10 : 11;
+        const int value = copy == Copy::HtoD      ? 1
+                          : copy == Copy::DtoH    ? 2
+                          : copy == Copy::DtoD    ? 8
+                          : copy == Copy::PtoP    ? 10
+                          : copy == Copy::UnifiedHtoD ? 11
+                                                      : 12;
         return value + (m_schema >= 3 ? 20 : 0);
     }
 

@@ -134,6 +134,8 @@ private slots:
     void windowsLeaveErrorsToTheWholeReader();
     void windowsReportProgressAndCancel_data();
     void windowsReportProgressAndCancel();
+    void distributedRankAndSharedClock_data();
+    void distributedRankAndSharedClock();
 };
 
 void TestChromeTraceImport::importsPyTorchTraces_data()
@@ -695,6 +697,58 @@ void TestChromeTraceImport::windowsReportProgressAndCancel()
     }
     QCOMPARE(reports.back().first, size);
     QCOMPARE(traceToJson(read->trace), traceToJson(*traceFromJson(text.toStdString()).trace));
+}
+
+// torch.profiler's distributedInfo gives the run its rank, and Kineto's
+// wall clock (baseTimeNanoseconds + ts) its time 0 on the clock the ranks
+// of a job share (core/ranks aligns them on it); read whole or in windows.
+void TestChromeTraceImport::distributedRankAndSharedClock_data()
+{
+    QTest::addColumn<QString>("root"); // members before traceEvents
+    QTest::addColumn<bool>("kinetoEvents");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<qint64>("originNs"); // -1: unset
+    const qint64 first = 1000000000; // the first event's ts, 1e6 us
+    QTest::newRow("Kineto, distributedInfo and base time")
+        << R"("schemaVersion":1,"distributedInfo":{"backend":"nccl","rank":5,"world_size":8},"baseTimeNanoseconds":1700000000000000000,)"
+        << true << 5 << qint64(1700000000000000000) + first;
+    QTest::newRow("Kineto without base time") << R"("schemaVersion":1,"distributedInfo":{"rank":0},)" << true << 0
+                                              << first;
+    QTest::newRow("rank as text is no rank") << R"("distributedInfo":{"rank":"5"},)" << true << -1 << first;
+    QTest::newRow("negative rank is no rank") << R"("distributedInfo":{"rank":-2},)" << true << -1 << first;
+    QTest::newRow("distributedInfo not an object") << R"("distributedInfo":[1],)" << true << -1 << first;
+    QTest::newRow("a Chrome trace's clock is its own") << QString() << false << -1 << qint64(-1);
+}
+
+void TestChromeTraceImport::distributedRankAndSharedClock()
+{
+    QFETCH(QString, root);
+    QFETCH(bool, kinetoEvents);
+    QFETCH(int, rank);
+    QFETCH(qint64, originNs);
+    QStringList events;
+    for (int i = 0; i < 40; ++i) {
+        const QByteArray ts = QByteArray::number(1000000 + 100 * i);
+        const QByteArray gpuTs = QByteArray::number(1000000 + 100 * i + 10);
+        const QString correlation = QString(R"({"correlation":%1})").arg(i + 1);
+        const QString gpu = QString(R"({"device":0,"stream":7,"correlation":%1,"bytes":64})").arg(i + 1);
+        events << x(kinetoEvents ? "cuda_runtime" : "cuda_driver", "cuMemsetD32Async", 9, 9, ts.constData(), "5",
+                    correlation.toUtf8().constData())
+               << x("gpu_memset", "Memset (Device)", 0, 7, gpuTs.constData(), "2", gpu.toUtf8().constData());
+    }
+    const QByteArray text = ("{" + root + "\"traceEvents\":[\n" + events.join(",\n") + "\n]}\n").toUtf8();
+    const auto whole = traceFromJson(text.toStdString());
+    QVERIFY2(whole.trace, whole.error.c_str());
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "rank.json", text);
+    QVERIFY(!path.isEmpty());
+    const auto windowed = ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 1000);
+    QVERIFY2(windowed, "read in windows");
+    for (const Trace* trace : {&*whole.trace, &windowed->trace}) {
+        const Run& run = trace->runs.at(0);
+        QCOMPARE(run.rank, rank);
+        QCOMPARE(run.sharedClockOriginNs.value_or(-1), originNs);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestChromeTraceImport)

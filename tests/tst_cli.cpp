@@ -1,10 +1,16 @@
 // overlapscope-cli as a user meets it: exit codes, messages for bad usage
 // and bad input, and the record -> convert round trip on the simulator.
+#include "TestRankFolder.h"
 #include "TestTimeouts.h"
 #include "../app/cli/ExitStatus.h"
 
 #include "formats/TraceJson.h"
+#include "ranks/RankFolder.h"
+#include "ranks/RankNames.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <csignal>
@@ -86,9 +92,8 @@ private slots:
         QTest::newRow("record without output") << QStringList{"record", "--device", "sim"} << "needs an output file";
         QTest::newRow("convert without format") << QStringList{"convert", "x.json", "-o", "y"} << "--to chrome";
         QTest::newRow("bad sizes") << QStringList{"bench", "--sizes", "1,,4"} << "empty item";
-        QTest::newRow("analyze without a trace") << QStringList{"analyze"} << "analyze needs exactly one trace";
-        QTest::newRow("analyze two traces") << QStringList{"analyze", "a.json", "b.json"}
-                                            << "analyze needs exactly one trace";
+        QTest::newRow("analyze without a trace") << QStringList{"analyze"}
+                                                 << "analyze needs a trace, a folder of traces or several traces";
         QTest::newRow("repeated option") << QStringList{"pipeline", "--chunks", "2", "--chunks", "3"}
                                          << "option --chunks is given more than once";
         QTest::newRow("repeated flag") << QStringList{"pipeline", "--quiet", "--quiet"}
@@ -681,6 +686,268 @@ private slots:
         }
         QVERIFY(!QFile::exists(m_dir.filePath("never.csv")));
         QVERIFY(file.remove());
+    }
+
+    // A folder of ranks (docs/ranks.md): each run labelled with its rank
+    // from the trace, the clocks aligned on the shared wall clock with the
+    // step starts' spread, the straggler marked with the finding that
+    // differs on it, and each rank's numbers those of `analyze --json` of
+    // its file alone.
+    void analyzeAFolderOfRanks()
+    {
+        const QString dir = m_dir.filePath("ranks");
+        QVERIFY(QDir().mkpath(dir));
+        QStringList files;
+        for (int r = 0; r < 3; ++r) { // torch.profiler's names: no rank in them
+            files << dir + QString("/host_%1.1700000000%2.pt.trace.json").arg(4100 + r).arg(r);
+            QVERIFY(writeTestRank(files.back(), {r, 7 * r, r == 2 ? 400 : 100}));
+        }
+        const Result text = cli({"analyze", dir});
+        QCOMPARE(text.exitCode, 0);
+        for (const char* expected :
+             {"Ranks: 3 runs from 3 of 3 files", "| rank 0 | host_4100.", "| rank 2 **straggler** | host_4102.",
+              "Clocks: aligned on the shared wall clock; step starts across ranks spread 0.014 ms (median over 6 "
+              "steps), at most 0.014 ms (ProfilerStep#0)",
+              "Straggler: rank 2 is the straggler: median step ", "; pageable memory costs it "})
+            QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
+        QVERIFY2(text.err.contains("read 3 of 3: "), qPrintable(text.err));
+
+        const Result r = cli({"analyze", "--json", dir});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(doc["schema"].toInt(), 1);
+        const QJsonArray ranks = doc["ranks"].toArray();
+        QCOMPARE(ranks.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject rank = ranks[i].toObject();
+            QCOMPARE(rank["label"].toString(), QString("rank %1").arg(i));
+            QCOMPARE(rank["rankSource"].toString(), QString("trace"));
+            QCOMPARE(rank["straggler"].toBool(), i == 2);
+            QCOMPARE(rank["clockOffsetMs"].toDouble(), 0.007 * i);
+            // The file alone: its steps' judgement is the row.
+            const Result alone = cli({"analyze", "--json", files[i]});
+            QCOMPARE(alone.exitCode, 0);
+            const QJsonObject steps =
+                QJsonDocument::fromJson(alone.out.toUtf8())["runs"][0]["regions"][0].toObject();
+            QCOMPARE(steps["name"].toString(), QString("ProfilerStep#N"));
+            QCOMPARE(rank["steps"].toInt(), steps["judged"].toInt());
+            QCOMPARE(rank["stepMedianMs"].toDouble(), steps["medianMs"].toDouble());
+            QCOMPARE(rank["stepSlowestMs"].toDouble(), steps["slowestMs"].toDouble());
+            QCOMPARE(rank["findings"].toArray().size(), steps["findings"].toArray().size());
+            QVERIFY(!steps["findings"].toArray().isEmpty());
+            QCOMPARE(rank["findings"][0]["kind"].toString(), steps["findings"][0]["kind"].toString());
+            QCOMPARE(rank["findings"][0]["costMs"].toDouble(), steps["findings"][0]["medianCostMs"].toDouble());
+        }
+        QVERIFY(ranks[2]["stepMedianMs"].toDouble() > 1.5 * ranks[0]["stepMedianMs"].toDouble());
+        const QJsonObject alignment = doc["alignment"].toObject();
+        QVERIFY(alignment["sharedClock"].toBool());
+        QCOMPARE(alignment["stepsCompared"].toInt(), 6);
+        QCOMPARE(alignment["medianSpreadMs"].toDouble(), 0.014);
+        QCOMPARE(alignment["worstSpreadMs"].toDouble(), 0.014);
+        QCOMPARE(doc["straggler"]["label"].toString(), QString("rank 2"));
+        QCOMPARE(doc["straggler"]["finding"].toString(), QString("pageable-memory"));
+        QVERIFY(doc["straggler"]["extraCostMs"].toDouble() > 0);
+
+        // The core's API: one thread or two give the same rows; a caller
+        // keeps the traces (ops) of the ranks it asks for, and only those.
+        ovs::RankReadOptions options;
+        options.threads = 1;
+        options.keep = [](std::size_t file) { return file == 1; };
+        std::vector<std::string> paths;
+        for (const QString& f : files)
+            paths.push_back(f.toStdString());
+        const ovs::RankFolder one = ovs::readRanks(paths, options);
+        const ovs::RankFolder two = ovs::readRanks(paths);
+        QCOMPARE(one.ranks.size(), two.ranks.size());
+        for (std::size_t i = 0; i < one.ranks.size(); ++i) {
+            QCOMPARE(one.ranks[i].label, two.ranks[i].label);
+            QCOMPARE(one.ranks[i].stepMedianNs, two.ranks[i].stepMedianNs);
+            QCOMPARE(one.ranks[i].findings.size(), two.ranks[i].findings.size());
+        }
+        QVERIFY(!one.files[0].trace && !one.files[2].trace);
+        QVERIFY(one.files[1].trace && !one.files[1].trace->runs.at(0).ops.empty());
+        QCOMPARE(one.files[1].trace->runs.at(0).rank, 1);
+        QVERIFY(!two.files[1].trace);
+    }
+
+    // Without distributedInfo a rank comes from the file's name, else the
+    // file's name labels it; a bad file is said and skipped, the others
+    // read; a rank two files give is shown twice, named with the files.
+    void ranksFromNamesBadFilesAndDuplicates()
+    {
+        const QString dir = m_dir.filePath("named-ranks");
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(writeTestRank(dir + "/rank7.json", {}));
+        QVERIFY(writeTestRank(dir + "/worker_3.json", {}));
+        QVERIFY(writeTestRank(dir + "/other.json", {}));
+        QVERIFY(writeTestRank(dir + "/.hidden.json", {})); // not read
+        QFile junk(dir + "/junk.json");
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("hello");
+        junk.close();
+        const Result r = cli({"analyze", "--json", dir});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("skipped ") && r.err.contains("junk.json") && r.err.contains("not a JSON trace"),
+                 qPrintable(r.err));
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(doc["files"].toArray().size(), 4);
+        QStringList labels, sources;
+        for (const QJsonValue rank : doc["ranks"].toArray()) {
+            labels << rank["label"].toString();
+            sources << rank["rankSource"].toString();
+        }
+        QCOMPARE(labels, (QStringList{"rank 3", "rank 7", "other.json"}));
+        QCOMPARE(sources, (QStringList{"file name", "file name", "none"}));
+        QVERIFY(doc["straggler"].isNull()); // the same trace three times: no straggler
+        QVERIFY2(doc["verdict"].toString().startsWith("no straggler: "), qPrintable(doc["verdict"].toString()));
+
+        // Several files named on the command line are read the same way.
+        const Result files = cli({"analyze", dir + "/worker_3.json", dir + "/rank7.json"});
+        QCOMPARE(files.exitCode, 0);
+        QVERIFY2(files.out.contains("Ranks: 2 runs from 2 of 2 files") && files.out.contains("| rank 3 | worker_3.json |")
+                     && files.out.contains("| rank 7 | rank7.json |"),
+                 qPrintable(files.out));
+
+        const QString twice = m_dir.filePath("twice");
+        QVERIFY(QDir().mkpath(twice));
+        QVERIFY(writeTestRank(twice + "/a.json", {1}));
+        QVERIFY(writeTestRank(twice + "/b.json", {1}));
+        const Result d = cli({"analyze", twice});
+        QCOMPARE(d.exitCode, 0);
+        QVERIFY2(d.err.contains("rank 1 is given by 2 files (a.json, b.json)"), qPrintable(d.err));
+        QVERIFY2(d.out.contains("| rank 1 (a.json) | a.json |") && d.out.contains("| rank 1 (b.json) | b.json |"),
+                 qPrintable(d.out));
+    }
+
+    // One trace of a job's ranks (what `profile -- torchrun ...` writes:
+    // a run per process, each with its launcher's rank, format 6): analyze
+    // prints the ranks table after the findings, as for a folder.
+    void aTraceOfRankedRunsGetsTheRanksTable()
+    {
+        ovs::Trace job;
+        for (int r = 0; r < 3; ++r) {
+            const QString path = m_dir.filePath(QString("job-rank%1.json").arg(r));
+            QVERIFY(writeTestRank(path, {r, 0, r == 1 ? 400 : 100}));
+            auto loaded = ovs::loadTrace(path.toStdString());
+            QVERIFY2(loaded.trace, loaded.error.c_str());
+            QCOMPARE(loaded.trace->runs.front().rank, r);
+            job.runs.push_back(std::move(loaded.trace->runs.front()));
+        }
+        const QString path = m_dir.filePath("job.json");
+        std::string error;
+        QVERIFY2(ovs::saveTrace(job, path.toStdString(), &error), error.c_str());
+        const Result text = cli({"analyze", path});
+        QCOMPARE(text.exitCode, 0);
+        const qsizetype findings = text.out.indexOf("Findings");
+        const qsizetype ranks = text.out.indexOf("Ranks: 3 runs from 1 of 1 files");
+        QVERIFY2(findings >= 0 && ranks > findings, qPrintable(text.out));
+        for (const char* expected : {"| rank 0 |", "| rank 1 **straggler** |", "| rank 2 |",
+                                     "Straggler: rank 1 is the straggler"})
+            QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
+        // A trace of one rank, or of none, prints no table.
+        job.runs.resize(1);
+        QVERIFY2(ovs::saveTrace(job, path.toStdString(), &error), error.c_str());
+        QVERIFY(!cli({"analyze", path}).out.contains("Ranks:"));
+    }
+
+    void badRankFoldersAreBadInput_data()
+    {
+        QTest::addColumn<QStringList>("files"); // written as junk
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty folder") << QStringList{} << "the folder holds no files to read as ranks";
+        QTest::newRow("only hidden files") << QStringList{".rank0.json"} << "the folder holds no files to read as ranks";
+        QTest::newRow("no file reads") << QStringList{"rank0.json", "rank1.json"}
+                                       << "none of the 2 files could be read as a trace";
+    }
+    void badRankFoldersAreBadInput()
+    {
+        QFETCH(QStringList, files);
+        QFETCH(QString, message);
+        const QString dir = m_dir.filePath(QString("bad-ranks-%1").arg(QTest::currentDataTag()).replace(' ', '-'));
+        QVERIFY(QDir().mkpath(dir));
+        for (const QString& name : files) {
+            QFile f(dir + "/" + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"traceEvents\": [");
+        }
+        const Result r = cli({"analyze", dir});
+        QCOMPARE(r.exitCode, int(ovs::cli::kExitBadInput));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // The comparison's rules on rows built by hand: a step's spread over the
+    // ranks that have it, offsets on the shared clock, the 5% straggler
+    // threshold, and the finding that differs is the one the straggler pays
+    // most over the others' median, not its costliest.
+    void rankComparisonRules()
+    {
+        using namespace ovs;
+        const auto row = [](const char* label, std::optional<std::int64_t> clock, std::vector<StepStart> steps,
+                            std::int64_t medianNs, std::vector<RankFinding> findings) {
+            RankSummary r;
+            r.label = label;
+            r.clockOriginNs = clock;
+            r.steps = std::move(steps);
+            r.stepMedianNs = medianNs;
+            r.hasSteps = true;
+            r.findings = std::move(findings);
+            r.bound = "host bound";
+            return r;
+        };
+        const auto finding = [](FindingKind kind, std::int64_t costNs) { return RankFinding{kind, {}, costNs}; };
+        std::vector<RankSummary> rows{
+            row("a", 1000, {{1, 0}, {2, 100}}, 100, {finding(FindingKind::PageableCopies, 9)}),
+            row("b", 1010, {{1, 5}, {2, 95}, {3, 200}}, 100, {finding(FindingKind::OneStream, 1)}),
+            row("c", 1000, {{2, 130}}, 104,
+                {finding(FindingKind::PageableCopies, 10), finding(FindingKind::OneStream, 3)}),
+        };
+        const RankAlignment a = alignRanks(rows);
+        QVERIFY(a.sharedClock);
+        QCOMPARE(a.offsetNs, (std::vector<std::int64_t>{0, 10, 0}));
+        QCOMPARE(a.stepsCompared, 2); // step 3 is b's alone
+        QCOMPARE(a.worstSpreadNs, std::int64_t(30)); // step 2: 100, 105, 130
+        QCOMPARE(a.worstStep, std::int64_t(2));
+        QVERIFY(!findStraggler(rows).row); // 4% above the median: jitter
+        QVERIFY(findStraggler(rows).sentence.starts_with("no straggler: the slowest rank, c, "));
+
+        rows[2].stepMedianNs = 106; // 6%
+        const RankStraggler s = findStraggler(rows);
+        QCOMPARE(s.row, std::optional<std::size_t>(2));
+        QCOMPARE(s.findingId, std::string("one-stream")); // 3 over the others' 1; pageable: 10 over 9
+        QCOMPARE(s.findingExtraNs, std::int64_t(2));
+
+        rows[2].findings.clear();
+        QVERIFY(findStraggler(rows).sentence.ends_with("; no finding costs it more than the other ranks: its bound is "
+                                                       "host bound"));
+        rows[1].clockOriginNs.reset();
+        const RankAlignment none = alignRanks(rows);
+        QVERIFY(!none.sharedClock);
+        QVERIFY(none.why.starts_with("b has no shared clock"));
+        QCOMPARE(none.offsetNs, (std::vector<std::int64_t>{0, 0, 0}));
+        QCOMPARE(none.stepsCompared, 0);
+    }
+
+    void rankOfAFileName_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("rank"); // -1: none
+        QTest::newRow("rank3") << "rank3.json" << 3;
+        QTest::newRow("trace_rank_12") << "trace_rank_12.json" << 12;
+        QTest::newRow("worker-3") << "worker-3.pt.trace.json" << 3;
+        QTest::newRow("Rank5, any case") << "Rank5.json" << 5;
+        QTest::newRow("rank-0.json.gz (HTA)") << "rank-0.json" << 0;
+        QTest::newRow("torch.profiler's name") << "host_4100.1700000000.pt.trace.json" << -1;
+        QTest::newRow("frank3: not a word") << "frank3.json" << -1;
+        QTest::newRow("ranking") << "ranking.json" << -1;
+        QTest::newRow("no number") << "rank.json" << -1;
+        QTest::newRow("beyond an int") << "rank99999999999.json" << -1;
+    }
+    void rankOfAFileName()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, rank);
+        QCOMPARE(ovs::rankFromFileName(name.toStdString()).value_or(-1), rank);
     }
 
     // An Nsight Systems report (SQLite export) is read as a trace, whatever

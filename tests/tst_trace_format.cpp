@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <limits>
+#include <map>
 #include <random>
 
 using namespace ovs;
@@ -304,6 +305,7 @@ private slots:
     void tracesWithoutRegionsKeepTheirVersion();
     void loadSortsRegions();
     void unifiedMemoryOpsRoundTripInVersion5();
+    void ranksRoundTripInVersion6();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
     void loadMissingFile();
@@ -333,6 +335,10 @@ private slots:
     void nsightBadReports_data();
     void nsightBadReports();
     void nsightEmptyTables();
+    void nsightCudaDevicesMapToTheHostsGpus_data();
+    void nsightUnifiedMemory_data();
+    void nsightUnifiedMemory();
+    void nsightCudaDevicesMapToTheHostsGpus();
     void nsightRealExports_data();
     void nsightRealExports();
     void nsightReadsAsTheProfile_data();
@@ -588,6 +594,41 @@ void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
     QVERIFY(!refused.trace);
     QVERIFY2(refused.error.find(R"(op kind "unified_memory" needs format version 5)") != std::string::npos,
              refused.error.c_str());
+}
+
+void TestTraceFormat::ranksRoundTripInVersion6()
+{
+    // Two processes of a distributed job, profiled together: their ranks
+    // and the clock they share; a third run of no rank says neither.
+    Trace original = makeTrace();
+    original.runs[1].rank = 1;
+    original.runs[1].sharedClockOriginNs = 123'456'789'012;
+    original.runs[2].rank = 0;
+    original.runs[2].sharedClockOriginNs = 123'456'789'012;
+    QCOMPARE(original.formatVersion(), Trace::kRanksFormatVersion);
+    const std::string text = traceToJson(original);
+    QVERIFY(text.find(R"("version":6)") != std::string::npos);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+    QCOMPARE(traceToJson(*loaded.trace), text);
+    QCOMPARE(loaded.trace->runs[0].rank, -1);
+    QVERIFY(!loaded.trace->runs[0].sharedClockOriginNs);
+    QCOMPARE(loaded.trace->runs[1].rank, 1);
+    QCOMPARE(loaded.trace->runs[2].rank, 0);
+    QCOMPARE(loaded.trace->runs[2].sharedClockOriginNs, std::optional<std::int64_t>(123'456'789'012));
+
+    // An older version does not know them: refused, not read as unrelated runs.
+    std::string older = text;
+    older.replace(older.find(R"("version":6)"), 11, R"("version":5)");
+    const auto refused = traceFromJson(older);
+    QVERIFY(!refused.trace);
+    QVERIFY2(refused.error.find(R"(field "rank" needs format version 6)") != std::string::npos, refused.error.c_str());
+    // Without a rank nothing is written: the trace stays what it was.
+    original.runs[1].rank = -1;
+    original.runs[2].rank = -1;
+    QVERIFY(original.formatVersion() < Trace::kRanksFormatVersion);
+    QVERIFY(traceToJson(original).find("sharedClockOriginNs") == std::string::npos);
 }
 
 void TestTraceFormat::loadSortsRegions()
@@ -1413,6 +1454,8 @@ void writeRunAsReport(const Run& run, Writer& w)
             id = lane.name.starts_with("main thread") ? pid : std::stoll(lane.name.substr(7));
             if (!threadName.empty())
                 w.threadName(pid, id, threadName);
+        } else if (lane.name.ends_with("unified memory")) {
+            id = 0; // the driver's: no stream (Writer::migration)
         } else if (lane.streamKind == StreamKind::LegacyDefault) {
             id = 7;
             w.nullStream(pid, id);
@@ -1440,6 +1483,23 @@ void writeRunAsReport(const Run& run, Writer& w)
             int grid[3] = {}, block[3] = {};
             QVERIFY(parseKernel(name, kernel, grid, block));
             w.kernel(pid, op.startNs, op.endNs, id, op.correlation, kernel, grid, block);
+            break;
+        }
+        case OpKind::UnifiedMemory: {
+            // As `profile` named CUPTI's counter: "HtoD migration (fault)",
+            // "GPU page faults" (bytes: the fault count), "CPU page fault".
+            static const std::map<std::string, int> causes = {
+                {"", 0}, {" (requested)", 1}, {" (fault)", 2}, {" (driver prefetch)", 3}, {" (eviction)", 4},
+                {" (access counters)", 5}};
+            if (name.starts_with("HtoD migration") || name.starts_with("DtoH migration"))
+                w.migration(pid, op.startNs, op.endNs, static_cast<std::int64_t>(op.bytes), name.starts_with("HtoD"),
+                            causes.at(name.substr(14)));
+            else if (name == "GPU page faults")
+                w.gpuPageFaults(pid, op.startNs, op.endNs, static_cast<std::int64_t>(op.bytes));
+            else if (name == "CPU page fault")
+                w.cpuPageFault(pid, op.startNs);
+            else
+                QFAIL(("a unified-memory op Nsight has no table for: " + name).c_str());
             break;
         }
         default: {
@@ -1482,9 +1542,9 @@ void TestTraceFormat::nsightReportOfEachSchema()
     QVERIFY2(loaded.trace, loaded.error.c_str());
     const QString note = QString::fromStdString(loaded.note);
     QVERIFY2(note.startsWith("imported from " + version + ": 1 run, 4 GPU ops, 7 CUDA calls, 3 NVTX ranges"), qPrintable(note));
+    QVERIFY2(note.contains(", 1 unified-memory event;"), qPrintable(note)); // the migration: nsightUnifiedMemory
     for (const char* skipped : {"1 CUDA call that a profile does not trace", "1 API row of another class",
-                                "1 unified-memory migration (65536 bytes)", "3 NVTX events that are no closed ranges",
-                                "1 row with a value of the wrong type"})
+                                "3 NVTX events that are no closed ranges", "1 row with a value of the wrong type"})
         QVERIFY2(note.contains(skipped), qPrintable(note));
 
     QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
@@ -1495,18 +1555,21 @@ void TestTraceFormat::nsightReportOfEachSchema()
     QCOMPARE(run.device.name, std::string("NVIDIA H200"));
     QCOMPARE(run.device.asyncEngineCount, 3);
     QCOMPARE(run.deviceCount(), 1); // the second GPU was not used
-    QCOMPARE(run.lanes.size(), std::size_t(5));
+    QCOMPARE(run.lanes.size(), std::size_t(6));
     const std::vector<std::pair<std::string, StreamKind>> lanes = {{"default stream (legacy)", StreamKind::LegacyDefault},
                                                                    {"stream 13", StreamKind::NonBlocking},
                                                                    {"stream 14", StreamKind::Blocking},
+                                                                   {"GPU 0 \u00b7 unified memory", StreamKind::NonBlocking},
                                                                    {"main thread (train)", StreamKind::Unknown},
                                                                    {"thread 4300 (loader)", StreamKind::Unknown}};
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         QCOMPARE(run.lanes[i].name, lanes[i].first);
         QCOMPARE(run.lanes[i].streamKind, lanes[i].second);
-        QCOMPARE(run.lanes[i].kind, i < 3 ? LaneKind::Stream : LaneKind::HostThread);
+        QCOMPARE(run.lanes[i].kind, i < 4 ? LaneKind::Stream : LaneKind::HostThread);
     }
-    QCOMPARE(run.ops.size(), std::size_t(11)); // the driver call inside cudaMemcpyAsync goes, as in a profile
+    // The driver call inside cudaMemcpyAsync goes, as in a profile; the
+    // unified-memory migration is one (nsightUnifiedMemory).
+    QCOMPARE(run.ops.size(), std::size_t(12));
 
     const Op* upload = opNamed(run, "Memcpy HtoD (Pinned -> Device)");
     QVERIFY(upload);
@@ -1548,7 +1611,7 @@ void TestTraceFormat::nsightReportOfEachSchema()
     QCOMPARE(epoch.depth, std::uint16_t(0));
     QCOMPARE(run.regions[1].name, std::string("step"));
     QCOMPARE(run.regions[1].depth, std::uint16_t(0));
-    QCOMPARE(run.regions[1].lane, std::uint16_t(3));
+    QCOMPARE(run.regions[1].lane, std::uint16_t(4));
     QCOMPARE(run.regions[2].name, std::string("copy"));
     QCOMPARE(run.regions[2].depth, std::uint16_t(1));
     QCOMPARE(run.regions[2].beginNs, 290);
@@ -1623,6 +1686,94 @@ void TestTraceFormat::nsightEmptyTables()
     QVERIFY2(QString::fromStdString(loaded.note).contains("0 runs, 0 GPU ops, 0 CUDA calls"), loaded.note.c_str());
 }
 
+// TARGET_INFO_CUDA_DEVICE (2023 on) says which of the host's GPUs each
+// process's CUDA device was: under CUDA_VISIBLE_DEVICES=1 the program's
+// device 0 is the host's GPU 1. A row of another process does not apply; a
+// table whose columns are named otherwise is left unread (CUDA's numbers
+// are then the host's, as in exports without it).
+void TestTraceFormat::nsightCudaDevicesMapToTheHostsGpus_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::addColumn<QString>("rows");
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<int>("sms");
+    const QString columns = "gpuId INTEGER, cudaId INTEGER, pid INTEGER, uuid TEXT, numMultiprocessors INTEGER";
+    // GPU 1's row has no SM count here: the mapping's fills it in.
+    QTest::newRow("its own row") << columns << "(1, 0, 4242, 'GPU-1', 66), (0, 0, 5000, 'GPU-0', 132)"
+                                 << "NVIDIA H200 (not used)" << 66;
+    QTest::newRow("another process's row") << columns << "(1, 0, 5000, 'GPU-1', 132)" << "NVIDIA H200" << 132;
+    QTest::newRow("no pid column") << "gpuId INTEGER, cudaId INTEGER" << "(1, 0)" << "NVIDIA H200 (not used)" << 0;
+    QTest::newRow("columns named otherwise") << "id INTEGER, name TEXT" << "(1, 'x')" << "NVIDIA H200" << 132;
+    QTest::newRow("wrong types") << columns << "('one', 0, 4242, '', 1)" << "NVIDIA H200" << 132;
+}
+
+void TestTraceFormat::nsightCudaDevicesMapToTheHostsGpus()
+{
+    QFETCH(QString, table);
+    QFETCH(QString, rows);
+    QFETCH(QString, device);
+    QFETCH(int, sms);
+    QTemporaryDir dir;
+    const auto loaded = writeAndLoad(tempPath(dir, "report.sqlite"), 3, [&](Writer& w) {
+        w.exec("CREATE TABLE TARGET_INFO_CUDA_DEVICE (" + table.toStdString() + ")");
+        w.exec("INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES " + rows.toStdString());
+        w.exec("UPDATE TARGET_INFO_GPU SET smCount = NULL WHERE id = 1");
+    });
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(loaded.trace->runs.size(), std::size_t(1));
+    const Run& run = loaded.trace->runs.front();
+    QCOMPARE(QString::fromStdString(run.device.name), device);
+    QVERIFY2(run.device.detail.find(std::to_string(sms) + " SMs") != std::string::npos, run.device.detail.c_str());
+    QCOMPARE(run.deviceCount(), 1);
+    QVERIFY(opNamed(run, "scale(float*, int) [grid 2x1x1, block 256x1x1]"));
+}
+
+// Unified memory as a profile records it: a migration row of the copy
+// table, with its cause (CUPTI's numbers in 2.x, named in 3.x), and the
+// page-fault tables, become ops on the GPU's unified-memory lane, named as
+// `profile` names them, which the managed-migration finding reads.
+void TestTraceFormat::nsightUnifiedMemory_data()
+{
+    QTest::addColumn<int>("schema");
+    QTest::newRow("2.x") << 2;
+    QTest::newRow("3.x") << 3;
+}
+
+void TestTraceFormat::nsightUnifiedMemory()
+{
+    QFETCH(int, schema);
+    QTemporaryDir dir;
+    const auto loaded = writeAndLoad(tempPath(dir, "report.sqlite"), schema, [&](Writer& w) {
+        // The program's migration (Unified HtoD, 65536 bytes) was a fault's.
+        w.exec(std::string("UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET migrationCause = ") + (schema >= 3 ? "62" : "2")
+               + " WHERE bytes = 65536");
+        w.gpuPageFaults(4242, 535, 545, 3);
+        w.cpuPageFault(4242, 580);
+        w.exec("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES ('late', 0, 0, 0, 0, 0, 0)");
+    });
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const QString note = QString::fromStdString(loaded.note);
+    QVERIFY2(note.contains(", 3 unified-memory events") && !note.contains("skipped 1 unified"), qPrintable(note));
+    const Run& run = loaded.trace->runs.front();
+    const Op* migration = opNamed(run, "HtoD migration (fault)");
+    QVERIFY(migration);
+    QCOMPARE(migration->kind, OpKind::UnifiedMemory);
+    QCOMPARE(migration->memory, HostMemoryKind::Managed);
+    QCOMPARE(migration->bytes, std::uint64_t(65536));
+    QCOMPARE(migration->startNs, 540);
+    QCOMPARE(migration->endNs, 560);
+    const Op* faults = opNamed(run, "GPU page faults");
+    QVERIFY(faults);
+    QCOMPARE(faults->bytes, std::uint64_t(3)); // the fault count (Op.h)
+    QCOMPARE(faults->lane, migration->lane);
+    const Op* hostFault = opNamed(run, "CPU page fault");
+    QVERIFY(hostFault);
+    QCOMPARE(hostFault->startNs, 580);
+    QCOMPARE(hostFault->lane, migration->lane); // the lane of the GPU the process used
+    QVERIFY2(run.lanes[migration->lane].name.find("unified memory") != std::string::npos,
+             run.lanes[migration->lane].name.c_str());
+}
+
 // Two real exports: Nsight Systems 2022.2 (schema 2.9) of an MPI saxpy and
 // 2024.5 (schema 3.13) of CloverLeaf, both on Perlmutter's A100s, from the
 // pipit project's test data (tests/data/nsight/LICENSE).
@@ -1678,7 +1829,13 @@ void TestTraceFormat::nsightReadsAsTheProfile_data()
     QTest::addColumn<QString>("profile");
     QTest::addColumn<int>("schema");
     const QDir data(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/profiled"));
+    // Every profile, and the managed-memory example's (unified-memory
+    // migrations and faults, named and costed by the managed-migration finding).
+    QStringList profiles;
     for (const QString& name : data.entryList({"*.json"}, QDir::Files, QDir::Name))
+        profiles << name;
+    profiles << "what-if/managed_memory.json" << "what-if/managed_memory-fix.json";
+    for (const QString& name : profiles)
         for (const int schema : {2, 3})
             QTest::newRow(qPrintable(name + ", schema " + QString::number(schema))) << data.filePath(name) << schema;
 }
@@ -1736,9 +1893,12 @@ void TestTraceFormat::nsightReadsAsTheProfile()
         QCOMPARE(a.chunk, b.chunk);
         QCOMPARE(a.correlation, b.correlation);
     }
-    // Hence the same metrics, bound, findings and what-if, to the byte.
+    // Hence the same metrics, bound, findings and what-if, to the byte, given
+    // what a report has no table for: the pinned link's rate, which
+    // `profile` times after a program that used pageable or managed memory.
     imported.trace->tool = native.trace->tool;
     imported.trace->createdUtc = native.trace->createdUtc;
+    imported.trace->sweeps = native.trace->sweeps;
     QCOMPARE(analysisJson(*imported.trace, analyzeTrace(*imported.trace)),
              analysisJson(*native.trace, analyzeTrace(*native.trace)));
 }

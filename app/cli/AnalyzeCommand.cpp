@@ -2,22 +2,74 @@
 #include "Commands.h"
 #include "ConsoleReport.h"
 #include "ExitStatus.h"
+#include "RanksReport.h"
 
 #include "analysis/AnalysisJson.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
 #include "formats/TraceJson.h"
 #include "pipeline/PipelineConfig.h"
+#include "ranks/RanksJson.h"
 
 #include <algorithm>
 #include <cstdio>
 
+#include <sys/stat.h>
+
 namespace ovs::cli {
+
+namespace {
+
+bool isFolder(const std::string& path)
+{
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+// A folder, or several files: the ranks of one job (docs/ranks.md).
+int analyzeRanks(const CliArgs& args)
+{
+    std::vector<std::string> paths;
+    if (args.positionals().size() == 1) {
+        std::string error;
+        paths = rankFilesIn(args.positionals().front(), &error);
+        if (paths.empty())
+            throw BadInput(error);
+    } else {
+        paths = args.positionals();
+    }
+    RankReadOptions options;
+    options.maxBytes = maxTraceBytes(args);
+    options.analysis.region = args.value("--region", "");
+    // Progress and what each file's import said go to stderr, so that
+    // --json stays parseable.
+    options.onRead = [](std::size_t done, std::size_t total, const RankFile& file) {
+        if (!file.error.empty())
+            printError("skipped " + file.error);
+        std::fprintf(stderr, "read %zu of %zu: %s\n", done, total, echoed(file.path).c_str());
+    };
+    const RankFolder folder = readRanks(paths, options);
+    for (const std::string& note : folder.notes)
+        printError(note);
+    if (folder.ranks.empty())
+        throw BadInput("none of the " + std::to_string(paths.size()) + " files could be read as a trace");
+    if (args.has("--json")) {
+        const std::string json = ranksJson(folder);
+        std::fwrite(json.data(), 1, json.size(), stdout);
+        return cli::kExitOk;
+    }
+    printRanks(stdout, folder);
+    return cli::kExitOk;
+}
+
+} // namespace
 
 int commandAnalyze(const CliArgs& args)
 {
-    if (args.positionals().size() != 1)
-        throw UsageError("analyze needs exactly one trace");
+    if (args.positionals().empty())
+        throw UsageError("analyze needs a trace, a folder of traces or several traces");
+    if (args.positionals().size() > 1 || isFolder(args.positionals().front()))
+        return analyzeRanks(args);
     const std::string& path = args.positionals().front();
     auto loaded = loadTrace(path, maxTraceBytes(args));
     if (!loaded.trace)
@@ -60,6 +112,7 @@ int commandAnalyze(const CliArgs& args)
     for (const std::string& note : notes)
         printError(note);
     cli::printFindings(stdout, trace, analyses);
+    cli::printRanksOfTrace(stdout, trace, analyses, path);
     return 0;
 }
 

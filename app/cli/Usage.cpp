@@ -20,6 +20,9 @@ Commands:
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
   convert IN -o OUT    convert a trace: --to chrome (Perfetto / chrome://tracing), csv, or native
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
+  analyze DIR | A B... the ranks of a distributed job (every trace in a folder, or several files):
+                       a table per rank (step time, GPU busy, overlap, top finding), the clocks'
+                       alignment and the straggler with the finding that differs on it (docs/ranks.md)
   diff BEFORE AFTER    compare two traces (before and after a fix), run by run: wall time, active span,
                        overlap achieved and possible, each engine's busy time, every finding resolved,
                        new or changed with its cost before and after, and what the active span saved.

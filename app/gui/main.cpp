@@ -71,7 +71,7 @@ Usage:
       --max-trace-mib N  read traces up to N MiB (default 2048, at most 4095)
   overlapscope export --compare BEFORE AFTER -o OUT   two traces compared, for slides: each pair of runs
       (paired by name, as overlapscope-cli diff pairs them) stacked, before above after, aligned where
-      their timed regions start, under a header with what changed (active span saved, overlap, engine
+      their judged spans start, under a header with what changed (active span saved, overlap, engine
       busy times, findings resolved, changed and new); the options above but --runs and --what-if
   overlapscope export --lesson NAME -o DIR   run a lesson and write its numbered 1920x1080 PNG slides
       (01-title, 02-question, one per thing to look at, results, the whole timeline) and DIR/index.md

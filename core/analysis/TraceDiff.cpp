@@ -42,6 +42,7 @@ RunSide sideOf(const Run& run, std::size_t index, const RunAnalysis& a)
     s.device = run.device.label();
     s.status = run.status;
     s.wallNs = spanNs(a.judged.span.beginNs, a.judged.span.endNs); // what analyze judged (JudgedSpan.h)
+    s.judgedBeginNs = a.judged.span.beginNs;
     s.activeNs = a.findings.activeNs;
     s.overlapNs = a.metrics.copyWithKernelNs;
     s.overlapPossibleNs = a.metrics.overlapPossibleNs;

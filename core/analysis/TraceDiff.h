@@ -54,7 +54,11 @@ struct RunSide {
     std::string name;
     std::string device; // the device's label
     RunStatus status = RunStatus::Completed;
-    std::int64_t wallNs = 0;   // the judged region (JudgedRegion)
+    std::int64_t wallNs = 0;   // the judged span's length (JudgedSpan)
+    // Where the judged span begins, in the run's time base: where the window
+    // and `export --compare` align the pair (the loop with the loop, not
+    // the process's start with the process's start).
+    std::int64_t judgedBeginNs = 0;
     std::int64_t activeNs = 0; // the GPU's active span in it: first GPU work to last
     // Copies and kernels at once, and the most they could have (the shorter
     // of the copy and kernel busy times; RunMetrics).

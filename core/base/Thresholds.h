@@ -52,6 +52,14 @@ inline constexpr double kHostBoundIdleShare = 0.5;
 // large buffer can take most of it), which would hide a loop's problems.
 inline constexpr double kMinCostShare = 0.02;
 
+// ---- The ranks of a folder (core/ranks)
+
+// A rank whose median step is this share slower than the median of the
+// other ranks' median steps is a straggler: steps of one job wait for each other
+// at every collective, so a few percent between ranks is noise (launch
+// jitter, the allreduce's own order) and more is a rank holding the others.
+inline constexpr double kStragglerShare = 0.05;
+
 // ---- The replay (core/replay, core/analysis/WhatIf.cpp)
 
 // The replay of the unchanged run must reproduce the measured active span

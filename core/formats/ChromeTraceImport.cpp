@@ -177,7 +177,12 @@ public:
                     sawEvents = true;
                 } else if (key == "deviceProperties" && m_json->kind(v) == JsonKind::Array) {
                     m_json->forEachElement(v, 2, [&](Value& d, std::size_t) { readDeviceProperties(d); });
-                } else if (key == "schemaVersion" || key == "baseTimeNanoseconds") {
+                } else if (key == "baseTimeNanoseconds") {
+                    m_kineto = true;
+                    m_baseTimeNs = optionalInteger(v, 2);
+                } else if (key == "distributedInfo" && m_json->kind(v) == JsonKind::Object) {
+                    readDistributedInfo(v);
+                } else if (key == "schemaVersion") {
                     m_kineto = true;
                     m_json->skip(v, 2);
                 } else {
@@ -223,6 +228,17 @@ private:
             device.detail = "sm_" + std::to_string(major) + std::to_string(minor);
         if (id >= 0)
             m_devices[id] = std::move(device);
+    }
+
+    // torch.profiler's {"backend": "nccl", "rank": 3, "world_size": 8} of a
+    // distributed job: the rank labels the run (core/ranks).
+    void readDistributedInfo(Value& v)
+    {
+        m_json->forEachMember(v, 3, [&](std::string_view key, Value& m) {
+            const std::optional<std::int64_t> value = optionalInteger(m, 4);
+            if (key == "rank" && value && *value >= 0 && *value <= std::numeric_limits<int>::max())
+                m_rank = static_cast<int>(*value);
+        });
     }
 
     void readEvents(Value& events, int depth)
@@ -571,7 +587,7 @@ private:
                              std::map<LaneKey, std::uint16_t>& laneOfKey);
     RegionCounts countRegions() const;
     std::string sourceName() const;
-    void describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids) const;
+    void describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const;
     std::string summary(std::size_t splitLanes, const RegionCounts& regions) const;
     std::vector<std::uint32_t> runsOfRegions(const std::vector<std::int64_t>& runPids) const;
     void buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
@@ -594,6 +610,8 @@ private:
 
     JsonReader* m_json;
     bool m_kineto = false;
+    int m_rank = -1;                           // distributedInfo.rank
+    std::optional<std::int64_t> m_baseTimeNs; // Kineto's ts count from it
     std::vector<Pending> m_pending;
     std::vector<std::string> m_names{std::string()};
     std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_nameIds;
@@ -629,7 +647,7 @@ ChromeTraceImport Importer::build()
     const std::size_t splitLanes = placeOnLanes(runs, byLane, laneOfKey);
     const RegionCounts regionCounts = countRegions();
     buildRegions(runs, runsOf.regionRuns, laneOfKey, first);
-    describeRuns(runs, runsOf.pids);
+    describeRuns(runs, runsOf.pids, first);
     result.events = m_events;
     result.summary = summary(splitLanes, regionCounts);
     return result;
@@ -788,8 +806,9 @@ std::string Importer::sourceName() const
     return m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
 }
 
-// Each run's name (its process), device, timing and span; its ops sorted.
-void Importer::describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids) const
+// Each run's name (its process), rank, clock, device, timing and span;
+// its ops sorted. `first`: the file's first time, the runs' time 0.
+void Importer::describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const
 {
     for (std::size_t r = 0; r < runs.size(); ++r) {
         Run& run = runs[r];
@@ -801,6 +820,13 @@ void Importer::describeRuns(std::vector<Run>& runs, const std::vector<std::int64
                                                                 : "process " + std::to_string(pid))
                          : "GPU work";
         run.pipeline = m_kineto ? "pytorch" : "chrome-trace";
+        run.rank = m_rank;
+        // Kineto's ts is wall-clock time (from baseTimeNanoseconds where
+        // given), which the ranks of one job share; a plain Chrome trace's
+        // clock is its own.
+        std::int64_t origin = 0;
+        if (m_kineto && !__builtin_add_overflow(m_baseTimeNs.value_or(0), first, &origin))
+            run.sharedClockOriginNs = origin;
         run.timing = "cupti (imported)";
         run.names = m_names;
         std::int64_t end = 0;

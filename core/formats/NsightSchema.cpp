@@ -73,6 +73,7 @@ NsightSchema::NsightSchema(const SqliteDatabase& db) : m_db(db)
 
     m_memoryKinds = readEnum("ENUM_CUDA_MEM_KIND");
     m_copyKinds = readEnum("ENUM_CUDA_MEMCPY_OPER");
+    m_migrationCauses = readEnum("ENUM_CUDA_UNIF_MEM_MIGRATION");
     m_syncTypes = readEnum("ENUM_CUPTI_SYNC_TYPE");
     m_streamTypes = readEnum("ENUM_CUPTI_STREAM_TYPE");
     m_eventClasses = readEnum("ENUM_NSYS_EVENT_CLASS");
@@ -168,6 +169,30 @@ std::uint8_t NsightSchema::cuptiCopyKind(std::int64_t value, bool& unified) cons
          kCopyHtoH, kCopyPtoP, kUnified, kUnified, kUnified});
     unified = kind == kUnified;
     return unified ? std::uint8_t(kCopyUnknown) : kind;
+}
+
+std::uint32_t NsightSchema::unifiedCounter(std::int64_t copyKind) const
+{
+    using namespace profile;
+    return byName<std::uint32_t>(m_copyKinds, copyKind,
+                                 {{"CUDA_MEMCPY_KIND_UVM_HTOD", kUmBytesHtoD}, {"CUDA_MEMCPY_KIND_UVM_DTOH", kUmBytesDtoH}},
+                                 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, kUmBytesHtoD, kUmBytesDtoH});
+}
+
+std::uint32_t NsightSchema::migrationCause(std::optional<std::int64_t> value) const
+{
+    using namespace profile;
+    if (!value)
+        return kUmCauseUnknown;
+    return byName<std::uint32_t>(m_migrationCauses, *value,
+                                 {{"CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_USER", kUmCauseUser},
+                                  {"CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE", kUmCauseCoherence},
+                                  {"CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH", kUmCausePrefetch},
+                                  {"CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION", kUmCauseEviction},
+                                  {"CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS", kUmCauseAccessCounters}},
+                                 kUmCauseUnknown,
+                                 {kUmCauseUnknown, kUmCauseUser, kUmCauseCoherence, kUmCausePrefetch, kUmCauseEviction,
+                                  kUmCauseAccessCounters});
 }
 
 std::uint32_t NsightSchema::cuptiSyncType(std::int64_t value) const

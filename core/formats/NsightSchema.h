@@ -56,6 +56,13 @@ public:
     // CUPTI's copy kind; `unified` for the unified-memory migrations that
     // Nsight adds to the copy kinds (Unified Host-to-Device, ...).
     std::uint8_t cuptiCopyKind(std::int64_t value, bool& unified) const;
+    // The unified-memory counter (profile/ProfileRecord.h) of such a
+    // migration's copy kind: kUmBytesHtoD or kUmBytesDtoH; 0 for others
+    // (Unified Device-to-Device, which CUPTI's counters do not have).
+    std::uint32_t unifiedCounter(std::int64_t copyKind) const;
+    // A migration's cause as CUPTI's (UnifiedMemoryCause); 2.x stores
+    // CUPTI's numbers, 3.x names them in ENUM_CUDA_UNIF_MEM_MIGRATION.
+    std::uint32_t migrationCause(std::optional<std::int64_t> value) const;
     std::uint32_t cuptiSyncType(std::int64_t value) const;
     // ProfileRecord.h's stream flags: 1 blocking, 2 non-blocking, 3 null, 0 unknown.
     std::uint32_t streamFlag(std::int64_t value) const;
@@ -73,6 +80,7 @@ private:
     int m_schemaMajor = 0;
     std::map<std::int64_t, std::string> m_memoryKinds;
     std::map<std::int64_t, std::string> m_copyKinds;
+    std::map<std::int64_t, std::string> m_migrationCauses;
     std::map<std::int64_t, std::string> m_syncTypes;
     std::map<std::int64_t, std::string> m_streamTypes;
     std::map<std::int64_t, std::string> m_eventClasses;

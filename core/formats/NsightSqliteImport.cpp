@@ -8,6 +8,7 @@
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamDecoder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -73,10 +74,20 @@ struct NvtxRange {
 };
 
 struct GpuInfo {
-    std::int64_t id = 0;
+    std::int64_t id = 0; // the host's GPU (TARGET_INFO_GPU's id)
     std::int64_t vmId = -1;
     std::string name;
     DeviceRecord record;
+};
+
+// TARGET_INFO_CUDA_DEVICE (2023 on): which of the host's GPUs a process's
+// CUDA device is. CUDA numbers the devices a process sees (after
+// CUDA_VISIBLE_DEVICES), and the CUPTI rows' deviceId is that number.
+struct CudaDeviceInfo {
+    std::int64_t cudaId = 0;
+    std::int64_t gpuId = 0;
+    std::int64_t pid = -1; // -1: every process
+    std::uint32_t multiprocessors = 0;
 };
 
 class NsightImporter {
@@ -103,9 +114,13 @@ private:
     std::string commandLineOf(std::uint64_t key);
 
     void readTargets();
-    void readGpus(const char* table);
+    void readGpus();
+    void readCudaDevices();
+    const GpuInfo* gpuOf(std::uint64_t processKey, std::uint32_t cudaId, std::uint32_t& multiprocessors) const;
     void readKernels();
     void readMemcpys();
+    void readMigration(const SqliteStatement& rows, std::int64_t start, std::int64_t end);
+    void readPageFaults();
     void readMemsets();
     void readApiCalls();
     void readSyncs();
@@ -129,19 +144,18 @@ private:
     std::multimap<std::uint64_t, ContextRecord> m_contexts;
     std::multimap<std::uint64_t, StreamRecord> m_streams;
     std::vector<GpuInfo> m_gpus;
+    std::vector<CudaDeviceInfo> m_cudaDevices;
 
     // What was skipped, for the summary (what was read, the runs say).
     std::uint64_t m_badRows = 0;          // a value of the wrong type, or times out of range
     std::uint64_t m_otherApiClasses = 0;  // backtrace duplicates and other event classes
     std::uint64_t m_untracedCalls = 0;    // CUDA calls a profile does not trace
-    std::uint64_t m_unifiedCopies = 0;    // unified-memory migrations
+    std::uint64_t m_unifiedCopies = 0;    // unified-memory migrations device to device
     std::uint64_t m_unifiedBytes = 0;
     std::uint64_t m_otherNvtx = 0;        // marks, domains, thread names, unclosed ranges
     std::uint64_t m_nvtxWithoutRun = 0;   // ranges of processes with no CUDA work
     std::uint64_t m_tooManyRuns = 0;      // rows of processes beyond kMaxRuns
     std::uint64_t m_memoryEvents = 0;     // CUDA_GPU_MEMORY_USAGE_EVENTS
-    std::uint64_t m_cpuPageFaults = 0;
-    std::uint64_t m_gpuPageFaults = 0;
 };
 
 template <typename Payload>
@@ -303,23 +317,18 @@ void NsightImporter::readTargets()
         }
     }
     if (m_schema.hasTable("TARGET_INFO_GPU"))
-        readGpus("TARGET_INFO_GPU");
-    else if (m_schema.hasTable("TARGET_INFO_CUDA_DEVICE"))
-        readGpus("TARGET_INFO_CUDA_DEVICE");
+        readGpus();
+    if (m_schema.hasTable("TARGET_INFO_CUDA_DEVICE"))
+        readCudaDevices();
 }
 
-void NsightImporter::readGpus(const char* table)
+void NsightImporter::readGpus()
 {
     // Every column but the id is optional: older exports have fewer.
-    const bool cudaId = [&] {
-        for (const auto& column : m_db.columns(table))
-            if (column.name == "cudaId")
-                return true;
-        return false;
-    }();
     SqliteStatement rows = m_db.prepare(m_schema.select(
-        table, {{cudaId ? "cudaId" : "id"}, {"vmId", false}, {"name", false, false}, {"smCount", false},
-                {"asyncEngines", false}, {"totalMemory", false}, {"computeMajor", false}, {"computeMinor", false}}));
+        "TARGET_INFO_GPU", {{"id"}, {"vmId", false}, {"name", false, false}, {"smCount", false},
+                            {"asyncEngines", false}, {"totalMemory", false}, {"computeMajor", false},
+                            {"computeMinor", false}}));
     while (rows.step()) {
         if (!integers(rows, {0}))
             continue;
@@ -327,7 +336,6 @@ void NsightImporter::readGpus(const char* table)
         gpu.id = rows.integer(0);
         gpu.vmId = rows.optionalInteger(1).value_or(-1);
         gpu.name = clippedName(rows.text(2));
-        gpu.record.deviceId = static_cast<std::uint32_t>(gpu.id);
         gpu.record.multiprocessors = static_cast<std::uint32_t>(rows.optionalInteger(3).value_or(0));
         gpu.record.copyEngines = static_cast<std::uint32_t>(rows.optionalInteger(4).value_or(0));
         gpu.record.memoryBytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, rows.optionalInteger(5).value_or(0)));
@@ -335,6 +343,53 @@ void NsightImporter::readGpus(const char* table)
         gpu.record.computeMinor = static_cast<std::uint32_t>(rows.optionalInteger(7).value_or(0));
         m_gpus.push_back(std::move(gpu));
     }
+}
+
+void NsightImporter::readCudaDevices()
+{
+    // Its columns as 2023 and later exports name them; an export that
+    // names them otherwise leaves CUDA's numbers taken as the host's.
+    const auto columns = m_db.columns("TARGET_INFO_CUDA_DEVICE");
+    for (const char* column : {"cudaId", "gpuId"}) {
+        if (std::none_of(columns.begin(), columns.end(), [&](const auto& c) { return c.name == column; }))
+            return;
+    }
+    SqliteStatement rows = m_db.prepare(m_schema.select(
+        "TARGET_INFO_CUDA_DEVICE", {{"cudaId"}, {"gpuId"}, {"pid", false}, {"numMultiprocessors", false}}));
+    while (rows.step()) {
+        if (!integers(rows, {0, 1}))
+            continue;
+        CudaDeviceInfo device;
+        device.cudaId = rows.integer(0);
+        device.gpuId = rows.integer(1);
+        device.pid = rows.optionalInteger(2).value_or(-1);
+        device.multiprocessors = static_cast<std::uint32_t>(std::max<std::int64_t>(0, rows.optionalInteger(3).value_or(0)));
+        m_cudaDevices.push_back(device);
+    }
+}
+
+const GpuInfo* NsightImporter::gpuOf(std::uint64_t key, std::uint32_t cudaId, std::uint32_t& multiprocessors) const
+{
+    // The host GPU behind the process's CUDA device: its own mapping row
+    // first, then one for every process; without any, CUDA's number is
+    // taken as the host's (exports before 2023, or no CUDA_VISIBLE_DEVICES).
+    std::int64_t gpuId = cudaId;
+    const CudaDeviceInfo* mapped = nullptr;
+    for (const CudaDeviceInfo& device : m_cudaDevices)
+        if (device.cudaId == cudaId && (device.pid == pidOf(key) || (device.pid < 0 && !mapped)))
+            mapped = &device;
+    if (mapped) {
+        gpuId = mapped->gpuId;
+        multiprocessors = mapped->multiprocessors;
+    }
+    // TARGET_INFO_GPU lists the GPUs of every host of the report: prefer the
+    // process's own.
+    const std::int64_t vm = static_cast<std::int64_t>((key >> 24) << 48);
+    const GpuInfo* match = nullptr;
+    for (const GpuInfo& gpu : m_gpus)
+        if (gpu.id == gpuId && (!match || gpu.vmId == vm))
+            match = &gpu;
+    return match;
 }
 
 void NsightImporter::readKernels()
@@ -382,7 +437,8 @@ void NsightImporter::readMemcpys()
     SqliteStatement rows = m_db.prepare(m_schema.select(
         "CUPTI_ACTIVITY_KIND_MEMCPY",
         {{"start"}, {"end"}, {"deviceId"}, {"contextId"}, {"streamId"}, {"correlationId"}, {"globalPid"}, {"bytes"},
-         {"copyKind"}, {"srcKind", false}, {"dstKind", false}, {"srcDeviceId", false}, {"dstDeviceId", false}}));
+         {"copyKind"}, {"srcKind", false}, {"dstKind", false}, {"srcDeviceId", false}, {"dstDeviceId", false},
+         {"migrationCause", false}, {"virtualAddress", false}}));
     while (rows.step()) {
         std::int64_t start = 0;
         std::int64_t end = 0;
@@ -392,9 +448,9 @@ void NsightImporter::readMemcpys()
         const std::uint8_t copyKind = m_schema.cuptiCopyKind(rows.integer(8), unified);
         if (unified) {
             // Migrations of managed memory that the driver made, not copies
-            // a call enqueued: a profile has none (docs/trace-format.md).
-            ++m_unifiedCopies;
-            m_unifiedBytes += static_cast<std::uint64_t>(std::max<std::int64_t>(0, rows.integer(7)));
+            // a call enqueued: on the GPU's unified-memory lane, as a
+            // profile records them.
+            readMigration(rows, start, end);
             continue;
         }
         Process* process = processOf(rows.integer(6));
@@ -421,6 +477,80 @@ void NsightImporter::readMemcpys()
             r.flags |= kMemcpyFlagPeer;
         process->devices.insert(r.deviceId);
         feed(*process, r);
+    }
+}
+
+void NsightImporter::readMigration(const SqliteStatement& rows, std::int64_t start, std::int64_t end)
+{
+    const std::uint64_t bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, rows.integer(7)));
+    const std::uint32_t counter = m_schema.unifiedCounter(rows.integer(8));
+    if (counter == 0) {
+        ++m_unifiedCopies;
+        m_unifiedBytes += bytes;
+        return;
+    }
+    Process* process = processOf(rows.integer(6));
+    if (!process)
+        return;
+    UnifiedMemoryRecord r;
+    r.startNs = static_cast<std::uint64_t>(start);
+    r.endNs = static_cast<std::uint64_t>(end);
+    r.value = bytes;
+    r.address = static_cast<std::uint64_t>(rows.optionalInteger(14).value_or(0));
+    r.counter = counter;
+    r.deviceId = static_cast<std::uint32_t>(rows.integer(2));
+    r.cause = m_schema.migrationCause(rows.optionalInteger(13));
+    process->devices.insert(r.deviceId);
+    feed(*process, r);
+}
+
+void NsightImporter::readPageFaults()
+{
+    // A GPU's fault groups, each with its number of faults (the value the
+    // profile's counter carries), and the host's faults, one per row.
+    if (m_schema.hasTable("CUDA_UM_GPU_PAGE_FAULT_EVENTS")) {
+        SqliteStatement rows = m_db.prepare(m_schema.select(
+            "CUDA_UM_GPU_PAGE_FAULT_EVENTS",
+            {{"start"}, {"end"}, {"globalPid"}, {"deviceId"}, {"numberOfPageFaults", false}, {"address", false}}));
+        while (rows.step()) {
+            std::int64_t start = 0;
+            std::int64_t end = 0;
+            if (!readTimes(rows, start, end) || !integers(rows, {2, 3}))
+                continue;
+            Process* process = processOf(rows.integer(2));
+            if (!process)
+                continue;
+            UnifiedMemoryRecord r;
+            r.startNs = static_cast<std::uint64_t>(start);
+            r.endNs = static_cast<std::uint64_t>(std::max(start, end));
+            r.value = static_cast<std::uint64_t>(std::max<std::int64_t>(1, rows.optionalInteger(4).value_or(1)));
+            r.address = static_cast<std::uint64_t>(rows.optionalInteger(5).value_or(0));
+            r.counter = kUmGpuPageFault;
+            r.deviceId = static_cast<std::uint32_t>(rows.integer(3));
+            process->devices.insert(r.deviceId);
+            feed(*process, r);
+        }
+    }
+    if (m_schema.hasTable("CUDA_UM_CPU_PAGE_FAULT_EVENTS")) {
+        SqliteStatement rows = m_db.prepare(
+            m_schema.select("CUDA_UM_CPU_PAGE_FAULT_EVENTS", {{"start"}, {"start"}, {"globalPid"}, {"address", false}}));
+        while (rows.step()) {
+            std::int64_t start = 0;
+            std::int64_t end = 0;
+            if (!readTimes(rows, start, end) || !integers(rows, {2}))
+                continue;
+            Process* process = processOf(rows.integer(2));
+            if (!process)
+                continue;
+            UnifiedMemoryRecord r;
+            r.startNs = static_cast<std::uint64_t>(start);
+            r.endNs = r.startNs;
+            r.value = 1;
+            r.address = static_cast<std::uint64_t>(rows.optionalInteger(3).value_or(0));
+            r.counter = kUmCpuPageFault;
+            r.deviceId = kUmNoDevice;
+            feed(*process, r);
+        }
     }
 }
 
@@ -587,26 +717,24 @@ void NsightImporter::countTable(const char* table, std::uint64_t& count)
 void NsightImporter::countMemoryEvents()
 {
     // Allocations and frees are the calls that made them (cudaMalloc,
-    // cudaFree: ops already); unified memory's page faults are the driver's,
-    // as are its migrations. Counted for the summary, as a profile has none.
+    // cudaFree: ops already). Counted for the summary, as a profile has none.
     countTable("CUDA_GPU_MEMORY_USAGE_EVENTS", m_memoryEvents);
-    countTable("CUDA_UM_CPU_PAGE_FAULT_EVENTS", m_cpuPageFaults);
-    countTable("CUDA_UM_GPU_PAGE_FAULT_EVENTS", m_gpuPageFaults);
 }
 
 Run NsightImporter::finishRun(std::uint64_t key, Process& process)
 {
     // The devices the process used, from its host's GPUs (TARGET_INFO_GPU
-    // lists every GPU of the host, used or not).
-    const std::int64_t vm = static_cast<std::int64_t>((key >> 24) << 48);
+    // lists every GPU of the host, used or not; TARGET_INFO_CUDA_DEVICE
+    // says which of them each CUDA device was).
     for (const std::uint32_t id : process.devices) {
-        const GpuInfo* match = nullptr;
-        for (const GpuInfo& gpu : m_gpus)
-            if (gpu.id == id && (!match || gpu.vmId == vm))
-                match = &gpu;
+        std::uint32_t multiprocessors = 0;
+        const GpuInfo* match = gpuOf(key, id, multiprocessors);
         if (!match)
             continue;
         DeviceRecord r = match->record;
+        r.deviceId = id; // as the process's ops name it
+        if (r.multiprocessors == 0)
+            r.multiprocessors = multiprocessors;
         r.nameId = intern(match->name);
         sendName(process, r.nameId);
         feed(process, r);
@@ -646,15 +774,18 @@ std::string NsightImporter::summary(const Trace& trace) const
     // then dropped, as in a profile.
     std::uint64_t gpuOps = 0;
     std::uint64_t calls = 0;
+    std::uint64_t unified = 0;
     std::uint64_t regions = 0;
     for (const Run& run : trace.runs) {
         for (const Op& op : run.ops)
-            ++(isGpuOp(op.kind) ? gpuOps : calls);
+            ++(op.kind == OpKind::UnifiedMemory ? unified : isGpuOp(op.kind) ? gpuOps : calls);
         regions += run.regions.size();
     }
     std::string text = "imported from " + m_schema.versionText() + ": " + plural(trace.runs.size(), "run", "runs") + ", "
                        + plural(gpuOps, "GPU op", "GPU ops") + ", " + plural(calls, "CUDA call", "CUDA calls") + ", "
                        + plural(regions, "NVTX range", "NVTX ranges");
+    if (unified > 0)
+        text += ", " + plural(unified, "unified-memory event", "unified-memory events");
     std::vector<std::string> skipped;
     if (m_untracedCalls > 0)
         skipped.push_back(plural(m_untracedCalls, "CUDA call that a profile does not trace",
@@ -663,11 +794,9 @@ std::string NsightImporter::summary(const Trace& trace) const
         skipped.push_back(plural(m_otherApiClasses, "API row of another class (CUDA backtraces)",
                                  "API rows of other classes (CUDA backtraces)"));
     if (m_unifiedCopies > 0)
-        skipped.push_back(plural(m_unifiedCopies, "unified-memory migration", "unified-memory migrations") + " ("
-                          + std::to_string(m_unifiedBytes) + " bytes)");
-    if (m_cpuPageFaults + m_gpuPageFaults > 0)
-        skipped.push_back(plural(m_cpuPageFaults + m_gpuPageFaults, "unified-memory page fault",
-                                 "unified-memory page faults"));
+        skipped.push_back(plural(m_unifiedCopies, "unified-memory migration device to device",
+                                 "unified-memory migrations device to device")
+                          + " (" + std::to_string(m_unifiedBytes) + " bytes)");
     if (m_memoryEvents > 0)
         skipped.push_back(plural(m_memoryEvents, "GPU memory event (the allocation calls are ops)",
                                  "GPU memory events (the allocation calls are ops)"));
@@ -704,6 +833,7 @@ NsightSqliteImport NsightImporter::read()
     readKernels();
     readMemcpys();
     readMemsets();
+    readPageFaults();
     readSyncs();
     readNvtx();
     countMemoryEvents();

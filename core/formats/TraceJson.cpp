@@ -84,6 +84,13 @@ void writeRun(JsonWriter& w, const Run& run)
     w.member("error", run.error);
     w.member("timedBeginNs", run.timedBeginNs);
     w.member("timedEndNs", run.timedEndNs);
+    // Format 6, written only for a process of a distributed job: its rank,
+    // and its time 0 on the clock the job's processes share.
+    if (run.rank >= 0) {
+        w.member("rank", static_cast<std::int64_t>(run.rank));
+        if (run.sharedClockOriginNs)
+            w.member("sharedClockOriginNs", *run.sharedClockOriginNs);
+    }
     w.key("verification");
     w.beginObject();
     w.member("checked", run.verification.checked);

@@ -128,6 +128,15 @@ struct Run {
     // Named spans (steps, NVTX ranges, annotations), sorted by (begin, depth);
     // empty where the source had none (every trace before format 4).
     std::vector<Region> regions;
+    // One process of a distributed job: its rank as the source says it
+    // (Kineto's distributedInfo.rank; a profiled process's launcher, RANK);
+    // -1 where it says none. Native traces store it from format 6.
+    int rank = -1;
+    // The run's time 0 on a clock that the processes of one job share, in
+    // ns (Kineto: wall-clock time, baseTimeNanoseconds + the first event's
+    // ts); unset where the source's clock is its own. The ranks of a folder
+    // are aligned on it (core/ranks).
+    std::optional<std::int64_t> sharedClockOriginNs;
 
     std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
     int deviceCount() const { return 1 + static_cast<int>(moreDevices.size()); }

@@ -141,9 +141,10 @@ private slots:
     }
 
     // File > Compare: an example plain and with --fix, read and compared in
-    // the background; the two runs stacked, aligned where their timed regions
-    // start, under the header with the diff's numbers; the GB/s chart
-    // overlays the two from there. A trace that cannot be read is an error
+    // the background; the two runs stacked, aligned where their judged spans
+    // start (the loop with the loop: each process's setup differs), under
+    // the header with the diff's numbers; the GB/s chart overlays the two
+    // from there. A trace that cannot be read is an error
     // that keeps the comparison shown.
     void comparesTwoTraces()
     {
@@ -157,9 +158,11 @@ private slots:
         QVERIFY(doc.run(0).run().name.starts_with("before: pageable_async (pid "));
         QVERIFY(doc.run(1).run().name.starts_with("after: pageable_async --fix (pid "));
         QVERIFY(doc.alignTimedRegions());
-        QCOMPARE(doc.displayOffsetNs(0) + doc.run(0).run().timedBeginNs,
-                 doc.displayOffsetNs(1) + doc.run(1).run().timedBeginNs);
         const RunPairDiff& pair = doc.comparison()->diff.pairs.at(0);
+        QCOMPARE(doc.displayOffsetNs(0) + pair.before.judgedBeginNs, doc.displayOffsetNs(1) + pair.after.judgedBeginNs);
+        // Not the timed regions: the processes' setups differ in length.
+        QVERIFY(doc.displayOffsetNs(0) + doc.run(0).run().timedBeginNs
+                != doc.displayOffsetNs(1) + doc.run(1).run().timedBeginNs);
         const QString header = window.timeline()->headerText();
         QVERIFY2(header.contains("Before: pageable_async.json") && header.contains("After: pageable_async-fix.json")
                      && header.contains(QString::fromStdString(savedSentence(pair)))
@@ -167,7 +170,7 @@ private slots:
                  qPrintable(header));
         QVERIFY2(window.windowTitle().contains("pageable_async.json vs pageable_async-fix.json"),
                  qPrintable(window.windowTitle()));
-        // The per-op rates of both, from their timed regions' starts.
+        // The per-op rates of both, from their judged spans' starts.
         const auto* rates = window.findChild<OpRateChart*>();
         QVERIFY(rates && rates->series(0, OpKind::Upload) && rates->series(1, OpKind::Upload));
         const auto firstUpload = [&](int run) {
@@ -177,7 +180,8 @@ private slots:
                 for (const Op& op : r.laneOps(lane))
                     if (op.kind == OpKind::Upload && OpRateChart::opRate(op) > 0)
                         first = std::min(first, op.startNs);
-            return static_cast<double>(first - r.run().timedBeginNs) / 1e6;
+            const RunSide& side = run == 0 ? pair.before : pair.after;
+            return static_cast<double>(first - side.judgedBeginNs) / 1e6;
         };
         for (int run : {0, 1}) {
             QVERIFY(rates->series(run, OpKind::Upload)->dataCount() > 0);

@@ -4,7 +4,6 @@
 
 #include "document/TraceDocument.h"
 
-#include "analysis/JudgedRegion.h"
 #include "style/OpStyle.h"
 #include "style/TimeFormat.h"
 #include "style/DisplayText.h"
@@ -112,7 +111,7 @@ void OpRateChart::updateRun(int run)
     }
 
     // A comparison's runs overlay from where they are aligned on the timeline.
-    const std::int64_t origin = m_document->comparison() ? judgedRegion(timeline.run()).beginNs : 0;
+    const std::int64_t origin = m_document->comparison() ? m_document->alignmentAnchorNs(run).value_or(0) : 0;
     std::array<QVector<QCPGraphData>, kKinds.size()> data;
     for (int lane = 0; lane < timeline.laneCount(); ++lane) {
         for (const Op& op : timeline.laneOps(lane)) {

@@ -40,21 +40,43 @@ void TraceDocument::setAlignTimedRegions(bool align)
     emit alignTimedRegionsChanged(align);
 }
 
+std::optional<std::int64_t> TraceDocument::alignmentAnchorNs(int run) const
+{
+    if (run < 0 || run >= runCount())
+        return std::nullopt;
+    const RunTimeline& r = m_runs[static_cast<std::size_t>(run)];
+    // A run still recording has no timed region yet: it stays at 0 until it
+    // finishes, then joins the others.
+    if (r.isLive())
+        return std::nullopt;
+    // A comparison's runs come in pairs (before, after: buildComparison),
+    // each judged by the diff: they align where their judged spans begin,
+    // the loop with the loop, however long each process's setup took.
+    const auto pair = static_cast<std::size_t>(run / 2);
+    if (m_comparison && pair < m_comparison->diff.pairs.size()) {
+        const RunPairDiff& diff = m_comparison->diff.pairs[pair];
+        return run % 2 == 0 ? diff.before.judgedBeginNs : diff.after.judgedBeginNs;
+    }
+    // Elsewhere (View > Align runs, lessons) at the timed regions: asked on
+    // every conversion to the axis, it must cost nothing.
+    const JudgedRegion region = judgedRegion(r.run());
+    if (region.lengthNs() <= 0)
+        return std::nullopt;
+    return region.beginNs;
+}
+
 std::int64_t TraceDocument::displayOffsetNs(int run) const
 {
     if (!m_alignTimedRegions || run < 0 || run >= runCount())
         return 0;
-    // A run still recording has no timed region yet: it stays at 0 until it
-    // finishes, then joins the others.
-    const auto hasRegion = [](const RunTimeline& r) { return !r.isLive() && judgedRegion(r.run()).lengthNs() > 0; };
-    const RunTimeline& self = m_runs[static_cast<std::size_t>(run)];
-    if (!hasRegion(self))
+    const std::optional<std::int64_t> self = alignmentAnchorNs(run);
+    if (!self)
         return 0;
     std::int64_t latestBegin = 0;
-    for (const auto& r : m_runs)
-        if (hasRegion(r))
-            latestBegin = std::max(latestBegin, judgedRegion(r.run()).beginNs);
-    return latestBegin - judgedRegion(self.run()).beginNs;
+    for (int i = 0; i < runCount(); ++i)
+        if (const std::optional<std::int64_t> anchor = alignmentAnchorNs(i))
+            latestBegin = std::max(latestBegin, *anchor);
+    return latestBegin - *self;
 }
 
 void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)

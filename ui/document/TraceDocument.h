@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,13 +37,18 @@ public:
     std::vector<const Run*> finishedRunHeaders() const;
 
     // When on, each finished run is shifted on the shared axis so that all
-    // judged regions (analysis/JudgedRegion.h: today the timed regions) start
-    // together: wall times then compare at a glance, whatever setup came
-    // before each timer. Off: every run from its own t = 0.
+    // timed regions (analysis/JudgedRegion.h) start together, or, in a
+    // comparison, the judged spans the diff compared (TraceDiff's RunSide):
+    // wall times then compare at a glance, whatever setup came before each.
+    // Off: every run from its own t = 0.
     void setAlignTimedRegions(bool align);
     bool alignTimedRegions() const { return m_alignTimedRegions; }
     // Where a run's t = 0 sits on the shared axis (0 unless aligned).
     std::int64_t displayOffsetNs(int run) const;
+    // The time in `run` that alignment puts at one place on the axis (its
+    // timed region's begin, or in a comparison its judged span's), or none
+    // where the run has nothing to align (still recording, no region).
+    std::optional<std::int64_t> alignmentAnchorNs(int run) const;
 
     // Replaces everything with a loaded trace. The second takes the trace's
     // strings and ops over instead of copying them (a loaded name may be

@@ -106,7 +106,7 @@ QString pairText(const RunPairDiff& p)
 
 QString compareHeaderText(const Comparison& comparison)
 {
-    QString text = QObject::tr("Before: %1    After: %2    (runs aligned where their timed regions start)\n")
+    QString text = QObject::tr("Before: %1    After: %2    (runs aligned where their judged spans start)\n")
                        .arg(QFileInfo(comparison.beforePath).fileName(), QFileInfo(comparison.afterPath).fileName());
     for (const RunPairDiff& p : comparison.diff.pairs)
         text += pairText(p);

@@ -105,6 +105,14 @@ QString TimelinePlot::headerText() const
     return m_header ? m_header->text() : QString();
 }
 
+QString TimelinePlot::timeAxisLabel() const
+{
+    if (!m_document->alignTimedRegions())
+        return QStringLiteral("time since run start");
+    return m_document->comparison() ? QStringLiteral("time, runs aligned where their judged spans start")
+                                    : QStringLiteral("time, runs aligned where their timed regions start");
+}
+
 QString TimelinePlot::ghostTitleText() const
 {
     return m_ghost && m_ghostShown ? ghostTitle(m_ghostFixes, *m_ghostShown) : QString();
@@ -365,10 +373,7 @@ void TimelinePlot::applyStyle()
         time->setSubTickLengthIn(0);
         time->setSubTickLengthOut(bottom ? 3 : 0);
         time->setTickLabels(bottom);
-        time->setLabel(bottom ? (m_document->alignTimedRegions()
-                                     ? QStringLiteral("time, runs aligned where their timed regions start")
-                                     : QStringLiteral("time since run start"))
-                              : QString());
+        time->setLabel(bottom ? timeAxisLabel() : QString());
         time->grid()->setPen(QPen(style.grid, 1, Qt::SolidLine));
         time->grid()->setZeroLinePen(Qt::NoPen);
         time->grid()->setSubGridVisible(false);
@@ -426,12 +431,17 @@ std::uint32_t TimelinePlot::kindsPresent() const
 {
     std::uint32_t kinds = 0;
     constexpr std::uint32_t all = (1u << kOpKindCount) - 1;
-    for (int r = 0; r < m_document->runCount() && kinds != all; ++r) {
-        const RunTimeline& run = m_document->run(r);
+    const auto add = [&](const RunTimeline& run) {
         for (int lane = 0; lane < run.laneCount() && kinds != all; ++lane)
             for (const Op& op : run.laneOps(lane))
                 kinds |= 1u << static_cast<unsigned>(op.kind);
-    }
+    };
+    for (int r = 0; r < m_document->runCount() && kinds != all; ++r)
+        add(m_document->run(r));
+    // The ghost's too: its fix may add ops the measured runs have none of
+    // (a prefetch's copies, pinned staging).
+    if (const RunTimeline* ghost = ghostTimeline())
+        add(*ghost);
     return kinds;
 }
 

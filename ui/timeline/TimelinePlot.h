@@ -127,6 +127,8 @@ protected:
     bool event(QEvent* event) override;
 
 private:
+    // The time axis' title: what t = 0 is for each run.
+    QString timeAxisLabel() const;
     struct RunRow {
         QCPTextElement* title = nullptr;
         QCPAxisRect* rect = nullptr;

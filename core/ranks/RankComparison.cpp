@@ -1,0 +1,150 @@
+#include "ranks/RankComparison.h"
+
+#include "analysis/NumberText.h"
+#include "base/Saturating.h"
+#include "base/Thresholds.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace ovs {
+
+namespace {
+
+template <typename T>
+T medianOf(std::vector<T> values)
+{
+    if (values.empty())
+        return T{};
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
+std::string ms(std::int64_t ns)
+{
+    return formatted("%.3f ms", toMs(ns));
+}
+
+} // namespace
+
+RankAlignment alignRanks(const std::vector<RankSummary>& rows)
+{
+    RankAlignment a;
+    a.offsetNs.assign(rows.size(), 0);
+    if (rows.empty())
+        return a;
+    for (const RankSummary& row : rows)
+        if (!row.clockOriginNs) {
+            a.why = row.label + " has no shared clock (only PyTorch profiler traces have one): the ranks are "
+                                "not aligned";
+            return a;
+        }
+    a.sharedClock = true;
+    std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+    for (const RankSummary& row : rows)
+        earliest = std::min(earliest, *row.clockOriginNs);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        a.offsetNs[i] = saturatingSub(*rows[i].clockOriginNs, earliest);
+
+    // Each step's earliest and latest start on the shared clock.
+    struct Starts {
+        std::int64_t first = std::numeric_limits<std::int64_t>::max();
+        std::int64_t last = std::numeric_limits<std::int64_t>::min();
+        int ranks = 0;
+    };
+    std::map<std::int64_t, Starts> steps;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::map<std::int64_t, bool> seen; // a step a rank has twice counts once, at its first start
+        for (const StepStart& step : rows[i].steps) {
+            if (!seen.emplace(step.number, true).second)
+                continue;
+            const std::int64_t at = saturatingAdd(a.offsetNs[i], step.beginNs);
+            Starts& s = steps[step.number];
+            s.first = std::min(s.first, at);
+            s.last = std::max(s.last, at);
+            ++s.ranks;
+        }
+    }
+    std::vector<std::int64_t> spreads;
+    for (const auto& [number, s] : steps) {
+        if (s.ranks < 2)
+            continue;
+        const std::int64_t spread = spanNs(s.first, s.last);
+        spreads.push_back(spread);
+        if (spreads.size() == 1 || spread > a.worstSpreadNs) {
+            a.worstSpreadNs = spread;
+            a.worstStep = number;
+        }
+    }
+    a.stepsCompared = static_cast<int>(spreads.size());
+    a.medianSpreadNs = medianOf(spreads);
+    return a;
+}
+
+RankStraggler findStraggler(const std::vector<RankSummary>& rows)
+{
+    RankStraggler s;
+    if (rows.size() < 2)
+        return s;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].stepMedianNs > rows[s.slowestRow].stepMedianNs)
+            s.slowestRow = i;
+    // Against the others only: with two ranks, a median over both would be
+    // the straggler's own step.
+    std::vector<std::int64_t> medians;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (i != s.slowestRow)
+            medians.push_back(rows[i].stepMedianNs);
+    const RankSummary& slowest = rows[s.slowestRow];
+    const std::int64_t typical = medianOf(medians);
+    s.slowerPercent = typical > 0 ? 100.0 * (static_cast<double>(slowest.stepMedianNs) / static_cast<double>(typical) - 1.0)
+                                  : 0.0;
+    if (typical <= 0 || s.slowerPercent < 100.0 * thresholds::kStragglerShare) {
+        s.sentence = "no straggler: the slowest rank, " + slowest.label + ", has a median step of "
+                     + ms(slowest.stepMedianNs) + ", " + formatted("%.1f%%", s.slowerPercent)
+                     + " above the other ranks' median " + ms(typical);
+        return s;
+    }
+    s.row = s.slowestRow;
+    s.sentence = slowest.label + " is the straggler: median step " + ms(slowest.stepMedianNs) + ", "
+                 + formatted("%.0f%%", s.slowerPercent) + " above the other ranks' median " + ms(typical);
+
+    // Each finding's cost on every other rank (0 where it lacks it).
+    std::map<std::string, std::vector<std::int64_t>> others;
+    for (const RankFinding& f : slowest.findings)
+        others.try_emplace(findingId(f.kind, f.alsoKinds));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (i == s.slowestRow)
+            continue;
+        for (auto& [id, costs] : others) {
+            std::int64_t cost = 0;
+            for (const RankFinding& f : rows[i].findings)
+                if (findingId(f.kind, f.alsoKinds) == id)
+                    cost = std::max(cost, f.costNs);
+            costs.push_back(cost);
+        }
+    }
+    const RankFinding* differs = nullptr;
+    for (const RankFinding& f : slowest.findings) {
+        const std::int64_t extra = saturatingSub(f.costNs, medianOf(others[findingId(f.kind, f.alsoKinds)]));
+        if (extra > s.findingExtraNs) {
+            s.findingExtraNs = extra;
+            differs = &f;
+        }
+    }
+    const char* per = slowest.hasSteps ? " per step" : "";
+    if (!differs) {
+        s.sentence += "; no finding costs it more than the other ranks: its bound is " + slowest.bound;
+        return s;
+    }
+    s.findingId = findingId(differs->kind, differs->alsoKinds);
+    s.findingWords = findingWords(differs->kind, differs->alsoKinds);
+    s.fix = differs->fix;
+    s.sentence += "; " + s.findingWords + " costs it " + ms(s.findingExtraNs) + " more" + per
+                  + " than the other ranks' median";
+    return s;
+}
+
+} // namespace ovs

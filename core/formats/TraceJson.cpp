@@ -361,17 +361,20 @@ TraceLoadResult traceFromJson(std::string_view text)
     return readPadded(std::string_view(padded.data(), padded.size()));
 }
 
-TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
+namespace {
+
+TraceLoadResult loadTraceOrCancel(const std::string& path, std::uint64_t maxBytes, const ReadProgress& progress)
 {
     TraceLoadResult result;
     // Large Chrome and Kineto traces are read a window at a time.
-    if (auto imported = ChromeTraceImport::readFile(path, std::min(maxBytes, kMaxTraceBytesCeiling))) {
+    if (auto imported = ChromeTraceImport::readFile(path, std::min(maxBytes, kMaxTraceBytesCeiling),
+                                                    ChromeTraceImport::kWindowBytes, progress)) {
         result.trace = std::move(imported->trace);
         result.note = std::move(imported->summary);
         return result;
     }
     {
-        TraceFile file = TraceFile::read(path, maxBytes);
+        TraceFile file = TraceFile::read(path, maxBytes, progress);
         if (file.sqlite)
             result = readNsightSqlite(path);
         else if (file.text)
@@ -379,9 +382,24 @@ TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
         else
             result.error = file.error;
     } // the file's text is released before the caller builds its views
+    progress.throwIfCancelled(); // a cancel during the parse, which has no windows
     if (!result.trace)
         result.error = clippedMessage(messageText(path, 120) + ": " + result.error);
     return result;
+}
+
+} // namespace
+
+TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes, const ReadProgress& progress)
+{
+    try {
+        return loadTraceOrCancel(path, maxBytes, progress);
+    } catch (const RunCancelled&) {
+        TraceLoadResult result;
+        result.cancelled = true;
+        result.error = clippedMessage(messageText(path, 120) + ": loading cancelled");
+        return result;
+    }
 }
 
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error)

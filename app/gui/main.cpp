@@ -19,6 +19,7 @@
 #include "style/Theme.h"
 #include "window/AppSetup.h"
 #include "window/MainWindow.h"
+#include "workers/RankLoader.h"
 
 #include "io/SameFile.h"
 #include "base/MessageText.h"
@@ -26,6 +27,7 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QStringList>
 
 #include <algorithm>
@@ -54,6 +56,7 @@ const char* kUsageText = R"(overlapscope: visual profiler for CUDA copy/compute 
 Usage:
   overlapscope [TRACE.json]               open the window (optionally with a trace)
   overlapscope export TRACE.json -o OUT   render the timeline without a display
+  overlapscope export DIR -o OUT          a folder of ranks, on the job's clock, as File > Open folder shows it
       OUT's extension picks the format: .png, .svg or .pdf (anything else is refused)
       --scale F        PNG pixel scale (2 doubles the resolution of the same layout; default 1)
       --width N        layout width in pixels (default 1600)
@@ -245,7 +248,23 @@ int exportHeadless(const QStringList& args)
     if (!bandwidth.isEmpty() && ovs::sameFile(outputPath, bandwidthPath))
         return fail(kExitUsage, "-o and --bandwidth name the same file: the chart would replace the timeline");
 
-    auto loaded = ovs::loadTrace(inputPath, maxTraceBytes);
+    // A folder: the ranks of one job, read as the window reads them (every
+    // rank under RankLoader::kOpenAllBytes, else the slowest and the fastest).
+    std::shared_ptr<ovs::ui::RankRead> ranks;
+    ovs::TraceLoadResult loaded;
+    if (!compare && QFileInfo(input).isDir()) {
+        if (runs)
+            return fail(kExitUsage, "--runs: not with a folder of ranks");
+        ranks = ovs::ui::RankLoader::readNow({input}, ovs::ui::RankLoader::kOpenAllBytes, {}, {}, &error);
+        if (!ranks)
+            return fail(kExitBadInput, error);
+        for (const ovs::RankFile& file : ranks->folder.files)
+            if (!file.error.empty())
+                std::fprintf(stderr, "skipped %s\n", ovs::clippedMessage(file.error).c_str());
+        loaded.trace = std::move(ranks->opened);
+    } else {
+        loaded = ovs::loadTrace(inputPath, maxTraceBytes);
+    }
     if (!loaded.trace)
         return fail(kExitBadInput, QString::fromStdString(loaded.error));
     if (compare) {
@@ -275,6 +294,8 @@ int exportHeadless(const QStringList& args)
     // Moved, not copied: a loaded name may be hundreds of MiB.
     if (comparison) {
         document.setComparison(std::move(*loaded.trace), comparison); // aligned
+    } else if (ranks) {
+        document.setRanks(std::move(*loaded.trace), ranks->rows, std::move(ranks->folder), input);
     } else {
         document.setTrace(std::move(*loaded.trace), input);
         document.setAlignTimedRegions(align);

@@ -37,6 +37,7 @@ constexpr int kTitleIndent = 8;
 constexpr int kRectTopMargin = 2;
 constexpr int kRectBottomMargin = 6;
 constexpr int kFallbackWidth = 1600;
+constexpr int kAxisRectMinimum = 50;
 
 TimelineInteraction::Modifiers modifiersOf(Qt::KeyboardModifiers modifiers)
 {
@@ -110,6 +111,8 @@ QString TimelinePlot::headerText() const
 
 QString TimelinePlot::timeAxisLabel() const
 {
+    if (const RankJob* ranks = m_document->ranks(); ranks && ranks->folder.alignment.sharedClock)
+        return QStringLiteral("time since the earliest rank's start, on the job's shared clock");
     if (!m_document->alignTimedRegions())
         return QStringLiteral("time since run start");
     return m_document->comparison() ? QStringLiteral("time, runs aligned where their judged spans start")
@@ -427,6 +430,7 @@ void TimelinePlot::layoutRows()
         const QMargins margins(left, folded ? 0 : kRectTopMargin, kRightMargin,
                                bottom ? rulerHeight() : folded ? 0 : kRectBottomMargin);
         row.rect->setMaximumSize(QWIDGETSIZE_MAX, folded ? 0 : QWIDGETSIZE_MAX);
+        row.rect->setMinimumSize(kAxisRectMinimum, folded ? 0 : kAxisRectMinimum); // QCPAxisRect's own minimum, unfolded
         row.plottable->setVisible(!folded);
         row.rect->axis(QCPAxis::atLeft)->setVisible(!folded);
         row.rect->setMargins(margins);
@@ -438,7 +442,9 @@ void TimelinePlot::layoutRows()
         // in the same proportion (lanes squeeze past kMaxWidgetHeight and in
         // exports given a --height).
         plotLayout()->setRowStretchFactor(row.layoutRow, 0.001);
-        plotLayout()->setRowStretchFactor(row.layoutRow + 1, laneCount * rowHeight() + margins.top() + margins.bottom());
+        // (A folded run's rect, of no height, still takes a positive factor.)
+        plotLayout()->setRowStretchFactor(row.layoutRow + 1,
+                                          std::max(0.001, laneCount * rowHeight() + margins.top() + margins.bottom() + 0.0));
     }
     if (m_legend && !order.empty())
         plotLayout()->setRowStretchFactor(order.back()->layoutRow + 2, 0.001);

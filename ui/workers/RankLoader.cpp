@@ -91,6 +91,65 @@ void RankLoader::announceProgress()
     emit progress(m_done.load(), m_total.load());
 }
 
+std::shared_ptr<RankRead> RankLoader::readNow(const QStringList& paths, std::uint64_t openAllBytes,
+                                             const std::function<bool()>& cancelled,
+                                             const std::function<void(std::size_t, std::size_t)>& onRead,
+                                             QString* error)
+{
+    std::vector<std::string> files;
+    std::string why;
+    if (paths.size() == 1 && QFileInfo(paths.front()).isDir()) {
+        files = rankFilesIn(nativePath(paths.front()), &why);
+    } else {
+        for (const QString& path : paths)
+            files.push_back(nativePath(path));
+    }
+    if (files.empty()) {
+        *error = why.empty() ? tr("no files to read as ranks") : QString::fromStdString(why);
+        return nullptr;
+    }
+    std::uint64_t bytes = 0;
+    for (const std::string& file : files) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(file, ec);
+        bytes += ec ? 0 : size;
+    }
+    const bool openAll = bytes <= openAllBytes;
+    if (onRead)
+        onRead(0, files.size());
+
+    RankReadOptions options;
+    options.keep = [openAll](std::size_t) { return openAll; };
+    if (onRead)
+        options.onRead = [&onRead](std::size_t done, std::size_t total, const RankFile&) { onRead(done, total); };
+    options.cancelled = cancelled;
+    auto result = std::make_shared<RankRead>();
+    result->folder = readRanks(files, options);
+    result->source = paths.size() == 1 ? paths.front() : QFileInfo(paths.front()).absolutePath();
+    const auto stopped = [&cancelled] { return cancelled && cancelled(); };
+    if (stopped())
+        return nullptr;
+    if (result->folder.ranks.empty()) {
+        *error = tr("No file of %1 could be read as a trace:").arg(result->source);
+        for (const RankFile& file : result->folder.files)
+            *error += '\n' + QString::fromStdString(file.error);
+        return nullptr;
+    }
+    if (!openAll) {
+        // The two ranks worth a first look, read again now that the
+        // summaries say which they are.
+        for (std::size_t row : rowsToOpen(result->folder)) {
+            if (stopped())
+                return nullptr;
+            RankFile& file = result->folder.files[result->folder.ranks[row].file];
+            if (!file.trace)
+                file.trace = std::move(loadTrace(file.path).trace);
+        }
+    }
+    takeKeptRuns(*result);
+    return result;
+}
+
 void RankLoader::read(const QStringList& paths, std::uint64_t openAllBytes)
 {
     m_cancel->store(true); // a read replaces the one in progress
@@ -99,60 +158,20 @@ void RankLoader::read(const QStringList& paths, std::uint64_t openAllBytes)
     m_done = 0;
     m_total = 0;
     m_worker.post([this, paths, openAllBytes, cancelFlag]() -> BackgroundWorker::Delivery {
-        const auto stopped = [this]() -> BackgroundWorker::Delivery {
-            return [this] { emit cancelled(); };
-        };
         try {
-            std::vector<std::string> files;
-            std::string error;
-            if (paths.size() == 1 && QFileInfo(paths.front()).isDir()) {
-                files = rankFilesIn(nativePath(paths.front()), &error);
-            } else {
-                for (const QString& path : paths)
-                    files.push_back(nativePath(path));
-            }
-            if (files.empty())
-                return [this, message = QString::fromStdString(error)] { emit failed(message); };
-            std::uint64_t bytes = 0;
-            for (const std::string& file : files) {
-                std::error_code ec;
-                const auto size = std::filesystem::file_size(file, ec);
-                bytes += ec ? 0 : size;
-            }
-            const bool openAll = bytes <= openAllBytes;
-            m_total = static_cast<int>(files.size());
-            QMetaObject::invokeMethod(this, "announceProgress", Qt::QueuedConnection);
-
-            RankReadOptions options;
-            options.keep = [openAll](std::size_t) { return openAll; };
-            options.onRead = [this](std::size_t done, std::size_t, const RankFile&) {
-                m_done = static_cast<int>(done);
-                QMetaObject::invokeMethod(this, "announceProgress", Qt::QueuedConnection);
-            };
-            options.cancelled = [cancelFlag] { return cancelFlag->load(); };
-            auto result = std::make_shared<RankRead>();
-            result->folder = readRanks(files, options);
-            result->source = paths.size() == 1 ? paths.front() : QFileInfo(paths.front()).absolutePath();
-            if (cancelFlag->load())
-                return stopped();
-            if (result->folder.ranks.empty()) {
-                QString message = tr("No file of %1 could be read as a trace:").arg(result->source);
-                for (const RankFile& file : result->folder.files)
-                    message += '\n' + QString::fromStdString(file.error);
-                return [this, message] { emit failed(message); };
-            }
-            if (!openAll) {
-                // The two ranks worth a first look, read again now that the
-                // summaries say which they are.
-                for (std::size_t row : rowsToOpen(result->folder)) {
-                    if (cancelFlag->load())
-                        return stopped();
-                    RankFile& file = result->folder.files[result->folder.ranks[row].file];
-                    if (!file.trace)
-                        file.trace = std::move(loadTrace(file.path).trace);
-                }
-            }
-            takeKeptRuns(*result);
+            QString error;
+            auto result = readNow(
+                paths, openAllBytes, [cancelFlag] { return cancelFlag->load(); },
+                [this](std::size_t done, std::size_t total) {
+                    m_done = static_cast<int>(done);
+                    m_total = static_cast<int>(total);
+                    QMetaObject::invokeMethod(this, "announceProgress", Qt::QueuedConnection);
+                },
+                &error);
+            if (!result && error.isEmpty())
+                return [this] { emit cancelled(); };
+            if (!result)
+                return [this, error] { emit failed(error); };
             return [this, result, cancelFlag] {
                 // Cancelled after the work was done but before it arrived:
                 // the old document stays all the same.

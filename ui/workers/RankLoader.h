@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -57,6 +58,15 @@ public:
     // Stops the job in progress before its next file; it emits cancelled().
     void cancel();
     bool isBusy() const { return m_worker.isBusy(); }
+
+    // What a read does, on the calling thread (the loader's worker, the
+    // headless export, the benchmark): the ranks of `paths`, the opened
+    // ones' runs taken out of their files' traces in row order. Null with
+    // `error` when nothing was readable; null and no error when cancelled.
+    static std::shared_ptr<RankRead> readNow(const QStringList& paths, std::uint64_t openAllBytes,
+                                             const std::function<bool()>& cancelled,
+                                             const std::function<void(std::size_t done, std::size_t total)>& onRead,
+                                             QString* error);
 
     // The read in progress: files done, and in all.
     int doneFiles() const { return m_done.load(); }

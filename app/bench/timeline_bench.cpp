@@ -1,6 +1,11 @@
 // Loads and renders synthetic traces of 10k, 100k and 1M ops with the same
 // TimelinePlot the window uses, offscreen, and prints a table:
 //   overlapscope-timeline-bench [--sizes 10000,100000,1000000] [--width 1600] [--keep DIR]
+//   overlapscope-timeline-bench --ranks DIR [--width 1600]
+// --ranks reads a folder of ranks as the window does (every trace kept:
+// readRanks, then the document on the job's clock) and times the replot of
+// the window's timeline widget (its height capped as the window caps it)
+// with every rank shown, zoomed, and every rank folded.
 // --keep writes the traces into DIR (t<ops>.json) and leaves them there, for
 // measuring other tools (the headless export) on the same files.
 // The traces have the overlapped pipeline's shape (host staging, then upload,
@@ -11,6 +16,9 @@
 #include "timeline/TimelinePlot.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
+#include "workers/RankLoader.h"
+
+#include "ranks/RankFolder.h"
 
 #include "formats/TraceJson.h"
 
@@ -24,6 +32,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -106,6 +115,76 @@ double medianMs(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+double medianReplotMs(QCustomPlot& plot)
+{
+    std::vector<double> samples;
+    QElapsedTimer timer;
+    for (int i = 0; i < 9; ++i) {
+        timer.start();
+        plot.replot();
+        samples.push_back(timer.nsecsElapsed() / 1e6);
+    }
+    return medianMs(samples);
+}
+
+int benchRanks(const QString& folder, int width)
+{
+    std::string error;
+    const std::vector<std::string> files = rankFilesIn(folder.toStdString(), &error);
+    if (files.empty()) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    double megabytes = 0;
+    for (const std::string& file : files)
+        megabytes += static_cast<double>(QFileInfo(QString::fromStdString(file)).size()) / 1e6;
+    QElapsedTimer timer;
+    timer.start();
+    QString why;
+    const auto result = ui::RankLoader::readNow({folder}, std::numeric_limits<std::uint64_t>::max(), {}, {}, &why);
+    if (!result) {
+        std::fprintf(stderr, "%s\n", qPrintable(why));
+        return 1;
+    }
+    ui::RankRead& read = *result;
+    const double readS = timer.nsecsElapsed() / 1e9;
+    std::size_t ops = 0;
+    for (const Run& run : read.opened.runs)
+        ops += run.ops.size();
+    const std::size_t runs = read.opened.runs.size();
+
+    timer.restart();
+    ui::TraceDocument document;
+    ui::ViewState view;
+    document.setRanks(std::move(read.opened), read.rows, std::move(read.folder), folder);
+    view.setExtent(document.endNs());
+    view.resetView();
+    ui::TimelinePlot plot(&document, &view);
+    // The window's widget: every lane at full height up to the cap.
+    const int height = std::min(plot.preferredHeight(width), ui::TimelinePlot::kMaxWidgetHeight);
+    plot.resize(width, height);
+    plot.replot();
+    const double toViewS = timer.nsecsElapsed() / 1e9;
+
+    const double full = medianReplotMs(plot);
+    const std::int64_t mid = document.endNs() / 2;
+    const std::int64_t half = std::max<std::int64_t>(document.endNs() / 2000, 1000);
+    view.setVisibleRange(mid - half, mid + half);
+    const double zoomed = medianReplotMs(plot);
+    view.setVisibleRange(mid - 50 * half, mid + 50 * half);
+    const double tenth = medianReplotMs(plot);
+    view.resetView();
+    view.setAllCollapsed(document.runCount(), true);
+    const double folded = medianReplotMs(plot);
+
+    std::printf("| ranks (runs) | ops | files MB | read s | to view s | widget px | replot full ms | 1/10 ms | 1/1000 ms "
+                "| all folded ms |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| %zu (%zu) | %zu | %.0f | %.1f | %.2f | %dx%d | %.2f | %.2f | %.2f | %.2f |\n", files.size(), runs, ops,
+                megabytes, readS, toViewS, width, height, full, tenth, zoomed, folded);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -118,8 +197,11 @@ int main(int argc, char** argv)
     std::vector<std::size_t> sizes = {10'000, 100'000, 1'000'000};
     int width = 1600;
     const QStringList args = QApplication::arguments();
+    QString ranks;
     for (int i = 1; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--sizes") {
+        if (args[i] == "--ranks")
+            ranks = args[i + 1];
+        else if (args[i] == "--sizes") {
             sizes.clear();
             for (const auto& s : args[i + 1].split(','))
                 sizes.push_back(s.toULongLong());
@@ -127,6 +209,8 @@ int main(int argc, char** argv)
             width = args[i + 1].toInt();
         }
     }
+    if (!ranks.isEmpty())
+        return benchRanks(ranks, width);
 
     QTemporaryDir temporary;
     QString folder = temporary.path();

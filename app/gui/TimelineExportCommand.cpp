@@ -14,12 +14,15 @@
 #include "models/AnalysisCache.h"
 #include "models/OpeningView.h"
 #include "style/Theme.h"
+#include "workers/RankLoader.h"
 
 #include "formats/TraceJson.h"
+#include "base/MessageText.h"
 #include "io/SameFile.h"
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
@@ -213,9 +216,26 @@ int refuseOutputsThatAreInputs(const ExportRequest& r)
 // The trace to draw: the input, or with --compare both made into one trace
 // (each pair's runs, and the sweeps) and `comparison`; cut to --runs.
 int loadRequestedTrace(const ExportRequest& r, std::optional<ovs::Trace>& trace,
-                        std::shared_ptr<const ovs::ui::Comparison>& comparison)
+                        std::shared_ptr<const ovs::ui::Comparison>& comparison,
+                        std::shared_ptr<ovs::ui::RankRead>& ranks)
 {
-    auto loaded = ovs::loadTrace(QFile::encodeName(r.input).toStdString(), r.maxTraceBytes);
+    // A folder: the ranks of one job, read as the window reads them (every
+    // rank under RankLoader::kOpenAllBytes, else the slowest and the fastest).
+    ovs::TraceLoadResult loaded;
+    if (!r.compare && QFileInfo(r.input).isDir()) {
+        if (r.runs)
+            return fail(kExitUsage, "--runs: not with a folder of ranks");
+        QString error;
+        ranks = ovs::ui::RankLoader::readNow({r.input}, ovs::ui::RankLoader::kOpenAllBytes, {}, {}, &error);
+        if (!ranks)
+            return fail(kExitBadInput, error);
+        for (const ovs::RankFile& file : ranks->folder.files)
+            if (!file.error.empty())
+                std::fprintf(stderr, "skipped %s\n", ovs::clippedMessage(file.error).c_str());
+        loaded.trace = std::move(ranks->opened);
+    } else {
+        loaded = ovs::loadTrace(QFile::encodeName(r.input).toStdString(), r.maxTraceBytes);
+    }
     if (!loaded.trace)
         return fail(kExitBadInput, QString::fromStdString(loaded.error));
     if (r.compare) {
@@ -312,13 +332,16 @@ int exportTimeline(const QStringList& args)
         return status;
     std::optional<ovs::Trace> trace;
     std::shared_ptr<const ovs::ui::Comparison> comparison;
-    if (const int status = loadRequestedTrace(request, trace, comparison); status != kExitOk)
+    std::shared_ptr<ovs::ui::RankRead> ranks;
+    if (const int status = loadRequestedTrace(request, trace, comparison, ranks); status != kExitOk)
         return status;
 
     ovs::ui::TraceDocument document;
     // Moved, not copied: a loaded name may be hundreds of MiB.
     if (comparison) {
         document.setComparison(std::move(*trace), comparison); // aligned
+    } else if (ranks) {
+        document.setRanks(std::move(*trace), ranks->rows, std::move(ranks->folder), request.input);
     } else {
         document.setTrace(std::move(*trace), request.input);
         document.setAlignTimedRegions(request.align);

@@ -28,6 +28,7 @@ const char* kUsageText = R"(overlapscope: visual profiler for CUDA copy/compute 
 Usage:
   overlapscope [TRACE.json]               open the window (optionally with a trace)
   overlapscope export TRACE.json -o OUT   render the timeline without a display
+  overlapscope export DIR -o OUT          a folder of ranks, on the job's clock, as File > Open folder shows it
       OUT's extension picks the format: .png, .svg or .pdf (anything else is refused)
       --scale F        PNG pixel scale (2 doubles the resolution of the same layout; default 1)
       --width N        layout width in pixels (default 1600)

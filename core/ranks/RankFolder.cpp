@@ -124,6 +124,10 @@ RankFolder readRanks(const std::vector<std::string>& paths, const RankReadOption
     const auto work = [&] {
         for (std::size_t i = next++; i < paths.size(); i = next++) {
             RankFile& file = folder.files[i];
+            if (options.cancelled && options.cancelled()) {
+                file.error = file.path + ": cancelled";
+                continue;
+            }
             try {
                 readRank(i, options, file, rowsOf[i]);
             } catch (const std::bad_alloc&) {

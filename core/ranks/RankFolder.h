@@ -42,6 +42,10 @@ struct RankReadOptions {
     // Called once per file as it is done (from the reading threads, one call
     // at a time): a progress line.
     std::function<void(std::size_t done, std::size_t total, const RankFile& file)> onRead;
+    // Asked before each file (from the reading threads): true stops the
+    // reading, files not started are left with error "cancelled" (a window's
+    // Cancel; the folder read so far is then of no use to it).
+    std::function<bool()> cancelled;
 };
 
 struct RankFolder {

@@ -1,19 +1,27 @@
 // The window as a user drives it: open good and bad traces (the view is kept
 // on failure), run on the simulated device and watch the timeline fill, cancel.
+#include "../TestRankFolder.h"
 #include "../TestTimeouts.h"
 #include "charts/OpRateChart.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "panels/ControlPanel.h"
+#include "panels/RanksPanel.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
 #include "window/AppSetup.h"
 #include "window/MainWindow.h"
+#include "window/RanksController.h"
+#include "workers/RankLoader.h"
 #include "workers/RunController.h"
 
 #include "formats/TraceJson.h"
+#include "ranks/RankFolder.h"
 
 #include <QHeaderView>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTableWidget>
 #include <QStyle>
 #include <QTreeWidget>
 #include <QtTest>
@@ -57,6 +65,26 @@ class TestMainWindow : public QObject {
         if (f.open(QIODevice::WriteOnly))
             f.write(content);
         return path;
+    }
+
+    // Four ranks of one job (TestRankFolder.h), rank 2 the straggler (its
+    // pageable copies 5 times as long), each rank's clock a little after
+    // the one before, and a file that is no trace.
+    QString writeRankFolder()
+    {
+        const QString folder = m_dir.filePath("ranks");
+        QDir().mkpath(folder);
+        for (int rank = 0; rank < 4; ++rank) {
+            TestRank r;
+            r.rank = rank;
+            r.skewUs = 3 * rank;
+            r.copyUs = rank == 2 ? 500 : 100;
+            writeTestRank(folder + QString("/worker%1.pt.trace.json").arg(rank), r);
+        }
+        QFile junk(folder + "/notes.json");
+        if (junk.open(QIODevice::WriteOnly))
+            junk.write("not a trace");
+        return folder;
     }
 
 private slots:
@@ -223,6 +251,10 @@ private slots:
         QVERIFY(window.timeline()->preferredHeight() > 200);
     }
 
+    void opensAFolderOfRanks();
+    void choosingARankOpensAndScrollsToIt();
+    void cancellingRanksKeepsTheDocument();
+
     void cancelLeavesTheWindowUsable()
     {
         MainWindow window;
@@ -252,4 +284,110 @@ private slots:
 };
 
 QTEST_MAIN(TestMainWindow)
+// Issue 21: a folder of ranks in the window.
+void TestMainWindow::opensAFolderOfRanks()
+{
+    const QString folder = writeRankFolder();
+    MainWindow window;
+    window.setInteractive(false);
+    window.openRanks({folder});
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    const RankJob& job = *window.document()->ranks();
+    // A small folder opens every rank; the bad file is said and skipped.
+    QCOMPARE(window.document()->runCount(), 4);
+    QVERIFY2(window.lastMessage().contains("notes.json"), qPrintable(window.lastMessage()));
+    QVERIFY2(window.lastMessage().contains("4 ranks"), qPrintable(window.lastMessage()));
+
+    // The panel's rows are the core's summaries.
+    std::string error;
+    const RankFolder core = readRanks(rankFilesIn(QFile::encodeName(folder).toStdString(), &error));
+    QCOMPARE(core.ranks.size(), std::size_t(4));
+    QVERIFY(core.straggler.row.has_value());
+    const RanksPanel* panel = window.ranks()->panel();
+    QTableWidget* table = panel->table();
+    QCOMPARE(table->rowCount(), 4);
+    for (int row = 0; row < 4; ++row) {
+        const RankSummary& r = core.ranks[static_cast<std::size_t>(row)];
+        QVERIFY2(table->item(row, RanksPanel::Rank)->text().startsWith(QString::fromStdString(r.label)),
+                 qPrintable(table->item(row, RanksPanel::Rank)->text()));
+        QCOMPARE(table->item(row, RanksPanel::MedianStep)->text(), QString::number(r.stepMedianNs / 1e6, 'f', 3));
+        QCOMPARE(table->item(row, RanksPanel::Steps)->text(), QString::number(r.stepsJudged));
+        QCOMPARE(table->item(row, RanksPanel::Bound)->text(), QString::fromStdString(r.bound));
+        QCOMPARE(table->item(row, RanksPanel::Rank)->text().contains("straggler"),
+                 core.straggler.row == static_cast<std::size_t>(row));
+    }
+    QCOMPARE(core.ranks[*core.straggler.row].rank, 2);
+    QVERIFY2(panel->stragglerText().startsWith(QString::fromStdString(core.straggler.sentence)),
+             qPrintable(panel->stragglerText()));
+    QVERIFY2(panel->alignmentText().contains("shared wall clock"), qPrintable(panel->alignmentText()));
+
+    // Every rank on the job's clock: its time 0 after the earliest rank's.
+    QVERIFY(job.folder.alignment.sharedClock);
+    for (int run = 0; run < 4; ++run)
+        QCOMPARE(window.document()->displayOffsetNs(run),
+                 core.alignment.offsetNs[job.rowOfRun[static_cast<std::size_t>(run)]]);
+    QVERIFY(window.document()->displayOffsetNs(3) > window.document()->displayOffsetNs(0));
+    QVERIFY(window.timeline()->runTitleText(2).contains("rank 2"));
+}
+
+void TestMainWindow::choosingARankOpensAndScrollsToIt()
+{
+    const QString folder = writeRankFolder();
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1000, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // A budget of 1 byte: only the straggler and the fastest rank open.
+    window.ranks()->read({folder}, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 2);
+    const RankJob* job = window.document()->ranks();
+    QVERIFY(job->isOpen(2)); // the straggler
+    QVERIFY(!job->isOpen(3));
+    QCOMPARE(window.ranks()->panel()->table()->item(3, RanksPanel::Shown)->text(), QString("click to open"));
+    window.viewState()->setVisibleRange(200'000, 900'000);
+    window.viewState()->setCollapsed(0, true); // rank 0 or 1, whichever is the fastest
+    const std::size_t foldedRow = job->rowOfRun[0];
+
+    // Choosing rank 3 (a click on its row) loads it and shows it, in rank order.
+    QTableWidget* table = window.ranks()->panel()->table();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(3, 0)).center());
+    QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 3, ovsTestTimeoutMs(30000));
+    job = window.document()->ranks();
+    QVERIFY(job->isOpen(3));
+    QCOMPARE(job->runOfRow[3], 2);
+    QCOMPARE(window.viewState()->visibleStartNs(), std::int64_t{200'000});
+    QCOMPARE(window.viewState()->visibleEndNs(), std::int64_t{900'000});
+    QVERIFY(window.viewState()->isCollapsed(job->runOfRow[foldedRow]));
+    QCOMPARE(table->item(3, RanksPanel::Shown)->text(), QString("shown"));
+    // The timeline scrolled to it: its title at the top, as far as the area scrolls.
+    auto* area = qobject_cast<QScrollArea*>(window.timeline()->parentWidget()->parentWidget()); // its viewport's
+    QVERIFY(area);
+    QTRY_COMPARE_WITH_TIMEOUT(area->verticalScrollBar()->value(),
+                              std::min(window.timeline()->runTitleRect(2).top(), area->verticalScrollBar()->maximum()),
+                              ovsTestTimeoutMs(5000));
+    QVERIFY(area->verticalScrollBar()->value() > 0);
+    // A rank already shown: scrolled to and unfolded, the zoom kept.
+    window.ranks()->showRank(foldedRow);
+    QVERIFY(!window.viewState()->isCollapsed(job->runOfRow[foldedRow]));
+    QCOMPARE(window.viewState()->visibleEndNs(), std::int64_t{900'000});
+}
+
+void TestMainWindow::cancellingRanksKeepsTheDocument()
+{
+    const QString folder = writeRankFolder();
+    MainWindow window;
+    window.setInteractive(false);
+    window.openTrace(sourceTrace());
+    QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, ovsTestTimeoutMs(10000));
+    window.openRanks({folder});
+    window.ranks()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.ranks()->isBusy(), ovsTestTimeoutMs(30000));
+    QVERIFY2(window.lastMessage().contains("Cancelled"), qPrintable(window.lastMessage()));
+    QVERIFY(window.document()->ranks() == nullptr);
+    QCOMPARE(window.document()->runCount(), 2);
+    QCOMPARE(window.document()->sourcePath(), sourceTrace());
+}
+
 #include "tst_main_window.moc"

@@ -636,6 +636,39 @@ private slots:
         QCOMPARE(QImage(path).height(), more);
     }
 
+    // A run folds to its title (a click on it, or the view's state): its
+    // lanes go, the other run's stay, and the zoom is what it was.
+    void foldedRunsKeepTheZoom()
+    {
+        m_view->setVisibleRange(20'000, 90'000);
+        const int full = m_plot->preferredHeight(1000);
+        const int lanes = m_plot->totalLanes();
+        QVERIFY2(m_plot->runTitleText(0).startsWith(QStringLiteral("\u25be ")), qPrintable(m_plot->runTitleText(0)));
+        const QRect title = m_plot->runTitleRect(0);
+        QVERIFY(!title.isEmpty());
+        QTest::mouseClick(m_plot, Qt::LeftButton, {}, title.center());
+        QVERIFY(m_view->isCollapsed(0));
+        QVERIFY(!m_view->isCollapsed(1));
+        QCOMPARE(m_plot->totalLanes(), lanes - 2); // run 0: host, stream 0
+        QCOMPARE(m_plot->preferredHeight(1000), full - 2 * m_plot->rowHeight() - 8);
+        QVERIFY2(m_plot->runTitleText(0).startsWith(QStringLiteral("\u25b8 ")), qPrintable(m_plot->runTitleText(0)));
+        QCOMPARE(m_view->visibleStartNs(), std::int64_t{20'000});
+        QCOMPARE(m_view->visibleEndNs(), std::int64_t{90'000});
+        m_plot->replot();
+        QCOMPARE(m_plot->runAxisRect(0)->height(), 0);
+        QVERIFY(m_plot->runAxisRect(1)->height() > 0);
+        // Nothing of the folded run answers the mouse.
+        QVERIFY(!m_plot->opAt(QPoint(m_plot->runAxisRect(0)->center().x(), m_plot->runAxisRect(0)->top())).isValid());
+        // Both folded, then unfolded by a click: as before.
+        m_view->setAllCollapsed(2, true);
+        QCOMPARE(m_plot->totalLanes(), 0);
+        m_view->setAllCollapsed(2, false);
+        QCOMPARE(m_plot->totalLanes(), lanes);
+        QCOMPARE(m_plot->preferredHeight(1000), full);
+        QCOMPARE(m_view->visibleStartNs(), std::int64_t{20'000});
+        QCOMPARE(m_view->visibleEndNs(), std::int64_t{90'000});
+    }
+
     void subPixelKernelsStayVisible_data()
     {
         QTest::addColumn<int>("chunks");
@@ -830,7 +863,8 @@ private slots:
                 titles << text->text();
         QCOMPARE(titles.size(), 2);
         QVERIFY2(titles[0].size() < 300, qPrintable(QString::number(titles[0].size())));
-        QVERIFY(titles[0].startsWith(QString(ovs::ui::kTitleNameChars - 1, 'n') + QChar(0x2026)));
+        // After the fold marker a title of several runs starts with.
+        QVERIFY(titles[0].startsWith(QStringLiteral("\u25be ") + QString(ovs::ui::kTitleNameChars - 1, 'n') + QChar(0x2026)));
         QVERIFY2(titles[0].contains("[simulated]") && titles[0].contains("verified"), qPrintable(titles[0]));
         const auto ticker = m_plot->runAxisRect(1)->axis(QCPAxis::atLeft)->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker);

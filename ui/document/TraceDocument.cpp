@@ -67,6 +67,13 @@ std::optional<std::int64_t> TraceDocument::alignmentAnchorNs(int run) const
 
 std::int64_t TraceDocument::displayOffsetNs(int run) const
 {
+    // A folder of ranks sits on the job's clock: each rank's time 0 after
+    // the earliest rank's, whatever View > Align says.
+    if (m_ranks && m_ranks->folder.alignment.sharedClock && run >= 0 && run < runCount()) {
+        const std::size_t row = m_ranks->rowOfRun[static_cast<std::size_t>(run)];
+        const auto& offsets = m_ranks->folder.alignment.offsetNs;
+        return row < offsets.size() ? offsets[row] : 0;
+    }
     if (!m_alignTimedRegions || run < 0 || run >= runCount())
         return 0;
     const std::optional<std::int64_t> self = alignmentAnchorNs(run);
@@ -87,6 +94,7 @@ void TraceDocument::setTrace(const Trace& trace, const QString& sourcePath)
 void TraceDocument::setTrace(Trace&& trace, const QString& sourcePath)
 {
     replace(std::move(trace), sourcePath, nullptr);
+    emit reset();
 }
 
 void TraceDocument::setComparison(Trace&& trace, std::shared_ptr<const Comparison> comparison)
@@ -95,13 +103,60 @@ void TraceDocument::setComparison(Trace&& trace, std::shared_ptr<const Compariso
     const bool alignChanged = !m_alignTimedRegions;
     m_alignTimedRegions = true;
     replace(std::move(trace), QString(), std::move(comparison));
+    emit reset();
     if (alignChanged)
         emit alignTimedRegionsChanged(true);
 }
 
-void TraceDocument::replace(Trace&& trace, const QString& sourcePath, std::shared_ptr<const Comparison> comparison)
+void TraceDocument::setRanks(Trace&& opened, const std::vector<std::size_t>& rows, RankFolder&& folder,
+                             const QString& sourcePath)
+{
+    RankJob job;
+    job.runOfRow.assign(folder.ranks.size(), -1);
+    job.folder = std::move(folder);
+    std::vector<Run> runs = std::move(opened.runs);
+    opened.runs.clear();
+    replace(std::move(opened), sourcePath, nullptr, std::move(job));
+    placeRankRuns(std::move(runs), rows);
+    emit reset();
+}
+
+void TraceDocument::openRanks(Trace&& opened, const std::vector<std::size_t>& rows)
+{
+    if (!m_ranks)
+        return;
+    placeRankRuns(std::move(opened.runs), rows);
+    emit reset();
+}
+
+void TraceDocument::placeRankRuns(std::vector<Run>&& runs, const std::vector<std::size_t>& rows)
+{
+    std::vector<std::pair<std::size_t, RunTimeline>> byRow;
+    byRow.reserve(m_runs.size() + runs.size());
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        byRow.emplace_back(m_ranks->rowOfRun[i], std::move(m_runs[i]));
+    for (std::size_t i = 0; i < runs.size() && i < rows.size(); ++i) {
+        if (m_ranks->isOpen(rows[i]))
+            continue; // opened twice (two clicks while it loaded): the first stays
+        m_ranks->runOfRow[rows[i]] = 0; // marks it taken for the next of `runs`
+        byRow.emplace_back(rows[i], RunTimeline(std::move(runs[i])));
+    }
+    std::stable_sort(byRow.begin(), byRow.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    m_runs.clear();
+    m_ranks->rowOfRun.clear();
+    std::fill(m_ranks->runOfRow.begin(), m_ranks->runOfRow.end(), -1);
+    for (auto& [row, timeline] : byRow) {
+        m_ranks->runOfRow[row] = static_cast<int>(m_runs.size());
+        m_ranks->rowOfRun.push_back(row);
+        m_runs.push_back(std::move(timeline));
+    }
+}
+
+void TraceDocument::replace(Trace&& trace, const QString& sourcePath, std::shared_ptr<const Comparison> comparison,
+                            std::optional<RankJob> ranks)
 {
     m_comparison = std::move(comparison);
+    m_ranks = std::move(ranks);
     m_runs.clear();
     m_runs.reserve(trace.runs.size());
     for (auto& run : trace.runs)
@@ -112,12 +167,12 @@ void TraceDocument::replace(Trace&& trace, const QString& sourcePath, std::share
     m_tool = std::move(trace.tool);
     m_createdUtc = std::move(trace.createdUtc);
     setModified(false);
-    emit reset();
 }
 
 void TraceDocument::clear()
 {
     m_comparison.reset();
+    m_ranks.reset();
     m_runs.clear();
     m_sweeps.clear();
     m_sourcePath.clear();
@@ -165,6 +220,9 @@ void TraceDocument::stampProvenance(const std::string& tool)
 int TraceDocument::beginRun(const Run& header, const std::string& tool)
 {
     stampProvenance(tool);
+    // A run recorded beside a folder of ranks is no rank of it: the
+    // document becomes an ordinary one (its runs stay where they are drawn).
+    m_ranks.reset();
     m_runs.push_back(RunTimeline::live(header));
     setModified(true);
     const int index = runCount() - 1;

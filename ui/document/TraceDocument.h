@@ -1,6 +1,7 @@
 #pragma once
 
 #include "document/Comparison.h"
+#include "document/RankJob.h"
 #include "document/RunTimeline.h"
 
 #include "trace/Trace.h"
@@ -62,6 +63,17 @@ public:
     void setComparison(Trace&& trace, std::shared_ptr<const Comparison> comparison);
     // Null unless the document shows a comparison.
     const Comparison* comparison() const { return m_comparison.get(); }
+    // Replaces everything with a folder of ranks (RankLoader's result): the
+    // opened ranks' runs (`opened`, run i showing folder row rows[i]), put
+    // in row order and placed on the job's shared clock where the ranks
+    // have one (RankAlignment::offsetNs), so step k of every rank lines up
+    // as it ran.
+    void setRanks(Trace&& opened, const std::vector<std::size_t>& rows, RankFolder&& folder, const QString& sourcePath);
+    // More ranks of the folder opened (the ranks panel asked): their runs
+    // join the others in row order; emits reset() (run indices change).
+    void openRanks(Trace&& opened, const std::vector<std::size_t>& rows);
+    // Null unless the document shows a folder of ranks.
+    const RankJob* ranks() const { return m_ranks ? &*m_ranks : nullptr; }
     // The document as a trace, for saving and exporting. A loaded trace keeps
     // the tool and creation time it was recorded with; a recording made in
     // the window is stamped when its first run or sweep begins.
@@ -101,7 +113,12 @@ signals:
 private:
     void setModified(bool modified);
     void stampProvenance(const std::string& tool);
-    void replace(Trace&& trace, const QString& sourcePath, std::shared_ptr<const Comparison> comparison);
+    // Replaces the content; the caller then emits reset().
+    void replace(Trace&& trace, const QString& sourcePath, std::shared_ptr<const Comparison> comparison,
+                 std::optional<RankJob> ranks = std::nullopt);
+    // Moves `runs` (showing folder rows `rows`) in among the document's runs
+    // by row, and fills m_ranks' maps.
+    void placeRankRuns(std::vector<Run>&& runs, const std::vector<std::size_t>& rows);
 
     std::vector<RunTimeline> m_runs;
     std::vector<BandwidthSweep> m_sweeps;
@@ -111,6 +128,7 @@ private:
     bool m_modified = false;
     bool m_alignTimedRegions = false;
     std::shared_ptr<const Comparison> m_comparison;
+    std::optional<RankJob> m_ranks;
 };
 
 } // namespace ovs::ui

@@ -138,4 +138,31 @@ void ViewState::setWhatIf(const WhatIfChoice& choice)
     emit whatIfChanged();
 }
 
+bool ViewState::isCollapsed(int run) const
+{
+    return std::binary_search(m_collapsed.begin(), m_collapsed.end(), run);
+}
+
+void ViewState::setCollapsed(int run, bool collapsed)
+{
+    if (run < 0 || isCollapsed(run) == collapsed)
+        return;
+    if (collapsed)
+        m_collapsed.insert(std::lower_bound(m_collapsed.begin(), m_collapsed.end(), run), run);
+    else
+        m_collapsed.erase(std::lower_bound(m_collapsed.begin(), m_collapsed.end(), run));
+    emit collapsedChanged();
+}
+
+void ViewState::setAllCollapsed(int runCount, bool collapsed)
+{
+    std::vector<int> next;
+    for (int run = 0; collapsed && run < runCount; ++run)
+        next.push_back(run);
+    if (next == m_collapsed)
+        return;
+    m_collapsed = std::move(next);
+    emit collapsedChanged();
+}
+
 } // namespace ovs::ui

@@ -89,6 +89,14 @@ public:
     void setWhatIf(const WhatIfChoice& choice);
     void clearWhatIf() { setWhatIf({}); }
 
+    // Runs (ranks) folded to their title row: the timeline draws no lanes
+    // for them. The time range is untouched, so folding never loses the zoom.
+    bool isCollapsed(int run) const;
+    void setCollapsed(int run, bool collapsed);
+    // Every run of `runCount` folded, or none.
+    void setAllCollapsed(int runCount, bool collapsed);
+    const std::vector<int>& collapsedRuns() const { return m_collapsed; }
+
 signals:
     void visibleRangeChanged(qint64 startNs, qint64 endNs);
     void selectionChanged(const ovs::ui::OpRef& op);
@@ -99,6 +107,7 @@ signals:
     void measurementChanged();
     void playheadChanged();
     void whatIfChanged();
+    void collapsedChanged();
 
 private:
     std::int64_t m_startNs = 0;
@@ -110,6 +119,7 @@ private:
     std::optional<std::pair<std::int64_t, std::int64_t>> m_measurement;
     std::optional<std::int64_t> m_playhead;
     WhatIfChoice m_whatIf;
+    std::vector<int> m_collapsed; // sorted run indices
 };
 
 } // namespace ovs::ui

@@ -49,6 +49,9 @@ bool TimelineExport::write(TraceDocument& document, const ViewState& view, const
         copy.setPlayhead(*playhead); // a replay exports as it stands
     // The what-if ghost shown, as the document's analysis cache has it.
     copy.setWhatIf(view.whatIf());
+    // Folded runs stay folded: the picture is what the window shows.
+    for (const int run : view.collapsedRuns())
+        copy.setCollapsed(run, true);
 
     const int width = options.width > 0 ? options.width : kDefaultWidth;
     const int cap = ExportCaps::kMaxSidePixels;

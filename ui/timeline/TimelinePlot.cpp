@@ -3,6 +3,7 @@
 #include "document/RunDevices.h"
 
 #include "base/Saturating.h"
+#include "document/RankJob.h"
 #include "document/TraceDocument.h"
 #include "models/AnalysisCache.h"
 #include "style/TimeFormat.h"
@@ -36,6 +37,7 @@ constexpr int kTitleIndent = 8;
 constexpr int kRectTopMargin = 2;
 constexpr int kRectBottomMargin = 6;
 constexpr int kFallbackWidth = 1600;
+constexpr int kAxisRectMinimum = 50;
 
 TimelineInteraction::Modifiers modifiersOf(Qt::KeyboardModifiers modifiers)
 {
@@ -73,6 +75,7 @@ TimelinePlot::TimelinePlot(TraceDocument* document, ViewState* view, QWidget* pa
     connect(m_view, &ViewState::measurementChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::playheadChanged, this, [this] { replot(rpQueuedReplot); });
     connect(m_view, &ViewState::whatIfChanged, this, &TimelinePlot::updateGhost);
+    connect(m_view, &ViewState::collapsedChanged, this, &TimelinePlot::applyCollapsed);
     connect(m_cache, &AnalysisCache::whatIfReady, this, &TimelinePlot::updateGhost);
     rebuild();
 }
@@ -88,9 +91,10 @@ int TimelinePlot::totalLanes() const
 {
     // Rows, in fact: a run on several GPUs adds a header row per group.
     int lanes = 0;
+    // A run folded to its title has none.
     for (int i = 0; i < m_document->runCount(); ++i)
-        lanes += std::max(1, rowCount(i));
-    if (m_ghost)
+        lanes += m_view->isCollapsed(i) ? 0 : std::max(1, rowCount(i));
+    if (m_ghost && !m_view->isCollapsed(m_ghostOf))
         lanes += std::max(1, m_ghost->plottable->laneRows().rowCount());
     return lanes;
 }
@@ -107,6 +111,8 @@ QString TimelinePlot::headerText() const
 
 QString TimelinePlot::timeAxisLabel() const
 {
+    if (const RankJob* ranks = m_document->ranks(); ranks && ranks->folder.alignment.sharedClock)
+        return QStringLiteral("time since the earliest rank's start, on the job's shared clock");
     if (!m_document->alignTimedRegions())
         return QStringLiteral("time since run start");
     return m_document->comparison() ? QStringLiteral("time, runs aligned where their judged spans start")
@@ -206,7 +212,15 @@ QString TimelinePlot::runTitle(int run) const
     const RunTimeline& timeline = m_document->run(run);
     const Run& r = timeline.run();
     QStringList parts;
-    parts << (r.name.empty() ? QStringLiteral("run %1").arg(run + 1) : displayText(r.name, kTitleNameChars));
+    QString name = r.name.empty() ? QStringLiteral("run %1").arg(run + 1) : displayText(r.name, kTitleNameChars);
+    // A rank of a folder is named by its rank first ("rank 3 · python3 (pid 50)").
+    if (const RankJob* ranks = m_document->ranks(); ranks && static_cast<std::size_t>(run) < ranks->rowOfRun.size())
+        name = displayText(ranks->folder.ranks[ranks->rowOfRun[static_cast<std::size_t>(run)]].label, kTitleNameChars)
+               + QStringLiteral(" \u00b7 ") + name;
+    // Several runs fold to their titles: the marker says which way a click goes.
+    if (m_document->runCount() > 1)
+        name = (m_view->isCollapsed(run) ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) + name;
+    parts << name;
     parts << displayText(runDevicesLabel(r).toStdString());
     if (r.params.chunks > 0) {
         QString params = QStringLiteral("%1 \u00d7 %2").arg(r.params.chunks).arg(TimeFormat::bytes(r.params.chunkBytes));
@@ -269,17 +283,18 @@ void TimelinePlot::rebuild()
         m_header->setMargins(QMargins(kTitleIndent, 8, kRightMargin, 4));
         plotLayout()->addElement(layoutRow++, 0, m_header);
     }
-    auto place = [&](RunRow row) {
+    auto place = [&](RunRow row, int run) {
         row.layoutRow = layoutRow;
+        row.run = run;
         plotLayout()->addElement(layoutRow, 0, row.title);
         plotLayout()->addElement(layoutRow + 1, 0, row.rect);
         layoutRow += 2;
         return row;
     };
     for (int i = 0; i < m_document->runCount(); ++i) {
-        m_rows.push_back(place(makeRow(i)));
+        m_rows.push_back(place(makeRow(i), i));
         if (m_ghostShown && i == m_ghostOf) {
-            m_ghost = place(makeRow(i));
+            m_ghost = place(makeRow(i), i);
             m_ghost->plottable->setGhost(m_ghostShown->run);
         }
     }
@@ -407,8 +422,17 @@ void TimelinePlot::layoutRows()
         const bool bottom = ordered == order.back();
         const bool first = ordered == order.front();
         row.laidOutRows = row.plottable->laneRows().rowCount();
-        const int laneCount = std::max(1, row.laidOutRows);
-        const QMargins margins(left, kRectTopMargin, kRightMargin, bottom ? rulerHeight() : kRectBottomMargin);
+        // A folded run keeps its title and an axis rect of no height (the
+        // ruler under it when it is the last): nothing else moves, and the
+        // time range, shared by every rect, stays as it was.
+        const bool folded = m_view->isCollapsed(row.run);
+        const int laneCount = folded ? 0 : std::max(1, row.laidOutRows);
+        const QMargins margins(left, folded ? 0 : kRectTopMargin, kRightMargin,
+                               bottom ? rulerHeight() : folded ? 0 : kRectBottomMargin);
+        row.rect->setMaximumSize(QWIDGETSIZE_MAX, folded ? 0 : QWIDGETSIZE_MAX);
+        row.rect->setMinimumSize(kAxisRectMinimum, folded ? 0 : kAxisRectMinimum); // QCPAxisRect's own minimum, unfolded
+        row.plottable->setVisible(!folded);
+        row.rect->axis(QCPAxis::atLeft)->setVisible(!folded);
         row.rect->setMargins(margins);
         row.rect->setMinimumMargins(margins);
         // A ghost's title sits close under its run: it belongs to it.
@@ -418,7 +442,9 @@ void TimelinePlot::layoutRows()
         // in the same proportion (lanes squeeze past kMaxWidgetHeight and in
         // exports given a --height).
         plotLayout()->setRowStretchFactor(row.layoutRow, 0.001);
-        plotLayout()->setRowStretchFactor(row.layoutRow + 1, laneCount * rowHeight() + margins.top() + margins.bottom());
+        // (A folded run's rect, of no height, still takes a positive factor.)
+        plotLayout()->setRowStretchFactor(row.layoutRow + 1,
+                                          std::max(0.001, laneCount * rowHeight() + margins.top() + margins.bottom() + 0.0));
     }
     if (m_legend && !order.empty())
         plotLayout()->setRowStretchFactor(order.back()->layoutRow + 2, 0.001);
@@ -645,7 +671,9 @@ TimeAxisMapping TimelinePlot::mapping() const
 RegionRef TimelinePlot::regionAt(const QPoint& pos) const
 {
     for (const RunRow& row : m_rows)
-        if (const RegionRef region = row.plottable->regionAt(pos); region.isValid())
+        if (m_view->isCollapsed(row.run))
+            continue;
+        else if (const RegionRef region = row.plottable->regionAt(pos); region.isValid())
             return region;
     return {};
 }
@@ -653,6 +681,8 @@ RegionRef TimelinePlot::regionAt(const QPoint& pos) const
 OpRef TimelinePlot::opAt(const QPoint& pos) const
 {
     for (const RunRow& row : m_rows) {
+        if (m_view->isCollapsed(row.run))
+            continue;
         const OpRef op = row.plottable->opAt(pos);
         if (op.isValid())
             return op;
@@ -673,7 +703,7 @@ QString TimelinePlot::toolTipTextAt(const QPoint& pos) const
         return regionTooltipText(run, run.regions[static_cast<std::size_t>(region.index)], dark);
     }
     const RunTimeline* ghost = ghostTimeline();
-    const auto hit = ghost ? m_ghost->plottable->laneOpAt(pos) : std::nullopt;
+    const auto hit = ghost && !m_view->isCollapsed(m_ghostOf) ? m_ghost->plottable->laneOpAt(pos) : std::nullopt;
     if (!hit)
         return {};
     return tr("What if (replayed, not measured):\n")
@@ -712,10 +742,50 @@ void TimelinePlot::endDrag()
         update();
 }
 
+void TimelinePlot::applyCollapsed()
+{
+    endDrag();
+    for (int i = 0; i < static_cast<int>(m_rows.size()); ++i)
+        m_rows[static_cast<std::size_t>(i)].title->setText(runTitle(i));
+    layoutRows();
+    updateGeometry();
+    replot(rpQueuedReplot);
+    emit rowsFolded();
+}
+
+int TimelinePlot::runTitleAt(const QPoint& pos) const
+{
+    for (const RunRow& row : m_rows)
+        if (row.title->outerRect().contains(pos))
+            return row.run;
+    return -1;
+}
+
+QRect TimelinePlot::runTitleRect(int run) const
+{
+    if (run < 0 || run >= static_cast<int>(m_rows.size()))
+        return {};
+    return m_rows[static_cast<std::size_t>(run)].title->outerRect();
+}
+
+QString TimelinePlot::runTitleText(int run) const
+{
+    if (run < 0 || run >= static_cast<int>(m_rows.size()))
+        return {};
+    return m_rows[static_cast<std::size_t>(run)].title->text();
+}
+
 void TimelinePlot::mousePressEvent(QMouseEvent* event)
 {
     m_pressPos = event->pos();
     m_interaction.cancel();
+    // A run's title folds or unfolds it (with several runs, as its marker says).
+    if (const int run = runTitleAt(m_pressPos); run >= 0 && event->button() == Qt::LeftButton
+                                                 && m_document->runCount() > 1) {
+        m_view->setCollapsed(run, !m_view->isCollapsed(run));
+        event->accept();
+        return;
+    }
     if (!inPlotColumn(m_pressPos)) {
         event->ignore();
         return;

@@ -99,6 +99,10 @@ public:
     int ghostRun() const { return m_ghost ? m_ghostOf : -1; }
     const RunTimeline* ghostTimeline() const;
     QString ghostTitleText() const;
+    // A run's title row, in widget pixels: clicking it folds the run to its
+    // title or unfolds it (ViewState::setCollapsed).
+    QRect runTitleRect(int run) const;
+    QString runTitleText(int run) const;
     // The comparison's header drawn above the runs (CompareHeader); empty
     // unless the document shows a comparison.
     QString headerText() const;
@@ -112,6 +116,8 @@ public:
 signals:
     // A ghost appeared, was replaced or went: the preferred height changed.
     void ghostChanged();
+    // Runs were folded or unfolded: the preferred height changed.
+    void rowsFolded();
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;
@@ -136,10 +142,15 @@ private:
         int laidOutRows = -1; // rows when layoutRows last ran: lanes arriving live change it
         LaneRows ticked;      // the rows the lane labels were made for
         int layoutRow = 0;    // the title's row in the plot layout; the rect is on the next
+        int run = 0;          // the document run it draws (a ghost: the run it is under)
     };
 
     void rebuild();
     RunRow makeRow(int run);
+    // ViewState's folded runs changed: rows, heights and titles follow.
+    void applyCollapsed();
+    // The run whose title row holds `pos`, or -1.
+    int runTitleAt(const QPoint& pos) const;
     // Every run's row with the ghost's after its run's, top to bottom.
     std::vector<const RunRow*> layoutOrder() const;
     // The ghost the view asks for, when the cache has it replayed; null if none.

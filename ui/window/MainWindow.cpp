@@ -18,6 +18,8 @@
 #include "window/LessonController.h"
 #include "window/PresentationMode.h"
 #include "window/ProfileDialog.h"
+#include "window/RanksController.h"
+#include "panels/RanksPanel.h"
 #include "window/ReplayController.h"
 #include "window/ThemeMenu.h"
 #include "window/WhatIfController.h"
@@ -131,6 +133,20 @@ void MainWindow::buildLayout()
 
     m_statusDevice = new QLabel;
     statusBar()->addPermanentWidget(m_statusDevice);
+
+    // The ranks of a folder: a dock under the window, shown once a folder opens.
+    m_ranks = new RanksController(m_document, m_view, m_timeline, m_timelineArea, statusBar(), this);
+    auto* ranksDock = new QDockWidget(tr("Ranks"), this);
+    ranksDock->setObjectName("ranks");
+    ranksDock->setWidget(m_ranks->panel());
+    addDockWidget(Qt::BottomDockWidgetArea, ranksDock);
+    ranksDock->hide();
+    connect(m_ranks, &RanksController::opened, ranksDock, [ranksDock] {
+        ranksDock->show();
+        ranksDock->raise();
+    });
+    connect(m_ranks, &RanksController::notice, this, &MainWindow::showNotice);
+    connect(m_ranks, &RanksController::error, this, &MainWindow::showError);
 }
 
 void MainWindow::buildMenus()
@@ -155,13 +171,18 @@ void MainWindow::buildFileMenu()
         if (maybeSave(clear) == SaveFirst::Proceed)
             clear();
     });
+    // Several files chosen at once open as the ranks of one job.
     file->addAction(tr("&Open trace…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open trace"), QString(),
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open trace (several: the ranks of one job)"), QString(),
             tr("Traces (*.json *.sqlite);;OverlapScope, Chrome and PyTorch traces (*.json);;"
                "Nsight Systems reports, exported as SQLite (*.sqlite);;All files (*)"));
-        if (!path.isEmpty())
-            openTrace(path);
+        openPaths(paths);
+    });
+    file->addAction(tr("Open &folder of ranks…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Open a folder of ranks (one trace per rank)"));
+        if (!folder.isEmpty())
+            openRanks({folder});
     });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
@@ -228,6 +249,9 @@ void MainWindow::buildViewMenu()
     connect(m_document, &TraceDocument::alignTimedRegionsChanged, align, &QAction::setChecked);
     m_whatIf = new WhatIfController(m_document, m_view, this);
     view->addAction(m_whatIf->allFixesAction());
+    // Each run (rank) folds to its title row; a click on the title folds one.
+    view->addAction(tr("&Collapse all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), true); });
+    view->addAction(tr("&Expand all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), false); });
     view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Plus), this,
                     [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,
@@ -371,6 +395,7 @@ void MainWindow::connectWorkers()
         m_view->setHighlight({}); // ops of the document that was replaced
         m_view->clearWhatIf();
         m_view->setSelectedRegion({});
+        m_view->setAllCollapsed(0, false); // run indices of the document that was replaced
         showOpeningView();
         fitTimelineHeight();
         updateTitle();
@@ -394,8 +419,9 @@ void MainWindow::connectWorkers()
     connect(m_summary, &SummaryPanel::findingSelected, this, &MainWindow::showFindingOps);
     connect(m_summary, &SummaryPanel::whatIfChosen, m_whatIf, &WhatIfController::choose);
     connect(m_whatIf, &WhatIfController::notice, this, &MainWindow::showNotice);
-    // A ghost adds rows under its run.
+    // A ghost adds rows under its run; a folded run drops its rows.
     connect(m_timeline, &TimelinePlot::ghostChanged, this, &MainWindow::fitTimelineHeight);
+    connect(m_timeline, &TimelinePlot::rowsFolded, this, &MainWindow::fitTimelineHeight);
 }
 
 void MainWindow::showFindingOps(int run, const std::vector<OpRef>& ops)
@@ -449,6 +475,25 @@ void MainWindow::connectProfiles()
     });
 }
 
+void MainWindow::openPaths(const QStringList& paths)
+{
+    if (paths.size() == 1 && !QFileInfo(paths.front()).isDir())
+        openTrace(paths.front());
+    else if (!paths.isEmpty())
+        openRanks(paths);
+}
+
+void MainWindow::openRanks(const QStringList& paths)
+{
+    if (isBusy()) {
+        showNotice(tr("A run is in progress: cancel it before opening ranks."));
+        return;
+    }
+    const auto open = [this, paths] { m_ranks->read(paths); };
+    if (maybeSave(open) == SaveFirst::Proceed)
+        open();
+}
+
 bool MainWindow::isBusy() const
 {
     return m_runs->isRunning() || m_profiles->isRunning();
@@ -476,6 +521,7 @@ void MainWindow::openTrace(const QString& path)
         return;
     }
     const auto open = [this, path] {
+        m_ranks->cancel(); // the trace asked for last is the one shown
         showNotice(tr("Opening %1…").arg(path));
         m_loader->load(path);
     };
@@ -750,9 +796,12 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    const auto urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.front().isLocalFile())
-        openTrace(urls.front().toLocalFile());
+    // One file opens as a trace; a folder or several files as ranks.
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    openPaths(paths);
 }
 
 } // namespace ovs::ui

@@ -30,6 +30,7 @@ class OpDetailsPanel;
 class OpRateChart;
 class PresentationMode;
 class ProfileController;
+class RanksController;
 struct ProfileRequest;
 class ReplayController;
 class RunController;
@@ -62,11 +63,18 @@ public:
     PresentationMode* presentation() const { return m_presentation; }
     LessonController* lessons() const { return m_lessons; }
     WhatIfController* whatIf() const { return m_whatIf; }
+    RanksController* ranks() const { return m_ranks; }
     // The last error or notice shown to the user (also in the status bar).
     QString lastMessage() const { return m_lastMessage; }
 
     // Starts loading a trace in the background; the view changes only if it loads.
     void openTrace(const QString& path);
+    // File > Open folder…, several files opened or dropped at once: reads
+    // them as the ranks of one job (RanksController), in the background.
+    void openRanks(const QStringList& paths);
+    // What Open and a drop do with their paths: one file opens as a trace,
+    // a folder or several files as ranks.
+    void openPaths(const QStringList& paths);
     // File > Compare…: starts reading and comparing two traces in the
     // background; the document becomes the comparison once it is made.
     void compareTraces(const QString& beforePath, const QString& afterPath);
@@ -142,6 +150,7 @@ private:
     LessonController* m_lessons = nullptr;
     WhatIfController* m_whatIf = nullptr;
     CompareController* m_compare = nullptr;
+    RanksController* m_ranks = nullptr;
     QString m_lastMessage;
     // The range the opening view set, while the view still shows it (the
     // user has not moved it): the judged spans arriving reframe it.

@@ -32,7 +32,7 @@ def table_after(text, marker):
     end = text.index("\n", text.index("Straggler: ", begin))
     lines = [line for line in text[begin:end].splitlines()
              if not line.startswith(("steps:", "GPU busy:", "top finding:"))]
-    return "\n".join(lines).strip()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def main():

@@ -689,7 +689,7 @@ private slots:
     }
 
     // A folder of ranks (docs/ranks.md): each run labelled with its rank
-    // from the trace, the clocks aligned on the shared wall clock with the
+    // from the trace, the clocks aligned on the ranks' shared clock with the
     // step starts' spread, the straggler marked with the finding that
     // differs on it, and each rank's numbers those of `analyze --json` of
     // its file alone.
@@ -706,7 +706,7 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         for (const char* expected :
              {"Ranks: 3 runs from 3 of 3 files", "| rank 0 | host_4100.", "| rank 2 **straggler** | host_4102.",
-              "Clocks: aligned on the shared wall clock; step starts across ranks spread 0.014 ms (median over 6 "
+              "Clocks: aligned on the ranks' shared clock; step starts across ranks spread 0.014 ms (median over 6 "
               "steps), at most 0.014 ms (ProfilerStep#0)",
               "Straggler: rank 2 is the straggler: median step ", "; pageable memory costs it "})
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));

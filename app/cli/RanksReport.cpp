@@ -54,11 +54,11 @@ void printRanks(std::FILE* out, const RankFolder& folder)
     if (!a.sharedClock)
         std::fprintf(out, "\nClocks: %s\n", echoed(a.why).c_str());
     else if (a.stepsCompared == 0)
-        std::fprintf(out, "\nClocks: aligned on the shared wall clock (ranks start up to %s ms apart); no profiler step "
+        std::fprintf(out, "\nClocks: aligned on the ranks' shared clock (ranks start up to %s ms apart); no profiler step "
                           "is in two ranks, so how well is not measured\n",
                      ms(*std::max_element(a.offsetNs.begin(), a.offsetNs.end())).c_str());
     else
-        std::fprintf(out, "\nClocks: aligned on the shared wall clock; step starts across ranks spread %s ms (median "
+        std::fprintf(out, "\nClocks: aligned on the ranks' shared clock; step starts across ranks spread %s ms (median "
                           "over %d steps), at most %s ms (ProfilerStep#%lld)\n",
                      ms(a.medianSpreadNs).c_str(), a.stepsCompared, ms(a.worstSpreadNs).c_str(),
                      static_cast<long long>(a.worstStep));

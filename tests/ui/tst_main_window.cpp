@@ -14,11 +14,14 @@
 #include "window/RanksController.h"
 #include "workers/RankLoader.h"
 #include "workers/RunController.h"
+#include "workers/TraceLoader.h"
 
 #include "formats/TraceJson.h"
 #include "ranks/RankFolder.h"
 
 #include <QHeaderView>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableWidget>
@@ -103,6 +106,46 @@ private slots:
         QVERIFY(window.document()->run(0).opCount() > 0);
         QVERIFY(window.viewState()->visibleEndNs() >= window.document()->endNs());
         QVERIFY(window.lastMessage().contains("2 runs"));
+    }
+
+    // While a trace is read the status bar shows how far and a Cancel
+    // button; a cancelled load leaves the document as it was and says so,
+    // and the bar goes. (The reader's own cancel, per window of the file,
+    // is tst_trace_format's and tst_chrome_trace_import's.)
+    void aTraceLoadShowsProgressAndCanBeCancelled()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.openTrace(sourceTrace());
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, ovsTestTimeoutMs(10000));
+        auto* bar = window.findChild<QProgressBar*>("loadProgress");
+        auto* cancel = window.findChild<QPushButton*>("loadCancel");
+        auto* loader = window.findChild<TraceLoader*>();
+        QVERIFY(bar && cancel && loader);
+        QVERIFY(bar->isHidden() && cancel->isHidden()); // the load ended
+
+        // A second load in flight, as the loader reports it.
+        window.openTrace(sourceTrace());
+        QVERIFY(!bar->isHidden() && !cancel->isHidden());
+        emit loader->progress(50, 200);
+        QCOMPARE(bar->value(), 25);
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 2, ovsTestTimeoutMs(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isHidden(), ovsTestTimeoutMs(10000));
+
+        // Cancelled: nothing replaced, and said.
+        const std::string firstRun = window.document()->run(0).run().name;
+        window.openTrace(sourceTrace());
+        cancel->click();
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isHidden(), ovsTestTimeoutMs(10000));
+        QCOMPARE(window.document()->runCount(), 2);
+        QCOMPARE(window.document()->run(0).run().name, firstRun);
+        // The load may have ended before the click reached it: then it was
+        // read, else cancelled and said so.
+        QVERIFY2(window.lastMessage().contains("cancelled") || window.lastMessage().contains("2 runs"),
+                 qPrintable(window.lastMessage()));
+        emit loader->cancelled(sourceTrace());
+        QVERIFY2(window.lastMessage().contains("cancelled: the window shows what it showed before"),
+                 qPrintable(window.lastMessage()));
     }
 
     void summaryColumnsFitTheDefaultWindow()
@@ -319,7 +362,7 @@ void TestMainWindow::opensAFolderOfRanks()
     QCOMPARE(core.ranks[*core.straggler.row].rank, 2);
     QVERIFY2(panel->stragglerText().startsWith(QString::fromStdString(core.straggler.sentence)),
              qPrintable(panel->stragglerText()));
-    QVERIFY2(panel->alignmentText().contains("shared wall clock"), qPrintable(panel->alignmentText()));
+    QVERIFY2(panel->alignmentText().contains("ranks' shared clock"), qPrintable(panel->alignmentText()));
 
     // Every rank on the job's clock: its time 0 after the earliest rank's.
     QVERIFY(job.folder.alignment.sharedClock);

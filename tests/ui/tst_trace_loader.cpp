@@ -196,6 +196,25 @@ private slots:
         QVERIFY(!QFile::exists(path));
     }
 
+    // A cancel stops the loads asked for before it, never a later one; a
+    // load it stopped ends in cancelled(), with no trace and no error.
+    void aCancelStopsOnlyTheLoadsBeforeIt()
+    {
+        TraceLoader loader;
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        QSignalSpy failed(&loader, &TraceLoader::failed);
+        QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+        loader.load(m_good);
+        loader.cancelLoads();
+        loader.load(m_good);
+        // Both end, in order; the first either read before the cancel
+        // reached it or cancelled, the second read whole.
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count() + cancelled.count(), 2, kTimeoutMs);
+        QCOMPARE(failed.count(), 0);
+        QVERIFY(loaded.count() >= 1);
+        QCOMPARE(loaded.last().at(0).toString(), m_good);
+    }
+
     void destroyingWhileBusyDropsTheResult()
     {
         auto loader = std::make_unique<TraceLoader>();

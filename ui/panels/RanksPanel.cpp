@@ -41,11 +41,11 @@ QString alignmentSentence(const RankAlignment& a)
         return QObject::tr("Clocks: %1").arg(displayText(a.why));
     if (a.stepsCompared == 0) {
         const std::int64_t apart = a.offsetNs.empty() ? 0 : *std::max_element(a.offsetNs.begin(), a.offsetNs.end());
-        return QObject::tr("Clocks: aligned on the shared wall clock (ranks start up to %1 ms apart); no profiler "
+        return QObject::tr("Clocks: aligned on the ranks' shared clock (ranks start up to %1 ms apart); no profiler "
                            "step is in two ranks, so how well is not measured")
             .arg(msText(apart));
     }
-    return QObject::tr("Clocks: aligned on the shared wall clock; step starts across ranks spread %1 ms (median over "
+    return QObject::tr("Clocks: aligned on the ranks' shared clock; step starts across ranks spread %1 ms (median over "
                        "%2 steps), at most %3 ms (ProfilerStep#%4)")
         .arg(msText(a.medianSpreadNs))
         .arg(a.stepsCompared)

@@ -43,6 +43,8 @@
 #include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -133,6 +135,19 @@ void MainWindow::buildLayout()
 
     m_statusDevice = new QLabel;
     statusBar()->addPermanentWidget(m_statusDevice);
+
+    // A trace being read: how far, and a way out (a 2 GB trace takes a while).
+    m_loadProgress = new QProgressBar;
+    m_loadProgress->setObjectName("loadProgress");
+    m_loadProgress->setMaximumWidth(220);
+    m_loadProgress->setRange(0, 100);
+    m_loadProgress->setFormat(tr("reading %p%"));
+    m_loadCancel = new QPushButton(tr("Cancel"));
+    m_loadCancel->setObjectName("loadCancel");
+    statusBar()->addPermanentWidget(m_loadProgress);
+    statusBar()->addPermanentWidget(m_loadCancel);
+    m_loadProgress->hide();
+    m_loadCancel->hide();
 
     // The ranks of a folder: a dock under the window, shown once a folder opens.
     m_ranks = new RanksController(m_document, m_view, m_timeline, m_timelineArea, statusBar(), this);
@@ -371,24 +386,7 @@ void MainWindow::connectWorkers()
             });
     connect(m_compare, &CompareController::failed, this,
             [this](const QString& message) { showError(tr("Could not compare"), message); });
-    connect(m_loader, &TraceLoader::loaded, this,
-            [this](const QString& path, const std::shared_ptr<Trace>& trace) { onTraceLoaded(path, std::move(*trace)); });
-    connect(m_loader, &TraceLoader::failed, this, [this](const QString& path, const QString& message) {
-        Q_UNUSED(path);
-        showError(tr("Could not open trace"), message); // the loader's message names the file once
-    });
-    connect(m_loader, &TraceLoader::saved, this, [this](const QString& path) {
-        m_document->markSaved(path);
-        addRecentFile(path);
-        showNotice(tr("Saved %1").arg(path));
-        updateTitle();
-        if (auto then = std::exchange(m_afterSave, nullptr))
-            then();
-    });
-    connect(m_loader, &TraceLoader::saveFailed, this, [this](const QString&, const QString& message) {
-        m_afterSave = nullptr;
-        showError(tr("Could not save trace"), message); // the writer's message names the file
-    });
+    connectLoader();
 
     // The axis extent follows the document; a new document resets the view.
     connect(m_document, &TraceDocument::reset, this, [this] {
@@ -422,6 +420,41 @@ void MainWindow::connectWorkers()
     // A ghost adds rows under its run; a folded run drops its rows.
     connect(m_timeline, &TimelinePlot::ghostChanged, this, &MainWindow::fitTimelineHeight);
     connect(m_timeline, &TimelinePlot::rowsFolded, this, &MainWindow::fitTimelineHeight);
+}
+
+// Trace files read and written on the loader's thread: the bar and Cancel
+// while a load runs, the document when it ends, the title when a save does.
+void MainWindow::connectLoader()
+{
+    connect(m_loader, &TraceLoader::progress, this, [this](qint64 done, qint64 total) {
+        m_loadProgress->setValue(total > 0 ? static_cast<int>(done * 100 / total) : 0);
+    });
+    connect(m_loadCancel, &QPushButton::clicked, m_loader, &TraceLoader::cancelLoads);
+    connect(m_loader, &TraceLoader::loaded, this, [this](const QString& path, const std::shared_ptr<Trace>& trace) {
+        loadEnded();
+        onTraceLoaded(path, std::move(*trace));
+    });
+    connect(m_loader, &TraceLoader::failed, this, [this](const QString& path, const QString& message) {
+        Q_UNUSED(path);
+        loadEnded();
+        showError(tr("Could not open trace"), message); // the loader's message names the file once
+    });
+    connect(m_loader, &TraceLoader::cancelled, this, [this](const QString& path) {
+        loadEnded();
+        showNotice(tr("Opening %1 cancelled: the window shows what it showed before").arg(path));
+    });
+    connect(m_loader, &TraceLoader::saved, this, [this](const QString& path) {
+        m_document->markSaved(path);
+        addRecentFile(path);
+        showNotice(tr("Saved %1").arg(path));
+        updateTitle();
+        if (auto then = std::exchange(m_afterSave, nullptr))
+            then();
+    });
+    connect(m_loader, &TraceLoader::saveFailed, this, [this](const QString&, const QString& message) {
+        m_afterSave = nullptr;
+        showError(tr("Could not save trace"), message); // the writer's message names the file
+    });
 }
 
 void MainWindow::showFindingOps(int run, const std::vector<OpRef>& ops)
@@ -503,6 +536,15 @@ void MainWindow::cancelWork()
 {
     m_runs->cancel();
     m_profiles->cancel();
+    m_loader->cancelLoads();
+}
+
+void MainWindow::loadEnded()
+{
+    if (m_loadsInFlight > 0)
+        --m_loadsInFlight;
+    m_loadProgress->setVisible(m_loadsInFlight > 0);
+    m_loadCancel->setVisible(m_loadsInFlight > 0);
 }
 
 void MainWindow::profileProgram(const ProfileRequest& request)
@@ -523,6 +565,10 @@ void MainWindow::openTrace(const QString& path)
     const auto open = [this, path] {
         m_ranks->cancel(); // the trace asked for last is the one shown
         showNotice(tr("Opening %1…").arg(path));
+        ++m_loadsInFlight;
+        m_loadProgress->setValue(0);
+        m_loadProgress->show();
+        m_loadCancel->show();
         m_loader->load(path);
     };
     if (maybeSave(open) == SaveFirst::Proceed)

@@ -12,6 +12,8 @@
 
 class QLabel;
 class QMenu;
+class QProgressBar;
+class QPushButton;
 class QScrollArea;
 class QTabWidget;
 
@@ -102,8 +104,11 @@ private:
     void buildHelpMenu();
     void buildLayout();
     void connectWorkers();
+    void connectLoader();
     void connectProfiles();
     void cancelWork();
+    // A trace load ended (read, failed or cancelled): the bar goes with the last.
+    void loadEnded();
     // The summary's finding chosen: highlight, select and zoom to its ops.
     void showFindingOps(int run, const std::vector<OpRef>& ops);
     void onTraceLoaded(const QString& path, Trace&& trace);
@@ -145,6 +150,9 @@ private:
     QTabWidget* m_tabs = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_statusDevice = nullptr;
+    QProgressBar* m_loadProgress = nullptr;
+    QPushButton* m_loadCancel = nullptr;
+    int m_loadsInFlight = 0; // trace loads asked for and not yet ended
     ReplayController* m_replay = nullptr;
     PresentationMode* m_presentation = nullptr;
     LessonController* m_lessons = nullptr;

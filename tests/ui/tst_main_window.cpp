@@ -254,6 +254,7 @@ private slots:
     void opensAFolderOfRanks();
     void choosingARankOpensAndScrollsToIt();
     void cancellingRanksKeepsTheDocument();
+    void severalFilesOpenOrDropAsRanks();
 
     void cancelLeavesTheWindowUsable()
     {
@@ -388,6 +389,29 @@ void TestMainWindow::cancellingRanksKeepsTheDocument()
     QVERIFY(window.document()->ranks() == nullptr);
     QCOMPARE(window.document()->runCount(), 2);
     QCOMPARE(window.document()->sourcePath(), sourceTrace());
+}
+
+void TestMainWindow::severalFilesOpenOrDropAsRanks()
+{
+    const QString folder = writeRankFolder();
+    MainWindow window;
+    window.setInteractive(false);
+    // Open with two files chosen: two ranks.
+    window.openPaths({folder + "/worker1.pt.trace.json", folder + "/worker3.pt.trace.json"});
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 2);
+    QCOMPARE(window.document()->ranks()->folder.ranks[1].rank, 3);
+    // One file: a trace as before, no ranks.
+    window.openPaths({sourceTrace()});
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() == nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 2);
+    // The folder dropped on the window: its four ranks.
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(folder)});
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 4);
 }
 
 #include "tst_main_window.moc"

@@ -13,7 +13,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <initializer_list>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace ovs::inject {
@@ -88,6 +90,38 @@ bool skipped(const char* token)
     return ovs::environmentListHas("OVERLAPSCOPE_PROFILE_SKIP", token);
 }
 
+// The first of the variables that is set to a number from 0 up; -1 for none.
+std::int32_t environmentNumber(std::initializer_list<const char*> names)
+{
+    for (const char* name : names) {
+        const char* text = std::getenv(name);
+        if (!text || !*text)
+            continue;
+        char* end = nullptr;
+        errno = 0;
+        const long value = std::strtol(text, &end, 10);
+        if (errno == 0 && *end == '\0' && value >= 0 && value <= std::numeric_limits<std::int32_t>::max())
+            return static_cast<std::int32_t>(value);
+    }
+    return -1;
+}
+
+// The process's place in a distributed job, as its launcher set it:
+// torchrun (and PyTorch's other launchers) RANK, LOCAL_RANK and WORLD_SIZE;
+// Open MPI's mpirun OMPI_COMM_WORLD_*; MPICH's and Intel MPI's PMI_*;
+// Slurm's srun SLURM_PROCID, SLURM_LOCALID and SLURM_NTASKS. None where no
+// rank is set.
+std::optional<RankRecord> rankFromEnvironment()
+{
+    RankRecord r;
+    r.rank = environmentNumber({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"});
+    if (r.rank < 0)
+        return std::nullopt;
+    r.localRank = environmentNumber({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
+    r.worldSize = environmentNumber({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"});
+    return r;
+}
+
 } // namespace
 
 CuptiTracer& CuptiTracer::instance()
@@ -147,6 +181,8 @@ bool CuptiTracer::openStream(std::string* whyNot)
     begin.pid = static_cast<std::uint32_t>(m_pid);
     begin.parentPid = static_cast<std::uint32_t>(::getppid());
     out.addWithText(begin, commandLine);
+    if (const std::optional<RankRecord> rank = rankFromEnvironment())
+        out.add(*rank);
     std::lock_guard lock(m_mutex);
     emit(out);
     return true;

@@ -132,6 +132,8 @@ private slots:
     void repeatedTraceGivesNTimesTheOps();
     void windowsLeaveErrorsToTheWholeReader_data();
     void windowsLeaveErrorsToTheWholeReader();
+    void windowsReportProgressAndCancel_data();
+    void windowsReportProgressAndCancel();
     void distributedRankAndSharedClock_data();
     void distributedRankAndSharedClock();
 };
@@ -638,6 +640,64 @@ void TestChromeTraceImport::windowsLeaveErrorsToTheWholeReader()
     QVERIFY2(QString::fromStdString(loaded.error).endsWith(QString::fromStdString(whole.error)), loaded.error.c_str());
 }
 
+void TestChromeTraceImport::windowsReportProgressAndCancel_data()
+{
+    QTest::addColumn<int>("cancelAt"); // the report that raises the flag; 0: before the read, -1: never
+    for (int cancelAt : {-1, 0, 1, 3})
+        QTest::addRow("cancel at %d", cancelAt) << cancelAt;
+}
+
+void TestChromeTraceImport::windowsReportProgressAndCancel()
+{
+    QFETCH(int, cancelAt);
+    const QByteArray text = repeatedKineto(sampleText("pytorch-train-step.json"), 5);
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "repeated.json", text);
+    QVERIFY(!path.isEmpty());
+    const auto size = static_cast<std::uint64_t>(text.size());
+    CancelFlag cancel;
+    if (cancelAt == 0)
+        cancel.cancel();
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> reports;
+    ReadProgress progress;
+    progress.cancel = &cancel;
+    progress.onProgress = [&](std::uint64_t done, std::uint64_t total) {
+        reports.emplace_back(done, total);
+        if (int(reports.size()) == cancelAt)
+            cancel.cancel();
+    };
+    std::optional<ChromeTraceImport> read;
+    bool cancelled = false;
+    try {
+        read = ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 20000, progress);
+    } catch (const RunCancelled&) {
+        cancelled = true;
+    }
+    if (cancelAt >= 0) {
+        // Stopped at the next window: no more reports, and no trace.
+        QVERIFY(cancelled);
+        QVERIFY(!read);
+        QCOMPARE(reports.size(), std::size_t(cancelAt));
+        // loadTrace says so, with no trace.
+        cancel.cancel();
+        const auto loaded = loadTrace(path.toStdString(), kDefaultMaxTraceBytes, progress);
+        QVERIFY(loaded.cancelled);
+        QVERIFY(!loaded.trace);
+        return;
+    }
+    QVERIFY(!cancelled);
+    QVERIFY2(read, "read in windows");
+    // One report per window of the calling thread (it reads half of the
+    // events, another thread the rest), each of the file's size, growing to
+    // all of it: a read in two that fell back to one thread would start again.
+    QVERIFY2(reports.size() >= size / 20000 / 2, QByteArray::number(qulonglong(reports.size())));
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        QCOMPARE(reports[i].second, size);
+        QVERIFY(i == 0 || reports[i].first >= reports[i - 1].first);
+    }
+    QCOMPARE(reports.back().first, size);
+    QCOMPARE(traceToJson(read->trace), traceToJson(*traceFromJson(text.toStdString()).trace));
+}
 
 // torch.profiler's distributedInfo gives the run its rank, and Kineto's
 // wall clock (baseTimeNanoseconds + ts) its time 0 on the clock the ranks

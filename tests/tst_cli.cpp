@@ -819,6 +819,37 @@ private slots:
                  qPrintable(d.out));
     }
 
+    // One trace of a job's ranks (what `profile -- torchrun ...` writes:
+    // a run per process, each with its launcher's rank, format 6): analyze
+    // prints the ranks table after the findings, as for a folder.
+    void aTraceOfRankedRunsGetsTheRanksTable()
+    {
+        ovs::Trace job;
+        for (int r = 0; r < 3; ++r) {
+            const QString path = m_dir.filePath(QString("job-rank%1.json").arg(r));
+            QVERIFY(writeTestRank(path, {r, 0, r == 1 ? 400 : 100}));
+            auto loaded = ovs::loadTrace(path.toStdString());
+            QVERIFY2(loaded.trace, loaded.error.c_str());
+            QCOMPARE(loaded.trace->runs.front().rank, r);
+            job.runs.push_back(std::move(loaded.trace->runs.front()));
+        }
+        const QString path = m_dir.filePath("job.json");
+        std::string error;
+        QVERIFY2(ovs::saveTrace(job, path.toStdString(), &error), error.c_str());
+        const Result text = cli({"analyze", path});
+        QCOMPARE(text.exitCode, 0);
+        const qsizetype findings = text.out.indexOf("Findings");
+        const qsizetype ranks = text.out.indexOf("Ranks: 3 runs from 1 of 1 files");
+        QVERIFY2(findings >= 0 && ranks > findings, qPrintable(text.out));
+        for (const char* expected : {"| rank 0 |", "| rank 1 **straggler** |", "| rank 2 |",
+                                     "Straggler: rank 1 is the straggler"})
+            QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
+        // A trace of one rank, or of none, prints no table.
+        job.runs.resize(1);
+        QVERIFY2(ovs::saveTrace(job, path.toStdString(), &error), error.c_str());
+        QVERIFY(!cli({"analyze", path}).out.contains("Ranks:"));
+    }
+
     void badRankFoldersAreBadInput_data()
     {
         QTest::addColumn<QStringList>("files"); // written as junk

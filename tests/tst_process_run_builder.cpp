@@ -406,6 +406,27 @@ private slots:
         QCOMPARE(run.timedEndNs, std::int64_t(9000));
     }
 
+    // A launcher's RANK, sent after Begin (inject/CuptiTracer), is the
+    // run's rank; a process of no job sends none and has none.
+    void aRankRecordIsTheRunsRank()
+    {
+        TestProfileStream s = stream();
+        profile::RankRecord rank;
+        rank.rank = 3;
+        rank.localRank = 1;
+        rank.worldSize = 4;
+        s.raw(rank);
+        s.kernel(kCuptiAtZero + 3000, kCuptiAtZero + 9000, "k", 13, 2);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.rank, 3);
+        QVERIFY2(run.name.starts_with("rank 3: ") && run.name.ends_with(" (pid 100)"), run.name.c_str());
+        TestProfileStream alone = stream();
+        alone.kernel(kCuptiAtZero + 3000, kCuptiAtZero + 9000, "k", 13, 2);
+        alone.end();
+        QCOMPARE(build(alone).rank, -1);
+    }
+
     void statusSaysWhetherTheStreamIsWhole_data()
     {
         QTest::addColumn<bool>("ended");

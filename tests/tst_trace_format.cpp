@@ -305,6 +305,7 @@ private slots:
     void tracesWithoutRegionsKeepTheirVersion();
     void loadSortsRegions();
     void unifiedMemoryOpsRoundTripInVersion5();
+    void ranksRoundTripInVersion6();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
     void loadMissingFile();
@@ -326,6 +327,8 @@ private slots:
     void loadJudgesTheFirstBytes_data();
     void loadJudgesTheFirstBytes();
     void loadReadsFilesThatSayTheyAreEmpty();
+    void loadReportsProgressAndCancels_data();
+    void loadReportsProgressAndCancels();
     // Nsight Systems reports (SQLite exports).
     void nsightReportOfEachSchema_data();
     void nsightReportOfEachSchema();
@@ -591,6 +594,41 @@ void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
     QVERIFY(!refused.trace);
     QVERIFY2(refused.error.find(R"(op kind "unified_memory" needs format version 5)") != std::string::npos,
              refused.error.c_str());
+}
+
+void TestTraceFormat::ranksRoundTripInVersion6()
+{
+    // Two processes of a distributed job, profiled together: their ranks
+    // and the clock they share; a third run of no rank says neither.
+    Trace original = makeTrace();
+    original.runs[1].rank = 1;
+    original.runs[1].sharedClockOriginNs = 123'456'789'012;
+    original.runs[2].rank = 0;
+    original.runs[2].sharedClockOriginNs = 123'456'789'012;
+    QCOMPARE(original.formatVersion(), Trace::kRanksFormatVersion);
+    const std::string text = traceToJson(original);
+    QVERIFY(text.find(R"("version":6)") != std::string::npos);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+    QCOMPARE(traceToJson(*loaded.trace), text);
+    QCOMPARE(loaded.trace->runs[0].rank, -1);
+    QVERIFY(!loaded.trace->runs[0].sharedClockOriginNs);
+    QCOMPARE(loaded.trace->runs[1].rank, 1);
+    QCOMPARE(loaded.trace->runs[2].rank, 0);
+    QCOMPARE(loaded.trace->runs[2].sharedClockOriginNs, std::optional<std::int64_t>(123'456'789'012));
+
+    // An older version does not know them: refused, not read as unrelated runs.
+    std::string older = text;
+    older.replace(older.find(R"("version":6)"), 11, R"("version":5)");
+    const auto refused = traceFromJson(older);
+    QVERIFY(!refused.trace);
+    QVERIFY2(refused.error.find(R"(field "rank" needs format version 6)") != std::string::npos, refused.error.c_str());
+    // Without a rank nothing is written: the trace stays what it was.
+    original.runs[1].rank = -1;
+    original.runs[2].rank = -1;
+    QVERIFY(original.formatVersion() < Trace::kRanksFormatVersion);
+    QVERIFY(traceToJson(original).find("sharedClockOriginNs") == std::string::npos);
 }
 
 void TestTraceFormat::loadSortsRegions()
@@ -1235,6 +1273,59 @@ void TestTraceFormat::loadReadsFilesThatSayTheyAreEmpty()
     QVERIFY(!limited.trace);
     QVERIFY2(QString::fromStdString(limited.error).contains("above the size limit for traces of 0.0 MiB (16 bytes)"),
              limited.error.c_str());
+}
+
+void TestTraceFormat::loadReportsProgressAndCancels_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("cancelAt"); // the report that raises the flag; 0: before the load, -1: never
+    // Above 64 KiB: read in blocks after the first bytes; below: in one go.
+    for (const char* file : {"pytorch-train-step.json", "profiled/what-if/managed_memory-fix.json",
+                             "profiled/pageable_async.json"})
+        for (int cancelAt : {-1, 0, 1})
+            QTest::addRow("%s, cancel at %d", file, cancelAt) << file << cancelAt;
+}
+
+void TestTraceFormat::loadReportsProgressAndCancels()
+{
+    QFETCH(QString, file);
+    QFETCH(int, cancelAt);
+    const std::string path = std::string(OVERLAPSCOPE_TEST_DATA) + "/" + file.toStdString();
+    struct stat info {};
+    QCOMPARE(::stat(path.c_str(), &info), 0);
+    const auto size = static_cast<std::uint64_t>(info.st_size);
+    CancelFlag cancel;
+    if (cancelAt == 0)
+        cancel.cancel();
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> reports;
+    ReadProgress progress;
+    progress.cancel = &cancel;
+    progress.onProgress = [&](std::uint64_t done, std::uint64_t total) {
+        reports.emplace_back(done, total);
+        if (int(reports.size()) == cancelAt)
+            cancel.cancel();
+    };
+    const auto loaded = loadTrace(path, kDefaultMaxTraceBytes, progress);
+    const bool blocks = size > 64 * 1024;
+    if (cancelAt == 0 || (cancelAt == 1 && blocks)) {
+        // No trace, partial or whole, and a message that says why.
+        QVERIFY(loaded.cancelled);
+        QVERIFY(!loaded.trace);
+        QVERIFY2(QString::fromStdString(loaded.error).endsWith(": loading cancelled"), loaded.error.c_str());
+        QCOMPARE(reports.size(), std::size_t(cancelAt));
+        return;
+    }
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY(!loaded.cancelled);
+    QCOMPARE(loaded.trace->runs.size(), loadTrace(path).trace->runs.size());
+    // Bytes of the file's size, growing to all of it; a small file is read at once.
+    QCOMPARE(reports.empty(), !blocks);
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        QCOMPARE(reports[i].second, size);
+        QVERIFY(i == 0 || reports[i].first >= reports[i - 1].first);
+    }
+    if (blocks)
+        QCOMPARE(reports.back().first, size);
 }
 
 namespace {

@@ -112,6 +112,7 @@ int commandAnalyze(const CliArgs& args)
     for (const std::string& note : notes)
         printError(note);
     cli::printFindings(stdout, trace, analyses);
+    cli::printRanksOfTrace(stdout, trace, analyses, path);
     return 0;
 }
 

@@ -8,7 +8,7 @@
 
 #include "CliArgs.h"
 
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 
 #include <string>
 #include <vector>

@@ -2,6 +2,7 @@
 
 #include "CliCommon.h"
 #include "ConsoleReport.h"
+#include "RanksReport.h"
 #include "WritableOutput.h"
 
 #include "bench/BandwidthBench.h"
@@ -264,6 +265,7 @@ void printProfileFindings(const Trace& trace, const std::string& region)
     for (const std::string& note : notes)
         printError(note);
     printFindings(stderr, trace, analyses);
+    printRanksOfTrace(stderr, trace, analyses, std::string());
 }
 
 int exitStatusOf(ProfileFailure failure)

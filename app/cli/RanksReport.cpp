@@ -69,4 +69,13 @@ void printRanks(std::FILE* out, const RankFolder& folder)
     }
 }
 
+void printRanksOfTrace(std::FILE* out, const Trace& trace, const std::vector<RunAnalysis>& analyses,
+                       const std::string& path)
+{
+    if (const std::optional<RankFolder> ranks = ranksOfTrace(trace, analyses, path)) {
+        std::fprintf(out, "\n");
+        printRanks(out, *ranks);
+    }
+}
+
 } // namespace ovs::cli

@@ -7,7 +7,7 @@
 #include "devicefactory/DeviceFactory.h"
 #include "lessons/LessonRunner.h"
 #include "pipeline/PipelineConfig.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/TraceCollector.h"
 #include "formats/TraceJson.h"
 

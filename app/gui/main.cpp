@@ -1,55 +1,27 @@
 // overlapscope: the desktop window, and headless export of timelines from
 // the command line with the very same renderer.
 
-#include "charts/BandwidthChart.h"
-#include "document/TimeFrame.h"
-#include "document/TraceDocument.h"
-#include "document/ViewState.h"
+#include "Failure.h"
 #include "LessonSlideCommand.h"
+#include "TimelineExportCommand.h"
 #include "../cli/ExitStatus.h"
 
-#include "document/Comparison.h"
-#include "export/ExportCaps.h"
-#include "export/ExportWhatIf.h"
-#include "export/ImageFormat.h"
-#include "export/PlotExport.h"
-#include "export/TimelineExport.h"
-#include "models/AnalysisCache.h"
 #include "style/ColorVision.h"
 #include "style/Theme.h"
 #include "window/AppSetup.h"
 #include "window/MainWindow.h"
-#include "workers/RankLoader.h"
-
-#include "io/SameFile.h"
-#include "base/MessageText.h"
-#include "formats/TraceJson.h"
 
 #include <QApplication>
-#include <QFile>
-#include <QFileInfo>
 #include <QStringList>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <memory>
-#include <optional>
-#include <utility>
+#include <string>
 
 // The exit statuses: one table for both programs (README).
-using ovs::cli::kExitBadInput;
-using ovs::cli::kExitFailed;
 using ovs::cli::kExitOk;
 using ovs::cli::kExitUsage;
 
 namespace {
-
-const QStringList kValueOptions = {"-o",      "--output",      "--bandwidth", "--scale",       "--from-ms",
-                                   "--to-ms", "--theme",       "--runs",      "--playhead-ms", "--max-trace-mib",
-                                   "--width", "--height",   "--what-if"};
 
 const char* kUsageText = R"(overlapscope: visual profiler for CUDA copy/compute overlap
 
@@ -98,254 +70,6 @@ read or is malformed; 4 the device asked for is not available; 5 a lesson's run 
 130 cancelled (Ctrl-C; the slides written stay).
 )";
 
-int fail(int status, const QString& message)
-{
-    // One line of at most 300 characters, whatever the arguments it quotes
-    // hold (a 100,000-digit number, a line break).
-    std::fprintf(stderr, "overlapscope: %s\n", ovs::messageText(message.toStdString(), 300).c_str());
-    return status;
-}
-
-// A time in ms as ns, refused unless finite, >= 0 and within int64 ns.
-std::optional<std::int64_t> parseMs(const QString& text)
-{
-    bool ok = false;
-    const double ms = text.toDouble(&ok);
-    // 9223372036854 ms is the last whole ms that int64 ns can hold.
-    if (!ok || !std::isfinite(ms) || ms < 0 || ms > 9223372036854.0)
-        return std::nullopt;
-    return static_cast<std::int64_t>(std::llround(ms * 1e6));
-}
-
-// "A" or "A-B", counted from 1.
-std::optional<std::pair<int, int>> parseRuns(const QString& text)
-{
-    const QStringList parts = text.split('-');
-    if (parts.size() > 2)
-        return std::nullopt;
-    bool okFirst = false, okLast = true;
-    const int first = parts[0].toInt(&okFirst);
-    const int last = parts.size() == 2 ? parts[1].toInt(&okLast) : first;
-    if (!okFirst || !okLast || first < 1 || last < first)
-        return std::nullopt;
-    return std::make_pair(first, last);
-}
-
-int exportHeadless(const QStringList& args)
-{
-    QString input, output, bandwidth, whatIf;
-    QString compared; // --compare: the after trace (input is the before)
-    bool compare = false;
-    double scale = 1.0;
-    std::optional<std::int64_t> fromNs, toNs;
-    std::optional<std::pair<int, int>> runs;
-    std::optional<std::int64_t> playheadNs;
-    std::shared_ptr<const ovs::ui::Comparison> comparison;
-    bool align = false;
-    bool dark = false;
-    int width = 1600, height = 0;
-    std::uint64_t maxTraceBytes = ovs::kDefaultMaxTraceBytes;
-    QStringList seen;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        // A repeated option is refused rather than letting the last one win silently.
-        if (a.startsWith('-')) {
-            const QString name = a == "--output" ? QStringLiteral("-o") : a;
-            if (seen.contains(name))
-                return fail(kExitUsage, QString("%1 given twice").arg(a));
-            seen << name;
-        }
-        // Checked here, so a missing value returns through main and QApplication.
-        if (kValueOptions.contains(a) && i + 1 >= args.size())
-            return fail(kExitUsage, QString("%1 needs a value").arg(a));
-        auto next = [&]() -> const QString& { return args[++i]; };
-        bool ok = true;
-        QString range;
-        if (a == "-o" || a == "--output") {
-            output = next();
-        } else if (a == "--align") {
-            align = true;
-        } else if (a == "--compare") {
-            compare = true;
-        } else if (a == "--bandwidth") {
-            bandwidth = next();
-        } else if (a == "--scale") {
-            scale = next().toDouble(&ok), ok = ok && scale >= 0.25 && scale <= 8;
-            range = "0.25 to 8";
-        } else if (a == "--from-ms" || a == "--to-ms") {
-            auto& target = a == "--from-ms" ? fromNs : toNs;
-            target = parseMs(next());
-            ok = target.has_value();
-            range = "a finite time in ms, 0 to 9223372036854";
-        } else if (a == "--theme") {
-            const auto theme = ovs::ui::Theme::parse(next());
-            ok = theme && *theme != ovs::ui::ThemeChoice::System;
-            dark = theme == ovs::ui::ThemeChoice::Dark;
-            range = "light or dark";
-        } else if (a == "--playhead-ms") {
-            playheadNs = parseMs(next());
-            ok = playheadNs.has_value();
-            range = "a finite time in ms, 0 to 9223372036854";
-        } else if (a == "--what-if") {
-            whatIf = next();
-        } else if (a == "--runs") {
-            runs = parseRuns(next());
-            ok = runs.has_value();
-            range = "A or A-B, runs counted from 1";
-        } else if (a == "--max-trace-mib") {
-            const qlonglong mib = next().toLongLong(&ok);
-            ok = ok && mib >= 1 && mib <= static_cast<qlonglong>(ovs::kMaxTraceBytesCeiling >> 20);
-            maxTraceBytes = ok ? static_cast<std::uint64_t>(mib) << 20 : maxTraceBytes;
-            range = QString("1 to %1").arg(ovs::kMaxTraceBytesCeiling >> 20);
-        } else if (a == "--width") {
-            width = next().toInt(&ok), ok = ok && width >= 200 && width <= ovs::ui::ExportCaps::kMaxSidePixels;
-            range = QString("200 to %1").arg(ovs::ui::ExportCaps::kMaxSidePixels);
-        } else if (a == "--height") {
-            height = next().toInt(&ok), ok = ok && height >= 100 && height <= ovs::ui::ExportCaps::kMaxSidePixels;
-            range = QString("100 to %1").arg(ovs::ui::ExportCaps::kMaxSidePixels);
-        } else if (a.startsWith('-')) {
-            return fail(kExitUsage, QString("unknown option '%1' (see --help)").arg(a));
-        } else if (input.isEmpty()) {
-            input = a;
-        } else if (compared.isEmpty()) {
-            compared = a; // refused below unless --compare asked for two traces
-        } else {
-            return fail(kExitUsage, QString("unexpected argument '%1'").arg(a));
-        }
-        if (!ok)
-            return fail(kExitUsage, QString("bad value '%1' for %2 (%3)").arg(args[i], a, range));
-    }
-    if (!compare && !compared.isEmpty())
-        return fail(kExitUsage, QString("unexpected argument '%1'").arg(compared));
-    if (compare && (compared.isEmpty() || output.isEmpty()))
-        return fail(kExitUsage, "export --compare needs two traces, BEFORE AFTER, and -o OUT (see --help)");
-    if (compare && (runs || !whatIf.isEmpty()))
-        return fail(kExitUsage, QString("%1 does not go with --compare").arg(runs ? "--runs" : "--what-if"));
-    if (input.isEmpty() || output.isEmpty())
-        return fail(kExitUsage, "export needs a trace and -o OUT (see --help)");
-    if (fromNs.has_value() != toNs.has_value() || (fromNs && *toNs <= *fromNs))
-        return fail(kExitUsage, "give both --from-ms and --to-ms, with from < to");
-    QString error;
-    if (!ovs::ui::imageFormatForPath(output, &error))
-        return fail(kExitUsage, error);
-    if (!bandwidth.isEmpty() && !ovs::ui::imageFormatForPath(bandwidth, &error))
-        return fail(kExitUsage, error);
-    if (!whatIf.isEmpty() && !ovs::ui::isExportWhatIfId(whatIf, &error))
-        return fail(kExitUsage, error);
-
-    // Before the trace is read: a refused export writes nothing.
-    const std::string inputPath = QFile::encodeName(input).toStdString();
-    const std::string comparedPath = QFile::encodeName(compared).toStdString();
-    const std::string outputPath = QFile::encodeName(output).toStdString();
-    const std::string bandwidthPath = QFile::encodeName(bandwidth).toStdString();
-    for (const std::string& out : {outputPath, bandwidthPath})
-        for (const std::string& in : {inputPath, comparedPath}) {
-            if (in.empty())
-                continue;
-            if (const std::string why = ovs::whyOutputIsInput(out, in); !why.empty())
-                return fail(kExitUsage, QString::fromStdString(why));
-        }
-    if (!bandwidth.isEmpty() && ovs::sameFile(outputPath, bandwidthPath))
-        return fail(kExitUsage, "-o and --bandwidth name the same file: the chart would replace the timeline");
-
-    // A folder: the ranks of one job, read as the window reads them (every
-    // rank under RankLoader::kOpenAllBytes, else the slowest and the fastest).
-    std::shared_ptr<ovs::ui::RankRead> ranks;
-    ovs::TraceLoadResult loaded;
-    if (!compare && QFileInfo(input).isDir()) {
-        if (runs)
-            return fail(kExitUsage, "--runs: not with a folder of ranks");
-        ranks = ovs::ui::RankLoader::readNow({input}, ovs::ui::RankLoader::kOpenAllBytes, {}, {}, &error);
-        if (!ranks)
-            return fail(kExitBadInput, error);
-        for (const ovs::RankFile& file : ranks->folder.files)
-            if (!file.error.empty())
-                std::fprintf(stderr, "skipped %s\n", ovs::clippedMessage(file.error).c_str());
-        loaded.trace = std::move(ranks->opened);
-    } else {
-        loaded = ovs::loadTrace(inputPath, maxTraceBytes);
-    }
-    if (!loaded.trace)
-        return fail(kExitBadInput, QString::fromStdString(loaded.error));
-    if (compare) {
-        auto after = ovs::loadTrace(comparedPath, maxTraceBytes);
-        if (!after.trace)
-            return fail(kExitBadInput, QString::fromStdString(after.error));
-        // Both made into the document's one trace: each pair's runs, and the sweeps.
-        ovs::ui::ComparisonBuild build =
-            ovs::ui::buildComparison(std::move(*loaded.trace), std::move(*after.trace), input, compared);
-        if (!build.trace)
-            return fail(kExitUsage, build.error);
-        loaded.trace = std::move(build.trace);
-        comparison = std::move(build.comparison);
-    }
-    if (runs) {
-        auto& all = loaded.trace->runs;
-        if (static_cast<std::size_t>(runs->first) > all.size())
-            return fail(kExitUsage, QString("--runs %1-%2: the trace has %3 runs").arg(runs->first).arg(runs->second).arg(all.size()));
-        all.erase(all.begin() + std::min<std::size_t>(all.size(), static_cast<std::size_t>(runs->second)), all.end());
-        all.erase(all.begin(), all.begin() + (runs->first - 1));
-    }
-    if (!bandwidth.isEmpty() && loaded.trace->sweeps.empty())
-        return fail(kExitUsage, "--bandwidth: the trace has no bandwidth sweep to render");
-
-    ovs::ui::TraceDocument document;
-    ovs::ui::ViewState view;
-    // Moved, not copied: a loaded name may be hundreds of MiB.
-    if (comparison) {
-        document.setComparison(std::move(*loaded.trace), comparison); // aligned
-    } else if (ranks) {
-        document.setRanks(std::move(*loaded.trace), ranks->rows, std::move(ranks->folder), input);
-    } else {
-        document.setTrace(std::move(*loaded.trace), input);
-        document.setAlignTimedRegions(align);
-    }
-    loaded.trace.reset();
-    view.setExtent(document.endNs());
-    view.resetView();
-    if (fromNs)
-        view.setVisibleRange(*fromNs, *toNs);
-    if (playheadNs)
-        view.setPlayhead(*playheadNs);
-    if (!whatIf.isEmpty() && !ovs::ui::chooseExportWhatIf(document, view, whatIf, &error))
-        return fail(kExitUsage, error);
-    // A what-if is replayed over the judged span (the loop, not the setup):
-    // without a range of its own, the picture frames it as the window opens
-    // once the runs are analysed (the judged span is their analysis).
-    if (!whatIf.isEmpty() && !fromNs) {
-        ovs::ui::AnalysisCache* cache = ovs::ui::AnalysisCache::of(&document);
-        for (int run = 0; run < document.runCount(); ++run)
-            cache->analysis(run);
-        cache->finishPending();
-        if (const ovs::ui::AxisSpan work = ovs::ui::TimeFrame(document).openingView(*cache); !work.isEmpty())
-            view.setVisibleRange(work.startNs, work.endNs);
-    }
-    // Light unless asked: exports are mostly printed or put on slides.
-    QApplication::setPalette(ovs::ui::Theme::palette(dark));
-    ovs::ui::TimelineExportOptions options;
-    options.width = width;
-    options.height = height;
-    options.scale = scale;
-    bool overCaps = false;
-    if (!ovs::ui::TimelineExport::write(document, view, output, options, nullptr, &error, &overCaps))
-        return fail(overCaps ? kExitUsage : kExitFailed, error);
-    std::fprintf(stderr, "wrote %s\n", qPrintable(output));
-
-    if (!bandwidth.isEmpty()) {
-        ovs::ui::BandwidthChart chart(&document);
-        ovs::ui::PlotExportOptions chartOptions;
-        chartOptions.width = 1000;
-        chartOptions.height = 600;
-        chartOptions.scale = scale;
-        chartOptions.title = "OverlapScope bandwidth sweep";
-        chart.resize(chartOptions.width, chartOptions.height);
-        if (!ovs::ui::exportPlot(chart, bandwidth, chartOptions, &error))
-            return fail(kExitFailed, error);
-        std::fprintf(stderr, "wrote %s\n", qPrintable(bandwidth));
-    }
-    return kExitOk;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -378,7 +102,7 @@ int main(int argc, char** argv)
     if (headless && args.contains(QStringLiteral("--lesson")))
         return exportLessonSlides(args.mid(1));
     if (headless)
-        return exportHeadless(args.mid(1));
+        return exportTimeline(args.mid(1));
     if (args.size() > 1 || (args.size() == 1 && args.front().startsWith('-')))
         return fail(kExitUsage, "usage: overlapscope [TRACE.json] (see --help)");
 

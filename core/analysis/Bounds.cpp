@@ -43,15 +43,23 @@ const char* toString(BoundKind kind)
     return "?";
 }
 
-Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+namespace {
+
+// How the run's work divides: what each GPU must do on its own.
+struct Shape {
+    std::int64_t chunksPerDevice = 0; // n below
+    int streamsPerDevice = 1;
+    double uploadBytes = 0;   // one chunk's
+    double downloadBytes = 0; // one chunk's
+};
+
+// The chunks and devices, and one chunk's upload, download and kernel
+// times at the rates the run is judged by; the compute bound.
+Shape setChunkTimes(Bounds& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates)
 {
-    Bounds b;
     const KindThroughput& up = metrics.kind(OpKind::Upload);
     const KindThroughput& down = metrics.kind(OpKind::Download);
     const KindThroughput& kernels = metrics.kind(OpKind::Kernel);
-    if (metrics.gpuOps == 0)
-        return b;
-
     b.chunks = run.params.chunks > 0 ? run.params.chunks : std::max(up.count, down.count);
     // A run over several GPUs gives each its own range of chunks, streams and
     // link, all at once (core/pipeline/MultiDeviceRunner). Each GPU has at
@@ -60,12 +68,13 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     // work is a bound on the run. The host they share can only slow them.
     const int devices = std::max(1, run.deviceCount());
     b.devices = devices;
-    const std::int64_t n = std::max<std::int64_t>(b.chunks / devices, b.chunks > 0 ? 1 : 0);
-    const int streamsPerDevice = std::max(1, metrics.streams / devices);
-    const double upBytes = up.count > 0 ? chunkBytes(run, up) : 0.0;
-    const double downBytes = down.count > 0 ? chunkBytes(run, down) : 0.0;
-    b.uploadChunkNs = chunkNs(upBytes, rates.h2dGBps(up.memory), up);
-    b.downloadChunkNs = chunkNs(downBytes, rates.d2hGBps(down.memory), down);
+    Shape shape;
+    shape.chunksPerDevice = std::max<std::int64_t>(b.chunks / devices, b.chunks > 0 ? 1 : 0);
+    shape.streamsPerDevice = std::max(1, metrics.streams / devices);
+    shape.uploadBytes = up.count > 0 ? chunkBytes(run, up) : 0.0;
+    shape.downloadBytes = down.count > 0 ? chunkBytes(run, down) : 0.0;
+    b.uploadChunkNs = chunkNs(shape.uploadBytes, rates.h2dGBps(up.memory), up);
+    b.downloadChunkNs = chunkNs(shape.downloadBytes, rates.d2hGBps(down.memory), down);
     // Kernels on several streams can run at once (the H200 runs three
     // 200-pass kernels together), so their summed durations count shared
     // time more than once and are no bound. The union of their engine
@@ -76,8 +85,16 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     b.kernelChunkNs = kernels.count > 0 ? kernels.unionNs / kernels.count : 0;
     // Several GPUs compute at once: their union is no per-GPU bound, one
     // GPU's share of the kernels is.
-    b.computeNs = devices > 1 ? times(b.kernelChunkNs, n) : kernels.unionNs;
+    b.computeNs = devices > 1 ? times(b.kernelChunkNs, shape.chunksPerDevice) : kernels.unionNs;
+    return shape;
+}
 
+// The transfer bound and the model it follows.
+void setTransfer(Bounds& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Shape& shape)
+{
+    const KindThroughput& up = metrics.kind(OpKind::Upload);
+    const KindThroughput& down = metrics.kind(OpKind::Download);
+    const std::int64_t n = shape.chunksPerDevice;
     const std::int64_t u = b.uploadChunkNs;
     const std::int64_t d = b.downloadChunkNs;
     // One stream runs its ops in order, so its copies and kernels add up. On
@@ -91,7 +108,7 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     // Pageable copies both ways are staged by the driver through the calling
     // thread, which does one at a time: the same sum, at pageable rates.
     const bool pageableBothWays = up.memory == HostMemoryKind::Pageable && down.memory == HostMemoryKind::Pageable;
-    if (streamsPerDevice <= 1) {
+    if (shape.streamsPerDevice <= 1) {
         b.transferNs = times(n, add(u, d));
         b.transferModel = "one stream: every chunk's upload and download in sequence";
     } else if (run.device.asyncEngineCount == 1) {
@@ -110,7 +127,8 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         std::int64_t pace = std::max(u, d);
         const bool pinnedBothWays = up.memory != HostMemoryKind::Pageable && down.memory != HostMemoryKind::Pageable;
         if (pinnedBothWays && rates.bidirectionalGBps > 0)
-            pace = std::max(pace, saturatingCast<std::int64_t>((upBytes + downBytes) / rates.bidirectionalGBps));
+            pace = std::max(pace, saturatingCast<std::int64_t>((shape.uploadBytes + shape.downloadBytes) /
+                                                               rates.bidirectionalGBps));
         // The first upload and the last download run alone, at their own
         // rates; the N - 1 pairs between them share the link. Equal to
         // N * max(u, d) + min(u, d) when the pace is the slower direction.
@@ -119,7 +137,13 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
                                                   "the link at the measured bidirectional rate"
                                                 : "three-stage pipeline with fill and drain";
     }
+}
 
+// The host staging bound; returns what one GPU's own chain of work stages
+// (all of it on one GPU).
+std::int64_t setStaging(Bounds& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates,
+                        const Shape& shape)
+{
     // Host staging: the bytes the host copies into and out of staging
     // buffers, at what that many threads reach together, measured apart from
     // the run (never from its own staging copies: that would make the bound
@@ -136,20 +160,26 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     const double stagedBytes = static_cast<double>(in.bytes) + static_cast<double>(out.bytes);
     if (stagedBytes > 0 && b.stagingGBps > 0)
         b.stagingNs = saturatingCast<std::int64_t>(stagedBytes / b.stagingGBps);
-    // What one GPU's own chain of work stages (all of it on one GPU).
     std::int64_t oneGpuStagingNs = b.stagingNs;
-    if (devices > 1 && stagedBytes > 0 && b.chunks > 0) {
+    if (b.devices > 1 && stagedBytes > 0 && b.chunks > 0) {
         // Each GPU's threads stage its own chunks, and all of them together
         // share the host: the later of one GPU's share at its threads' rate
         // and everything at all the threads' rate.
-        const double allGBps = rates.hostCopyGBps(b.stagingThreads * devices);
-        const double share = stagedBytes * static_cast<double>(n) / static_cast<double>(b.chunks);
+        const double allGBps = rates.hostCopyGBps(b.stagingThreads * b.devices);
+        const double share =
+            stagedBytes * static_cast<double>(shape.chunksPerDevice) / static_cast<double>(b.chunks);
         const std::int64_t oneGpu = b.stagingGBps > 0 ? saturatingCast<std::int64_t>(share / b.stagingGBps) : 0;
         const std::int64_t together = allGBps > 0 ? saturatingCast<std::int64_t>(stagedBytes / allGBps) : 0;
         oneGpuStagingNs = oneGpu;
         b.stagingNs = std::max(oneGpu, together);
     }
+    return oneGpuStagingNs;
+}
 
+// The binding bound, the largest that applies, and the run's distance to it.
+void setBinding(Bounds& b, const Run& run, const RunMetrics& metrics, const Shape& shape,
+                std::int64_t oneGpuStagingNs)
+{
     if (run.pipeline == "serialized") {
         // The seed's serialized path waits for every copy before the next
         // step, so host copies, copies and kernels add up.
@@ -157,7 +187,7 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
         b.boundNs = std::max(add(add(b.transferNs, b.computeNs), oneGpuStagingNs), b.stagingNs);
         b.binding = BoundKind::Serial;
     } else {
-        const bool oneStream = streamsPerDevice <= 1;
+        const bool oneStream = shape.streamsPerDevice <= 1;
         b.boundNs = oneStream ? add(b.transferNs, b.computeNs) : b.transferNs;
         b.binding = oneStream ? BoundKind::Serial : BoundKind::Transfer;
         if (b.stagingNs > b.boundNs) {
@@ -171,6 +201,19 @@ Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRa
     }
     if (b.boundNs > 0 && metrics.wallNs > 0)
         b.distance = static_cast<double>(metrics.wallNs) / static_cast<double>(b.boundNs);
+}
+
+} // namespace
+
+Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+{
+    Bounds b;
+    if (metrics.gpuOps == 0)
+        return b;
+    const Shape shape = setChunkTimes(b, run, metrics, rates);
+    setTransfer(b, run, metrics, rates, shape);
+    const std::int64_t oneGpuStagingNs = setStaging(b, run, metrics, rates, shape);
+    setBinding(b, run, metrics, shape, oneGpuStagingNs);
     return b;
 }
 

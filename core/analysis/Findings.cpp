@@ -4,6 +4,7 @@
 
 #include "analysis/IntervalSet.h"
 #include "analysis/NumberText.h"
+#include "analysis/ParallelWork.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/WhatIf.h"
 #include "base/Thresholds.h"
@@ -1103,8 +1104,12 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
                          const Diagnosis& diagnosis, Interval span)
 {
     RunFindings result;
-    Context c = gather(run, metrics, rates, span);
+    // The findings' context is gathered while the graph is built and
+    // replayed; the graph, the larger, on this thread, where it reuses the
+    // memory the reader freed (a second thread allocates afresh).
+    auto gathered = std::async(launchPolicyFor(run.ops.size()), [&] { return gather(run, metrics, rates, span); });
     WhatIf whatIf(run, rates, span);
+    Context c = gathered.get();
     c.replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
     result.wallNs = c.wallNs;
     for (const DeviceWork& w : c.devices)

@@ -1,5 +1,6 @@
 #include "analysis/RunAnalysis.h"
 
+#include "analysis/ParallelWork.h"
 #include "analysis/RegionJudgement.h"
 #include "base/Saturating.h"
 
@@ -64,11 +65,17 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
     } else if (judged.basis == JudgedSpan::Basis::Regions) {
         groups.push_back(judged.group);
     }
+    // The region instances are judged while the whole span is analysed.
+    auto regions = std::async(launchPolicyFor(run.ops.size()), [&] {
+        std::vector<RegionJudgement> out;
+        for (const RegionGroup& g : groups)
+            if (g.regions.size() >= 2)
+                out.push_back(judgeRegionGroup(run, rates, g));
+        return out;
+    });
     RunAnalysis a = analyzeSpan(run, rates, judged);
     a.speedup = speedupOver(serializedBaseline, run);
-    for (const RegionGroup& g : groups)
-        if (g.regions.size() >= 2)
-            a.regions.push_back(judgeRegionGroup(run, rates, g));
+    a.regions = regions.get();
     return a;
 }
 

@@ -55,7 +55,7 @@ inline constexpr double kMinCostShare = 0.02;
 // ---- The ranks of a folder (core/ranks)
 
 // A rank whose median step is this share slower than the median of the
-// ranks' median steps is a straggler: steps of one job wait for each other
+// other ranks' median steps is a straggler: steps of one job wait for each other
 // at every collective, so a few percent between ranks is noise (launch
 // jitter, the allreduce's own order) and more is a rank holding the others.
 inline constexpr double kStragglerShare = 0.05;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "device/Device.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/RecordSink.h"
 #include "trace/BandwidthSweep.h"
 

@@ -2,7 +2,7 @@
 
 #include "device/Device.h"
 #include "pipeline/PipelineConfig.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 
 #include <functional>
 #include <memory>

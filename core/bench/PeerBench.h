@@ -1,7 +1,7 @@
 #pragma once
 
 #include "device/DeviceSet.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/RecordSink.h"
 #include "trace/Run.h"
 

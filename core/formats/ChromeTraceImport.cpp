@@ -4,10 +4,14 @@
 #include "formats/FileWindow.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -132,6 +136,18 @@ struct LaneKey {
 class Importer {
 public:
     explicit Importer(JsonReader& json) : m_json(&json) {}
+    // For a later part of the events, read from a window that use() gives.
+    Importer() : m_json(nullptr) {}
+
+    // Room for the ops of `textBytes` of events: twice what PyTorch's
+    // traces hold (about 550 bytes of text per op, the events skipped
+    // included); a trace with more grows as before. Growing by doubling
+    // touched twice the memory of the ops, fresh, and copied them each time;
+    // the room reserved and never filled is never touched.
+    void reserveFor(std::uint64_t textBytes)
+    {
+        m_pending.reserve(static_cast<std::size_t>(textBytes / 256));
+    }
     // The reader of the next piece of a trace read in windows.
     void use(JsonReader& json) { m_json = &json; }
 
@@ -232,6 +248,61 @@ private:
 
 public:
     ChromeTraceImport build();
+
+    // Appends what `later` read of the events that follow this one's, as
+    // one reader of both would have it: its names interned again in its
+    // order, its counts added, its metadata over this one's. False where
+    // `later` numbered string ids otherwise than one reader would have
+    // (they are numbered in the order met, and kept in many places).
+    bool append(Importer&& later)
+    {
+        std::vector<std::pair<std::int64_t, std::string_view>> stringIds;
+        for (const auto& [text, id] : later.m_stringIds)
+            stringIds.emplace_back(id, text);
+        std::sort(stringIds.begin(), stringIds.end(), std::greater<>()); // -1 first: the order met
+        for (const auto& [id, text] : stringIds) {
+            const auto it = m_stringIds.find(text);
+            const std::int64_t merged =
+                it != m_stringIds.end()
+                    ? it->second
+                    : m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1)
+                          .first->second;
+            if (merged != id)
+                return false;
+        }
+        std::vector<std::uint32_t> nameIds(later.m_names.size(), 0);
+        for (std::size_t i = 1; i < later.m_names.size(); ++i)
+            nameIds[i] = intern(later.m_names[i]);
+        m_pending.reserve(m_pending.size() + later.m_pending.size());
+        for (Pending& p : later.m_pending) {
+            p.op.nameId = nameIds[p.op.nameId];
+            m_pending.push_back(p);
+        }
+        std::vector<std::uint32_t> regionNameIds(later.m_regionNames.size());
+        for (std::size_t i = 0; i < later.m_regionNames.size(); ++i)
+            regionNameIds[i] = internRegionName(later.m_regionNames[i]);
+        for (PendingRegion& r : later.m_regions) {
+            r.nameId = regionNameIds[r.nameId];
+            m_regions.push_back(r);
+        }
+        for (auto& [pid, name] : later.m_processNames)
+            m_processNames.insert_or_assign(pid, std::move(name));
+        for (auto& [thread, name] : later.m_threadNames)
+            m_threadNames.insert_or_assign(thread, std::move(name));
+        for (const auto& [thread, index] : later.m_threadSort)
+            m_threadSort.insert_or_assign(thread, index);
+        m_hostPids.insert(later.m_hostPids.begin(), later.m_hostPids.end());
+        m_gpuDevices.insert(later.m_gpuDevices.begin(), later.m_gpuDevices.end());
+        for (const auto& [what, count] : later.m_skipped)
+            m_skipped[what] += count;
+        for (const auto& [what, count] : later.m_badRegions)
+            m_badRegions[what] += count;
+        m_kineto = m_kineto || later.m_kineto;
+        m_events += later.m_events;
+        m_gpuOps += later.m_gpuOps;
+        m_apiCalls += later.m_apiCalls;
+        return true;
+    }
 
     std::int64_t idOf(Value& v, std::size_t index, const char* what)
     {
@@ -494,6 +565,30 @@ public:
     }
 
 private:
+    struct Pending;
+    // The run of each pending op and range: one per host process that called CUDA.
+    struct RunsOfPids {
+        explicit RunsOfPids(const Importer& importer);
+        std::uint32_t runOfPid(std::int64_t pid) const;
+        std::uint32_t runOf(const Pending& p) const;
+
+        std::vector<std::int64_t> pids; // sorted; the runs' order
+        std::unordered_map<std::uint32_t, std::uint32_t> runOfCorrelation;
+        std::vector<std::uint32_t> regionRuns; // of each pending range
+    };
+    struct RegionCounts {
+        std::size_t all = 0, steps = 0, annotations = 0, gpuAnnotations = 0;
+    };
+
+    std::int64_t firstTime() const;
+    std::map<LaneKey, std::vector<std::uint32_t>> groupByLane(const RunsOfPids& runsOf, std::int64_t first);
+    std::string laneName(const LaneKey& key) const;
+    std::size_t placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, std::vector<std::uint32_t>>& byLane,
+                             std::map<LaneKey, std::uint16_t>& laneOfKey);
+    RegionCounts countRegions() const;
+    std::string sourceName() const;
+    void describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const;
+    std::string summary(std::size_t splitLanes, const RegionCounts& regions) const;
     std::vector<std::uint32_t> runsOfRegions(const std::vector<std::int64_t>& runPids) const;
     void buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
                       const std::map<LaneKey, std::uint16_t>& laneOfKey, std::int64_t first);
@@ -542,32 +637,56 @@ ChromeTraceImport Importer::build()
     if (m_pending.empty())
         throw JsonReadError{"the trace holds no GPU work: no kernel, memcpy, memset or CUDA API event "
                             "(categories kernel, gpu_memcpy, gpu_memset, cuda_runtime, cuda_driver)"};
+    const RunsOfPids runsOf(*this);
+    const std::int64_t first = firstTime();
+    std::map<LaneKey, std::vector<std::uint32_t>> byLane = groupByLane(runsOf, first);
+    ChromeTraceImport result;
+    std::vector<Run>& runs = result.trace.runs;
+    runs.resize(runsOf.pids.size());
+    std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
+    const std::size_t splitLanes = placeOnLanes(runs, byLane, laneOfKey);
+    const RegionCounts regionCounts = countRegions();
+    buildRegions(runs, runsOf.regionRuns, laneOfKey, first);
+    describeRuns(runs, runsOf.pids, first);
+    result.events = m_events;
+    result.summary = summary(splitLanes, regionCounts);
+    return result;
+}
 
-    // One run per host process that called CUDA (one when none did). GPU work
-    // goes to the process whose API call has its correlation id; work nobody
-    // claims goes to the first.
-    std::vector<std::int64_t> runPids;
-    for (const auto& [pid, unused] : m_hostPids)
-        runPids.push_back(pid);
-    if (runPids.empty())
-        runPids.push_back(std::numeric_limits<std::int64_t>::min());
-    std::unordered_map<std::uint32_t, std::uint32_t> runOfCorrelation;
-    if (runPids.size() > 1)
-        for (const Pending& p : m_pending)
+// One run per host process that called CUDA (one when none did). GPU work
+// goes to the process whose API call has its correlation id; work nobody
+// claims goes to the first.
+Importer::RunsOfPids::RunsOfPids(const Importer& importer)
+{
+    for (const auto& [pid, unused] : importer.m_hostPids)
+        pids.push_back(pid);
+    if (pids.empty())
+        pids.push_back(std::numeric_limits<std::int64_t>::min());
+    if (pids.size() > 1)
+        for (const Pending& p : importer.m_pending)
             if (!p.gpu && p.op.correlation != 0)
-                runOfCorrelation.emplace(p.op.correlation,
-                                         static_cast<std::uint32_t>(std::lower_bound(runPids.begin(), runPids.end(), p.a)
-                                                                    - runPids.begin()));
-    const auto runOf = [&](const Pending& p) -> std::uint32_t {
-        if (runPids.size() == 1)
-            return 0;
-        if (!p.gpu)
-            return static_cast<std::uint32_t>(std::lower_bound(runPids.begin(), runPids.end(), p.a) - runPids.begin());
-        const auto it = runOfCorrelation.find(p.op.correlation);
-        return it == runOfCorrelation.end() ? 0 : it->second;
-    };
+                runOfCorrelation.emplace(p.op.correlation, runOfPid(p.a));
+    regionRuns = importer.runsOfRegions(pids);
+}
 
-    // Times count from the first event of the file, for every run alike.
+std::uint32_t Importer::RunsOfPids::runOfPid(std::int64_t pid) const
+{
+    return static_cast<std::uint32_t>(std::lower_bound(pids.begin(), pids.end(), pid) - pids.begin());
+}
+
+std::uint32_t Importer::RunsOfPids::runOf(const Pending& p) const
+{
+    if (pids.size() == 1)
+        return 0;
+    if (!p.gpu)
+        return runOfPid(p.a);
+    const auto it = runOfCorrelation.find(p.op.correlation);
+    return it == runOfCorrelation.end() ? 0 : it->second;
+}
+
+// Times count from the first event of the file, for every run alike.
+std::int64_t Importer::firstTime() const
+{
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
     std::int64_t last = std::numeric_limits<std::int64_t>::min();
     for (const Pending& p : m_pending) {
@@ -581,8 +700,14 @@ ChromeTraceImport Importer::build()
     const bool spanOverflows = first < 0 && last > std::numeric_limits<std::int64_t>::max() + first;
     if (spanOverflows || last - first >= Trace::kTimeLimitNs)
         throw JsonReadError{"the trace spans more than 2^62 ns (146 years) from its first event to its last"};
+    return first;
+}
 
-    // Group by lane, each lane by start time.
+// The pending ops' indices by lane, their times made relative to `first`.
+// A thread or stream that only opened ranges gets its lane too: the range
+// is drawn where it was opened.
+std::map<LaneKey, std::vector<std::uint32_t>> Importer::groupByLane(const RunsOfPids& runsOf, std::int64_t first)
+{
     std::map<LaneKey, std::vector<std::uint32_t>> byLane;
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
         Pending& p = m_pending[i];
@@ -592,53 +717,57 @@ ChromeTraceImport Importer::build()
             p.op.execStartNs = p.op.startNs;
             p.op.execEndNs = p.op.endNs;
         }
-        byLane[{runOf(p), p.gpu, p.a, p.b}].push_back(static_cast<std::uint32_t>(i));
+        byLane[{runsOf.runOf(p), p.gpu, p.a, p.b}].push_back(static_cast<std::uint32_t>(i));
     }
-    // A thread or stream that only opened ranges gets its lane too: the
-    // range is drawn where it was opened.
-    const std::vector<std::uint32_t> regionRuns = runsOfRegions(runPids);
     for (std::size_t i = 0; i < m_regions.size(); ++i)
-        byLane.try_emplace({regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});
+        byLane.try_emplace({runsOf.regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});
+    return byLane;
+}
 
-    ChromeTraceImport result;
-    std::vector<Run>& runs = result.trace.runs;
-    runs.resize(runPids.size());
-    {
-        std::vector<std::size_t> opsOfRun(runs.size(), 0);
-        for (const auto& [key, indices] : byLane)
-            opsOfRun[key.run] += indices.size();
-        for (std::size_t r = 0; r < runs.size(); ++r)
-            runs[r].ops.reserve(opsOfRun[r]);
-    }
+std::string Importer::laneName(const LaneKey& key) const
+{
+    if (key.gpu)
+        return "GPU " + std::to_string(key.a) + " stream " + std::to_string(key.b)
+               + (key.b == kLegacyDefaultStream ? " (legacy default)" : "");
+    const auto threadName = m_threadNames.find({key.a, key.b});
+    return threadName != m_threadNames.end() ? messageText(threadName->second, 80) : "thread " + std::to_string(key.b);
+}
+
+// Each key's ops into its run, by start time, on the key's lanes. A lane
+// runs one op at a time: where ops overlap (API calls nested in others,
+// clock rounding), the later one moves to an extra lane. Returns how many
+// extra lanes were made.
+std::size_t Importer::placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, std::vector<std::uint32_t>>& byLane,
+                                   std::map<LaneKey, std::uint16_t>& laneOfKey)
+{
+    std::vector<std::size_t> opsOfRun(runs.size(), 0);
+    for (const auto& [key, indices] : byLane)
+        opsOfRun[key.run] += indices.size();
+    for (std::size_t r = 0; r < runs.size(); ++r)
+        runs[r].ops.reserve(opsOfRun[r]);
     std::size_t splitLanes = 0;
-    std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
     for (auto& [key, indices] : byLane) {
         Run& run = runs[key.run];
         std::stable_sort(indices.begin(), indices.end(), [&](std::uint32_t x, std::uint32_t y) {
             return std::tie(m_pending[x].op.startNs, m_pending[x].op.endNs)
                    < std::tie(m_pending[y].op.startNs, m_pending[y].op.endNs);
         });
-        std::string name;
-        if (key.gpu) {
-            name = "GPU " + std::to_string(key.a) + " stream " + std::to_string(key.b);
-            if (key.b == kLegacyDefaultStream)
-                name += " (legacy default)";
-        } else {
-            const auto threadName = m_threadNames.find({key.a, key.b});
-            name = threadName != m_threadNames.end() ? messageText(threadName->second, 80)
-                                                     : "thread " + std::to_string(key.b);
-        }
-        // A lane runs one op at a time. Where ops overlap (API calls nested
-        // in others, clock rounding), the later one moves to an extra lane.
-        std::vector<std::int64_t> laneEnds;
-        const std::size_t firstLane = run.lanes.size();
-        if (indices.empty()) { // ranges only
+        const std::string name = laneName(key);
+        // Kineto's events do not say how the program made its streams; only
+        // the legacy default stream is known by its id.
+        const Lane lane{name, key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0,
+                        key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault : StreamKind::Unknown};
+        const auto addLane = [&](std::size_t sub) {
             if (run.lanes.size() >= kMaxLanes)
                 throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
-            run.lanes.push_back({name, key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0,
-                                 key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault
-                                                                          : StreamKind::Unknown});
-        }
+            run.lanes.push_back(lane);
+            if (sub > 0)
+                run.lanes.back().name += " (" + std::to_string(sub + 1) + ")";
+        };
+        std::vector<std::int64_t> laneEnds;
+        const std::size_t firstLane = run.lanes.size();
+        if (indices.empty()) // ranges only
+            addLane(0);
         laneOfKey.emplace(key, static_cast<std::uint16_t>(firstLane));
         for (std::uint32_t i : indices) {
             Op& op = m_pending[i].op;
@@ -646,15 +775,8 @@ ChromeTraceImport Importer::build()
             while (sub < laneEnds.size() && laneEnds[sub] > op.startNs)
                 ++sub;
             if (sub == laneEnds.size()) {
-                if (run.lanes.size() >= kMaxLanes)
-                    throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
+                addLane(sub);
                 laneEnds.push_back(op.endNs);
-                // Kineto's events do not say how the program made its
-                // streams; only the legacy default stream is known by its id.
-                const StreamKind streamKind = key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault
-                                                                                        : StreamKind::Unknown;
-                run.lanes.push_back({sub == 0 ? name : name + " (" + std::to_string(sub + 1) + ")",
-                                     key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0, streamKind});
                 splitLanes += sub > 0;
             }
             laneEnds[sub] = op.endNs;
@@ -664,16 +786,30 @@ ChromeTraceImport Importer::build()
     }
     m_pending.clear();
     m_pending.shrink_to_fit();
-    const std::size_t regionCount = m_regions.size();
-    std::size_t steps = 0, annotations = 0, gpuAnnotations = 0;
-    for (const PendingRegion& r : m_regions) {
-        steps += r.source == RegionSource::ProfilerStep;
-        annotations += r.source == RegionSource::Annotation;
-        gpuAnnotations += r.source == RegionSource::GpuAnnotation;
-    }
-    buildRegions(runs, regionRuns, laneOfKey, first);
+    return splitLanes;
+}
 
-    const std::string source = m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
+Importer::RegionCounts Importer::countRegions() const
+{
+    RegionCounts counts;
+    counts.all = m_regions.size();
+    for (const PendingRegion& r : m_regions) {
+        counts.steps += r.source == RegionSource::ProfilerStep;
+        counts.annotations += r.source == RegionSource::Annotation;
+        counts.gpuAnnotations += r.source == RegionSource::GpuAnnotation;
+    }
+    return counts;
+}
+
+std::string Importer::sourceName() const
+{
+    return m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
+}
+
+// Each run's name (its process), rank, clock, device, timing and span;
+// its ops sorted. `first`: the file's first time, the runs' time 0.
+void Importer::describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const
+{
     for (std::size_t r = 0; r < runs.size(); ++r) {
         Run& run = runs[r];
         const std::int64_t pid = runPids[r];
@@ -700,7 +836,7 @@ ChromeTraceImport Importer::build()
             end = std::max(end, region.endNs);
         run.timedBeginNs = 0;
         run.timedEndNs = end;
-        run.verification.message = "not verified: imported from a " + source;
+        run.verification.message = "not verified: imported from a " + sourceName();
         if (!m_devices.empty() || !m_gpuDevices.empty()) {
             const std::int64_t device = m_gpuDevices.empty() ? m_devices.begin()->first : m_gpuDevices.begin()->first;
             const auto info = m_devices.find(device);
@@ -714,23 +850,19 @@ ChromeTraceImport Importer::build()
         }
         run.sortOps();
     }
+}
 
-    std::size_t skipped = 0;
-    std::string kinds;
-    for (const auto& [what, count] : m_skipped) {
-        skipped += count;
-        if (kinds.size() < 160)
-            kinds += (kinds.empty() ? "" : ", ") + what + " " + std::to_string(count);
-    }
-    result.events = m_events;
-    result.summary = "imported from a " + source + ": " + std::to_string(m_gpuOps) + " GPU ops and "
-                     + std::to_string(m_apiCalls) + " CUDA API calls";
+// "imported from a ...: N GPU ops and M CUDA API calls; ...; skipped ..."
+std::string Importer::summary(std::size_t splitLanes, const RegionCounts& regions) const
+{
+    std::string text = "imported from a " + sourceName() + ": " + std::to_string(m_gpuOps) + " GPU ops and "
+                       + std::to_string(m_apiCalls) + " CUDA API calls";
     if (splitLanes > 0)
-        result.summary += "; " + std::to_string(splitLanes) + " extra lanes for overlapping ops";
-    if (regionCount > 0)
-        result.summary += "; " + std::to_string(regionCount) + " regions (" + std::to_string(steps) + " profiler steps, "
-                          + std::to_string(annotations) + " annotations, " + std::to_string(gpuAnnotations)
-                          + " GPU annotations)";
+        text += "; " + std::to_string(splitLanes) + " extra lanes for overlapping ops";
+    if (regions.all > 0)
+        text += "; " + std::to_string(regions.all) + " regions (" + std::to_string(regions.steps) + " profiler steps, "
+                + std::to_string(regions.annotations) + " annotations, " + std::to_string(regions.gpuAnnotations)
+                + " GPU annotations)";
     if (!m_badRegions.empty()) {
         std::size_t bad = 0;
         std::string why;
@@ -738,11 +870,18 @@ ChromeTraceImport Importer::build()
             bad += count;
             why += (why.empty() ? "" : ", ") + what + " " + std::to_string(count);
         }
-        result.summary += "; left out " + std::to_string(bad) + " malformed annotations (" + why + ")";
+        text += "; left out " + std::to_string(bad) + " malformed annotations (" + why + ")";
+    }
+    std::size_t skipped = 0;
+    std::string kinds;
+    for (const auto& [what, count] : m_skipped) {
+        skipped += count;
+        if (kinds.size() < 160)
+            kinds += (kinds.empty() ? "" : ", ") + what + " " + std::to_string(count);
     }
     if (skipped > 0)
-        result.summary += "; skipped " + std::to_string(skipped) + " other events (" + kinds + ")";
-    return result;
+        text += "; skipped " + std::to_string(skipped) + " other events (" + kinds + ")";
+    return text;
 }
 
 // A host range belongs to its process's run (the first run when that
@@ -823,22 +962,68 @@ void Importer::buildRegions(std::vector<Run>& runs, const std::vector<std::uint3
 // the end from the text before and after the events.
 class WindowedRead {
 public:
-    WindowedRead(int fd, std::size_t windowBytes) : m_window(fd, windowBytes) {}
+    WindowedRead(int fd, std::size_t windowBytes, std::uint64_t fileBytes, const ReadProgress& progress)
+        : m_window(fd, windowBytes), m_fileBytes(fileBytes), m_progress(progress)
+    {
+    }
 
     std::optional<ChromeTraceImport> read()
     {
-        if (!m_window.fill() || m_window.atEnd())
-            return std::nullopt; // one window holds it: read whole
-        const std::string_view text = m_window.text();
-        const std::size_t first = text.find_first_not_of(" \t\r\n");
-        if (first == std::string_view::npos || (text[first] != '{' && text[first] != '['))
+        if (!readRootKind())
             return std::nullopt;
-        m_rootArray = text[first] == '[';
-        m_depth = m_rootArray ? 1 : 2;
         try {
-            while (!step()) {
+            for (;;) {
+                m_progress.throwIfCancelled();
+                if (step())
+                    break;
+                m_progress.report(m_window.start(), m_fileBytes);
             }
-            return finish();
+            std::optional<ChromeTraceImport> done = finish();
+            m_progress.report(m_fileBytes, m_fileBytes);
+            return done;
+        } catch (const Fallback&) {
+            return std::nullopt;
+        }
+    }
+
+    // The same read on two threads, each over one part of the events: the
+    // calling thread from the start to `split`, a second one from `split`
+    // to the end. `split` is the start of a line that begins with '{' after
+    // a line that ends with ','; where the first part does not end exactly
+    // there (an object inside an event begins on such a line), or anything
+    // else goes amiss, nothing: read() then decides. Each window is half
+    // the size: the two hold the memory of one.
+    static std::optional<ChromeTraceImport> readInTwo(int fd, std::size_t windowBytes, std::uint64_t fileBytes,
+                                                      const ReadProgress& progress, std::uint64_t split)
+    {
+        windowBytes = std::max<std::size_t>(windowBytes / 2, 1);
+        WindowedRead head(fd, windowBytes, fileBytes, progress);
+        if (!head.readRootKind())
+            return std::nullopt;
+        head.m_window.limitTo(split);
+        std::atomic<std::uint64_t> tailBytes{0};
+        ReadProgress tailProgress; // the calling thread reports for both
+        tailProgress.cancel = progress.cancel;
+        WindowedRead tail(fd, windowBytes, fileBytes, tailProgress, split);
+        tail.m_rootArray = head.m_rootArray;
+        tail.m_depth = head.m_depth;
+        auto tailRead = std::async(std::launch::async, [&] { return tail.readTail(tailBytes); });
+        const auto report = [&](std::uint64_t headBytes) { progress.report(headBytes + tailBytes, fileBytes); };
+        bool tailDone = false;
+        bool headDone = false;
+        try {
+            headDone = head.readToLimit(report);
+            tailDone = tailRead.get();
+        } catch (const Fallback&) {
+        } catch (const Grow&) {
+        }
+        if (!headDone || !tailDone || !head.m_importer->append(std::move(*tail.m_importer)))
+            return std::nullopt;
+        try {
+            std::string rest = tail.rootRest();
+            std::optional<ChromeTraceImport> done = head.finishWith(std::move(rest));
+            progress.report(fileBytes, fileBytes);
+            return done;
         } catch (const Fallback&) {
             return std::nullopt;
         }
@@ -850,6 +1035,62 @@ private:
     struct Fallback {};
     // The window holds no complete event: it needs to be larger.
     struct Grow {};
+    // The events read end exactly at the window's limit.
+    struct ReachedLimit {};
+
+    // The later part's reader, from file offset `from`: its first window
+    // begins with an event.
+    WindowedRead(int fd, std::size_t windowBytes, std::uint64_t fileBytes, const ReadProgress& progress,
+                 std::uint64_t from)
+        : m_window(fd, windowBytes, from), m_fileBytes(fileBytes), m_progress(progress), m_first(false)
+    {
+        m_importer.emplace();
+        m_importer->reserveFor(fileBytes - from);
+    }
+
+    // Whether the root is an object or an array; false where the file is
+    // no trace for windows (one window holds it, or it begins otherwise).
+    bool readRootKind()
+    {
+        if (!m_window.fill() || m_window.atEnd())
+            return false; // one window holds it: read whole
+        const std::string_view text = m_window.text();
+        const std::size_t first = text.find_first_not_of(" \t\r\n");
+        if (first == std::string_view::npos || (text[first] != '{' && text[first] != '['))
+            return false;
+        m_rootArray = text[first] == '[';
+        m_depth = m_rootArray ? 1 : 2;
+        return true;
+    }
+
+    // The first part: true when its events end exactly at the limit; false
+    // when the events' array closed before it.
+    template <typename Report>
+    bool readToLimit(const Report& report)
+    {
+        try {
+            for (;;) {
+                m_progress.throwIfCancelled();
+                if (step())
+                    return false;
+                report(m_window.start());
+            }
+        } catch (const ReachedLimit&) {
+            return true;
+        }
+    }
+
+    // The later part, to the events' end; its bytes read go to `done`.
+    bool readTail(std::atomic<std::uint64_t>& done)
+    {
+        const std::uint64_t from = m_window.start();
+        for (;;) {
+            m_progress.throwIfCancelled();
+            if (step())
+                return true;
+            done = m_window.start() - from;
+        }
+    }
 
     // Reads one window; true once the events' array has closed.
     bool step()
@@ -887,6 +1128,7 @@ private:
         JsonReader json(document, m_parser);
         json.setErrorsUnplaced();
         m_importer.emplace(json); // afresh: a grown first window starts over
+        m_importer->reserveFor(m_fileBytes);
         m_index = 0;
         struct EventsRead {};
         bool ended = false;
@@ -933,6 +1175,8 @@ private:
             skip = text.find_first_not_of(" \t\r\n", skip + 1);
         }
         if (skip == std::string_view::npos) { // white space to the cut
+            if (m_window.atLimit() && !m_expectComma)
+                throw ReachedLimit{};
             if (m_window.atEnd())
                 throw Fallback{};
             m_window.drop(text.size());
@@ -985,7 +1229,7 @@ private:
             // tells them apart (a wrong one fails there at its start).
             if (done == 0 || !resume)
                 throw Grow{};
-            if (m_window.atEnd())
+            if (m_window.atEnd() && !m_window.atLimit())
                 throw Fallback{};
             m_window.drop(static_cast<std::size_t>(resume - text));
             return false;
@@ -1010,10 +1254,11 @@ private:
         return true;
     }
 
-    ChromeTraceImport finish()
+    ChromeTraceImport finish() { return finishWith(rootRest()); }
+
+    // The text from the events' closing bracket to the end of the file.
+    std::string rootRest()
     {
-        // The root without its events: the text up to the events' opening
-        // bracket, then from their closing one to the end of the file.
         if (!m_window.fill())
             throw Fallback{};
         while (!m_window.atEnd()) {
@@ -1021,8 +1266,15 @@ private:
             if (!m_window.fill())
                 throw Fallback{};
         }
+        return std::string(m_window.text());
+    }
+
+    // The root without its events: the text up to the events' opening
+    // bracket, then `rest`.
+    ChromeTraceImport finishWith(std::string rest)
+    {
         std::string root = std::move(m_head);
-        root.append(m_window.text());
+        root.append(rest);
         const simdjson::padded_string padded(root);
         JsonReader json(std::string_view(padded.data(), padded.size()));
         m_importer->use(json);
@@ -1035,6 +1287,8 @@ private:
     }
 
     FileWindow m_window;
+    std::uint64_t m_fileBytes;
+    const ReadProgress& m_progress;
     simdjson::ondemand::parser m_parser;
     std::optional<Importer> m_importer;
     std::string m_head; // the text before the events, their '[' included
@@ -1045,6 +1299,34 @@ private:
     std::size_t m_index = 0;
 };
 
+// Where a second thread can start reading the events of a file big enough
+// to be worth it: near its middle, the start of a line that begins with '{'
+// right after a line that ends with ',', as PyTorch and most Chrome traces
+// write their events. Nothing where the machine has one core or a probe of
+// the middle finds no such line; WindowedRead::readInTwo checks the rest.
+std::optional<std::uint64_t> splitPoint(int fd, std::uint64_t fileBytes, std::size_t windowBytes)
+{
+    if (fileBytes < 4 * std::uint64_t(windowBytes) || std::thread::hardware_concurrency() < 2)
+        return std::nullopt;
+    std::string probe(std::size_t(1) << 20, '\0');
+    const std::uint64_t from = fileBytes / 2;
+    const ssize_t n = ::pread(fd, probe.data(), probe.size(), static_cast<off_t>(from));
+    if (n <= 0)
+        return std::nullopt;
+    probe.resize(static_cast<std::size_t>(n));
+    for (std::size_t newline = probe.find('\n'); newline != std::string::npos; newline = probe.find('\n', newline + 1)) {
+        const std::size_t brace = probe.find_first_not_of(" \t\r", newline + 1);
+        if (brace == std::string::npos)
+            break;
+        if (newline == 0 || probe[brace] != '{')
+            continue;
+        const std::size_t before = probe.find_last_not_of(" \t\r", newline - 1);
+        if (before != std::string::npos && probe[before] == ',')
+            return from + brace;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 ChromeTraceImport ChromeTraceImport::read(JsonReader& json)
@@ -1053,25 +1335,31 @@ ChromeTraceImport ChromeTraceImport::read(JsonReader& json)
 }
 
 std::optional<ChromeTraceImport> ChromeTraceImport::readFile(const std::string& path, std::uint64_t maxBytes,
-                                                             std::size_t windowBytes)
+                                                             std::size_t windowBytes, const ReadProgress& progress)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
-    std::optional<ChromeTraceImport> result;
+    // Closed however the read ends, a cancel (RunCancelled) included.
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } const closer{fd};
     struct stat info {};
-    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) <= maxBytes
-        && static_cast<std::uint64_t>(info.st_size) > windowBytes) {
-        try {
-            result = WindowedRead(fd, windowBytes).read();
-        } catch (const JsonReadError&) {
-            result.reset();
-        } catch (const std::bad_alloc&) {
-            result.reset();
-        }
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || static_cast<std::uint64_t>(info.st_size) > maxBytes
+        || static_cast<std::uint64_t>(info.st_size) <= windowBytes)
+        return std::nullopt;
+    const auto size = static_cast<std::uint64_t>(info.st_size);
+    try {
+        if (const auto split = splitPoint(fd, size, windowBytes))
+            if (auto done = WindowedRead::readInTwo(fd, windowBytes, size, progress, *split))
+                return done;
+        return WindowedRead(fd, windowBytes, size, progress).read();
+    } catch (const JsonReadError&) {
+        return std::nullopt;
+    } catch (const std::bad_alloc&) {
+        return std::nullopt;
     }
-    ::close(fd);
-    return result;
 }
 
 bool microsecondsTextToNs(std::string_view text, std::int64_t& ns)

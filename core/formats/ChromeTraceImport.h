@@ -1,5 +1,6 @@
 #pragma once
 
+#include "formats/ReadProgress.h"
 #include "io/JsonReader.h"
 #include "trace/Trace.h"
 
@@ -33,9 +34,11 @@ struct ChromeTraceImport {
     // than maxBytes or fits one window, is not a Chrome trace, has an event
     // larger than what remains of the file in a window (a one-line file),
     // or has an error anywhere: then read() over the whole text decides,
-    // and words the error as it always has.
+    // and words the error as it always has. `progress` hears of each
+    // window; its raised cancel flag ends the read with RunCancelled.
     static std::optional<ChromeTraceImport> readFile(const std::string& path, std::uint64_t maxBytes,
-                                                     std::size_t windowBytes = kWindowBytes);
+                                                     std::size_t windowBytes = kWindowBytes,
+                                                     const ReadProgress& progress = {});
 };
 
 // ts/dur text in microseconds ("1234.567", "12", "1.5e3") to exact integer

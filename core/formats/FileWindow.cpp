@@ -16,8 +16,9 @@ constexpr std::size_t kTail = FileWindow::kRoom + simdjson::SIMDJSON_PADDING;
 
 } // namespace
 
-FileWindow::FileWindow(int fd, std::size_t bytes)
-    : m_fd(fd), m_capacity(bytes), m_buffer(new char[kRoom + bytes + kTail]), m_text(m_buffer.get() + kRoom)
+FileWindow::FileWindow(int fd, std::size_t bytes, std::uint64_t from)
+    : m_fd(fd), m_capacity(bytes), m_buffer(new char[kRoom + bytes + kTail]), m_text(m_buffer.get() + kRoom),
+      m_start(from)
 {
     static_assert(sizeof m_saved >= kTail);
 }
@@ -26,13 +27,19 @@ bool FileWindow::fill()
 {
     restore();
     while (!m_end && m_held < m_capacity) {
-        const ssize_t n = ::read(m_fd, m_text + m_held, m_capacity - m_held);
+        const std::uint64_t at = m_start + m_held;
+        if (at >= m_limit) {
+            m_end = true;
+            break;
+        }
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(m_capacity - m_held, m_limit - at));
+        const ssize_t n = ::pread(m_fd, m_text + m_held, want, static_cast<off_t>(at));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
             return false;
         if (n == 0)
-            m_end = true;
+            m_end = m_fileEnded = true;
         m_held += static_cast<std::size_t>(n);
     }
     return true;

@@ -15,11 +15,18 @@ namespace ovs {
 class FileWindow {
 public:
     static constexpr std::size_t kRoom = 8; // for a prefix, and for a suffix
-    // `fd` stays the caller's; reading starts at its current offset, 0.
-    FileWindow(int fd, std::size_t bytes);
+    // `fd` stays the caller's and may be shared: reading is positioned
+    // (pread), from file offset `from`.
+    FileWindow(int fd, std::size_t bytes, std::uint64_t from = 0);
 
-    // Reads until the window is full or the file ends; false on a read error.
+    // Reads until the window is full or the file (or the limit) ends; false
+    // on a read error.
     bool fill();
+    // Reads no further than file offset `end`: the window then ends there as
+    // at the end of the file (atEnd, atLimit).
+    void limitTo(std::uint64_t end) { m_limit = end; }
+    // Whether text() ends at the limit, not at the end of the file.
+    bool atLimit() const { return m_end && !m_fileEnded; }
     // The text held, from file offset start().
     std::string_view text() const { return {m_text, m_held}; }
     std::uint64_t start() const { return m_start; }
@@ -45,7 +52,9 @@ private:
     char* m_text = nullptr;
     std::size_t m_held = 0;
     std::uint64_t m_start = 0;
+    std::uint64_t m_limit = ~std::uint64_t(0);
     bool m_end = false;
+    bool m_fileEnded = false;
     // What document() wrote over, and where.
     std::size_t m_cut = 0;
     std::size_t m_savedBytes = 0;

@@ -712,6 +712,15 @@ private:
                 run.timedBeginNs = fields.integer(m, key, 0, Trace::kTimeLimitNs - 1);
             } else if (key == "timedEndNs") {
                 run.timedEndNs = fields.integer(m, key, 0, Trace::kTimeLimitNs - 1);
+            } else if (key == "rank" || key == "sharedClockOriginNs") {
+                if (m_version < Trace::kRanksFormatVersion)
+                    fail(fields.where(), "field " + quotedMessageText(key) + " needs format version 6; this file is version "
+                                             + std::to_string(m_version));
+                if (key == "rank")
+                    run.rank = static_cast<int>(fields.integer(m, key, 0, std::numeric_limits<std::int32_t>::max()));
+                else
+                    run.sharedClockOriginNs = fields.integer(m, key, std::numeric_limits<std::int64_t>::min(),
+                                                             std::numeric_limits<std::int64_t>::max());
             } else if (key == "verification") {
                 fields.expect(m, key, JsonKind::Object, "an object");
                 run.verification = readVerification(m, fields.where() + ", verification", 4);

@@ -77,6 +77,22 @@ bool readUpTo(int fd, char* buffer, std::size_t want, std::size_t& done)
     return true;
 }
 
+// readUpTo in blocks, telling `progress` after each and stopping at a cancel.
+bool readInBlocks(int fd, char* buffer, std::size_t want, std::size_t& done, const ReadProgress& progress)
+{
+    constexpr std::size_t kBlock = std::size_t(16) << 20;
+    while (done < want) {
+        progress.throwIfCancelled();
+        const std::size_t before = done;
+        if (!readUpTo(fd, buffer, std::min(want, done + kBlock), done))
+            return false;
+        progress.report(done, want);
+        if (done == before)
+            break; // the file ended
+    }
+    return true;
+}
+
 } // namespace
 
 std::string whyNotJsonTrace(std::string_view head, bool whole)
@@ -115,7 +131,7 @@ std::string whyNotJsonTrace(std::string_view head, bool whole)
     return "not a JSON trace: it starts with " + shown + ", where a trace starts with '{' or '['";
 }
 
-TraceFile TraceFile::read(const std::string& path, std::uint64_t maxBytes)
+TraceFile TraceFile::read(const std::string& path, std::uint64_t maxBytes, const ReadProgress& progress)
 {
     TraceFile file;
     const auto failWith = [&file](std::string message) {
@@ -177,6 +193,7 @@ TraceFile TraceFile::read(const std::string& path, std::uint64_t maxBytes)
         std::string text = std::move(head);
         std::size_t done = headBytes;
         while (done == text.size() && text.size() < most) {
+            progress.throwIfCancelled();
             text.resize(std::min(most, text.size() * 2));
             if (!readUpTo(fd.get(), text.data(), text.size(), done))
                 return failWithErrno("cannot read: ");
@@ -193,7 +210,7 @@ TraceFile TraceFile::read(const std::string& path, std::uint64_t maxBytes)
     std::memcpy(text.data(), head.data(), headBytes);
     std::string().swap(head);
     std::size_t done = headBytes;
-    if (!readUpTo(fd.get(), text.data(), static_cast<std::size_t>(statSize), done))
+    if (!readInBlocks(fd.get(), text.data(), static_cast<std::size_t>(statSize), done, progress))
         return failWithErrno("cannot read: ");
     if (done < statSize) {
         // The file shrank while we read it: parse what is there, keeping

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "formats/ReadProgress.h"
 #include "formats/TraceJson.h"
 
 #include <simdjson.h>
@@ -26,7 +27,10 @@ struct TraceFile {
     // here, whatever its size, but by NsightSqliteImport from its path.
     bool sqlite = false;
 
-    static TraceFile read(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes);
+    // `progress` hears of each block read (16 MiB); its raised cancel flag
+    // ends the read with RunCancelled.
+    static TraceFile read(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes,
+                          const ReadProgress& progress = {});
 };
 
 // How much of a file whyNotJsonTrace is given.

@@ -44,54 +44,42 @@ void writeDevice(JsonWriter& w, const DeviceInfo& device)
     w.endObject();
 }
 
-void writeRun(JsonWriter& w, const Run& run)
+void writeParams(JsonWriter& w, const RunParams& params)
 {
     w.beginObject();
-    w.member("name", run.name);
-    w.member("pipeline", run.pipeline);
-    w.key("device");
-    writeDevice(w, run.device);
-    // Format 3, written only for a run on several GPUs, so a single-GPU run
-    // reads exactly as before.
-    const bool severalDevices = run.usesSeveralDevices();
-    if (!run.moreDevices.empty()) {
-        w.key("moreDevices");
-        w.beginArray();
-        for (const auto& device : run.moreDevices)
-            writeDevice(w, device);
-        w.endArray();
-    }
-    w.key("params");
-    w.beginObject();
-    w.member("chunks", run.params.chunks);
-    w.member("chunkBytes", run.params.chunkBytes);
-    w.member("slots", run.params.slotCount);
-    w.member("kernelRepeats", run.params.kernelRepeats);
-    w.member("stagingThreads", run.params.stagingThreads);
+    w.member("chunks", params.chunks);
+    w.member("chunkBytes", params.chunkBytes);
+    w.member("slots", params.slotCount);
+    w.member("kernelRepeats", params.kernelRepeats);
+    w.member("stagingThreads", params.stagingThreads);
     // Optional, written only where they differ from the default, so a run
     // without variants reads exactly as before they existed.
-    if (run.params.issueOrder != IssueOrder::DepthFirst)
-        w.member("issueOrder", toString(run.params.issueOrder));
-    if (run.params.streamSync != StreamSync::NonBlocking)
-        w.member("streamSync", toString(run.params.streamSync));
-    if (run.params.defaultStreamOp != DefaultStreamOp::None)
-        w.member("defaultStreamOp", toString(run.params.defaultStreamOp));
-    if (run.params.loopAllocation != LoopAllocation::None)
-        w.member("loopAllocation", toString(run.params.loopAllocation));
+    if (params.issueOrder != IssueOrder::DepthFirst)
+        w.member("issueOrder", toString(params.issueOrder));
+    if (params.streamSync != StreamSync::NonBlocking)
+        w.member("streamSync", toString(params.streamSync));
+    if (params.defaultStreamOp != DefaultStreamOp::None)
+        w.member("defaultStreamOp", toString(params.defaultStreamOp));
+    if (params.loopAllocation != LoopAllocation::None)
+        w.member("loopAllocation", toString(params.loopAllocation));
     w.endObject();
-    w.member("timing", run.timing);
-    w.member("status", toString(run.status));
-    w.member("error", run.error);
-    w.member("timedBeginNs", run.timedBeginNs);
-    w.member("timedEndNs", run.timedEndNs);
-    w.key("verification");
+}
+
+void writeVerification(JsonWriter& w, const Verification& verification)
+{
     w.beginObject();
-    w.member("checked", run.verification.checked);
-    w.member("passed", run.verification.passed);
-    w.member("mismatches", run.verification.mismatches);
-    w.member("message", run.verification.message);
+    w.member("checked", verification.checked);
+    w.member("passed", verification.passed);
+    w.member("mismatches", verification.mismatches);
+    w.member("message", verification.message);
     w.endObject();
-    w.key("lanes");
+}
+
+void writeLanes(JsonWriter& w, const Run& run)
+{
+    // Format 3 (a lane's device), written only for a run on several GPUs,
+    // so a single-GPU run reads exactly as before.
+    const bool severalDevices = run.usesSeveralDevices();
     w.beginArray();
     for (const auto& lane : run.lanes) {
         w.beginObject();
@@ -107,6 +95,84 @@ void writeRun(JsonWriter& w, const Run& run)
         w.endObject();
     }
     w.endArray();
+}
+
+void writeOp(JsonWriter& w, const Op& op)
+{
+    w.beginArray();
+    w.value(toString(op.kind));
+    w.value(op.lane);
+    w.value(op.chunk);
+    w.value(op.startNs);
+    w.value(op.endNs);
+    w.value(op.bytes);
+    w.value(toString(op.memory));
+    // Trailing elements are written only as far as the last one set.
+    const int extra = op.correlation != 0 ? 4 : op.nameId != 0 ? 3 : op.hasExec() ? 2 : 0;
+    if (extra >= 2) {
+        if (op.hasExec()) {
+            w.value(op.execStartNs);
+            w.value(op.execEndNs);
+        } else {
+            w.value(nullptr);
+            w.value(nullptr);
+        }
+    }
+    if (extra >= 3)
+        w.value(op.nameId);
+    if (extra >= 4)
+        w.value(op.correlation);
+    w.endArray();
+}
+
+void writeRegion(JsonWriter& w, const Region& region)
+{
+    w.beginArray();
+    w.value(toString(region.source));
+    if (region.lane == Region::kNoLane)
+        w.value(nullptr);
+    else
+        w.value(region.lane);
+    w.value(region.depth);
+    w.value(region.beginNs);
+    w.value(region.endNs);
+    w.value(region.name);
+    w.endArray();
+}
+
+void writeRun(JsonWriter& w, const Run& run)
+{
+    w.beginObject();
+    w.member("name", run.name);
+    w.member("pipeline", run.pipeline);
+    w.key("device");
+    writeDevice(w, run.device);
+    // Format 3, written only for a run on several GPUs.
+    if (!run.moreDevices.empty()) {
+        w.key("moreDevices");
+        w.beginArray();
+        for (const auto& device : run.moreDevices)
+            writeDevice(w, device);
+        w.endArray();
+    }
+    w.key("params");
+    writeParams(w, run.params);
+    w.member("timing", run.timing);
+    w.member("status", toString(run.status));
+    w.member("error", run.error);
+    w.member("timedBeginNs", run.timedBeginNs);
+    w.member("timedEndNs", run.timedEndNs);
+    // Format 6, written only for a process of a distributed job: its rank,
+    // and its time 0 on the clock the job's processes share.
+    if (run.rank >= 0) {
+        w.member("rank", static_cast<std::int64_t>(run.rank));
+        if (run.sharedClockOriginNs)
+            w.member("sharedClockOriginNs", *run.sharedClockOriginNs);
+    }
+    w.key("verification");
+    writeVerification(w, run.verification);
+    w.key("lanes");
+    writeLanes(w, run);
     w.key("names");
     w.beginArray();
     if (run.names.empty())
@@ -116,50 +182,15 @@ void writeRun(JsonWriter& w, const Run& run)
     w.endArray();
     w.key("ops");
     w.beginArray();
-    for (const auto& op : run.ops) {
-        w.beginArray();
-        w.value(toString(op.kind));
-        w.value(op.lane);
-        w.value(op.chunk);
-        w.value(op.startNs);
-        w.value(op.endNs);
-        w.value(op.bytes);
-        w.value(toString(op.memory));
-        // Trailing elements are written only as far as the last one set.
-        const int extra = op.correlation != 0 ? 4 : op.nameId != 0 ? 3 : op.hasExec() ? 2 : 0;
-        if (extra >= 2) {
-            if (op.hasExec()) {
-                w.value(op.execStartNs);
-                w.value(op.execEndNs);
-            } else {
-                w.value(nullptr);
-                w.value(nullptr);
-            }
-        }
-        if (extra >= 3)
-            w.value(op.nameId);
-        if (extra >= 4)
-            w.value(op.correlation);
-        w.endArray();
-    }
+    for (const auto& op : run.ops)
+        writeOp(w, op);
     w.endArray();
     // Format 4, written only for a run that has regions.
     if (!run.regions.empty()) {
         w.key("regions");
         w.beginArray();
-        for (const auto& region : run.regions) {
-            w.beginArray();
-            w.value(toString(region.source));
-            if (region.lane == Region::kNoLane)
-                w.value(nullptr);
-            else
-                w.value(region.lane);
-            w.value(region.depth);
-            w.value(region.beginNs);
-            w.value(region.endNs);
-            w.value(region.name);
-            w.endArray();
-        }
+        for (const auto& region : run.regions)
+            writeRegion(w, region);
         w.endArray();
     }
     w.endObject();
@@ -330,17 +361,20 @@ TraceLoadResult traceFromJson(std::string_view text)
     return readPadded(std::string_view(padded.data(), padded.size()));
 }
 
-TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
+namespace {
+
+TraceLoadResult loadTraceOrCancel(const std::string& path, std::uint64_t maxBytes, const ReadProgress& progress)
 {
     TraceLoadResult result;
     // Large Chrome and Kineto traces are read a window at a time.
-    if (auto imported = ChromeTraceImport::readFile(path, std::min(maxBytes, kMaxTraceBytesCeiling))) {
+    if (auto imported = ChromeTraceImport::readFile(path, std::min(maxBytes, kMaxTraceBytesCeiling),
+                                                    ChromeTraceImport::kWindowBytes, progress)) {
         result.trace = std::move(imported->trace);
         result.note = std::move(imported->summary);
         return result;
     }
     {
-        TraceFile file = TraceFile::read(path, maxBytes);
+        TraceFile file = TraceFile::read(path, maxBytes, progress);
         if (file.sqlite)
             result = readNsightSqlite(path);
         else if (file.text)
@@ -348,9 +382,24 @@ TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes)
         else
             result.error = file.error;
     } // the file's text is released before the caller builds its views
+    progress.throwIfCancelled(); // a cancel during the parse, which has no windows
     if (!result.trace)
         result.error = clippedMessage(messageText(path, 120) + ": " + result.error);
     return result;
+}
+
+} // namespace
+
+TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes, const ReadProgress& progress)
+{
+    try {
+        return loadTraceOrCancel(path, maxBytes, progress);
+    } catch (const RunCancelled&) {
+        TraceLoadResult result;
+        result.cancelled = true;
+        result.error = clippedMessage(messageText(path, 120) + ": loading cancelled");
+        return result;
+    }
 }
 
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error)

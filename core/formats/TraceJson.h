@@ -1,5 +1,6 @@
 #pragma once
 
+#include "formats/ReadProgress.h"
 #include "trace/Trace.h"
 
 #include <cstdint>
@@ -29,6 +30,9 @@ struct TraceLoadResult {
     // profiler (Kineto) trace: 1200 GPU ops ...; skipped ..."); empty for
     // native traces.
     std::string note;
+    // The read was cancelled (ReadProgress::cancel): no trace, and `error`
+    // says so.
+    bool cancelled = false;
 };
 
 // Traces above this size are not read unless the caller raises the limit
@@ -45,9 +49,13 @@ inline constexpr std::uint64_t kMaxTraceBytesCeiling = 0xFFFFFFFFu;
 // Nsight Systems report exported as SQLite is told by its first 16 bytes
 // (imported, see NsightSqliteImport; loadTrace only).
 // Errors are one line of at most 300 characters; loadTrace's start with the
-// path. Only regular files up to maxBytes are read.
+// path. Only regular files up to maxBytes are read. `progress` hears of the
+// bytes read as a Chrome or Kineto trace's windows, or a whole file's
+// blocks, are read, and its cancel flag is checked as often (and once more
+// after a whole text is parsed); an Nsight SQLite export is read in one go.
 TraceLoadResult traceFromJson(std::string_view text);
-TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes);
+TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes,
+                          const ReadProgress& progress = {});
 
 // Kept for its callers: writeFileAtomically (io/AtomicFileWriter.h).
 bool writeTextFileAtomically(const std::string& path, std::string_view text, std::string* error);

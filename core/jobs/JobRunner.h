@@ -4,7 +4,7 @@
 #include "device/DeviceSet.h"
 #include "jobs/JobList.h"
 #include "jobs/JobOutcome.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/RecordSink.h"
 
 #include <functional>

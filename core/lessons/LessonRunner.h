@@ -4,7 +4,7 @@
 #include "jobs/JobOutcome.h"
 #include "jobs/JobRunner.h"
 #include "lessons/Lesson.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/RecordSink.h"
 
 #include "trace/Trace.h"

@@ -2,7 +2,7 @@
 
 #include "device/DeviceSet.h"
 #include "pipeline/PipelineConfig.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/RecordSink.h"
 #include "trace/Run.h"
 

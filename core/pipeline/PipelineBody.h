@@ -1,7 +1,7 @@
 #pragma once
 
 #include "pipeline/PipelineConfig.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/Recorder.h"
 
 #include <span>

@@ -3,7 +3,7 @@
 #include "device/Device.h"
 #include "pipeline/PageAlignedAllocator.h"
 #include "pipeline/PipelineConfig.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 #include "record/RecordSink.h"
 #include "trace/Run.h"
 

@@ -159,6 +159,14 @@ void ProcessRunBuilder::add(const DecodedRecord& record)
         if (const auto r = record.payload<RangeRecord>())
             addRange(*r, record.text(sizeof(RangeRecord), r->textBytes).value_or(""));
         return;
+    case RecordType::Rank:
+        // Named by its rank too, so that the runs of a job read apart, and
+        // a diff pairs each rank with itself (by name without the pid).
+        if (const auto r = record.payload<RankRecord>(); r && r->rank >= 0 && m_run.rank < 0) {
+            m_run.rank = r->rank;
+            m_run.name = "rank " + std::to_string(r->rank) + ": " + m_run.name;
+        }
+        return;
     case RecordType::UnifiedMemory:
         if (const auto r = record.payload<UnifiedMemoryRecord>())
             addUnifiedMemory(*r);

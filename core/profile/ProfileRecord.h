@@ -51,7 +51,8 @@ enum class RecordType : std::uint16_t {
     Note,
     End, // absent when the process died or was killed before exit handlers ran
     Range, // NVTX; added after End, so older readers skip it
-    UnifiedMemory, // CUPTI's unified-memory counters; added last, so older readers skip it
+    UnifiedMemory, // CUPTI's unified-memory counters; added after Range, so older readers skip it
+    Rank, // the process's place in a distributed job; added last, so older readers skip it
 };
 
 struct RecordHeader {
@@ -309,5 +310,16 @@ struct UnifiedMemoryRecord {
 };
 
 inline constexpr std::uint32_t kUmNoDevice = UINT32_MAX;
+
+// A process of a distributed job, as its launcher (torchrun, mpirun, srun,
+// any that sets RANK) told it in its environment: written after Begin when
+// RANK is set. -1 where a variable is unset or not a number.
+struct RankRecord {
+    static constexpr RecordType kType = RecordType::Rank;
+    std::int32_t rank = -1;       // RANK
+    std::int32_t localRank = -1;  // LOCAL_RANK
+    std::int32_t worldSize = -1;  // WORLD_SIZE
+    std::uint32_t reserved = 0;
+};
 
 } // namespace ovs::profile

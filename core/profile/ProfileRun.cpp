@@ -35,6 +35,24 @@ const char* signalName(int stopIndex)
     return stopIndex == 0 ? "SIGINT" : stopIndex == 1 ? "SIGTERM" : "SIGKILL";
 }
 
+// What the program's environment gets on top of ours: the injection
+// library for CUDA and for NVTX, the folder it records into, and the
+// user's entries. Theirs may not turn the recording off: ours replace them.
+std::vector<std::string> programEnvironment(const std::string& injection, const std::string& folder,
+                                            const std::vector<std::string>& given)
+{
+    // NVTX's own hook loads the same library for the program's NVTX ranges.
+    std::vector<std::string> environment{"CUDA_INJECTION64_PATH=" + injection,
+                                         std::string(kNvtxInjectionVariable) + "=" + injection,
+                                         std::string(kOutputDirVariable) + "=" + folder};
+    for (const std::string& entry : given) {
+        const std::string name = entry.substr(0, entry.find('='));
+        if (name != "CUDA_INJECTION64_PATH" && name != kNvtxInjectionVariable && name != kOutputDirVariable)
+            environment.push_back(entry);
+    }
+    return environment;
+}
+
 } // namespace
 
 std::string executableFolder()
@@ -140,16 +158,7 @@ ProfileOutcome runProfile(const ProfileRequest& request, ProfileSink* sink, cons
     ProgramLauncher launcher;
     std::vector<std::string> argv = request.program;
     argv.front() = outcome.program;
-    // The user's entries may not turn the recording off: ours replace theirs.
-    // NVTX's own hook loads the same library for the program's NVTX ranges.
-    std::vector<std::string> environment{"CUDA_INJECTION64_PATH=" + injection,
-                                         std::string(kNvtxInjectionVariable) + "=" + injection,
-                                         std::string(kOutputDirVariable) + "=" + folder->path()};
-    for (const std::string& entry : request.environment) {
-        const std::string name = entry.substr(0, entry.find('='));
-        if (name != "CUDA_INJECTION64_PATH" && name != kNvtxInjectionVariable && name != kOutputDirVariable)
-            environment.push_back(entry);
-    }
+    const std::vector<std::string> environment = programEnvironment(injection, folder->path(), request.environment);
     if (!launcher.start(argv, environment, &problem, &why, workingDirectory))
         return fail(failureOf(problem), why);
     observe.launched(launcher.pid());

@@ -136,6 +136,9 @@ std::vector<Run> ProfileSession::finish(const ProgramEnding& ending)
         if (!stream.builder.begun())
             problem = problem.empty() ? "the stream has no begin record" : problem;
         runs.push_back(stream.builder.finish(processEnding, problem));
+        // Every process of a session is timed from one zero on the host's
+        // monotonic clock: the ranks of a job profiled together share it.
+        runs.back().sharedClockOriginNs = m_zeroNs;
         if (m_sink)
             m_sink->runFinished(static_cast<int>(i), runs.back());
     }

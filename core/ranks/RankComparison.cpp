@@ -88,12 +88,15 @@ RankStraggler findStraggler(const std::vector<RankSummary>& rows)
     RankStraggler s;
     if (rows.size() < 2)
         return s;
-    std::vector<std::int64_t> medians;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        medians.push_back(rows[i].stepMedianNs);
+    for (std::size_t i = 0; i < rows.size(); ++i)
         if (rows[i].stepMedianNs > rows[s.slowestRow].stepMedianNs)
             s.slowestRow = i;
-    }
+    // Against the others only: with two ranks, a median over both would be
+    // the straggler's own step.
+    std::vector<std::int64_t> medians;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (i != s.slowestRow)
+            medians.push_back(rows[i].stepMedianNs);
     const RankSummary& slowest = rows[s.slowestRow];
     const std::int64_t typical = medianOf(medians);
     s.slowerPercent = typical > 0 ? 100.0 * (static_cast<double>(slowest.stepMedianNs) / static_cast<double>(typical) - 1.0)
@@ -101,12 +104,12 @@ RankStraggler findStraggler(const std::vector<RankSummary>& rows)
     if (typical <= 0 || s.slowerPercent < 100.0 * thresholds::kStragglerShare) {
         s.sentence = "no straggler: the slowest rank, " + slowest.label + ", has a median step of "
                      + ms(slowest.stepMedianNs) + ", " + formatted("%.1f%%", s.slowerPercent)
-                     + " above the ranks' median " + ms(typical);
+                     + " above the other ranks' median " + ms(typical);
         return s;
     }
     s.row = s.slowestRow;
     s.sentence = slowest.label + " is the straggler: median step " + ms(slowest.stepMedianNs) + ", "
-                 + formatted("%.0f%%", s.slowerPercent) + " above the ranks' median " + ms(typical);
+                 + formatted("%.0f%%", s.slowerPercent) + " above the other ranks' median " + ms(typical);
 
     // Each finding's cost on every other rank (0 where it lacks it).
     std::map<std::string, std::vector<std::int64_t>> others;

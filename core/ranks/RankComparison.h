@@ -34,20 +34,20 @@ struct RankAlignment {
 RankAlignment alignRanks(const std::vector<RankSummary>& rows);
 
 // The slowest rank, by its median step, and whether it stands out: a
-// straggler is kStragglerShare slower than the median of the ranks' median
-// steps. The finding that differs on it is the one whose cost on it exceeds
+// straggler is kStragglerShare slower than the median of the other ranks'
+// median steps. The finding that differs on it is the one whose cost on it exceeds
 // the median of its cost on the other ranks (0 where a rank lacks it) by
 // the most.
 struct RankStraggler {
     std::optional<std::size_t> row; // the straggler; none when no rank stands out (or fewer than 2)
     std::size_t slowestRow = 0;
-    double slowerPercent = 0; // its median step over the ranks' median, minus 100%
+    double slowerPercent = 0; // its median step over the other ranks' median, minus 100%
     std::string findingId;    // "pageable-memory"; empty when no finding costs it more
     std::string findingWords; // "pageable memory"
     std::int64_t findingExtraNs = 0; // its cost there minus the others' median
     std::string fix;
     // One line: "rank 5 is the straggler: median step 12.3 ms, 40% above the
-    // ranks' median 8.8 ms; pageable memory costs it 3.5 ms more per step
+    // other ranks' median 8.8 ms; pageable memory costs it 3.5 ms more per step
     // than the other ranks' median"; empty with fewer than two ranks.
     std::string sentence;
 };

@@ -165,4 +165,22 @@ RankFolder readRanks(const std::vector<std::string>& paths, const RankReadOption
     return folder;
 }
 
+std::optional<RankFolder> ranksOfTrace(const Trace& trace, const std::vector<RunAnalysis>& analyses,
+                                       const std::string& path)
+{
+    RankFolder folder;
+    folder.files.resize(1);
+    folder.files[0].path = path;
+    for (std::size_t r = 0; r < trace.runs.size() && r < analyses.size(); ++r)
+        if (trace.runs[r].rank >= 0)
+            folder.ranks.push_back(summarizeRank(trace.runs[r], analyses[r]));
+    if (folder.ranks.size() < 2)
+        return std::nullopt;
+    // Each run is its own rank: labelled "rank N" alone, as a folder's are.
+    label(folder, {1});
+    folder.alignment = alignRanks(folder.ranks);
+    folder.straggler = findStraggler(folder.ranks);
+    return folder;
+}
+
 } // namespace ovs

@@ -65,4 +65,12 @@ std::vector<std::string> rankFilesIn(const std::string& folder, std::string* err
 
 RankFolder readRanks(const std::vector<std::string>& paths, const RankReadOptions& options = {});
 
+// The runs of one trace that say their rank (a `profile` of a distributed
+// job: one run per process, each with the rank its launcher gave it),
+// compared as a folder's ranks are, from the analyses already made (one
+// per run, as analyzeTrace gives them). None where fewer than two runs have
+// a rank.
+std::optional<RankFolder> ranksOfTrace(const Trace& trace, const std::vector<RunAnalysis>& analyses,
+                                       const std::string& path);
+
 } // namespace ovs

@@ -19,15 +19,18 @@ const char* toString(RankSource source)
 
 namespace {
 
-// ProfilerStep#k's k; nothing for a name without a number after '#'.
+// A step's number: the digits that end its name (ProfilerStep#k's k, an
+// NVTX range "step 12"'s 12); nothing for a name that ends otherwise.
 std::optional<std::int64_t> stepNumber(const std::string& name)
 {
-    const std::size_t hash = name.rfind('#');
-    if (hash == std::string::npos)
+    std::size_t first = name.size();
+    while (first > 0 && name[first - 1] >= '0' && name[first - 1] <= '9')
+        --first;
+    if (first == name.size())
         return std::nullopt;
     std::int64_t number = 0;
     const char* end = name.data() + name.size();
-    const auto [at, error] = std::from_chars(name.data() + hash + 1, end, number);
+    const auto [at, error] = std::from_chars(name.data() + first, end, number);
     if (error != std::errc() || at != end)
         return std::nullopt;
     return number;
@@ -52,6 +55,12 @@ RankSummary summarizeRank(const Run& run, const RunAnalysis& analysis)
         if (region.source == RegionSource::ProfilerStep)
             if (const auto number = stepNumber(region.name))
                 row.steps.push_back({*number, region.beginNs});
+    // A profiled program has no profiler steps, but may name its steps
+    // itself (an NVTX range per step): those the judgement took as steps.
+    if (row.steps.empty() && !analysis.regions.empty())
+        for (const std::uint32_t r : analysis.regions.front().group.regions)
+            if (const auto number = stepNumber(run.regions[r].name))
+                row.steps.push_back({*number, run.regions[r].beginNs});
     row.judged = analysis.judged.label;
 
     const std::int64_t judgedNs = spanNs(analysis.judged.span.beginNs, analysis.judged.span.endNs);

@@ -47,7 +47,7 @@ struct RankSummary {
     std::string device;
     // The run's time 0 on the job's shared clock (Run::sharedClockOriginNs).
     std::optional<std::int64_t> clockOriginNs;
-    std::vector<StepStart> steps; // every ProfilerStep#k, by begin
+    std::vector<StepStart> steps; // every ProfilerStep#k, by begin (else the judged steps: NVTX "step k")
     std::string judged;           // what was judged: "steps ProfilerStep#1 to #5"
     // Step time over the judged steps (the judged span's first region group);
     // a rank without steps has its judged span as its one "step".

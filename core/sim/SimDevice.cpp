@@ -54,13 +54,18 @@ SimDevice::~SimDevice()
 
 bool SimDevice::holdsDeviceRange(const void* p, std::size_t bytes) const
 {
+    return holdsRange(p, bytes, AllocKind::Device);
+}
+
+bool SimDevice::holdsRange(const void* p, std::size_t bytes, AllocKind kind) const
+{
     auto it = m_allocations.upper_bound(p);
     if (it == m_allocations.begin())
         return false;
     --it;
     const auto* base = static_cast<const std::byte*>(it->first);
     const auto* lo = static_cast<const std::byte*>(p);
-    return it->second.kind == AllocKind::Device && lo >= base && lo + bytes <= base + it->second.bytes;
+    return it->second.kind == kind && lo >= base && lo + bytes <= base + it->second.bytes;
 }
 
 bool SimDevice::canAccessPeer(Device& peer)
@@ -449,31 +454,7 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
     const bool toDevice = direction == CopyDirection::HostToDevice;
     const void* hostSide = toDevice ? src : dst;
     const void* deviceSide = toDevice ? dst : src;
-    auto devIt = m_allocations.upper_bound(deviceSide);
-    bool deviceOk = false;
-    if (devIt != m_allocations.begin()) {
-        --devIt;
-        const auto* base = static_cast<const std::byte*>(devIt->first);
-        deviceOk = devIt->second.kind == AllocKind::Device && static_cast<const std::byte*>(deviceSide) >= base
-                   && static_cast<const std::byte*>(deviceSide) + bytes <= base + devIt->second.bytes;
-    }
-    if (!deviceOk)
-        throw DeviceError("simulated cudaMemcpyAsync: the device side is not inside a device allocation of "
-                          + std::to_string(bytes) + " bytes");
-    if ((hostKind == HostMemoryKind::Pinned || hostKind == HostMemoryKind::Registered)) {
-        auto hostIt = m_allocations.upper_bound(hostSide);
-        bool hostOk = false;
-        if (hostIt != m_allocations.begin()) {
-            --hostIt;
-            const auto* base = static_cast<const std::byte*>(hostIt->first);
-            const AllocKind want = hostKind == HostMemoryKind::Pinned ? AllocKind::Pinned : AllocKind::Registered;
-            hostOk = hostIt->second.kind == want && static_cast<const std::byte*>(hostSide) >= base
-                     && static_cast<const std::byte*>(hostSide) + bytes <= base + hostIt->second.bytes;
-        }
-        if (!hostOk)
-            throw DeviceError(std::string("simulated cudaMemcpyAsync: host memory described as ") + toString(hostKind)
-                              + " is not a " + toString(hostKind) + " range of this device");
-    }
+    checkCopyRanges(hostSide, deviceSide, bytes, hostKind);
     const bool pageable = hostKind == HostMemoryKind::Pageable;
     const double gbps = toDevice ? (pageable ? m_preset.pageableH2DGBps : m_preset.pinnedH2DGBps)
                                  : (pageable ? m_preset.pageableD2HGBps : m_preset.pinnedD2HGBps);
@@ -488,48 +469,8 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
     // host's memory: once for a DMA of pinned memory, three times for a
     // pageable copy (the driver's memcpy into its pinned buffer reads and
     // writes, then the DMA reads). It goes no faster than the host allows.
-    const double trafficFactor = pageable ? 3.0 : 1.0;
-    const auto withHost = [&](std::int64_t startNs, std::int64_t durationNs, bool commit) {
-        if (!m_host)
-            return durationNs;
-        const std::int64_t wire = durationNs - fixed;
-        if (wire <= 0)
-            return durationNs;
-        const double traffic = trafficFactor * static_cast<double>(bytes);
-        const std::int64_t end = hostTraffic(startNs + fixed, traffic, traffic / static_cast<double>(wire), commit);
-        return std::max(durationNs, end - startNs);
-    };
-    std::int64_t start = 0;
-    std::int64_t duration = 0;
-    if (m_preset.copyEngines == 1) {
-        // One engine for both directions, in issue order: a download queued
-        // before an upload holds the upload back even when the upload is
-        // ready first (the false dependency breadth-first issue avoids).
-        duration = fixed + transferNs(bytes, gbps);
-        duration = withHost(std::max(ready, m_h2dEngines.front().busyUntil()), duration, false);
-        start = m_h2dEngines.front().scheduleInOrder(ready, duration);
-        withHost(start, duration, true);
-    } else {
-        auto& engines = toDevice ? m_h2dEngines : m_d2hEngines;
-        const auto& opposite = toDevice ? m_d2hEngines : m_h2dEngines;
-        SimEngine* best = &engines.front();
-        duration = fixed + transferNs(bytes, gbps);
-        // Where the copy meets copies in the other direction it goes slower,
-        // which makes it longer and can move where it fits: settle both.
-        for (int round = 0; round < 3; ++round) {
-            best = &engines.front();
-            for (auto& engine : engines)
-                if (engine.earliestStart(ready, duration) < best->earliestStart(ready, duration))
-                    best = &engine;
-            const std::int64_t at = best->earliestStart(ready, duration);
-            const std::int64_t settled = withHost(at, copyDurationNs(bytes, gbps, fixed, at, opposite), false);
-            if (settled == duration)
-                break;
-            duration = settled;
-        }
-        start = best->schedule(ready, duration);
-        withHost(start, duration, true);
-    }
+    const double hostTrafficBytes = (pageable ? 3.0 : 1.0) * static_cast<double>(bytes);
+    const auto [start, duration] = scheduleCopy(ready, bytes, gbps, fixed, toDevice, hostTrafficBytes);
     const std::int64_t end = start + duration;
     s.readyNs = end;
 
@@ -550,6 +491,70 @@ void SimDevice::copyAsync(void* dst, const void* src, std::size_t bytes, CopyDir
         track(hostSide, bytes, end, !toDevice, toDevice ? "an upload" : "a download");
     }
     track(deviceSide, bytes, end, toDevice, toDevice ? "an upload" : "a download");
+}
+
+void SimDevice::checkCopyRanges(const void* hostSide, const void* deviceSide, std::size_t bytes,
+                                HostMemoryKind hostKind) const
+{
+    if (!holdsRange(deviceSide, bytes, AllocKind::Device))
+        throw DeviceError("simulated cudaMemcpyAsync: the device side is not inside a device allocation of "
+                          + std::to_string(bytes) + " bytes");
+    if (hostKind != HostMemoryKind::Pinned && hostKind != HostMemoryKind::Registered)
+        return;
+    const AllocKind want = hostKind == HostMemoryKind::Pinned ? AllocKind::Pinned : AllocKind::Registered;
+    if (!holdsRange(hostSide, bytes, want))
+        throw DeviceError(std::string("simulated cudaMemcpyAsync: host memory described as ") + toString(hostKind)
+                          + " is not a " + toString(hostKind) + " range of this device");
+}
+
+std::int64_t SimDevice::withHostTraffic(std::int64_t startNs, std::int64_t durationNs, std::int64_t fixedNs,
+                                        double trafficBytes, bool commit)
+{
+    if (!m_host)
+        return durationNs;
+    const std::int64_t wire = durationNs - fixedNs;
+    if (wire <= 0)
+        return durationNs;
+    const std::int64_t end = hostTraffic(startNs + fixedNs, trafficBytes, trafficBytes / static_cast<double>(wire), commit);
+    return std::max(durationNs, end - startNs);
+}
+
+std::pair<std::int64_t, std::int64_t> SimDevice::scheduleCopy(std::int64_t ready, std::size_t bytes, double gbps,
+                                                              std::int64_t fixed, bool toDevice,
+                                                              double hostTrafficBytes)
+{
+    std::int64_t start = 0;
+    std::int64_t duration = fixed + transferNs(bytes, gbps);
+    if (m_preset.copyEngines == 1) {
+        // One engine for both directions, in issue order: a download queued
+        // before an upload holds the upload back even when the upload is
+        // ready first (the false dependency breadth-first issue avoids).
+        duration = withHostTraffic(std::max(ready, m_h2dEngines.front().busyUntil()), duration, fixed,
+                                   hostTrafficBytes, false);
+        start = m_h2dEngines.front().scheduleInOrder(ready, duration);
+        withHostTraffic(start, duration, fixed, hostTrafficBytes, true);
+        return {start, duration};
+    }
+    auto& engines = toDevice ? m_h2dEngines : m_d2hEngines;
+    const auto& opposite = toDevice ? m_d2hEngines : m_h2dEngines;
+    SimEngine* best = &engines.front();
+    // Where the copy meets copies in the other direction it goes slower,
+    // which makes it longer and can move where it fits: settle both.
+    for (int round = 0; round < 3; ++round) {
+        best = &engines.front();
+        for (auto& engine : engines)
+            if (engine.earliestStart(ready, duration) < best->earliestStart(ready, duration))
+                best = &engine;
+        const std::int64_t at = best->earliestStart(ready, duration);
+        const std::int64_t settled =
+            withHostTraffic(at, copyDurationNs(bytes, gbps, fixed, at, opposite), fixed, hostTrafficBytes, false);
+        if (settled == duration)
+            break;
+        duration = settled;
+    }
+    start = best->schedule(ready, duration);
+    withHostTraffic(start, duration, fixed, hostTrafficBytes, true);
+    return {start, duration};
 }
 
 void SimDevice::launchIncrement(float* data, std::size_t count, int repeats, StreamId streamId)

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ovs {
@@ -154,6 +155,21 @@ private:
     Allocation* findAllocation(const void* p, AllocKind kind);
     // Whether [p, p+bytes) lies inside one device allocation of this device.
     bool holdsDeviceRange(const void* p, std::size_t bytes) const;
+    // ... inside one allocation of `kind`.
+    bool holdsRange(const void* p, std::size_t bytes, AllocKind kind) const;
+    // copyAsync's parts. Throws DeviceError unless the device side is in a
+    // device allocation and pinned or registered host memory is what it says.
+    void checkCopyRanges(const void* hostSide, const void* deviceSide, std::size_t bytes,
+                         HostMemoryKind hostKind) const;
+    // Where the copy runs on the engines: its start and duration, booked.
+    // `fixed`: its latency and page faults; `hostTrafficBytes`: what it
+    // draws from a host shared with other GPUs.
+    std::pair<std::int64_t, std::int64_t> scheduleCopy(std::int64_t ready, std::size_t bytes, double gbps,
+                                                       std::int64_t fixed, bool toDevice, double hostTrafficBytes);
+    // `durationNs` from `startNs`, made longer where the shared host's
+    // memory cannot carry the copy's traffic that fast (booked if `commit`).
+    std::int64_t withHostTraffic(std::int64_t startNs, std::int64_t durationNs, std::int64_t fixedNs,
+                                 double trafficBytes, bool commit);
     void* allocate(std::size_t bytes, AllocKind kind);
     void release(void* p, AllocKind kind);
     // With a shared host: waits for this device's turn on the shared clock

@@ -129,8 +129,8 @@ struct Run {
     // empty where the source had none (every trace before format 4).
     std::vector<Region> regions;
     // One process of a distributed job: its rank as the source says it
-    // (Kineto's distributedInfo.rank); -1 where it says none. Imported
-    // traces only: the native format does not store it.
+    // (Kineto's distributedInfo.rank; a profiled process's launcher, RANK);
+    // -1 where it says none. Native traces store it from format 6.
     int rank = -1;
     // The run's time 0 on a clock that the processes of one job share, in
     // ns (Kineto: wall-clock time, baseTimeNanoseconds + the first event's

@@ -4,6 +4,7 @@
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
 #include "models/AnalysisCache.h"
+#include "models/OpeningView.h"
 #include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
@@ -571,10 +572,10 @@ private slots:
         QVERIFY(view->visibleStartNs() <= 0 && view->visibleEndNs() >= window.document()->endNs());
         QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
         const AnalysisCache* cache = AnalysisCache::of(window.document());
-        const AxisSpan opening = TimeFrame(*window.document()).openingView(*cache);
+        const AxisSpan opening = openingView(*window.document(), *cache);
         QVERIFY(!opening.isEmpty());
         // Framed (moved inside the extent where its margin runs past the end).
-        const AxisSpan judged = TimeFrame(*window.document()).judgedSpan(index, *cache);
+        const AxisSpan judged = judgedAxisSpan(*window.document(), index, *cache);
         QVERIFY(view->visibleStartNs() <= judged.startNs && view->visibleEndNs() >= judged.endNs);
         QCOMPARE(view->visibleEndNs() - view->visibleStartNs(), opening.endNs - opening.startNs);
         QVERIFY(opening.endNs - opening.startNs < window.document()->endNs() / 2);

@@ -5,6 +5,7 @@
 #include "document/ViewState.h"
 
 #include "models/AnalysisCache.h"
+#include "models/OpeningView.h"
 
 #include "analysis/JudgedSpan.h"
 #include "formats/TraceJson.h"
@@ -197,15 +198,15 @@ private slots:
         AnalysisCache* cache = AnalysisCache::of(&document);
         document.setTrace(trace, QString());
         const TimeFrame frame(document);
-        QVERIFY(frame.openingView(*cache).isEmpty());
-        QVERIFY(frame.judgedSpan(1, *cache).isEmpty());
+        QVERIFY(ovs::ui::openingView(document, *cache).isEmpty());
+        QVERIFY(judgedAxisSpan(document, 1, *cache).isEmpty());
         for (int run = 0; run < document.runCount(); ++run)
             QVERIFY(!cache->analysis(run)); // asked for: judged on the worker, delivered to this thread
-        QVERIFY(frame.openingView(*cache).isEmpty());
+        QVERIFY(ovs::ui::openingView(document, *cache).isEmpty());
         cache->finishPending();
-        QCOMPARE(frame.openingView(*cache), (AxisSpan{expectedStart, expectedEnd}));
-        QCOMPARE(frame.judgedSpan(1, *cache).isEmpty(), !withRegions);
-        QVERIFY(frame.judgedSpan(0, *cache).isEmpty());
+        QCOMPARE(ovs::ui::openingView(document, *cache), (AxisSpan{expectedStart, expectedEnd}));
+        QCOMPARE(judgedAxisSpan(document, 1, *cache).isEmpty(), !withRegions);
+        QVERIFY(judgedAxisSpan(document, 0, *cache).isEmpty());
     }
 
     // Stored profiles with regions (PyTorch profiler steps, NVTX ranges):
@@ -235,13 +236,14 @@ private slots:
         AnalysisCache* cache = AnalysisCache::of(&document);
         document.setTrace(*loaded.trace, file);
         const TimeFrame frame(document);
-        QVERIFY(frame.judgedSpan(run, *cache).isEmpty());
+        QVERIFY(judgedAxisSpan(document, run, *cache).isEmpty());
         cache->analysis(run);
-        QVERIFY(frame.judgedSpan(run, *cache).isEmpty());
+        QVERIFY(judgedAxisSpan(document, run, *cache).isEmpty());
         cache->finishPending();
-        QCOMPARE(frame.judgedSpan(run, *cache), frame.toAxis(run, expected.span.beginNs, expected.span.endNs));
+        QCOMPARE(judgedAxisSpan(document, run, *cache), frame.toAxis(run, expected.span.beginNs, expected.span.endNs));
         if (runs.size() == 1)
-            QCOMPARE(frame.openingView(*cache), TimeFrame::frame(frame.judgedSpan(run, *cache), FramePolicy::Fit));
+            QCOMPARE(ovs::ui::openingView(document, *cache),
+                     TimeFrame::frame(judgedAxisSpan(document, run, *cache), FramePolicy::Fit));
     }
 
     // A lesson is framed once: the focus in context, the overview on the

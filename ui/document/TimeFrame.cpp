@@ -2,7 +2,6 @@
 
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
-#include "models/AnalysisCache.h"
 
 #include "base/Saturating.h"
 #include "lessons/Lesson.h"
@@ -73,25 +72,12 @@ AxisSpan TimeFrame::frame(const AxisSpan& span, FramePolicy policy)
     return {saturatingSub<std::int64_t>(span.startNs, margin), saturatingAdd<std::int64_t>(span.endNs, margin)};
 }
 
-AxisSpan TimeFrame::judgedSpan(int run, const AnalysisCache& cache) const
+AxisSpan TimeFrame::fitAll(const std::vector<AxisSpan>& spans)
 {
-    // Core decides what is judged (analysis/JudgedSpan.h: regions, else the
-    // steady state); a run judged whole does not narrow the view.
-    const auto analysed = cache.analysisIfReady(run);
-    if (!analysed || analysed->analysis.judged.wholeRun())
-        return {};
-    const Interval& judged = analysed->analysis.judged.span;
-    return toAxis(run, judged.beginNs, judged.endNs);
-}
-
-AxisSpan TimeFrame::openingView(const AnalysisCache& cache) const
-{
-    // Runs without a narrower judged span (our pipelines' runs, older
-    // traces) do not widen it: the view opens on the work of those that have.
-    AxisSpan judged;
-    for (int run = 0; run < m_document.runCount(); ++run)
-        unite(judged, judgedSpan(run, cache));
-    return judged.isEmpty() ? judged : frame(judged, FramePolicy::Fit);
+    AxisSpan all;
+    for (const AxisSpan& span : spans)
+        unite(all, span);
+    return all.isEmpty() ? all : frame(all, FramePolicy::Fit);
 }
 
 AxisSpan TimeFrame::lessonFocus(const ResolvedFocus& focus) const
@@ -101,14 +87,15 @@ AxisSpan TimeFrame::lessonFocus(const ResolvedFocus& focus) const
 
 AxisSpan TimeFrame::lessonOverview() const
 {
-    AxisSpan all;
+    std::vector<AxisSpan> timedRegions;
     for (int run = 0; run < m_document.runCount(); ++run) {
         const RunTimeline& timeline = m_document.run(run);
         const Run& header = timeline.run();
         const bool timed = header.timedEndNs > header.timedBeginNs;
-        unite(all, toAxis(run, timed ? header.timedBeginNs : 0, timed ? header.timedEndNs : timeline.endNs()));
+        timedRegions.push_back(
+            toAxis(run, timed ? header.timedBeginNs : 0, timed ? header.timedEndNs : timeline.endNs()));
     }
-    return all.isEmpty() ? all : frame(all, FramePolicy::Fit);
+    return fitAll(timedRegions);
 }
 
 AxisSpan TimeFrame::region(int run, const Region& region) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace ovs {
 struct ResolvedFocus;
@@ -9,7 +10,6 @@ struct Region;
 
 namespace ovs::ui {
 
-class AnalysisCache;
 class TraceDocument;
 
 // A range of the shared time axis, in ns. Empty (end <= start): nothing to show.
@@ -56,18 +56,10 @@ public:
     // ViewState::kMinimumSpanNs of margin each side).
     static AxisSpan frame(const AxisSpan& span, FramePolicy policy);
 
-    // The span a run is judged over (core's JudgedSpan, from the run's
-    // analysis in `cache`), on the axis; empty where the run is judged
-    // whole (our pipelines, older traces) and until its analysis is in: the
-    // cache judges on its worker, since putting a million-op run back
-    // together here would block the GUI thread. It asks for nothing.
-    AxisSpan judgedSpan(int run, const AnalysisCache& cache) const;
-    // What the window opens on: the judged spans of the runs analysed so
-    // far together, framed; empty when none narrows the view (then the
-    // whole document is shown). The window asks the cache for the runs'
-    // analyses and frames again as they arrive (AnalysisCache::analysed);
-    // setup stays one "show all" (0, Home) away.
-    AxisSpan openingView(const AnalysisCache& cache) const;
+    // Several spans together (empty ones add nothing), framed to fit;
+    // empty when all are. What the window opens on (models/OpeningView.h:
+    // the runs' judged spans) and a lesson's overview.
+    static AxisSpan fitAll(const std::vector<AxisSpan>& spans);
 
     // A lesson's focus (run index = document run), framed in context.
     AxisSpan lessonFocus(const ResolvedFocus& focus) const;

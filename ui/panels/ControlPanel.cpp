@@ -48,7 +48,18 @@ ControlPanel::ControlPanel(QWidget* parent)
       m_problem(new QLabel), m_run(new QPushButton(tr("R&un"))), m_cancel(new QPushButton(tr("Ca&ncel"))),
       m_progress(new QProgressBar), m_status(new QLabel)
 {
-    const PipelineConfig defaults;
+    buildDevice();
+    QVBoxLayout* pipelineBox = buildPipelines();
+    buildSpinBoxes();
+    QHBoxLayout* benchRow = buildBench();
+    QHBoxLayout* buttons = buildButtonsAndStatus();
+    layOut(pipelineBox, benchRow, buttons);
+    connectInputs();
+    updateProblem();
+}
+
+void ControlPanel::buildDevice()
+{
     m_device->setObjectName("device");
     m_device->setToolTip(tr("A CUDA GPU, or the simulated device (a model of a GPU behind PCIe; its results are "
                             "always labelled [simulated])"));
@@ -58,7 +69,10 @@ ControlPanel::ControlPanel(QWidget* parent)
         m_device->addItem(QString::fromStdString(preset.name + " [simulated]"),
                           QString::fromStdString("sim:" + preset.id));
     m_device->setCurrentIndex(m_device->findData(QString::fromStdString("sim:" + defaultSimPreset().id)));
+}
 
+QVBoxLayout* ControlPanel::buildPipelines()
+{
     // Every strategy the core knows; the seed's two are checked to start
     // with, as the CLI runs by default.
     auto* pipelineBox = new QVBoxLayout;
@@ -71,7 +85,12 @@ ControlPanel::ControlPanel(QWidget* parent)
         pipelineBox->addWidget(box);
         m_pipelines.push_back(box);
     }
+    return pipelineBox;
+}
 
+void ControlPanel::buildSpinBoxes()
+{
+    const PipelineConfig defaults;
     m_chunks = spinBox("chunks", 1, kMaxChunks, defaults.chunks, tr("How many chunks the data is cut into"));
     m_chunkMiB = spinBox("chunkMiB", 1, kMaxChunkMiB, static_cast<int>(defaults.chunkBytes >> 20),
                          tr("Size of one chunk of f32 data"));
@@ -85,7 +104,10 @@ ControlPanel::ControlPanel(QWidget* parent)
                                   "in the seed, is usually what bounds it)"));
     m_kernelRepeats = spinBox("kernelRepeats", 1, kMaxKernelRepeats, defaults.kernelRepeats,
                               tr("Increment passes per chunk: more makes the run compute-bound"));
+}
 
+QHBoxLayout* ControlPanel::buildBench()
+{
     m_bench->setObjectName("bench");
     m_bench->setToolTip(tr("After the pipelines, measure transfer bandwidth per size: pageable and pinned, "
                            "HtoD and DtoH, and pinned in both directions at once"));
@@ -98,7 +120,11 @@ ControlPanel::ControlPanel(QWidget* parent)
     sizesLabel->setBuddy(m_benchSizes);
     benchRow->addWidget(sizesLabel);
     benchRow->addWidget(m_benchSizes, 1);
+    return benchRow;
+}
 
+QHBoxLayout* ControlPanel::buildButtonsAndStatus()
+{
     m_problem->setObjectName("problem");
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -118,7 +144,11 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_status->setObjectName("status");
     m_status->setWordWrap(true);
     m_status->setText(tr("Ready."));
+    return buttons;
+}
 
+void ControlPanel::layOut(QVBoxLayout* pipelineBox, QHBoxLayout* benchRow, QHBoxLayout* buttons)
+{
     auto* form = new QFormLayout;
     form->addRow(tr("&Device:"), m_device);
     form->addRow(tr("Pipelines:"), pipelineBox);
@@ -135,7 +165,10 @@ ControlPanel::ControlPanel(QWidget* parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addStretch(1);
+}
 
+void ControlPanel::connectInputs()
+{
     connect(m_device, &QComboBox::activated, this, [this] { m_deviceChosenByUser = true; });
     connect(m_device, &QComboBox::currentIndexChanged, this, &ControlPanel::updateProblem);
     for (QCheckBox* box : m_pipelines)
@@ -153,7 +186,6 @@ ControlPanel::ControlPanel(QWidget* parent)
         updateEnabled();
         emit cancelRequested();
     });
-    updateProblem();
 }
 
 std::vector<std::uint64_t> ControlPanel::parseSizes(const QString& text, QString* error)

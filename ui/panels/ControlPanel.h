@@ -11,11 +11,13 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace ovs::ui {
 
@@ -68,6 +70,15 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    // The constructor's parts: each group of widgets, how they are laid
+    // out, and what they change.
+    void buildDevice();
+    QVBoxLayout* buildPipelines();
+    void buildSpinBoxes();
+    QHBoxLayout* buildBench();
+    QHBoxLayout* buildButtonsAndStatus();
+    void layOut(QVBoxLayout* pipelineBox, QHBoxLayout* benchRow, QHBoxLayout* buttons);
+    void connectInputs();
     void updateProblem();
     void updateEnabled();
 

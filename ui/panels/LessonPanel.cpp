@@ -317,8 +317,18 @@ void LessonPanel::refresh()
 {
     const Lesson* lesson = m_session ? m_session->lesson() : nullptr;
     const LessonStage stage = m_session ? m_session->stage() : LessonStage::None;
-    const bool running = stage == LessonStage::Running;
+    refreshPicker(lesson, stage);
+    const LessonResult* result = m_session ? m_session->result() : nullptr;
+    refreshTexts(lesson, stage, result);
+    refreshPrediction(lesson, stage);
+    refreshFocusList(stage, result);
+    m_note->setVisible(!m_note->text().isEmpty());
+    refreshSweepChart(lesson, stage, result);
+    refreshButtons(lesson, stage, result);
+}
 
+void LessonPanel::refreshPicker(const Lesson* lesson, LessonStage stage)
+{
     // Choices follow the lesson; rebuilt only when it changes.
     const QString lessonId = lesson ? QString::fromStdString(lesson->id) : QString();
     if (m_choices->property("lessonId").toString() != lessonId) {
@@ -329,8 +339,11 @@ void LessonPanel::refresh()
     const int pickerIndex = lesson ? m_picker->findData(lessonId) : 0;
     if (pickerIndex >= 0 && m_picker->currentIndex() != pickerIndex)
         m_picker->setCurrentIndex(pickerIndex);
-    m_picker->setEnabled(!running);
+    m_picker->setEnabled(stage != LessonStage::Running);
+}
 
+void LessonPanel::refreshTexts(const Lesson* lesson, LessonStage stage, const LessonResult* result)
+{
     if (!lesson) {
         m_title->setText(tr("Lessons"));
         m_step->clear();
@@ -338,38 +351,45 @@ void LessonPanel::refresh()
         m_body->setText(tr("<p>Ten short lessons on how copies and kernels overlap, in course order. Pick one: "
                            "it explains the idea, asks the class to predict, runs, shows on the timeline what to "
                            "look at, and fills in the takeaway with the numbers measured.</p>"));
-    } else {
-        m_title->setText(tr("Lesson %1 of %2: %3")
-                             .arg(lesson->number)
-                             .arg(lessons().size())
-                             .arg(QString::fromStdString(lesson->title)));
-        m_step->setText(tr("Step %1 of %2 · %3")
-                            .arg(m_session->stepNumber())
-                            .arg(m_session->stepCount())
-                            .arg(stageName(stage)));
-        const LessonResult* result = m_session->result();
-        QString device = result ? QString::fromStdString(result->device.label()) : m_deviceText;
-        if (result && result->device.simulated)
-            device = tr("Ran on %1: no CUDA GPU here, so these numbers come from the simulator's model of a GPU, "
-                        "not from a measurement.")
-                         .arg(device);
-        else if (result)
-            device = tr("Ran on %1 (measured).").arg(device);
-        if (result && !result->device.simulated) {
-            // A step may name a simulated GPU (the one-copy-engine card of
-            // the issue-order lesson): say which runs are not measurements.
-            QStringList simulated;
-            for (const LessonRunResult& r : result->measured.runs)
-                if (r.run.device.simulated)
-                    simulated << QString::fromStdString(r.caption);
-            if (!simulated.isEmpty())
-                device += tr(" Simulated, not measured: %1.").arg(simulated.join(QStringLiteral("; ")));
-        }
-        m_device->setText(device);
-        m_body->setText(bodyHtml());
+        return;
     }
+    m_title->setText(tr("Lesson %1 of %2: %3")
+                         .arg(lesson->number)
+                         .arg(lessons().size())
+                         .arg(QString::fromStdString(lesson->title)));
+    m_step->setText(tr("Step %1 of %2 · %3")
+                        .arg(m_session->stepNumber())
+                        .arg(m_session->stepCount())
+                        .arg(stageName(stage)));
+    m_device->setText(deviceLine(result));
+    m_body->setText(bodyHtml());
+}
 
-    const bool predicting = lesson && (stage == LessonStage::Predict || stage == LessonStage::Running);
+QString LessonPanel::deviceLine(const LessonResult* result) const
+{
+    if (!result)
+        return m_deviceText;
+    const QString device = QString::fromStdString(result->device.label());
+    if (result->device.simulated)
+        return tr("Ran on %1: no CUDA GPU here, so these numbers come from the simulator's model of a GPU, "
+                  "not from a measurement.")
+            .arg(device);
+    QString line = tr("Ran on %1 (measured).").arg(device);
+    // A step may name a simulated GPU (the one-copy-engine card of the
+    // issue-order lesson): say which runs are not measurements.
+    QStringList simulated;
+    for (const LessonRunResult& r : result->measured.runs)
+        if (r.run.device.simulated)
+            simulated << QString::fromStdString(r.caption);
+    if (!simulated.isEmpty())
+        line += tr(" Simulated, not measured: %1.").arg(simulated.join(QStringLiteral("; ")));
+    return line;
+}
+
+void LessonPanel::refreshPrediction(const Lesson* lesson, LessonStage stage)
+{
+    const bool running = stage == LessonStage::Running;
+    const bool predicting = lesson && (stage == LessonStage::Predict || running);
     m_choices->setVisible(predicting);
     m_skip->setVisible(lesson && stage == LessonStage::Predict);
     m_skip->setEnabled(m_session && !m_session->predictionLocked());
@@ -386,9 +406,11 @@ void LessonPanel::refresh()
     m_progress->setVisible(running);
     if (!running)
         m_progress->clear();
+}
 
+void LessonPanel::refreshFocusList(LessonStage stage, const LessonResult* result)
+{
     // What to look at: listed once there is a result, a row per focus step.
-    const LessonResult* result = m_session ? m_session->result() : nullptr;
     const bool showFocus = result && (stage == LessonStage::Focus || stage == LessonStage::Results) &&
                            !m_session->focusSteps().empty();
     if (showFocus && m_focusList->count() != static_cast<int>(m_session->focusSteps().size())) {
@@ -412,8 +434,10 @@ void LessonPanel::refresh()
         m_focusList->setCurrentRow(m_session->focusStep());
     else
         m_focusList->clearSelection();
-    m_note->setVisible(!m_note->text().isEmpty());
+}
 
+void LessonPanel::refreshSweepChart(const Lesson* lesson, LessonStage stage, const LessonResult* result)
+{
     // The sweep's chart, for a lesson that declares one, once its runs are
     // back: on the steps that show the result (the runs it draws are what
     // the focus steps point into).
@@ -428,7 +452,11 @@ void LessonPanel::refresh()
         m_chartedResult.reset();
     }
     m_sweepChart->setVisible(showChart && !m_sweepChart->series().points.empty());
+}
 
+void LessonPanel::refreshButtons(const Lesson* lesson, LessonStage stage, const LessonResult* result)
+{
+    const bool running = stage == LessonStage::Running;
     m_back->setEnabled(lesson && !running && stage != LessonStage::Intro);
     m_next->setEnabled(lesson && !running && stage != LessonStage::Results &&
                        (stage != LessonStage::Predict || m_session->canRun()));

@@ -16,6 +16,7 @@ class QScrollArea;
 class QVBoxLayout;
 
 namespace ovs {
+struct Lesson;
 struct LessonResult;
 }
 
@@ -23,6 +24,7 @@ namespace ovs::ui {
 
 class LessonSession;
 class LessonSweepChart;
+enum class LessonStage;
 
 // The Lessons panel: a lesson picker, then the open lesson one step at a
 // time, as LessonSession says: the explanation, the question with its
@@ -73,7 +75,15 @@ private:
     void buildFocus();
     QScrollArea* buildScroll();
     QHBoxLayout* buildButtons();
+    // Shows the session's lesson and stage; its parts, in order.
     void refresh();
+    void refreshPicker(const Lesson* lesson, LessonStage stage);
+    void refreshTexts(const Lesson* lesson, LessonStage stage, const LessonResult* result);
+    QString deviceLine(const LessonResult* result) const;
+    void refreshPrediction(const Lesson* lesson, LessonStage stage);
+    void refreshFocusList(LessonStage stage, const LessonResult* result);
+    void refreshSweepChart(const Lesson* lesson, LessonStage stage, const LessonResult* result);
+    void refreshButtons(const Lesson* lesson, LessonStage stage, const LessonResult* result);
     void rebuildChoices();
     void applyFonts();
     QString bodyHtml() const;

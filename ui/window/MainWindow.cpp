@@ -9,6 +9,7 @@
 #include "export/PlotExport.h"
 #include "export/TimelineExport.h"
 #include "models/AnalysisCache.h"
+#include "models/OpeningView.h"
 #include "panels/ControlPanel.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
@@ -150,6 +151,16 @@ void MainWindow::buildLayout()
 
 void MainWindow::buildMenus()
 {
+    // In the menu bar's order.
+    buildFileMenu();
+    buildViewMenu();
+    buildRunMenu();
+    buildLessons();
+    buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New (clear runs)"), QKeySequence::New, this, [this] {
         if (isBusy()) {
@@ -225,7 +236,10 @@ void MainWindow::buildMenus()
     trace->addAction(tr("CSV of ops…"), this, [this] { exportTrace("csv"); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildViewMenu()
+{
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Reset zoom"), QKeySequence(Qt::Key_0), this, [this] { resetViewToDocument(); });
     QAction* align = view->addAction(tr("&Align runs at their timed region"));
@@ -257,14 +271,21 @@ void MainWindow::buildMenus()
     view->addAction(m_presentation->toggleAction());
     connect(m_presentation, &PresentationMode::activeChanged, this, [this] { fitTimelineHeight(); });
     view->addMenu(new ThemeMenu(this));
+}
 
+void MainWindow::buildRunMenu()
+{
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                    [this] { m_controls->requestRun(); });
     run->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this, [this] { cancelWork(); });
+}
 
-    // Lessons: the menu, the dock beside the run controls, and the run a
-    // lesson asks for (its logic lives in LessonController).
+void MainWindow::buildLessons()
+{
+    // The menu, the dock beside the run controls, and the run a lesson asks
+    // for (its logic lives in LessonController). After the view menu: a
+    // lesson drives the replay and the presentation mode.
     m_lessons = new LessonController(m_document, m_view, m_runs, m_timeline, this);
     m_lessons->setTeachingModes(m_presentation, m_replay);
     menuBar()->addMenu(m_lessons->menu());
@@ -282,7 +303,10 @@ void MainWindow::buildMenus()
         if (maybeSave(start) == SaveFirst::Proceed)
             start();
     });
+}
 
+void MainWindow::buildHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard and mouse"), this, [this] {
         QMessageBox::information(
@@ -564,7 +588,7 @@ void MainWindow::showOpeningView()
 
 void MainWindow::frameOpeningView()
 {
-    if (const AxisSpan work = TimeFrame(*m_document).openingView(*AnalysisCache::of(m_document)); !work.isEmpty())
+    if (const AxisSpan work = openingView(*m_document, *AnalysisCache::of(m_document)); !work.isEmpty())
         m_view->setVisibleRange(work.startNs, work.endNs);
     else
         m_view->resetView();

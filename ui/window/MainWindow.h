@@ -95,6 +95,11 @@ protected:
 
 private:
     void buildMenus();
+    void buildFileMenu();
+    void buildViewMenu();
+    void buildRunMenu();
+    void buildLessons();
+    void buildHelpMenu();
     void buildLayout();
     void connectWorkers();
     void connectProfiles();

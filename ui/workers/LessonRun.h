@@ -1,7 +1,7 @@
 #pragma once
 
 #include "lessons/LessonRunner.h"
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 
 #include <QString>
 

@@ -5,7 +5,7 @@
 #include "workers/LessonRun.h"
 #include "workers/RunRequest.h"
 
-#include "record/CancelFlag.h"
+#include "base/CancelFlag.h"
 
 #include <QList>
 #include <QObject>

@@ -5,8 +5,8 @@
 
 namespace ovs {
 
-// Thrown inside a run when its CancelFlag is raised; the run's RAII objects
-// drain the device as the exception unwinds them.
+// Thrown inside a run (or a trace read) when its CancelFlag is raised; a
+// run's RAII objects drain the device as the exception unwinds them.
 class RunCancelled : public std::runtime_error {
 public:
     RunCancelled() : std::runtime_error("cancelled by the user") {}

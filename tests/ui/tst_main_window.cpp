@@ -254,7 +254,7 @@ private slots:
     void opensAFolderOfRanks();
     void choosingARankOpensAndScrollsToIt();
     void cancellingRanksKeepsTheDocument();
-    void severalFilesOpenOrDropAsRanks();
+    void severalFilesOrAFolderOpenAsRanks();
 
     void cancelLeavesTheWindowUsable()
     {
@@ -391,7 +391,7 @@ void TestMainWindow::cancellingRanksKeepsTheDocument()
     QCOMPARE(window.document()->sourcePath(), sourceTrace());
 }
 
-void TestMainWindow::severalFilesOpenOrDropAsRanks()
+void TestMainWindow::severalFilesOrAFolderOpenAsRanks()
 {
     const QString folder = writeRankFolder();
     MainWindow window;
@@ -405,11 +405,8 @@ void TestMainWindow::severalFilesOpenOrDropAsRanks()
     window.openPaths({sourceTrace()});
     QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() == nullptr, ovsTestTimeoutMs(30000));
     QCOMPARE(window.document()->runCount(), 2);
-    // The folder dropped on the window: its four ranks.
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(folder)});
-    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &drop);
+    // A folder (as File > Open folder… or a drop give it): its four ranks.
+    window.openPaths({folder});
     QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
     QCOMPARE(window.document()->runCount(), 4);
 }

@@ -297,6 +297,7 @@ private slots:
     void opensAFolderOfRanks();
     void choosingARankOpensAndScrollsToIt();
     void cancellingRanksKeepsTheDocument();
+    void severalFilesOrAFolderOpenAsRanks();
 
     void cancelLeavesTheWindowUsable()
     {
@@ -431,6 +432,26 @@ void TestMainWindow::cancellingRanksKeepsTheDocument()
     QVERIFY(window.document()->ranks() == nullptr);
     QCOMPARE(window.document()->runCount(), 2);
     QCOMPARE(window.document()->sourcePath(), sourceTrace());
+}
+
+void TestMainWindow::severalFilesOrAFolderOpenAsRanks()
+{
+    const QString folder = writeRankFolder();
+    MainWindow window;
+    window.setInteractive(false);
+    // Open with two files chosen: two ranks.
+    window.openPaths({folder + "/worker1.pt.trace.json", folder + "/worker3.pt.trace.json"});
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 2);
+    QCOMPARE(window.document()->ranks()->folder.ranks[1].rank, 3);
+    // One file: a trace as before, no ranks.
+    window.openPaths({sourceTrace()});
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() == nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 2);
+    // A folder (as File > Open folder… or a drop give it): its four ranks.
+    window.openPaths({folder});
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 4);
 }
 
 #include "tst_main_window.moc"

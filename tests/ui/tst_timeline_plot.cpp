@@ -16,6 +16,8 @@
 
 #include <QFontDatabase>
 #include <QImage>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -667,6 +669,32 @@ private slots:
         QCOMPARE(m_plot->preferredHeight(1000), full);
         QCOMPARE(m_view->visibleStartNs(), std::int64_t{20'000});
         QCOMPARE(m_view->visibleEndNs(), std::int64_t{90'000});
+    }
+
+    // In a scroll area (the window) only the runs in view get their lanes
+    // drawn; scrolling draws the others as they come into view.
+    void onlyRunsInViewAreDrawn()
+    {
+        QScrollArea area;
+        area.setWidget(m_plot); // the area owns it now: given back below
+        area.setWidgetResizable(true);
+        m_plot->setMinimumHeight(m_plot->preferredHeight(1000));
+        area.resize(1020, 100);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        m_plot->replot();
+        const auto lanesDrawn = [this](int run) { return m_plot->runAxisRect(run)->axis(QCPAxis::atLeft)->visible(); };
+        QVERIFY(lanesDrawn(0));
+        QVERIFY(!lanesDrawn(1));
+        area.verticalScrollBar()->setValue(area.verticalScrollBar()->maximum());
+        QTRY_VERIFY_WITH_TIMEOUT(lanesDrawn(1), ovsTestTimeoutMs(5000));
+        QVERIFY(!lanesDrawn(0));
+        area.takeWidget();
+        m_plot->setParent(nullptr);
+        m_plot->setMinimumHeight(0);
+        m_plot->hide();
+        m_plot->replot(); // not shown: every run drawn, as an export draws it
+        QVERIFY(lanesDrawn(0) && lanesDrawn(1));
     }
 
     void subPixelKernelsStayVisible_data()

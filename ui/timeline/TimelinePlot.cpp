@@ -433,6 +433,7 @@ void TimelinePlot::layoutRows()
         row.rect->setMinimumSize(kAxisRectMinimum, folded ? 0 : kAxisRectMinimum); // QCPAxisRect's own minimum, unfolded
         row.plottable->setVisible(!folded);
         row.rect->axis(QCPAxis::atLeft)->setVisible(!folded);
+        m_drawnArea = {}; // the rows moved: what was drawn is not what is in view
         row.rect->setMargins(margins);
         row.rect->setMinimumMargins(margins);
         // A ghost's title sits close under its run: it belongs to it.
@@ -891,8 +892,28 @@ bool TimelinePlot::event(QEvent* event)
     return QCustomPlot::event(event);
 }
 
+void TimelinePlot::updateLayout()
+{
+    QCustomPlot::updateLayout();
+    drawOnlyRunsInView();
+}
+
+void TimelinePlot::drawOnlyRunsInView()
+{
+    const QRect shown = isVisible() ? visibleRegion().boundingRect() : QRect();
+    m_drawnArea = shown.isEmpty() ? rect() : shown;
+    for (const RunRow* row : layoutOrder()) {
+        const bool drawn = !m_view->isCollapsed(row->run) && row->rect->outerRect().intersects(m_drawnArea);
+        row->plottable->setVisible(drawn);
+        row->rect->axis(QCPAxis::atLeft)->setVisible(drawn);
+    }
+}
+
 void TimelinePlot::paintEvent(QPaintEvent* event)
 {
+    // Scrolled, or the area grew: rows not drawn come into view.
+    if (isVisible() && !m_drawnArea.contains(visibleRegion().boundingRect()))
+        replot(rpQueuedReplot);
     QCustomPlot::paintEvent(event);
     if (m_interaction.drag() != TimelineInteraction::Drag::ZoomBand || m_rows.empty())
         return;

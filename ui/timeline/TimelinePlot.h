@@ -131,6 +131,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
     bool event(QEvent* event) override;
+    // QCustomPlot's layout pass, once per replot: then only the runs in view
+    // get their lanes drawn (drawOnlyRunsInView).
+    void updateLayout() override;
 
 private:
     // The time axis' title: what t = 0 is for each run.
@@ -147,6 +150,11 @@ private:
 
     void rebuild();
     RunRow makeRow(int run);
+    // The window shows a part of a tall timeline (32 ranks are over 6000 px
+    // in its scroll area): a replot draws the lanes of the runs in view
+    // only, and a paint that shows more than was drawn (a scroll, a taller
+    // area) asks for another. A plot not shown (exports) draws every run.
+    void drawOnlyRunsInView();
     // ViewState's folded runs changed: rows, heights and titles follow.
     void applyCollapsed();
     // The run whose title row holds `pos`, or -1.
@@ -198,6 +206,7 @@ private:
     TimelineInteraction m_interaction;
     bool m_syncing = false;
     bool m_laneLabels = true;
+    QRect m_drawnArea; // widget pixels the last replot drew every run's lanes in
 
     QPoint m_pressPos;
     QPoint m_lastMousePos;

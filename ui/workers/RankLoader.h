@@ -84,10 +84,11 @@ private:
     // On the GUI thread, woken by the reading threads: emits progress().
     Q_INVOKABLE void announceProgress();
 
-    BackgroundWorker m_worker;
     std::shared_ptr<std::atomic<bool>> m_cancel; // the current job's
     std::atomic<int> m_done{0};
     std::atomic<int> m_total{0};
+    // Last: destroyed first, it waits for the job, which writes the members above.
+    BackgroundWorker m_worker;
 };
 
 } // namespace ovs::ui

@@ -850,6 +850,19 @@ private slots:
         QVERIFY(!cli({"analyze", path}).out.contains("Ranks:"));
     }
 
+    // The real thing: examples/torch_ranks.py under `profile -- torchrun
+    // --nproc_per_node 2` on the H200 (scripts/gpu-ranks.sh): the launcher's
+    // process and two ranks, rank 1 copying from pageable memory.
+    void aProfiledTorchrunJobNamesItsStraggler()
+    {
+        const Result text = cli({"analyze", OVERLAPSCOPE_TEST_DATA "/profiled/ranks/torch_ranks.json"});
+        QCOMPARE(text.exitCode, 0);
+        for (const char* expected : {"## rank 0: python3 -u ", "## rank 1: python3 -u ", "Ranks: 2 runs from 1 of 1 files",
+                                     "| rank 1 **straggler** |", "Straggler: rank 1 is the straggler",
+                                     "pageable memory costs it"})
+            QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
+    }
+
     void badRankFoldersAreBadInput_data()
     {
         QTest::addColumn<QStringList>("files"); // written as junk

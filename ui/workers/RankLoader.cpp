@@ -1,4 +1,5 @@
 #include "workers/RankLoader.h"
+#include "workers/NativePath.h"
 
 #include "formats/TraceJson.h"
 
@@ -15,10 +16,6 @@ namespace ovs::ui {
 
 namespace {
 
-std::string nativePath(const QString& path)
-{
-    return QFile::encodeName(path).toStdString();
-}
 
 // Moves the run of `trace` that shows `row` (by its run's name: a file of
 // several runs gives a row per run, in any order) into `into`.

@@ -1,4 +1,5 @@
 #include "workers/TraceLoader.h"
+#include "workers/NativePath.h"
 
 #include "formats/TraceJson.h"
 
@@ -6,15 +7,6 @@
 #include <QMetaObject>
 
 namespace ovs::ui {
-
-namespace {
-
-std::string nativePath(const QString& path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-} // namespace
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent), m_cancel(std::make_shared<CancelFlag>()) {}
 

@@ -1,5 +1,8 @@
 #include "formats/ChromeTraceImport.h"
 #include "formats/TraceJson.h"
+#include "ranks/RankFolder.h"
+
+#include "TestRankFolder.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -136,6 +139,7 @@ private slots:
     void windowsReportProgressAndCancel();
     void distributedRankAndSharedClock_data();
     void distributedRankAndSharedClock();
+    void readRanksKeepsWhatIsAsked();
 };
 
 void TestChromeTraceImport::importsPyTorchTraces_data()
@@ -749,6 +753,36 @@ void TestChromeTraceImport::distributedRankAndSharedClock()
         QCOMPARE(run.rank, rank);
         QCOMPARE(run.sharedClockOriginNs.value_or(-1), originNs);
     }
+}
+
+// core/ranks in-process: one thread or two give the same rows; a caller
+// keeps the traces (ops) of the ranks it asks for, and only those.
+void TestChromeTraceImport::readRanksKeepsWhatIsAsked()
+{
+    QTemporaryDir dir;
+    QStringList files;
+    for (int r = 0; r < 3; ++r) {
+        files << dir.filePath(QString("host_%1.pt.trace.json").arg(4100 + r));
+        QVERIFY(writeTestRank(files.back(), {r, 7 * r, r == 2 ? 400 : 100}));
+    }
+    ovs::RankReadOptions options;
+    options.threads = 1;
+    options.keep = [](std::size_t file) { return file == 1; };
+    std::vector<std::string> paths;
+    for (const QString& f : files)
+        paths.push_back(f.toStdString());
+    const ovs::RankFolder one = ovs::readRanks(paths, options);
+    const ovs::RankFolder two = ovs::readRanks(paths);
+    QCOMPARE(one.ranks.size(), two.ranks.size());
+    for (std::size_t i = 0; i < one.ranks.size(); ++i) {
+        QCOMPARE(one.ranks[i].label, two.ranks[i].label);
+        QCOMPARE(one.ranks[i].stepMedianNs, two.ranks[i].stepMedianNs);
+        QCOMPARE(one.ranks[i].findings.size(), two.ranks[i].findings.size());
+    }
+    QVERIFY(!one.files[0].trace && !one.files[2].trace);
+    QVERIFY(one.files[1].trace && !one.files[1].trace->runs.at(0).ops.empty());
+    QCOMPARE(one.files[1].trace->runs.at(0).rank, 1);
+    QVERIFY(!two.files[1].trace);
 }
 
 QTEST_APPLESS_MAIN(TestChromeTraceImport)

@@ -747,27 +747,10 @@ private slots:
         QCOMPARE(doc["straggler"]["label"].toString(), QString("rank 2"));
         QCOMPARE(doc["straggler"]["finding"].toString(), QString("pageable-memory"));
         QVERIFY(doc["straggler"]["extraCostMs"].toDouble() > 0);
-
-        // The core's API: one thread or two give the same rows; a caller
-        // keeps the traces (ops) of the ranks it asks for, and only those.
-        ovs::RankReadOptions options;
-        options.threads = 1;
-        options.keep = [](std::size_t file) { return file == 1; };
-        std::vector<std::string> paths;
-        for (const QString& f : files)
-            paths.push_back(f.toStdString());
-        const ovs::RankFolder one = ovs::readRanks(paths, options);
-        const ovs::RankFolder two = ovs::readRanks(paths);
-        QCOMPARE(one.ranks.size(), two.ranks.size());
-        for (std::size_t i = 0; i < one.ranks.size(); ++i) {
-            QCOMPARE(one.ranks[i].label, two.ranks[i].label);
-            QCOMPARE(one.ranks[i].stepMedianNs, two.ranks[i].stepMedianNs);
-            QCOMPARE(one.ranks[i].findings.size(), two.ranks[i].findings.size());
-        }
-        QVERIFY(!one.files[0].trace && !one.files[2].trace);
-        QVERIFY(one.files[1].trace && !one.files[1].trace->runs.at(0).ops.empty());
-        QCOMPARE(one.files[1].trace->runs.at(0).rank, 1);
-        QVERIFY(!two.files[1].trace);
+        // The core's API in-process: tst_chrome_trace_import's
+        // readRanksKeepsWhatIsAsked (under ThreadSanitizer a process that
+        // started a QProcess may not start threads: Qt's vfork shares TSan's
+        // state with the child).
     }
 
     // Without distributedInfo a rank comes from the file's name, else the

@@ -17,7 +17,10 @@ by the driver, synchronous to the host, and its steps take longer. Fix
 (--fix): every rank pins its chunks.
 
 The ranks meet after the last step (the job's end), not in every step, so
-each rank's step time is its own work's. Each step is an NVTX range "step
+each rank's step time is its own work's; with --allreduce-every-step they
+also meet at an all_reduce at the end of every step, as DDP's gradient
+all-reduce makes them: every rank's step then lasts as long as the
+straggler's, and the other ranks wait for it inside the collective. Each step is an NVTX range "step
 k" (what `overlapscope-cli profile` records as the run's steps), or, under
 --trace-dir, torch.profiler's ProfilerStep#k. --trace-dir DIR
 records every step with torch.profiler and writes DIR/rank<R>.json, a
@@ -48,6 +51,8 @@ def parse_args():
     p.add_argument("--chunks", type=int, default=8, help="chunks per step (8)")
     p.add_argument("--chunk-mib", type=int, default=16, help="chunk size in MiB (16)")
     p.add_argument("--straggler-rank", type=int, default=-1, help="the rank with pageable chunks (default: the last)")
+    p.add_argument("--allreduce-every-step", action="store_true",
+                   help="the ranks meet at an all_reduce at the end of every step (as DDP's ranks do)")
     p.add_argument("--trace-dir", metavar="DIR", help="write DIR/rank<R>.json, a torch.profiler trace of each rank")
     a = p.parse_args()
     if a.chunks < 1 or a.chunk_mib < 1 or a.steps < 2:
@@ -118,6 +123,8 @@ def main():
                     y = d @ w
                     out[i].copy_(y, non_blocking=True)
             torch.cuda.synchronize()
+            if a.allreduce_every_step:
+                dist.all_reduce(torch.ones(1))  # the step's end, as DDP's gradients meet
             if not trace:
                 torch.cuda.nvtx.range_pop()
             times.append((time.perf_counter() - start) * 1e3)

@@ -13,6 +13,10 @@
 #      labelled with the rank its launcher gave it, and the ranks table.
 # Both paths must name the same straggler and the finding that differs on it.
 #
+# RANKS_FLAGS: more arguments for every run of the example (e.g.
+# --allreduce-every-step: the ranks meet at an all_reduce every step, as
+# DDP's do; the straggler is then found by its wait in collectives).
+#
 # OUTDIR gets: ranks-log.txt (what ran, every table), ranks-profile.json (the
 # profiled job), ranks-kineto.tar.gz (the Kineto folder).
 set -uo pipefail
@@ -20,6 +24,7 @@ out=${1:-${OUT:?usage: $0 OUTDIR [BUILD_DIR] (or set OUT)}}
 build=${2:-build}
 reps=${RANKS_REPS:-3}
 ranks=${RANKS:-2}
+read -r -a flags <<<"${RANKS_FLAGS:-}"
 cli=$build/app/cli/overlapscope-cli
 here=$(cd "$(dirname "$0")/.." && pwd)
 export LD_LIBRARY_PATH=$(cd "$build/app/cli" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -29,6 +34,7 @@ work=$(mktemp -d /tmp/ranks.XXXXXX)
 log=$out/ranks-log.txt
 : >"$log"
 say() { echo "$*" | tee -a "$log"; }
+say "example flags: ${RANKS_FLAGS:-none}"
 
 if ! python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
   say "ranks: skipped (no python3 with torch and CUDA)"
@@ -41,14 +47,14 @@ for mode in plain fix; do
   flag=""
   [ "$mode" = fix ] && flag="--fix"
   for rep in $(seq 1 "$reps"); do
-    launch "$here/examples/torch_ranks.py" $flag >"$work/$mode-$rep.txt" 2>&1
+    launch "$here/examples/torch_ranks.py" $flag "${flags[@]}" >"$work/$mode-$rep.txt" 2>&1
     say "unprofiled $mode $rep (exit $?):"
     grep "^torch_ranks" "$work/$mode-$rep.txt" | sort | tee -a "$log"
   done
 done
 
 say "--- Kineto: torch.profiler's traces of the plain job, read as a folder of ranks"
-launch "$here/examples/torch_ranks.py" --trace-dir "$work/kineto" >"$work/kineto.txt" 2>&1
+launch "$here/examples/torch_ranks.py" "${flags[@]}" --trace-dir "$work/kineto" >"$work/kineto.txt" 2>&1
 say "traced (exit $?):"
 grep "^torch_ranks" "$work/kineto.txt" | sort | tee -a "$log"
 ls -l "$work/kineto" >>"$log" 2>&1
@@ -59,7 +65,7 @@ tar -C "$work" -czf "$out/ranks-kineto.tar.gz" kineto kineto-ranks.json
 
 say "--- profile: the plain job under overlapscope-cli profile"
 "$cli" profile -o "$out/ranks-profile.json" -- python3 -m torch.distributed.run --nproc_per_node "$ranks" \
-  --master_port "${RANKS_PORT:-29531}" "$here/examples/torch_ranks.py" >"$work/profile.txt" 2>&1
+  --master_port "${RANKS_PORT:-29531}" "$here/examples/torch_ranks.py" "${flags[@]}" >"$work/profile.txt" 2>&1
 say "profile exit $?"
 cat "$work/profile.txt" >>"$log"
 say "--- analyze of the profiled job"

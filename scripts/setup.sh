@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # python3 and time: scripts/hostile-inputs.sh.
-packages=(build-essential cmake ninja-build libsimdjson-dev libsqlite3-dev qt6-base-dev qt6-svg-dev libqcustomplot-dev xvfb xauth python3 time)
+packages=(build-essential cmake ninja-build libsimdjson-dev libsqlite3-dev libjemalloc-dev qt6-base-dev qt6-svg-dev libqcustomplot-dev xvfb xauth python3 time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

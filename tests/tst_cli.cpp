@@ -846,6 +846,34 @@ private slots:
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
     }
 
+    // torch.profiler's traces of examples/torch_ranks.py --allreduce-every-step
+    // under torchrun on an H100 (two ranks on one GPU, gloo): the ranks meet
+    // at an all_reduce every step, so both steps take rank 1's time; rank 0
+    // waits for it inside "gloo:all_reduce". The straggler is the rank that
+    // waits least, and the finding that differs on it is named.
+    void aStragglerInACollectiveBoundJobIsTheRankThatWaitsLeast()
+    {
+        const Result text = cli({"analyze", OVERLAPSCOPE_TEST_DATA "/ranks/allreduce"});
+        QCOMPARE(text.exitCode, 0);
+        for (const char* expected : {"| in collectives ms |", "| rank 1 **straggler** |",
+                                     "Straggler: rank 1 is the straggler: the ranks meet in a collective every step",
+                                     "pageable memory costs it", "fixed, the job's step would save about "})
+            QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
+        const Result json = cli({"analyze", "--json", OVERLAPSCOPE_TEST_DATA "/ranks/allreduce"});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        const QJsonObject straggler = doc["straggler"].toObject();
+        QCOMPARE(straggler["label"].toString(), QString("rank 1"));
+        QCOMPARE(straggler["by"].toString(), QString("collective wait"));
+        QCOMPARE(straggler["finding"].toString(), QString("pageable-memory"));
+        // Rank 0 waits most of its step; rank 1 hardly at all.
+        const QJsonArray ranks = doc["ranks"].toArray();
+        QCOMPARE(ranks.size(), 2);
+        QVERIFY(ranks[0].toObject()["collectiveMs"].toDouble() > 0.5 * ranks[0].toObject()["stepMedianMs"].toDouble());
+        QVERIFY(ranks[1].toObject()["collectiveMs"].toDouble() < 0.05 * ranks[1].toObject()["stepMedianMs"].toDouble());
+        QVERIFY(straggler["jobSavingMs"].toDouble() > 0);
+    }
+
     void badRankFoldersAreBadInput_data()
     {
         QTest::addColumn<QStringList>("files"); // written as junk
@@ -916,6 +944,29 @@ private slots:
         rows[2].findings.clear();
         QVERIFY(findStraggler(rows).sentence.ends_with("; no finding costs it more than the other ranks: its bound is "
                                                        "host bound"));
+
+        // Ranks that meet every step take as long: the one that waits least
+        // in collectives is the straggler, where the others wait 5% of a
+        // step longer; a rank that shows no collective rules that out.
+        for (RankSummary& r : rows)
+            r.stepMedianNs = 1000;
+        rows[0].collectiveMedianNs = 600;
+        rows[1].collectiveMedianNs = 620;
+        rows[2].collectiveMedianNs = 580; // 40 below the others' 620 (the upper of two): 4%
+        QVERIFY(!findStraggler(rows).row);
+        rows[2].collectiveMedianNs = 10;
+        rows[2].findings = {finding(FindingKind::PageableCopies, 700)};
+        const RankStraggler waits = findStraggler(rows);
+        QCOMPARE(waits.row, std::optional<std::size_t>(2));
+        QVERIFY(waits.byCollectiveWait);
+        QCOMPARE(waits.othersWaitNs, std::int64_t(620)); // the median of two: the upper
+        QCOMPARE(waits.findingId, std::string("pageable-memory"));
+        QCOMPARE(waits.findingExtraNs, std::int64_t(700 - 9)); // a's 9
+        // Fixed, its own work (1000 - 10 - 691 = 299) is under the others'
+        // (400 and 380: the upper, 400): the step is 400 + its wait 10.
+        QCOMPARE(waits.jobSavingNs, std::int64_t(1000 - 410));
+        rows[1].collectiveMedianNs = -1;
+        QVERIFY(!findStraggler(rows).row);
         rows[1].clockOriginNs.reset();
         const RankAlignment none = alignRanks(rows);
         QVERIFY(!none.sharedClock);

@@ -6,12 +6,14 @@
 // unchanged replay must reproduce the measured active span within 5%.
 #include "analysis/AnalysisJson.h"
 #include "analysis/Findings.h"
+#include "analysis/ParallelWork.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/WhatIf.h"
 #include "base/Thresholds.h"
 #include "replay/FixTransforms.h"
 #include "replay/Replay.h"
 #include "replay/RunGraphBuilder.h"
+#include "trace/CorrelationMap.h"
 #include "formats/TraceFile.h"
 
 #include "TestRunBuilder.h"
@@ -322,6 +324,69 @@ private slots:
         const RunGraph fixed = applyFixes(g, fixBit(Fix::PinHostMemory) | fixBit(Fix::HoistAllocations), {50, 50}, &applied);
         QCOMPARE(applied, FixSet(0));
         QCOMPARE(span(fixed), span(g));
+    }
+
+    // A big run's fix sets are replayed on two threads, each with its own
+    // copy of the graph: every set must cost what replaying it alone does.
+    void replayEachOnTwoThreadsAnswersAsOneByOne()
+    {
+        LoopShape l;
+        l.chunks = 20'000; // 7 ops a chunk: past kParallelOps, so a second thread takes half the sets
+        l.streams = 1;
+        l.syncPerChunk = true;
+        l.allocPerChunk = true;
+        l.pageable = true;
+        const Run run = buildLoop(l);
+        QVERIFY(run.ops.size() >= kParallelOps);
+        const TransferRates rates = ratesFor(kChunkBytes / 1e6);
+        const std::vector<FixSet> sets = {fixBit(Fix::PinHostMemory),
+                                          fixBit(Fix::StreamPerChunk),
+                                          fixBit(Fix::RemoveHostSync),
+                                          fixBit(Fix::HoistAllocations),
+                                          fixBit(Fix::PinHostMemory) | fixBit(Fix::StreamPerChunk),
+                                          fixBit(Fix::RemoveHostSync) | fixBit(Fix::StreamPerChunk)
+                                              | fixBit(Fix::HoistAllocations)};
+        WhatIf together(run, rates, timedRegion(run));
+        WhatIf alone(run, rates, timedRegion(run));
+        QVERIFY(together.summary().replayed);
+        together.replayEach(sets);
+        for (FixSet set : sets) {
+            FixSet appliedTogether = 0, appliedAlone = 0;
+            const std::int64_t a = together.spanWith(set, &appliedTogether);
+            const std::int64_t b = alone.spanWith(set, &appliedAlone);
+            QCOMPARE(a, b);
+            QCOMPARE(appliedTogether, appliedAlone);
+            QVERIFY(appliedAlone != 0);
+        }
+        // Every fix together saves more than any one of them.
+        QVERIFY(together.savingOf(sets.back()) > together.savingOf(sets[2]));
+    }
+
+    // Correlation ids to ops: one array where the ids are compact, sorted
+    // pairs where they are not; the first pair of an id wins either way.
+    void correlationMap_data()
+    {
+        QTest::addColumn<quint32>("stride");
+        QTest::newRow("compact ids: an array") << 1u;
+        QTest::newRow("sparse ids: sorted pairs") << 1'000'003u;
+    }
+    void correlationMap()
+    {
+        QFETCH(quint32, stride);
+        CorrelationMap map;
+        QCOMPARE(map.find(1), CorrelationMap::kNone); // nothing added, nothing finished
+        for (std::uint32_t i = 0; i < 1000; ++i)
+            map.add(1 + (999 - i) * stride, i); // ids in falling order
+        map.add(1 + 5 * stride, 77'777);         // a second pair of an id: the first stays
+        map.add(0, 5);                           // id 0: no correlation, never added
+        map.finish();
+        QCOMPARE(map.find(1 + 999 * stride), 0u);
+        QCOMPARE(map.find(1), 999u);
+        QCOMPARE(map.find(1 + 5 * stride), 994u);
+        QCOMPARE(map.find(0), CorrelationMap::kNone);
+        QCOMPARE(map.find(2 + 1000 * stride), CorrelationMap::kNone);
+        if (stride > 1)
+            QCOMPARE(map.find(2), CorrelationMap::kNone);
     }
 
     void hoistedAllocationsLeaveTheGhost()

@@ -103,6 +103,11 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: overlapscope-reader-bench [--whole] [--window-mib N] [--no-analyze] FILE...\n");
         return 2;
     }
+#ifdef OVERLAPSCOPE_JEMALLOC_LINKED
+    std::printf("allocator: jemalloc, %s (app/allocator/MallocConf.cpp)\n\n", OVERLAPSCOPE_MALLOC_CONF);
+#else
+    std::printf("allocator: the system's malloc\n\n");
+#endif
     std::printf("| file MB | reader | events | ops | regions | read s (CPU s) | MB/s (per CPU s) | peak RSS MB | peak bytes/event "
                 "| analyze s (CPU s) |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const std::string& path : files) {

@@ -2,6 +2,11 @@
 // TimelinePlot the window uses, offscreen, and prints a table:
 //   overlapscope-timeline-bench [--sizes 10000,100000,1000000] [--width 1600] [--keep DIR]
 //   overlapscope-timeline-bench --ranks DIR [--width 1600] [--view-height 700]
+//   overlapscope-timeline-bench --open FILE [--width 1600]
+// --open has the window itself (MainWindow, offscreen) open FILE as File >
+// Open does: read on its loader thread with the progress bar, the timeline
+// drawn, then the analyses the window asks for. Prints the seconds from the
+// request to each, the process's CPU seconds and its peak resident memory.
 // --ranks reads a folder of ranks as the window does (every trace kept:
 // readRanks, then the document on the job's clock) and times the replot of
 // the window's timeline widget (its height capped as the window caps it)
@@ -14,6 +19,8 @@
 // of small ops.
 
 #include "window/AppSetup.h"
+#include "window/MainWindow.h"
+#include "models/AnalysisCache.h"
 #include "timeline/TimelinePlot.h"
 #include "document/TraceDocument.h"
 #include "document/ViewState.h"
@@ -27,8 +34,10 @@
 #include <QElapsedTimer>
 #include <QScrollArea>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <malloc.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -225,6 +234,64 @@ int benchRanks(const QString& folder, int width, int viewHeight)
     return 0;
 }
 
+
+double processCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+int benchOpen(const QString& path, int width)
+{
+    ui::MainWindow window;
+    window.setInteractive(false);
+    window.resize(width, 1000);
+    window.show();
+    QApplication::processEvents();
+    QElapsedTimer timer;
+    double drawnS = -1, analysedS = -1;
+    const double cpuBefore = processCpuSeconds();
+    QObject::connect(window.timeline(), &QCustomPlot::afterReplot, [&] {
+        if (drawnS < 0 && window.document()->runCount() > 0)
+            drawnS = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    });
+    ui::AnalysisCache* cache = ui::AnalysisCache::of(window.document());
+    QObject::connect(cache, &ui::AnalysisCache::idle, [&] {
+        if (drawnS >= 0 && analysedS < 0) {
+            analysedS = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+            QApplication::quit();
+        }
+    });
+    // A load that never ends: give up after 10 minutes.
+    QTimer::singleShot(600'000, &window, [] { QApplication::quit(); });
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        // A load that failed says why and leaves the document empty.
+        if (window.document()->runCount() == 0 && !window.lastMessage().isEmpty())
+            QApplication::quit();
+    });
+    poll.start(100);
+    timer.start();
+    window.openTrace(path);
+    QApplication::exec();
+    if (drawnS < 0 || analysedS < 0) {
+        std::fprintf(stderr, "%s: not opened (%s)\n", qPrintable(path), qPrintable(window.lastMessage()));
+        return 1;
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("| file MB | runs | ops | timeline drawn s | analysed s | CPU s | peak RSS MB |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::size_t ops = 0;
+    for (int r = 0; r < window.document()->runCount(); ++r)
+        ops += window.document()->run(r).opCount();
+    std::printf("| %.1f | %d | %zu | %.2f | %.2f | %.2f | %.0f |\n",
+                static_cast<double>(QFileInfo(path).size()) / 1e6, window.document()->runCount(), ops, drawnS,
+                analysedS, processCpuSeconds() - cpuBefore, static_cast<double>(usage.ru_maxrss) / 1024.0);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -254,6 +321,9 @@ int main(int argc, char** argv)
     }
     if (!ranks.isEmpty())
         return benchRanks(ranks, width, viewHeight);
+    for (int i = 1; i + 1 < args.size(); ++i)
+        if (args[i] == "--open")
+            return benchOpen(args[i + 1], width);
 
     QTemporaryDir temporary;
     QString folder = temporary.path();

@@ -27,19 +27,25 @@ void printRanks(std::FILE* out, const RankFolder& folder)
     for (const RankFile& f : folder.files)
         read += f.error.empty();
     std::fprintf(out, "Ranks: %zu runs from %zu of %zu files\n", folder.ranks.size(), read, folder.files.size());
-    std::fprintf(out, "\n| rank | file | device | steps | median step ms | slowest step ms | GPU busy | overlap | "
+    // The collectives' column where some rank waits in them (DDP's ranks do).
+    const bool collectives = std::any_of(folder.ranks.begin(), folder.ranks.end(),
+                                         [](const RankSummary& r) { return r.collectiveMedianNs >= 0; });
+    std::fprintf(out, "\n| rank | file | device | steps | median step ms | slowest step ms |%s GPU busy | overlap | "
                       "of possible | top finding | its cost ms | bound |\n"
-                      "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|\n");
+                      "|---|---|---|---:|---:|---:|%s---:|---:|---:|---|---:|---|\n",
+                 collectives ? " in collectives ms |" : "", collectives ? "---:|" : "");
     for (std::size_t i = 0; i < folder.ranks.size(); ++i) {
         const RankSummary& r = folder.ranks[i];
         const bool straggler = folder.straggler.row == i;
         const std::string topFinding = r.findings.empty() ? "-" : findingWords(r.findings.front().kind, r.findings.front().alsoKinds);
         const std::string cost = r.findings.empty() ? "-" : ms(r.findings.front().costNs);
-        std::fprintf(out, "| %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+        const std::string waited = !collectives ? "" : (r.collectiveMedianNs >= 0 ? ms(r.collectiveMedianNs) : "-") + " |";
+        std::fprintf(out, "| %s%s | %s | %s | %s | %s | %s |%s %s | %s | %s | %s | %s | %s |\n",
                      echoed(r.label).c_str(), straggler ? " **straggler**" : "",
                      echoed(nameOf(folder.files[r.file].path)).c_str(), echoed(r.device).c_str(),
                      r.hasSteps ? std::to_string(r.stepsJudged).c_str() : "-", ms(r.stepMedianNs).c_str(),
-                     ms(r.stepSlowestNs).c_str(), percentCell(r.gpuBusyPercent).c_str(),
+                     ms(r.stepSlowestNs).c_str(), collectives ? (" " + waited).c_str() : "",
+                     percentCell(r.gpuBusyPercent).c_str(),
                      percentCell(r.overlapPercent).c_str(), percentCell(r.overlapOfPossiblePercent).c_str(),
                      topFinding.c_str(), cost.c_str(), r.bound.c_str());
     }
@@ -49,6 +55,9 @@ void printRanks(std::FILE* out, const RankFolder& folder)
                       "kernels, of copy time, and of the most that could overlap\n"
                       "top finding: the costliest finding but the bound, with its median cost per step (over the "
                       "judged span without steps)\n");
+    if (collectives)
+        std::fprintf(out, "in collectives: time inside collectives (gloo:/nccl: ranges, NCCL kernels) per judged step, "
+                          "the median; where the ranks meet every step, the others wait there for the straggler\n");
 
     const RankAlignment& a = folder.alignment;
     if (!a.sharedClock)
@@ -63,7 +72,8 @@ void printRanks(std::FILE* out, const RankFolder& folder)
                      ms(a.medianSpreadNs).c_str(), a.stepsCompared, ms(a.worstSpreadNs).c_str(),
                      static_cast<long long>(a.worstStep));
     if (!folder.straggler.sentence.empty()) {
-        std::fprintf(out, "Straggler: %s\n", echoed(folder.straggler.sentence).c_str());
+        // Our words around at most two labels: longer than one echoed name.
+        std::fprintf(out, "Straggler: %s\n", echoed(folder.straggler.sentence, 4 * kEchoLimit).c_str());
         if (!folder.straggler.fix.empty())
             std::fprintf(out, "   fix: %s\n", printable(folder.straggler.fix).c_str());
     }

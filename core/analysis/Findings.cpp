@@ -10,6 +10,7 @@
 #include "base/Thresholds.h"
 #include "replay/RunGraphBuilder.h"
 #include "base/Saturating.h"
+#include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
@@ -18,7 +19,6 @@
 #include <map>
 #include <set>
 #include <string_view>
-#include <unordered_map>
 
 namespace ovs {
 
@@ -214,8 +214,8 @@ struct Context {
     std::vector<int> laneDevice;           // per lane
     IntervalSet gpuBusy;                   // all devices together
     IntervalSet gpuIdle;                   // the judged span minus gpuBusy
-    std::unordered_map<std::uint32_t, std::uint32_t> gpuOpOf;  // correlation -> GPU op
-    std::unordered_map<std::uint32_t, std::uint32_t> callOf;   // correlation -> API call (ApiCall or role op)
+    CorrelationMap gpuOpOf; // correlation -> GPU op
+    CorrelationMap callOf;  // correlation -> API call (ApiCall or role op)
     std::vector<std::uint32_t> hostOps;    // ops on host lanes in the region, in time order
     int deviceForHost = -1;                // the one device, or -1 when several
     // The run replays: a finding's cost is what its fix saves in the replay,
@@ -257,12 +257,10 @@ Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& r
         if (!isGpuOp(op.kind)) {
             if (run.lanes[op.lane].kind == LaneKind::HostThread)
                 c.hostOps.push_back(i);
-            if (op.correlation != 0)
-                c.callOf.emplace(op.correlation, i);
+            c.callOf.add(op.correlation, i);
             continue;
         }
-        if (op.correlation != 0)
-            c.gpuOpOf.emplace(op.correlation, i);
+        c.gpuOpOf.add(op.correlation, i);
         const int device = c.laneDevice[op.lane];
         const Interval interval = engineInterval(op);
         perKind[device][static_cast<std::size_t>(op.kind)].push_back(interval);
@@ -270,6 +268,8 @@ Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& r
         all.push_back(interval);
         lanesOf[device][op.lane].push_back(i);
     }
+    c.callOf.finish();
+    c.gpuOpOf.finish();
     std::sort(c.hostOps.begin(), c.hostOps.end(), [&](std::uint32_t a, std::uint32_t b) {
         return run.ops[a].startNs < run.ops[b].startNs;
     });
@@ -390,9 +390,9 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
                     rateKnown = false;
                 // The call that issued it: an "async" one that lasted as long
                 // as the copy blocked the host.
-                if (const auto call = c.callOf.find(op.correlation); op.correlation && call != c.callOf.end()) {
-                    const Op& api = run.ops[call->second];
-                    ops.push_back(call->second);
+                if (const std::uint32_t call = c.callOf.find(op.correlation); call != CorrelationMap::kNone) {
+                    const Op& api = run.ops[call];
+                    ops.push_back(call);
                     if (run.nameOf(api).find("Async") != std::string::npos) {
                         ++asyncCalls;
                         const double done = static_cast<double>(e.beginNs)
@@ -485,15 +485,15 @@ void syncCopies(const Context& c, std::vector<Finding>& out)
         if (!isSyncCopyCall(run, call) || !c.interleaved(call))
             continue;
         // Blocking: the call returned only after the GPU op it issued ended.
-        const auto gpu = c.gpuOpOf.find(call.correlation);
-        if (call.correlation == 0 || gpu == c.gpuOpOf.end())
+        const std::uint32_t gpu = c.gpuOpOf.find(call.correlation);
+        if (gpu == CorrelationMap::kNone)
             continue;
-        const Op& work = run.ops[gpu->second];
+        const Op& work = run.ops[gpu];
         if (call.endNs < engineInterval(work).endNs)
             continue;
         calls.push_back(i);
         ops.push_back(i);
-        ops.push_back(gpu->second);
+        ops.push_back(gpu);
     }
     if (static_cast<int>(calls.size()) < kMinRepeats)
         return;
@@ -968,6 +968,27 @@ void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
 // more streams change nothing while the host waits for each chunk, and not
 // waiting changes nothing on one stream) become one finding, costed by
 // what both save; either alone would be left out at zero.
+// Whether two findings' fixes make a pair worth replaying: each has a fix
+// the other lacks.
+bool combinable(const Finding& x, const Finding& y)
+{
+    return x.fixes != 0 && y.fixes != 0 && (x.fixes & y.fixes) != y.fixes && (x.fixes & y.fixes) != x.fixes;
+}
+
+// Every fix set replayCosts and combineFindings will ask the replay for:
+// replayed up front, so that a big run's replays share the two cores.
+void replayAhead(WhatIf& whatIf, const std::vector<Finding>& findings)
+{
+    std::vector<FixSet> sets;
+    for (std::size_t a = 0; a < findings.size(); ++a) {
+        sets.push_back(findings[a].fixes);
+        for (std::size_t b = a + 1; b < findings.size(); ++b)
+            if (combinable(findings[a], findings[b]))
+                sets.push_back(findings[a].fixes | findings[b].fixes);
+    }
+    whatIf.replayEach(sets);
+}
+
 void combineFindings(WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>& findings)
 {
     struct Pair {
@@ -979,7 +1000,7 @@ void combineFindings(WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>&
         for (std::size_t b = a + 1; b < findings.size(); ++b) {
             const Finding& x = findings[a];
             const Finding& y = findings[b];
-            if (x.fixes == 0 || y.fixes == 0 || (x.fixes & y.fixes) == y.fixes || (x.fixes & y.fixes) == x.fixes)
+            if (!combinable(x, y))
                 continue;
             const std::int64_t both = whatIf.savingOf(x.fixes | y.fixes);
             const std::int64_t better = std::max(x.costNs, y.costNs);
@@ -1136,6 +1157,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     std::int64_t freeSyncSaving = -1; // a host wait per chunk whose fix saves under the minimum
     FixSet all = 0;
     if (c.replayed) {
+        replayAhead(whatIf, result.findings);
         replayCosts(whatIf, result.findings);
         // "All fixes": every fix the replay could apply, printed or not: a
         // serialized run's causes each save little alone and much together.

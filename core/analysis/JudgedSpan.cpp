@@ -1,15 +1,16 @@
 #include "analysis/JudgedSpan.h"
 
 #include "analysis/Findings.h"
+#include "base/Median.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
+#include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <regex>
-#include <unordered_map>
 
 namespace ovs {
 
@@ -33,25 +34,24 @@ std::int64_t gpuEnd(const Op& op)
 // Every GPU op of the run by enqueue time.
 std::vector<Launch> launchesOf(const Run& run)
 {
-    std::unordered_map<std::uint32_t, const Op*> callOf;
-    // Reserved: growing it by rehashing cost more than its lookups on big profiles.
-    callOf.reserve(run.ops.size() / 2);
-    for (const Op& op : run.ops)
+    CorrelationMap callOf;
+    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
+        const Op& op = run.ops[i];
         if (op.correlation != 0 && !isGpuOp(op.kind) && op.lane < run.lanes.size()
             && run.lanes[op.lane].kind == LaneKind::HostThread)
-            callOf.emplace(op.correlation, &op);
+            callOf.add(op.correlation, i);
+    }
+    callOf.finish();
     std::vector<Launch> launches;
-    launches.reserve(run.ops.size() - callOf.size());
     for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
         const Op& op = run.ops[i];
         if (!isGpuOp(op.kind))
             continue;
         Launch l{op.startNs, gpuEnd(op), Region::kNoLane, i};
-        if (op.correlation != 0)
-            if (auto it = callOf.find(op.correlation); it != callOf.end()) {
-                l.enqueuedNs = it->second->startNs;
-                l.lane = it->second->lane;
-            }
+        if (const std::uint32_t call = callOf.find(op.correlation); call != CorrelationMap::kNone) {
+            l.enqueuedNs = run.ops[call].startNs;
+            l.lane = run.ops[call].lane;
+        }
         launches.push_back(l);
     }
     std::sort(launches.begin(), launches.end(),
@@ -128,14 +128,6 @@ std::string setupWords(const Run& run, Interval setup, const char* what)
         text += ", of which " + top->first + " " + msThreeDigits(top->second.first) + " ("
                 + std::to_string(top->second.second) + (top->second.second == 1 ? " call)" : " calls)");
     return text;
-}
-
-std::int64_t median(std::vector<std::int64_t> values)
-{
-    if (values.empty())
-        return 0;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
-    return values[values.size() / 2];
 }
 
 JudgedSpan whole(const Run& run, std::string why = {})
@@ -291,11 +283,14 @@ Run sliceOf(const Run& run, Interval span)
     return slice;
 }
 
-JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, bool leaveOutWarmUp)
+namespace {
+
+// judgedSpanOf with the run's launches, found once by the caller.
+JudgedSpan spanOfGroup(const Run& run, const RegionGroup& group, const std::vector<Launch>& launches,
+                       bool leaveOutWarmUp)
 {
     if (group.regions.empty())
         return whole(run);
-    const std::vector<Launch> launches = launchesOf(run);
     JudgedSpan j;
     j.basis = JudgedSpan::Basis::Regions;
     j.group = group;
@@ -307,7 +302,7 @@ JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, bool leaveOutW
     std::size_t first = 0;
     if (leaveOutWarmUp && group.regions.size() >= 3) {
         const std::vector<std::int64_t> rest(durations.begin() + 1, durations.end());
-        if (static_cast<double>(durations.front()) > thresholds::kWarmUpStepFactor * static_cast<double>(median(rest)))
+        if (static_cast<double>(durations.front()) > thresholds::kWarmUpStepFactor * static_cast<double>(upperMedian(rest)))
             first = 1;
     }
     j.group.regions.erase(j.group.regions.begin(), j.group.regions.begin() + static_cast<std::ptrdiff_t>(first));
@@ -326,6 +321,8 @@ JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, bool leaveOutW
     return j;
 }
 
+} // namespace
+
 JudgedSpan judgedSpan(const Run& run)
 {
     if (isPipelineRun(run))
@@ -335,10 +332,15 @@ JudgedSpan judgedSpan(const Run& run)
     // profile); the other rules weigh the GPU work.
     const std::vector<RegionGroup> groups = regionGroups(run);
     if (const RegionGroup* g = defaultGroup(run, groups, launches))
-        return judgedSpanOf(run, *g);
+        return spanOfGroup(run, *g, launches, true);
     if (launches.empty())
         return whole(run, "no GPU work");
     return steadyState(run, launches);
+}
+
+JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, bool leaveOutWarmUp)
+{
+    return spanOfGroup(run, group, group.regions.empty() ? std::vector<Launch>{} : launchesOf(run), leaveOutWarmUp);
 }
 
 std::vector<RegionGroup> regionGroups(const Run& run)

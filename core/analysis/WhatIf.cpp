@@ -1,11 +1,15 @@
 #include "analysis/WhatIf.h"
 
 #include "analysis/NumberText.h"
+#include "analysis/ParallelWork.h"
 #include "base/Thresholds.h"
 #include "replay/Replay.h"
 #include "replay/RunGraphBuilder.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <future>
 
 namespace ovs {
 
@@ -33,11 +37,14 @@ void markFaultedKernels(RunGraph& g, const Run& run, const DemandMigrations& dem
     std::vector<const FaultedKernel*> byOp(run.ops.size(), nullptr);
     for (const FaultedKernel& k : demand.kernels)
         byOp[k.op] = &k;
-    for (GraphNode& n : g.nodes)
-        if (n.gpu && byOp[n.op]) {
-            n.faultStallNs = std::min(byOp[n.op]->stallNs, n.durationNs);
-            n.faultBytes = byOp[n.op]->bytesIn;
-            n.faultBytesBack = demand.hostReadsBack() ? n.faultBytes : 0;
+    for (std::uint32_t i = 0; i < g.nodes.size(); ++i)
+        if (const GraphNode& n = g.nodes[i]; n.gpu && byOp[n.op]) {
+            KernelFault f;
+            f.node = i;
+            f.stallNs = std::min(byOp[n.op]->stallNs, n.durationNs);
+            f.bytes = byOp[n.op]->bytesIn;
+            f.bytesBack = demand.hostReadsBack() ? f.bytes : 0;
+            g.faults.push_back(f);
         }
 }
 
@@ -62,7 +69,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
     markFaultedKernels(*m_graph, run, m_demand);
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
-    const ReplayResult& unchanged = m_replayer.replay(*m_graph);
+    const ReplayResult& unchanged = m_replayer.replay(*m_graph, /*nodeTimes=*/false);
     if (!unchanged.ok) {
         m_summary.why = unchanged.why;
         return;
@@ -90,19 +97,61 @@ std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied)
         return m_summary.replaySpanNs;
     }
     const auto [at, fresh] = m_replayed.try_emplace(fixes);
-    if (fresh) {
-        m_fixed = *m_graph; // into the memory of the last fixed graph
-        at->second.applied = applyFixesInPlace(m_fixed, fixes, m_rates);
-        // Fixes that changed nothing left the graph as it was: its replay is the unchanged one.
-        at->second.spanNs = m_summary.replaySpanNs;
-        if (at->second.applied != 0) {
-            const ReplayResult& r = m_replayer.replay(m_fixed);
-            at->second.spanNs = r.ok ? r.spanNs() : -1;
-        }
-    }
+    if (fresh)
+        at->second = replayWith(fixes, m_fixed, m_replayer);
     if (applied)
         *applied = at->second.applied;
     return at->second.spanNs;
+}
+
+WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const
+{
+    Replayed out;
+    fixed = *m_graph; // into the memory of the last fixed graph
+    out.applied = applyFixesInPlace(fixed, fixes, m_rates);
+    // Fixes that changed nothing left the graph as it was: its replay is the unchanged one.
+    out.spanNs = m_summary.replaySpanNs;
+    if (out.applied != 0) {
+        const ReplayResult& r = replayer.replay(fixed, /*nodeTimes=*/false);
+        out.spanNs = r.ok ? r.spanNs() : -1;
+    }
+    return out;
+}
+
+void WhatIf::replayEach(const std::vector<FixSet>& sets)
+{
+    if (!m_summary.replayed)
+        return;
+    std::vector<FixSet> todo;
+    for (FixSet f : sets)
+        if (f != 0 && !m_replayed.contains(f) && std::find(todo.begin(), todo.end(), f) == todo.end())
+            todo.push_back(f);
+    if (todo.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
+        for (FixSet f : todo)
+            spanWith(f);
+        return;
+    }
+    // Each thread takes the next set not taken: replays differ in length.
+    std::atomic<std::size_t> next{0};
+    using Done = std::vector<std::pair<FixSet, Replayed>>;
+    const auto work = [&](RunGraph& fixed, Replayer& replayer) {
+        Done done;
+        for (std::size_t i = next++; i < todo.size(); i = next++)
+            done.emplace_back(todo[i], replayWith(todo[i], fixed, replayer));
+        return done;
+    };
+    Done all;
+    {
+        // The second thread's graph and replay memory live only while it works.
+        RunGraph otherFixed;
+        Replayer otherReplayer;
+        auto other = std::async(std::launch::async, [&] { return work(otherFixed, otherReplayer); });
+        Done mine = work(m_fixed, m_replayer);
+        all = other.get();
+        all.insert(all.end(), mine.begin(), mine.end());
+    }
+    for (const auto& [fixes, replayed] : all)
+        m_replayed[fixes] = replayed;
 }
 
 std::int64_t WhatIf::savingOf(FixSet fixes)

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ovs {
 
@@ -65,12 +66,19 @@ public:
     }
     // Records the fixes the findings ask for and replays them all at once.
     void setAllFixes(FixSet fixes);
+    // Replays each of `sets` not replayed yet, so that spanWith answers them
+    // from memory. A big graph's sets are split between this thread and a
+    // second one with its own copy of the graph: the replays are most of a
+    // big run's analysis, and the second core is idle by then.
+    void replayEach(const std::vector<FixSet>& sets);
 
 private:
     struct Replayed {
         std::int64_t spanNs = -1;
         FixSet applied = 0;
     };
+    // `fixes` applied to a copy of the graph in `fixed`, replayed by `replayer`.
+    Replayed replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const;
 
     std::optional<RunGraph> m_graph;
     FixRates m_rates;

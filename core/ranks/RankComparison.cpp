@@ -1,6 +1,7 @@
 #include "ranks/RankComparison.h"
 
 #include "analysis/NumberText.h"
+#include "base/Median.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
 
@@ -11,16 +12,6 @@
 namespace ovs {
 
 namespace {
-
-template <typename T>
-T medianOf(std::vector<T> values)
-{
-    if (values.empty())
-        return T{};
-    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    return *middle;
-}
 
 std::string ms(std::int64_t ns)
 {
@@ -79,9 +70,78 @@ RankAlignment alignRanks(const std::vector<RankSummary>& rows)
         }
     }
     a.stepsCompared = static_cast<int>(spreads.size());
-    a.medianSpreadNs = medianOf(spreads);
+    a.medianSpreadNs = upperMedian(spreads);
     return a;
 }
+
+namespace {
+
+// The finding whose cost on the straggler exceeds its median cost on the
+// other ranks by the most, into `s`; its words end the sentence.
+void nameDifferingFinding(const std::vector<RankSummary>& rows, std::size_t straggler, RankStraggler& s)
+{
+    const RankSummary& slow = rows[straggler];
+    // Each finding's cost on every other rank (0 where it lacks it).
+    std::map<std::string, std::vector<std::int64_t>> others;
+    for (const RankFinding& f : slow.findings)
+        others.try_emplace(findingId(f.kind, f.alsoKinds));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (i == straggler)
+            continue;
+        for (auto& [id, costs] : others) {
+            std::int64_t cost = 0;
+            for (const RankFinding& f : rows[i].findings)
+                if (findingId(f.kind, f.alsoKinds) == id)
+                    cost = std::max(cost, f.costNs);
+            costs.push_back(cost);
+        }
+    }
+    const RankFinding* differs = nullptr;
+    for (const RankFinding& f : slow.findings) {
+        const std::int64_t extra = saturatingSub(f.costNs, upperMedian(others[findingId(f.kind, f.alsoKinds)]));
+        if (extra > s.findingExtraNs) {
+            s.findingExtraNs = extra;
+            differs = &f;
+        }
+    }
+    const char* per = slow.hasSteps ? " per step" : "";
+    if (!differs) {
+        s.sentence += "; no finding costs it more than the other ranks: its bound is " + slow.bound;
+        return;
+    }
+    s.findingId = findingId(differs->kind, differs->alsoKinds);
+    s.findingWords = findingWords(differs->kind, differs->alsoKinds);
+    s.fix = differs->fix;
+    s.sentence += "; " + s.findingWords + " costs it " + ms(s.findingExtraNs) + " more" + per
+                  + " than the other ranks' median";
+}
+
+// Every rank waits in collectives, and one waits least by kStragglerShare
+// of a step: the others wait for it (see RankStraggler).
+std::optional<std::size_t> leastWaiting(const std::vector<RankSummary>& rows, RankStraggler& s)
+{
+    std::size_t least = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].collectiveMedianNs < 0)
+            return std::nullopt;
+        if (rows[i].collectiveMedianNs < rows[least].collectiveMedianNs)
+            least = i;
+    }
+    std::vector<std::int64_t> waits, steps;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (i != least) {
+            waits.push_back(rows[i].collectiveMedianNs);
+            steps.push_back(rows[i].stepMedianNs);
+        }
+    s.itsWaitNs = rows[least].collectiveMedianNs;
+    s.othersWaitNs = upperMedian(waits);
+    const double step = static_cast<double>(upperMedian(steps));
+    if (step <= 0 || static_cast<double>(saturatingSub(s.othersWaitNs, s.itsWaitNs)) < thresholds::kStragglerShare * step)
+        return std::nullopt;
+    return least;
+}
+
+} // namespace
 
 RankStraggler findStraggler(const std::vector<RankSummary>& rows)
 {
@@ -98,52 +158,46 @@ RankStraggler findStraggler(const std::vector<RankSummary>& rows)
         if (i != s.slowestRow)
             medians.push_back(rows[i].stepMedianNs);
     const RankSummary& slowest = rows[s.slowestRow];
-    const std::int64_t typical = medianOf(medians);
+    const std::int64_t typical = upperMedian(medians);
     s.slowerPercent = typical > 0 ? 100.0 * (static_cast<double>(slowest.stepMedianNs) / static_cast<double>(typical) - 1.0)
                                   : 0.0;
-    if (typical <= 0 || s.slowerPercent < 100.0 * thresholds::kStragglerShare) {
-        s.sentence = "no straggler: the slowest rank, " + slowest.label + ", has a median step of "
-                     + ms(slowest.stepMedianNs) + ", " + formatted("%.1f%%", s.slowerPercent)
-                     + " above the other ranks' median " + ms(typical);
+    if (typical > 0 && s.slowerPercent >= 100.0 * thresholds::kStragglerShare) {
+        s.row = s.slowestRow;
+        s.sentence = slowest.label + " is the straggler: median step " + ms(slowest.stepMedianNs) + ", "
+                     + formatted("%.0f%%", s.slowerPercent) + " above the other ranks' median " + ms(typical);
+        nameDifferingFinding(rows, s.slowestRow, s);
         return s;
     }
-    s.row = s.slowestRow;
-    s.sentence = slowest.label + " is the straggler: median step " + ms(slowest.stepMedianNs) + ", "
-                 + formatted("%.0f%%", s.slowerPercent) + " above the other ranks' median " + ms(typical);
-
-    // Each finding's cost on every other rank (0 where it lacks it).
-    std::map<std::string, std::vector<std::int64_t>> others;
-    for (const RankFinding& f : slowest.findings)
-        others.try_emplace(findingId(f.kind, f.alsoKinds));
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (i == s.slowestRow)
-            continue;
-        for (auto& [id, costs] : others) {
-            std::int64_t cost = 0;
-            for (const RankFinding& f : rows[i].findings)
-                if (findingId(f.kind, f.alsoKinds) == id)
-                    cost = std::max(cost, f.costNs);
-            costs.push_back(cost);
+    if (const std::optional<std::size_t> least = leastWaiting(rows, s)) {
+        const RankSummary& it = rows[*least];
+        s.row = least;
+        s.byCollectiveWait = true;
+        s.sentence = it.label + " is the straggler: the ranks meet in a collective every step, so their steps take "
+                     "as long (median " + ms(it.stepMedianNs) + "), and the other ranks wait a median "
+                     + ms(s.othersWaitNs) + " per step inside collectives, " + it.label + " " + ms(s.itsWaitNs);
+        nameDifferingFinding(rows, *least, s);
+        if (!s.findingId.empty()) {
+            // Fixed, its own work shrinks by the finding's cost; the job's
+            // step is then the longer of that and the others' own work, plus
+            // the collective itself.
+            std::vector<std::int64_t> othersWork;
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                if (i != *least)
+                    othersWork.push_back(saturatingSub(rows[i].stepMedianNs, rows[i].collectiveMedianNs));
+            const std::int64_t others = upperMedian(std::move(othersWork));
+            const std::int64_t itsWork =
+                saturatingSub(saturatingSub(it.stepMedianNs, it.collectiveMedianNs), s.findingExtraNs);
+            const std::int64_t fixedStep = saturatingAdd(std::max(itsWork, others), s.itsWaitNs);
+            s.jobSavingNs = std::max<std::int64_t>(0, saturatingSub(it.stepMedianNs, fixedStep));
+            s.sentence += "; fixed, the job's step would save about " + ms(s.jobSavingNs) + " ("
+                          + (others >= itsWork ? "the other ranks' own work, " + ms(others) + ", would then bind it)"
+                                               : "its own work, " + ms(itsWork) + ", would still bind it)");
         }
-    }
-    const RankFinding* differs = nullptr;
-    for (const RankFinding& f : slowest.findings) {
-        const std::int64_t extra = saturatingSub(f.costNs, medianOf(others[findingId(f.kind, f.alsoKinds)]));
-        if (extra > s.findingExtraNs) {
-            s.findingExtraNs = extra;
-            differs = &f;
-        }
-    }
-    const char* per = slowest.hasSteps ? " per step" : "";
-    if (!differs) {
-        s.sentence += "; no finding costs it more than the other ranks: its bound is " + slowest.bound;
         return s;
     }
-    s.findingId = findingId(differs->kind, differs->alsoKinds);
-    s.findingWords = findingWords(differs->kind, differs->alsoKinds);
-    s.fix = differs->fix;
-    s.sentence += "; " + s.findingWords + " costs it " + ms(s.findingExtraNs) + " more" + per
-                  + " than the other ranks' median";
+    s.sentence = "no straggler: the slowest rank, " + slowest.label + ", has a median step of "
+                 + ms(slowest.stepMedianNs) + ", " + formatted("%.1f%%", s.slowerPercent)
+                 + " above the other ranks' median " + ms(typical);
     return s;
 }
 

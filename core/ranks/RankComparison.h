@@ -35,9 +35,12 @@ RankAlignment alignRanks(const std::vector<RankSummary>& rows);
 
 // The slowest rank, by its median step, and whether it stands out: a
 // straggler is kStragglerShare slower than the median of the other ranks'
-// median steps. The finding that differs on it is the one whose cost on it exceeds
-// the median of its cost on the other ranks (0 where a rank lacks it) by
-// the most.
+// median steps. Where no rank is slower but every rank waits inside
+// collectives, the ranks meet every step (DDP) and all take the slowest's
+// time: the straggler is then the rank that waits least, where the others
+// wait kStragglerShare of a step longer. The finding that differs on it is
+// the one whose cost on it exceeds the median of its cost on the other ranks
+// (0 where a rank lacks it) by the most.
 struct RankStraggler {
     std::optional<std::size_t> row; // the straggler; none when no rank stands out (or fewer than 2)
     std::size_t slowestRow = 0;
@@ -46,6 +49,15 @@ struct RankStraggler {
     std::string findingWords; // "pageable memory"
     std::int64_t findingExtraNs = 0; // its cost there minus the others' median
     std::string fix;
+    // Found by its wait in collectives, not its step: then its median wait,
+    // the other ranks' median wait, and what the finding's fix would save
+    // the job per step (the straggler's step less the longer of its own
+    // work without the finding and the other ranks' own work, each plus the
+    // collective's own time, the straggler's wait).
+    bool byCollectiveWait = false;
+    std::int64_t itsWaitNs = 0;
+    std::int64_t othersWaitNs = 0;
+    std::int64_t jobSavingNs = 0;
     // One line: "rank 5 is the straggler: median step 12.3 ms, 40% above the
     // other ranks' median 8.8 ms; pageable memory costs it 3.5 ms more per step
     // than the other ranks' median"; empty with fewer than two ranks.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ovs {
@@ -64,7 +65,19 @@ struct RankSummary {
     // judged span.
     std::vector<RankFinding> findings;
     std::string bound; // "compute bound"; the bound most steps have
+    // Time inside collectives per judged step (the union of c10d's ranges,
+    // "gloo:all_reduce", "nccl:all_reduce", and NCCL's kernels, within the
+    // step), the median over the steps; -1 where the rank shows none. Where
+    // the ranks meet at a collective every step (DDP's gradient all-reduce),
+    // every rank's step lasts as long as the slowest's, and this is where the
+    // others wait for it.
+    std::int64_t collectiveMedianNs = -1;
 };
+
+// Whether an op or range of this name is a collective: PyTorch's profiling
+// titles of c10d's work ("gloo:all_reduce", "nccl:broadcast"), its ops
+// ("c10d::allreduce_") and NCCL's kernels ("ncclDevKernel_AllReduce_...").
+bool isCollectiveName(std::string_view name);
 
 // The row of `run`, analysed as `analysis` (analyzeRun with the same
 // options `analyze` uses on the file alone).

@@ -55,6 +55,11 @@ void rankObject(JsonWriter& w, const RankFolder& folder, std::size_t i)
     w.value(r.overlapOfPossiblePercent);
     w.key("bound");
     w.value(r.bound);
+    w.key("collectiveMs");
+    if (r.collectiveMedianNs >= 0)
+        w.value(toMs(r.collectiveMedianNs));
+    else
+        w.value(nullptr);
     w.key("findings");
     w.beginArray();
     for (const RankFinding& f : r.findings)
@@ -124,8 +129,18 @@ std::string ranksJson(const RankFolder& folder)
         w.beginObject();
         w.key("label");
         w.value(folder.ranks[*s.row].label);
+        w.key("by");
+        w.value(s.byCollectiveWait ? "collective wait" : "step time");
         w.key("slowerPercent");
         w.value(s.slowerPercent);
+        if (s.byCollectiveWait) {
+            w.key("waitMs");
+            w.value(toMs(s.itsWaitNs));
+            w.key("othersWaitMs");
+            w.value(toMs(s.othersWaitNs));
+            w.key("jobSavingMs");
+            w.value(toMs(s.jobSavingNs));
+        }
         w.key("finding");
         w.value(s.findingId);
         w.key("extraCostMs");

@@ -314,8 +314,6 @@ GraphNode prefetchFor(const GraphNode& kernel, OpKind kind, std::uint64_t bytes,
     // back after it.
     if (kind == OpKind::Download)
         prefetch.measuredBeginNs = prefetch.measuredEndNs = kernel.measuredEndNs;
-    prefetch.faultStallNs = 0;
-    prefetch.faultBytes = prefetch.faultBytesBack = 0;
     prefetch.added = true;
     return prefetch;
 }
@@ -332,19 +330,18 @@ bool prefetchManaged(RunGraph& g, const FixRates& rates)
         return false;
     const std::size_t before = g.nodes.size();
     std::vector<std::uint32_t> in(before, UINT32_MAX), back(before, UINT32_MAX);
-    for (std::uint32_t k = 0; k < before; ++k) {
-        GraphNode& kernel = g.nodes[k];
-        if (!kernel.gpu || kernel.kind != OpKind::Kernel || kernel.faultStallNs <= 0)
+    for (KernelFault& fault : g.faults) {
+        const std::uint32_t k = fault.node;
+        if (k >= before || !g.nodes[k].gpu || g.nodes[k].kind != OpKind::Kernel || fault.stallNs <= 0)
             continue;
-        const GraphNode kernelAsMeasured = kernel;
-        kernel.durationNs = std::max<std::int64_t>(0, kernel.durationNs - kernel.faultStallNs);
-        kernel.faultStallNs = 0;
+        const GraphNode kernelAsMeasured = g.nodes[k];
+        g.nodes[k].durationNs = std::max<std::int64_t>(0, kernelAsMeasured.durationNs - fault.stallNs);
+        fault.stallNs = 0; // taken out: the fix applied again changes nothing
         in[k] = static_cast<std::uint32_t>(g.nodes.size());
-        g.nodes.push_back(prefetchFor(kernelAsMeasured, OpKind::Upload, kernelAsMeasured.faultBytes, rates.pinnedH2DGBps));
-        if (kernelAsMeasured.faultBytesBack > 0 && rates.pinnedD2HGBps > 0) {
+        g.nodes.push_back(prefetchFor(kernelAsMeasured, OpKind::Upload, fault.bytes, rates.pinnedH2DGBps));
+        if (fault.bytesBack > 0 && rates.pinnedD2HGBps > 0) {
             back[k] = static_cast<std::uint32_t>(g.nodes.size());
-            g.nodes.push_back(
-                prefetchFor(kernelAsMeasured, OpKind::Download, kernelAsMeasured.faultBytesBack, rates.pinnedD2HGBps));
+            g.nodes.push_back(prefetchFor(kernelAsMeasured, OpKind::Download, fault.bytesBack, rates.pinnedD2HGBps));
         }
     }
     if (g.nodes.size() == before)

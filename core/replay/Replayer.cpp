@@ -48,44 +48,47 @@ private:
 
 } // namespace
 
-const ReplayResult& Replayer::replay(const RunGraph& g)
+const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
 {
     ReplayResult& r = m_result;
     r.ok = false; // the vectors keep their memory for this replay
     r.why.clear();
     r.spanBeginNs = r.spanEndNs = 0;
     const std::size_t points = g.nodes.size() * 2;
-    // Outgoing edges per point, as offsets into one array (CSR).
+    const auto pointOf = [](std::uint32_t node, bool end) { return 2 * node + (end ? 1 : 0); };
+    // Outgoing edges per point, as offsets into one array (CSR): counted,
+    // summed, filled by moving each point's offset up, then moved back.
     m_offset.assign(points + 1, 0);
     m_pending.assign(points, 0);
     for (const GraphEdge& e : g.edges) {
-        ++m_offset[2 * e.from + (e.fromEnd ? 1 : 0) + 1];
-        ++m_pending[2 * e.to + (e.toEnd ? 1 : 0)];
+        ++m_offset[pointOf(e.from, e.fromEnd) + 1];
+        ++m_pending[pointOf(e.to, e.toEnd)];
     }
     for (std::size_t p = 0; p < points; ++p)
         m_offset[p + 1] += m_offset[p];
     m_out.resize(g.edges.size());
-    m_fill.assign(m_offset.begin(), m_offset.end() - 1);
     for (std::uint32_t i = 0; i < g.edges.size(); ++i)
-        m_out[m_fill[2 * g.edges[i].from + (g.edges[i].fromEnd ? 1 : 0)]++] = i;
-    m_ready.assign(points, INT64_MIN);
-    m_time.assign(points, 0);
+        m_out[m_offset[pointOf(g.edges[i].from, g.edges[i].fromEnd)]++] = i;
+    for (std::size_t p = points; p > 0; --p)
+        m_offset[p] = m_offset[p - 1];
+    m_offset[0] = 0;
+    m_time.assign(points, INT64_MIN);
     for (std::size_t n = 0; n < g.nodes.size(); ++n)
         ++m_pending[2 * n + 1]; // every end waits for its own begin
     m_queue.clear();
     const auto push = [&](std::uint32_t p) {
-        m_queue.emplace_back(m_ready[p], g.nodes[p / 2].measuredBeginNs, p);
+        m_queue.emplace_back(m_time[p], g.nodes[p / 2].measuredBeginNs, p);
         std::push_heap(m_queue.begin(), m_queue.end(), std::greater<>());
     };
     for (std::uint32_t p = 0; p < points; ++p)
         if (m_pending[p] == 0) {
-            m_ready[p] = g.nodes[p / 2].measuredBeginNs;
+            m_time[p] = g.nodes[p / 2].measuredBeginNs;
             push(p);
         }
     Engines engines(g);
     std::size_t done = 0;
     const auto release = [&](std::uint32_t p, std::int64_t t) {
-        m_ready[p] = std::max(m_ready[p], t);
+        m_time[p] = std::max(m_time[p], t);
         if (--m_pending[p] == 0)
             push(p);
     };
@@ -102,27 +105,31 @@ const ReplayResult& Replayer::replay(const RunGraph& g)
             release(p + 1, saturatingAdd(m_time[p], duration));
         for (std::uint32_t i = m_offset[p]; i < m_offset[p + 1]; ++i) {
             const GraphEdge& e = g.edges[m_out[i]];
-            release(2 * e.to + (e.toEnd ? 1 : 0), saturatingAdd(m_time[p], e.lagNs));
+            release(pointOf(e.to, e.toEnd), saturatingAdd(m_time[p], e.lagNs));
         }
     }
+    r.beginNs.clear();
+    r.endNs.clear();
     if (done != points) {
         r.why = "the graph has a cycle (" + std::to_string(points - done) + " of " + std::to_string(points)
                 + " points never became ready): its inferred waits contradict each other";
-        r.beginNs.clear();
-        r.endNs.clear();
         return r;
     }
     r.ok = true;
-    r.beginNs.resize(g.nodes.size());
-    r.endNs.resize(g.nodes.size());
+    if (nodeTimes) {
+        r.beginNs.resize(g.nodes.size());
+        r.endNs.resize(g.nodes.size());
+    }
     r.spanBeginNs = INT64_MAX;
     r.spanEndNs = INT64_MIN;
     for (std::size_t n = 0; n < g.nodes.size(); ++n) {
-        r.beginNs[n] = m_time[2 * n];
-        r.endNs[n] = m_time[2 * n + 1];
+        if (nodeTimes) {
+            r.beginNs[n] = m_time[2 * n];
+            r.endNs[n] = m_time[2 * n + 1];
+        }
         if (g.nodes[n].gpu && !g.nodes[n].removed) {
-            r.spanBeginNs = std::min(r.spanBeginNs, r.beginNs[n]);
-            r.spanEndNs = std::max(r.spanEndNs, r.endNs[n]);
+            r.spanBeginNs = std::min(r.spanBeginNs, m_time[2 * n]);
+            r.spanEndNs = std::max(r.spanEndNs, m_time[2 * n + 1]);
         }
     }
     if (r.spanBeginNs > r.spanEndNs)

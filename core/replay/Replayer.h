@@ -16,8 +16,10 @@ namespace ovs {
 // scheduling itself.
 class Replayer {
 public:
-    // What replayGraph(graph) gives; valid until the next replay.
-    const ReplayResult& replay(const RunGraph& graph);
+    // What replayGraph(graph) gives; valid until the next replay. Without
+    // `nodeTimes` the result holds only the span (what a fix saves), not
+    // each node's times: two arrays of the graph's size fewer.
+    const ReplayResult& replay(const RunGraph& graph, bool nodeTimes = true);
     ReplayResult result() && { return std::move(m_result); }
 
 private:
@@ -25,9 +27,9 @@ private:
     ReplayResult m_result;
     std::vector<std::uint32_t> m_offset; // outgoing edges per point, as offsets into m_out (CSR)
     std::vector<std::uint32_t> m_out;
-    std::vector<std::uint32_t> m_fill;
     std::vector<int> m_pending;
-    std::vector<std::int64_t> m_ready;
+    // Per point: when it may happen while it waits, then, once it is taken
+    // from the queue (nothing waits on it after), when it happened.
     std::vector<std::int64_t> m_time;
     std::vector<Entry> m_queue; // a heap, earliest first
 };

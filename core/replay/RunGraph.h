@@ -32,35 +32,30 @@ enum class CallRole : std::uint8_t {
 // Which engine a GPU node needs.
 enum class EngineClass : std::uint8_t { None, CopyH2D, CopyD2H, CopyDtoD, Compute };
 
+// Fields ordered widest last, so the node packs into 56 bytes: a big
+// profile's graph holds millions, copied once per fix set replayed (what
+// few kernels fault on managed memory is kept apart, in RunGraph::faults).
 struct GraphNode {
     std::uint32_t op = 0;      // index into Run::ops
-    OpKind kind = OpKind::Upload;
+    std::uint32_t call = UINT32_MAX;  // GPU node: the host node that enqueued it; host node: its GPU node
+    std::int32_t chunk = -1;          // the repeating group of GPU work it belongs to (GPU nodes); -1: none
     std::uint16_t lane = 0;    // Run::lanes index; a fix may move a GPU node to another stream
+    OpKind kind = OpKind::Upload;
     bool gpu = false;
     EngineClass engine = EngineClass::None;
     CallRole role = CallRole::Work;
     HostMemoryKind memory = HostMemoryKind::None;
+    bool removed = false;             // a fix took it out (its edges stay; it takes no time)
+    bool async = false;               // a Launch/SyncCopy call named ...Async
+    // A fix added it (a prefetch): `op` is the op it was added for, and
+    // kind, bytes and memory are its own.
+    bool added = false;
     std::uint64_t bytes = 0;
     std::int64_t measuredBeginNs = 0; // engine-true for GPU ops where known
     std::int64_t measuredEndNs = 0;
     std::int64_t durationNs = 0;      // begin -> end in the replay: the node's own time (see RunGraphBuilder)
-    std::int32_t chunk = -1;          // the repeating group of GPU work it belongs to (GPU nodes); -1: none
-    bool removed = false;             // a fix took it out (its edges stay; it takes no time)
-    bool async = false;               // a Launch/SyncCopy call named ...Async
-    std::uint32_t call = UINT32_MAX;  // GPU node: the host node that enqueued it; host node: its GPU node
-    // A kernel that faulted on managed memory: its time under fault handling
-    // and on-demand migrations, and the bytes they moved to its GPU
-    // (analysis/DemandMigrations.h; 0 elsewhere). Fix::PrefetchManaged
-    // takes the stall out and moves the bytes in bulk before it.
-    std::int64_t faultStallNs = 0;
-    std::uint64_t faultBytes = 0;
-    // The same bytes where the host reads them back after (it faulted pages
-    // back): the fix prefetches them to the host after the kernel.
-    std::uint64_t faultBytesBack = 0;
-    // A fix added it (a prefetch): `op` is the op it was added for, and
-    // kind, bytes and memory are its own.
-    bool added = false;
 };
+static_assert(sizeof(GraphNode) <= 56, "GraphNode is kept compact: see above");
 
 enum class EdgeKind : std::uint8_t {
     StreamOrder, // the previous op of the same stream
@@ -81,8 +76,22 @@ struct GraphEdge {
     std::int64_t lagNs = 0;
 };
 
+// A kernel that faulted on managed memory: its time under fault handling
+// and on-demand migrations, and the bytes they moved to its GPU
+// (analysis/DemandMigrations.h). Fix::PrefetchManaged takes the stall out
+// and moves the bytes in bulk before it.
+struct KernelFault {
+    std::uint32_t node = 0; // the kernel's node
+    std::int64_t stallNs = 0;
+    std::uint64_t bytes = 0;
+    // The same bytes where the host reads them back after (it faulted pages
+    // back): the fix prefetches them to the host after the kernel.
+    std::uint64_t bytesBack = 0;
+};
+
 struct RunGraph {
     std::vector<GraphNode> nodes;
+    std::vector<KernelFault> faults; // by node, rising
     std::vector<GraphEdge> edges;
     // The lanes: the run's, plus any a fix adds (streams of a what-if).
     std::vector<Lane> lanes;

@@ -3,11 +3,11 @@
 #include "base/Thresholds.h"
 #include "profile/ApiNames.h"
 #include "base/Saturating.h"
+#include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 namespace ovs {
 
@@ -277,23 +277,22 @@ private:
 
     void addLaunches()
     {
-        std::unordered_map<std::uint32_t, std::uint32_t> callOf; // correlation -> host node
+        CorrelationMap callOf; // correlation -> host node
         callOf.reserve(m_g.nodes.size() - m_gpu.size());
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
-                if (const Op& op = m_run.ops[m_g.nodes[n].op]; op.correlation != 0)
-                    callOf.emplace(op.correlation, n);
+                callOf.add(m_run.ops[m_g.nodes[n].op].correlation, n);
+        callOf.finish();
         std::vector<std::int64_t> delays;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs; // (call, gpu)
         for (std::uint32_t g : m_gpu) {
-            const Op& op = m_run.ops[m_g.nodes[g].op];
-            const auto it = op.correlation != 0 ? callOf.find(op.correlation) : callOf.end();
-            if (it == callOf.end())
+            const std::uint32_t call = callOf.find(m_run.ops[m_g.nodes[g].op].correlation);
+            if (call == CorrelationMap::kNone)
                 continue;
-            pairs.emplace_back(it->second, g);
-            m_g.nodes[g].call = it->second;
-            m_g.nodes[it->second].call = g;
-            delays.push_back(saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[it->second].measuredBeginNs));
+            pairs.emplace_back(call, g);
+            m_g.nodes[g].call = call;
+            m_g.nodes[call].call = g;
+            delays.push_back(saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[call].measuredBeginNs));
         }
         // The launch latency: a low percentile of call-to-GPU delays, since
         // most GPU ops wait for their stream, not their call; each edge is

@@ -19,7 +19,10 @@
 #include "formats/TraceJson.h"
 #include "ranks/RankFolder.h"
 
+#include <QDockWidget>
 #include <QHeaderView>
+#include <QMenuBar>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -296,6 +299,7 @@ private slots:
 
     void opensAFolderOfRanks();
     void choosingARankOpensAndScrollsToIt();
+    void aDroppedFolderOpensAsRanksAndItsDockComesBack();
     void cancellingRanksKeepsTheDocument();
     void severalFilesOrAFolderOpenAsRanks();
 
@@ -452,6 +456,45 @@ void TestMainWindow::severalFilesOrAFolderOpenAsRanks()
     window.openPaths({folder});
     QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
     QCOMPARE(window.document()->runCount(), 4);
+}
+
+// A folder dropped on the window opens as ranks, as File > Open folder does;
+// the Ranks dock, once closed, comes back from the View menu.
+void TestMainWindow::aDroppedFolderOpensAsRanksAndItsDockComesBack()
+{
+    const QString folder = writeRankFolder();
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1000, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // The drop as the desktop sends it: the drag enters, then drops, with the folder's URL.
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(folder)});
+    const QPoint at = window.rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(at), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    QCOMPARE(window.document()->runCount(), 4);
+
+    auto* dock = window.findChild<QDockWidget*>("ranks");
+    QVERIFY(dock);
+    QTRY_VERIFY(dock->isVisible());
+    dock->close();
+    QVERIFY(!dock->isVisible());
+    QAction* fromMenu = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu() && menu->text().remove('&') == "View")
+            for (QAction* a : menu->menu()->actions())
+                if (a == dock->toggleViewAction())
+                    fromMenu = a;
+    QVERIFY2(fromMenu, "View has the Ranks panel's entry");
+    QVERIFY(fromMenu->isCheckable() && !fromMenu->isChecked());
+    fromMenu->trigger();
+    QVERIFY(dock->isVisible());
 }
 
 #include "tst_main_window.moc"

@@ -64,7 +64,7 @@ RanksPanel::RanksPanel(TraceDocument* document, QWidget* parent)
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     m_table->setHorizontalHeaderLabels({tr("rank"), tr("steps"), tr("median step ms"), tr("slowest step ms"),
-                                        tr("GPU busy"), tr("overlap, of possible"), tr("top finding"),
+                                        tr("in collectives ms"), tr("GPU busy"), tr("overlap, of possible"), tr("top finding"),
                                         tr("its cost ms"), tr("bound"), tr("shown")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -125,6 +125,8 @@ void RanksPanel::refresh()
         m_table->setItem(row, Steps, cell(r.hasSteps ? QString::number(r.stepsJudged) : QStringLiteral("-"), true));
         m_table->setItem(row, MedianStep, cell(msText(r.stepMedianNs), true));
         m_table->setItem(row, SlowestStep, cell(msText(r.stepSlowestNs), true));
+        m_table->setItem(row, Collectives,
+                         cell(r.collectiveMedianNs >= 0 ? msText(r.collectiveMedianNs) : QStringLiteral("-"), true));
         m_table->setItem(row, GpuBusy, cell(percentText(r.gpuBusyPercent), true));
         m_table->setItem(row, Overlap,
                          cell(tr("%1 of %2").arg(percentText(r.overlapPercent), percentText(r.overlapOfPossiblePercent)), true));
@@ -134,6 +136,13 @@ void RanksPanel::refresh()
         m_table->setItem(row, Bound, cell(displayText(r.bound), false));
         m_table->setItem(row, Shown, cell(job->isOpen(i) ? tr("shown") : tr("click to open"), false));
     }
+    // Time in collectives only where some rank waits in them (DDP's ranks do).
+    m_table->setColumnHidden(Collectives, std::none_of(folder.ranks.begin(), folder.ranks.end(), [](const RankSummary& r) {
+                                 return r.collectiveMedianNs >= 0;
+                             }));
+    m_table->horizontalHeaderItem(Collectives)
+        ->setToolTip(tr("Time inside collectives per judged step, the median: where the ranks meet every step, the "
+                        "other ranks wait there for the straggler"));
     m_table->resizeColumnsToContents();
 }
 

@@ -22,7 +22,7 @@ class RanksPanel : public QWidget {
     Q_OBJECT
 
 public:
-    enum Column { Rank, Steps, MedianStep, SlowestStep, GpuBusy, Overlap, TopFinding, Cost, Bound, Shown, ColumnCount };
+    enum Column { Rank, Steps, MedianStep, SlowestStep, Collectives, GpuBusy, Overlap, TopFinding, Cost, Bound, Shown, ColumnCount };
 
     explicit RanksPanel(TraceDocument* document, QWidget* parent = nullptr);
 

@@ -267,6 +267,12 @@ void MainWindow::buildViewMenu()
     // Each run (rank) folds to its title row; a click on the title folds one.
     view->addAction(tr("&Collapse all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), true); });
     view->addAction(tr("&Expand all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), false); });
+    // The Ranks dock shows itself when a folder opens; once closed, it comes back from here.
+    if (auto* ranksDock = findChild<QDockWidget*>("ranks")) {
+        QAction* ranks = ranksDock->toggleViewAction();
+        ranks->setText(tr("Ran&ks panel"));
+        view->addAction(ranks);
+    }
     view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Plus), this,
                     [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,

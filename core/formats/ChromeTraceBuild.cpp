@@ -1,0 +1,343 @@
+// Building the trace from the importer's pending ops and ranges: one run
+// per host process that called CUDA, lanes per thread and stream, ranges
+// nested on their lanes, and the one-line summary of what was read.
+
+#include "formats/ChromeTraceImporter.h"
+
+#include "base/MessageText.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ovs {
+
+namespace {
+
+// CUPTI reports the legacy default (NULL) stream of a context as stream 7 in
+// the traces PyTorch writes; streams the program creates get other ids.
+constexpr std::int64_t kLegacyDefaultStream = 7;
+
+} // namespace
+
+ChromeTraceImport ChromeTraceImporter::build()
+{
+    if (m_pending.empty())
+        throw JsonReadError{"the trace holds no GPU work: no kernel, memcpy, memset or CUDA API event "
+                            "(categories kernel, gpu_memcpy, gpu_memset, cuda_runtime, cuda_driver)"};
+    const RunsOfPids runsOf(*this);
+    const std::int64_t first = firstTime();
+    std::map<LaneKey, std::vector<std::uint32_t>> byLane = groupByLane(runsOf, first);
+    ChromeTraceImport result;
+    std::vector<Run>& runs = result.trace.runs;
+    runs.resize(runsOf.pids.size());
+    std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
+    const std::size_t splitLanes = placeOnLanes(runs, byLane, laneOfKey);
+    const RegionCounts regionCounts = countRegions();
+    buildRegions(runs, runsOf.regionRuns, laneOfKey, first);
+    describeRuns(runs, runsOf.pids, first);
+    result.events = m_events;
+    result.summary = summary(splitLanes, regionCounts);
+    return result;
+}
+
+// One run per host process that called CUDA (one when none did). GPU work
+// goes to the process whose API call has its correlation id; work nobody
+// claims goes to the first.
+ChromeTraceImporter::RunsOfPids::RunsOfPids(const ChromeTraceImporter& importer)
+{
+    for (const auto& [pid, unused] : importer.m_hostPids)
+        pids.push_back(pid);
+    if (pids.empty())
+        pids.push_back(std::numeric_limits<std::int64_t>::min());
+    if (pids.size() > 1)
+        for (const Pending& p : importer.m_pending)
+            if (!p.gpu && p.op.correlation != 0)
+                runOfCorrelation.emplace(p.op.correlation, runOfPid(p.a));
+    regionRuns = importer.runsOfRegions(pids);
+}
+
+std::uint32_t ChromeTraceImporter::RunsOfPids::runOfPid(std::int64_t pid) const
+{
+    return static_cast<std::uint32_t>(std::lower_bound(pids.begin(), pids.end(), pid) - pids.begin());
+}
+
+std::uint32_t ChromeTraceImporter::RunsOfPids::runOf(const Pending& p) const
+{
+    if (pids.size() == 1)
+        return 0;
+    if (!p.gpu)
+        return runOfPid(p.a);
+    const auto it = runOfCorrelation.find(p.op.correlation);
+    return it == runOfCorrelation.end() ? 0 : it->second;
+}
+
+// Times count from the first event of the file, for every run alike.
+std::int64_t ChromeTraceImporter::firstTime() const
+{
+    std::int64_t first = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last = std::numeric_limits<std::int64_t>::min();
+    for (const Pending& p : m_pending) {
+        first = std::min(first, p.op.startNs);
+        last = std::max(last, p.op.endNs);
+    }
+    for (const PendingRegion& r : m_regions) {
+        first = std::min(first, r.beginNs);
+        last = std::max(last, r.endNs);
+    }
+    const bool spanOverflows = first < 0 && last > std::numeric_limits<std::int64_t>::max() + first;
+    if (spanOverflows || last - first >= Trace::kTimeLimitNs)
+        throw JsonReadError{"the trace spans more than 2^62 ns (146 years) from its first event to its last"};
+    return first;
+}
+
+// The pending ops' indices by lane, their times made relative to `first`.
+// A thread or stream that only opened ranges gets its lane too: the range
+// is drawn where it was opened.
+std::map<ChromeTraceImporter::LaneKey, std::vector<std::uint32_t>> ChromeTraceImporter::groupByLane(const RunsOfPids& runsOf, std::int64_t first)
+{
+    std::map<LaneKey, std::vector<std::uint32_t>> byLane;
+    for (std::size_t i = 0; i < m_pending.size(); ++i) {
+        Pending& p = m_pending[i];
+        p.op.startNs -= first;
+        p.op.endNs -= first;
+        if (p.gpu) {
+            p.op.execStartNs = p.op.startNs;
+            p.op.execEndNs = p.op.endNs;
+        }
+        byLane[{runsOf.runOf(p), p.gpu, p.a, p.b}].push_back(static_cast<std::uint32_t>(i));
+    }
+    for (std::size_t i = 0; i < m_regions.size(); ++i)
+        byLane.try_emplace({runsOf.regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});
+    return byLane;
+}
+
+std::string ChromeTraceImporter::laneName(const LaneKey& key) const
+{
+    if (key.gpu)
+        return "GPU " + std::to_string(key.a) + " stream " + std::to_string(key.b)
+               + (key.b == kLegacyDefaultStream ? " (legacy default)" : "");
+    const auto threadName = m_threadNames.find({key.a, key.b});
+    return threadName != m_threadNames.end() ? messageText(threadName->second, 80) : "thread " + std::to_string(key.b);
+}
+
+// Each key's ops into its run, by start time, on the key's lanes. A lane
+// runs one op at a time: where ops overlap (API calls nested in others,
+// clock rounding), the later one moves to an extra lane. Returns how many
+// extra lanes were made.
+std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, std::vector<std::uint32_t>>& byLane,
+                                   std::map<LaneKey, std::uint16_t>& laneOfKey)
+{
+    std::vector<std::size_t> opsOfRun(runs.size(), 0);
+    for (const auto& [key, indices] : byLane)
+        opsOfRun[key.run] += indices.size();
+    for (std::size_t r = 0; r < runs.size(); ++r)
+        runs[r].ops.reserve(opsOfRun[r]);
+    std::size_t splitLanes = 0;
+    for (auto& [key, indices] : byLane) {
+        Run& run = runs[key.run];
+        std::stable_sort(indices.begin(), indices.end(), [&](std::uint32_t x, std::uint32_t y) {
+            return std::tie(m_pending[x].op.startNs, m_pending[x].op.endNs)
+                   < std::tie(m_pending[y].op.startNs, m_pending[y].op.endNs);
+        });
+        const std::string name = laneName(key);
+        // Kineto's events do not say how the program made its streams; only
+        // the legacy default stream is known by its id.
+        const Lane lane{name, key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0,
+                        key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault : StreamKind::Unknown};
+        const auto addLane = [&](std::size_t sub) {
+            if (run.lanes.size() >= kMaxLanes)
+                throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
+            run.lanes.push_back(lane);
+            if (sub > 0)
+                run.lanes.back().name += " (" + std::to_string(sub + 1) + ")";
+        };
+        std::vector<std::int64_t> laneEnds;
+        const std::size_t firstLane = run.lanes.size();
+        if (indices.empty()) // ranges only
+            addLane(0);
+        laneOfKey.emplace(key, static_cast<std::uint16_t>(firstLane));
+        for (std::uint32_t i : indices) {
+            Op& op = m_pending[i].op;
+            std::size_t sub = 0;
+            while (sub < laneEnds.size() && laneEnds[sub] > op.startNs)
+                ++sub;
+            if (sub == laneEnds.size()) {
+                addLane(sub);
+                laneEnds.push_back(op.endNs);
+                splitLanes += sub > 0;
+            }
+            laneEnds[sub] = op.endNs;
+            op.lane = static_cast<std::uint16_t>(firstLane + sub);
+            run.ops.push_back(op);
+        }
+    }
+    m_pending.clear();
+    m_pending.shrink_to_fit();
+    return splitLanes;
+}
+
+ChromeTraceImporter::RegionCounts ChromeTraceImporter::countRegions() const
+{
+    RegionCounts counts;
+    counts.all = m_regions.size();
+    for (const PendingRegion& r : m_regions) {
+        counts.steps += r.source == RegionSource::ProfilerStep;
+        counts.annotations += r.source == RegionSource::Annotation;
+        counts.gpuAnnotations += r.source == RegionSource::GpuAnnotation;
+    }
+    return counts;
+}
+
+std::string ChromeTraceImporter::sourceName() const
+{
+    return m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
+}
+
+// Each run's name (its process), rank, clock, device, timing and span;
+// its ops sorted. `first`: the file's first time, the runs' time 0.
+void ChromeTraceImporter::describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const
+{
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        Run& run = runs[r];
+        const std::int64_t pid = runPids[r];
+        const bool known = pid != std::numeric_limits<std::int64_t>::min();
+        const auto processName = m_processNames.find(pid);
+        run.name = known ? (processName != m_processNames.end() ? messageText(processName->second, 80) + " (pid "
+                                                                      + std::to_string(pid) + ")"
+                                                                : "process " + std::to_string(pid))
+                         : "GPU work";
+        run.pipeline = m_kineto ? "pytorch" : "chrome-trace";
+        run.rank = m_rank;
+        // Kineto's ts is wall-clock time (from baseTimeNanoseconds where
+        // given), which the ranks of one job share; a plain Chrome trace's
+        // clock is its own.
+        std::int64_t origin = 0;
+        if (m_kineto && !__builtin_add_overflow(m_baseTimeNs.value_or(0), first, &origin))
+            run.sharedClockOriginNs = origin;
+        run.timing = "cupti (imported)";
+        run.names = m_names;
+        std::int64_t end = 0;
+        for (const Op& op : run.ops)
+            end = std::max(end, op.endNs);
+        for (const Region& region : run.regions)
+            end = std::max(end, region.endNs);
+        run.timedBeginNs = 0;
+        run.timedEndNs = end;
+        run.verification.message = "not verified: imported from a " + sourceName();
+        if (!m_devices.empty() || !m_gpuDevices.empty()) {
+            const std::int64_t device = m_gpuDevices.empty() ? m_devices.begin()->first : m_gpuDevices.begin()->first;
+            const auto info = m_devices.find(device);
+            if (info != m_devices.end())
+                run.device = info->second;
+            if (run.device.name.empty())
+                run.device.name = "GPU " + std::to_string(device);
+            if (m_gpuDevices.size() > 1)
+                run.device.detail += (run.device.detail.empty() ? "" : ", ") + std::to_string(m_gpuDevices.size())
+                                     + " GPUs";
+        }
+        run.sortOps();
+    }
+}
+
+// "imported from a ...: N GPU ops and M CUDA API calls; ...; skipped ..."
+std::string ChromeTraceImporter::summary(std::size_t splitLanes, const RegionCounts& regions) const
+{
+    std::string text = "imported from a " + sourceName() + ": " + std::to_string(m_gpuOps) + " GPU ops and "
+                       + std::to_string(m_apiCalls) + " CUDA API calls";
+    if (splitLanes > 0)
+        text += "; " + std::to_string(splitLanes) + " extra lanes for overlapping ops";
+    if (regions.all > 0)
+        text += "; " + std::to_string(regions.all) + " regions (" + std::to_string(regions.steps) + " profiler steps, "
+                + std::to_string(regions.annotations) + " annotations, " + std::to_string(regions.gpuAnnotations)
+                + " GPU annotations)";
+    if (!m_badRegions.empty()) {
+        std::size_t bad = 0;
+        std::string why;
+        for (const auto& [what, count] : m_badRegions) {
+            bad += count;
+            why += (why.empty() ? "" : ", ") + what + " " + std::to_string(count);
+        }
+        text += "; left out " + std::to_string(bad) + " malformed annotations (" + why + ")";
+    }
+    std::size_t skipped = 0;
+    std::string kinds;
+    for (const auto& [what, count] : m_skipped) {
+        skipped += count;
+        if (kinds.size() < 160)
+            kinds += (kinds.empty() ? "" : ", ") + what + " " + std::to_string(count);
+    }
+    if (skipped > 0)
+        text += "; skipped " + std::to_string(skipped) + " other events (" + kinds + ")";
+    return text;
+}
+
+// A host range belongs to its process's run (the first run when that
+// process made no CUDA call); a GPU annotation to the run of the host range
+// with its External id, else the first.
+std::vector<std::uint32_t> ChromeTraceImporter::runsOfRegions(const std::vector<std::int64_t>& runPids) const
+{
+    const auto runOfPid = [&](std::int64_t pid) -> std::uint32_t {
+        const auto it = std::lower_bound(runPids.begin(), runPids.end(), pid);
+        return it != runPids.end() && *it == pid ? static_cast<std::uint32_t>(it - runPids.begin()) : 0;
+    };
+    std::unordered_map<std::int64_t, std::uint32_t> runOfExternalId;
+    if (runPids.size() > 1)
+        for (const PendingRegion& r : m_regions)
+            if (!r.gpu && r.externalId != 0)
+                runOfExternalId.emplace(r.externalId, runOfPid(r.a));
+    std::vector<std::uint32_t> runs;
+    runs.reserve(m_regions.size());
+    for (const PendingRegion& r : m_regions) {
+        if (runPids.size() == 1) {
+            runs.push_back(0);
+        } else if (!r.gpu) {
+            runs.push_back(runOfPid(r.a));
+        } else {
+            const auto it = runOfExternalId.find(r.externalId);
+            runs.push_back(it == runOfExternalId.end() ? 0 : it->second);
+        }
+    }
+    return runs;
+}
+
+// Each range on its lane (a thread's first lane, its extra lanes being
+// the same thread), nested by time: a range that begins inside another
+// still open on that thread is one level deeper.
+void ChromeTraceImporter::buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
+                            const std::map<LaneKey, std::uint16_t>& laneOfKey, std::int64_t first)
+{
+    for (std::size_t i = 0; i < m_regions.size(); ++i) {
+        const PendingRegion& r = m_regions[i];
+        Run& run = runs[regionRuns[i]];
+        Region region;
+        region.name = m_regionNames[r.nameId];
+        region.beginNs = r.beginNs - first;
+        region.endNs = r.endNs - first;
+        region.lane = laneOfKey.at({regionRuns[i], r.gpu, r.a, r.b});
+        region.source = r.source;
+        run.regions.push_back(std::move(region));
+    }
+    m_regions.clear();
+    m_regions.shrink_to_fit();
+    for (Run& run : runs) {
+        std::vector<Region>& regions = run.regions;
+        // Outer ranges first where two begin together: the longer holds the shorter.
+        std::stable_sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) {
+            return std::tuple(x.lane, x.beginNs, y.endNs) < std::tuple(y.lane, y.beginNs, x.endNs);
+        });
+        std::vector<std::int64_t> open; // ends of the ranges open on the lane
+        for (std::size_t i = 0; i < regions.size(); ++i) {
+            if (i == 0 || regions[i].lane != regions[i - 1].lane)
+                open.clear();
+            // Ranges that overlap without nesting close in any order.
+            std::erase_if(open, [&](std::int64_t end) { return end <= regions[i].beginNs; });
+            regions[i].depth = static_cast<std::uint16_t>(std::min<std::size_t>(open.size(), 0xFFFF));
+            open.push_back(regions[i].endNs);
+        }
+        std::stable_sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) {
+            return std::tuple(x.beginNs, x.depth, x.lane) < std::tuple(y.beginNs, y.depth, y.lane);
+        });
+    }
+}
+
+} // namespace ovs

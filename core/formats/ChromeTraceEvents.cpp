@@ -1,0 +1,499 @@
+// Reading a Chrome/Kineto trace's events into the importer's pending ops
+// and ranges: each event is read once, as simdjson's On Demand walks it,
+// and what becomes no op or range is only counted.
+
+#include "formats/ChromeTraceImporter.h"
+
+#include "base/MessageText.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace ovs {
+
+namespace {
+
+[[noreturn]] void fail(std::size_t event, const std::string& message)
+{
+    throw JsonReadError{"event " + std::to_string(event) + ": " + message};
+}
+
+// What an event is to us.
+enum class Category : std::uint8_t { Kernel, Memcpy, Memset, Runtime, Driver, Other };
+
+Category categoryOf(std::string_view cat)
+{
+    // Kineto's names, and the older spellings some versions wrote.
+    if (cat == "kernel" || cat == "Kernel")
+        return Category::Kernel;
+    if (cat == "gpu_memcpy" || cat == "Memcpy")
+        return Category::Memcpy;
+    if (cat == "gpu_memset" || cat == "Memset")
+        return Category::Memset;
+    if (cat == "cuda_runtime" || cat == "Runtime")
+        return Category::Runtime;
+    if (cat == "cuda_driver")
+        return Category::Driver;
+    return Category::Other;
+}
+
+// A side of a copy as CUPTI names it ("Pageable", "Device", "Managed Static").
+HostMemoryKind memoryFromName(std::string_view name)
+{
+    if (name == "Pageable")
+        return HostMemoryKind::Pageable;
+    if (name == "Pinned")
+        return HostMemoryKind::Pinned;
+    if (name.substr(0, 7) == "Managed")
+        return HostMemoryKind::Managed;
+    if (name.substr(0, 6) == "Device" || name == "Array")
+        return HostMemoryKind::Device;
+    return HostMemoryKind::None;
+}
+
+// "Memcpy HtoD (Pageable -> Device)": direction and the host side's memory.
+// HtoH copies and unnamed ones are not modelled (nullopt).
+std::optional<std::pair<OpKind, HostMemoryKind>> memcpyFromName(std::string_view name)
+{
+    if (name.substr(0, 7) != "Memcpy ")
+        return std::nullopt;
+    const std::string_view kind = name.substr(7, 4);
+    std::string_view from, to;
+    const auto open = name.find('(');
+    const auto arrow = name.find(" -> ");
+    const auto close = name.rfind(')');
+    if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos
+        && open < arrow && arrow < close) {
+        from = name.substr(open + 1, arrow - open - 1);
+        to = name.substr(arrow + 4, close - arrow - 4);
+    }
+    if (kind == "HtoD" || kind == "HtoA")
+        return std::pair{OpKind::Upload, memoryFromName(from)};
+    if (kind == "DtoH" || kind == "AtoH")
+        return std::pair{OpKind::Download, memoryFromName(to)};
+    if (kind == "DtoD" || kind == "PtoP" || kind == "DtoA" || kind == "AtoD" || kind == "AtoA") {
+        const bool managed = memoryFromName(from) == HostMemoryKind::Managed || memoryFromName(to) == HostMemoryKind::Managed;
+        return std::pair{OpKind::DeviceCopy, managed ? HostMemoryKind::Managed : HostMemoryKind::Device};
+    }
+    return std::nullopt;
+}
+
+HostMemoryKind memsetMemory(std::string_view name)
+{
+    // "Memset (Device)"
+    const auto open = name.find('(');
+    const auto close = name.rfind(')');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+        return HostMemoryKind::Device;
+    const HostMemoryKind memory = memoryFromName(name.substr(open + 1, close - open - 1));
+    return memory == HostMemoryKind::None ? HostMemoryKind::Device : memory;
+}
+
+} // namespace
+
+// Everything but the ops' build: the root, its events, the end.
+void ChromeTraceImporter::readRoot()
+{
+    const JsonKind root = m_json->rootKind();
+    if (root == JsonKind::Array) {
+        Value events;
+        if (const auto error = m_json->document().get_value().get(events))
+            m_json->syntaxError(error);
+        readEvents(events, 1);
+    } else if (root == JsonKind::Object) {
+        bool sawEvents = false;
+        m_json->forEachMember(m_json->rootObject(), 1, [&](std::string_view key, Value& v) {
+            if (key == "traceEvents") {
+                if (m_json->kind(v) != JsonKind::Array)
+                    throw JsonReadError{std::string("\"traceEvents\" must be an array, not ")
+                                        + describe(m_json->kind(v))};
+                readEvents(v, 2);
+                sawEvents = true;
+            } else if (key == "deviceProperties" && m_json->kind(v) == JsonKind::Array) {
+                m_json->forEachElement(v, 2, [&](Value& d, std::size_t) { readDeviceProperties(d); });
+            } else if (key == "baseTimeNanoseconds") {
+                m_kineto = true;
+                m_baseTimeNs = optionalInteger(v, 2);
+            } else if (key == "distributedInfo" && m_json->kind(v) == JsonKind::Object) {
+                readDistributedInfo(v);
+            } else if (key == "schemaVersion") {
+                m_kineto = true;
+                m_json->skip(v, 2);
+            } else {
+                m_json->skip(v, 2);
+            }
+        });
+        if (!sawEvents)
+            throw JsonReadError{"not a trace: there is neither a \"format\" field (OverlapScope) nor a "
+                                "\"traceEvents\" array (Chrome, PyTorch)"};
+    } else {
+        throw JsonReadError{std::string("not a trace: the file holds ") + describe(root)
+                            + ", not an object or an array of events"};
+    }
+    m_json->finish();
+}
+
+void ChromeTraceImporter::readDeviceProperties(Value& v)
+{
+    if (m_json->kind(v) != JsonKind::Object) {
+        m_json->skip(v, 3);
+        return;
+    }
+    std::int64_t id = -1;
+    DeviceInfo device;
+    std::int64_t major = -1, minor = -1;
+    m_json->forEachMember(v, 3, [&](std::string_view key, Value& m) {
+        const JsonKind kind = m_json->kind(m);
+        if (key == "id" && kind == JsonKind::Integer)
+            id = m_json->integer(m);
+        else if (key == "name" && kind == JsonKind::String)
+            device.name = m_json->string(m);
+        else if (key == "totalGlobalMem" && kind == JsonKind::Integer)
+            device.totalMemoryBytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_json->integer(m)));
+        else if (key == "computeMajor" && kind == JsonKind::Integer)
+            major = m_json->integer(m);
+        else if (key == "computeMinor" && kind == JsonKind::Integer)
+            minor = m_json->integer(m);
+        else
+            m_json->skip(m, 4);
+    });
+    if (major >= 0 && minor >= 0 && major < 100 && minor < 100)
+        device.detail = "sm_" + std::to_string(major) + std::to_string(minor);
+    if (id >= 0)
+        m_devices[id] = std::move(device);
+}
+
+// torch.profiler's {"backend": "nccl", "rank": 3, "world_size": 8} of a
+// distributed job: the rank labels the run (core/ranks).
+void ChromeTraceImporter::readDistributedInfo(Value& v)
+{
+    m_json->forEachMember(v, 3, [&](std::string_view key, Value& m) {
+        const std::optional<std::int64_t> value = optionalInteger(m, 4);
+        if (key == "rank" && value && *value >= 0 && *value <= std::numeric_limits<int>::max())
+            m_rank = static_cast<int>(*value);
+    });
+}
+
+void ChromeTraceImporter::readEvents(Value& events, int depth)
+{
+    m_json->forEachElement(events, depth, [&](Value& v, std::size_t i) { readEvent(v, i, depth + 1); });
+}
+
+
+// Appends what `later` read of the events that follow this one's, as
+// one reader of both would have it: its names interned again in its
+// order, its counts added, its metadata over this one's. False where
+// `later` numbered string ids otherwise than one reader would have
+// (they are numbered in the order met, and kept in many places).
+bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
+{
+    std::vector<std::pair<std::int64_t, std::string_view>> stringIds;
+    for (const auto& [text, id] : later.m_stringIds)
+        stringIds.emplace_back(id, text);
+    std::sort(stringIds.begin(), stringIds.end(), std::greater<>()); // -1 first: the order met
+    for (const auto& [id, text] : stringIds) {
+        const auto it = m_stringIds.find(text);
+        const std::int64_t merged =
+            it != m_stringIds.end()
+                ? it->second
+                : m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1)
+                      .first->second;
+        if (merged != id)
+            return false;
+    }
+    std::vector<std::uint32_t> nameIds(later.m_names.size(), 0);
+    for (std::size_t i = 1; i < later.m_names.size(); ++i)
+        nameIds[i] = intern(later.m_names[i]);
+    m_pending.reserve(m_pending.size() + later.m_pending.size());
+    for (Pending& p : later.m_pending) {
+        p.op.nameId = nameIds[p.op.nameId];
+        m_pending.push_back(p);
+    }
+    std::vector<std::uint32_t> regionNameIds(later.m_regionNames.size());
+    for (std::size_t i = 0; i < later.m_regionNames.size(); ++i)
+        regionNameIds[i] = internRegionName(later.m_regionNames[i]);
+    for (PendingRegion& r : later.m_regions) {
+        r.nameId = regionNameIds[r.nameId];
+        m_regions.push_back(r);
+    }
+    for (auto& [pid, name] : later.m_processNames)
+        m_processNames.insert_or_assign(pid, std::move(name));
+    for (auto& [thread, name] : later.m_threadNames)
+        m_threadNames.insert_or_assign(thread, std::move(name));
+    for (const auto& [thread, index] : later.m_threadSort)
+        m_threadSort.insert_or_assign(thread, index);
+    m_hostPids.insert(later.m_hostPids.begin(), later.m_hostPids.end());
+    m_gpuDevices.insert(later.m_gpuDevices.begin(), later.m_gpuDevices.end());
+    for (const auto& [what, count] : later.m_skipped)
+        m_skipped[what] += count;
+    for (const auto& [what, count] : later.m_badRegions)
+        m_badRegions[what] += count;
+    m_kineto = m_kineto || later.m_kineto;
+    m_events += later.m_events;
+    m_gpuOps += later.m_gpuOps;
+    m_apiCalls += later.m_apiCalls;
+    return true;
+}
+
+std::int64_t ChromeTraceImporter::idOf(Value& v, std::size_t index, const char* what)
+{
+    const JsonKind kind = m_json->kind(v);
+    if (kind == JsonKind::Integer)
+        return m_json->integer(v);
+    if (kind == JsonKind::String) {
+        // Chrome allows names as ids ("Spans"); give each a negative id.
+        const std::string_view text = m_json->string(v);
+        if (const auto it = m_stringIds.find(text); it != m_stringIds.end())
+            return it->second;
+        return m_stringIds.emplace(std::string(text), -static_cast<std::int64_t>(m_stringIds.size()) - 1)
+            .first->second;
+    }
+    fail(index, std::string("\"") + what + "\" must be an integer or a string, not " + describe(kind));
+}
+
+std::int64_t ChromeTraceImporter::microseconds(Value& v, std::size_t index, const char* what)
+{
+    const JsonKind kind = m_json->kind(v);
+    if (kind != JsonKind::Integer && kind != JsonKind::Number)
+        fail(index, std::string("\"") + what + "\" must be a number, not " + describe(kind));
+    const std::string_view text = JsonReader::rawText(v);
+    (void)m_json->number(v); // validates the number
+    std::int64_t ns = 0;
+    if (!microsecondsTextToNs(text, ns))
+        fail(index, std::string("\"") + what + "\" " + messageText(text, 40) + " is out of range");
+    return ns;
+}
+
+std::optional<std::int64_t> ChromeTraceImporter::optionalInteger(Value& v, int depth)
+{
+    if (m_json->kind(v) == JsonKind::Integer)
+        return m_json->integer(v);
+    m_json->skip(v, depth); // any other kind: validated, ignored
+    return std::nullopt;
+}
+
+void ChromeTraceImporter::readArgs(Value& v, Event& e, int depth)
+{
+    if (m_json->kind(v) != JsonKind::Object) {
+        m_json->skip(v, depth);
+        return;
+    }
+    m_json->forEachMember(v, depth, [&](std::string_view key, Value& m) {
+        if (key == "stream")
+            e.stream = optionalInteger(m, depth + 1);
+        else if (key == "device")
+            e.device = optionalInteger(m, depth + 1);
+        else if (key == "correlation")
+            e.correlation = optionalInteger(m, depth + 1);
+        else if (key == "bytes")
+            e.bytes = optionalInteger(m, depth + 1);
+        else if (key == "sort_index")
+            e.sortIndex = optionalInteger(m, depth + 1);
+        else if (key == "External id")
+            e.externalId = optionalInteger(m, depth + 1);
+        else if (key == "name" && m_json->kind(m) == JsonKind::String)
+            e.argName = m_json->string(m);
+        else
+            m_json->skip(m, depth + 1);
+    });
+}
+
+void ChromeTraceImporter::readEvent(Value& v, std::size_t index, int depth)
+{
+    const JsonKind kind = m_json->kind(v);
+    if (kind != JsonKind::Object)
+        fail(index, std::string("must be an object, not ") + describe(kind)
+                        + " (a Chrome trace is an array of event objects)");
+    Event e;
+    m_json->forEachMember(v, depth, [&](std::string_view key, Value& m) {
+        const auto text = [&](const char* what) {
+            const JsonKind k = m_json->kind(m);
+            if (k != JsonKind::String)
+                fail(index, std::string("\"") + what + "\" must be a string, not " + describe(k));
+            return m_json->string(m);
+        };
+        if (key == "ph") {
+            e.ph = text("ph");
+        } else if (key == "cat") {
+            e.cat = text("cat");
+        } else if (key == "name") {
+            e.name = text("name");
+        } else if (key == "pid") {
+            e.pid = idOf(m, index, "pid");
+            e.hasPid = true;
+        } else if (key == "tid") {
+            e.tid = idOf(m, index, "tid");
+            e.hasTid = true;
+        } else if (key == "ts") {
+            e.tsNs = microseconds(m, index, "ts");
+            e.hasTs = true;
+        } else if (key == "dur") {
+            e.durNs = microseconds(m, index, "dur");
+            e.hasDur = true;
+        } else if (key == "args") {
+            readArgs(m, e, depth + 1);
+        } else {
+            m_json->skip(m, depth + 1);
+        }
+    });
+    ++m_events; // after the walk: an event cut by a window's end is read again
+    if (e.ph == "M")
+        metadata(e);
+    else if (e.ph == "X")
+        complete(e, index);
+    else
+        skipped(e.cat.empty() ? "ph " + std::string(e.ph.substr(0, 8)) : e.cat.substr(0, 40));
+}
+
+void ChromeTraceImporter::metadata(const Event& e)
+{
+    if (e.name == "process_name" && !e.argName.empty())
+        m_processNames[e.pid] = std::string(e.argName);
+    else if (e.name == "thread_name" && !e.argName.empty())
+        m_threadNames[{e.pid, e.tid}] = std::string(e.argName);
+    else if (e.name == "thread_sort_index" && e.sortIndex)
+        m_threadSort[{e.pid, e.tid}] = *e.sortIndex;
+}
+
+// Counted by kind; most events are skipped (flows, CPU ops), so a kind
+// seen before costs no string.
+void ChromeTraceImporter::skipped(std::string_view what)
+{
+    const auto it = m_skipped.find(what);
+    if (it != m_skipped.end())
+        ++it->second;
+    else
+        m_skipped.emplace(std::string(what), 1);
+}
+
+std::uint32_t ChromeTraceImporter::intern(std::string_view name)
+{
+    if (name.empty())
+        return 0;
+    // Looked up by view: a name seen before (most are) costs no string.
+    if (const auto it = m_nameIds.find(name); it != m_nameIds.end())
+        return it->second;
+    const auto id = static_cast<std::uint32_t>(m_names.size());
+    m_nameIds.emplace(std::string(name), id);
+    m_names.emplace_back(name);
+    return id;
+}
+
+void ChromeTraceImporter::complete(const Event& e, std::size_t index)
+{
+    const Category category = categoryOf(e.cat);
+    if (category == Category::Other) {
+        if (const auto source = regionSourceOf(e)) {
+            region(e, *source);
+            return;
+        }
+        skipped(e.cat.empty() ? std::string_view("uncategorized") : e.cat.substr(0, 40));
+        return;
+    }
+    m_kineto = m_kineto || e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "cuda_runtime";
+    if (!e.hasTs || !e.hasDur)
+        fail(index, std::string("a complete event (\"ph\": \"X\") needs \"ts\" and \"dur\""));
+    if (e.durNs < 0)
+        fail(index, "\"dur\" is negative");
+    if (e.tsNs > std::numeric_limits<std::int64_t>::max() - e.durNs)
+        fail(index, "\"ts\" + \"dur\" is out of range");
+    Pending p;
+    p.op.startNs = e.tsNs;
+    p.op.endNs = e.tsNs + e.durNs;
+    p.op.correlation = e.correlation && *e.correlation > 0 && *e.correlation <= std::numeric_limits<std::uint32_t>::max()
+                           ? static_cast<std::uint32_t>(*e.correlation)
+                           : 0;
+    if (category == Category::Runtime || category == Category::Driver) {
+        p.op.kind = OpKind::ApiCall;
+        p.op.nameId = intern(e.name);
+        p.a = e.pid;
+        p.b = e.tid;
+        m_hostPids.emplace(e.pid, 0);
+        ++m_apiCalls;
+    } else {
+        p.gpu = true;
+        p.a = e.device.value_or(e.pid);
+        p.b = e.stream.value_or(e.tid);
+        p.op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, e.bytes.value_or(0)));
+        // GPU times in these traces are CUPTI's: when the engine ran the op.
+        p.op.execStartNs = p.op.startNs;
+        p.op.execEndNs = p.op.endNs;
+        if (category == Category::Kernel) {
+            p.op.kind = OpKind::Kernel;
+            p.op.bytes = 0;
+            p.op.nameId = intern(e.name);
+        } else if (category == Category::Memset) {
+            p.op.kind = OpKind::Memset;
+            p.op.memory = memsetMemory(e.name);
+        } else {
+            const auto copy = memcpyFromName(e.name);
+            if (!copy) {
+                ++m_skipped["memcpy kinds not modelled (" + messageText(e.name, 40) + ")"];
+                return;
+            }
+            p.op.kind = copy->first;
+            p.op.memory = copy->second;
+        }
+        m_gpuDevices.emplace(p.a, 0);
+        ++m_gpuOps;
+    }
+    m_pending.push_back(p);
+}
+
+// Kineto's ranges: torch.profiler's steps, record_function on the host
+// and its GPU span.
+std::optional<RegionSource> ChromeTraceImporter::regionSourceOf(const Event& e)
+{
+    if (e.cat == "gpu_user_annotation")
+        return RegionSource::GpuAnnotation;
+    // Steps are user_annotation in PyTorch 2, cpu_op in older versions.
+    if (e.name.starts_with("ProfilerStep#") && (e.cat == "user_annotation" || e.cat == "cpu_op"))
+        return RegionSource::ProfilerStep;
+    if (e.cat == "user_annotation")
+        return RegionSource::Annotation;
+    return std::nullopt;
+}
+
+// A malformed range is left out with a note, not a refused trace: the
+// ops are what the import is for, and a profiler stopped mid-step
+// leaves such ranges behind.
+void ChromeTraceImporter::region(const Event& e, RegionSource source)
+{
+    const char* bad = nullptr;
+    if (!e.hasTs || !e.hasDur)
+        bad = "no ts or dur";
+    else if (e.durNs < 0)
+        bad = "negative dur";
+    else if (e.tsNs > std::numeric_limits<std::int64_t>::max() - e.durNs)
+        bad = "ts + dur out of range";
+    else if (e.name.empty())
+        bad = "unnamed";
+    if (bad) {
+        ++m_badRegions[bad];
+        return;
+    }
+    PendingRegion r;
+    r.nameId = internRegionName(e.name);
+    r.beginNs = e.tsNs;
+    r.endNs = e.tsNs + e.durNs;
+    r.source = source;
+    r.gpu = source == RegionSource::GpuAnnotation;
+    // A GPU annotation is on its stream, named as GPU ops name theirs.
+    r.a = r.gpu ? e.device.value_or(e.pid) : e.pid;
+    r.b = r.gpu ? e.stream.value_or(e.tid) : e.tid;
+    r.externalId = e.externalId.value_or(0);
+    m_regions.push_back(r);
+}
+
+std::uint32_t ChromeTraceImporter::internRegionName(std::string_view name)
+{
+    if (const auto it = m_regionNameIds.find(name); it != m_regionNameIds.end())
+        return it->second;
+    const auto id = static_cast<std::uint32_t>(m_regionNames.size());
+    m_regionNameIds.emplace(std::string(name), id);
+    m_regionNames.emplace_back(name);
+    return id;
+}
+
+} // namespace ovs

@@ -1,6 +1,6 @@
 // Findings on any run (analysis/Findings.h): for each kind a small
 // hand-built run where it fires and its fixed counterpart where it does not,
-// with the ops it names and a cost checked against the rule in Findings.cpp;
+// with the ops it names and a cost checked against the rule in FindingRules.cpp;
 // per-device activity with exact numbers; and the stored H200 traces (our
 // pipelines, PyTorch traces, the example programs profiled with and without
 // --fix), where each finding must or must not appear.

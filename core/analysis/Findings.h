@@ -66,7 +66,7 @@ struct Finding {
     std::string cause; // one line: what happened, with the numbers that say so
     std::string fix;   // what to change, in words
     // The time it costs the run, ns: how much shorter the timed region would
-    // be without it, by the estimate Findings.cpp documents for each kind
+    // be without it, by the estimate FindingRules.cpp documents for each kind
     // (also in docs/profiling.md). Never negative, at most the wall time.
     std::int64_t costNs = 0;
     // The ops it concerns: indices into Run::ops, ascending, the first

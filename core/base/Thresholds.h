@@ -8,7 +8,7 @@
 
 namespace ovs::thresholds {
 
-// ---- Findings (core/analysis/Findings.cpp)
+// ---- Findings (core/analysis/FindingRules.cpp)
 
 // A pattern seen this many times between GPU work is a loop, not a one-time
 // step (one cudaMalloc while a model loads is not a finding; one per

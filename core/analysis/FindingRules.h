@@ -1,0 +1,35 @@
+#pragma once
+
+// The analysis room's own: the findings' rules, one function each
+// (FindingRules.cpp), each adding to `out` the finding it names in the
+// run, with its ops and its estimated cost (the replay may cost it again:
+// Findings.cpp). docs/profiling.md ("Findings") says each rule in words.
+
+#include "analysis/FindingContext.h"
+
+#include <vector>
+
+namespace ovs {
+struct Bounds;
+struct DemandMigrations;
+struct Diagnosis;
+} // namespace ovs
+
+namespace ovs::findings {
+
+void pageableCopies(const Context& c, std::vector<Finding>& out);
+void syncCopies(const Context& c, std::vector<Finding>& out);
+void legacyDefaultStream(const Context& c, std::vector<Finding>& out);
+void oneStream(const Context& c, std::vector<Finding>& out);
+void syncInLoop(const Context& c, std::vector<Finding>& out);
+void allocInLoop(const Context& c, std::vector<Finding>& out);
+void managedMigration(const Context& c, const DemandMigrations& demand, std::vector<Finding>& out);
+void smallCopies(const Context& c, std::vector<Finding>& out);
+void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding>& out);
+// What bounds a run we did not build: the busiest engine, or the host when
+// the GPU idles most of the region.
+Finding generalBound(const Context& c, DiagnosisKind& kind);
+// Our pipeline runs: the bound finding is the diagnosis.
+Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& diagnosis);
+
+} // namespace ovs::findings

@@ -268,7 +268,7 @@ int benchOpen(const QString& path, int width)
     QTimer poll;
     QObject::connect(&poll, &QTimer::timeout, [&] {
         // A load that failed says why and leaves the document empty.
-        if (window.document()->runCount() == 0 && !window.lastMessage().isEmpty())
+        if (!window.isLoading() && window.document()->runCount() == 0)
             QApplication::quit();
     });
     poll.start(100);

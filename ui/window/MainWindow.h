@@ -85,6 +85,8 @@ public:
     void profileProgram(const ProfileRequest& request);
     // A pipeline run or a profile is in progress.
     bool isBusy() const;
+    // A trace asked for by openTrace is still being read.
+    bool isLoading() const { return m_loadsInFlight > 0; }
 
     // When false (tests, scripted use), errors go to the status bar and
     // lastMessage() only, without a modal dialog.

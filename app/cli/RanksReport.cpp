@@ -39,12 +39,14 @@ void printRanks(std::FILE* out, const RankFolder& folder)
         const bool straggler = folder.straggler.row == i;
         const std::string topFinding = r.findings.empty() ? "-" : findingWords(r.findings.front().kind, r.findings.front().alsoKinds);
         const std::string cost = r.findings.empty() ? "-" : ms(r.findings.front().costNs);
-        const std::string waited = !collectives ? "" : (r.collectiveMedianNs >= 0 ? ms(r.collectiveMedianNs) : "-") + " |";
+        // The optional cell, with its leading space and closing bar.
+        const std::string waited =
+            collectives ? " " + (r.collectiveMedianNs >= 0 ? ms(r.collectiveMedianNs) : std::string("-")) + " |" : "";
         std::fprintf(out, "| %s%s | %s | %s | %s | %s | %s |%s %s | %s | %s | %s | %s | %s |\n",
                      echoed(r.label).c_str(), straggler ? " **straggler**" : "",
                      echoed(nameOf(folder.files[r.file].path)).c_str(), echoed(r.device).c_str(),
                      r.hasSteps ? std::to_string(r.stepsJudged).c_str() : "-", ms(r.stepMedianNs).c_str(),
-                     ms(r.stepSlowestNs).c_str(), collectives ? (" " + waited).c_str() : "",
+                     ms(r.stepSlowestNs).c_str(), waited.c_str(),
                      percentCell(r.gpuBusyPercent).c_str(),
                      percentCell(r.overlapPercent).c_str(), percentCell(r.overlapOfPossiblePercent).c_str(),
                      topFinding.c_str(), cost.c_str(), r.bound.c_str());

@@ -49,10 +49,12 @@ ChromeTraceImporter::RunsOfPids::RunsOfPids(const ChromeTraceImporter& importer)
         pids.push_back(pid);
     if (pids.empty())
         pids.push_back(std::numeric_limits<std::int64_t>::min());
-    if (pids.size() > 1)
+    if (pids.size() > 1) {
         for (const Pending& p : importer.m_pending)
-            if (!p.gpu && p.op.correlation != 0)
-                runOfCorrelation.emplace(p.op.correlation, runOfPid(p.a));
+            if (!p.gpu)
+                runOfCorrelation.add(p.op.correlation, runOfPid(p.a));
+        runOfCorrelation.finish();
+    }
     regionRuns = importer.runsOfRegions(pids);
 }
 
@@ -67,8 +69,8 @@ std::uint32_t ChromeTraceImporter::RunsOfPids::runOf(const Pending& p) const
         return 0;
     if (!p.gpu)
         return runOfPid(p.a);
-    const auto it = runOfCorrelation.find(p.op.correlation);
-    return it == runOfCorrelation.end() ? 0 : it->second;
+    const std::uint32_t run = runOfCorrelation.find(p.op.correlation);
+    return run == CorrelationMap::kNone ? 0 : run;
 }
 
 // Times count from the first event of the file, for every run alike.

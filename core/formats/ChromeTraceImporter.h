@@ -4,6 +4,7 @@
 // share. Not for other rooms (they read traces through ChromeTraceImport).
 
 #include "formats/ChromeTraceImport.h"
+#include "trace/CorrelationMap.h"
 
 #include <cstdint>
 #include <functional>
@@ -126,7 +127,7 @@ private:
         std::uint32_t runOf(const Pending& p) const;
 
         std::vector<std::int64_t> pids; // sorted; the runs' order
-        std::unordered_map<std::uint32_t, std::uint32_t> runOfCorrelation;
+        CorrelationMap runOfCorrelation; // a host call's correlation -> its run
         std::vector<std::uint32_t> regionRuns; // of each pending range
     };
     struct RegionCounts {

@@ -1,5 +1,7 @@
 #include "lessons/LessonKit.h"
 
+#include "base/Median.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -50,10 +52,7 @@ std::int64_t medianOpNs(const Run& run, OpKind kind)
     for (const Op& op : run.ops)
         if (op.kind == kind && inTimedRegion(run, op))
             times.push_back(opNs(op));
-    if (times.empty())
-        return 0;
-    std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-    return times[times.size() / 2];
+    return upperMedian(std::move(times));
 }
 
 std::int64_t totalOpNs(const Run& run, OpKind kind, std::optional<HostMemoryKind> memory)

@@ -111,13 +111,18 @@ Trace syntheticTrace(std::size_t targetOps)
     return trace;
 }
 
-// CPU seconds of this thread: on a machine shared with other work, wall time
-// says more about the neighbours than about the reader.
-double threadCpuSeconds()
+// CPU seconds of a clock (this thread's, the process's): on a machine shared
+// with other work, wall time says more about the neighbours than about us.
+double cpuSeconds(clockid_t clock)
 {
     timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    clock_gettime(clock, &t);
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+double threadCpuSeconds()
+{
+    return cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 double medianMs(std::vector<double> v)
@@ -237,9 +242,7 @@ int benchRanks(const QString& folder, int width, int viewHeight)
 
 double processCpuSeconds()
 {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+    return cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 int benchOpen(const QString& path, int width)

@@ -2,24 +2,45 @@
 """Writes the per-step check of docs/profiling.md ("What is judged") from the
 results scripts/gpu-regions.sh brought back from the H200:
 
-    scripts/regenerate-regions-docs.py [docs/logs/h200-regions-results.json]
+    scripts/regenerate-regions-docs.py [docs/logs/h200-regions-results.json] [--cli build/app/cli/overlapscope-cli]
 
 It replaces the block between <!-- regions-table:begin --> and
 <!-- regions-table:end --> with the measured and predicted per-step savings.
+With --cli, the prediction and the steps' judgement are made anew by this
+build's `analyze --json` of the plain trace stored in tests/data (the
+measurements stay the H200's): a change to the analysis is one command here.
 """
 import json
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "profiling.md")
+# The plain trace each case recorded, as stored for the tests.
+STORED = {"torch_sync_per_chunk --steps": "tests/data/profiled/regions/torch_steps.json"}
 BLOCK = re.compile(r"(<!-- regions-table:begin -->\n).*?(<!-- regions-table:end -->)", re.S)
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "docs", "logs", "h200-regions-results.json")
+    args = sys.argv[1:]
+    cli = None
+    if "--cli" in args:
+        at = args.index("--cli")
+        cli = args[at + 1]
+        del args[at:at + 2]
+    path = args[0] if args else os.path.join(ROOT, "docs", "logs", "h200-regions-results.json")
     results = json.load(open(path))
+    if cli:
+        for name, r in results.items():
+            if name not in STORED:
+                continue
+            out = subprocess.run([cli, "analyze", "--quiet", "--json", STORED[name]], cwd=ROOT, check=True,
+                                 capture_output=True, text=True).stdout
+            run = max(json.loads(out)["runs"], key=lambda run: len(run.get("regions", [])))
+            r["steps"] = run["regions"][0]
+            r["predictedSavingMs"] = r["steps"]["allFixesSavingMs"]
     lines = ["| case | step, plain (unprofiled, best of 3) | step, fixed | measured saving a step | "
              "step, plain (traced) | step, fixed (traced) | measured saving a step (traced) | "
              "predicted a step (replay, all fixes) | predicted / measured (unprofiled; traced) | "

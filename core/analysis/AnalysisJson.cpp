@@ -103,6 +103,14 @@ void regions(JsonWriter& w, const Run& run, const std::vector<RegionJudgement>& 
         w.value(run.regions[r.slowestRegion].name);
         w.key("allFixesSavingMs");
         w.value(r.medianAllFixesSavingNs < 0 ? -1.0 : toMs(r.medianAllFixesSavingNs));
+        // The steps' shares of the whole span's replay, added up, beside the
+        // whole's own saving (-1: not replayed with steps); why they differ.
+        w.key("allFixesStepsSumMs");
+        w.value(r.allFixesStepsSumNs < 0 ? -1.0 : toMs(r.allFixesStepsSumNs));
+        w.key("wholeAllFixesSavingMs");
+        w.value(r.wholeAllFixesSavingNs < 0 ? -1.0 : toMs(r.wholeAllFixesSavingNs));
+        w.key("disagreement");
+        w.value(r.disagreement);
         w.key("bound");
         w.value(toString(r.bound));
         w.key("findings");
@@ -117,6 +125,16 @@ void regions(JsonWriter& w, const Run& run, const std::vector<RegionJudgement>& 
             w.value(toMs(c.medianCostNs));
             w.key("costSource");
             w.value(c.costSource == CostSource::Replay ? "replay" : "estimate");
+            // "whole span": each step's share of the whole span's replay;
+            // "steps alone": only the steps judged one by one name it.
+            w.key("basis");
+            w.value(c.fromWholeSpan ? "whole span" : "steps alone");
+            if (c.fromWholeSpan) {
+                w.key("stepsSumMs");
+                w.value(toMs(c.stepsSumNs));
+                w.key("wholeCostMs");
+                w.value(toMs(c.wholeCostNs));
+            }
             w.key("cause");
             w.value(c.cause);
             w.key("fix");

@@ -211,7 +211,7 @@ const char* toString(FindingKind kind)
 }
 
 RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Bounds& bounds,
-                         const Diagnosis& diagnosis, Interval span)
+                         const Diagnosis& diagnosis, Interval span, const std::vector<std::vector<Interval>>& stepGroups)
 {
     using namespace findings;
     using namespace thresholds;
@@ -264,6 +264,25 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     if (c.replayed)
         whatIf.setAllFixes(all);
     result.whatIf = whatIf.summary();
+    if (c.replayed && !stepGroups.empty()) {
+        // Each step's share of each replayed saving, from the same replays:
+        // the steps and the whole are one computation at two scopes.
+        std::vector<FixSet> sets;
+        for (const Finding& f : result.findings)
+            if (f.costSource == CostSource::Replay)
+                sets.push_back(f.fixes);
+        sets.push_back(all);
+        for (const std::vector<Interval>& steps : stepGroups) {
+            std::vector<WhatIf::StepSavings> savings = whatIf.stepSavings(sets, steps);
+            if (savings.empty())
+                break;
+            std::size_t s = 0;
+            for (Finding& f : result.findings)
+                if (f.costSource == CostSource::Replay)
+                    f.stepSavingsNs.push_back(std::move(savings[s++]));
+            result.allFixesStepSavingsNs.push_back(std::move(savings[s]));
+        }
+    }
     std::stable_sort(result.findings.begin(), result.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.costNs > b.costNs; });
     // Our pipelines carry their own model (chunks, slots): their diagnosis is

@@ -80,6 +80,11 @@ struct Finding {
     // Parts of a combined finding ("one stream + host sync"), whose fixes
     // save time only together: every kind but the first. `kind` is the first.
     std::vector<FindingKind> alsoKinds;
+    // Where the judged span is made of steps (region groups): what the fix
+    // saves each step, by group, split from the same replay as costNs
+    // (WhatIf::stepSavings), so the steps and the whole agree. Empty for
+    // estimates and where there are no steps.
+    std::vector<WhatIf::StepSavings> stepSavingsNs;
 };
 
 // What one device's engines did in the judged span. Busy times are
@@ -119,6 +124,8 @@ struct RunFindings {
     // ComputeBound, HostBound or NoWork; sentence "<kind>: <cause>; <fix>").
     Diagnosis boundDiagnosis;
     WhatIfSummary whatIf;
+    // What every fix together saves each step, by group, as stepSavingsNs.
+    std::vector<WhatIf::StepSavings> allFixesStepSavingsNs;
 };
 
 // A finding's id as `analyze --json` prints it: its kind's id, a combined
@@ -132,9 +139,11 @@ std::string findingWords(FindingKind kind, const std::vector<FindingKind>& alsoK
 // The findings of one run over `span`, the judged span (JudgedSpan.h).
 // `metrics`, `bounds` and `diagnosis` are the run's own over the same span
 // (RunAnalysis computes them once); for a pipeline run the Bound finding is
-// its diagnosis.
+// its diagnosis. `stepGroups`: the steps of the span, a list of host spans
+// per region group, whose share of each replayed saving is wanted.
 RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates,
-                         const Bounds& bounds, const Diagnosis& diagnosis, Interval span);
+                         const Bounds& bounds, const Diagnosis& diagnosis, Interval span,
+                         const std::vector<std::vector<Interval>>& stepGroups = {});
 
 // All of it from a run and its trace's bandwidth sweeps (rates of the same
 // device come from there): runs analyzeRun and returns its findings.

@@ -42,17 +42,27 @@ std::vector<WordsLine> regionJudgementWords(const Run& run, const RegionJudgemen
                             + ": " + toString(r.bound)});
     for (const CommonFinding& c : r.common) {
         const bool replayed = c.costSource == CostSource::Replay;
+        const std::string basis = c.fromWholeSpan ? "the whole span's replay, split at the steps"
+                                  : replayed      ? "replay, the steps judged alone"
+                                                  : "estimate, the steps judged alone";
         lines.push_back({1, "in " + std::to_string(c.instances) + " of " + std::to_string(judged) + ": "
                                 + findingWords(c.kind, c.alsoKinds) + ": " + (replayed ? "its fix saves" : "costs")
-                                + " " + msNumber(c.medianCostNs) + " ms each (median, " + (replayed ? "replay" : "estimate")
-                                + ")"});
+                                + " " + msNumber(c.medianCostNs) + " ms each (median, " + basis + ")"
+                                + (c.fromWholeSpan ? "; " + msNumber(c.stepsSumNs) + " ms over the steps, of "
+                                                         + msNumber(c.wholeCostNs) + " ms for the whole span"
+                                                   : std::string())});
         lines.push_back({2, printable(c.cause)});
         lines.push_back({2, "fix: " + printable(c.fix)});
     }
     if (r.common.empty())
         lines.push_back({1, "no finding holds in most of them"});
     if (r.medianAllFixesSavingNs > 0)
-        lines.push_back({1, "every fix together saves " + msNumber(r.medianAllFixesSavingNs) + " ms each (median, replay)"});
+        lines.push_back({1, "every fix together saves " + msNumber(r.medianAllFixesSavingNs) + " ms each (median, replay)"
+                                + (r.allFixesStepsSumNs >= 0 ? "; " + msNumber(r.allFixesStepsSumNs) + " ms over the steps, of "
+                                                                   + msNumber(r.wholeAllFixesSavingNs) + " ms for the whole span"
+                                                             : std::string())});
+    if (!r.disagreement.empty())
+        lines.push_back({1, printable(r.disagreement)});
     return lines;
 }
 

@@ -1,8 +1,11 @@
 #include "analysis/RegionJudgement.h"
 
+#include "analysis/NumberText.h"
 #include "analysis/RunAnalysis.h"
+#include "base/Thresholds.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -101,6 +104,73 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
             j.boundInstances = n;
         }
     return j;
+}
+
+void shareWholeSavings(RegionJudgement& j, const RunFindings& whole, std::size_t group)
+{
+    if (group >= whole.allFixesStepSavingsNs.size())
+        return;
+    const std::size_t steps = j.group.regions.size();
+    std::vector<std::size_t> order;
+    // The steps that have GPU work, and what `savings` says of them.
+    const auto present = [&](const WhatIf::StepSavings& savings) {
+        std::vector<std::int64_t> values;
+        for (const auto& s : savings)
+            if (s)
+                values.push_back(*s);
+        return values;
+    };
+    const auto sum = [](const std::vector<std::int64_t>& values) {
+        std::int64_t total = 0;
+        for (std::int64_t v : values)
+            total += v;
+        return total;
+    };
+    for (const Finding& f : whole.findings) {
+        if (f.kind == FindingKind::Bound || group >= f.stepSavingsNs.size())
+            continue;
+        const WhatIf::StepSavings& perStep = f.stepSavingsNs[group];
+        const std::vector<std::int64_t> savings = present(perStep);
+        if (savings.empty())
+            continue;
+        CommonFinding c;
+        c.kind = f.kind;
+        c.alsoKinds = f.alsoKinds;
+        c.costSource = CostSource::Replay;
+        c.fromWholeSpan = true;
+        c.medianCostNs = std::max<std::int64_t>(0, savings[medianIndex(savings, order)]);
+        c.stepsSumNs = sum(savings);
+        c.wholeCostNs = f.costNs;
+        // "Holds in" a step: its share there is worth a finding of its own.
+        for (std::size_t i = 0; i < std::min(steps, perStep.size()); ++i)
+            if (perStep[i] && i < j.spans.size()
+                && static_cast<double>(*perStep[i])
+                       >= thresholds::kMinCostShare * static_cast<double>(spanNs(j.spans[i].beginNs, j.spans[i].endNs)))
+                ++c.instances;
+        // The steps judged alone may name it too, with their own cost: the
+        // whole span's share replaces it (its words carry the whole's numbers).
+        const auto alone = std::find_if(j.common.begin(), j.common.end(), [&](const CommonFinding& a) {
+            return !a.fromWholeSpan && a.kind == f.kind && a.alsoKinds == f.alsoKinds;
+        });
+        c.cause = "over the whole span: " + f.cause;
+        c.fix = f.fix;
+        if (alone != j.common.end())
+            j.common.erase(alone);
+        j.common.push_back(std::move(c));
+    }
+    const std::vector<std::int64_t> all = present(whole.allFixesStepSavingsNs[group]);
+    if (!all.empty()) {
+        j.medianAllFixesSavingNs = std::max<std::int64_t>(0, all[medianIndex(all, order)]);
+        j.allFixesStepsSumNs = sum(all);
+        j.wholeAllFixesSavingNs = std::max<std::int64_t>(0, whole.whatIf.replaySpanNs - whole.whatIf.allFixesSpanNs);
+        const double off = std::abs(static_cast<double>(j.allFixesStepsSumNs - j.wholeAllFixesSavingNs));
+        if (off > thresholds::kStepsAgreeShare * static_cast<double>(j.wholeAllFixesSavingNs) && off >= 1000)
+            j.disagreement = "the steps' savings add up to " + formatted("%.3f", static_cast<double>(j.allFixesStepsSumNs) / 1e6)
+                             + " ms of the whole span's " + formatted("%.3f", static_cast<double>(j.wholeAllFixesSavingNs) / 1e6)
+                             + " ms: the judged span holds GPU work outside these steps, whose saving no step's share holds";
+    }
+    std::stable_sort(j.common.begin(), j.common.end(),
+                     [](const CommonFinding& a, const CommonFinding& b) { return a.medianCostNs > b.medianCostNs; });
 }
 
 RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,

@@ -31,6 +31,12 @@ struct CommonFinding {
     CostSource costSource = CostSource::Estimate;
     std::string cause;              // its cause in the median instance that has it
     std::string fix;
+    // True where the cost is each step's share of the whole span's replayed
+    // saving (the whole span names it; shareWholeSavings); false where it
+    // comes from the steps judged alone (only they name it).
+    bool fromWholeSpan = false;
+    std::int64_t stepsSumNs = 0;    // fromWholeSpan: the steps' savings added up
+    std::int64_t wholeCostNs = 0;   // fromWholeSpan: what the whole span's replay says it saves
 };
 
 // One region group judged instance by instance ("ProfilerStep#N": each step):
@@ -53,6 +59,13 @@ struct RegionJudgement {
     // The bound most instances have, and in how many.
     DiagnosisKind bound = DiagnosisKind::NoWork;
     int boundInstances = 0;
+    // Every fix together, each step's share of the whole span's saving
+    // (shareWholeSavings): the steps' savings added up, and the whole's.
+    // -1 where the whole span was not replayed with steps.
+    std::int64_t allFixesStepsSumNs = -1;
+    std::int64_t wholeAllFixesSavingNs = -1;
+    // Why the two differ by more than kStepsAgreeShare; empty when they agree.
+    std::string disagreement;
 };
 // Instances judged per group at most: each is a full analysis with its
 // replays; a run of 10,000 steps is judged on its first steps after warm-up.
@@ -61,6 +74,14 @@ inline constexpr std::size_t kMaxJudgedInstances = 64;
 // Judges each instance of `group` (the first kMaxJudgedInstances) with
 // analyzeSpan and summarises them.
 RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group);
+
+// The whole span's findings and fixes, split at the steps (RunFindings'
+// step savings of group `group`), in place of what the steps judged alone
+// say of the same findings: a finding the whole span names has, per step,
+// its share of the whole's saving, so the steps' savings add up to the
+// whole's (or `disagreement` says why not). Findings only the steps judged
+// alone name keep their cost from there.
+void shareWholeSavings(RegionJudgement& judgement, const RunFindings& whole, std::size_t group);
 
 // One region judged on its own, as judgeRegionGroup judges each instance:
 // over `span` (its regionSpan), on a slice of the run, which `slice`

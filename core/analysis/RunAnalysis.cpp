@@ -17,7 +17,8 @@ std::int64_t wallOf(const Run& run)
 
 } // namespace
 
-RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged)
+RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged,
+                        const std::vector<std::vector<Interval>>& stepGroups)
 {
     RunAnalysis a;
     a.judged = judged;
@@ -29,7 +30,7 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     if (run.status == RunStatus::Completed && isPipelineRun(run))
         a.bounds = computeBounds(run, a.metrics, a.rates);
     a.diagnosis = diagnose(run, a.metrics, a.bounds, a.rates);
-    a.findings = findFindings(run, a.metrics, a.rates, a.bounds, a.diagnosis, judged.span);
+    a.findings = findFindings(run, a.metrics, a.rates, a.bounds, a.diagnosis, judged.span, stepGroups);
     // One path: the diagnosis is the findings' bound (for our pipelines the
     // same diagnosis; for any other run the general bound).
     a.diagnosis = a.findings.boundDiagnosis;
@@ -65,17 +66,27 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
     } else if (judged.basis == JudgedSpan::Basis::Regions) {
         groups.push_back(judged.group);
     }
+    std::erase_if(groups, [](const RegionGroup& g) { return g.regions.size() < 2; });
     // The region instances are judged while the whole span is analysed.
     auto regions = std::async(launchPolicyFor(run.ops.size()), [&] {
         std::vector<RegionJudgement> out;
         for (const RegionGroup& g : groups)
-            if (g.regions.size() >= 2)
-                out.push_back(judgeRegionGroup(run, rates, g));
+            out.push_back(judgeRegionGroup(run, rates, g));
         return out;
     });
-    RunAnalysis a = analyzeSpan(run, rates, judged);
+    // The whole span's replays are split at the steps' host spans too: the
+    // steps' savings and the whole's are one computation.
+    std::vector<std::vector<Interval>> stepGroups;
+    for (const RegionGroup& g : groups) {
+        std::vector<Interval>& steps = stepGroups.emplace_back();
+        for (std::size_t i = 0; i < std::min(g.regions.size(), kMaxJudgedInstances); ++i)
+            steps.push_back({run.regions[g.regions[i]].beginNs, run.regions[g.regions[i]].endNs});
+    }
+    RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups);
     a.speedup = speedupOver(serializedBaseline, run);
     a.regions = regions.get();
+    for (std::size_t g = 0; g < a.regions.size(); ++g)
+        shareWholeSavings(a.regions[g], a.findings, g);
     return a;
 }
 

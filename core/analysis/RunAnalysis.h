@@ -61,7 +61,10 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
                        const AnalysisOptions& options, std::string* note = nullptr);
 // The analysis of one span of the run only: no region groups (the per
 // instance judgements are made of these).
-RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged);
+// `stepGroups`: as findFindings takes them (the host spans of each region
+// group's judged instances).
+RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged,
+                        const std::vector<std::vector<Interval>>& stepGroups = {});
 // Every run of the trace, each against its own baseline, in the trace's order.
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace);
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace, const AnalysisOptions& options,

@@ -48,6 +48,50 @@ void markFaultedKernels(RunGraph& g, const Run& run, const DemandMigrations& dem
         }
 }
 
+// Each step's length in the replay `r` of `g` (StepSavings in WhatIf.h):
+// the begin of its first GPU op to the next step's, the last one's to its
+// last GPU op's end; nullopt for a step without GPU work. `steps` are sorted
+// and do not overlap.
+std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const ReplayResult& r,
+                                                     const std::vector<Interval>& steps)
+{
+    constexpr std::size_t kNone = SIZE_MAX;
+    std::vector<std::size_t> stepOf(g.nodes.size(), kNone);
+    std::vector<std::int64_t> first(steps.size(), INT64_MAX);
+    std::size_t lastStep = kNone;
+    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+        const GraphNode& node = g.nodes[n];
+        if (!node.gpu || node.removed)
+            continue;
+        const std::int64_t at = enqueuedAt(g, node);
+        const auto next = std::upper_bound(steps.begin(), steps.end(), at,
+                                           [](std::int64_t t, const Interval& s) { return t < s.beginNs; });
+        if (next == steps.begin() || at >= std::prev(next)->endNs)
+            continue;
+        const auto i = static_cast<std::size_t>(std::prev(next) - steps.begin());
+        stepOf[n] = i;
+        first[i] = std::min(first[i], r.beginNs[n]);
+        lastStep = lastStep == kNone ? i : std::max(lastStep, i);
+    }
+    std::vector<std::optional<std::int64_t>> lengths(steps.size());
+    if (lastStep == kNone)
+        return lengths;
+    std::int64_t lastEnd = INT64_MIN;
+    for (std::size_t n = 0; n < g.nodes.size(); ++n)
+        if (stepOf[n] == lastStep)
+            lastEnd = std::max(lastEnd, r.endNs[n]);
+    std::size_t previous = kNone;
+    for (std::size_t i = 0; i <= lastStep; ++i) {
+        if (first[i] == INT64_MAX)
+            continue;
+        if (previous != kNone)
+            lengths[previous] = first[i] - first[previous];
+        previous = i;
+    }
+    lengths[lastStep] = lastEnd - first[lastStep];
+    return lengths;
+}
+
 } // namespace
 
 WhatIf::WhatIf(const Run& run, const TransferRates& rates) : WhatIf(run, rates, {run.timedBeginNs, run.timedEndNs}) {}
@@ -165,6 +209,29 @@ void WhatIf::setAllFixes(FixSet fixes)
     m_summary.allFixes = fixes;
     const std::int64_t span = spanWith(fixes);
     m_summary.allFixesSpanNs = span < 0 ? m_summary.replaySpanNs : span;
+}
+
+std::vector<WhatIf::StepSavings> WhatIf::stepSavings(const std::vector<FixSet>& sets, const std::vector<Interval>& steps)
+{
+    std::vector<StepSavings> out;
+    if (!m_summary.replayed || steps.empty())
+        return out;
+    const auto unchanged = stepLengths(*m_graph, m_replayer.replay(*m_graph, /*nodeTimes=*/true), steps);
+    for (FixSet fixes : sets) {
+        StepSavings savings(steps.size());
+        m_fixed = *m_graph; // into the memory of the last fixed graph
+        const bool changed = applyFixesInPlace(m_fixed, fixes, m_rates) != 0;
+        const RunGraph& g = changed ? m_fixed : *m_graph;
+        const ReplayResult& r = m_replayer.replay(g, /*nodeTimes=*/true);
+        if (r.ok) {
+            const auto fixed = stepLengths(g, r, steps);
+            for (std::size_t i = 0; i < steps.size(); ++i)
+                if (unchanged[i] && fixed[i])
+                    savings[i] = *unchanged[i] - *fixed[i];
+        }
+        out.push_back(std::move(savings));
+    }
+    return out;
 }
 
 std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, Interval span, std::string* why)

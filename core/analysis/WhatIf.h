@@ -66,6 +66,15 @@ public:
     }
     // Records the fixes the findings ask for and replays them all at once.
     void setAllFixes(FixSet fixes);
+    // What each of `sets` saves each step of `steps` (a region group's
+    // instances, each its host span), split from the same replays as
+    // spanWith: a step's length in a replay runs from its first GPU op's
+    // begin to the next step's, the last one's to its last GPU op's end, so
+    // the steps' savings add up to the saving of the span they cover. A GPU
+    // op belongs to the step its enqueueing call began in. nullopt for a step
+    // without GPU work; empty where the run is not replayed.
+    using StepSavings = std::vector<std::optional<std::int64_t>>;
+    std::vector<StepSavings> stepSavings(const std::vector<FixSet>& sets, const std::vector<Interval>& steps);
     // Replays each of `sets` not replayed yet, so that spanWith answers them
     // from memory. A big graph's sets are split between this thread and a
     // second one with its own copy of the graph: the replays are most of a

@@ -78,6 +78,12 @@ inline constexpr std::int64_t kDefaultAsyncCallNs = 5'000;
 // Fixes that only help together: a pair is reported as one finding when it
 // saves at least this much more than its better half alone.
 inline constexpr double kSynergyFactor = 1.5;
+// The steps' shares of a saving (each step's part of the whole span's
+// replay) must add up to the whole span's saving within this share, or the
+// report says why (analysis/RegionJudgement.cpp). They add up exactly where
+// the steps cover the judged span's GPU work; 10% leaves room for the work
+// between steps (a step's host span ends before its last GPU op).
+inline constexpr double kStepsAgreeShare = 0.10;
 // One stream -> this many streams, a chunk each in turn (two copy engines
 // and the kernels: three streams keep all three busy).
 inline constexpr int kWhatIfStreams = 3;

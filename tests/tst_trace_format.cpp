@@ -1653,6 +1653,16 @@ void TestTraceFormat::nsightBadReports_data()
         << qint64(0) << "an SQLite database, but not an Nsight Systems export";
     QTest::newRow("cut after its first page") << 3 << "" << qint64(4096) << "the SQLite database cannot be read";
     QTest::newRow("cut inside its header") << 3 << "" << qint64(40) << "the SQLite database cannot be read";
+    // SQLite quotes the damaged statement, line break and all (found by
+    // fuzz/fuzz_nsight_report): the message stays one line.
+    QTest::newRow("a schema statement SQLite cannot parse, over two lines")
+        << 3
+        << "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE TABLE "
+           "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start [INTEGER,' || char(10) || 'end INTEGER)' WHERE name = "
+           "'CUPTI_ACTIVITY_KIND_SYNCHRONIZATION'; PRAGMA writable_schema = OFF"
+        << qint64(0)
+        << "the SQLite database cannot be read (damaged or cut short?): malformed database schema "
+           "(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION) - unrecognized token: \"[INTEGER, end INTEGER)\"";
 }
 
 void TestTraceFormat::nsightBadReports()
@@ -1678,6 +1688,7 @@ void TestTraceFormat::nsightBadReports()
     QVERIFY(!loaded.trace);
     QVERIFY2(QString::fromStdString(loaded.error).startsWith(path + ": Nsight Systems report: "), loaded.error.c_str());
     QVERIFY2(QString::fromStdString(loaded.error).contains(message), loaded.error.c_str());
+    QVERIFY2(loaded.error.find('\n') == std::string::npos, loaded.error.c_str());
 }
 
 void TestTraceFormat::nsightEmptyTables()

@@ -1,5 +1,7 @@
 #include "formats/SqliteDatabase.h"
 
+#include "base/MessageText.h"
+
 #include <sqlite3.h>
 
 #include <cctype>
@@ -112,7 +114,7 @@ SqliteDatabase::SqliteDatabase(const std::string& path, const CancelFlag* cancel
     const std::string uri = fileUri(path) + (isWalDatabase(path) ? "?mode=ro" : "?mode=ro&immutable=1");
     const int status = sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
     if (status != SQLITE_OK) {
-        const std::string why = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(status);
+        const std::string why = messageText(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(status), 200);
         sqlite3_close(m_db);
         m_db = nullptr;
         throw SqliteError(SqliteError::Cause::Unreadable, "cannot open the SQLite database: " + why);
@@ -201,9 +203,12 @@ void SqliteDatabase::throwLastError() const
                               + ", and was stopped");
     case Stop::None: break;
     }
-    if (sqlite3_errcode(m_db) == SQLITE_TOOBIG)
-        throw SqliteError(SqliteError::Cause::ValueTooLong, sqlite3_errmsg(m_db));
-    throw SqliteError(SqliteError::Cause::Unreadable, sqlite3_errmsg(m_db));
+    // SQLite quotes the file in its messages (a schema statement's text,
+    // line breaks and all): one line, of a bounded length.
+    const std::string why = messageText(sqlite3_errmsg(m_db), 200);
+    throw SqliteError(sqlite3_errcode(m_db) == SQLITE_TOOBIG ? SqliteError::Cause::ValueTooLong
+                                                             : SqliteError::Cause::Unreadable,
+                      why);
 }
 
 SqliteStatement SqliteDatabase::prepare(const std::string& sql) const

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the trace readers' libFuzzer targets (fuzz/*.cpp) with clang and
 # AddressSanitizer + UndefinedBehaviorSanitizer, then runs each for SECONDS
-# (default 60) on its seed corpus (tests/fuzz-corpus/<target>/). New inputs
+# (default 60) on its seed corpus (tests/fuzz-corpus/<name>/, the target's
+# name without fuzz_ and _trace or _report: chrome, native, nsight). New inputs
 # go to build-fuzz/corpus/<target>/, crashes to build-fuzz/crashes/.
 #   scripts/fuzz.sh [SECONDS]
 # Needs clang-14 and libfuzzer-14-dev (Debian), plus libsimdjson-dev and
@@ -34,6 +35,7 @@ for target in fuzz/fuzz_*.cpp; do
   name="$(basename "$target" .cpp)"
   corpus="${name#fuzz_}"
   corpus="${corpus%_trace}"
+  corpus="${corpus%_report}"
   "$cxx" "${flags[@]}" -fsanitize=fuzzer "$target" "${objects[@]}" -lsimdjson -lsqlite3 -o "$out/$name"
   mkdir -p "$out/corpus/$corpus"
   echo "== $name for ${seconds}s"

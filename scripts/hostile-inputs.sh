@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs malformed and hostile inputs against the CLI (analyze, convert to csv
-# and chrome) and, where it is built, the headless export, and prints the
+# and chrome; Nsight reports with code where their data belongs) and, where
+# it is built, the headless export, and prints the
 # table of docs/reliability.md: per kind of input, how many cases, how they
 # ended, and the worst memory and time. Reproducible: inputs come from a fixed
 # seed and a trace the simulated device records.
@@ -449,6 +450,61 @@ expect("first bytes", "analyze, a 3 GiB SQLite file", [cli, "analyze", sqlite], 
 os.unlink(sqlite)
 expect("first bytes", "analyze /proc/self/status (size 0, has text)", [cli, "analyze", "/proc/self/status"], 3,
        "it starts with")
+
+# Nsight reports from strangers (issue 33): a copy of a real export with code
+# where its data belongs is refused by name at once; code beside the data
+# never runs; a read of real tables that would take quadratic work stops at
+# its budget. Each within 5 s (measured: 0.73 s at most).
+import shutil, sqlite3
+real_report = "tests/data/nsight/cloverleaf-cuda_nsys_perlmutter-reduced.sqlite"
+with sqlite3.connect(f"file:{real_report}?mode=ro&immutable=1", uri=True) as db:
+    kernel_columns = [r[1] for r in db.execute("PRAGMA table_info(CUPTI_ACTIVITY_KIND_KERNEL)")]
+endless = "(WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r)"
+huge_names = ", ".join("randomblob(900000000) AS demangledName" if c == "demangledName" else c for c in kernel_columns)
+other_names = ", ".join("100000 + n" if c in ("demangledName", "shortName", "mangledName") else f"k.{c}"
+                        for c in kernel_columns)
+crafted_reports = [
+    ("kernels a view over an endless query", 3, "is a view, not a table",
+     "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernel_rows; CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS "
+     f"SELECT kernel_rows.* FROM kernel_rows, {endless};"),
+    ("kernels a view of 900 MB names", 3, "is a view, not a table",
+     "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernel_rows; CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS "
+     f"SELECT {huge_names} FROM kernel_rows LIMIT 5;"),
+    ("copies an FTS5 table", 3, "is a virtual table",
+     "DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY; CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_MEMCPY USING fts5(start, end);"),
+    ("calls a virtual table of an unknown module", 3, "is a virtual table",
+     "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME; PRAGMA writable_schema = ON; INSERT INTO sqlite_master VALUES "
+     "('table', 'CUPTI_ACTIVITY_KIND_RUNTIME', 'CUPTI_ACTIVITY_KIND_RUNTIME', 0, "
+     "'CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_RUNTIME USING no_such_module(start)'); PRAGMA writable_schema = OFF;"),
+    ("a kernel name of 2 MB", 3, "longer than 1 MiB",
+     "UPDATE StringIds SET value = printf('%.*c', 2000000, 'k') "
+     "WHERE id = (SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1);"),
+    ("quadratic work: StringIds unkeyed, 30,000 kernels of a name each", 3, "past its work budget",
+     "CREATE TABLE plain (id INTEGER, value TEXT); INSERT INTO plain SELECT id, value FROM StringIds; "
+     "DROP TABLE StringIds; ALTER TABLE plain RENAME TO StringIds; "
+     "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 30000) "
+     "INSERT INTO StringIds SELECT 100000 + n, 'kernel ' || n FROM r; "
+     "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 30000) "
+     f"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT {other_names} FROM r, "
+     "(SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1) AS k;"),
+    ("triggers on the tables, an endless view beside them", 0, "imported from Nsight Systems",
+     "CREATE TRIGGER t1 AFTER INSERT ON CUPTI_ACTIVITY_KIND_KERNEL BEGIN SELECT randomblob(900000000); END; "
+     f"CREATE VIEW forever AS SELECT * FROM {endless};"),
+]
+crafted = os.path.join(work, "crafted.sqlite")
+for name, status_wanted, says, sql in crafted_reports:
+    if os.path.exists(crafted):
+        os.unlink(crafted)
+    shutil.copy(real_report, crafted)
+    os.chmod(crafted, 0o644)
+    with sqlite3.connect(crafted) as db:
+        db.executescript(sql)
+    db.close()
+    expect("Nsight report with code", f"analyze: {name}", [cli, "analyze", crafted], status_wanted, says,
+           most_seconds=5)
+    expect("Nsight report with code", f"convert --to csv: {name}",
+           [cli, "convert", crafted, "--to", "csv", "-o", output_path + ".csv"], status_wanted, says, most_seconds=5)
+os.unlink(crafted)
 
 # The GUI program's own exits: through QApplication, statuses as the table says.
 if have_gui:

@@ -42,8 +42,8 @@ std::string upper(std::string text)
 
 NsightSchema::NsightSchema(const SqliteDatabase& db) : m_db(db)
 {
-    const char* metaTable = db.hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
-                            : db.hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA"
+    const char* metaTable = hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
+                            : hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA"
                                                               : nullptr;
     std::string product;
     std::string schema;
@@ -62,8 +62,8 @@ NsightSchema::NsightSchema(const SqliteDatabase& db) : m_db(db)
                     schema = meta.text(1);
             }
         }
-    } else if (!db.hasTable("StringIds") && !db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL")
-               && !db.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+    } else if (!hasTable("StringIds") && !hasTable("CUPTI_ACTIVITY_KIND_KERNEL")
+               && !hasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
         throw NsightImportError("an SQLite database, but not an Nsight Systems export (it has none of "
                                 "META_DATA_EXPORT, EXPORT_META_DATA, StringIds and the CUPTI_ACTIVITY_KIND_* tables)");
     }
@@ -82,13 +82,31 @@ NsightSchema::NsightSchema(const SqliteDatabase& db) : m_db(db)
 
 void NsightSchema::fail(const std::string& what) const
 {
-    throw NsightImportError(what + " (" + m_versionText + ")");
+    // Before the export's metadata is read, there is no version to name.
+    throw NsightImportError(m_versionText.empty() ? what : what + " (" + m_versionText + ")");
+}
+
+bool NsightSchema::hasTable(std::string_view table) const
+{
+    // Where an export has a table, only a table is read: anything else in
+    // its place computes its rows when read, and a report is data.
+    switch (m_db.tableKind(table)) {
+    case SqliteDatabase::TableKind::Missing: return false;
+    case SqliteDatabase::TableKind::Table: return true;
+    case SqliteDatabase::TableKind::View:
+        fail(std::string(table) + " is a view, not a table: a report is read as data, and a view is a query that would run");
+    case SqliteDatabase::TableKind::Virtual:
+        fail(std::string(table) + " is a virtual table, not a table: a report is read as data, and a virtual table's "
+                                  "module is code that would run");
+    case SqliteDatabase::TableKind::Other: break;
+    }
+    fail(std::string(table) + " is no plain table (its schema statement is not CREATE TABLE): a report is read as data");
 }
 
 std::map<std::int64_t, std::string> NsightSchema::readEnum(std::string_view table) const
 {
     std::map<std::int64_t, std::string> values;
-    if (!m_db.hasTable(table))
+    if (!hasTable(table))
         return values;
     const auto columns = m_db.columns(table);
     const auto has = [&columns](std::string_view name) {

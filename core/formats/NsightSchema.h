@@ -43,7 +43,9 @@ public:
     int schemaMajor() const { return m_schemaMajor; }
     [[noreturn]] void fail(const std::string& what) const;
 
-    bool hasTable(std::string_view table) const { return m_db.hasTable(table); }
+    // True for a table, false where there is none; a view, a virtual table
+    // or anything else under the name fails, naming it.
+    bool hasTable(std::string_view table) const;
     // "SELECT a, b, NULL FROM t" for the columns in order. A required
     // column that is missing, or that is declared TEXT or REAL where Nsight
     // writes INTEGER, fails with a message naming the table, the column

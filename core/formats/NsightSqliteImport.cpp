@@ -848,23 +848,30 @@ NsightSqliteImport NsightImporter::read()
 
 } // namespace
 
-NsightSqliteImport NsightSqliteImport::read(const std::string& path)
+NsightSqliteImport NsightSqliteImport::read(const std::string& path, const CancelFlag* cancel)
 {
     // A truncated or damaged file fails on the first page it reaches that
     // is not there, be it while opening or on a row.
-    const auto damaged = [](const SqliteError& e) {
+    const auto why = [](const SqliteError& e) {
+        switch (e.cause) {
+        case SqliteError::Cause::ValueTooLong:
+            return "a value in it is longer than " + std::to_string(SqliteDatabase::kMaxValueBytes >> 20)
+                   + " MiB, the most this reader takes for one (" + e.what() + ")";
+        case SqliteError::Cause::OverBudget: return std::string(e.what());
+        case SqliteError::Cause::Unreadable: break;
+        }
         return std::string("the SQLite database cannot be read (damaged or cut short?): ") + e.what();
     };
     try {
-        const SqliteDatabase db(path);
+        const SqliteDatabase db(path, cancel);
         NsightImporter importer(db);
         try {
             return importer.read();
         } catch (const SqliteError& e) {
-            importer.fail(damaged(e));
+            importer.fail(why(e));
         }
     } catch (const SqliteError& e) {
-        throw NsightImportError(damaged(e));
+        throw NsightImportError(why(e));
     }
 }
 

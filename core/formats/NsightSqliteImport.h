@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/CancelFlag.h"
 #include "trace/Trace.h"
 
 #include <string>
@@ -19,13 +20,17 @@ namespace ovs {
 // Systems reports"). Rows are streamed: memory grows with the ops kept.
 // Throws NsightImportError (one line, naming the export's version where it
 // is known) on anything it cannot read: a database that is no Nsight
-// export, a missing table or column, a damaged or truncated file.
+// export, a missing table or column, a view or virtual table where a table
+// belongs, a value over SqliteDatabase::kMaxValueBytes, a read past its
+// work budget, a damaged or truncated file. Nothing of the file runs (see
+// SqliteDatabase). `cancel`, raised from another thread, ends the read
+// with RunCancelled.
 struct NsightSqliteImport {
     Trace trace;
     // "imported from Nsight Systems 2022.2.1.31, export schema 2.9.1: 1 run, ...; skipped ..."
     std::string summary;
 
-    static NsightSqliteImport read(const std::string& path);
+    static NsightSqliteImport read(const std::string& path, const CancelFlag* cancel = nullptr);
 };
 
 } // namespace ovs

@@ -299,11 +299,11 @@ TraceLoadResult readPadded(std::string_view paddedText)
     return result;
 }
 
-TraceLoadResult readNsightSqlite(const std::string& path)
+TraceLoadResult readNsightSqlite(const std::string& path, const CancelFlag* cancel)
 {
     TraceLoadResult result;
     try {
-        NsightSqliteImport imported = NsightSqliteImport::read(path);
+        NsightSqliteImport imported = NsightSqliteImport::read(path, cancel);
         result.trace = std::move(imported.trace);
         result.note = std::move(imported.summary);
     } catch (const NsightImportError& e) {
@@ -376,7 +376,7 @@ TraceLoadResult loadTraceOrCancel(const std::string& path, std::uint64_t maxByte
     {
         TraceFile file = TraceFile::read(path, maxBytes, progress);
         if (file.sqlite)
-            result = readNsightSqlite(path);
+            result = readNsightSqlite(path, progress.cancel);
         else if (file.text)
             result = readPadded(std::string_view(file.text->data(), file.text->size()));
         else

@@ -52,7 +52,8 @@ inline constexpr std::uint64_t kMaxTraceBytesCeiling = 0xFFFFFFFFu;
 // path. Only regular files up to maxBytes are read. `progress` hears of the
 // bytes read as a Chrome or Kineto trace's windows, or a whole file's
 // blocks, are read, and its cancel flag is checked as often (and once more
-// after a whole text is parsed); an Nsight SQLite export is read in one go.
+// after a whole text is parsed); an Nsight SQLite export is read in one go,
+// its cancel flag checked every SqliteDatabase::kStepsPerCheck steps.
 TraceLoadResult traceFromJson(std::string_view text);
 TraceLoadResult loadTrace(const std::string& path, std::uint64_t maxBytes = kDefaultMaxTraceBytes,
                           const ReadProgress& progress = {});

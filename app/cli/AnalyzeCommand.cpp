@@ -27,7 +27,7 @@ bool isFolder(const std::string& path)
 }
 
 // A folder, or several files: the ranks of one job (docs/ranks.md).
-int analyzeRanks(const CliArgs& args)
+int analyzeRanks(const CliArgs& args, const CancelFlag& cancel)
 {
     std::vector<std::string> paths;
     if (args.positionals().size() == 1) {
@@ -48,7 +48,11 @@ int analyzeRanks(const CliArgs& args)
             printError("skipped " + file.error);
         std::fprintf(stderr, "read %zu of %zu: %s\n", done, total, echoed(file.path).c_str());
     };
+    // Ctrl-C: the files not read yet are left, and nothing is printed.
+    options.cancelled = [&cancel] { return cancel.isCancelled(); };
     const RankFolder folder = readRanks(paths, options);
+    if (cancel.isCancelled())
+        throw ReadInterrupted("reading the ranks cancelled");
     for (const std::string& note : folder.notes)
         printError(note);
     if (folder.ranks.empty())
@@ -64,21 +68,19 @@ int analyzeRanks(const CliArgs& args)
 
 } // namespace
 
-int commandAnalyze(const CliArgs& args)
+int commandAnalyze(const CliArgs& args, const CancelFlag& cancel)
 {
     if (args.positionals().empty())
         throw UsageError("analyze needs a trace, a folder of traces or several traces");
     if (args.positionals().size() > 1 || isFolder(args.positionals().front()))
-        return analyzeRanks(args);
+        return analyzeRanks(args, cancel);
     const std::string& path = args.positionals().front();
-    auto loaded = loadTrace(path, maxTraceBytes(args));
-    if (!loaded.trace)
-        throw BadInput(loaded.error); // it names the file once
+    std::string note;
+    Trace trace = readTrace(path, args, cancel, &note);
     // What an import read and skipped (Chrome, Kineto, Nsight): on stderr,
     // so that --json stays parseable.
-    if (!loaded.note.empty())
-        std::fprintf(stderr, "%s\n", echoed(loaded.note, kMessageLimit).c_str());
-    Trace& trace = *loaded.trace;
+    if (!note.empty())
+        std::fprintf(stderr, "%s\n", echoed(note, kMessageLimit).c_str());
     AnalysisOptions options;
     options.region = args.value("--region", "");
     std::vector<std::string> notes;

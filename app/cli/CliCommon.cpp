@@ -138,6 +138,20 @@ int finish(const JobOutcome& outcome, const std::string& leftAsItWas)
     return cli::exitStatusOf(outcome);
 }
 
+Trace readTrace(const std::string& path, const CliArgs& args, const CancelFlag& cancel, std::string* note)
+{
+    ReadProgress progress;
+    progress.cancel = &cancel;
+    TraceLoadResult loaded = loadTrace(path, maxTraceBytes(args), progress);
+    if (loaded.cancelled)
+        throw ReadInterrupted(loaded.error);
+    if (!loaded.trace)
+        throw BadInput(loaded.error); // it names the file once
+    if (note)
+        *note = std::move(loaded.note);
+    return std::move(*loaded.trace);
+}
+
 std::uint64_t maxTraceBytes(const CliArgs& args)
 {
     const long long mib = args.integer("--max-trace-mib", static_cast<long long>(kDefaultMaxTraceBytes >> 20), 1,

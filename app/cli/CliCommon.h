@@ -5,6 +5,8 @@
 
 #include "CliArgs.h"
 
+#include "base/CancelFlag.h"
+
 #include "device/Device.h"
 #include "device/DeviceSet.h"
 #include "jobs/JobOutcome.h"
@@ -27,6 +29,13 @@ public:
 
 // An input that cannot be read or is malformed: exit status 3.
 class BadInput : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A trace read that Ctrl-C stopped: nothing was written, the exit status is
+// kExitCancelled (main.cpp).
+class ReadInterrupted : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
@@ -67,5 +76,10 @@ int finish(const JobOutcome& outcome, const std::string& leftAsItWas = {});
 // The size limit for reading a trace (core's default unless raised or
 // lowered by --max-trace-mib), checked before the file is opened.
 std::uint64_t maxTraceBytes(const CliArgs& args);
+// The trace at `path`, read up to maxTraceBytes(args) with Ctrl-C heard
+// (`cancel`): BadInput naming the file where it cannot be read,
+// ReadInterrupted where Ctrl-C stopped the read. What an import read and
+// skipped goes to `note`.
+Trace readTrace(const std::string& path, const CliArgs& args, const CancelFlag& cancel, std::string* note = nullptr);
 
 } // namespace ovs::cli

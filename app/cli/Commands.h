@@ -24,10 +24,10 @@ int commandDevices();                                       // DevicesCommand.cp
 int commandBench(const CliArgs& args, CancelFlag& cancel);    // RecordCommands.cpp
 int commandPipeline(const CliArgs& args, CancelFlag& cancel); // RecordCommands.cpp
 int commandRecord(const CliArgs& args, CancelFlag& cancel);   // RecordCommands.cpp
-int commandConvert(const CliArgs& args);                      // ConvertCommand.cpp
-int commandAnalyze(const CliArgs& args);                      // AnalyzeCommand.cpp
+int commandConvert(const CliArgs& args, const CancelFlag& cancel); // ConvertCommand.cpp
+int commandAnalyze(const CliArgs& args, const CancelFlag& cancel); // AnalyzeCommand.cpp
 // diff reads its own arguments: --run is given twice (the before run, then the after run).
-int commandDiff(std::vector<std::string> args);               // DiffCommand.cpp
+int commandDiff(std::vector<std::string> args, const CancelFlag& cancel); // DiffCommand.cpp
 int commandLesson(const CliArgs& args, CancelFlag& cancel);   // LessonCommand.cpp
 
 } // namespace ovs::cli

@@ -12,7 +12,7 @@
 
 namespace ovs::cli {
 
-int commandConvert(const CliArgs& args)
+int commandConvert(const CliArgs& args, const CancelFlag& cancel)
 {
     if (args.positionals().size() != 1)
         throw UsageError("convert needs exactly one input trace");
@@ -22,19 +22,18 @@ int commandConvert(const CliArgs& args)
     const std::string path = outputPath(args, true, to == "csv" ? "csv" : "json");
     if (std::string why = whyOutputIsInput(path, args.positionals().front()); !why.empty())
         throw UsageError(why);
-    const auto loaded = loadTrace(args.positionals().front(), maxTraceBytes(args));
-    if (!loaded.trace)
-        throw BadInput(loaded.error); // it names the file once
-    if (!loaded.note.empty()) // what an import read and skipped
-        std::fprintf(stderr, "%s\n", echoed(loaded.note, kMessageLimit).c_str());
+    std::string note;
+    const Trace trace = readTrace(args.positionals().front(), args, cancel, &note);
+    if (!note.empty()) // what an import read and skipped
+        std::fprintf(stderr, "%s\n", echoed(note, kMessageLimit).c_str());
     std::string error;
     bool ok = false;
     if (to == "chrome")
-        ok = exportChromeTrace(*loaded.trace, path, &error);
+        ok = exportChromeTrace(trace, path, &error);
     else if (to == "csv")
-        ok = exportCsv(*loaded.trace, path, &error);
+        ok = exportCsv(trace, path, &error);
     else
-        ok = saveTrace(*loaded.trace, path, &error);
+        ok = saveTrace(trace, path, &error);
     if (!ok) {
         printError(error); // the writer's message names the path once
         return cli::kExitFailed;

@@ -145,7 +145,7 @@ std::string runList(const Trace& trace)
 
 } // namespace
 
-int commandDiff(std::vector<std::string> rawArgs)
+int commandDiff(std::vector<std::string> rawArgs, const CancelFlag& cancel)
 {
     const std::vector<std::string> runs = takeRunOptions(rawArgs);
     const CliArgs args(rawArgs, kValueOptions, kFlagOptions);
@@ -159,30 +159,26 @@ int commandDiff(std::vector<std::string> rawArgs)
         throw UsageError("--run is given twice or not at all: --run A (of BEFORE) --run B (of AFTER)");
     const std::string& beforePath = args.positionals()[0];
     const std::string& afterPath = args.positionals()[1];
-    auto before = loadTrace(beforePath, maxTraceBytes(args));
-    if (!before.trace)
-        throw BadInput(before.error);
-    auto after = loadTrace(afterPath, maxTraceBytes(args));
-    if (!after.trace)
-        throw BadInput(after.error);
+    Trace beforeTrace = readTrace(beforePath, args, cancel);
+    Trace afterTrace = readTrace(afterPath, args, cancel);
 
     RunMatching matching;
     if (!runs.empty()) {
         std::string why;
-        const auto b = selectRun(*before.trace, runs[0], &why);
+        const auto b = selectRun(beforeTrace, runs[0], &why);
         if (!b)
             throw UsageError("--run " + echoed(runs[0]) + " in " + echoed(beforePath) + ": " + why);
-        const auto a = selectRun(*after.trace, runs[1], &why);
+        const auto a = selectRun(afterTrace, runs[1], &why);
         if (!a)
             throw UsageError("--run " + echoed(runs[1]) + " in " + echoed(afterPath) + ": " + why);
         matching.pairs.push_back({*b, *a, "chosen"});
     } else {
-        matching = matchRuns(*before.trace, *after.trace);
+        matching = matchRuns(beforeTrace, afterTrace);
         if (matching.pairs.empty())
             throw UsageError("no run of the two traces pairs by name: choose them with --run A --run B (before: "
-                             + runList(*before.trace) + "; after: " + runList(*after.trace) + ")");
+                             + runList(beforeTrace) + "; after: " + runList(afterTrace) + ")");
     }
-    const TraceDiff diff = diffTraces(*before.trace, *after.trace, matching);
+    const TraceDiff diff = diffTraces(beforeTrace, afterTrace, matching);
     if (args.has("--json")) {
         const std::string json = traceDiffJson(diff, beforePath, afterPath);
         std::fwrite(json.data(), 1, json.size(), stdout);

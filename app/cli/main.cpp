@@ -59,7 +59,7 @@ int main(int argc, char** argv)
     std::signal(SIGINT, onInterrupt);
     try {
         if (command == "diff")
-            return commandDiff(rest);
+            return commandDiff(rest, cancel);
         const CliArgs args(rest, kValueOptions, kFlagOptions);
         if (args.has("--help") || args.has("-h")) {
             std::fputs(usage().c_str(), stdout);
@@ -76,9 +76,9 @@ int main(int argc, char** argv)
         if (command == "record")
             return commandRecord(args, cancel);
         if (command == "convert")
-            return commandConvert(args);
+            return commandConvert(args, cancel);
         if (command == "analyze")
-            return commandAnalyze(args);
+            return commandAnalyze(args, cancel);
         if (command == "lesson")
             return commandLesson(args, cancel);
         throw UsageError("unknown command '" + echoed(command) + "'");
@@ -86,6 +86,9 @@ int main(int argc, char** argv)
         printError(e.what());
         std::fputs("Run 'overlapscope-cli --help' for usage.\n", stderr);
         return cli::kExitUsage;
+    } catch (const ReadInterrupted& e) {
+        printError(e.what());
+        return cli::kExitCancelled;
     } catch (const BadInput& e) {
         printError(e.what());
         return cli::kExitBadInput;

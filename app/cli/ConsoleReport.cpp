@@ -422,9 +422,11 @@ void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
     const WhatIfSummary& w = f.whatIf;
     if (w.replayed)
         std::fprintf(out, "What if (replay of the GPU's active span): replay %s ms of measured %s ms; all fixes: %s ms "
-                          "(%s)\n   model: %s\n",
+                          "(%s)%s; floor %s ms (%s)\n   model: %s\n   contention: %s\n",
                      ms(w.replaySpanNs).c_str(), ms(w.measuredSpanNs).c_str(), ms(w.allFixesSpanNs).c_str(),
-                     describeFixes(w.allFixes).c_str(), printable(w.assumptions).c_str());
+                     describeFixes(w.allFixes).c_str(), w.allFixesClamped ? ", raised to its floor" : "",
+                     ms(w.floorNs).c_str(), printable(w.floorBinds).c_str(), printable(w.assumptions).c_str(),
+                     printable(w.contention).c_str());
     else if (!f.devices.empty())
         std::fprintf(out, "What if: not replayed (%s): costs are estimates\n", printable(w.why).c_str());
     int n = 0;

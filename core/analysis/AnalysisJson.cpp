@@ -61,6 +61,18 @@ void whatIf(JsonWriter& w, const WhatIfSummary& s)
     fixList(w, s.allFixes);
     w.key("assumptions");
     w.value(s.assumptions);
+    w.key("contention");
+    w.value(s.contention);
+    w.key("floorMs");
+    w.value(toMs(s.floorNs));
+    w.key("floorBinds");
+    w.value(s.floorBinds);
+    w.key("clampedToFloor");
+    w.value(s.allFixesClamped);
+    w.key("droppedWaits");
+    w.value(s.droppedWaits);
+    w.key("fixDroppedWaits");
+    w.value(s.fixDroppedWaits);
     w.endObject();
 }
 

@@ -38,7 +38,8 @@ void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
         if (f.fixes == 0)
             continue;
         FixSet applied = 0;
-        const std::int64_t span = whatIf.spanWith(f.fixes, &applied);
+        bool clamped = false;
+        const std::int64_t span = whatIf.spanWith(f.fixes, &applied, &clamped);
         if (span < 0 || (applied == 0 && whatIf.cannotApply(f.fixes))) {
             f.cause += span < 0 ? " (the replay failed: the cost is an estimate)"
                        : has(f.fixes, Fix::PrefetchManaged)
@@ -48,6 +49,9 @@ void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
         }
         f.costNs = std::max<std::int64_t>(0, whatIf.summary().replaySpanNs - span);
         f.costSource = CostSource::Replay;
+        if (clamped)
+            f.cause += " (the replay with the fix went below the fixed run's physical floor, " + ms(span)
+                       + ": the floor is taken)";
     }
 }
 

@@ -99,6 +99,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates) : WhatIf(run, rates, 
 WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
 {
     m_rates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps};
+    m_contentionRates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps, rates.bidirectionalGBps, rates.hostMemoryGBps};
     if (run.timing == kWallOnlyTiming) {
         m_summary.why = "the run has no op timing";
         return;
@@ -111,8 +112,12 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
     }
     m_graph = std::move(build.graph);
     markFaultedKernels(*m_graph, run, m_demand);
+    calibrateContention(*m_graph, run, m_contentionRates);
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
+    m_summary.contention = m_graph->contention;
+    m_summary.droppedWaits = m_graph->droppedWaits;
+    m_summary.floorNs = floorNs(*m_graph, m_contentionRates, &m_summary.floorBinds);
     const ReplayResult& unchanged = m_replayer.replay(*m_graph, /*nodeTimes=*/false);
     if (!unchanged.ok) {
         m_summary.why = unchanged.why;
@@ -131,8 +136,10 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
     m_summary.replayed = true;
 }
 
-std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied)
+std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
 {
+    if (clamped)
+        *clamped = false;
     if (!m_summary.replayed)
         return -1;
     if (fixes == 0) {
@@ -145,6 +152,8 @@ std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied)
         at->second = replayWith(fixes, m_fixed, m_replayer);
     if (applied)
         *applied = at->second.applied;
+    if (clamped)
+        *clamped = at->second.clamped;
     return at->second.spanNs;
 }
 
@@ -155,9 +164,19 @@ WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& fixed, Replayer& rep
     out.applied = applyFixesInPlace(fixed, fixes, m_rates);
     // Fixes that changed nothing left the graph as it was: its replay is the unchanged one.
     out.spanNs = m_summary.replaySpanNs;
+    out.floorNs = m_summary.floorNs;
+    out.floorBinds = m_summary.floorBinds;
     if (out.applied != 0) {
         const ReplayResult& r = replayer.replay(fixed, /*nodeTimes=*/false);
         out.spanNs = r.ok ? r.spanNs() : -1;
+        out.droppedWaits = r.droppedWaits;
+        // The replay cannot model everything the floor counts (host memory
+        // shared by pageable staging): no prediction goes below it.
+        out.floorNs = floorNs(fixed, m_contentionRates, &out.floorBinds);
+        if (out.spanNs >= 0 && out.spanNs < out.floorNs) {
+            out.spanNs = out.floorNs;
+            out.clamped = true;
+        }
     }
     return out;
 }
@@ -207,8 +226,15 @@ std::int64_t WhatIf::savingOf(FixSet fixes)
 void WhatIf::setAllFixes(FixSet fixes)
 {
     m_summary.allFixes = fixes;
-    const std::int64_t span = spanWith(fixes);
+    const std::int64_t span = spanWith(fixes, nullptr, &m_summary.allFixesClamped);
     m_summary.allFixesSpanNs = span < 0 ? m_summary.replaySpanNs : span;
+    if (const auto at = m_replayed.find(fixes); at != m_replayed.end()) {
+        m_summary.floorNs = at->second.floorNs;
+        m_summary.floorBinds = at->second.floorBinds;
+    }
+    m_summary.fixDroppedWaits = 0;
+    for (const auto& [set, replayed] : m_replayed)
+        m_summary.fixDroppedWaits += replayed.droppedWaits;
 }
 
 std::vector<WhatIf::StepSavings> WhatIf::stepSavings(const std::vector<FixSet>& sets, const std::vector<Interval>& steps)

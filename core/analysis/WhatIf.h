@@ -9,6 +9,7 @@
 #include "analysis/DemandMigrations.h"
 #include "analysis/IntervalSet.h"
 #include "analysis/TransferRates.h"
+#include "replay/Contention.h"
 #include "replay/Fix.h"
 #include "replay/FixTransforms.h"
 #include "replay/Replayer.h"
@@ -34,6 +35,21 @@ struct WhatIfSummary {
     FixSet allFixes = 0;             // every fix some finding asked for
     std::int64_t allFixesSpanNs = 0; // the replayed span with all of them
     std::string assumptions;         // the engine model in one line ("2 copy engines, ...")
+    // What contends and on what basis ("kernels beside kernels: slowdown
+    // 1.27x, calibrated from 14 kernels of the run ..."; Contention.h).
+    std::string contention;
+    // The all-fixes run's physical floor (the unchanged run's, with no fix):
+    // its busiest resource's work at the contended rates (floorNs in
+    // Contention.h), and which resource that is. No replayed span with
+    // fixes goes below its own floor: allFixesClamped says the all-fixes
+    // span was raised to it.
+    std::int64_t floorNs = 0;
+    std::string floorBinds;
+    bool allFixesClamped = false;
+    // Inferred waits the graph dropped since they contradicted the others
+    // (GraphCycles.h), and those dropped in the replays of fix sets.
+    int droppedWaits = 0;
+    int fixDroppedWaits = 0;
 };
 
 // A run's graph and its unchanged replay, built once; replays it with fixes.
@@ -53,7 +69,9 @@ public:
     // The replayed active span with `fixes` applied; -1 where the run is not
     // replayed (summary().replayed). `applied`: the fixes that changed something.
     // Each set is replayed once: findings, their pairs and all fixes ask again.
-    std::int64_t spanWith(FixSet fixes, FixSet* applied = nullptr);
+    // `clamped`: the replay went below the fixed graph's floor, which is
+    // what it answers instead.
+    std::int64_t spanWith(FixSet fixes, FixSet* applied = nullptr, bool* clamped = nullptr);
     // What `fixes` save: the unchanged replay's span minus the span with
     // them, never negative; 0 where the run is not replayed.
     std::int64_t savingOf(FixSet fixes);
@@ -85,12 +103,17 @@ private:
     struct Replayed {
         std::int64_t spanNs = -1;
         FixSet applied = 0;
+        std::int64_t floorNs = 0;
+        std::string floorBinds;
+        bool clamped = false;
+        int droppedWaits = 0;
     };
     // `fixes` applied to a copy of the graph in `fixed`, replayed by `replayer`.
     Replayed replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const;
 
     std::optional<RunGraph> m_graph;
     FixRates m_rates;
+    ContentionRates m_contentionRates;
     WhatIfSummary m_summary;
     DemandMigrations m_demand;
     // The graph with the fixes of the last replay, and the replays' memory:

@@ -1,48 +1,136 @@
 #include "replay/Replayer.h"
 
-#include "base/SimEngine.h"
 #include "base/Saturating.h"
+#include "replay/GraphCycles.h"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 
 namespace ovs {
 
 namespace {
 
-// The engines: per class, its units, each the simulator's engine timeline
-// taking work in the order it became ready.
+// The engines as a discrete-event model: per class, its units and a queue
+// taking work in the order it became ready; each running op has lone work
+// left and runs at its lone speed, or `slowdown` times slower while a
+// rival runs beside it (RunGraph.h). Rates change only when an op starts
+// or ends, so each op's end is known until the next such event.
 class Engines {
 public:
-    explicit Engines(const RunGraph& g)
+    explicit Engines(const RunGraph& g) : m_g(g)
     {
-        m_units[unit(EngineClass::CopyH2D)].resize(1);
-        m_units[unit(EngineClass::CopyD2H)].resize(1);
-        m_units[unit(EngineClass::CopyDtoD)].resize(1);
-        m_units[unit(EngineClass::Compute)].resize(static_cast<std::size_t>(std::max(1, g.kernelSlots)));
+        m_capacity = {1, 1, 1, std::max(1, g.kernelSlots)};
         m_sharedCopy = g.copyEngines == 1;
     }
 
-    // The start of an op ready at `ready` for `duration` on `engine` (on its
-    // unit free first); books it.
-    std::int64_t book(EngineClass engine, std::int64_t ready, std::int64_t duration)
+    // The op of `node` is ready at `now` (the replay's clock): it starts now
+    // where a unit of its class is free (appended to `started`), else waits
+    // its turn.
+    void submit(std::uint32_t node, std::int64_t now, std::vector<std::uint32_t>& started)
     {
-        if (m_sharedCopy && engine == EngineClass::CopyD2H)
-            engine = EngineClass::CopyH2D;
-        auto& units = m_units[unit(engine)];
-        auto free = std::min_element(units.begin(), units.end(), [](const SimEngine& a, const SimEngine& b) {
-            return a.busyUntil() < b.busyUntil();
-        });
-        const std::int64_t start = free->scheduleInOrder(ready, duration);
-        // Nothing is ever placed before an earlier booking: keep one interval.
-        free->forgetBefore(saturatingAdd(start, duration));
-        return start;
+        const int c = classOf(m_g.nodes[node].engine);
+        if (m_busy[c] < m_capacity[c]) {
+            start(node, c, now);
+            started.push_back(node);
+            rerate(now);
+        } else {
+            m_queue[c].push_back(node);
+        }
+    }
+
+    // When the running op that ends first ends; INT64_MAX when none runs.
+    std::int64_t nextEndNs() const { return m_nextEnd; }
+
+    // Ends that op (at nextEndNs()) and starts what its unit takes next
+    // (appended to `started`); returns the ended op's node.
+    std::uint32_t endNext(std::vector<std::uint32_t>& started)
+    {
+        const std::int64_t now = m_nextEnd;
+        settle(now);
+        const auto first = std::find_if(m_running.begin(), m_running.end(), [&](const Running& r) { return r.endNs == now; });
+        const std::uint32_t node = first->node;
+        const int c = first->cls;
+        m_running.erase(first);
+        --m_busy[c];
+        auto& queue = m_queue[c];
+        if (m_queueHead[c] < queue.size()) {
+            const std::uint32_t next = queue[m_queueHead[c]++];
+            start(next, c, now);
+            started.push_back(next);
+        }
+        rerate(now);
+        return node;
     }
 
 private:
-    static std::size_t unit(EngineClass e) { return static_cast<std::size_t>(e); }
-    std::array<std::vector<SimEngine>, 5> m_units;
+    struct Running {
+        std::uint32_t node;
+        int cls;
+        double workNs;      // lone work left, as of sinceNs
+        double slowdown;    // 1 alone
+        std::int64_t sinceNs;
+        std::int64_t endNs; // at the current rates
+    };
+
+    int classOf(EngineClass e) const
+    {
+        switch (e) {
+        case EngineClass::CopyH2D: return 0;
+        case EngineClass::CopyD2H: return m_sharedCopy ? 0 : 1;
+        case EngineClass::CopyDtoD: return 2;
+        default: return 3;
+        }
+    }
+
+    void start(std::uint32_t node, int c, std::int64_t now)
+    {
+        ++m_busy[c];
+        const double work = static_cast<double>(std::max<std::int64_t>(0, m_g.nodes[node].durationNs));
+        m_running.push_back({node, c, work, 1.0, now, now});
+    }
+
+    // Lone work done by each running op up to `now`, at its rate since the last event.
+    void settle(std::int64_t now)
+    {
+        for (Running& r : m_running) {
+            r.workNs = std::max(0.0, r.workNs - static_cast<double>(now - r.sinceNs) / r.slowdown);
+            r.sinceNs = now;
+        }
+    }
+
+    // Each running op's rate given its rivals now, and its end at that rate.
+    void rerate(std::int64_t now)
+    {
+        settle(now);
+        int compute = 0, linkUp = 0, linkDown = 0;
+        for (const Running& r : m_running) {
+            const GraphNode& n = m_g.nodes[r.node];
+            compute += r.cls == 3 ? 1 : 0;
+            linkUp += usesLink(n) && n.engine == EngineClass::CopyH2D ? 1 : 0;
+            linkDown += usesLink(n) && n.engine == EngineClass::CopyD2H ? 1 : 0;
+        }
+        m_nextEnd = INT64_MAX;
+        for (Running& r : m_running) {
+            const GraphNode& n = m_g.nodes[r.node];
+            r.slowdown = 1.0;
+            if (r.cls == 3 && compute > 1)
+                r.slowdown = m_g.kernelSlowdown;
+            else if (usesLink(n) && (n.engine == EngineClass::CopyH2D ? linkDown : linkUp) > 0)
+                r.slowdown = m_g.copySlowdown;
+            r.endNs = saturatingAdd(now, static_cast<std::int64_t>(std::llround(r.workNs * r.slowdown)));
+            m_nextEnd = std::min(m_nextEnd, r.endNs);
+        }
+    }
+
+    const RunGraph& m_g;
+    std::array<int, 4> m_capacity{};
+    std::array<int, 4> m_busy{};
+    std::array<std::vector<std::uint32_t>, 4> m_queue; // each consumed from m_queueHead on
+    std::array<std::size_t, 4> m_queueHead{};
+    std::vector<Running> m_running; // in the order they started: ties end the first first
+    std::int64_t m_nextEnd = INT64_MAX;
     bool m_sharedCopy = false;
 };
 
@@ -53,6 +141,7 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     ReplayResult& r = m_result;
     r.ok = false; // the vectors keep their memory for this replay
     r.why.clear();
+    r.droppedWaits = 0;
     r.spanBeginNs = r.spanEndNs = 0;
     const std::size_t points = g.nodes.size() * 2;
     const auto pointOf = [](std::uint32_t node, bool end) { return 2 * node + (end ? 1 : 0); };
@@ -92,27 +181,58 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
         if (--m_pending[p] == 0)
             push(p);
     };
-    while (!m_queue.empty()) {
+    // A point happened at `t`: what waits for it is released.
+    const auto happened = [&](std::uint32_t p, std::int64_t t) {
+        ++done;
+        m_time[p] = t;
+        for (std::uint32_t i = m_offset[p]; i < m_offset[p + 1]; ++i) {
+            const GraphEdge& e = g.edges[m_out[i]];
+            release(pointOf(e.to, e.toEnd), saturatingAdd(t, e.lagNs));
+        }
+    };
+    std::vector<std::uint32_t> started;
+    // In time order: the engines' next end before a point ready at the same
+    // time, so that a unit freed then is free for it.
+    while (!m_queue.empty() || engines.nextEndNs() != INT64_MAX) {
+        const std::int64_t ends = engines.nextEndNs();
+        started.clear();
+        if (m_queue.empty() || ends <= std::get<0>(m_queue.front())) {
+            const std::uint32_t node = engines.endNext(started);
+            release(pointOf(node, true), ends);
+            for (std::uint32_t s : started)
+                happened(pointOf(s, false), ends);
+            continue;
+        }
         std::pop_heap(m_queue.begin(), m_queue.end(), std::greater<>());
         const auto [at, tie, p] = m_queue.back();
         m_queue.pop_back();
-        ++done;
         const GraphNode& node = g.nodes[p / 2];
         const bool begin = p % 2 == 0;
-        const std::int64_t duration = node.removed ? 0 : node.durationNs;
-        m_time[p] = begin && node.gpu && !node.removed ? engines.book(node.engine, at, duration) : at;
-        if (begin)
-            release(p + 1, saturatingAdd(m_time[p], duration));
-        for (std::uint32_t i = m_offset[p]; i < m_offset[p + 1]; ++i) {
-            const GraphEdge& e = g.edges[m_out[i]];
-            release(pointOf(e.to, e.toEnd), saturatingAdd(m_time[p], e.lagNs));
+        if (begin && node.gpu && !node.removed) {
+            engines.submit(p / 2, at, started);
+            for (std::uint32_t s : started)
+                happened(pointOf(s, false), at);
+            continue;
         }
+        happened(p, at);
+        if (begin)
+            release(p + 1, saturatingAdd(at, node.removed ? 0 : node.durationNs));
     }
     r.beginNs.clear();
     r.endNs.clear();
     if (done != points) {
+        // The graph as built holds (RunGraphBuilder breaks its cycles); a
+        // fix's transform may make one: the replay drops what it must, as
+        // the build does, on a copy.
+        RunGraph held = g;
+        const CycleBreak broken = breakCycles(held);
+        if (broken.acyclic && broken.dropped > 0) {
+            replay(held, nodeTimes);
+            r.droppedWaits = broken.dropped;
+            return r;
+        }
         r.why = "the graph has a cycle (" + std::to_string(points - done) + " of " + std::to_string(points)
-                + " points never became ready): its inferred waits contradict each other";
+                + " points never became ready): " + broken.why;
         return r;
     }
     r.ok = true;

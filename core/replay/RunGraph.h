@@ -97,6 +97,15 @@ struct RunGraph {
     std::vector<Lane> lanes;
     int copyEngines = 2;       // per direction 1 each when >= 2; 1: one engine shared by both directions
     int kernelSlots = 1;       // kernels that may run at once: as many as the run itself ran
+    // Contention (docs/what-if.md, "The engine model"): a GPU op's
+    // durationNs is its lone time; while a rival runs beside it, it runs this
+    // many times slower. Rivals: compute ops of each other; a copy over the
+    // link (any but pageable, which staging binds) and one of the other
+    // direction. 1: lone speed side by side. Set by calibrateContention
+    // (Contention.h), which also takes the slowdown out of measured times.
+    double kernelSlowdown = 1.0;
+    double copySlowdown = 1.0;
+    std::string contention; // the basis of each, in words
     std::int64_t launchLatencyNs = 0; // call begin -> earliest GPU begin
     std::int64_t asyncCallNs = 0;     // what an async launch or copy call costs the host
     // How the graph was made: counts of inferred edges and of GPU ops with no
@@ -105,12 +114,23 @@ struct RunGraph {
     int gpuNodes = 0;
     int inferredEdges = 0;
     int unlaunchedGpuNodes = 0; // GPU ops whose enqueueing call is unknown
+    // Inferred waits dropped because they contradicted the others (they
+    // made a cycle: GraphCycles.h), when the graph was built or a fix made one.
+    int droppedWaits = 0;
 
     // The measured GPU active span: first GPU begin to last GPU end.
     std::int64_t measuredSpanBeginNs = 0;
     std::int64_t measuredSpanEndNs = 0;
     std::int64_t measuredSpanNs() const { return spanNs(measuredSpanBeginNs, measuredSpanEndNs); }
 };
+
+// A copy whose rate the host-device link binds, so that it shares the link
+// with a copy of the other direction: not a pageable one, which the host's
+// staging binds.
+inline bool usesLink(const GraphNode& n)
+{
+    return (n.engine == EngineClass::CopyH2D || n.engine == EngineClass::CopyD2H) && n.memory != HostMemoryKind::Pageable;
+}
 
 // When the host enqueued a GPU node: its call's begin, else (no call known)
 // its own measured begin.

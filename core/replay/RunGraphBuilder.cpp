@@ -2,6 +2,7 @@
 
 #include "base/Thresholds.h"
 #include "profile/ApiNames.h"
+#include "replay/GraphCycles.h"
 #include "base/Saturating.h"
 #include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
@@ -103,6 +104,14 @@ public:
         addBlocking();
         addLegacyBarriers();
         inferUnexplainedWaits();
+        // Inferred waits can contradict each other (a cycle no schedule
+        // satisfies): the weakest go, once, here, so that every replay of
+        // every fix set starts from a graph that holds.
+        const CycleBreak cycles = breakCycles(m_g);
+        if (!cycles.acyclic) {
+            out.why = cycles.why;
+            return out;
+        }
         describeModel();
         out.graph = std::move(m_g);
         return out;
@@ -424,9 +433,21 @@ private:
                     // An allocation that did not wait for the GPU is host work.
                     if (call.role == CallRole::Alloc && !waited)
                         continue;
-                    if (call.role == CallRole::Alloc || isDeviceWideSync(m_run, m_run.ops[call.op]))
-                        blockOn(n, lastOfEachStream(call.measuredBeginNs, static_cast<std::uint32_t>(awaited)));
-                    else
+                    if (call.role == CallRole::Alloc || isDeviceWideSync(m_run, m_run.ops[call.op])) {
+                        // What ended after the call returned was not waited
+                        // for. An allocation that returned with work of a
+                        // stream still running did not wait for the device at
+                        // all (cudaMalloc beside a busy stream): host work.
+                        // Waits on such work would hold the host back in the
+                        // replay, and contradict the waits inferred for it.
+                        std::vector<std::uint32_t> last = lastOfEachStream(call.measuredBeginNs, static_cast<std::uint32_t>(awaited));
+                        const std::int64_t returned = saturatingAdd(call.measuredEndNs, kClockToleranceNs);
+                        const auto late = [&](std::uint32_t g) { return m_g.nodes[g].measuredEndNs > returned; };
+                        if (call.role == CallRole::Alloc && std::any_of(last.begin(), last.end(), late))
+                            continue;
+                        std::erase_if(last, late);
+                        blockOn(n, last);
+                    } else
                         blockOn(n, {static_cast<std::uint32_t>(awaited)});
                 }
             }
@@ -644,6 +665,9 @@ private:
             m_g.notes += ", " + std::to_string(m_g.unlaunchedGpuNodes) + " released by the host op of their chunk";
         if (m_g.inferredEdges > 0)
             m_g.notes += ", " + std::to_string(m_g.inferredEdges) + " waits inferred from the times";
+        if (m_g.droppedWaits > 0)
+            m_g.notes += ", " + std::to_string(m_g.droppedWaits) + " inferred wait" + (m_g.droppedWaits == 1 ? "" : "s")
+                         + " dropped (they contradicted the others)";
     }
 
     const Run& m_run;

@@ -2,7 +2,7 @@
 
 #include "SmallFile.h"
 #include "cupti/GpuActivityDecoder.h"
-#include "profile/ApiNames.h"
+#include "trace/ApiNames.h"
 
 #include <cxxabi.h>
 

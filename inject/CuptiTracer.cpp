@@ -2,7 +2,7 @@
 
 #include "SmallFile.h"
 #include "base/EnvironmentFlags.h"
-#include "profile/ApiNames.h"
+#include "trace/ApiNames.h"
 
 #include <fcntl.h>
 #include <unistd.h>

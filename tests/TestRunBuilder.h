@@ -21,9 +21,11 @@ public:
         m_run.timing = "cupti";
         m_run.device.name = "Test GPU";
     }
-    int lane(const std::string& name, LaneKind kind = LaneKind::Stream)
+    // The stream kind is a field, as every reader fills it: a lane's name
+    // says nothing to the analysis.
+    int lane(const std::string& name, LaneKind kind = LaneKind::Stream, StreamKind streamKind = StreamKind::Unknown)
     {
-        m_run.lanes.push_back({name, kind});
+        m_run.lanes.push_back({name, kind, 0, streamKind});
         return static_cast<int>(m_run.lanes.size() - 1);
     }
     // A GPU op on `lane`, issued by the call `correlation` (0: none).

@@ -60,7 +60,7 @@ Run buildLoop(const Loop& l)
 {
     RunBuilder b;
     std::vector<int> streams;
-    const int legacy = l.legacyMemset ? b.lane("default stream (legacy)") : -1;
+    const int legacy = l.legacyMemset ? b.lane("default stream (legacy)", LaneKind::Stream, StreamKind::LegacyDefault) : -1;
     for (int s = 0; s < l.streams; ++s) {
         streams.push_back(b.lane("stream " + std::to_string(13 + s)));
         if (l.legacyMemset)
@@ -328,7 +328,7 @@ private slots:
     void legacyStreamThatOverlapsIsFine()
     {
         RunBuilder b;
-        const int legacy = b.lane("GPU 0 stream 7 (legacy default)");
+        const int legacy = b.lane("GPU 0 stream 7 (legacy default)", LaneKind::Stream, StreamKind::LegacyDefault);
         const int side = b.lane("GPU 0 stream 13");
         for (int i = 0; i < 6; ++i) {
             const std::int64_t t = i * 400 * kUs;
@@ -640,7 +640,8 @@ private slots:
                        : which == 1 ? "GPU " + std::to_string(pick(3)) + " stream " + std::to_string(l)
                        : which == 2 ? "stream " + std::to_string(l)
                                     : "main thread",
-                       which == 3 ? LaneKind::HostThread : LaneKind::Stream);
+                       which == 3 ? LaneKind::HostThread : LaneKind::Stream,
+                       which == 0 ? StreamKind::LegacyDefault : StreamKind::Unknown);
             }
             const int ops = 1 + pick(60);
             for (int i = 0; i < ops; ++i) {

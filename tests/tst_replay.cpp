@@ -341,9 +341,8 @@ private slots:
     void aPyTorchAllocationBesideABusyStream()
     {
         RunBuilder b;
-        const int stream = b.lane("default stream (legacy)");
+        const int stream = b.lane("default stream (legacy)", LaneKind::Stream, StreamKind::LegacyDefault);
         const int host = b.lane("main thread", LaneKind::HostThread);
-        b.run().lanes[static_cast<std::size_t>(stream)].streamKind = StreamKind::LegacyDefault;
         b.call(host, "cudaLaunchKernel", 0, 10 * kUs, 1);
         b.gpu(OpKind::Kernel, stream, 20 * kUs, 1000 * kUs, 0, HostMemoryKind::None, 1);
         b.call(host, "cudaLaunchKernel", 10 * kUs, 20 * kUs, 2);

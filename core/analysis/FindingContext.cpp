@@ -7,6 +7,7 @@
 #include "analysis/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
+#include "trace/ApiNames.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
@@ -36,11 +37,6 @@ std::string plural(std::size_t n, const char* one, const char* many)
 bool startsWith(std::string_view text, std::string_view prefix)
 {
     return text.substr(0, prefix.size()) == prefix;
-}
-
-bool startsWithAny(std::string_view text, std::initializer_list<std::string_view> prefixes)
-{
-    return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return startsWith(text, p); });
 }
 
 bool isCopy(OpKind kind)
@@ -74,10 +70,7 @@ bool isHostSync(const Run& run, const Op& op)
 {
     if (op.kind == OpKind::Sync || op.kind == OpKind::HostWait)
         return true;
-    return op.kind == OpKind::ApiCall
-           && startsWithAny(run.nameOf(op), {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cudaStreamSynchronize",
-                                             "cudaEventSynchronize", "cuCtxSynchronize", "cuStreamSynchronize",
-                                             "cuEventSynchronize"});
+    return op.kind == OpKind::ApiCall && apiRole(run.nameOf(op)) == ApiRole::Sync;
 }
 
 bool isAllocation(const Run& run, const Op& op)
@@ -92,9 +85,8 @@ bool isAllocation(const Run& run, const Op& op)
         return false;
     if (op.kind != OpKind::ApiCall)
         return true;
-    return startsWithAny(name, {"cudaMalloc", "cudaHostAlloc", "cudaFree", "cudaHostRegister", "cudaHostUnregister",
-                                "cuMemAlloc", "cuMemHostAlloc", "cuMemFree", "cuMemHostRegister",
-                                "cuMemHostUnregister"});
+    const ApiRole role = apiRole(name);
+    return role == ApiRole::Alloc || role == ApiRole::Free || role == ApiRole::Register;
 }
 
 bool isSyncCopyCall(const Run& run, const Op& op)
@@ -102,8 +94,8 @@ bool isSyncCopyCall(const Run& run, const Op& op)
     if (op.kind != OpKind::ApiCall)
         return false;
     const std::string& name = run.nameOf(op);
-    return startsWithAny(name, {"cudaMemcpy", "cudaMemset", "cuMemcpy", "cuMemset"})
-           && name.find("Async") == std::string::npos;
+    const ApiRole role = apiRole(name);
+    return (role == ApiRole::Copy || role == ApiRole::Memset) && name.find("Async") == std::string::npos;
 }
 
 // The parts of [beginNs, endNs) outside `busy`.

@@ -3,6 +3,7 @@
 #include "base/EnvironmentFlags.h"
 #include "cupti/GpuActivityDecoder.h"
 #include "cupti/Library.h"
+#include "trace/ApiNames.h"
 
 #include <algorithm>
 #include <chrono>
@@ -63,12 +64,6 @@ bool skipped(const char* token)
 
 // The runtime calls that enqueue the work we time: copies, memsets, kernel
 // launches (every variant: _ptsz, Ex, the CUDA 13 triple-chevron entry).
-bool enqueuesWork(std::string_view name)
-{
-    return name.find("Memcpy") != std::string_view::npos || name.find("Memset") != std::string_view::npos
-        || name.find("Launch") != std::string_view::npos;
-}
-
 std::int64_t steadyNowNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -184,7 +179,7 @@ void CuptiActivityCollector::quietRuntimeCalls(bool restore)
     for (std::uint32_t id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id) {
         const char* name = nullptr;
         if (api.getCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) != CUPTI_SUCCESS || !name
-            || enqueuesWork(name))
+            || apiEnqueuesWork(name))
             continue;
         static_cast<void>(api.activityEnableRuntimeApi(id, restore ? 1 : 0));
     }

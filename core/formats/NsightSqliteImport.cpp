@@ -3,7 +3,7 @@
 #include "formats/NsightSchema.h"
 #include "formats/RegionNesting.h"
 #include "formats/SqliteDatabase.h"
-#include "profile/ApiNames.h"
+#include "trace/ApiNames.h"
 #include "profile/ProcessRunBuilder.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamDecoder.h"

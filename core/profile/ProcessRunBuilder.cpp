@@ -1,7 +1,7 @@
 #include "profile/ProcessRunBuilder.h"
 
 #include "cupti/OpKinds.h"
-#include "profile/ApiNames.h"
+#include "trace/ApiNames.h"
 
 #include <algorithm>
 #include <limits>

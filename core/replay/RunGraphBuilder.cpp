@@ -1,7 +1,7 @@
 #include "replay/RunGraphBuilder.h"
 
 #include "base/Thresholds.h"
-#include "profile/ApiNames.h"
+#include "trace/ApiNames.h"
 #include "replay/GraphCycles.h"
 #include "base/Saturating.h"
 #include "trace/CorrelationMap.h"
@@ -47,18 +47,18 @@ CallRole roleOf(const Run& run, const Op& op, bool* async)
     case OpKind::ApiCall: break;
     default: return CallRole::Work;
     }
-    const std::string_view name = profile::apiDisplayName(run.nameOf(op));
+    const std::string_view name = apiDisplayName(run.nameOf(op));
     *async = contains(name, "Async");
-    switch (profile::apiRole(name)) {
-    case profile::ApiRole::Copy:
-    case profile::ApiRole::Memset: return *async ? CallRole::Launch : CallRole::SyncCopy;
-    case profile::ApiRole::Launch:
-    case profile::ApiRole::Prefetch:
-    case profile::ApiRole::StreamWait: return CallRole::Launch;
-    case profile::ApiRole::Sync: return CallRole::Sync;
-    case profile::ApiRole::Alloc:
-    case profile::ApiRole::Free:
-    case profile::ApiRole::Register: return *async ? CallRole::Launch : CallRole::Alloc;
+    switch (apiRole(name)) {
+    case ApiRole::Copy:
+    case ApiRole::Memset: return *async ? CallRole::Launch : CallRole::SyncCopy;
+    case ApiRole::Launch:
+    case ApiRole::Prefetch:
+    case ApiRole::StreamWait: return CallRole::Launch;
+    case ApiRole::Sync: return CallRole::Sync;
+    case ApiRole::Alloc:
+    case ApiRole::Free:
+    case ApiRole::Register: return *async ? CallRole::Launch : CallRole::Alloc;
     default: return CallRole::Work;
     }
 }
@@ -66,10 +66,7 @@ CallRole roleOf(const Run& run, const Op& op, bool* async)
 bool isDeviceWideSync(const Run& run, const Op& op)
 {
     const std::string& name = run.nameOf(op);
-    return op.kind == OpKind::ApiCall || op.kind == OpKind::Sync
-               ? name.starts_with("cudaDeviceSynchronize") || name.starts_with("cudaThreadSynchronize")
-                     || name.starts_with("cuCtxSynchronize")
-               : false;
+    return (op.kind == OpKind::ApiCall || op.kind == OpKind::Sync) && apiWaitsForDevice(name);
 }
 
 std::int64_t percentile(std::vector<std::int64_t> v, double p, std::int64_t fallback)
@@ -697,11 +694,9 @@ const char* toString(EdgeKind kind)
 
 bool isLegacyStream(const Lane& lane)
 {
-    if (lane.kind != LaneKind::Stream)
-        return false;
-    if (lane.streamKind != StreamKind::Unknown)
-        return lane.streamKind == StreamKind::LegacyDefault;
-    return contains(lane.name, "default stream (legacy)") || contains(lane.name, "(legacy default)");
+    // Every reader fills the lane's stream kind (an old native trace's from
+    // its lane name, once, as it is read: streamKindWithout).
+    return lane.kind == LaneKind::Stream && lane.streamKind == StreamKind::LegacyDefault;
 }
 
 GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs)

@@ -1,16 +1,19 @@
 #pragma once
 
-// Which CUDA runtime and driver calls a profile records, and what each is
-// for. The injection library enables API records for exactly these (every
-// other call would cost time and say nothing about overlap); the converter
-// turns them into ops by role. Header-only and free of core, since the
-// injection library compiles it in.
+// What each CUDA runtime and driver call does, the one table of them: which
+// calls a profile records (the injection library enables API records for
+// exactly these; every other call would cost time and say nothing about
+// overlap), the role the converters give them as ops, what the analysis and
+// the replay's graph take a call to wait for, and which calls the CUDA
+// device's own CUPTI collection keeps. In trace/, below every floor that
+// asks. Header-only and free of the rest of core, since the injection
+// library compiles it in.
 
 #include <array>
 #include <cstdint>
 #include <string_view>
 
-namespace ovs::profile {
+namespace ovs {
 
 enum class ApiRole : std::uint8_t {
     Untraced,
@@ -90,4 +93,22 @@ constexpr ApiRole apiRole(std::string_view name)
     return ApiRole::Untraced;
 }
 
-} // namespace ovs::profile
+// A call that puts work on a stream (a copy, a memset, a launch): the host
+// goes on unless the call blocks for it (a synchronous copy).
+constexpr bool apiEnqueuesWork(std::string_view name)
+{
+    const ApiRole role = apiRole(name);
+    return role == ApiRole::Copy || role == ApiRole::Memset || role == ApiRole::Launch;
+}
+
+// A synchronization that waits for the whole device (every stream), where a
+// stream or event synchronize waits for one stream's work.
+constexpr bool apiWaitsForDevice(std::string_view name)
+{
+    for (std::string_view call : {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cuCtxSynchronize"})
+        if (name.substr(0, call.size()) == call)
+            return true;
+    return false;
+}
+
+} // namespace ovs

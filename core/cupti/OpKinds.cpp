@@ -2,6 +2,8 @@
 
 #include "cupti/RecordValues.h"
 
+#include <utility>
+
 namespace ovs::cupti {
 
 HostMemoryKind memoryKind(std::uint32_t cuptiMemoryKind)
@@ -33,6 +35,31 @@ CopyOp copyOp(std::uint32_t copyKind, std::uint32_t srcKind, std::uint32_t dstKi
                 srcKind == kMemoryManaged || dstKind == kMemoryManaged ? HostMemoryKind::Managed
                                                                        : HostMemoryKind::Device};
     }
+}
+
+std::uint32_t copyKindFromWord(std::string_view word)
+{
+    constexpr std::pair<std::string_view, std::uint32_t> kWords[] = {
+        {"HtoD", kCopyHtoD}, {"DtoH", kCopyDtoH}, {"HtoA", kCopyHtoA}, {"AtoH", kCopyAtoH}, {"AtoA", kCopyAtoA},
+        {"AtoD", kCopyAtoD}, {"DtoA", kCopyDtoA}, {"DtoD", kCopyDtoD}, {"HtoH", kCopyHtoH}, {"PtoP", kCopyPtoP},
+    };
+    for (const auto& [text, value] : kWords)
+        if (word == text)
+            return value;
+    return kCopyUnknown;
+}
+
+std::uint32_t memoryKindFromWord(std::string_view word)
+{
+    constexpr std::pair<std::string_view, std::uint32_t> kWords[] = {
+        {"Pageable", kMemoryPageable}, {"Pinned", kMemoryPinned},        {"Device", kMemoryDevice},
+        {"Array", kMemoryArray},       {"Managed", kMemoryManaged},      {"Device Static", kMemoryDeviceStatic},
+        {"Managed Static", kMemoryManagedStatic},
+    };
+    for (const auto& [text, value] : kWords)
+        if (word == text)
+            return value;
+    return kMemoryUnknown;
 }
 
 } // namespace ovs::cupti

@@ -3,6 +3,7 @@
 #include "trace/Op.h"
 
 #include <cstdint>
+#include <string_view>
 
 namespace ovs::cupti {
 
@@ -22,5 +23,13 @@ CopyOp copyOp(std::uint32_t copyKind, std::uint32_t srcKind, std::uint32_t dstKi
 // CUPTI's memory kind as ours: managed memory is Managed, device memory (and
 // arrays, static device memory) Device, unknown None.
 HostMemoryKind memoryKind(std::uint32_t cuptiMemoryKind);
+
+// The same values from the words CUPTI's tools print them by, as Kineto (the
+// PyTorch profiler) names a copy: "Memcpy HtoD (Pageable -> Device)" is copy
+// kind "HtoD" from memory "Pageable" to "Device". So a Kineto copy is mapped
+// by copyOp too, and agrees with a profile of the same program. Unknown
+// words give kCopyUnknown and kMemoryUnknown.
+std::uint32_t copyKindFromWord(std::string_view word);   // "HtoD", "DtoH", "PtoP", ...
+std::uint32_t memoryKindFromWord(std::string_view word); // "Pageable", "Device", "Managed Static", ...
 
 } // namespace ovs::cupti

@@ -5,6 +5,8 @@
 #include "formats/ChromeTraceImporter.h"
 
 #include "base/MessageText.h"
+#include "cupti/OpKinds.h"
+#include "cupti/RecordValues.h"
 
 #include <algorithm>
 #include <functional>
@@ -38,27 +40,16 @@ Category categoryOf(std::string_view cat)
     return Category::Other;
 }
 
-// A side of a copy as CUPTI names it ("Pageable", "Device", "Managed Static").
-HostMemoryKind memoryFromName(std::string_view name)
-{
-    if (name == "Pageable")
-        return HostMemoryKind::Pageable;
-    if (name == "Pinned")
-        return HostMemoryKind::Pinned;
-    if (name.substr(0, 7) == "Managed")
-        return HostMemoryKind::Managed;
-    if (name.substr(0, 6) == "Device" || name == "Array")
-        return HostMemoryKind::Device;
-    return HostMemoryKind::None;
-}
-
-// "Memcpy HtoD (Pageable -> Device)": direction and the host side's memory.
-// HtoH copies and unnamed ones are not modelled (nullopt).
-std::optional<std::pair<OpKind, HostMemoryKind>> memcpyFromName(std::string_view name)
+// "Memcpy HtoD (Pageable -> Device)": CUPTI's copy kind and the memory of
+// each side in its words, mapped by cupti::copyOp as a profile's copies are.
+// A name that is no copy CUPTI names (nullopt) is counted as skipped.
+std::optional<cupti::CopyOp> memcpyFromName(std::string_view name)
 {
     if (name.substr(0, 7) != "Memcpy ")
         return std::nullopt;
-    const std::string_view kind = name.substr(7, 4);
+    const std::uint32_t kind = cupti::copyKindFromWord(name.substr(7, 4));
+    if (kind == cupti::kCopyUnknown)
+        return std::nullopt;
     std::string_view from, to;
     const auto open = name.find('(');
     const auto arrow = name.find(" -> ");
@@ -68,15 +59,8 @@ std::optional<std::pair<OpKind, HostMemoryKind>> memcpyFromName(std::string_view
         from = name.substr(open + 1, arrow - open - 1);
         to = name.substr(arrow + 4, close - arrow - 4);
     }
-    if (kind == "HtoD" || kind == "HtoA")
-        return std::pair{OpKind::Upload, memoryFromName(from)};
-    if (kind == "DtoH" || kind == "AtoH")
-        return std::pair{OpKind::Download, memoryFromName(to)};
-    if (kind == "DtoD" || kind == "PtoP" || kind == "DtoA" || kind == "AtoD" || kind == "AtoA") {
-        const bool managed = memoryFromName(from) == HostMemoryKind::Managed || memoryFromName(to) == HostMemoryKind::Managed;
-        return std::pair{OpKind::DeviceCopy, managed ? HostMemoryKind::Managed : HostMemoryKind::Device};
-    }
-    return std::nullopt;
+    return cupti::copyOp(kind, cupti::memoryKindFromWord(from), cupti::memoryKindFromWord(to),
+                         kind == cupti::kCopyPtoP);
 }
 
 HostMemoryKind memsetMemory(std::string_view name)
@@ -86,7 +70,7 @@ HostMemoryKind memsetMemory(std::string_view name)
     const auto close = name.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open)
         return HostMemoryKind::Device;
-    const HostMemoryKind memory = memoryFromName(name.substr(open + 1, close - open - 1));
+    const HostMemoryKind memory = cupti::memoryKind(cupti::memoryKindFromWord(name.substr(open + 1, close - open - 1)));
     return memory == HostMemoryKind::None ? HostMemoryKind::Device : memory;
 }
 
@@ -432,8 +416,8 @@ void ChromeTraceImporter::complete(const Event& e, std::size_t index)
                 ++m_skipped["memcpy kinds not modelled (" + messageText(e.name, 40) + ")"];
                 return;
             }
-            p.op.kind = copy->first;
-            p.op.memory = copy->second;
+            p.op.kind = copy->kind;
+            p.op.memory = copy->memory;
         }
         m_gpuDevices.emplace(p.a, 0);
         ++m_gpuOps;

@@ -40,7 +40,7 @@ int analyzeRanks(const CliArgs& args)
     }
     RankReadOptions options;
     options.maxBytes = maxTraceBytes(args);
-    options.analysis.region = args.value("--region", "");
+    options.analysis = analysisOptions(args);
     // Progress and what each file's import said go to stderr, so that
     // --json stays parseable.
     options.onRead = [](std::size_t done, std::size_t total, const RankFile& file) {
@@ -71,6 +71,7 @@ int commandAnalyze(const CliArgs& args)
     if (args.positionals().size() > 1 || isFolder(args.positionals().front()))
         return analyzeRanks(args);
     const std::string& path = args.positionals().front();
+    const AnalysisOptions options = analysisOptions(args);
     auto loaded = loadTrace(path, maxTraceBytes(args));
     if (!loaded.trace)
         throw BadInput(loaded.error); // it names the file once
@@ -79,8 +80,6 @@ int commandAnalyze(const CliArgs& args)
     if (!loaded.note.empty())
         std::fprintf(stderr, "%s\n", echoed(loaded.note, kMessageLimit).c_str());
     Trace& trace = *loaded.trace;
-    AnalysisOptions options;
-    options.region = args.value("--region", "");
     std::vector<std::string> notes;
     if (args.has("--json")) {
         // Names as they are: JSON escapes what a console would not show.
@@ -101,16 +100,16 @@ int commandAnalyze(const CliArgs& args)
     // it gets a run table and its findings.
     const bool pipelines = std::any_of(trace.runs.begin(), trace.runs.end(),
                                        [](const Run& run) { return pipelineKindFromId(run.pipeline).has_value(); });
-    if (pipelines) {
-        cli::printPipelineTable(stdout, trace.runs);
-        cli::printAnalysis(stdout, trace);
-        cli::printAnalysisSummary(stdout, trace);
-    } else {
-        cli::printProgramRunTable(stdout, trace.runs);
-    }
     const std::vector<RunAnalysis> analyses = analyzeTrace(trace, options, &notes);
     for (const std::string& note : notes)
         printError(note);
+    if (pipelines) {
+        cli::printPipelineTable(stdout, trace.runs);
+        cli::printAnalysis(stdout, trace, analyses);
+        cli::printAnalysisSummary(stdout, trace, analyses);
+    } else {
+        cli::printProgramRunTable(stdout, trace.runs);
+    }
     cli::printFindings(stdout, trace, analyses);
     cli::printRanksOfTrace(stdout, trace, analyses, path);
     return 0;

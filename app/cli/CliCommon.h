@@ -5,6 +5,7 @@
 
 #include "CliArgs.h"
 
+#include "analysis/RunAnalysis.h"
 #include "device/Device.h"
 #include "device/DeviceSet.h"
 #include "jobs/JobOutcome.h"
@@ -67,5 +68,8 @@ int finish(const JobOutcome& outcome, const std::string& leftAsItWas = {});
 // The size limit for reading a trace (core's default unless raised or
 // lowered by --max-trace-mib), checked before the file is opened.
 std::uint64_t maxTraceBytes(const CliArgs& args);
+// What analyze and diff judge runs with: --region, and --pinned-rate H2D,D2H
+// (a UsageError where it does not read).
+AnalysisOptions analysisOptions(const CliArgs& args);
 
 } // namespace ovs::cli

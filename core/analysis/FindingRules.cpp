@@ -77,6 +77,8 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
         // Cost: each copy's time beyond what it takes at the pinned rate of
         // its direction (sweep, preset, or the run's own pinned copies).
         f.costNs = capped(stagingCost, c.wallNs);
+        if (!c.rates.pinnedBasis.empty())
+            f.costRate = "rate " + c.rates.pinnedBasis;
     } else {
         // No pinned rate to compare with: the copies' time during which no
         // kernel ran, what pinned copies on other streams could hide.

@@ -31,23 +31,28 @@ using namespace thresholds;
 // the replay cannot apply for want of a rate (pinning with no pinned rate
 // known) leaves the finding its estimate, labelled so; one with nothing to
 // change in the graph saves nothing (a legacy stream with no blocking
-// stream beside it holds nothing back).
-void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
+// stream beside it holds nothing back). A saving that rests on a pinned
+// rate not measured on the device says where the rate came from.
+void replayCosts(WhatIf& whatIf, const Run& run, const TransferRates& rates, std::vector<Finding>& findings)
 {
+    const FixSet atPinnedRate = fixBit(Fix::PinHostMemory) | fixBit(Fix::PrefetchManaged);
     for (Finding& f : findings) {
         if (f.fixes == 0)
             continue;
         FixSet applied = 0;
         const std::int64_t span = whatIf.spanWith(f.fixes, &applied);
         if (span < 0 || (applied == 0 && whatIf.cannotApply(f.fixes))) {
+            const std::string unknown = "no pinned rate known for " + run.device.name
+                                        + ": cost is an estimate; --pinned-rate H2D,D2H sets one";
             f.cause += span < 0 ? " (the replay failed: the cost is an estimate)"
-                       : has(f.fixes, Fix::PrefetchManaged)
-                           ? " (the replay cannot time a prefetch: no pinned rate known, the cost is an estimate)"
-                           : " (the replay cannot pin them: no pinned rate known, the cost is an estimate)";
+                       : has(f.fixes, Fix::PrefetchManaged) ? " (the replay cannot time a prefetch: " + unknown + ")"
+                                                            : " (the replay cannot pin them: " + unknown + ")";
             continue;
         }
         f.costNs = std::max<std::int64_t>(0, whatIf.summary().replaySpanNs - span);
         f.costSource = CostSource::Replay;
+        if ((applied & atPinnedRate) != 0 && !rates.pinnedBasis.empty())
+            f.costRate = "rate " + rates.pinnedBasis;
     }
 }
 
@@ -112,6 +117,7 @@ void combineFindings(WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>&
         f.fixes = x.fixes | y.fixes;
         f.costNs = p.saving;
         f.costSource = CostSource::Replay;
+        f.costRate = x.costRate.empty() ? y.costRate : x.costRate;
         f.cause = std::string(toString(x.kind)) + " and " + toString(y.kind) + ": together their fixes save "
                   + ms(p.saving) + "; alone, the first saves " + ms(x.costNs) + " and the second " + ms(y.costNs)
                   + ". " + x.cause + "; and " + y.cause;
@@ -249,7 +255,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     FixSet all = 0;
     if (c.replayed) {
         replayAhead(whatIf, result.findings);
-        replayCosts(whatIf, result.findings);
+        replayCosts(whatIf, run, rates, result.findings);
         // "All fixes": every fix the replay could apply, printed or not: a
         // serialized run's causes each save little alone and much together.
         for (const Finding& f : result.findings)

@@ -77,6 +77,11 @@ struct Finding {
     // The fix as the replay applies it; 0 when the kind has none.
     FixSet fixes = 0;
     CostSource costSource = CostSource::Estimate;
+    // A replayed cost that rests on a pinned rate not measured on this
+    // device (pinning, a prefetch) says where the rate came from: "rate
+    // assumed for A100 SXM4 on PCIe Gen4 x16" (the device class table),
+    // "rate given: ..." (--pinned-rate); empty otherwise.
+    std::string costRate;
     // Parts of a combined finding ("one stream + host sync"), whose fixes
     // save time only together: every kind but the first. `kind` is the first.
     std::vector<FindingKind> alsoKinds;

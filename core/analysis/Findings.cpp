@@ -205,7 +205,9 @@ const char* toString(FindingKind kind)
     case FindingKind::PageableCopies: return "pageable memory";
     case FindingKind::SyncCopies: return "synchronous copies";
     case FindingKind::LegacyDefaultStream: return "legacy default stream";
-    case FindingKind::OneStream: return "one stream";
+    // Words, not the id: a run on two streams has too few as well (the id
+    // stays "one-stream" for the JSON's readers).
+    case FindingKind::OneStream: return "too few streams";
     case FindingKind::SyncInLoop: return "sync in the loop";
     case FindingKind::AllocInLoop: return "allocation in the loop";
     case FindingKind::SmallCopies: return "small copies";
@@ -240,7 +242,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     pageableCopies(c, result.findings);
     syncCopies(c, result.findings);
     legacyDefaultStream(c, result.findings);
-    oneStream(c, result.findings);
+    oneStream(c, whatIf.graph(), result.findings);
     syncInLoop(c, result.findings);
     allocInLoop(c, result.findings);
     smallCopies(c, result.findings);

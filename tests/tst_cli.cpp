@@ -374,6 +374,22 @@ private slots:
             QVERIFY2(r.out.contains(w), qPrintable(w + "\nin:\n" + r.out));
     }
 
+    // docs/what-if.md holds the table as the build prints it
+    // (scripts/regenerate-device-class-docs.py): a figure changed in the
+    // code and not in the doc fails here.
+    void deviceClassTableInTheDocs()
+    {
+        QFile doc(QDir::cleanPath(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/what-if.md")));
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(doc.readAll());
+        const QString begin = "<!-- device-classes:begin -->\n", end = "<!-- device-classes:end -->";
+        const auto from = text.indexOf(begin), to = text.indexOf(end);
+        QVERIFY(from >= 0 && to > from);
+        const Result r = cli({"device-classes"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(text.mid(from + begin.size(), to - from - begin.size()).trimmed(), r.out.trimmed());
+    }
+
     // Any trace gets the findings: here the pageable_async example profiled
     // on the H200 (tests/data/profiled), a run of no pipeline of ours.
     void analyzePrintsTheFindings()

@@ -12,7 +12,8 @@ int commandDeviceClasses()
 {
     std::printf("Assumed pinned rates where a trace measured none (core/base/DeviceClassRates.cpp): the first "
                 "row whose words all appear in the device's name applies. Assumed rates are %.1f%% of the "
-                "link's theoretical one-way rate (the H200's measured %.1f GB/s over PCIe Gen5 x16's %.1f GB/s); "
+                "link's theoretical one-way rate (the H200's measured %.2f GB/s, both directions' mean, over PCIe "
+                "Gen5 x16's %.2f GB/s); "
                 "both ways at once, %.1f%% of the two one-way rates together (the H200's).\n\n",
                 100 * assumedLinkEfficiency(), assumedLinkEfficiency() * pcieTheoreticalGBps(5, 16),
                 pcieTheoreticalGBps(5, 16), 100 * assumedBidirectionalShare());

@@ -3,6 +3,7 @@
 // by formula; and diagnoses of simulated runs built to be each kind of bound.
 #include "analysis/IntervalSet.h"
 #include "analysis/RunAnalysis.h"
+#include "base/DeviceClassRates.h"
 #include "bench/BandwidthBench.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
@@ -359,6 +360,184 @@ private slots:
         r = transferRatesFor(sim, {});
         QCOMPARE(r.source, std::string("estimated from this run's ops"));
         QCOMPARE(r.hostMemcpyGBps, 0.0);
+    }
+
+    // The device class table (base/DeviceClassRates.h): a name's words pick
+    // the first row that covers them; a family's members never pass for
+    // one another ("A10" is not "A100"); a name the table does not know has none.
+    void deviceClassesByName_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<QString>("label"); // empty: no class
+        QTest::addColumn<double>("h2d");
+        QTest::addColumn<double>("d2h");
+        QTest::newRow("H200, measured") << "NVIDIA H200" << "H200 on PCIe Gen5 x16" << 55.4 << 55.3;
+        QTest::newRow("H200 NVL") << "NVIDIA H200 NVL" << "H200 on PCIe Gen5 x16" << 55.4 << 55.3;
+        QTest::newRow("GH200: C2C") << "NVIDIA GH200 480GB" << "GH200 on NVLink-C2C" << 395.26 << 395.26;
+        QTest::newRow("H100 PCIe") << "NVIDIA H100 PCIe" << "H100 PCIe on PCIe Gen5 x16" << 55.35 << 55.35;
+        QTest::newRow("H100 SXM5 by its memory") << "NVIDIA H100 80GB HBM3" << "H100 SXM5 on PCIe Gen5 x16" << 55.35
+                                                 << 55.35;
+        QTest::newRow("A100 SXM4 (Nsight's name)") << "NVIDIA A100-SXM4-80GB" << "A100 SXM4 on PCIe Gen4 x16" << 27.68
+                                                   << 27.68;
+        QTest::newRow("A100 PCIe") << "NVIDIA A100-PCIE-40GB" << "A100 PCIe on PCIe Gen4 x16" << 27.68 << 27.68;
+        QTest::newRow("A10 is not A100") << "NVIDIA A10" << "A40, A30, A10 on PCIe Gen4 x16" << 27.68 << 27.68;
+        QTest::newRow("RTX 4090, the seed's") << "NVIDIA GeForce RTX 4090" << "RTX 4090 on PCIe Gen4 x16" << 23.6 << 23.85;
+        QTest::newRow("RTX 4060 Ti: eight lanes") << "NVIDIA GeForce RTX 4060 Ti" << "RTX 4060 on PCIe Gen4 x8" << 13.84
+                                                  << 13.84;
+        QTest::newRow("V100, Gen3") << "Tesla V100-SXM2-16GB" << "V100, T4 on PCIe Gen3 x16" << 13.84 << 13.84;
+        QTest::newRow("unknown") << "Test GPU" << "" << 0.0 << 0.0;
+        QTest::newRow("a word that only begins like one") << "NVIDIA RTX A1000" << "" << 0.0 << 0.0;
+        QTest::newRow("another vendor's") << "AMD Instinct MI300X" << "" << 0.0 << 0.0;
+    }
+    void deviceClassesByName()
+    {
+        QFETCH(QString, device);
+        QFETCH(QString, label);
+        QFETCH(double, h2d);
+        QFETCH(double, d2h);
+        const DeviceClassRates* row = deviceClassRatesFor(device.toStdString());
+        QCOMPARE(row != nullptr, !label.isEmpty());
+        if (!row)
+            return;
+        QCOMPARE(QString::fromStdString(row->label()), label);
+        QVERIFY2(std::abs(row->h2dGBps - h2d) < 0.01, qPrintable(QString::number(row->h2dGBps)));
+        QVERIFY2(std::abs(row->d2hGBps - d2h) < 0.01, qPrintable(QString::number(row->d2hGBps)));
+        QVERIFY(row->bidirectionalGBps > std::max(row->h2dGBps, row->d2hGBps));
+        QVERIFY(row->bidirectionalGBps < row->h2dGBps + row->d2hGBps);
+        QVERIFY(!row->source.empty());
+    }
+
+    // The table's measured rows are the simulator presets' figures, and its
+    // one efficiency factor turns PCIe Gen5 x16 back into the H200's rate.
+    void deviceClassesAgreeWithThePresets()
+    {
+        const SimPreset h200 = *findSimPreset("h200");
+        const DeviceClassRates& row = *deviceClassRatesFor("NVIDIA H200");
+        QCOMPARE(row.h2dGBps, h200.pinnedH2DGBps);
+        QCOMPARE(row.d2hGBps, h200.pinnedD2HGBps);
+        QCOMPARE(row.bidirectionalGBps, h200.bidirectionalGBps);
+        const SimPreset rtx = *findSimPreset("rtx4090");
+        QCOMPARE(deviceClassRatesFor("NVIDIA GeForce RTX 4090")->h2dGBps, rtx.pinnedH2DGBps);
+        QCOMPARE(deviceClassRatesFor("NVIDIA GeForce RTX 4090")->d2hGBps, rtx.pinnedD2HGBps);
+        QVERIFY(std::abs(assumedLinkEfficiency() * pcieTheoreticalGBps(5, 16)
+                         - (h200.pinnedH2DGBps + h200.pinnedD2HGBps) / 2) < 1e-9);
+        QVERIFY(std::abs(pcieTheoreticalGBps(4, 16) - 31.5077) < 1e-3);
+        QCOMPARE(pcieTheoreticalGBps(6, 16), 0.0); // not modelled
+    }
+
+    // Where the pinned rates come from, first that has them: a sweep of the
+    // device, the simulator's model, the run's own pinned copies, and last
+    // the device class table by the device's name; a simulated device
+    // never takes the table's.
+    void pinnedRateFallbackOrder_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<bool>("sweep");
+        QTest::addColumn<bool>("model");
+        QTest::addColumn<bool>("pinnedCopies");
+        QTest::addColumn<bool>("simulated");
+        QTest::addColumn<double>("h2d");
+        QTest::addColumn<QString>("basis");
+        QTest::addColumn<QString>("source"); // how it begins
+        const QString a100 = "NVIDIA A100-SXM4-80GB";
+        const QString assumed = "assumed for A100 SXM4 on PCIe Gen4 x16";
+        QTest::newRow("a sweep beats the model") << a100 << true << true << true << false << 50.0 << "" << "bandwidth sweep";
+        QTest::newRow("the model beats the run's copies")
+            << a100 << false << true << true << true << 40.0 << "" << "simulator preset";
+        QTest::newRow("the run's pinned copies beat the table")
+            << a100 << false << false << true << false << 20.0 << "" << "estimated from this run's ops";
+        QTest::newRow("the table, last") << a100 << false << false << false << false << 27.68 << assumed
+                                         << "pinned rates assumed for A100 SXM4 on PCIe Gen4 x16 (assumed: 87.8%";
+        QTest::newRow("an unknown device: none") << "Test GPU" << false << false << false << false << 0.0 << ""
+                                                 << "estimated from this run's ops";
+        QTest::newRow("simulated: never the table") << a100 << false << false << false << true << 0.0 << ""
+                                                    << "estimated from this run's ops";
+    }
+    void pinnedRateFallbackOrder()
+    {
+        QFETCH(QString, device);
+        QFETCH(bool, sweep);
+        QFETCH(bool, model);
+        QFETCH(bool, pinnedCopies);
+        QFETCH(bool, simulated);
+        QFETCH(double, h2d);
+        QFETCH(QString, basis);
+        QFETCH(QString, source);
+        Run run = makeRun("overlapped", 0, 1000, 1);
+        run.device.name = device.toStdString();
+        run.device.simulated = simulated;
+        run.ops = {makeOp(OpKind::Upload, 1, 0, 0, 100, 1000, HostMemoryKind::Pageable),
+                   makeOp(OpKind::Download, 1, 0, 200, 400, 1000, HostMemoryKind::Pageable)};
+        if (pinnedCopies) // 20 GB/s each way
+            for (OpKind kind : {OpKind::Upload, OpKind::Download})
+                run.ops.push_back(makeOp(kind, 1, 1, 500, 550, 1000, HostMemoryKind::Pinned));
+        if (model)
+            run.device.model = ModelRates{40, 40, 7, 14, 5, 12, 900};
+        std::vector<BandwidthSweep> sweeps;
+        if (sweep) {
+            BandwidthSweep s;
+            s.device = run.device;
+            for (const char* direction : {"HtoD", "DtoH"}) {
+                BandwidthPoint p;
+                p.bytes = 64 << 20;
+                p.memory = HostMemoryKind::Pinned;
+                p.direction = direction;
+                p.gbps = 50;
+                s.points.push_back(p);
+            }
+            sweeps.push_back(s);
+        }
+        const TransferRates r = transferRatesFor(run, sweeps);
+        QVERIFY2(std::abs(r.pinnedH2DGBps - h2d) < 0.01, qPrintable(QString::number(r.pinnedH2DGBps)));
+        QCOMPARE(QString::fromStdString(r.pinnedBasis), basis);
+        QVERIFY2(QString::fromStdString(r.source).startsWith(source), r.source.c_str());
+        // The pageable rates stay the run's own whatever the pinned ones are.
+        if (!sweep && !model)
+            QCOMPARE(r.pageableH2DGBps, 10.0);
+    }
+
+    // --pinned-rate H2D,D2H: read strictly, and it replaces every other
+    // source of the pinned rates, a sweep's included, saying so.
+    void givenPinnedRates_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<double>("h2d");
+        QTest::addColumn<double>("d2h");
+        QTest::newRow("both") << "25,26.5" << true << 25.0 << 26.5;
+        QTest::newRow("one for both") << "12" << true << 12.0 << 12.0;
+        QTest::newRow("zero") << "0,5" << false << 0.0 << 0.0;
+        QTest::newRow("negative") << "-3,5" << false << 0.0 << 0.0;
+        QTest::newRow("three") << "1,2,3" << false << 0.0 << 0.0;
+        QTest::newRow("words") << "fast" << false << 0.0 << 0.0;
+        QTest::newRow("empty") << "" << false << 0.0 << 0.0;
+        QTest::newRow("too fast") << "20000,1" << false << 0.0 << 0.0;
+    }
+    void givenPinnedRates()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(double, h2d);
+        QFETCH(double, d2h);
+        std::string error;
+        const auto given = parsePinnedRates(text.toStdString(), &error);
+        QCOMPARE(given.has_value(), valid);
+        QCOMPARE(error.empty(), valid);
+        if (!given)
+            return;
+        QCOMPARE(given->h2dGBps, h2d);
+        QCOMPARE(given->d2hGBps, d2h);
+        QVERIFY(parsePinnedRates(pinnedRatesText(*given), nullptr) == given);
+        Run run = makeRun("overlapped", 0, 1000, 1);
+        run.ops = {makeOp(OpKind::Upload, 1, 0, 0, 100, 1000, HostMemoryKind::Pinned)};
+        AnalysisOptions options;
+        options.pinnedRates = *given;
+        const RunAnalysis a = analyzeRun(run, {}, nullptr, options);
+        QCOMPARE(a.rates.pinnedH2DGBps, h2d);
+        QCOMPARE(a.rates.pinnedD2HGBps, d2h);
+        QVERIFY2(a.rates.pinnedBasis.starts_with("given: "), a.rates.pinnedBasis.c_str());
+        QVERIFY2(a.rates.source.starts_with("pinned rates given: "), a.rates.source.c_str());
+        QCOMPARE(analyzeRun(run, {}, nullptr).rates.pinnedH2DGBps, 10.0); // without it, the run's own
     }
 
     // 4 chunks of 1000 bytes at H2D 10 GB/s and D2H 5 GB/s: 100 and 200 ns a

@@ -122,6 +122,10 @@ private slots:
                                                    << "trace.png is named .png but gets JSON";
         QTest::newRow("markdown into a .json name") << QStringList{"lesson", "issue-order", "--markdown", "t.json"}
                                                     << "name it .md";
+        QTest::newRow("pinned rate not a number") << QStringList{"analyze", "x.json", "--pinned-rate", "fast"}
+                                                  << "--pinned-rate fast: a pinned rate is H2D,D2H in GB/s";
+        QTest::newRow("pinned rate of zero, diff") << QStringList{"diff", "a.json", "b.json", "--pinned-rate", "0,5"}
+                                                   << "--pinned-rate 0,5: a pinned rate is H2D,D2H";
         QTest::newRow("variant on the seed's path") << QStringList{"pipeline", "--pipelines", "overlapped",
                                                                    "--stream-sync", "blocking"}
                                                     << "not to overlapped";
@@ -336,6 +340,58 @@ private slots:
             QVERIFY2(r.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + r.out));
     }
 
+    // --pinned-rate H2D,D2H: analyze and diff judge pinning at the given
+    // rates, and say the rate was given; device-classes prints the table
+    // the rates are otherwise assumed from.
+    void pinnedRateOption_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("words");
+        const QString kineto = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/pytorch-pageable-sync.json");
+        const QString nsight = QStringLiteral(OVERLAPSCOPE_TEST_DATA "/nsight/cloverleaf-cuda_nsys_perlmutter-reduced.sqlite");
+        QTest::newRow("analyze, Kineto") << QStringList{"analyze", kineto, "--pinned-rate", "25,26"}
+                                         << QStringList{"1. pageable memory: its fix saves ",
+                                                        "(replay, rate given: 25.0 GB/s H2D, 26.0 GB/s D2H)"};
+        QTest::newRow("analyze, Nsight, one figure") << QStringList{"analyze", nsight, "--pinned-rate", "20"}
+                                                     << QStringList{"pageable memory: its fix saves ",
+                                                                    "(replay, rate given: 20.0 GB/s H2D, 20.0 GB/s D2H)"};
+        QTest::newRow("analyze --json") << QStringList{"analyze", "--json", kineto, "--pinned-rate", "25,26"}
+                                        << QStringList{"\"costRate\":\"rate given: 25.0 GB/s H2D, 26.0 GB/s D2H\""};
+        QTest::newRow("without it, assumed") << QStringList{"analyze", kineto}
+                                             << QStringList{"(replay, rate assumed for H200 on PCIe Gen5 x16)"};
+        QTest::newRow("diff") << QStringList{"diff", kineto, kineto, "--pinned-rate", "25,26"}
+                              << QStringList{"(replay, rate given: 25.0 GB/s H2D, 26.0 GB/s D2H)"};
+        QTest::newRow("device-classes") << QStringList{"device-classes"}
+                                        << QStringList{"| device name has | class | link to host memory |",
+                                                       "| A100 SXM4 | A100 SXM4 | PCIe Gen4 x16 | 27.7 | 27.7 |",
+                                                       "| H200 | H200 | PCIe Gen5 x16 | 55.4 | 55.3 | 99.1 | measured"};
+    }
+    void pinnedRateOption()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, words);
+        const Result r = cli(args);
+        QCOMPARE(r.exitCode, 0);
+        for (const QString& w : words)
+            QVERIFY2(r.out.contains(w), qPrintable(w + "\nin:\n" + r.out));
+    }
+
+    // docs/what-if.md holds the table as the build prints it
+    // (scripts/regenerate-device-class-docs.py): a figure changed in the
+    // code and not in the doc fails here.
+    void deviceClassTableInTheDocs()
+    {
+        QFile doc(QDir::cleanPath(QStringLiteral(OVERLAPSCOPE_TEST_DATA "/../../docs/what-if.md")));
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(doc.readAll());
+        const QString begin = "<!-- device-classes:begin -->\n", end = "<!-- device-classes:end -->";
+        const auto from = text.indexOf(begin), to = text.indexOf(end);
+        QVERIFY(from >= 0 && to > from);
+        const Result r = cli({"device-classes"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(text.mid(from + begin.size(), to - from - begin.size()).trimmed(), r.out.trimmed());
+    }
+
     // Any trace gets the findings: here the pageable_async example profiled
     // on the H200 (tests/data/profiled), a run of no pipeline of ours.
     void analyzePrintsTheFindings()
@@ -346,7 +402,11 @@ private slots:
              {"Findings (per run", "## pageable_async (pid 2749)",
               "| device | streams | H2D | D2H | device copies | kernels | memsets | copy with kernel | H2D with D2H | "
               "GPU idle |",
-              "| NVIDIA H200 | 3 | ", "1. pageable memory: costs ", "   fix: allocate the host buffers pinned",
+              "| NVIDIA H200 | 3 | ",
+              // No pinned copy in this older profile: pinning is replayed at
+              // the rate the device class table has for the H200.
+              "1. pageable memory: its fix saves ", " ms (replay, rate assumed for H200 on PCIe Gen5 x16) (",
+              "   fix: allocate the host buffers pinned",
               "2. bound: costs ", "transfer bound: the GPU idles"})
             QVERIFY2(r.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + r.out));
         // A program of no pipeline of ours has no chunks or bounds to tabulate:

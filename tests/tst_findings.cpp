@@ -361,6 +361,33 @@ private slots:
         QVERIFY(!find(findingsOf(buildLoop(bad)), FindingKind::OneStream));
     }
 
+    // The one-stream finding says what is there: one stream, or several
+    // that each carry chunks in turn. Its words are "too few streams"; its
+    // id stays "one-stream" for the JSON's readers.
+    void tooFewStreams_data()
+    {
+        QTest::addColumn<int>("streams");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("one stream") << 1 << "all 18 GPU ops on one stream (stream 13): ";
+        QTest::newRow("two streams") << 2 << "2 streams carry 3 chunks each (stream 13, stream 14; 18 GPU ops): ";
+    }
+    void tooFewStreams()
+    {
+        QFETCH(int, streams);
+        QFETCH(QString, cause);
+        Loop bad;
+        bad.streams = streams;
+        bad.serial = bad.queueAhead = true;
+        const RunFindings f = findingsOf(buildLoop(bad));
+        const Finding* o = find(f, FindingKind::OneStream);
+        QVERIFY2(o, qPrintable(describe(f)));
+        QCOMPARE(o->costSource, CostSource::Replay);
+        QVERIFY(o->costNs > 0);
+        QVERIFY2(QString::fromStdString(o->cause).startsWith(cause), o->cause.c_str());
+        QCOMPARE(findingId(*o), std::string("one-stream"));
+        QCOMPARE(findingWords(*o), std::string("too few streams"));
+    }
+
     void syncInLoop()
     {
         Loop bad;
@@ -748,6 +775,57 @@ private slots:
         if (file == "pytorch-train-step.json")
             QVERIFY2(f.findings.back().cause.find("host's own work between calls") != std::string::npos,
                      f.findings.back().cause.c_str());
+    }
+
+    // Traces that measured no pinned rate (a Kineto trace of pageable copies
+    // on an H200, a public Nsight report of CloverLeaf on an A100): pinning
+    // is replayed at the rate the device class table assumes, and the cost
+    // says so. A device the table does not know keeps the estimate and says
+    // how to give a rate; --pinned-rate then prices it.
+    void pinnedRateAssumedForTheDevice_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("costRate");
+        QTest::newRow("Kineto, H200") << "pytorch-pageable-sync.json" << "rate assumed for H200 on PCIe Gen5 x16";
+        QTest::newRow("Nsight, A100") << "nsight/cloverleaf-cuda_nsys_perlmutter-reduced.sqlite"
+                                      << "rate assumed for A100 SXM4 on PCIe Gen4 x16";
+    }
+    void pinnedRateAssumedForTheDevice()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, costRate);
+        const Trace trace = load(file);
+        QCOMPARE(trace.runs.size(), std::size_t(1));
+        Run run = trace.runs.front();
+        const RunAnalysis a = analyzeRun(run, trace.sweeps, nullptr);
+        const Finding* p = find(a.findings, FindingKind::PageableCopies);
+        QVERIFY2(p, qPrintable(describe(a.findings)));
+        QCOMPARE(p->costSource, CostSource::Replay);
+        QCOMPARE(QString::fromStdString(p->costRate), costRate);
+        QVERIFY(p->costNs > 0);
+        QVERIFY2(p->cause.find("no pinned rate") == std::string::npos, p->cause.c_str());
+        QVERIFY(has(a.findings.whatIf.allFixes, Fix::PinHostMemory));
+        QVERIFY(a.findings.whatIf.allFixesSpanNs < a.findings.whatIf.replaySpanNs);
+        QVERIFY(QString::fromStdString(analysisJson(trace, {a})).contains("\"costRate\":\"" + costRate + "\""));
+
+        run.device.name = "Unknown GPU";
+        const RunAnalysis u = analyzeRun(run, trace.sweeps, nullptr);
+        const Finding* q = find(u.findings, FindingKind::PageableCopies);
+        QVERIFY2(q, qPrintable(describe(u.findings)));
+        QCOMPARE(q->costSource, CostSource::Estimate);
+        QVERIFY(q->costRate.empty());
+        QVERIFY2(q->cause.find("no pinned rate known for Unknown GPU: cost is an estimate; --pinned-rate H2D,D2H "
+                               "sets one")
+                     != std::string::npos,
+                 q->cause.c_str());
+
+        AnalysisOptions options;
+        options.pinnedRates = {25, 26};
+        const RunAnalysis g = analyzeRun(run, trace.sweeps, nullptr, options);
+        const Finding* r = find(g.findings, FindingKind::PageableCopies);
+        QVERIFY2(r, qPrintable(describe(g.findings)));
+        QCOMPARE(r->costSource, CostSource::Replay);
+        QCOMPARE(r->costRate, std::string("rate given: 25.0 GB/s H2D, 26.0 GB/s D2H"));
     }
 
     // The example programs (examples/*.cu) profiled on the H200: each one's

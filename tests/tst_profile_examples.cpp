@@ -345,7 +345,7 @@ private slots:
     {
         QString report;
         profile("one_stream", false, false, &report);
-        QVERIFY2(report.contains("Findings (per run") && report.contains("one stream: its fix saves")
+        QVERIFY2(report.contains("Findings (per run") && report.contains("too few streams: its fix saves")
                      && report.contains("| device | streams | H2D |"),
                  qPrintable(report));
     }

@@ -40,7 +40,7 @@ int analyzeRanks(const CliArgs& args, const CancelFlag& cancel)
     }
     RankReadOptions options;
     options.maxBytes = maxTraceBytes(args);
-    options.analysis.region = args.value("--region", "");
+    options.analysis = analysisOptions(args);
     // Progress and what each file's import said go to stderr, so that
     // --json stays parseable.
     options.onRead = [](std::size_t done, std::size_t total, const RankFile& file) {
@@ -75,14 +75,13 @@ int commandAnalyze(const CliArgs& args, const CancelFlag& cancel)
     if (args.positionals().size() > 1 || isFolder(args.positionals().front()))
         return analyzeRanks(args, cancel);
     const std::string& path = args.positionals().front();
+    const AnalysisOptions options = analysisOptions(args);
     std::string note;
     Trace trace = readTrace(path, args, cancel, &note);
     // What an import read and skipped (Chrome, Kineto, Nsight): on stderr,
     // so that --json stays parseable.
     if (!note.empty())
         std::fprintf(stderr, "%s\n", echoed(note, kMessageLimit).c_str());
-    AnalysisOptions options;
-    options.region = args.value("--region", "");
     std::vector<std::string> notes;
     if (args.has("--json")) {
         // Names as they are: JSON escapes what a console would not show.
@@ -103,16 +102,16 @@ int commandAnalyze(const CliArgs& args, const CancelFlag& cancel)
     // it gets a run table and its findings.
     const bool pipelines = std::any_of(trace.runs.begin(), trace.runs.end(),
                                        [](const Run& run) { return pipelineKindFromId(run.pipeline).has_value(); });
-    if (pipelines) {
-        cli::printPipelineTable(stdout, trace.runs);
-        cli::printAnalysis(stdout, trace);
-        cli::printAnalysisSummary(stdout, trace);
-    } else {
-        cli::printProgramRunTable(stdout, trace.runs);
-    }
     const std::vector<RunAnalysis> analyses = analyzeTrace(trace, options, &notes);
     for (const std::string& note : notes)
         printError(note);
+    if (pipelines) {
+        cli::printPipelineTable(stdout, trace.runs);
+        cli::printAnalysis(stdout, trace, analyses);
+        cli::printAnalysisSummary(stdout, trace, analyses);
+    } else {
+        cli::printProgramRunTable(stdout, trace.runs);
+    }
     cli::printFindings(stdout, trace, analyses);
     cli::printRanksOfTrace(stdout, trace, analyses, path);
     return 0;

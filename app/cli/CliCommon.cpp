@@ -159,4 +159,18 @@ std::uint64_t maxTraceBytes(const CliArgs& args)
     return static_cast<std::uint64_t>(mib) << 20;
 }
 
+AnalysisOptions analysisOptions(const CliArgs& args)
+{
+    AnalysisOptions options;
+    options.region = args.value("--region", "");
+    if (const auto text = args.value("--pinned-rate")) {
+        std::string error;
+        const auto given = parsePinnedRates(*text, &error);
+        if (!given)
+            throw UsageError("--pinned-rate " + echoed(*text) + ": " + error);
+        options.pinnedRates = *given;
+    }
+    return options;
+}
+
 } // namespace ovs::cli

@@ -5,8 +5,8 @@
 
 #include "CliArgs.h"
 
+#include "analysis/RunAnalysis.h"
 #include "base/CancelFlag.h"
-
 #include "device/Device.h"
 #include "device/DeviceSet.h"
 #include "jobs/JobOutcome.h"
@@ -81,5 +81,8 @@ std::uint64_t maxTraceBytes(const CliArgs& args);
 // ReadInterrupted where Ctrl-C stopped the read. What an import read and
 // skipped goes to `note`.
 Trace readTrace(const std::string& path, const CliArgs& args, const CancelFlag& cancel, std::string* note = nullptr);
+// What analyze and diff judge runs with: --region, and --pinned-rate H2D,D2H
+// (a UsageError where it does not read).
+AnalysisOptions analysisOptions(const CliArgs& args);
 
 } // namespace ovs::cli

@@ -21,6 +21,7 @@ extern const std::vector<std::string> kValueOptions;
 extern const std::vector<std::string> kFlagOptions;
 
 int commandDevices();                                       // DevicesCommand.cpp
+int commandDeviceClasses();                                 // DeviceClassesCommand.cpp
 int commandBench(const CliArgs& args, CancelFlag& cancel);    // RecordCommands.cpp
 int commandPipeline(const CliArgs& args, CancelFlag& cancel); // RecordCommands.cpp
 int commandRecord(const CliArgs& args, CancelFlag& cancel);   // RecordCommands.cpp

@@ -212,12 +212,11 @@ struct Analysed {
     RunAnalysis analysis;
 };
 
-std::vector<Analysed> analyseAll(const Trace& trace)
+std::vector<Analysed> analyseAll(const Trace& trace, const std::vector<RunAnalysis>& analyses)
 {
-    std::vector<RunAnalysis> analyses = analyzeTrace(trace);
     std::vector<Analysed> all;
-    for (std::size_t i = 0; i < trace.runs.size(); ++i)
-        all.push_back({&trace.runs[i], std::move(analyses[i])});
+    for (std::size_t i = 0; i < trace.runs.size() && i < analyses.size(); ++i)
+        all.push_back({&trace.runs[i], analyses[i]});
     return all;
 }
 
@@ -237,7 +236,12 @@ void printKindRow(std::FILE* out, const char* label, const KindThroughput& t)
 
 void printAnalysis(std::FILE* out, const Trace& trace)
 {
-    for (const Analysed& a : analyseAll(trace)) {
+    printAnalysis(out, trace, analyzeTrace(trace));
+}
+
+void printAnalysis(std::FILE* out, const Trace& trace, const std::vector<RunAnalysis>& analyses)
+{
+    for (const Analysed& a : analyseAll(trace, analyses)) {
         const Run& run = *a.run;
         const RunMetrics& m = a.analysis.metrics;
         const Bounds& b = a.analysis.bounds;
@@ -287,9 +291,14 @@ void printAnalysis(std::FILE* out, const Trace& trace)
 
 void printAnalysisSummary(std::FILE* out, const Trace& trace)
 {
+    printAnalysisSummary(out, trace, analyzeTrace(trace));
+}
+
+void printAnalysisSummary(std::FILE* out, const Trace& trace, const std::vector<RunAnalysis>& analyses)
+{
     if (trace.runs.empty())
         return;
-    const std::vector<Analysed> all = analyseAll(trace);
+    const std::vector<Analysed> all = analyseAll(trace, analyses);
     std::fprintf(out, "\nAnalysis (each column explained under the table)\n");
     std::fprintf(out, "| pipeline | wall ms | H2D busy | D2H busy | compute busy | overlap | of possible | H2D+D2H | "
                       "staging ms | host wait ms | speedup | bound ms | distance |\n"
@@ -435,9 +444,12 @@ void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
         // A fix's saving is measured against the active span: the time the
         // loop's GPU work took, not the process's setup.
         const std::int64_t of = x.costSource == CostSource::Replay ? f.activeNs : f.wallNs;
+        // A cost at a pinned rate not measured on the device says where the rate came from.
+        const std::string source = std::string(x.costSource == CostSource::Replay ? "replay" : "estimate")
+                                   + (x.costRate.empty() ? "" : ", " + x.costRate);
         std::fprintf(out, "%d. %s: %s %s ms (%s) (%s of %s), %zu op%s\n   %s\n   fix: %s\n", ++n, kind.c_str(),
                      x.costSource == CostSource::Replay ? "its fix saves" : "costs", ms(x.costNs).c_str(),
-                     x.costSource == CostSource::Replay ? "replay" : "estimate",
+                     printable(source).c_str(),
                      printed("%.1f%%", of > 0 ? 100.0 * static_cast<double>(x.costNs) / static_cast<double>(of) : 0.0)
                          .c_str(),
                      x.costSource == CostSource::Replay ? "the active span" : a.judged.wholeRun() ? "wall" : "judged span", x.opCount,

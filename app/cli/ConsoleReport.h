@@ -30,6 +30,9 @@ void printOpCounts(std::FILE* out, const std::vector<Run>& runs);
 void printAnalysis(std::FILE* out, const Trace& trace);
 // After every pipeline run: one compact row per run and its diagnosis line.
 void printAnalysisSummary(std::FILE* out, const Trace& trace);
+// Both from analyses made already (analyzeTrace with the user's options).
+void printAnalysis(std::FILE* out, const Trace& trace, const std::vector<RunAnalysis>& analyses);
+void printAnalysisSummary(std::FILE* out, const Trace& trace, const std::vector<RunAnalysis>& analyses);
 // Runs spread over several GPUs: per device and for the host as a whole, the
 // upload rate together against alone, and what bounds them (HostShare).
 void printHostShares(std::FILE* out, const Trace& trace);

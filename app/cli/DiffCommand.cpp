@@ -55,7 +55,8 @@ std::string costText(const std::optional<FindingSide>& f)
 {
     if (!f)
         return "-";
-    return ms(f->costNs) + " ms (" + (f->costSource == CostSource::Replay ? "replay" : "estimate") + ")";
+    return ms(f->costNs) + " ms (" + (f->costSource == CostSource::Replay ? "replay" : "estimate")
+           + (f->costRate.empty() ? "" : ", " + f->costRate) + ")";
 }
 
 void printPair(const RunPairDiff& p)
@@ -159,6 +160,7 @@ int commandDiff(std::vector<std::string> rawArgs, const CancelFlag& cancel)
         throw UsageError("--run is given twice or not at all: --run A (of BEFORE) --run B (of AFTER)");
     const std::string& beforePath = args.positionals()[0];
     const std::string& afterPath = args.positionals()[1];
+    const AnalysisOptions options = analysisOptions(args);
     Trace beforeTrace = readTrace(beforePath, args, cancel);
     Trace afterTrace = readTrace(afterPath, args, cancel);
 
@@ -178,7 +180,7 @@ int commandDiff(std::vector<std::string> rawArgs, const CancelFlag& cancel)
             throw UsageError("no run of the two traces pairs by name: choose them with --run A --run B (before: "
                              + runList(beforeTrace) + "; after: " + runList(afterTrace) + ")");
     }
-    const TraceDiff diff = diffTraces(beforeTrace, afterTrace, matching);
+    const TraceDiff diff = diffTraces(beforeTrace, afterTrace, matching, options);
     if (args.has("--json")) {
         const std::string json = traceDiffJson(diff, beforePath, afterPath);
         std::fwrite(json.data(), 1, json.size(), stdout);

@@ -15,6 +15,8 @@ Usage: overlapscope-cli COMMAND [options]
 
 Commands:
   devices              list the devices this build can use
+  device-classes       the pinned rates assumed for a device class where a trace measured none
+                       (docs/what-if.md, "Rates a trace does not carry")
   bench                transfer bandwidth sweep (pageable and pinned, HtoD and DtoH, bidirectional)
   pipeline             run the pipelines and print the seed's table (serialized, overlapped, speedup)
   record -o FILE       run the pipelines and the sweep, write a trace (native JSON)
@@ -86,6 +88,9 @@ Other:
                        one on its own, and from the first to the last. Default: the steps, else the
                        outermost range around most GPU work, else the steady state (the repeated
                        GPU work, setup apart; docs/profiling.md, "What is judged")
+  --pinned-rate H2D,D2H  analyze, diff: judge every run at these pinned rates (GB/s; one figure: both
+                       ways) instead of the trace's or the device class table's; prices pinning the
+                       pageable copies of a trace that measured no pinned rate
   --quiet              no progress on stderr
   --help, --version
 
@@ -97,7 +102,8 @@ const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "
                                                 "--sizes",      "--warmups",   "--samples", "-o",
                                                 "--output",     "--to",        "--markdown",
                                                 "--issue-order", "--stream-sync", "--default-stream-op",
-                                                "--loop-allocation", "--max-trace-mib", "--region"};
+                                                "--loop-allocation", "--max-trace-mib", "--region",
+                                                "--pinned-rate"};
 const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
                                                "--version", "--no-op-timing", "--list", "--json"};
 

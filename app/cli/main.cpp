@@ -69,6 +69,8 @@ int main(int argc, char** argv)
             throw UsageError("unexpected argument '" + echoed(args.positionals().front()) + "'");
         if (command == "devices")
             return commandDevices();
+        if (command == "device-classes")
+            return commandDeviceClasses();
         if (command == "bench")
             return commandBench(args, cancel);
         if (command == "pipeline")

@@ -42,11 +42,12 @@ namespace {
 
 const QStringList kValueOptions = {"-o",      "--output",      "--bandwidth", "--scale",       "--from-ms",
                                    "--to-ms", "--theme",       "--runs",      "--playhead-ms", "--max-trace-mib",
-                                   "--width", "--height",   "--what-if"};
+                                   "--width", "--height",   "--what-if",  "--pinned-rate"};
 
 // What the command line asks for.
 struct ExportRequest {
     QString input, output, bandwidth, whatIf;
+    ovs::GivenPinnedRates pinnedRates; // --pinned-rate: the findings' and the what-if's
     QString compared; // --compare: the after trace (input is the before)
     bool compare = false;
     double scale = 1.0;
@@ -119,6 +120,12 @@ int readArgument(const QStringList& args, int& i, ExportRequest& request)
         range = "a finite time in ms, 0 to 9223372036854";
     } else if (a == "--what-if") {
         request.whatIf = next();
+    } else if (a == "--pinned-rate") {
+        std::string error;
+        const auto given = ovs::parsePinnedRates(next().toStdString(), &error);
+        ok = given.has_value();
+        request.pinnedRates = given.value_or(ovs::GivenPinnedRates{});
+        range = QString::fromStdString(error);
     } else if (a == "--runs") {
         request.runs = parseRuns(next());
         ok = request.runs.has_value();
@@ -242,8 +249,10 @@ int loadRequestedTrace(const ExportRequest& r, std::optional<ovs::Trace>& trace,
         auto after = ovs::loadTrace(QFile::encodeName(r.compared).toStdString(), r.maxTraceBytes);
         if (!after.trace)
             return fail(kExitBadInput, QString::fromStdString(after.error));
+        ovs::AnalysisOptions options;
+        options.pinnedRates = r.pinnedRates;
         ovs::ui::ComparisonBuild build =
-            ovs::ui::buildComparison(std::move(*loaded.trace), std::move(*after.trace), r.input, r.compared);
+            ovs::ui::buildComparison(std::move(*loaded.trace), std::move(*after.trace), r.input, r.compared, options);
         if (!build.trace)
             return fail(kExitUsage, build.error);
         loaded.trace = std::move(build.trace);
@@ -266,6 +275,7 @@ int loadRequestedTrace(const ExportRequest& r, std::optional<ovs::Trace>& trace,
 // playhead, and --what-if's ghost with its framing.
 int setUpView(const ExportRequest& r, ovs::ui::TraceDocument& document, ovs::ui::ViewState& view)
 {
+    ovs::ui::AnalysisCache::of(&document)->setPinnedRates(r.pinnedRates);
     view.setExtent(document.endNs());
     view.resetView();
     if (r.fromNs)

@@ -43,6 +43,8 @@ Usage:
       --what-if ID     draw the what-if of the first run's finding ID (a kind id as `analyze --json`
                        prints it, e.g. pageable-memory) as a ghost run under it; all: every fix at once.
                        Framed, unless --from-ms says otherwise, on the judged span the replay covers
+      --pinned-rate H2D,D2H  the findings and the what-if at these pinned rates (GB/s), as
+                       overlapscope-cli analyze --pinned-rate
       --max-trace-mib N  read traces up to N MiB (default 2048, at most 4095)
   overlapscope export --compare BEFORE AFTER -o OUT   two traces compared, for slides: each pair of runs
       (paired by name, as overlapscope-cli diff pairs them) stacked, before above after, aligned where

@@ -26,6 +26,11 @@ void finding(JsonWriter& w, const Finding& f)
     w.value(toMs(f.costNs));
     w.key("costSource");
     w.value(f.costSource == CostSource::Replay ? "replay" : "estimate");
+    // Only where the cost rests on a pinned rate not measured on the device.
+    if (!f.costRate.empty()) {
+        w.key("costRate");
+        w.value(f.costRate);
+    }
     w.key("fixes");
     fixList(w, f.fixes);
     w.key("opCount");

@@ -77,6 +77,8 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
         // Cost: each copy's time beyond what it takes at the pinned rate of
         // its direction (sweep, preset, or the run's own pinned copies).
         f.costNs = capped(stagingCost, c.wallNs);
+        if (!c.rates.pinnedBasis.empty())
+            f.costRate = "rate " + c.rates.pinnedBasis;
     } else {
         // No pinned rate to compare with: the copies' time during which no
         // kernel ran, what pinned copies on other streams could hide.
@@ -247,36 +249,47 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
     }
 }
 
-// The stream of the device that carries copies and kernels of a loop: its
-// only stream, or where the run replays (which judges the fix), the stream
-// with the most such ops when it has at least kMinRepeats of each.
-int loopStream(const Context& c, const DeviceWork& w)
+// The streams of the device that carry copies and kernels of a loop, each
+// with its chunk count. Not replayed: its only stream, when it has one.
+// Replayed (which judges the fix): each stream with copies and kernels of
+// at least kMinRepeats chunks, the graph's chunks (a chunk begins at an
+// upload that follows other work), as the fix's transform picks the
+// streams it splits.
+std::vector<std::pair<int, int>> loopStreams(const Context& c, const RunGraph* graph, const DeviceWork& w)
 {
-    if (w.laneOps.size() == 1)
-        return w.laneOps.begin()->first;
-    if (!c.replayed)
-        return -1;
-    int best = -1;
-    std::size_t most = 0;
-    for (const auto& [lane, ops] : w.laneOps) {
-        const auto copies = std::count_if(ops.begin(), ops.end(), [&](std::uint32_t i) { return isCopy(c.run.ops[i].kind); });
-        const auto kernels =
-            std::count_if(ops.begin(), ops.end(), [&](std::uint32_t i) { return c.run.ops[i].kind == OpKind::Kernel; });
-        if (copies >= kMinRepeats && kernels >= kMinRepeats && ops.size() > most) {
-            best = lane;
-            most = ops.size();
-        }
+    if (!c.replayed || !graph)
+        return w.laneOps.size() == 1 ? std::vector<std::pair<int, int>>{{w.laneOps.begin()->first, 0}}
+                                     : std::vector<std::pair<int, int>>{};
+    struct Carried {
+        std::set<int> chunks;
+        bool copies = false, kernels = false;
+    };
+    std::map<int, Carried> byLane;
+    for (const GraphNode& n : graph->nodes) {
+        if (!n.gpu || !w.laneOps.contains(n.lane))
+            continue;
+        Carried& l = byLane[n.lane];
+        l.chunks.insert(n.chunk);
+        l.copies = l.copies || n.kind == OpKind::Upload || n.kind == OpKind::Download;
+        l.kernels = l.kernels || n.kind == OpKind::Kernel;
     }
-    return best;
+    std::vector<std::pair<int, int>> lanes;
+    for (const auto& [lane, l] : byLane)
+        if (l.copies && l.kernels && static_cast<int>(l.chunks.size()) >= kMinRepeats)
+            lanes.emplace_back(lane, static_cast<int>(l.chunks.size()));
+    return lanes;
 }
 
-void oneStream(const Context& c, std::vector<Finding>& out)
+void oneStream(const Context& c, const RunGraph* graph, std::vector<Finding>& out)
 {
     for (const DeviceWork& w : c.devices) {
-        const int lane = loopStream(c, w);
-        if (lane < 0)
+        const std::vector<std::pair<int, int>> lanes = loopStreams(c, graph, w);
+        if (lanes.empty())
             continue;
-        const std::vector<std::uint32_t>& ops = w.laneOps.at(lane);
+        std::vector<std::uint32_t> ops;
+        for (const auto& [lane, chunks] : lanes)
+            ops.insert(ops.end(), w.laneOps.at(lane).begin(), w.laneOps.at(lane).end());
+        std::sort(ops.begin(), ops.end());
         const bool copies = std::any_of(ops.begin(), ops.end(), [&](std::uint32_t i) { return isCopy(c.run.ops[i].kind); });
         const bool kernels =
             std::any_of(ops.begin(), ops.end(), [&](std::uint32_t i) { return c.run.ops[i].kind == OpKind::Kernel; });
@@ -286,15 +299,38 @@ void oneStream(const Context& c, std::vector<Finding>& out)
         const std::int64_t headroom = overlapHeadroom(a);
         if (!c.replayed && static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
             continue;
-        Finding f = makeFinding(FindingKind::OneStream, ops, w.device);
+        const std::string busy = "copies (" + ms(saturatingAdd(a.h2dNs, a.d2hNs)) + ") and kernels ("
+                                 + ms(a.computeNs) + ")";
+        std::string names;
+        for (const auto& [lane, chunks] : lanes)
+            names += (names.empty() ? "" : ", ") + c.run.lanes[static_cast<std::size_t>(lane)].name;
+        const std::size_t count = ops.size();
+        Finding f = makeFinding(FindingKind::OneStream, std::move(ops), w.device);
         f.costNs = capped(headroom, c.wallNs);
-        f.cause = (w.laneOps.size() == 1 ? "all " : "") + plural(ops.size(), "GPU op", "GPU ops")
-                  + (w.laneOps.size() == 1 ? "" : " of " + std::to_string(a.gpuOps)) + " on one stream ("
-                  + c.run.lanes[static_cast<std::size_t>(lane)].name
-                  + "): a stream runs in order, so copies (" + ms(saturatingAdd(a.h2dNs, a.d2hNs)) + ") and kernels ("
-                  + ms(a.computeNs) + ") cannot overlap";
-        f.fix = "split the work into chunks on two or three streams (each with its own buffers, copies from pinned "
-                "memory), so one chunk's kernel runs while the next uploads and the previous downloads";
+        if (lanes.size() == 1) {
+            f.cause = (w.laneOps.size() == 1 ? "all " : "") + plural(count, "GPU op", "GPU ops")
+                      + (w.laneOps.size() == 1 ? "" : " of " + std::to_string(a.gpuOps)) + " on one stream (" + names
+                      + "): a stream runs in order, so " + busy + " cannot overlap";
+            f.fix = "split the work into chunks on two or three streams (each with its own buffers, copies from pinned "
+                    "memory), so one chunk's kernel runs while the next uploads and the previous downloads";
+        } else {
+            // Several streams already, each carrying chunks in turn: say what
+            // is there, not "one stream". The replay (which splits each of
+            // them) decides whether more streams gain anything.
+            int fewest = lanes.front().second, most = fewest;
+            for (const auto& [lane, chunks] : lanes) {
+                fewest = std::min(fewest, chunks);
+                most = std::max(most, chunks);
+            }
+            f.cause = std::to_string(lanes.size()) + " streams carry "
+                      + (fewest == most ? std::to_string(most) + " chunks each"
+                                        : std::to_string(fewest) + " to " + std::to_string(most) + " chunks each")
+                      + " (" + names + "; " + plural(count, "GPU op", "GPU ops") + "): each stream runs in order, so "
+                      + "with a chunk's upload, kernel and download on one stream " + busy
+                      + " overlap only as far as the streams take turns";
+            f.fix = "spread the chunks over more streams (each with its own buffers, copies from pinned memory), so "
+                    "one chunk's kernel runs while the next uploads and the previous downloads";
+        }
         out.push_back(std::move(f));
     }
 }

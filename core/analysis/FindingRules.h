@@ -13,6 +13,7 @@ namespace ovs {
 struct Bounds;
 struct DemandMigrations;
 struct Diagnosis;
+struct RunGraph;
 } // namespace ovs
 
 namespace ovs::findings {
@@ -20,7 +21,8 @@ namespace ovs::findings {
 void pageableCopies(const Context& c, std::vector<Finding>& out);
 void syncCopies(const Context& c, std::vector<Finding>& out);
 void legacyDefaultStream(const Context& c, std::vector<Finding>& out);
-void oneStream(const Context& c, std::vector<Finding>& out);
+// `graph`: the run's replay graph (its chunks), null where none was built.
+void oneStream(const Context& c, const RunGraph* graph, std::vector<Finding>& out);
 void syncInLoop(const Context& c, std::vector<Finding>& out);
 void allocInLoop(const Context& c, std::vector<Finding>& out);
 void managedMigration(const Context& c, const DemandMigrations& demand, std::vector<Finding>& out);

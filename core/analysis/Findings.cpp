@@ -31,9 +31,11 @@ using namespace thresholds;
 // the replay cannot apply for want of a rate (pinning with no pinned rate
 // known) leaves the finding its estimate, labelled so; one with nothing to
 // change in the graph saves nothing (a legacy stream with no blocking
-// stream beside it holds nothing back).
-void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
+// stream beside it holds nothing back). A saving that rests on a pinned
+// rate not measured on the device says where the rate came from.
+void replayCosts(WhatIf& whatIf, const Run& run, const TransferRates& rates, std::vector<Finding>& findings)
 {
+    const FixSet atPinnedRate = fixBit(Fix::PinHostMemory) | fixBit(Fix::PrefetchManaged);
     for (Finding& f : findings) {
         if (f.fixes == 0)
             continue;
@@ -41,10 +43,11 @@ void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
         bool clamped = false;
         const std::int64_t span = whatIf.spanWith(f.fixes, &applied, &clamped);
         if (span < 0 || (applied == 0 && whatIf.cannotApply(f.fixes))) {
+            const std::string unknown = "no pinned rate known for " + run.device.name
+                                        + ": cost is an estimate; --pinned-rate H2D,D2H sets one";
             f.cause += span < 0 ? " (the replay failed: the cost is an estimate)"
-                       : has(f.fixes, Fix::PrefetchManaged)
-                           ? " (the replay cannot time a prefetch: no pinned rate known, the cost is an estimate)"
-                           : " (the replay cannot pin them: no pinned rate known, the cost is an estimate)";
+                       : has(f.fixes, Fix::PrefetchManaged) ? " (the replay cannot time a prefetch: " + unknown + ")"
+                                                            : " (the replay cannot pin them: " + unknown + ")";
             continue;
         }
         f.costNs = std::max<std::int64_t>(0, whatIf.summary().replaySpanNs - span);
@@ -52,6 +55,8 @@ void replayCosts(WhatIf& whatIf, std::vector<Finding>& findings)
         if (clamped)
             f.cause += " (the replay with the fix went below the fixed run's physical floor, " + ms(span)
                        + ": the floor is taken)";
+        if ((applied & atPinnedRate) != 0 && !rates.pinnedBasis.empty())
+            f.costRate = "rate " + rates.pinnedBasis;
     }
 }
 
@@ -116,6 +121,7 @@ void combineFindings(WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>&
         f.fixes = x.fixes | y.fixes;
         f.costNs = p.saving;
         f.costSource = CostSource::Replay;
+        f.costRate = x.costRate.empty() ? y.costRate : x.costRate;
         f.cause = std::string(toString(x.kind)) + " and " + toString(y.kind) + ": together their fixes save "
                   + ms(p.saving) + "; alone, the first saves " + ms(x.costNs) + " and the second " + ms(y.costNs)
                   + ". " + x.cause + "; and " + y.cause;
@@ -203,7 +209,9 @@ const char* toString(FindingKind kind)
     case FindingKind::PageableCopies: return "pageable memory";
     case FindingKind::SyncCopies: return "synchronous copies";
     case FindingKind::LegacyDefaultStream: return "legacy default stream";
-    case FindingKind::OneStream: return "one stream";
+    // Words, not the id: a run on two streams has too few as well (the id
+    // stays "one-stream" for the JSON's readers).
+    case FindingKind::OneStream: return "too few streams";
     case FindingKind::SyncInLoop: return "sync in the loop";
     case FindingKind::AllocInLoop: return "allocation in the loop";
     case FindingKind::SmallCopies: return "small copies";
@@ -238,7 +246,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     pageableCopies(c, result.findings);
     syncCopies(c, result.findings);
     legacyDefaultStream(c, result.findings);
-    oneStream(c, result.findings);
+    oneStream(c, whatIf.graph(), result.findings);
     syncInLoop(c, result.findings);
     allocInLoop(c, result.findings);
     smallCopies(c, result.findings);
@@ -253,7 +261,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     FixSet all = 0;
     if (c.replayed) {
         replayAhead(whatIf, result.findings);
-        replayCosts(whatIf, result.findings);
+        replayCosts(whatIf, run, rates, result.findings);
         // "All fixes": every fix the replay could apply, printed or not: a
         // serialized run's causes each save little alone and much together.
         for (const Finding& f : result.findings)

@@ -36,7 +36,7 @@ enum class FindingKind : std::uint8_t {
     PageableCopies,      // copies from or to pageable host memory: staged by the driver, block the host
     SyncCopies,          // synchronous cudaMemcpy / cudaMemset calls block the host thread
     LegacyDefaultStream, // work on the legacy default stream serializes the other streams
-    OneStream,           // copies and kernels all on one stream: they cannot overlap
+    OneStream,           // copies and kernels of a loop on one stream, or on too few; words "too few streams"
     SyncInLoop,          // a host wait per chunk (event, stream or device synchronize): chunks cannot overlap; id "host-sync"
     AllocInLoop,         // allocation, free or registration between GPU work, with its implicit sync
     SmallCopies,         // copies too small to reach the link's rate
@@ -45,7 +45,7 @@ enum class FindingKind : std::uint8_t {
     ManagedMigration,    // kernels stalled on managed memory migrated on their page faults; id "managed-migration"
 };
 inline constexpr int kFindingKindCount = 10;
-// Short words for a kind: "pageable memory", "one stream", ...
+// Short words for a kind: "pageable memory", "too few streams", ...
 const char* toString(FindingKind kind);
 // The documented kebab-case id of `analyze --json` ("pageable-memory",
 // "one-stream", ...; docs/what-if.md).
@@ -77,6 +77,11 @@ struct Finding {
     // The fix as the replay applies it; 0 when the kind has none.
     FixSet fixes = 0;
     CostSource costSource = CostSource::Estimate;
+    // A replayed cost that rests on a pinned rate not measured on this
+    // device (pinning, a prefetch) says where the rate came from: "rate
+    // assumed for A100 SXM4 on PCIe Gen4 x16" (the device class table),
+    // "rate given: ..." (--pinned-rate); empty otherwise.
+    std::string costRate;
     // Parts of a combined finding ("one stream + host sync"), whose fixes
     // save time only together: every kind but the first. `kind` is the first.
     std::vector<FindingKind> alsoKinds;

@@ -45,7 +45,7 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
 RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* serializedBaseline,
                        const AnalysisOptions& options, std::string* note)
 {
-    const TransferRates rates = transferRatesFor(run, sweeps);
+    const TransferRates rates = withGivenPinnedRates(transferRatesFor(run, sweeps), options.pinnedRates);
     JudgedSpan judged = judgedSpan(run);
     std::vector<RegionGroup> groups;
     if (!options.region.empty()) {

@@ -50,6 +50,9 @@ struct AnalysisOptions {
     // `--region NAME|REGEX`: judge the regions of that name (or whose names
     // match); empty: the default rule (JudgedSpan.h).
     std::string region;
+    // `--pinned-rate H2D,D2H` (or the window's setting): pinned rates that
+    // replace the trace's own and the device class table's, for every run.
+    GivenPinnedRates pinnedRates;
 };
 
 // `sweeps`: the trace's bandwidth sweeps (rates of the same device come from

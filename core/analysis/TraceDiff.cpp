@@ -57,7 +57,7 @@ RunSide sideOf(const Run& run, std::size_t index, const RunAnalysis& a)
 
 FindingSide findingSide(const Finding& f)
 {
-    return {findingId(f), findingWords(f), f.costNs, f.costSource, f.opCount, f.cause};
+    return {findingId(f), findingWords(f), f.costNs, f.costSource, f.opCount, f.cause, f.costRate};
 }
 
 bool sharesAKind(const Finding& a, const Finding& b)
@@ -187,14 +187,15 @@ std::optional<std::size_t> selectRun(const Trace& trace, const std::string& sele
     return fail("no run is named so (give a name, or a position from 1 to " + std::to_string(trace.runs.size()) + ")");
 }
 
-TraceDiff diffTraces(const Trace& before, const Trace& after, const RunMatching& matching)
+TraceDiff diffTraces(const Trace& before, const Trace& after, const RunMatching& matching,
+                     const AnalysisOptions& options)
 {
     TraceDiff diff;
     // Each run against its own trace's baseline and sweeps, as `analyze` of
     // that trace alone judges it.
-    const auto analyse = [](const Trace& trace, std::size_t i) {
+    const auto analyse = [&](const Trace& trace, std::size_t i) {
         const Run& run = trace.runs[i];
-        return analyzeRun(run, trace.sweeps, findSerializedBaseline(trace.runs, run));
+        return analyzeRun(run, trace.sweeps, findSerializedBaseline(trace.runs, run), options);
     };
     for (const RunMatch& match : matching.pairs) {
         if (match.before >= before.runs.size() || match.after >= after.runs.size())

@@ -9,6 +9,7 @@
 // analysis', set side by side, and the findings are paired by kind.
 
 #include "analysis/Findings.h"
+#include "analysis/RunAnalysis.h"
 #include "trace/Trace.h"
 
 #include <cstddef>
@@ -88,6 +89,7 @@ struct FindingSide {
     CostSource costSource = CostSource::Estimate;
     std::size_t opCount = 0;
     std::string cause;
+    std::string costRate; // Finding::costRate
 };
 
 struct FindingDiff {
@@ -117,7 +119,9 @@ struct TraceDiff {
 
 // The pairs of `matching` compared. Linear-logarithmic in the runs' ops,
 // with a replay per finding (as analyze): a window calls it off the GUI thread.
-TraceDiff diffTraces(const Trace& before, const Trace& after, const RunMatching& matching);
+// `options`: the analysis options each run is judged with (--pinned-rate).
+TraceDiff diffTraces(const Trace& before, const Trace& after, const RunMatching& matching,
+                     const AnalysisOptions& options = {});
 
 // "saved 134.0 ms (30.1%) of the active span", or "lost ..." where after is
 // slower: the sentence every view of a diff gives.

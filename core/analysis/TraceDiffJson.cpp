@@ -62,6 +62,8 @@ void findingSide(JsonWriter& w, const std::optional<FindingSide>& f)
     w.member("kind", f->id);
     w.member("costMs", toMs(f->costNs));
     w.member("costSource", f->costSource == CostSource::Replay ? "replay" : "estimate");
+    if (!f->costRate.empty())
+        w.member("costRate", f->costRate);
     w.member("opCount", static_cast<std::uint64_t>(f->opCount));
     w.member("cause", f->cause);
     w.endObject();

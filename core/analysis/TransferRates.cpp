@@ -1,9 +1,12 @@
 #include "analysis/TransferRates.h"
 
+#include "analysis/NumberText.h"
+#include "base/DeviceClassRates.h"
 #include "base/Saturating.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <utility>
 
@@ -176,6 +179,22 @@ TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>
                                   std::pair{&rates.pageableD2HGBps, own.pageableD2HGBps}})
         if (*rate <= 0)
             *rate = fallback;
+    // Last: a pinned rate nothing measured, assumed for the device's class.
+    // Never for a simulated device, which is judged by its own model alone.
+    if (!run.device.simulated && (rates.pinnedH2DGBps <= 0 || rates.pinnedD2HGBps <= 0))
+        if (const DeviceClassRates* row = deviceClassRatesFor(run.device.name)) {
+            const bool both = rates.pinnedH2DGBps <= 0 && rates.pinnedD2HGBps <= 0;
+            const char* which = both ? "pinned rates" : rates.pinnedH2DGBps <= 0 ? "pinned H2D" : "pinned D2H";
+            if (rates.pinnedH2DGBps <= 0)
+                rates.pinnedH2DGBps = row->h2dGBps;
+            if (rates.pinnedD2HGBps <= 0)
+                rates.pinnedD2HGBps = row->d2hGBps;
+            if (rates.bidirectionalGBps <= 0)
+                rates.bidirectionalGBps = row->bidirectionalGBps;
+            rates.pinnedBasis = "assumed for " + row->label();
+            rates.source = std::string(which) + " " + rates.pinnedBasis + " (" + row->source + "); the others "
+                           + rates.source;
+        }
 
     const TransferRates* host = measured && !measured->hostCopyRates.empty() ? &*measured : model ? &*model : nullptr;
     if (host) {
@@ -188,6 +207,46 @@ TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>
         rates.kernelGBps = model->kernelGBps;
         rates.kernelSource = model->kernelSource;
     }
+    return rates;
+}
+
+std::optional<GivenPinnedRates> parsePinnedRates(const std::string& text, std::string* error)
+{
+    const auto fail = [&](const std::string& why) -> std::optional<GivenPinnedRates> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    const auto number = [](std::string_view part, double& out) {
+        const char* end = part.data() + part.size();
+        const auto [at, ec] = std::from_chars(part.data(), end, out);
+        return ec == std::errc() && at == end && out > 0 && out <= 10000;
+    };
+    const std::size_t comma = text.find(',');
+    GivenPinnedRates given;
+    const std::string_view first = std::string_view(text).substr(0, comma);
+    const std::string_view second = comma == std::string::npos ? first : std::string_view(text).substr(comma + 1);
+    if (!number(first, given.h2dGBps) || !number(second, given.d2hGBps))
+        return fail("a pinned rate is H2D,D2H in GB/s (\"25,26\") or one figure for both, each above 0 and up to "
+                    "10000");
+    return given;
+}
+
+std::string pinnedRatesText(const GivenPinnedRates& given)
+{
+    return formatted("%.1f,%.1f", given.h2dGBps, given.d2hGBps);
+}
+
+TransferRates withGivenPinnedRates(TransferRates rates, const GivenPinnedRates& given)
+{
+    if (!given.given())
+        return rates;
+    rates.pinnedH2DGBps = given.h2dGBps;
+    rates.pinnedD2HGBps = given.d2hGBps;
+    // Both ways at once never beat the two one-way rates together.
+    rates.bidirectionalGBps = std::min(rates.bidirectionalGBps, given.h2dGBps + given.d2hGBps);
+    rates.pinnedBasis = "given: " + formatted("%.1f GB/s H2D, %.1f GB/s D2H", given.h2dGBps, given.d2hGBps);
+    rates.source = "pinned rates " + rates.pinnedBasis + "; the others " + rates.source;
     return rates;
 }
 

@@ -5,6 +5,7 @@
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ struct TransferRates {
     double kernelGBps = 0;     // increment kernel: bytes read + written per second, as SimPreset counts it
 
     std::string source;       // of the copy rates
+    // Where the pinned rates were not measured on this device: "assumed for
+    // A100 SXM4 on PCIe Gen4 x16" (the device class table) or "given: ..."
+    // (--pinned-rate); empty where they were measured (sweep, model, the
+    // run's own pinned copies) or are unknown. A cost replayed at such a
+    // rate says so.
+    std::string pinnedBasis;
     std::string hostSource;   // of hostMemcpyGBps and hostCopyRates; empty when unknown
     std::string kernelSource; // of kernelGBps
 
@@ -62,9 +69,29 @@ TransferRates ratesFromModel(const ModelRates& model, const std::string& source)
 TransferRates ratesFromRunOps(const Run& run);
 
 // The rates to judge `run` by: copy rates from a sweep of the same device in
-// `sweeps`, else the model stored with the run, else the run's own ops; host
-// memcpy from the sweep's host copies, else the stored model, else unknown
-// (no staging bound); kernel rate from the model, else the run's kernels.
+// `sweeps`, else the model stored with the run, else the run's own ops; a
+// pinned rate none of those has (a real device's trace with pageable copies
+// only), assumed from the device class table (base/DeviceClassRates.h) by
+// the device's name; host memcpy from the sweep's host copies, else the
+// stored model, else unknown (no staging bound); kernel rate from the model,
+// else the run's kernels.
 TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>& sweeps);
+
+// Pinned rates the user gave (--pinned-rate, the window's setting): they
+// replace whatever the trace gave, since the user knows the machine.
+struct GivenPinnedRates {
+    double h2dGBps = 0;
+    double d2hGBps = 0;
+    bool given() const { return h2dGBps > 0 && d2hGBps > 0; }
+    bool operator==(const GivenPinnedRates&) const = default;
+};
+// "H2D,D2H" in GB/s ("25,26"), or one figure for both ("25"); nullopt with
+// *error set for anything else (each a positive number up to 10000).
+std::optional<GivenPinnedRates> parsePinnedRates(const std::string& text, std::string* error);
+// "25.0,26.0": what parsePinnedRates reads back.
+std::string pinnedRatesText(const GivenPinnedRates& given);
+// `rates` with the given pinned rates in place of its own (unchanged when
+// none are given).
+TransferRates withGivenPinnedRates(TransferRates rates, const GivenPinnedRates& given);
 
 } // namespace ovs

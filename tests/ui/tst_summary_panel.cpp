@@ -366,6 +366,36 @@ private slots:
         QCOMPARE(panel.detailsText(), QString("Click an op in the timeline to see its details."));
     }
 
+    // The window's pinned rate (View > Pinned rate for the what-if, as the
+    // CLI's --pinned-rate): every run is analysed again at it, and the
+    // findings' cost says where the rate came from, before and after.
+    void aGivenPinnedRateJudgesAgain()
+    {
+        const TraceLoadResult loaded = loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/pytorch-pageable-sync.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        AnalysisCache* cache = AnalysisCache::of(&document);
+        document.setTrace(*loaded.trace, "pytorch-pageable-sync.json");
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isAnalysing(), kTimeoutMs);
+        const auto pageableTip = [&] {
+            QTreeWidgetItem* run = panel.findingsTree()->topLevelItem(0);
+            for (int i = 0; run && i < run->childCount(); ++i)
+                if (run->child(i)->text(SummaryPanel::FindingKindColumn) == toString(FindingKind::PageableCopies))
+                    return run->child(i)->toolTip(SummaryPanel::FindingCostColumn);
+            return QString();
+        };
+        QVERIFY2(pageableTip().endsWith("; rate assumed for H200 on PCIe Gen5 x16"), qPrintable(pageableTip()));
+        QSignalSpy invalidated(cache, &AnalysisCache::invalidated);
+        cache->setPinnedRates({25, 26});
+        QCOMPARE(invalidated.count(), 1);
+        cache->setPinnedRates({25, 26}); // the same: nothing to do again
+        QCOMPARE(invalidated.count(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(cache->analysisIfReady(0) && !panel.isAnalysing(), kTimeoutMs);
+        QCOMPARE(cache->analysisIfReady(0)->analysis.rates.pinnedH2DGBps, 25.0);
+        QTRY_VERIFY_WITH_TIMEOUT(pageableTip().endsWith("; rate given: 25.0 GB/s H2D, 26.0 GB/s D2H"), kTimeoutMs);
+    }
+
     void findingsOfAProfiledRunSelectTheirOps()
     {
         // A program recorded on the H200 by `overlapscope-cli profile`: its

@@ -7,7 +7,8 @@
 
 namespace ovs::ui {
 
-ComparisonBuild buildComparison(Trace&& before, Trace&& after, const QString& beforePath, const QString& afterPath)
+ComparisonBuild buildComparison(Trace&& before, Trace&& after, const QString& beforePath, const QString& afterPath,
+                                const AnalysisOptions& options)
 {
     ComparisonBuild build;
     const RunMatching matching = matchRuns(before, after);
@@ -20,7 +21,7 @@ ComparisonBuild buildComparison(Trace&& before, Trace&& after, const QString& be
     auto comparison = std::make_shared<Comparison>();
     comparison->beforePath = beforePath;
     comparison->afterPath = afterPath;
-    comparison->diff = diffTraces(before, after, matching);
+    comparison->diff = diffTraces(before, after, matching, options);
 
     Trace trace;
     trace.tool = std::move(after.tool);

@@ -38,6 +38,8 @@ struct ComparisonBuild {
 // run named "after: NAME", then both traces' sweeps. Runs left unpaired are
 // left out (the comparison names them). An error where no run pairs.
 // Analyses and replays every paired run: off the GUI thread in the window.
-ComparisonBuild buildComparison(Trace&& before, Trace&& after, const QString& beforePath, const QString& afterPath);
+// `options`: what each run is judged with (export --compare's --pinned-rate).
+ComparisonBuild buildComparison(Trace&& before, Trace&& after, const QString& beforePath, const QString& afterPath,
+                                const AnalysisOptions& options = {});
 
 } // namespace ovs::ui

@@ -17,10 +17,13 @@ namespace ovs::ui {
 
 namespace {
 
-AnalysedRun analyse(std::shared_ptr<const Run> run, const std::vector<BandwidthSweep>& sweeps, const Run* baseline)
+AnalysedRun analyse(std::shared_ptr<const Run> run, const std::vector<BandwidthSweep>& sweeps, const Run* baseline,
+                    const GivenPinnedRates& pinnedRates)
 {
     AnalysedRun out;
-    out.analysis = analyzeRun(*run, sweeps, baseline);
+    AnalysisOptions options;
+    options.pinnedRates = pinnedRates;
+    out.analysis = analyzeRun(*run, sweeps, baseline, options);
     if (run->deviceCount() >= 2)
         out.hostShare = analyseHostShare(*run, sweeps);
     out.run = std::move(run);
@@ -95,6 +98,14 @@ AnalysisCache::AnalysisCache(TraceDocument* document)
 
 AnalysisCache::~AnalysisCache() = default;
 
+void AnalysisCache::setPinnedRates(const GivenPinnedRates& rates)
+{
+    if (rates == m_pinnedRates)
+        return;
+    m_pinnedRates = rates;
+    invalidate();
+}
+
 void AnalysisCache::invalidate()
 {
     m_slots.clear();
@@ -162,8 +173,10 @@ void AnalysisCache::postAnalysis(int run, Slot& slot)
     const int generation = m_generation;
     const std::size_t opCount = slot.opCount;
     const int status = slot.status;
-    m_worker->post([this, run, generation, opCount, status, copy, sweeps, baseline]() -> BackgroundWorker::Delivery {
-        auto result = std::make_shared<const AnalysedRun>(analyse(copy, *sweeps, baseline.get()));
+    const GivenPinnedRates pinnedRates = m_pinnedRates;
+    m_worker->post([this, run, generation, opCount, status, copy, sweeps, baseline,
+                    pinnedRates]() -> BackgroundWorker::Delivery {
+        auto result = std::make_shared<const AnalysedRun>(analyse(copy, *sweeps, baseline.get(), pinnedRates));
         return [this, run, generation, opCount, status, result] {
             if (generation != m_generation)
                 return; // of a document that was replaced

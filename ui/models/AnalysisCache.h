@@ -3,6 +3,7 @@
 #include "models/AnalysedRun.h"
 #include "models/WhatIfGhost.h"
 
+#include "analysis/TransferRates.h"
 #include "replay/Fix.h"
 
 #include <QObject>
@@ -61,6 +62,13 @@ public:
     // asked for, once, after the run's analysis: regionAnalysed follows).
     std::shared_ptr<const AnalysedRun> regionAnalysis(int run, int region);
 
+    // Pinned rates every run is judged by in place of the trace's own and
+    // the device class table's (core's AnalysisOptions::pinnedRates, the
+    // CLI's --pinned-rate); none given: those. A change drops every
+    // analysis (invalidated), and the views ask again.
+    void setPinnedRates(const GivenPinnedRates& rates);
+    const GivenPinnedRates& pinnedRates() const { return m_pinnedRates; }
+
     // Blocks until every job posted so far, and any it leads to, has run,
     // and delivers the results. For the headless export and tests: the
     // window never calls it.
@@ -99,6 +107,7 @@ private:
     TraceDocument* m_document;
     std::vector<Slot> m_slots;
     int m_generation = 0; // bumped when everything is dropped: results of before are stale
+    GivenPinnedRates m_pinnedRates;
     int m_analysing = 0;
     std::unique_ptr<BackgroundWorker> m_worker; // last: destroyed first, waiting for the job in progress
 };

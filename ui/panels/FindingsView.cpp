@@ -157,10 +157,14 @@ void FindingsView::rebuild()
             auto* item = new QTreeWidgetItem(runItem);
             item->setText(KindColumn, QString::fromLatin1(toString(finding.kind)));
             item->setText(CostColumn, costText(finding));
-            item->setToolTip(CostColumn, finding.costSource == CostSource::Replay
-                                             ? tr("replayed: the run with \u201c%1\u201d against the run as it was")
-                                                   .arg(QString::fromStdString(describeFixes(finding.fixes)))
-                                             : tr("estimated: %1").arg(noGhostReason(*a, finding, false)));
+            // A cost at a pinned rate not measured on the device says whose it is.
+            const QString rate =
+                finding.costRate.empty() ? QString() : QStringLiteral("; ") + QString::fromStdString(finding.costRate);
+            item->setToolTip(CostColumn, (finding.costSource == CostSource::Replay
+                                              ? tr("replayed: the run with \u201c%1\u201d against the run as it was")
+                                                    .arg(QString::fromStdString(describeFixes(finding.fixes)))
+                                              : tr("estimated: %1").arg(noGhostReason(*a, finding, false)))
+                                             + rate);
             item->setTextAlignment(CostColumn, Qt::AlignRight | Qt::AlignVCenter);
             item->setText(OpsColumn, QString::number(finding.opCount));
             item->setTextAlignment(OpsColumn, Qt::AlignRight | Qt::AlignVCenter);

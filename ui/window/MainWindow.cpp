@@ -41,6 +41,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLineEdit>
 #include <QKeySequence>
 #include <QLabel>
 #include <QProgressBar>
@@ -264,6 +265,7 @@ void MainWindow::buildViewMenu()
     connect(m_document, &TraceDocument::alignTimedRegionsChanged, align, &QAction::setChecked);
     m_whatIf = new WhatIfController(m_document, m_view, this);
     view->addAction(m_whatIf->allFixesAction());
+    view->addAction(tr("&Pinned rate for the what-if..."), this, [this] { askPinnedRates(); });
     // Each run (rank) folds to its title row; a click on the title folds one.
     view->addAction(tr("&Collapse all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), true); });
     view->addAction(tr("&Expand all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), false); });
@@ -292,6 +294,36 @@ void MainWindow::buildViewMenu()
     view->addAction(m_presentation->toggleAction());
     connect(m_presentation, &PresentationMode::activeChanged, this, [this] { fitTimelineHeight(); });
     view->addMenu(new ThemeMenu(this));
+}
+
+// The pinned rates the findings price pinning at, as --pinned-rate gives
+// them to the CLI: a trace that measured none, of a device the class table
+// does not know, gets its pinning replayed; empty goes back to the trace's.
+void MainWindow::askPinnedRates()
+{
+    AnalysisCache* cache = AnalysisCache::of(m_document);
+    const GivenPinnedRates current = cache->pinnedRates();
+    bool ok = false;
+    const QString text = QInputDialog::getText(
+        this, tr("Pinned rate"),
+        tr("Pinned copy rates for the what-if, H2D,D2H in GB/s (one figure: both ways).\n"
+           "Empty: the trace's own, else the device class table's (docs/what-if.md)."),
+        QLineEdit::Normal, current.given() ? QString::fromStdString(pinnedRatesText(current)) : QString(), &ok);
+    if (!ok)
+        return;
+    GivenPinnedRates rates;
+    if (!text.trimmed().isEmpty()) {
+        std::string error;
+        const auto given = parsePinnedRates(text.trimmed().toStdString(), &error);
+        if (!given) {
+            showNotice(QString::fromStdString(error));
+            return;
+        }
+        rates = *given;
+    }
+    cache->setPinnedRates(rates);
+    statusBar()->showMessage(rates.given() ? tr("Findings judged at pinned rates %1 GB/s").arg(QString::fromStdString(pinnedRatesText(rates)))
+                                           : tr("Findings judged at the trace's own pinned rates"));
 }
 
 void MainWindow::buildRunMenu()

@@ -101,6 +101,7 @@ private:
     void buildMenus();
     void buildFileMenu();
     void buildViewMenu();
+    void askPinnedRates();
     void buildRunMenu();
     void buildLessons();
     void buildHelpMenu();

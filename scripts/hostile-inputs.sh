@@ -487,8 +487,9 @@ crafted_reports = [
      "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 30000) "
      f"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT {other_names} FROM r, "
      "(SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1) AS k;"),
-    ("triggers on the tables, an endless view beside them", 0, "imported from Nsight Systems",
-     "CREATE TRIGGER t1 AFTER INSERT ON CUPTI_ACTIVITY_KIND_KERNEL BEGIN SELECT randomblob(900000000); END; "
+    ("triggers on the tables", 3, "holds a trigger",
+     "CREATE TRIGGER t1 AFTER INSERT ON CUPTI_ACTIVITY_KIND_KERNEL BEGIN SELECT randomblob(900000000); END;"),
+    ("an endless view beside the tables", 0, "imported from Nsight Systems",
      f"CREATE VIEW forever AS SELECT * FROM {endless};"),
 ]
 crafted = os.path.join(work, "crafted.sqlite")

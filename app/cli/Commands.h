@@ -22,9 +22,9 @@ extern const std::vector<std::string> kFlagOptions;
 
 int commandDevices();                                       // DevicesCommand.cpp
 int commandDeviceClasses();                                 // DeviceClassesCommand.cpp
-int commandBench(const CliArgs& args, CancelFlag& cancel);    // RecordCommands.cpp
-int commandPipeline(const CliArgs& args, CancelFlag& cancel); // RecordCommands.cpp
-int commandRecord(const CliArgs& args, CancelFlag& cancel);   // RecordCommands.cpp
+int commandBench(const CliArgs& args, CancelFlag& cancel);    // BenchCommand.cpp
+int commandPipeline(const CliArgs& args, CancelFlag& cancel); // PipelineCommand.cpp
+int commandRecord(const CliArgs& args, CancelFlag& cancel);   // RecordCommand.cpp
 int commandConvert(const CliArgs& args, const CancelFlag& cancel); // ConvertCommand.cpp
 int commandAnalyze(const CliArgs& args, const CancelFlag& cancel); // AnalyzeCommand.cpp
 // diff reads its own arguments: --run is given twice (the before run, then the after run).

@@ -30,8 +30,10 @@
 
 namespace ovs {
 
-// The reasons we look for. The order is the order of issue 7, part 4; it is
-// part of nothing (reports sort by cost).
+// The reasons we look for. Reports sort findings by cost, but the order
+// here is part of what is printed: a combined finding is named by its parts
+// in this order ("one-stream+host-sync": combineFindings), and lists of the
+// kinds follow it (the export's --what-if ids). A new kind goes last.
 enum class FindingKind : std::uint8_t {
     PageableCopies,      // copies from or to pageable host memory: staged by the driver, block the host
     SyncCopies,          // synchronous cudaMemcpy / cudaMemset calls block the host thread

@@ -42,6 +42,13 @@ std::string upper(std::string text)
 
 NsightSchema::NsightSchema(const SqliteDatabase& db) : m_db(db)
 {
+    // A trigger could not fire on this read-only connection (triggers are
+    // switched off too), but it is code a writer of the file left to run, and
+    // no export of Nsight Systems has one: a report that holds one is not
+    // plain data, and is refused as a view in a table's place is.
+    if (const std::string trigger = db.firstTrigger(); !trigger.empty())
+        throw NsightImportError("the report holds a trigger (" + messageText(trigger, 40)
+                                + "): a report is read as data, and a trigger is code that would run");
     const char* metaTable = hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
                             : hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA"
                                                               : nullptr;

@@ -241,6 +241,12 @@ SqliteDatabase::TableKind SqliteDatabase::tableKind(std::string_view table) cons
                                                                   : TableKind::Other;
 }
 
+std::string SqliteDatabase::firstTrigger() const
+{
+    SqliteStatement query = prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' LIMIT 1");
+    return query.step() ? query.text(0) : std::string();
+}
+
 std::vector<SqliteDatabase::Column> SqliteDatabase::columns(std::string_view table) const
 {
     // table_info would build a view's columns from its query and connect a

@@ -61,6 +61,9 @@ public:
     // only a Table holds rows that reading does not compute.
     enum class TableKind : std::uint8_t { Missing, Table, View, Virtual, Other };
     TableKind tableKind(std::string_view table) const;
+    // The name of a trigger the file holds, or "" when it holds none (read
+    // from the schema's text: nothing is compiled).
+    std::string firstTrigger() const;
     struct Column {
         std::string name;
         std::string declaredType; // "INTEGER", "TEXT", "" when none

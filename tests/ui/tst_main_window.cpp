@@ -226,7 +226,7 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.compareTraces(data + "pageable_async.json", data + "pageable_async-fix.json");
-        QTRY_VERIFY_WITH_TIMEOUT(window.document()->comparison() != nullptr, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.document()->comparison() != nullptr, ovsTestTimeoutMs(30000));
         const TraceDocument& doc = *window.document();
         QCOMPARE(doc.runCount(), 2);
         QVERIFY(doc.run(0).run().name.starts_with("before: pageable_async (pid "));
@@ -263,7 +263,7 @@ private slots:
         }
 
         window.compareTraces(data + "pageable_async.json", m_dir.filePath("missing.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains("missing.json"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains("missing.json"), ovsTestTimeoutMs(10000));
         QVERIFY(window.document()->comparison() != nullptr);
         QCOMPARE(window.document()->runCount(), 2);
     }

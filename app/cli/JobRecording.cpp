@@ -1,25 +1,18 @@
-// bench, pipeline and record: the commands that run jobs on devices and
-// report (and write) what they recorded.
+#include "JobRecording.h"
 
-#include "CancelledOutput.h"
 #include "CliCommon.h"
-#include "Commands.h"
 #include "ConsoleReport.h"
-#include "ExitStatus.h"
-#include "WritableOutput.h"
 
 #include "base/Printable.h"
 #include "bench/PeerBench.h"
 #include "devicefactory/DeviceFactory.h"
 #include "jobs/JobRunner.h"
-#include "pipeline/PipelineConfig.h"
 #include "record/TraceCollector.h"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace ovs::cli {
-namespace {
 
 std::vector<PipelineConfig> pipelineConfigs(const CliArgs& args)
 {
@@ -84,13 +77,6 @@ BenchConfig benchConfig(const CliArgs& args)
     return config;
 }
 
-// What a recording came to: the trace (every run and sweep recorded, the
-// cancelled or failed ones included) and how the jobs went.
-struct Recording {
-    Trace trace;
-    JobOutcome outcome;
-};
-
 Recording record(const CliArgs& args, const DeviceSet& devices, const JobList& jobs, CancelFlag& cancel)
 {
     const bool quiet = args.has("--quiet");
@@ -105,8 +91,6 @@ Recording record(const CliArgs& args, const DeviceSet& devices, const JobList& j
     return {collector.trace(), outcome};
 }
 
-
-// Why `device` gives event times only; empty when it reports engine intervals.
 std::string whyNoEngineTiming(const Device& device)
 {
     std::string why;
@@ -114,7 +98,7 @@ std::string whyNoEngineTiming(const Device& device)
     return why;
 }
 
-void report(const Trace& trace, const std::string& whyNoEngine = {})
+void report(const Trace& trace, const std::string& whyNoEngine)
 {
     if (!trace.runs.empty()) {
         cli::printDeviceLine(stdout, trace.runs.front().device, trace.runs.front().timing, whyNoEngine);
@@ -126,9 +110,6 @@ void report(const Trace& trace, const std::string& whyNoEngine = {})
         cli::printBandwidthTable(stdout, sweep);
 }
 
-// With a multi-device spec, the peer-to-peer matrix after the sweeps (at
-// the sweep's largest size), printed and added to the trace as a run of
-// peer copies; a set of one says why there is none.
 void peerMatrix(const CliArgs& args, const DeviceSet& devices, const BenchConfig& config, CancelFlag& cancel,
                 Trace& trace, JobOutcome& outcome)
 {
@@ -146,61 +127,6 @@ void peerMatrix(const CliArgs& args, const DeviceSet& devices, const BenchConfig
         outcome.problems.push_back("peer-to-peer matrix failed: " + matrix.error);
     if (matrix.note.empty())
         trace.runs.push_back(std::move(matrix.run));
-}
-
-} // namespace
-
-int commandBench(const CliArgs& args, CancelFlag& cancel)
-{
-    JobList jobs;
-    jobs.sweep = benchConfig(args);
-    const DeviceSet devices = openDevices(args);
-    for (int d = 0; d < devices.size(); ++d) {
-        DeviceInfo info = devices.at(d).info();
-        info.name = printable(info.name);
-        info.detail = printable(info.detail);
-        cli::printDeviceLine(stdout, info, info.simulated ? "simulated" : "cuda-events");
-    }
-    Recording recording = record(args, devices, jobs, cancel);
-    makePrintable(recording.trace);
-    for (const auto& sweep : recording.trace.sweeps)
-        cli::printBandwidthTable(stdout, sweep);
-    peerMatrix(args, devices, *jobs.sweep, cancel, recording.trace, recording.outcome);
-    return finish(recording.outcome);
-}
-
-int commandPipeline(const CliArgs& args, CancelFlag& cancel)
-{
-    const std::string path = outputPath(args, false);
-    JobList jobs;
-    jobs.pipelines = pipelineConfigs(args); // usage errors before the device opens
-    const DeviceSet devices = openDevices(args);
-    Recording recording = record(args, devices, jobs, cancel);
-    const bool keep = !path.empty() && cli::leavesOutputAsItWas(recording.trace, recording.outcome.cancelled, path);
-    const int written = path.empty() || keep ? cli::kExitOk : writeTrace(recording.trace, path);
-    makePrintable(recording.trace);
-    report(recording.trace, whyNoEngineTiming(devices.at(0)));
-    const int status = finish(recording.outcome, keep ? path : "");
-    return status != cli::kExitOk ? status : written;
-}
-
-int commandRecord(const CliArgs& args, CancelFlag& cancel)
-{
-    const std::string path = outputPath(args, true);
-    JobList jobs;
-    jobs.pipelines = pipelineConfigs(args);
-    if (!args.has("--no-bench"))
-        jobs.sweep = benchConfig(args);
-    const DeviceSet devices = openDevices(args);
-    Recording recording = record(args, devices, jobs, cancel);
-    if (jobs.sweep)
-        peerMatrix(args, devices, *jobs.sweep, cancel, recording.trace, recording.outcome);
-    const bool keep = cli::leavesOutputAsItWas(recording.trace, recording.outcome.cancelled, path);
-    const int written = keep ? cli::kExitOk : writeTrace(recording.trace, path);
-    makePrintable(recording.trace);
-    report(recording.trace, whyNoEngineTiming(devices.at(0)));
-    const int status = finish(recording.outcome, keep ? path : "");
-    return status != cli::kExitOk ? status : written;
 }
 
 } // namespace ovs::cli

@@ -484,7 +484,7 @@ private slots:
         QTest::addColumn<QString>("words");
         // 256 threads of 202 registers: an SM holds one block (65536 registers).
         QTest::newRow("both fill the GPU: the pair takes the sum")
-            << 264u << 256u << 202 << 90 << qint64(0) << "fills 132 of 132 SMs (264 blocks, 1 per SM); 4 of 4 kernels fill the GPU";
+            << 264u << 256u << 202 << 90 << qint64(0) << "kernel 1 fills 132 of 132 SMs (264 blocks, 1 per SM); 4 of 4 kernels fill the GPU";
         QTest::newRow("one wave of one block per SM: fills it")
             << 132u << 256u << 202 << 90 << qint64(0) << "4 of 4 kernels fill the GPU";
         QTest::newRow("half the SMs each: side by side at lone speed")
@@ -525,8 +525,11 @@ private slots:
         full.block = {256, 1, 1};
         full.registersPerThread = 202;
         b.run().kernelShapes = {small, full};
+        // Each kernel its own name: none ran both alone and beside another.
         const auto kernel = [&](int lane, std::int64_t begin, std::int64_t end, std::uint32_t corr, std::uint32_t shape) {
             b.gpu(OpKind::Kernel, lane, begin, end, 0, HostMemoryKind::None, corr);
+            b.run().names.push_back("kernel " + std::to_string(corr));
+            b.run().ops.back().nameId = static_cast<std::uint32_t>(b.run().names.size() - 1);
             b.run().setShape(b.run().ops.size() - 1, shape);
         };
         b.call(host, "cudaLaunchKernel", 0, 10 * kUs, 1);

@@ -5,8 +5,8 @@
 # OUTDIR defaults to $OUT (the device tool's folder); BUILD_DIR (default
 # build) must hold app/cli/overlapscope-cli, app/cli/liboverlapscope-inject.so
 # and examples/*; app/cli is put on LD_LIBRARY_PATH, so a libsimdjson.so.14
-# copied there is found on a server without it. The PyTorch case needs a
-# python3 with torch and CUDA (it is skipped, and says so, without).
+# copied there is found on a server without it. The PyTorch cases need a
+# python3 with torch and CUDA (they are skipped, and say so, without).
 # A build folder small enough to carry to the lent GPU (a RelWithDebInfo CLI
 # is 45 MB; stripped, 2.4 MB):
 #   mkdir -p build-gpu/app/cli build-gpu/examples
@@ -19,7 +19,7 @@
 # active span (first GPU op to last, engine times) is measured from its
 # trace, the best of each kept; `analyze --json` on the best plain trace
 # gives the predicted saving (replay minus all fixes), the top finding and the
-# unchanged replay against the measured span. The PyTorch example is also
+# unchanged replay against the measured span. Each PyTorch example is also
 # run unprofiled with --trace (its own torch.profiler trace), and that
 # Kineto trace analyzed the same way. WHAT_IF_ONLY="name ..." runs some cases.
 # No case starts after WHAT_IF_BUDGET_S seconds (default 450), so that the
@@ -49,6 +49,11 @@ work=$(mktemp -d /tmp/what-if.XXXXXX)
 # NAME|PROGRAM ARGS (plain; --fix is appended for the fixed runs). The new
 # and reworked examples first: past the time budget the last ones are skipped.
 cases=(
+  "kernels_fill_gpu|$examples/kernels_fill_gpu"
+  "copies_both_ways|$examples/copies_both_ways"
+  "torch_kernels_fill|python3 $here/examples/torch_kernels_fill.py"
+  "torch_train_steps|python3 $here/examples/torch_train_steps.py"
+  "torch_pageable_copies|python3 $here/examples/torch_pageable_copies.py"
   "managed_memory|$examples/managed_memory"
   "sync_in_loop|$examples/sync_in_loop"
   "sync_in_loop-host-bound|$examples/sync_in_loop --host-bound"

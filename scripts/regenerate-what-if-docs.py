@@ -60,6 +60,19 @@ NOT_LIKE_FOR_LIKE = {
 }
 
 
+# Controls: programs whose --fix runs the same kernels on more or fewer
+# streams, which saves nothing where each kernel fills the GPU. The check is
+# that the prediction is about 0 too; their runs' spread, however large
+# beside a saving of about 0, does not void the row.
+CONTROLS = {
+    "kernels_fill_gpu": "a control: its kernels each fill the GPU, and --fix runs them on four streams instead of "
+                        "two, which saves nothing; the prediction must be about 0 too (docs/what-if.md, \"The "
+                        "engine model\": kernels beside kernels, by launch shape)",
+    "torch_kernels_fill": "a control: its matmuls each fill the GPU, and --fix runs them on one stream instead of "
+                          "three, which saves nothing; the prediction must be about 0 too",
+}
+
+
 def spread(values):
     return f"{min(values):.2f}–{max(values):.2f}" if values else "—"
 
@@ -90,8 +103,14 @@ def table(results, results_arg):
         measured = case.get("measuredSavingMs")
         predicted = case.get("predictedSavingMs")
         flag = "" if case.get("verified") else " (unverified runs)"
-        if unresolved(case):
+        control = CONTROLS.get(case["name"].removesuffix("-kineto"))
+        if unresolved(case) and not control:
             flag += " †"
+        if control:
+            flag += " §"
+            note = f"§ `{case['name']}`: {control}."
+            if note not in notes:
+                notes.append(note)
         if case["name"] in NOT_LIKE_FOR_LIKE:
             flag += " ‡"
             notes.append(f"‡ `{case['name']}`: {NOT_LIKE_FOR_LIKE[case['name']]}.")

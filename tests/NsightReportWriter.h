@@ -198,13 +198,14 @@ public:
              + ")");
     }
     void kernel(std::int64_t pid, std::int64_t start, std::int64_t end, std::int64_t streamId, std::int64_t correlation,
-                const std::string& name, const int (&grid)[3], const int (&block)[3])
+                const std::string& name, const int (&grid)[3], const int (&block)[3], std::int64_t staticShared = 0,
+                std::int64_t dynamicShared = 0)
     {
         const std::int64_t nameId = string(name);
         exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + num(start) + ", " + num(end) + ", 0, 1, " + num(streamId)
              + ", " + num(correlation) + ", " + num(globalPid(pid)) + ", " + num(nameId) + ", " + num(nameId) + ", 32, "
              + num(grid[0]) + ", " + num(grid[1]) + ", " + num(grid[2]) + ", " + num(block[0]) + ", " + num(block[1]) + ", "
-             + num(block[2]) + ", 0, 0)");
+             + num(block[2]) + ", " + num(staticShared) + ", " + num(dynamicShared) + ")");
     }
     void api(std::int64_t pid, std::int64_t tid, std::int64_t start, std::int64_t end, std::int64_t correlation,
              const std::string& name, ApiClass apiClass = ApiClass::Runtime)

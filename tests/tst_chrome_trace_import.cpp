@@ -4,6 +4,9 @@
 
 #include "TestRankFolder.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -140,6 +143,8 @@ private slots:
     void distributedRankAndSharedClock_data();
     void distributedRankAndSharedClock();
     void readRanksKeepsWhatIsAsked();
+    void launchShapesAndSms_data();
+    void launchShapesAndSms();
 };
 
 void TestChromeTraceImport::importsPyTorchTraces_data()
@@ -793,3 +798,79 @@ void TestChromeTraceImport::readRanksKeepsWhatIsAsked()
 
 QTEST_APPLESS_MAIN(TestChromeTraceImport)
 #include "tst_chrome_trace_import.moc"
+
+// Kineto's kernels carry their launch shape in args ("grid", "block",
+// "registers per thread", "shared memory"), and deviceProperties the
+// device's SMs ("numSms") and compute capability: each kernel op gets the
+// shape of the event with its correlation id, as the file has it, and all
+// of it survives the native format (version 7) unchanged.
+void TestChromeTraceImport::launchShapesAndSms_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const char* file : {"pytorch-train-step.json", "pytorch-pageable-sync.json", "pytorch-two-streams-pinned.json",
+                             "profiled/what-if/torch_sync_per_chunk-kineto.json", "profiled/regions/torch_steps.json"})
+        QTest::newRow(file) << file;
+}
+
+void TestChromeTraceImport::launchShapesAndSms()
+{
+    QFETCH(QString, file);
+    const QByteArray text = sampleText(file.toUtf8().constData());
+    const QJsonObject root = QJsonDocument::fromJson(text).object();
+    std::map<std::uint32_t, KernelShape> expected; // by correlation id
+    for (const QJsonValue& v : root.value("traceEvents").toArray()) {
+        const QJsonObject e = v.toObject();
+        if (e.value("cat").toString() != "kernel")
+            continue;
+        const QJsonObject args = e.value("args").toObject();
+        KernelShape shape;
+        for (int d = 0; d < 3; ++d) {
+            shape.grid[d] = static_cast<std::uint32_t>(args.value("grid").toArray().at(d).toInteger());
+            shape.block[d] = static_cast<std::uint32_t>(args.value("block").toArray().at(d).toInteger());
+        }
+        shape.registersPerThread = static_cast<std::uint16_t>(args.value("registers per thread").toInteger());
+        shape.sharedMemoryBytes = static_cast<std::uint32_t>(args.value("shared memory").toInteger());
+        QVERIFY(shape.valid());
+        expected[static_cast<std::uint32_t>(args.value("correlation").toInteger())] = shape;
+    }
+    QVERIFY(!expected.empty());
+    const QJsonObject properties = root.value("deviceProperties").toArray().at(0).toObject();
+
+    const auto loaded = traceFromJson(text.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.device.smCount, properties.value("numSms").toInt());
+    QVERIFY(run.device.smCount > 0);
+    QCOMPARE(run.device.computeCapability,
+             properties.value("computeMajor").toInt() * 10 + properties.value("computeMinor").toInt());
+    std::size_t kernels = 0;
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        const Op& op = run.ops[i];
+        if (op.kind != OpKind::Kernel) {
+            QVERIFY(!run.shapeOf(i));
+            continue;
+        }
+        ++kernels;
+        const KernelShape* shape = run.shapeOf(i);
+        QVERIFY2(shape, "every kernel has its shape");
+        QVERIFY(expected.count(op.correlation));
+        QVERIFY(*shape == expected.at(op.correlation));
+    }
+    QCOMPARE(kernels, expected.size());
+    QVERIFY(run.usesKernelShapes());
+
+    const std::string json = traceToJson(*loaded.trace);
+    QVERIFY(json.find("\"version\": 7") != std::string::npos || json.find("\"version\":7") != std::string::npos);
+    const auto again = traceFromJson(json);
+    QVERIFY2(again.trace, again.error.c_str());
+    const Run& back = again.trace->runs.at(0);
+    QCOMPARE(back.device.smCount, run.device.smCount);
+    QCOMPARE(back.device.computeCapability, run.device.computeCapability);
+    QCOMPARE(back.ops.size(), run.ops.size());
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        QCOMPARE(back.ops[i].correlation, run.ops[i].correlation);
+        QCOMPARE(back.shapeOf(i) != nullptr, run.shapeOf(i) != nullptr);
+        if (run.shapeOf(i))
+            QVERIFY(*back.shapeOf(i) == *run.shapeOf(i));
+    }
+}

@@ -461,6 +461,145 @@ private slots:
         QVERIFY2(g.contention.find("from the bidirectional rate") != std::string::npos, g.contention.c_str());
     }
 
+    // Kernels beside kernels by launch shape (no kernel ran both alone and
+    // beside another, so the run has no evidence), on a device of 132 SMs:
+    // kernel X on the legacy default stream, then Y on a blocking stream,
+    // which the legacy barrier holds until X ends (each 1 ms alone); the
+    // host waits for Y, then launches P and Q, which fill the GPU, on two
+    // non-blocking streams: side by side they took 2 ms (1 ms each alone),
+    // so the run ran two kernels at once. Non-blocking streams put X and Y
+    // side by side from 15 us on, X alone for its first 10 us: where they
+    // fill the GPU together they take the sum, Y ending at 2005 us as
+    // measured, and the fix saves nothing; where they leave room, each runs
+    // at lone speed, Y ends at 1015 us, and everything after moves 990 us
+    // earlier.
+    void kernelsBesideKernelsByLaunchShape_data()
+    {
+        QTest::addColumn<quint32>("blocks");
+        QTest::addColumn<quint32>("threads");
+        QTest::addColumn<int>("registers");
+        QTest::addColumn<int>("computeCapability");
+        QTest::addColumn<qint64>("saved");
+        QTest::addColumn<QString>("words");
+        // 256 threads of 202 registers: an SM holds one block (65536 registers).
+        QTest::newRow("both fill the GPU: the pair takes the sum")
+            << 264u << 256u << 202 << 90 << qint64(0) << "kernel 1 fills 132 of 132 SMs (264 blocks, 1 per SM); 4 of 4 kernels fill the GPU";
+        QTest::newRow("one wave of one block per SM: fills it")
+            << 132u << 256u << 202 << 90 << qint64(0) << "4 of 4 kernels fill the GPU";
+        QTest::newRow("half the SMs each: side by side at lone speed")
+            << 66u << 256u << 202 << 90 << qint64(990 * kUs) << "2 of 4 kernels fill the GPU";
+        QTest::newRow("a few blocks: lone speed")
+            << 8u << 256u << 202 << 90 << qint64(990 * kUs) << "2 of 4 kernels fill the GPU";
+        // 64 threads of 32 registers: an SM of sm_90 holds 32 such blocks,
+        // so 132 of them fill a thirty-second of the GPU ...
+        QTest::newRow("small blocks, sm_90: room for 32 per SM")
+            << 132u << 64u << 32 << 90 << qint64(990 * kUs) << "2 of 4 kernels fill the GPU";
+        // ... but with the SM's limits unknown, one block per SM is assumed.
+        QTest::newRow("small blocks, SM limits unknown: one per SM")
+            << 132u << 64u << 32 << 0 << qint64(0) << "4 of 4 kernels fill the GPU";
+    }
+    void kernelsBesideKernelsByLaunchShape()
+    {
+        QFETCH(quint32, blocks);
+        QFETCH(quint32, threads);
+        QFETCH(int, registers);
+        QFETCH(int, computeCapability);
+        QFETCH(qint64, saved);
+        QFETCH(QString, words);
+        RunBuilder b;
+        const int legacy = b.lane("stream 7"), blocking = b.lane("stream 13");
+        const int p = b.lane("stream 14"), q = b.lane("stream 15");
+        const int host = b.lane("main thread", LaneKind::HostThread);
+        b.run().lanes[legacy].streamKind = StreamKind::LegacyDefault;
+        b.run().lanes[blocking].streamKind = StreamKind::Blocking;
+        b.run().lanes[p].streamKind = b.run().lanes[q].streamKind = StreamKind::NonBlocking;
+        b.run().device.smCount = 132;
+        b.run().device.computeCapability = computeCapability;
+        KernelShape small;
+        small.grid = {blocks, 1, 1};
+        small.block = {threads, 1, 1};
+        small.registersPerThread = static_cast<std::uint16_t>(registers);
+        KernelShape full;
+        full.grid = {1024, 1, 1};
+        full.block = {256, 1, 1};
+        full.registersPerThread = 202;
+        b.run().kernelShapes = {small, full};
+        // Each kernel its own name: none ran both alone and beside another.
+        const auto kernel = [&](int lane, std::int64_t begin, std::int64_t end, std::uint32_t corr, std::uint32_t shape) {
+            b.gpu(OpKind::Kernel, lane, begin, end, 0, HostMemoryKind::None, corr);
+            b.run().names.push_back("kernel " + std::to_string(corr));
+            b.run().ops.back().nameId = static_cast<std::uint32_t>(b.run().names.size() - 1);
+            b.run().setShape(b.run().ops.size() - 1, shape);
+        };
+        b.call(host, "cudaLaunchKernel", 0, 10 * kUs, 1);
+        kernel(legacy, 5 * kUs, 1005 * kUs, 1, 1);
+        b.call(host, "cudaLaunchKernel", 10 * kUs, 20 * kUs, 2);
+        kernel(blocking, 1005 * kUs, 2005 * kUs, 2, 1);
+        b.call(host, "cudaStreamSynchronize", 20 * kUs, 2008 * kUs, 0, OpKind::Sync);
+        b.call(host, "cudaLaunchKernel", 2008 * kUs, 2018 * kUs, 3);
+        kernel(p, 2013 * kUs, 4023 * kUs, 3, 2);
+        b.call(host, "cudaLaunchKernel", 2018 * kUs, 2028 * kUs, 4);
+        kernel(q, 2023 * kUs, 4023 * kUs, 4, 2);
+        b.call(host, "cudaDeviceSynchronize", 2028 * kUs, 4026 * kUs, 0, OpKind::Sync);
+        const Run run = b.finish();
+        RunGraph g = graphOf(run);
+        QCOMPARE(g.kernelSlots, 2);
+        calibrateContention(g, run, {});
+        QVERIFY2(g.contention.find("kernels beside kernels: launch shape (no kernel of the run ran both alone and beside "
+                                   "another)")
+                     != std::string::npos,
+                 g.contention.c_str());
+        QVERIFY2(g.contention.find(words.toStdString()) != std::string::npos, g.contention.c_str());
+        // Side by side for 2 ms, P and Q each did 1 ms of lone work (P 10 us
+        // more, alone before Q began): the sum.
+        for (const GraphNode& n : g.nodes)
+            if (n.gpu)
+                QCOMPARE(n.durationNs, n.lane == p ? 1010 * kUs : 1000 * kUs);
+        QCOMPARE(span(g), g.measuredSpanNs());
+        FixSet applied = 0;
+        const RunGraph fixed = applyFixes(g, fixBit(Fix::NonBlockingStreams), {}, &applied);
+        QCOMPARE(applied, fixBit(Fix::NonBlockingStreams));
+        QCOMPARE(span(fixed), g.measuredSpanNs() - saved);
+        // No schedule of the fixed graph beats its kernels' work weighted by their shares of the GPU.
+        QVERIFY(floorNs(fixed, {}) <= span(fixed));
+    }
+
+    // The run's own evidence wins over the launch shape: "gemm" ran alone
+    // 3 times for 1 ms and 3 times two at once for 1.25 ms each, so the
+    // kernels' factor is 1.25x, calibrated, although every launch fills
+    // the GPU (which would say 2x).
+    void runCalibrationWinsOverShape()
+    {
+        RunBuilder b;
+        const int s0 = b.lane("stream 0"), s1 = b.lane("stream 1");
+        b.run().names.push_back("gemm");
+        b.run().device.smCount = 132;
+        b.run().device.computeCapability = 90;
+        KernelShape full;
+        full.grid = {1024, 1, 1};
+        full.block = {1024, 1, 1};
+        b.run().kernelShapes = {full};
+        const auto gemm = [&](int lane, std::int64_t begin, std::int64_t end) {
+            b.gpu(OpKind::Kernel, lane, begin, end);
+            b.run().ops.back().nameId = static_cast<std::uint32_t>(b.run().names.size() - 1);
+            b.run().setShape(b.run().ops.size() - 1, 1);
+        };
+        for (int i = 0; i < 3; ++i)
+            gemm(s0, i * kMs, (i + 1) * kMs);
+        for (int i = 0; i < 3; ++i) {
+            const std::int64_t begin = 3 * kMs + i * 1250 * kUs;
+            gemm(s0, begin, begin + 1250 * kUs);
+            gemm(s1, begin, begin + 1250 * kUs);
+        }
+        const Run run = b.finish();
+        RunGraph g = graphOf(run);
+        calibrateContention(g, run, {});
+        QCOMPARE(g.kernelSlowdown, 1.25);
+        QVERIFY(g.kernelFill.empty());
+        QVERIFY2(g.contention.find("calibrated from 6 kernels") != std::string::npos, g.contention.c_str());
+        QCOMPARE(span(g), g.measuredSpanNs());
+    }
+
     // A pageable upload and download on two threads at once, then a
     // cudaMalloc and a kernel: replayed as measured (1.144 ms). Hoisting
     // the allocation moves the kernel 10 us earlier: 1.134 ms. Staging

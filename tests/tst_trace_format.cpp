@@ -163,6 +163,8 @@ void compareDevice(const DeviceInfo& a, const DeviceInfo& b)
     QCOMPARE(a.detail, b.detail);
     QCOMPARE(a.asyncEngineCount, b.asyncEngineCount);
     QCOMPARE(a.totalMemoryBytes, b.totalMemoryBytes);
+    QCOMPARE(a.smCount, b.smCount);
+    QCOMPARE(a.computeCapability, b.computeCapability);
 }
 
 void compareTraces(const Trace& a, const Trace& b)
@@ -198,6 +200,12 @@ void compareTraces(const Trace& a, const Trace& b)
         }
         QCOMPARE(x.names, y.names);
         compareRegions(x.regions, y.regions);
+        QCOMPARE(x.usesKernelShapes(), y.usesKernelShapes());
+        for (std::size_t i = 0; i < x.ops.size() && i < y.ops.size(); ++i) {
+            QCOMPARE(x.shapeOf(i) != nullptr, y.shapeOf(i) != nullptr);
+            if (x.shapeOf(i))
+                QVERIFY(*x.shapeOf(i) == *y.shapeOf(i));
+        }
         QCOMPARE(x.ops.size(), y.ops.size());
         for (std::size_t i = 0; i < x.ops.size(); ++i) {
             const Op& p = x.ops[i];
@@ -332,6 +340,7 @@ private slots:
     void loadReportsProgressAndCancels_data();
     void loadReportsProgressAndCancels();
     // Nsight Systems reports (SQLite exports).
+    void kernelShapesRoundTripInVersion7();
     void nsightReportOfEachSchema_data();
     void nsightReportOfEachSchema();
     void nsightBadReports_data();
@@ -634,6 +643,70 @@ void TestTraceFormat::ranksRoundTripInVersion6()
     original.runs[2].rank = -1;
     QVERIFY(original.formatVersion() < Trace::kRanksFormatVersion);
     QVERIFY(traceToJson(original).find("sharedClockOriginNs") == std::string::npos);
+}
+
+void TestTraceFormat::kernelShapesRoundTripInVersion7()
+{
+    // A profiled run's kernel with its launch shape, on a device whose SMs
+    // and compute capability are known; the ops in the file out of order,
+    // so the shapes must follow their ops through the loader's sort.
+    Trace original = makeTrace();
+    Run& run = original.runs[2];
+    run.device.smCount = 132;
+    run.device.computeCapability = 90;
+    const auto kernel = std::find_if(run.ops.begin(), run.ops.end(), [](const Op& op) { return op.kind == OpKind::Kernel; });
+    QVERIFY(kernel != run.ops.end());
+    KernelShape shape;
+    shape.grid = {528, 2, 1};
+    shape.block = {256, 1, 1};
+    shape.registersPerThread = 202;
+    shape.sharedMemoryBytes = 49152;
+    run.kernelShapes = {shape};
+    run.setShape(static_cast<std::size_t>(kernel - run.ops.begin()), 1);
+    QCOMPARE(original.formatVersion(), Trace::kKernelShapesFormatVersion);
+    const std::string text = traceToJson(original);
+    QVERIFY(text.find(R"("version":7)") != std::string::npos);
+    QVERIFY(text.find(R"("smCount":132,"computeCapability":90)") != std::string::npos);
+    QVERIFY(text.find(R"("kernelShapes":[[528,2,1,256,1,1,202,49152]])") != std::string::npos);
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    compareTraces(original, *loaded.trace);
+    QCOMPARE(traceToJson(*loaded.trace), text);
+
+    Trace reversed = original;
+    std::reverse(reversed.runs[2].ops.begin(), reversed.runs[2].ops.end());
+    std::reverse(reversed.runs[2].opShapes.begin(), reversed.runs[2].opShapes.end());
+    const auto sorted = traceFromJson(traceToJson(reversed));
+    QVERIFY2(sorted.trace, sorted.error.c_str());
+    compareTraces(original, *sorted.trace);
+
+    // An older version does not know them: refused, not replayed without them.
+    std::string older = text;
+    older.replace(older.find(R"("version":7)"), 11, R"("version":6)");
+    const auto refused = traceFromJson(older);
+    QVERIFY(!refused.trace);
+    QVERIFY2(refused.error.find(R"(field "kernelShapes" needs format version 7)") != std::string::npos,
+             refused.error.c_str());
+    // A shape given to an op that is no kernel, or naming a shape that is not there.
+    std::string copyShaped = text;
+    const std::string opShapes = R"("opShapes":[[)";
+    const std::size_t at = copyShaped.find(opShapes) + opShapes.size();
+    const auto other = std::find_if(run.ops.begin(), run.ops.end(), [](const Op& op) { return op.kind != OpKind::Kernel; });
+    copyShaped.replace(at, copyShaped.find(',', at) - at, std::to_string(other - run.ops.begin()));
+    const auto notAKernel = traceFromJson(copyShaped);
+    QVERIFY(!notAKernel.trace);
+    QVERIFY2(notAKernel.error.find("only kernels have one") != std::string::npos, notAKernel.error.c_str());
+    std::string missing = text;
+    const std::size_t comma = missing.find(',', missing.find(opShapes) + opShapes.size());
+    missing.replace(comma + 1, 1, "5");
+    const auto noSuchShape = traceFromJson(missing);
+    QVERIFY(!noSuchShape.trace);
+    QVERIFY2(noSuchShape.error.find("names kernel shape 5") != std::string::npos, noSuchShape.error.c_str());
+    // Without shapes nothing is written: the trace stays what it was.
+    run.kernelShapes.clear();
+    run.opShapes.clear();
+    QVERIFY(original.formatVersion() < Trace::kKernelShapesFormatVersion);
+    QVERIFY(traceToJson(original).find("opShapes") == std::string::npos);
 }
 
 void TestTraceFormat::loadSortsRegions()
@@ -1385,7 +1458,7 @@ void writeProgram(Writer& w)
     w.api(pid, pid, 302, 308, 3, "cuMemcpyHtoDAsync_v2", Writer::ApiClass::Driver); // inside the runtime call
     w.memcpy(pid, 320, 400, 13, 3, 1 << 20, Writer::Copy::HtoD, M::Pinned, M::Device);
     w.api(pid, pid, 410, 420, 4, "cudaLaunchKernel_v7000");
-    w.kernel(pid, 430, 500, 13, 4, "scale(float*, int)", {2, 1, 1}, {256, 1, 1});
+    w.kernel(pid, 430, 500, 13, 4, "scale(float*, int)", {2, 1, 1}, {256, 1, 1}, 1024, 2048);
     w.exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT 'soon', end, deviceId, contextId, streamId, correlationId, "
            "globalPid, demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, "
            "staticSharedMemory, dynamicSharedMemory FROM CUPTI_ACTIVITY_KIND_KERNEL");
@@ -1598,6 +1671,26 @@ void TestTraceFormat::nsightReportOfEachSchema()
     QVERIFY(kernel);
     QCOMPARE(kernel->kind, OpKind::Kernel);
     QCOMPARE(kernel->correlation, 4u);
+    // Its launch shape, typed (static + dynamic shared memory), and the
+    // device's SMs it is read against.
+    const KernelShape* shape = run.shapeOf(static_cast<std::size_t>(kernel - run.ops.data()));
+    QVERIFY(shape);
+    QCOMPARE(shape->grid, (std::array<std::uint32_t, 3>{2, 1, 1}));
+    QCOMPARE(shape->block, (std::array<std::uint32_t, 3>{256, 1, 1}));
+    QCOMPARE(shape->registersPerThread, std::uint16_t(32));
+    QCOMPARE(shape->sharedMemoryBytes, 3072u);
+    QCOMPARE(run.device.smCount, 132);
+    QCOMPARE(run.device.computeCapability, 90);
+    for (std::size_t i = 0; i < run.ops.size(); ++i)
+        QCOMPARE(run.shapeOf(i) != nullptr, run.ops[i].kind == OpKind::Kernel);
+    // They survive the native format (version 7).
+    const auto again = traceFromJson(traceToJson(*loaded.trace));
+    QVERIFY2(again.trace, again.error.c_str());
+    const Run& back = again.trace->runs.front();
+    QCOMPARE(back.device.smCount, 132);
+    QCOMPARE(back.device.computeCapability, 90);
+    QCOMPARE(back.kernelShapes, run.kernelShapes);
+    QCOMPARE(back.opShapes, run.opShapes);
     QVERIFY(opNamed(run, "cudaMalloc") && opNamed(run, "cudaMalloc")->kind == OpKind::Alloc);
     QVERIFY(opNamed(run, "cudaLaunchKernel"));
     QVERIFY(!opNamed(run, "cudaGetDevice"));
@@ -1860,7 +1953,7 @@ void TestTraceFormat::nsightReadsAsTheProfile()
 {
     QFETCH(QString, profile);
     QFETCH(int, schema);
-    const auto native = loadTrace(profile.toStdString());
+    auto native = loadTrace(profile.toStdString());
     QVERIFY2(native.trace, native.error.c_str());
     QCOMPARE(native.trace->runs.size(), std::size_t(1));
     const Run& expected = native.trace->runs.front();
@@ -1909,6 +2002,33 @@ void TestTraceFormat::nsightReadsAsTheProfile()
         QCOMPARE(a.chunk, b.chunk);
         QCOMPARE(a.correlation, b.correlation);
     }
+    // The kernels' shapes and the device's SMs: from the report's rows,
+    // which the stored profiles (recorded before format 7) had only in the
+    // kernels' names and the device's detail.
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        if (run.ops[i].kind != OpKind::Kernel)
+            continue;
+        std::string kernel;
+        int grid[3] = {}, block[3] = {};
+        QVERIFY(parseKernel(run.nameOf(run.ops[i]), kernel, grid, block));
+        const KernelShape* shape = run.shapeOf(i);
+        QVERIFY(shape);
+        for (int d = 0; d < 3; ++d) {
+            QCOMPARE(shape->grid[d], static_cast<std::uint32_t>(grid[d]));
+            QCOMPARE(shape->block[d], static_cast<std::uint32_t>(block[d]));
+        }
+    }
+    int major = 0, minor = 0, sms = 0, engines = 0;
+    QCOMPARE(std::sscanf(expected.device.detail.c_str(), "GPU 0, compute capability %d.%d, %d SMs, %d copy engines",
+                         &major, &minor, &sms, &engines),
+             4);
+    QCOMPARE(run.device.smCount, sms);
+    QCOMPARE(run.device.computeCapability, major * 10 + minor);
+    Run& given = native.trace->runs.front();
+    given.device.smCount = run.device.smCount;
+    given.device.computeCapability = run.device.computeCapability;
+    given.kernelShapes = run.kernelShapes;
+    given.opShapes = run.opShapes;
     // Hence the same metrics, bound, findings and what-if, to the byte, given
     // what a report has no table for: the pinned link's rate, which
     // `profile` times after a program that used pageable or managed memory.

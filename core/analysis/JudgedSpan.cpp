@@ -267,6 +267,7 @@ Run sliceOf(const Run& run, Interval span)
     slice.timedEndNs = span.endNs;
     slice.lanes = run.lanes;
     slice.names = run.names;
+    slice.kernelShapes = run.kernelShapes;
     // Ops are sorted by (lane, start): each lane's part is one range.
     auto lane = run.ops.begin();
     while (lane != run.ops.end()) {
@@ -274,6 +275,13 @@ Run sliceOf(const Run& run, Interval span)
         const auto next = std::partition_point(lane, run.ops.end(), [&](const Op& op) { return op.lane == id; });
         const auto from = std::partition_point(lane, next, [&](const Op& op) { return op.startNs < span.beginNs; });
         const auto to = std::partition_point(from, next, [&](const Op& op) { return op.startNs < span.endNs; });
+        for (auto op = from; op != to && !run.opShapes.empty(); ++op) {
+            const auto index = static_cast<std::size_t>(op - run.ops.begin());
+            if (index < run.opShapes.size() && run.opShapes[index] > 0) {
+                slice.opShapes.resize(slice.ops.size() + static_cast<std::size_t>(op - from) + 1, 0);
+                slice.opShapes.back() = run.opShapes[index];
+            }
+        }
         slice.ops.insert(slice.ops.end(), from, to);
         lane = next;
     }

@@ -24,6 +24,12 @@ struct DeviceInfo {
     std::string detail;         // compute capability, driver, bus: free text
     int asyncEngineCount = 0;   // as the driver reports it (or the preset models)
     std::uint64_t totalMemoryBytes = 0;
+    // Its SMs, and its compute capability as major * 10 + minor (90 for
+    // sm_90), which says what an SM holds (SmLimits.h); 0 where the source
+    // does not say. Typed, so the replay reads launch shapes against them
+    // without parsing `detail`.
+    int smCount = 0;
+    int computeCapability = 0;
     // A simulated device's model rates; empty for real devices.
     std::optional<ModelRates> model;
 

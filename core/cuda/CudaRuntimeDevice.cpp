@@ -55,6 +55,8 @@ CudaRuntimeDevice::CudaRuntimeDevice(int ordinal) : m_ordinal(ordinal)
         + formatGiB(properties.totalGlobalMem);
     m_info.asyncEngineCount = properties.asyncEngineCount;
     m_info.totalMemoryBytes = properties.totalGlobalMem;
+    m_info.smCount = properties.multiProcessorCount;
+    m_info.computeCapability = properties.major * 10 + properties.minor;
 
     // Last, so nothing after it can throw and leave the collector attached
     // (CUPTI traces work enqueued after enabling, whenever the context was made).

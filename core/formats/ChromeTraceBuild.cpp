@@ -171,6 +171,12 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
             laneEnds[sub] = op.endNs;
             op.lane = static_cast<std::uint16_t>(firstLane + sub);
             run.ops.push_back(op);
+            if (m_pending[i].shape > 0) {
+                // Each run holds the whole (small) table: ids stay the importer's.
+                if (run.kernelShapes.empty())
+                    run.kernelShapes = m_shapes.shapes();
+                run.setShape(run.ops.size() - 1, m_pending[i].shape);
+            }
         }
     }
     m_pending.clear();

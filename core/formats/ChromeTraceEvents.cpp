@@ -139,11 +139,15 @@ void ChromeTraceImporter::readDeviceProperties(Value& v)
             major = m_json->integer(m);
         else if (key == "computeMinor" && kind == JsonKind::Integer)
             minor = m_json->integer(m);
+        else if (key == "numSms" && kind == JsonKind::Integer)
+            device.smCount = static_cast<int>(std::clamp<std::int64_t>(m_json->integer(m), 0, 1 << 20));
         else
             m_json->skip(m, 4);
     });
     if (major >= 0 && minor >= 0 && major < 100 && minor < 100)
         device.detail = "sm_" + std::to_string(major) + std::to_string(minor);
+    if (major > 0 && minor >= 0 && major < 100 && minor < 10)
+        device.computeCapability = static_cast<int>(major * 10 + minor);
     if (id >= 0)
         m_devices[id] = std::move(device);
 }
@@ -192,6 +196,8 @@ bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
     m_pending.reserve(m_pending.size() + later.m_pending.size());
     for (Pending& p : later.m_pending) {
         p.op.nameId = nameIds[p.op.nameId];
+        if (p.shape > 0)
+            p.shape = m_shapes.add(later.m_shapes.shapes()[p.shape - 1]);
         m_pending.push_back(p);
     }
     std::vector<std::uint32_t> regionNameIds(later.m_regionNames.size());
@@ -278,9 +284,44 @@ void ChromeTraceImporter::readArgs(Value& v, Event& e, int depth)
             e.externalId = optionalInteger(m, depth + 1);
         else if (key == "name" && m_json->kind(m) == JsonKind::String)
             e.argName = m_json->string(m);
-        else
+        else if (key == "grid")
+            readDims(m, e.shape.grid, depth + 1);
+        else if (key == "block")
+            readDims(m, e.shape.block, depth + 1);
+        else if (key == "registers per thread") {
+            const auto registers = optionalInteger(m, depth + 1);
+            e.shape.registersPerThread = registers && *registers > 0 && *registers <= 0xFFFF
+                                             ? static_cast<std::uint16_t>(*registers)
+                                             : std::uint16_t{0};
+        } else if (key == "shared memory") {
+            const auto bytes = optionalInteger(m, depth + 1);
+            e.shape.sharedMemoryBytes = bytes && *bytes > 0 && *bytes <= std::numeric_limits<std::uint32_t>::max()
+                                            ? static_cast<std::uint32_t>(*bytes)
+                                            : 0;
+        } else
             m_json->skip(m, depth + 1);
     });
+}
+
+// Kineto's [x, y, z] of a kernel's grid or block; anything else leaves
+// them 0 (no shape).
+void ChromeTraceImporter::readDims(Value& v, std::array<std::uint32_t, 3>& dims, int depth)
+{
+    if (m_json->kind(v) != JsonKind::Array) {
+        m_json->skip(v, depth);
+        return;
+    }
+    std::array<std::uint32_t, 3> read{};
+    bool good = true;
+    m_json->forEachElement(v, depth, [&](Value& d, std::size_t i) {
+        const auto value = optionalInteger(d, depth + 1);
+        if (i >= 3 || !value || *value < 0 || *value > std::numeric_limits<std::uint32_t>::max())
+            good = false;
+        else
+            read[i] = static_cast<std::uint32_t>(*value);
+    });
+    if (good)
+        dims = read;
 }
 
 void ChromeTraceImporter::readEvent(Value& v, std::size_t index, int depth)
@@ -407,6 +448,7 @@ void ChromeTraceImporter::complete(const Event& e, std::size_t index)
             p.op.kind = OpKind::Kernel;
             p.op.bytes = 0;
             p.op.nameId = intern(e.name);
+            p.shape = m_shapes.add(e.shape);
         } else if (category == Category::Memset) {
             p.op.kind = OpKind::Memset;
             p.op.memory = memsetMemory(e.name);

@@ -5,6 +5,7 @@
 
 #include "formats/ChromeTraceImport.h"
 #include "trace/CorrelationMap.h"
+#include "trace/KernelShapeTable.h"
 
 #include <cstdint>
 #include <functional>
@@ -69,6 +70,7 @@ private:
         // args
         std::optional<std::int64_t> device, stream, correlation, bytes, sortIndex, externalId;
         std::string_view argName;
+        KernelShape shape; // a kernel's "grid", "block", "registers per thread", "shared memory"
     };
 
     // Lets maps keyed by std::string be searched by string_view, without a copy.
@@ -100,6 +102,7 @@ private:
     struct Pending {
         Op op;
         bool gpu = false;
+        std::uint32_t shape = 0; // a kernel's: its id in m_shapes (0: none)
         std::int64_t a = 0, b = 0; // device and stream, or pid and tid
     };
 
@@ -111,6 +114,7 @@ private:
     std::int64_t microseconds(Value& v, std::size_t index, const char* what);
     std::optional<std::int64_t> optionalInteger(Value& v, int depth);
     void readArgs(Value& v, Event& e, int depth);
+    void readDims(Value& v, std::array<std::uint32_t, 3>& dims, int depth);
     void metadata(const Event& e);
     void skipped(std::string_view what);
     std::uint32_t intern(std::string_view name);
@@ -152,6 +156,7 @@ private:
     int m_rank = -1;                           // distributedInfo.rank
     std::optional<std::int64_t> m_baseTimeNs; // Kineto's ts count from it
     std::vector<Pending> m_pending;
+    KernelShapeTable m_shapes;
     std::vector<std::string> m_names{std::string()};
     std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_nameIds;
     std::unordered_map<std::string, std::int64_t, ViewHash, std::equal_to<>> m_stringIds;

@@ -4,6 +4,7 @@
 #include "formats/RegionRowReader.h"
 #include "formats/TraceJson.h"
 
+#include <array>
 #include <algorithm>
 #include <limits>
 #include <tuple>
@@ -240,6 +241,10 @@ private:
                 device.asyncEngineCount = static_cast<int>(fields.integer(m, key, 0, kMaxInt));
             else if (key == "totalMemoryBytes")
                 device.totalMemoryBytes = static_cast<std::uint64_t>(fields.integer(m, key, 0, kMaxInt64));
+            else if (key == "smCount")
+                device.smCount = static_cast<int>(fields.integer(m, key, 0, 1 << 20));
+            else if (key == "computeCapability")
+                device.computeCapability = static_cast<int>(fields.integer(m, key, 0, 999));
             else if (key == "model") {
                 fields.expect(m, key, JsonKind::Object, "an object");
                 device.model = readModel(m, where + ", model", depth + 1);
@@ -670,6 +675,7 @@ private:
         Fields fields(m_json, "run " + std::to_string(index));
         OpReader ops(m_json, run, index, m_version, false);
         RegionRowReader regions(m_json, [&run, index] { return describeRun(index, run.name); });
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> opShapes; // [op, shape] as the file has them
         bool lanesRead = false;
         m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
             if (key == "name") {
@@ -739,6 +745,15 @@ private:
                 run.ops.reserve(count);
                 OpReader reader(m_json, run, index, m_version, lanesRead);
                 m_json.forEachElement(m, 4, [&](Value& op, std::size_t i) { run.ops.push_back(reader.read(op, i)); });
+            } else if (key == "kernelShapes" || key == "opShapes") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                if (m_version < Trace::kKernelShapesFormatVersion)
+                    fail(fields.where(), "field " + quotedMessageText(key) + " needs format version 7; this file is version "
+                                             + std::to_string(m_version));
+                if (key == "kernelShapes")
+                    readKernelShapes(m, run, fields.where());
+                else
+                    readOpShapes(m, opShapes, fields.where());
             } else if (key == "regions") {
                 fields.expect(m, key, JsonKind::Array, "an array");
                 if (m_version < Trace::kRegionsFormatVersion)
@@ -762,9 +777,73 @@ private:
         checkOps(run, ops);
         checkNoOverlap(run, where);
         regions.checkLanes(run);
+        applyOpShapes(run, opShapes, where);
         run.sortOps();
         run.sortRegions();
         return run;
+    }
+
+    // Format 7: [gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, sharedMemoryBytes] each.
+    void readKernelShapes(Value& v, Run& run, const std::string& where)
+    {
+        if (m_json.countElements(v) > static_cast<std::size_t>(kMaxUint32))
+            fail(where, "has too many kernel shapes");
+        m_json.forEachElement(v, 4, [&](Value& row, std::size_t i) {
+            const std::string rowWhere = where + ", kernel shape " + std::to_string(i);
+            if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 8)
+                fail(rowWhere, "must be an array of 8 integers: grid x, y, z, block x, y, z, registers per thread, "
+                               "shared memory bytes");
+            Fields fields(m_json, rowWhere);
+            std::array<std::int64_t, 8> n{};
+            static constexpr std::string_view kNames[8] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+                                                           "registersPerThread", "sharedMemoryBytes"};
+            m_json.forEachElement(row, 5, [&](Value& x, std::size_t j) {
+                n[j] = fields.integer(x, kNames[j], j < 6 ? 1 : 0, j == 6 ? 0xFFFF : kMaxUint32);
+            });
+            KernelShape shape;
+            for (int d = 0; d < 3; ++d) {
+                shape.grid[d] = static_cast<std::uint32_t>(n[d]);
+                shape.block[d] = static_cast<std::uint32_t>(n[3 + d]);
+            }
+            shape.registersPerThread = static_cast<std::uint16_t>(n[6]);
+            shape.sharedMemoryBytes = static_cast<std::uint32_t>(n[7]);
+            run.kernelShapes.push_back(shape);
+        });
+    }
+
+    // Format 7: [op, shape] each, both indices into the run's arrays.
+    void readOpShapes(Value& v, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out, const std::string& where)
+    {
+        if (m_json.countElements(v) > static_cast<std::size_t>(kMaxUint32))
+            fail(where, "has too many op shapes");
+        m_json.forEachElement(v, 4, [&](Value& row, std::size_t i) {
+            const std::string rowWhere = where + ", op shape " + std::to_string(i);
+            if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 2)
+                fail(rowWhere, "must be an array of 2 integers: op, shape");
+            Fields fields(m_json, rowWhere);
+            std::array<std::int64_t, 2> n{};
+            m_json.forEachElement(row, 5, [&](Value& x, std::size_t j) {
+                n[j] = fields.integer(x, j == 0 ? "op" : "shape", 0, kMaxUint32 - 1);
+            });
+            out.emplace_back(static_cast<std::uint32_t>(n[0]), static_cast<std::uint32_t>(n[1]));
+        });
+    }
+
+    // Before the ops are sorted: an op index is its place in the file's "ops".
+    void applyOpShapes(Run& run, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& opShapes,
+                       const std::string& where)
+    {
+        for (const auto& [op, shape] : opShapes) {
+            if (op >= run.ops.size())
+                fail(where, "op shape names op " + std::to_string(op) + "; the run has " + std::to_string(run.ops.size()));
+            if (shape >= run.kernelShapes.size())
+                fail(where, "op shape names kernel shape " + std::to_string(shape) + "; the run has "
+                                + std::to_string(run.kernelShapes.size()));
+            if (run.ops[op].kind != OpKind::Kernel)
+                fail(where, "op shape gives op " + std::to_string(op) + ", a " + toString(run.ops[op].kind)
+                                + ", a launch shape; only kernels have one");
+            run.setShape(op, shape + 1);
+        }
     }
 
     BandwidthSweep readSweep(Value& v, std::size_t index)

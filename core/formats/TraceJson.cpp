@@ -28,6 +28,11 @@ void writeDevice(JsonWriter& w, const DeviceInfo& device)
     w.member("detail", device.detail);
     w.member("asyncEngineCount", device.asyncEngineCount);
     w.member("totalMemoryBytes", device.totalMemoryBytes);
+    // Optional, written only where known, so a trace without them reads as before.
+    if (device.smCount > 0)
+        w.member("smCount", device.smCount);
+    if (device.computeCapability > 0)
+        w.member("computeCapability", device.computeCapability);
     if (device.model) {
         const ModelRates& m = *device.model;
         w.key("model");
@@ -185,6 +190,34 @@ void writeRun(JsonWriter& w, const Run& run)
     for (const auto& op : run.ops)
         writeOp(w, op);
     w.endArray();
+    // Format 7, written only for a run with kernels' launch shapes: each
+    // distinct shape once, then [op, shape] for each op that has one (op:
+    // its index in "ops"; shape: its index in "kernelShapes").
+    if (run.usesKernelShapes()) {
+        w.key("kernelShapes");
+        w.beginArray();
+        for (const KernelShape& shape : run.kernelShapes) {
+            w.beginArray();
+            for (const std::uint32_t d : shape.grid)
+                w.value(std::uint64_t{d});
+            for (const std::uint32_t d : shape.block)
+                w.value(std::uint64_t{d});
+            w.value(std::uint64_t{shape.registersPerThread});
+            w.value(std::uint64_t{shape.sharedMemoryBytes});
+            w.endArray();
+        }
+        w.endArray();
+        w.key("opShapes");
+        w.beginArray();
+        for (std::size_t i = 0; i < run.ops.size(); ++i)
+            if (run.shapeOf(i)) {
+                w.beginArray();
+                w.value(static_cast<std::uint64_t>(i));
+                w.value(std::uint64_t{run.opShapes[i] - 1});
+                w.endArray();
+            }
+        w.endArray();
+    }
     // Format 4, written only for a run that has regions.
     if (!run.regions.empty()) {
         w.key("regions");

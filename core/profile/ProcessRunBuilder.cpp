@@ -407,7 +407,18 @@ void ProcessRunBuilder::addKernel(const KernelRecord& r)
     };
     op.nameId = nameId((kernel.empty() ? std::string("kernel") : kernel) + " [grid " + dims(r.grid) + ", block "
                        + dims(r.block) + "]");
+    const std::size_t index = m_run.ops.size();
     addGpuOp(op, r.deviceId, r.contextId, r.streamId, r.startNs, r.endNs);
+    if (m_run.ops.size() == index)
+        return;
+    KernelShape shape;
+    for (int d = 0; d < 3; ++d) {
+        shape.grid[d] = static_cast<std::uint32_t>(std::max(0, r.grid[d]));
+        shape.block[d] = static_cast<std::uint32_t>(std::max(0, r.block[d]));
+    }
+    shape.sharedMemoryBytes = r.sharedMemoryBytes;
+    shape.registersPerThread = r.registersPerThread;
+    m_run.setShape(index, m_shapes.add(shape));
 }
 
 void ProcessRunBuilder::addApi(const ApiRecord& r)
@@ -651,6 +662,9 @@ DeviceInfo ProcessRunBuilder::deviceInfoOf(std::uint32_t id) const
                       + std::to_string(d.copyEngines) + " copy engines (CUPTI)";
         info.asyncEngineCount = static_cast<int>(d.copyEngines);
         info.totalMemoryBytes = d.memoryBytes;
+        info.smCount = static_cast<int>(std::min<std::uint32_t>(d.multiprocessors, 1u << 20));
+        if (d.computeMajor > 0 && d.computeMajor < 100 && d.computeMinor < 10)
+            info.computeCapability = static_cast<int>(d.computeMajor * 10 + d.computeMinor);
     }
     return info;
 }
@@ -723,10 +737,17 @@ void ProcessRunBuilder::dropNestedDriverCalls()
     if (!any)
         return;
     std::size_t kept = 0;
+    if (!m_run.opShapes.empty())
+        m_run.opShapes.resize(m_run.ops.size(), 0);
     for (std::size_t i = 0; i < m_run.ops.size(); ++i)
-        if (!drop[i])
+        if (!drop[i]) {
+            if (!m_run.opShapes.empty())
+                m_run.opShapes[kept] = m_run.opShapes[i];
             m_run.ops[kept++] = m_run.ops[i];
+        }
     m_run.ops.resize(kept);
+    if (!m_run.opShapes.empty())
+        m_run.opShapes.resize(kept);
     m_apiCalls = 0;
     for (const Op& op : m_run.ops)
         if (!m_laneIsStream[op.lane])
@@ -889,6 +910,7 @@ Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& st
     // to its last op, not the program's start-up (imports, data loading).
     m_run.timedBeginNs = m_run.ops.empty() ? 0 : begin;
     m_run.timedEndNs = m_run.ops.empty() ? 0 : end;
+    m_run.kernelShapes = m_shapes.shapes();
     m_run.sortOps();
     // A range open at exit ends where the recording did.
     finishRegions(std::max(m_run.timedEndNs, m_lastRangeNs));

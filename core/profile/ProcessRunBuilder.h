@@ -3,6 +3,7 @@
 #include "profile/ClockMap.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamDecoder.h"
+#include "trace/KernelShapeTable.h"
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -124,6 +125,7 @@ private:
     std::unordered_map<std::uint32_t, std::string> m_strings; // the stream's string ids
     std::unordered_map<std::string, std::uint32_t> m_nameIds; // into m_run.names
     std::map<std::uint32_t, DeviceRecord> m_devices;
+    KernelShapeTable m_shapes; // the kernels' launch shapes, into m_run.kernelShapes at the end
     std::unordered_map<std::uint32_t, ContextRecord> m_contexts;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> m_streamFlags; // (context, stream)
     std::map<std::pair<std::uint32_t, std::uint32_t>, StreamLane> m_streamLanes;    // (context, stream)

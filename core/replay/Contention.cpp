@@ -1,7 +1,9 @@
 #include "replay/Contention.h"
 
 #include "base/Median.h"
+#include "base/MessageText.h"
 #include "base/Saturating.h"
+#include "base/SmLimits.h"
 #include "base/Thresholds.h"
 
 #include <algorithm>
@@ -107,6 +109,115 @@ std::string words(const char* pattern, double a, double b = 0, double c = 0, dou
     return text;
 }
 
+// How many blocks of `shape` one SM holds at once: the least of what its
+// threads (in whole warps), its block slots, its registers and its shared
+// memory allow, and at least 1 (a launch that ran held one). Register and
+// shared-memory allocation granularity is left out: the estimate may hold
+// one block more than the hardware. Where the SM's limits are unknown (no
+// compute capability, or one SmLimits lacks), 1: the conservative reading,
+// under which a launch of as many blocks as SMs fills the GPU.
+std::uint64_t blocksPerSm(const KernelShape& shape, const SmLimits& sm)
+{
+    if (!sm.known())
+        return 1;
+    const std::uint64_t threads = (shape.threadsPerBlock() + 31) / 32 * 32;
+    std::uint64_t most = std::min<std::uint64_t>(static_cast<std::uint64_t>(sm.maxBlocks),
+                                                 static_cast<std::uint64_t>(sm.maxThreads) / threads);
+    if (shape.registersPerThread > 0 && sm.registers > 0)
+        most = std::min<std::uint64_t>(most, static_cast<std::uint64_t>(sm.registers) / (shape.registersPerThread * threads));
+    if (shape.sharedMemoryBytes > 0 && sm.sharedMemoryBytes > 0)
+        most = std::min<std::uint64_t>(most, static_cast<std::uint64_t>(sm.sharedMemoryBytes) / shape.sharedMemoryBytes);
+    return std::max<std::uint64_t>(1, most);
+}
+
+// Measured times under the launch-shape basis: wherever two or more
+// compute nodes ran at once, each ran max(1, the sum of their shares)
+// times slower; that is taken out of each.
+void takeOutByShape(RunGraph& g, const std::vector<std::uint32_t>& nodes)
+{
+    std::vector<std::tuple<std::int64_t, int, std::uint32_t>> events; // time, -1 end / +1 begin, position
+    events.reserve(2 * nodes.size());
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+        events.emplace_back(g.nodes[nodes[i]].measuredBeginNs, +1, i);
+        events.emplace_back(g.nodes[nodes[i]].measuredEndNs, -1, i);
+    }
+    std::sort(events.begin(), events.end()); // an end before a begin at the same instant
+    std::vector<double> saved(nodes.size(), 0.0);
+    std::vector<std::uint32_t> running;
+    std::int64_t since = 0;
+    for (const auto& [t, change, i] : events) {
+        if (running.size() >= 2 && t > since) {
+            double fill = 0;
+            for (std::uint32_t r : running)
+                fill += g.kernelFill[nodes[r]];
+            if (fill > 1.0)
+                for (std::uint32_t r : running)
+                    saved[r] += static_cast<double>(t - since) * (1.0 - 1.0 / fill);
+        }
+        since = t;
+        if (change > 0)
+            running.push_back(i);
+        else
+            running.erase(std::find(running.begin(), running.end(), i));
+    }
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+        GraphNode& n = g.nodes[nodes[i]];
+        n.durationNs -= std::min<std::int64_t>(n.durationNs, std::llround(saved[i]));
+    }
+}
+
+// The launch-shape basis (calibrateContention): each kernel's share of the
+// GPU, its blocks against the SMs times the blocks an SM holds. False where
+// no kernel of the graph has a shape on a device whose SMs are known.
+bool kernelsByShape(RunGraph& g, const Run& run, const std::vector<std::uint32_t>& nodes, const std::string& why)
+{
+    std::vector<double> fill(g.nodes.size(), 0.0);
+    int kernels = 0, shaped = 0, filling = 0;
+    std::uint32_t widest = UINT32_MAX;
+    std::uint64_t widestPerSm = 1;
+    for (std::uint32_t n : nodes) {
+        const GraphNode& node = g.nodes[n];
+        if (node.kind != OpKind::Kernel)
+            continue;
+        ++kernels;
+        const KernelShape* shape = run.shapeOf(node.op);
+        const DeviceInfo& device = run.deviceAt(node.lane < g.lanes.size() ? g.lanes[node.lane].device : 0);
+        if (!shape || device.smCount <= 0)
+            continue;
+        const std::uint64_t perSm = blocksPerSm(*shape, smLimitsOf(device.computeCapability));
+        fill[n] = std::min(1.0, static_cast<double>(shape->blocks())
+                                    / (static_cast<double>(device.smCount) * static_cast<double>(perSm)));
+        ++shaped;
+        filling += fill[n] >= 1.0;
+        if (widest == UINT32_MAX || fill[n] > fill[widest]) {
+            widest = n;
+            widestPerSm = perSm;
+        }
+    }
+    if (shaped == 0)
+        return false;
+    g.kernelSlowdown = 1.0;
+    g.kernelFill = std::move(fill);
+    takeOutByShape(g, nodes);
+
+    const GraphNode& w = g.nodes[widest];
+    const KernelShape& shape = *run.shapeOf(w.op);
+    const int sms = run.deviceAt(w.lane < g.lanes.size() ? g.lanes[w.lane].device : 0).smCount;
+    const auto smsFilled = static_cast<std::uint64_t>(std::min<double>(
+        sms, std::ceil(static_cast<double>(shape.blocks()) / static_cast<double>(widestPerSm))));
+    std::string name = run.nameOf(run.ops[w.op]);
+    name = name.empty() ? std::string("a kernel") : messageText(name, 40);
+    g.contention = "kernels beside kernels: launch shape (" + why + "): " + name + " fills " + std::to_string(smsFilled)
+                   + " of " + std::to_string(sms) + " SMs (" + std::to_string(shape.blocks()) + " blocks, "
+                   + std::to_string(widestPerSm) + " per SM); " + std::to_string(filling) + " of "
+                   + std::to_string(kernels) + " kernels fill the GPU, and beside one another take the sum of their "
+                   "parts; kernels that leave room run side by side at lone speed while together they fill at most "
+                   "the GPU, else slowed by the share they fill";
+    if (shaped < kernels)
+        g.contention += "; " + std::to_string(kernels - shaped) + " kernels without a shape count as filling none of it";
+    return true;
+}
+
 void calibrateKernels(RunGraph& g, const Run& run)
 {
     std::vector<std::uint32_t> nodes;
@@ -135,6 +246,13 @@ void calibrateKernels(RunGraph& g, const Run& run)
     }
     const Calibration c = calibrate(g, kernels, kernelOverlap, names);
     g.kernelSlowdown = c.factor;
+    // The run's own evidence wins; without enough of it, the launch shapes.
+    if (c.beside < thresholds::kMinRepeats
+        && kernelsByShape(g, run, nodes,
+                          c.beside > 0 ? words("%.0f kernels of the run ran both alone and beside another, too few to "
+                                               "calibrate from", c.beside)
+                                       : "no kernel of the run ran both alone and beside another"))
+        return;
     if (c.factor > 1.0) {
         g.contention = words("kernels beside kernels: slowdown %.2fx, calibrated from %.0f kernels of the run that ran "
                              "beside another (%.0f names that also ran alone)",
@@ -146,7 +264,7 @@ void calibrateKernels(RunGraph& g, const Run& run)
                              c.beside);
     } else {
         g.contention = "kernels beside kernels: lone speed assumed (no kernel of the run ran both alone and beside "
-                       "another; launch shapes are not recorded)";
+                       "another, and none has a launch shape on a device whose SMs are known)";
     }
 }
 
@@ -205,8 +323,9 @@ void calibrateContention(RunGraph& g, const Run& run, const ContentionRates& rat
 
 std::int64_t floorNs(const RunGraph& g, const ContentionRates& rates, std::string* binds)
 {
-    double up = 0, down = 0, dtod = 0, compute = 0, link = 0, pageableBytes = 0;
-    for (const GraphNode& n : g.nodes) {
+    double up = 0, down = 0, dtod = 0, compute = 0, filledWork = 0, link = 0, pageableBytes = 0;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const GraphNode& n = g.nodes[i];
         if (!n.gpu || n.removed)
             continue;
         const auto work = static_cast<double>(std::max<std::int64_t>(0, n.durationNs));
@@ -214,7 +333,10 @@ std::int64_t floorNs(const RunGraph& g, const ContentionRates& rates, std::strin
         case EngineClass::CopyH2D: up += work; break;
         case EngineClass::CopyD2H: (g.copyEngines == 1 ? up : down) += work; break;
         case EngineClass::CopyDtoD: dtod += work; break;
-        case EngineClass::Compute: compute += work; break;
+        case EngineClass::Compute:
+            compute += work;
+            filledWork += i < g.kernelFill.size() ? g.kernelFill[i] * work : 0.0;
+            break;
         case EngineClass::None: break;
         }
         if (usesLink(n))
@@ -231,7 +353,9 @@ std::int64_t floorNs(const RunGraph& g, const ContentionRates& rates, std::strin
         {up, g.copyEngines == 1 ? "the copy engine" : "the host-to-device copy engine"},
         {down, "the device-to-host copy engine"},
         {dtod, "the device-to-device copy engine"},
-        {contended(compute, g.kernelSlots, g.kernelSlowdown), "the kernels"},
+        // By launch shape, the running kernels' shares times their rates never
+        // pass 1, so their share-weighted work is a floor too.
+        {std::max(contended(compute, g.kernelSlots, g.kernelSlowdown), filledWork), "the kernels"},
         {g.copyEngines == 1 ? 0.0 : contended(link, 2, g.copySlowdown), "the link, both directions"},
         {rates.hostMemoryGBps > 0 ? pageableBytes / rates.hostMemoryGBps : 0.0, "host memory, staging pageable copies"},
     };

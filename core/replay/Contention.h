@@ -32,8 +32,13 @@ struct ContentionRates {
 // ran beside another for at least half its time gives the factor that its
 // time against its name's median alone time implies; the factor is their
 // median, at least 1 and at most 2 (a pair never takes longer than the sum
-// of its parts). With fewer than thresholds::kMinRepeats of them, lone
-// speed. Copies: from the bidirectional rate, (h2d + d2h) / bidirectional,
+// of its parts). With fewer than thresholds::kMinRepeats of them, the
+// launch shapes (Run::kernelShapes against the device's smCount and the SM
+// limits of its compute capability): a kernel's share of the GPU is its
+// blocks / (SMs x the blocks of its shape an SM holds), at most 1; compute
+// ops running together each run max(1, the sum of their shares) times
+// slower (g.kernelFill): two that fill the GPU take the sum of their parts,
+// small ones side by side run at lone speed. With neither, lone speed. Copies: from the bidirectional rate, (h2d + d2h) / bidirectional,
 // else calibrated from the run's copies as kernels are (by direction,
 // memory and bytes), else lone speed.
 void calibrateContention(RunGraph& g, const Run& run, const ContentionRates& rates);
@@ -42,7 +47,8 @@ void calibrateContention(RunGraph& g, const Run& run, const ContentionRates& rat
 // busiest resource's work at the contended rates. Resources: each copy
 // engine (both directions on one where the device has one), the
 // device-to-device engine, the kernels (as many at once as the graph
-// allows, each slowed by the kernels' factor beside another), the link both
+// allows, each slowed by the kernels' factor beside another; by launch
+// shape, also their work weighted by their shares of the GPU), the link both
 // ways (its copies slowed by the copies' factor when both directions run),
 // and host memory for the bytes pageable copies stage, where its bandwidth
 // is known. `binds` (optional) names the busiest.

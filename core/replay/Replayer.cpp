@@ -15,7 +15,8 @@ namespace {
 // The engines as a discrete-event model: per class, its units and a queue
 // taking work in the order it became ready; each running op has lone work
 // left and runs at its lone speed, or `slowdown` times slower while a
-// rival runs beside it (RunGraph.h). Rates change only when an op starts
+// rival runs beside it (RunGraph.h; kernels by their shares of the GPU
+// where the launch shapes are the basis). Rates change only when an op starts
 // or ends, so each op's end is known until the next such event.
 class Engines {
 public:
@@ -105,9 +106,12 @@ private:
     {
         settle(now);
         int compute = 0, linkUp = 0, linkDown = 0;
+        double fill = 0; // the launch-shape basis: the running kernels' shares of the GPU
         for (const Running& r : m_running) {
             const GraphNode& n = m_g.nodes[r.node];
             compute += r.cls == 3 ? 1 : 0;
+            if (r.cls == 3 && r.node < m_g.kernelFill.size())
+                fill += m_g.kernelFill[r.node];
             linkUp += usesLink(n) && n.engine == EngineClass::CopyH2D ? 1 : 0;
             linkDown += usesLink(n) && n.engine == EngineClass::CopyD2H ? 1 : 0;
         }
@@ -116,7 +120,7 @@ private:
             const GraphNode& n = m_g.nodes[r.node];
             r.slowdown = 1.0;
             if (r.cls == 3 && compute > 1)
-                r.slowdown = m_g.kernelSlowdown;
+                r.slowdown = m_g.kernelFill.empty() ? m_g.kernelSlowdown : std::max(1.0, fill);
             else if (usesLink(n) && (n.engine == EngineClass::CopyH2D ? linkDown : linkUp) > 0)
                 r.slowdown = m_g.copySlowdown;
             r.endNs = saturatingAdd(now, static_cast<std::int64_t>(std::llround(r.workNs * r.slowdown)));

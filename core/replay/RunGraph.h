@@ -104,6 +104,13 @@ struct RunGraph {
     // direction. 1: lone speed side by side. Set by calibrateContention
     // (Contention.h), which also takes the slowdown out of measured times.
     double kernelSlowdown = 1.0;
+    // The launch-shape basis of kernels beside kernels (Contention.h), where
+    // it is the basis: by node, the share of the GPU's block slots its
+    // kernel fills (0 ... 1; 0 for a compute node without a shape, and for
+    // nodes past the end, which a fix added). Compute nodes running together
+    // then each run max(1, the sum of their shares) times slower, in place
+    // of kernelSlowdown. Empty: kernelSlowdown holds.
+    std::vector<double> kernelFill;
     double copySlowdown = 1.0;
     std::string contention; // the basis of each, in words
     std::int64_t launchLatencyNs = 0; // call begin -> earliest GPU begin

@@ -27,6 +27,8 @@ SimDevice::SimDevice(SimPreset preset) : m_preset(std::move(preset))
     m_info.detail = m_preset.detail + "; " + m_preset.source;
     m_info.asyncEngineCount = m_preset.asyncEngineCount;
     m_info.totalMemoryBytes = m_preset.deviceMemoryBytes;
+    m_info.smCount = m_preset.smCount;
+    m_info.computeCapability = m_preset.computeCapability;
     m_info.model = ModelRates{m_preset.pinnedH2DGBps,   m_preset.pinnedD2HGBps,  m_preset.pageableH2DGBps,
                               m_preset.pageableD2HGBps, m_preset.hostMemcpyGBps, m_preset.hostMemoryGBps,
                               m_preset.kernelGBps};

@@ -34,6 +34,8 @@ SimPreset h200()
     p.source = "calibrated from overlapscope-cli runs on the lent H200, 2026-11-29 (docs/measurements.md)";
     sharedFixedCosts(p);
     p.asyncEngineCount = 3;
+    p.smCount = 132; // as the lent H200's driver reports it (multiProcessorCount)
+    p.computeCapability = 90;
     p.h2dEngines = 1;
     p.d2hEngines = 1;
     // 256 MiB medians of the bandwidth sweep.
@@ -86,6 +88,8 @@ SimPreset rtx4090()
                "overlapped run; fixed costs measured on the H200";
     sharedFixedCosts(p);
     p.asyncEngineCount = 2;
+    p.smCount = 128; // NVIDIA's RTX 4090 specification (AD102, 128 SMs enabled)
+    p.computeCapability = 89;
     p.h2dEngines = 1;
     p.d2hEngines = 1;
     // The seed's 256 MiB pinned medians.

@@ -17,6 +17,11 @@ struct SimPreset {
     std::string source; // where the figures come from
 
     int asyncEngineCount = 2;     // what the driver would report
+    // The modelled GPU's SMs and compute capability (major * 10 + minor), as
+    // the driver would report them: what a launch shape is read against
+    // (DeviceInfo). 0: not modelled.
+    int smCount = 0;
+    int computeCapability = 0;
     // Copy engines: 2, one per direction (what every preset had before), or
     // 1, shared by both directions, which then takes copies strictly in the
     // order they were issued, as a single DMA queue does (the GPUs of Mark

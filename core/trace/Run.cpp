@@ -84,6 +84,20 @@ bool Run::countsFaults(const Op& op) const
     return op.kind == OpKind::UnifiedMemory && nameOf(op).find("fault") != std::string::npos;
 }
 
+void Run::setShape(std::size_t opIndex, std::uint32_t shapeId)
+{
+    if (opIndex >= ops.size())
+        return;
+    if (opShapes.size() < ops.size())
+        opShapes.resize(ops.size(), 0);
+    opShapes[opIndex] = shapeId;
+}
+
+bool Run::usesKernelShapes() const
+{
+    return !kernelShapes.empty() && std::any_of(opShapes.begin(), opShapes.end(), [](std::uint32_t id) { return id > 0; });
+}
+
 void Run::sortOps()
 {
     const auto before = [](const Op& a, const Op& b) {
@@ -91,8 +105,26 @@ void Run::sortOps()
     };
     // Traces we wrote are sorted already; stable_sort would still copy them
     // through a buffer as large as the ops.
-    if (!std::is_sorted(ops.begin(), ops.end(), before))
+    if (std::is_sorted(ops.begin(), ops.end(), before))
+        return;
+    if (opShapes.empty()) {
         std::stable_sort(ops.begin(), ops.end(), before);
+        return;
+    }
+    // The shapes move with their ops: sorted as one permutation.
+    opShapes.resize(ops.size(), 0);
+    std::vector<std::uint32_t> order(ops.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return before(ops[a], ops[b]); });
+    std::vector<Op> sorted(ops.size());
+    std::vector<std::uint32_t> shapes(ops.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sorted[i] = ops[order[i]];
+        shapes[i] = opShapes[order[i]];
+    }
+    ops = std::move(sorted);
+    opShapes = std::move(shapes);
 }
 
 void Run::sortRegions()

@@ -2,6 +2,7 @@
 
 #include "base/DeviceInfo.h"
 #include "base/RunVariant.h"
+#include "trace/KernelShape.h"
 #include "trace/Op.h"
 
 #include <cstddef>
@@ -137,6 +138,14 @@ struct Run {
     // ts); unset where the source's clock is its own. The ranks of a folder
     // are aligned on it (core/ranks).
     std::optional<std::int64_t> sharedClockOriginNs;
+    // Kernels' launch shapes (native traces store them from format 7):
+    // each distinct shape once, and per op the id of its shape, 1 + its
+    // index in kernelShapes, 0 for an op without one. Beside the ops, not in
+    // them, so Op stays compact. opShapes is empty where the run has no
+    // shapes, else as long as ops or shorter (the ops after its end have
+    // none): setShape grows it, sortOps keeps it in step with the ops.
+    std::vector<KernelShape> kernelShapes;
+    std::vector<std::uint32_t> opShapes;
 
     std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
     int deviceCount() const { return 1 + static_cast<int>(moreDevices.size()); }
@@ -154,7 +163,18 @@ struct Run {
     bool countsFaults(const Op& op) const;
     // The op's name; "" when it has none (or, defensively, a bad id).
     const std::string& nameOf(const Op& op) const;
-    // Sorts ops by (lane, start, end); the loader and recorder both rely on it.
+    // The launch shape of ops[opIndex]; null where it has none.
+    const KernelShape* shapeOf(std::size_t opIndex) const
+    {
+        const std::uint32_t id = opIndex < opShapes.size() ? opShapes[opIndex] : 0;
+        return id > 0 && id <= kernelShapes.size() ? &kernelShapes[id - 1] : nullptr;
+    }
+    // Gives ops[opIndex] the shape kernelShapes[shapeId - 1] (0: none).
+    void setShape(std::size_t opIndex, std::uint32_t shapeId);
+    // Has kernel shapes (format version 7).
+    bool usesKernelShapes() const;
+    // Sorts ops by (lane, start, end), their shapes with them; the loader
+    // and recorder both rely on it.
     void sortOps();
     // Sorts regions by (begin, depth, end descending), so an enclosing region
     // comes before what it holds.

@@ -11,6 +11,7 @@
 #   scripts/mutate.sh --only 3,7      # some of them (by number in the list)
 #   scripts/mutate.sh --doc           # and rewrites the results block in docs/testing.md
 #   nice -n 10 scripts/mutate.sh --doc   # as the figures in docs/testing.md were made
+#   scripts/mutate.sh --paste         # only rewrites that block from the last run's table
 #
 # Environment: BUILD (the configured build folder; default build), TEST_TIMEOUT
 # (seconds a test program may run; default 300).
@@ -26,13 +27,40 @@ log=$build/mutation-log.txt
 doc=docs/testing.md
 only=""
 update_doc=0
+paste_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --only) only=",$2,"; shift 2 ;;
     --doc) update_doc=1; shift ;;
-    *) echo "usage: $0 [--only N,M] [--doc]" >&2; exit 2 ;;
+    --paste) update_doc=1; paste_only=1; shift ;;
+    *) echo "usage: $0 [--only N,M] [--doc | --paste]" >&2; exit 2 ;;
     esac
 done
+
+paste_results() {
+    python3 - "$doc" "$results" <<'EOF'
+import sys
+doc, results = sys.argv[1], sys.argv[2]
+begin, end = "<!-- mutate.sh results: begin -->", "<!-- mutate.sh results: end -->"
+text = open(doc, encoding='utf-8').read()
+if text.count(begin) != 1 or text.count(end) != 1:
+    sys.exit(doc + " needs one results block (" + begin + " ... " + end + ")")
+head, rest = text.split(begin)
+_, tail = rest.split(end)
+open(doc, 'w', encoding='utf-8').write(head + begin + "\n" + open(results, encoding='utf-8').read() + end + tail)
+EOF
+    echo "updated the results block of $doc"
+}
+
+if [ "$paste_only" = 1 ]; then
+    [ -f "$results" ] || { echo "no $results: run the mutations first" >&2; exit 2; }
+    paste_results
+    exit 0
+fi
+if [ "$update_doc" = 1 ] && [ -n "$only" ]; then
+    echo "--doc needs the whole set, not --only" >&2
+    exit 2
+fi
 
 # The test programs that cover a folder, the quickest first (a mutation is
 # killed by the first that fails; the golden test, which reads every stored
@@ -182,20 +210,5 @@ for f in $files; do
 done
 
 if [ "$update_doc" = 1 ]; then
-    if [ -n "$only" ]; then
-        echo "--doc needs the whole set, not --only" >&2
-        exit 2
-    fi
-    python3 - "$doc" "$results" <<'EOF'
-import sys
-doc, results = sys.argv[1], sys.argv[2]
-begin, end = "<!-- mutate.sh results: begin -->", "<!-- mutate.sh results: end -->"
-text = open(doc, encoding='utf-8').read()
-if text.count(begin) != 1 or text.count(end) != 1:
-    sys.exit(doc + " needs one results block (" + begin + " ... " + end + ")")
-head, rest = text.split(begin)
-_, tail = rest.split(end)
-open(doc, 'w', encoding='utf-8').write(head + begin + "\n" + open(results, encoding='utf-8').read() + end + tail)
-EOF
-    echo "updated the results block of $doc"
+    paste_results
 fi

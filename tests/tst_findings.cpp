@@ -276,19 +276,19 @@ Run smallCopiesRun(int count, std::uint64_t bytes, std::int64_t ns, std::int64_t
     return b.finish();
 }
 
-// Two uploads on two streams, the engine's [0, 100 us) and [100, 200 us);
-// the second reached by its stream at `secondReached`. The timed region ends
-// at `wall`.
-Run queuedRun(std::int64_t secondReached, std::int64_t wall)
+// Two uploads of `copyNs` on two streams, one after the other on the
+// engine from 0; the second reached by its stream at `secondReached`. The
+// timed region ends at `wall`.
+Run queuedRun(std::int64_t secondReached, std::int64_t wall, std::int64_t copyNs = 100 * kUs)
 {
     RunBuilder b;
     const int s1 = b.lane("stream 13"), s2 = b.lane("stream 14");
-    b.gpu(OpKind::Upload, s1, 0, 100 * kUs, 1000, HostMemoryKind::Pinned);
-    b.gpu(OpKind::Upload, s2, secondReached, 200 * kUs, 1000, HostMemoryKind::Pinned);
+    b.gpu(OpKind::Upload, s1, 0, copyNs, 1000, HostMemoryKind::Pinned);
+    b.gpu(OpKind::Upload, s2, secondReached, 2 * copyNs, 1000, HostMemoryKind::Pinned);
     Run run = b.finish();
     run.timing = "cuda-events+cupti";
     for (Op& op : run.ops)
-        op.execStartNs = op.execEndNs - 100 * kUs;
+        op.execStartNs = op.execEndNs - copyNs;
     run.timedEndNs = wall;
     return run;
 }
@@ -985,25 +985,32 @@ private slots:
 
     // kQueueShare (copies that queued 5% of the wall time) and kNearBound
     // (a run within 15% of its bound has nothing to gain from it). The
-    // bound: the upload engine's 200 us.
+    // bound: the upload engine's two copies.
     void copyQueueBoundaries_data()
     {
+        QTest::addColumn<qint64>("copy");
         QTest::addColumn<qint64>("reached");
         QTest::addColumn<qint64>("wall");
         QTest::addColumn<qint64>("cost"); // -1: no finding
-        QTest::newRow("queued 5% of 1 ms") << qint64(50 * kUs) << qint64(1000 * kUs) << qint64(50 * kUs);
-        QTest::newRow("queued under 5%") << qint64(50 * kUs + 1) << qint64(1000 * kUs) << qint64(-1);
-        // Queued 100 us; the cost is capped at the distance from the bound.
-        QTest::newRow("1.15x the bound") << qint64(0) << qint64(230 * kUs) << qint64(30 * kUs);
-        QTest::newRow("within 15% of the bound") << qint64(0) << qint64(230 * kUs - 1) << qint64(-1);
+        QTest::newRow("queued 5% of 1 ms") << qint64(100 * kUs) << qint64(50 * kUs) << qint64(1000 * kUs)
+                                           << qint64(50 * kUs);
+        QTest::newRow("queued under 5%") << qint64(100 * kUs) << qint64(50 * kUs + 1) << qint64(1000 * kUs)
+                                         << qint64(-1);
+        // A bound of 40 us, whose 1.15x is 46 us exactly (as a double: of
+        // 200 us it would be a hair under 230 us, and 230 us would not sit
+        // on the threshold). Queued 20 us; the cost is capped at the
+        // distance from the bound.
+        QTest::newRow("1.15x the bound") << qint64(20 * kUs) << qint64(0) << qint64(46 * kUs) << qint64(6 * kUs);
+        QTest::newRow("within 15% of the bound") << qint64(20 * kUs) << qint64(0) << qint64(46 * kUs - 1) << qint64(-1);
     }
     void copyQueueBoundaries()
     {
+        QFETCH(qint64, copy);
         QFETCH(qint64, reached);
         QFETCH(qint64, wall);
         QFETCH(qint64, cost);
         const Bounds none;
-        const auto out = applyRule(queuedRun(reached, wall), {}, true, [&](const findings::Context& c, std::vector<Finding>& o) {
+        const auto out = applyRule(queuedRun(reached, wall, copy), {}, true, [&](const findings::Context& c, std::vector<Finding>& o) {
             findings::copyEngineQueue(c, none, o);
         });
         QCOMPARE(out.size(), std::size_t(cost >= 0 ? 1 : 0));
@@ -1054,6 +1061,38 @@ private slots:
         QVERIFY2(cause.startsWith(head), qPrintable(cause));
         QVERIFY2(cause.endsWith(calls), qPrintable(cause));
         QCOMPARE(out.front().costNs, cost);
+    }
+
+    // kCommonFindingShare: a finding of the steps' summary holds in at
+    // least half the steps judged. Steps of four chunks with a device
+    // synchronize after each (three with GPU work after them: the rule's
+    // minimum); all steps but the first lose their waits.
+    void commonFindingBoundary_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<bool>("common");
+        QTest::newRow("in 1 of 2 steps: holds in most") << 2 << true;
+        QTest::newRow("in 1 of 3: does not") << 3 << false;
+    }
+    void commonFindingBoundary()
+    {
+        QFETCH(int, steps);
+        QFETCH(bool, common);
+        Loop loop = syncLoop();
+        loop.chunks = 4 * steps;
+        Run run = withSetup(buildLoop(loop), 500'000 * kUs);
+        addSteps(run, 4, RegionSource::ProfilerStep, "ProfilerStep#"); // the setup, then the steps
+        const std::int64_t secondStep = run.regions[2].beginNs;
+        std::erase_if(run.ops, [&](const Op& op) { return op.kind == OpKind::Sync && op.startNs >= secondStep; });
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QCOMPARE(a.regions.size(), std::size_t(1));
+        const RegionJudgement& r = a.regions.front();
+        QCOMPARE(r.instancesFound, std::size_t(steps)); // the setup step is warm-up
+        const auto sync = std::find_if(r.common.begin(), r.common.end(),
+                                       [](const CommonFinding& c) { return c.kind == FindingKind::SyncInLoop; });
+        QCOMPARE(sync != r.common.end(), common);
+        if (common)
+            QCOMPARE(sync->instances, 1);
     }
 
     // ---- Boundaries of what is judged (JudgedSpan.cpp)

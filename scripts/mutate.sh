@@ -52,6 +52,9 @@ EOF
     echo "updated the results block of $doc"
 }
 
+# A run of some mutations keeps its table apart: --paste takes the whole set's.
+[ -z "$only" ] || results=$build/mutation-results-some.md
+
 if [ "$paste_only" = 1 ]; then
     [ -f "$results" ] || { echo "no $results: run the mutations first" >&2; exit 2; }
     paste_results

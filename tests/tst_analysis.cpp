@@ -6,6 +6,7 @@
 #include "base/DeviceClassRates.h"
 #include "bench/BandwidthBench.h"
 #include "pipeline/PipelineRunner.h"
+#include "ranks/RankComparison.h"
 #include "sim/SimDevice.h"
 #include "formats/TraceJson.h"
 
@@ -97,6 +98,51 @@ SimPreset customPreset(const char* id)
     p.deviceMemoryBytes = h200.deviceMemoryBytes;
     return p;
 }
+
+
+// ---- The diagnosis's thresholds (Diagnosis.cpp, base/Thresholds.h), one at
+// a time: metrics and bounds built by hand (diagnose() is a function of
+// them), a row on each side of each threshold. The base case: a pipeline of
+// 8 chunks on two streams, copy engines busy 80% of 1 ms, kernels 20%,
+// copies overlapping kernels 10% of the time, uploads beside downloads 60%
+// of copy time, 1.25x its transfer bound.
+struct DiagnosisCase {
+    Run run;
+    RunMetrics m;
+    Bounds b;
+    TransferRates rates;
+    DiagnosisCase()
+    {
+        run.name = run.pipeline = "overlapped";
+        run.timing = "cuda-events";
+        run.params.chunks = 8;
+        run.params.slotCount = 2;
+        m.wallNs = 1'000'000;
+        m.gpuOps = 24;
+        m.streams = 2;
+        m.copies = {800'000, 0.8};
+        m.compute = {200'000, 0.2};
+        m.copyWithKernelNs = 100'000;
+        m.overlapPercent = 12.5;
+        m.h2dWithD2hPercent = 60;
+        for (OpKind k : {OpKind::Upload, OpKind::Download}) {
+            KindThroughput& t = kind(k);
+            t.count = 8;
+            t.bytes = 8'000'000;
+            t.ns = t.unionNs = 400'000;
+            t.memory = HostMemoryKind::Pinned;
+        }
+        kind(OpKind::Kernel) = {8, 0, 200'000, 200'000, HostMemoryKind::None};
+        b.binding = BoundKind::Transfer;
+        b.boundNs = 800'000;
+        b.distance = 1.25;
+        b.chunks = 8;
+        b.transferNs = 800'000;
+        b.uploadChunkNs = b.downloadChunkNs = 50'000;
+    }
+    KindThroughput& kind(OpKind k) { return m.kinds[static_cast<std::size_t>(k)]; }
+    Diagnosis diagnosis() const { return diagnose(run, m, b, rates); }
+};
 
 } // namespace
 
@@ -629,6 +675,205 @@ private slots:
                              "bound (which leaves setup out); register the buffers once and reuse them across runs"));
         QCOMPARE(a.diagnosis.causes.front().what, std::string("host memory registration"));
         QCOMPARE(a.diagnosis.causes.front().share, 0.8);
+    }
+
+
+    // Each row changes the base case on one side of one threshold; the
+    // verdict and the clause that turns (and the one it must not say).
+    void diagnosisBoundaries_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<DiagnosisKind>("kind");
+        QTest::addColumn<QString>("says");
+        QTest::addColumn<QString>("notSays");
+        // kNoOverlapShare: activities overlapping under 0.5% of the wall
+        // time never overlapped (clock slivers).
+        QTest::newRow("overlap 0.5%") << "overlap" << 5000.0 << DiagnosisKind::TransferBound
+                                      << "transfer bound: copy engines busy 80%" << "never overlap";
+        QTest::newRow("overlap under 0.5%: serialized") << "overlap" << 4999.0 << DiagnosisKind::Serialized
+                                                        << "serialized: copies and kernels never overlap" << "busy";
+        // kBusyEnough: the busiest resource at half the wall time binds.
+        QTest::newRow("busiest 50%") << "copies" << 0.5 << DiagnosisKind::TransferBound
+                                     << "transfer bound: copy engines busy 50%" << "nothing is busy";
+        QTest::newRow("busiest under 50%: latency") << "copies" << 0.499999 << DiagnosisKind::LatencyBound
+                                                    << "nothing is busy most of the run (the busiest, copy engines, 50%)"
+                                                    << "transfer bound";
+        QTest::newRow("allocation 50%: setup") << "alloc" << 500'000.0 << DiagnosisKind::SetupBound
+                                               << "setup bound: 50% of wall time in allocation and free" << "busy";
+        QTest::newRow("allocation under 50%") << "alloc" << 499'999.0 << DiagnosisKind::TransferBound
+                                              << "transfer bound: copy engines busy 80%" << "setup";
+        // kQueueWorthSaying: queueing 5% of the wall time is said.
+        QTest::newRow("queued 5%") << "queue" << 50'000.0 << DiagnosisKind::TransferBound
+                                   << "; queueing: 1 stream's uploads waited 50.0 \u00b5s on one copy engine (event "
+                                      "times count the wait as copy time)"
+                                   << "never";
+        QTest::newRow("queued under 5%") << "queue" << 49'999.0 << DiagnosisKind::TransferBound << "copy engines busy"
+                                         << "queueing";
+        // kBothWaysShare: two directions beside each other half the copy
+        // time use the link; less leaves one direction idle.
+        QTest::newRow("both ways 50%") << "bothWays" << 50.0 << DiagnosisKind::TransferBound
+                                       << "; the link is the limit: only moving fewer bytes goes faster" << "more slots";
+        QTest::newRow("both ways under 50%")
+            << "bothWays" << 49.0 << DiagnosisKind::TransferBound
+            << "; uploads run alongside downloads only 49% of copy time: more slots let the two directions overlap"
+            << "the link is the limit";
+        // kAtBound, kNearBoundWords and kFarFromBound: the distance in words.
+        QTest::newRow("under 1.005x: at the bound") << "distance" << 1.004999 << DiagnosisKind::TransferBound
+                                                    << "; at the transfer bound" << "within";
+        QTest::newRow("1.005x: within 1%") << "distance" << 1.005 << DiagnosisKind::TransferBound
+                                           << "; within 1% of the transfer bound" << "at the";
+        QTest::newRow("1.15x: within 15%") << "distance" << 1.15 << DiagnosisKind::TransferBound
+                                           << "; within 15% of the transfer bound" << "1.15x";
+        QTest::newRow("over 1.15x: a factor") << "distance" << 1.150001 << DiagnosisKind::TransferBound
+                                              << "; 1.15x the transfer bound" << "within";
+        QTest::newRow("1000x") << "distance" << 1000.0 << DiagnosisKind::TransferBound << "; 1000.00x the transfer bound"
+                               << "over";
+        QTest::newRow("over 1000x") << "distance" << 1000.001 << DiagnosisKind::TransferBound
+                                    << "; over 1000x the transfer bound" << "1000.00x";
+        // kCopiesHiddenShare: kernels busy 90%; copies overlapping them half
+        // their time hide under them.
+        QTest::newRow("copies hidden 50%") << "hidden" << 50.0 << DiagnosisKind::ComputeBound
+                                           << "; copies hide under them (50% overlap)" << "more slots";
+        QTest::newRow("copies hidden under 50%")
+            << "hidden" << 49.0 << DiagnosisKind::ComputeBound
+            << "; only 49% of copy time overlaps them; 1.25x the transfer bound; more slots would hide the copies under "
+               "the kernels"
+            << "only faster kernels";
+        // kColdPageShare: serialized, pageable downloads the top cause, at
+        // half the warm rate (10 GB/s) or under.
+        QTest::newRow("downloads at half the warm rate") << "coldPages" << 3'000'000.0 << DiagnosisKind::Serialized
+                                                         << "60% of wall time in pageable downloads at 5.00 GB/s; "
+                                                         << "fresh pages";
+        QTest::newRow("under half: cold pages")
+            << "coldPages" << 2'999'400.0 << DiagnosisKind::Serialized
+            << "at 5.00 GB/s (10.0 GB/s into warm memory: the copy faults in fresh pages)" << "at 5.00 GB/s; ";
+        // kFillDrainShare and kMinChunksPerSlot: latency bound (copies 40%),
+        // 2 slots.
+        QTest::newRow("fill and drain 25%") << "fillDrain" << 75.0 << DiagnosisKind::LatencyBound
+                                            << "; fixed per-op costs (launches, waits, API calls) leave the engines "
+                                               "idle: use larger chunks"
+                                            << "too few";
+        QTest::newRow("fill and drain over 25%") << "fillDrain" << 74.0 << DiagnosisKind::LatencyBound
+                                                 << "; 8 chunks are too few to fill a 2-deep pipeline" << "larger";
+        QTest::newRow("2 chunks a slot") << "chunks" << 4.0 << DiagnosisKind::LatencyBound << "use larger chunks"
+                                         << "too few";
+        QTest::newRow("under 2 chunks a slot") << "chunks" << 3.0 << DiagnosisKind::LatencyBound
+                                               << "; 3 chunks are too few to fill a 2-deep pipeline" << "larger";
+        // The staging threads' busy share is their average (summed time over
+        // wall time and threads); kMaxSuggestedThreads: with rates rising to
+        // 16 threads, 8 is the most suggested.
+        QTest::newRow("4 threads busy 99%: try 8")
+            << "staging" << 4.0 << DiagnosisKind::HostStagingBound
+            << "host staging bound: 4 staging threads busy 99% of wall time on average, at 1.00 GB/s each; 1.25x the "
+               "transfer bound; try 8 staging threads or registered memory (no staging copies)"
+            << "16";
+        QTest::newRow("8 threads: registered memory")
+            << "staging" << 8.0 << DiagnosisKind::HostStagingBound
+            << "8 staging threads busy 99% of wall time on average, at 1.00 GB/s each; 1.25x the transfer bound; "
+               "registered memory (no staging copies) is the way past it"
+            << "try";
+    }
+    void diagnosisBoundaries()
+    {
+        QFETCH(QString, change);
+        QFETCH(double, value);
+        QFETCH(DiagnosisKind, kind);
+        QFETCH(QString, says);
+        QFETCH(QString, notSays);
+        DiagnosisCase c;
+        const auto ns = static_cast<std::int64_t>(value);
+        if (change == "overlap") {
+            c.m.copyWithKernelNs = ns;
+        } else if (change == "copies") {
+            c.m.copies.utilisation = value;
+        } else if (change == "alloc") {
+            c.kind(OpKind::Alloc).unionNs = ns;
+        } else if (change == "queue") {
+            c.m.h2dQueue = {ns, 1};
+        } else if (change == "bothWays") {
+            c.m.h2dWithD2hPercent = value;
+        } else if (change == "distance") {
+            c.b.distance = value;
+        } else if (change == "hidden") {
+            c.m.compute.utilisation = 0.9;
+            c.m.overlapPercent = value;
+        } else if (change == "coldPages") {
+            c.m.copyWithKernelNs = 0;
+            KindThroughput& down = c.kind(OpKind::Download);
+            down.memory = HostMemoryKind::Pageable;
+            down.ns = down.unionNs = 600'000;
+            down.bytes = static_cast<std::uint64_t>(value);
+            c.rates.pageableD2HGBps = 10;
+        } else if (change == "fillDrain" || change == "chunks") {
+            c.m.copies.utilisation = 0.4;
+            c.b.transferNs = 800;
+            c.b.downloadChunkNs = 0;
+            c.b.chunks = change == "chunks" ? ns : 8;
+            c.b.uploadChunkNs = change == "chunks" ? 800 / ns : ns;
+        } else if (change == "staging") {
+            const int threads = static_cast<int>(value);
+            c.b.stagingThreads = threads;
+            c.b.stagingNs = 1000;
+            c.b.stagingGBps = 1;
+            c.m.stagingThreadNs = threads * 990'000;
+            c.kind(OpKind::StageIn) = {threads, std::uint64_t(threads) * 990'000, threads * 990'000,
+                                       990'000, HostMemoryKind::Pinned};
+            for (int t : {1, 2, 4, 8, 16})
+                c.rates.hostCopyRates.push_back({t, double(t)});
+        }
+        const Diagnosis d = c.diagnosis();
+        QCOMPARE(QString(toString(d.kind)), QString(toString(kind)));
+        QVERIFY2(QString::fromStdString(d.sentence).contains(says), d.sentence.c_str());
+        QVERIFY2(!QString::fromStdString(d.sentence).contains(notSays), d.sentence.c_str());
+    }
+
+    // kQueuedStreamParts: a stream's copies count as queued once their
+    // waits are 1% of the wall time (every op waits a launch latency).
+    void queuedStreamBoundary_data()
+    {
+        QTest::addColumn<qint64>("wait");
+        QTest::addColumn<int>("streams");
+        QTest::newRow("1% of the wall time") << qint64(10) << 1;
+        QTest::newRow("under 1%") << qint64(9) << 0;
+    }
+    void queuedStreamBoundary()
+    {
+        QFETCH(qint64, wait);
+        QFETCH(int, streams);
+        Run run = makeRun("overlapped", 0, 1000, 2);
+        run.ops = {makeOp(OpKind::Upload, 1, 0, 0, 500, 1000, HostMemoryKind::Pinned, wait, 500),
+                   makeOp(OpKind::Upload, 2, 1, 500, 1000, 1000, HostMemoryKind::Pinned, 500, 1000)};
+        const RunMetrics m = computeMetrics(run, {});
+        QCOMPARE(m.h2dQueue.ns, wait);
+        QCOMPARE(m.h2dQueue.streams, streams);
+    }
+
+    // kStragglerShare: a rank whose median step is 5% above the others'
+    // holds them; under 5% is noise.
+    void stragglerBoundary_data()
+    {
+        QTest::addColumn<qint64>("slowest");
+        QTest::addColumn<bool>("straggler");
+        QTest::newRow("5% slower") << qint64(105'000'000) << true;
+        QTest::newRow("under 5%") << qint64(104'999'999) << false;
+    }
+    void stragglerBoundary()
+    {
+        QFETCH(qint64, slowest);
+        QFETCH(bool, straggler);
+        std::vector<RankSummary> rows(3);
+        for (int r = 0; r < 3; ++r) {
+            rows[std::size_t(r)].label = "rank " + std::to_string(r);
+            rows[std::size_t(r)].stepMedianNs = r == 2 ? slowest : 100'000'000;
+        }
+        const RankStraggler s = findStraggler(rows);
+        QCOMPARE(s.slowestRow, std::size_t(2));
+        QCOMPARE(s.row.has_value(), straggler);
+        if (straggler)
+            QVERIFY2(s.sentence.starts_with("rank 2 is the straggler: median step 105.000 ms, 5% above the other ranks' "
+                                            "median 100.000 ms"),
+                     s.sentence.c_str());
     }
 
     void simulatedRunsDiagnosedAsBuilt_data()

@@ -5,11 +5,13 @@
 // pipelines, PyTorch traces, the example programs profiled with and without
 // --fix), where each finding must or must not appear.
 #include "analysis/AnalysisJson.h"
+#include "analysis/FindingRules.h"
 #include "analysis/Findings.h"
 #include "analysis/JudgedSpan.h"
 #include "analysis/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/TraceDiff.h"
+#include "base/Thresholds.h"
 #include "pipeline/PipelineRunner.h"
 #include "sim/SimDevice.h"
 #include "formats/TraceJson.h"
@@ -199,6 +201,128 @@ const Run& runNamed(const Trace& trace, const std::string& name)
         if (run.name == name)
             return run;
     qFatal("no run %s", name.c_str());
+}
+
+
+// ---- Boundaries: each threshold of base/Thresholds.h that a rule judges
+// by, with a row on each side of it (the verdict, the words and the cost).
+// The rules are called as findFindings calls them, on a context gathered over
+// the run's timed region, so that no other rule's gate or the replay's cost
+// stands between a row and the threshold it probes.
+
+using Rule = std::function<void(const findings::Context&, std::vector<Finding>&)>;
+
+std::vector<Finding> applyRule(const Run& run, const TransferRates& rates, bool replayed, const Rule& rule)
+{
+    const RunMetrics metrics = computeMetrics(run, rates);
+    findings::Context c = findings::gather(run, metrics, rates, timedRegion(run));
+    c.replayed = replayed;
+    std::vector<Finding> out;
+    rule(c, out);
+    return out;
+}
+
+// Rates of 1 GB/s: a byte a nanosecond, so that costs are exact integers.
+TransferRates oneGBps()
+{
+    TransferRates r;
+    r.pinnedH2DGBps = r.pinnedD2HGBps = r.pageableH2DGBps = r.pageableD2HGBps = 1;
+    r.source = "test rates";
+    return r;
+}
+
+// A kernel on "stream 13" over [0, kernelEnd), then a pageable upload of
+// `bytes` until `uploadEnd`, issued by cudaMemcpyAsync from 880 us to
+// `callEnd` (no call when 0).
+Run pageableRun(std::int64_t kernelEnd, std::int64_t uploadEnd, std::uint64_t bytes, std::int64_t callEnd)
+{
+    RunBuilder b;
+    const int s = b.lane("stream 13");
+    const int host = b.lane("main thread", LaneKind::HostThread);
+    b.gpu(OpKind::Kernel, s, 0, kernelEnd);
+    b.gpu(OpKind::Upload, s, kernelEnd, uploadEnd, bytes, HostMemoryKind::Pageable, callEnd > 0 ? 1 : 0);
+    if (callEnd > 0)
+        b.call(host, "cudaMemcpyAsync", 880 * kUs, callEnd, 1);
+    return b.finish();
+}
+
+// A kernel [0, 300 us) on a blocking stream, three uploads of `uploadNs`
+// each on the legacy default stream after it, and a kernel from `overlapNs`
+// before their end to `end`.
+Run legacyRun(std::int64_t uploadNs, std::int64_t end, std::int64_t overlapNs)
+{
+    RunBuilder b;
+    const int legacy = b.lane("default stream (legacy)");
+    const int s = b.lane("stream 13");
+    b.run().lanes[std::size_t(s)].streamKind = StreamKind::Blocking;
+    b.gpu(OpKind::Kernel, s, 0, 300 * kUs);
+    for (int i = 0; i < 3; ++i)
+        b.gpu(OpKind::Upload, legacy, 300 * kUs + i * uploadNs, 300 * kUs + (i + 1) * uploadNs, 1000,
+              HostMemoryKind::Pinned);
+    b.gpu(OpKind::Kernel, s, 300 * kUs + 3 * uploadNs - overlapNs, end);
+    return b.finish();
+}
+
+// `count` pinned uploads of `bytes` taking `ns` each on one stream, a kernel
+// beside them on another until `kernelEnd`.
+Run smallCopiesRun(int count, std::uint64_t bytes, std::int64_t ns, std::int64_t kernelEnd = 0)
+{
+    RunBuilder b;
+    const int s = b.lane("stream 13"), k = b.lane("stream 14");
+    for (int i = 0; i < count; ++i)
+        b.gpu(OpKind::Upload, s, i * (ns + 1000), i * (ns + 1000) + ns, bytes, HostMemoryKind::Pinned);
+    if (kernelEnd > 0)
+        b.gpu(OpKind::Kernel, k, 0, kernelEnd);
+    return b.finish();
+}
+
+// Two uploads of `copyNs` on two streams, one after the other on the
+// engine from 0; the second reached by its stream at `secondReached`. The
+// timed region ends at `wall`.
+Run queuedRun(std::int64_t secondReached, std::int64_t wall, std::int64_t copyNs = 100 * kUs)
+{
+    RunBuilder b;
+    const int s1 = b.lane("stream 13"), s2 = b.lane("stream 14");
+    b.gpu(OpKind::Upload, s1, 0, copyNs, 1000, HostMemoryKind::Pinned);
+    b.gpu(OpKind::Upload, s2, secondReached, 2 * copyNs, 1000, HostMemoryKind::Pinned);
+    Run run = b.finish();
+    run.timing = "cuda-events+cupti";
+    for (Op& op : run.ops)
+        op.execStartNs = op.execEndNs - copyNs;
+    run.timedEndNs = wall;
+    return run;
+}
+
+// A kernel [0, kernelEnd) in a timed region of 1 ms, and host calls in the
+// GPU's idle time: cudaHostAlloc [400, 500 us), cudaMalloc for `mallocNs` after it.
+Run idleHostRun(std::int64_t kernelEnd, std::int64_t mallocNs)
+{
+    RunBuilder b;
+    const int s = b.lane("stream 13");
+    const int host = b.lane("main thread", LaneKind::HostThread);
+    b.gpu(OpKind::Kernel, s, 0, kernelEnd);
+    b.call(host, "cudaHostAlloc", 400 * kUs, 500 * kUs, 0, OpKind::Alloc);
+    b.call(host, "cudaMalloc", 500 * kUs, 500 * kUs + mallocNs, 0, OpKind::Alloc);
+    Run run = b.finish();
+    run.timedEndNs = 1000 * kUs;
+    return run;
+}
+
+// Kernels of 500 us `every` ms from `firstKernel` on, `uploads` uploads of
+// 4 KiB before them from 1 ms on, and a cudaHostAlloc [0, setupCall): the
+// setup of a loop.
+Run loopAfterSetup(int kernels, int uploads, std::int64_t firstKernel = 5000 * kUs, std::int64_t setupCall = 1000 * kUs,
+                   std::int64_t every = 1000 * kUs)
+{
+    RunBuilder b;
+    const int s = b.lane("stream 13");
+    const int host = b.lane("main thread", LaneKind::HostThread);
+    b.call(host, "cudaHostAlloc", 0, setupCall, 0, OpKind::Alloc);
+    for (int j = 0; j < uploads; ++j)
+        b.gpu(OpKind::Upload, s, 1000 * kUs + j * 100 * kUs, 1050 * kUs + j * 100 * kUs, 4096, HostMemoryKind::Pinned);
+    for (int i = 0; i < kernels; ++i)
+        b.gpu(OpKind::Kernel, s, firstKernel + i * every, firstKernel + i * every + 500 * kUs);
+    return b.finish();
 }
 
 } // namespace
@@ -707,6 +831,409 @@ private slots:
             for (const DeviceActivity& d : f.devices)
                 QVERIFY(d.busyNs >= 0 && d.busyNs <= f.wallNs && d.idleNs == f.wallNs - d.busyNs);
         }
+    }
+
+
+    // ---- Boundaries of the rules' thresholds (base/Thresholds.h)
+
+    // kMinRepeats: allocations between GPU work, twice is not a loop, three
+    // times is. Each call is 100 us of the GPU's idle time (none drained it).
+    void minRepeatsBoundary_data()
+    {
+        QTest::addColumn<int>("calls");
+        QTest::addColumn<bool>("found");
+        QTest::newRow("2 calls") << 2 << false;
+        QTest::newRow("3 calls") << 3 << true;
+    }
+    void minRepeatsBoundary()
+    {
+        QFETCH(int, calls);
+        QFETCH(bool, found);
+        RunBuilder b;
+        const int s = b.lane("stream 13");
+        const int host = b.lane("main thread", LaneKind::HostThread);
+        for (int i = 0; i <= calls; ++i)
+            b.gpu(OpKind::Kernel, s, i * 1000 * kUs, i * 1000 * kUs + 500 * kUs);
+        for (int i = 0; i < calls; ++i)
+            b.call(host, "cudaMalloc", i * 1000 * kUs + 600 * kUs, i * 1000 * kUs + 700 * kUs, 0, OpKind::Alloc);
+        const auto out = applyRule(b.finish(), {}, true, findings::allocInLoop);
+        QCOMPARE(out.size(), std::size_t(found ? 1 : 0));
+        if (!found)
+            return;
+        QCOMPARE(out.front().cause, std::string("3 allocation, free or registration calls between GPU work"));
+        QCOMPARE(out.front().costNs, 300 * kUs);
+    }
+
+    // kMinHeadroomShare and kSerializedShare: the legacy default stream's
+    // estimate gates (a replayed run is judged by what its fix saves).
+    void legacyStreamBoundaries_data()
+    {
+        QTest::addColumn<qint64>("upload");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<qint64>("overlap");
+        QTest::addColumn<bool>("replayed");
+        QTest::addColumn<qint64>("cost"); // -1: no finding
+        QTest::addColumn<QString>("together");
+        // Busy 600 us, of which 30 us of uploads beside no kernel: what
+        // overlap could save is 5% of it.
+        QTest::newRow("headroom 5%") << qint64(10 * kUs) << qint64(600 * kUs) << qint64(0) << false << qint64(30 * kUs)
+                                     << "0%";
+        QTest::newRow("headroom under 5%") << qint64(10 * kUs) << qint64(600 * kUs + 1) << qint64(0) << false
+                                           << qint64(-1) << "";
+        QTest::newRow("headroom under 5%, replayed") << qint64(10 * kUs) << qint64(600 * kUs + 1) << qint64(0) << true
+                                                     << qint64(30 * kUs) << "0%";
+        // Busy 1 ms; the streams ran together 49.999 us (under 5%): the
+        // headroom is the 1 ms less the kernels' 749.999 us.
+        QTest::newRow("together under 5%") << qint64(100 * kUs) << qint64(1000 * kUs) << qint64(50 * kUs - 1) << false
+                                           << qint64(250 * kUs + 1) << "5%";
+        QTest::newRow("together 5%: not serialized") << qint64(100 * kUs) << qint64(1000 * kUs) << qint64(50 * kUs)
+                                                     << false << qint64(-1) << "";
+    }
+    void legacyStreamBoundaries()
+    {
+        QFETCH(qint64, upload);
+        QFETCH(qint64, end);
+        QFETCH(qint64, overlap);
+        QFETCH(bool, replayed);
+        QFETCH(qint64, cost);
+        QFETCH(QString, together);
+        const auto out = applyRule(legacyRun(upload, end, overlap), {}, replayed, findings::legacyDefaultStream);
+        QCOMPARE(out.size(), std::size_t(cost >= 0 ? 1 : 0));
+        if (cost < 0)
+            return;
+        QCOMPARE(out.front().costNs, cost);
+        QCOMPARE(QString::fromStdString(out.front().cause),
+                 "3 ops on the legacy default stream among 1 other stream's work: each waits for all blocking streams "
+                 "and holds back their later work, so the 2 streams ran at the same time for " + together
+                     + " of the busy time");
+    }
+
+    // kMinPageableShare (pageable copies worth a finding: 1% of the busy
+    // time) and kBlockedShare (an async call that returned after 90% of its
+    // copy was blocked by it). Pinned at 1 GB/s, 5000 bytes take 5 us and
+    // 50000 bytes 50 us: the cost is the rest of the copy.
+    void pageableBoundaries_data()
+    {
+        QTest::addColumn<qint64>("kernelEnd");
+        QTest::addColumn<qint64>("uploadEnd");
+        QTest::addColumn<quint64>("bytes");
+        QTest::addColumn<qint64>("callEnd");
+        QTest::addColumn<qint64>("cost"); // -1: no finding
+        QTest::addColumn<QString>("cause");
+        const QString staged = " of copy time): the driver stages them through its own pinned buffer";
+        QTest::newRow("1% of the busy time") << qint64(990 * kUs) << qint64(1000 * kUs) << quint64(5000) << qint64(0)
+                                             << qint64(5 * kUs)
+                                             << "1 copy from or to pageable host memory (0.01 ms" + staged;
+        QTest::newRow("under 1%") << qint64(990 * kUs + 1) << qint64(1000 * kUs + 1) << quint64(5000) << qint64(0)
+                                  << qint64(-1) << "";
+        QTest::newRow("returned at 90% of the copy: blocked")
+            << qint64(900 * kUs) << qint64(1000 * kUs) << quint64(50000) << qint64(990 * kUs) << qint64(50 * kUs)
+            << "1 copy from or to pageable host memory (0.10 ms" + staged
+                   + ", and 1 of 1 \"async\" calls returned only after their copy was done (host blocked 0.11 ms)";
+        QTest::newRow("returned before 90%: not blocked")
+            << qint64(900 * kUs) << qint64(1000 * kUs) << quint64(50000) << qint64(990 * kUs - 1) << qint64(50 * kUs)
+            << "1 copy from or to pageable host memory (0.10 ms" + staged;
+    }
+    void pageableBoundaries()
+    {
+        QFETCH(qint64, kernelEnd);
+        QFETCH(qint64, uploadEnd);
+        QFETCH(quint64, bytes);
+        QFETCH(qint64, callEnd);
+        QFETCH(qint64, cost);
+        QFETCH(QString, cause);
+        const auto out = applyRule(pageableRun(kernelEnd, uploadEnd, bytes, callEnd), oneGBps(), true,
+                                   findings::pageableCopies);
+        QCOMPARE(out.size(), std::size_t(cost >= 0 ? 1 : 0));
+        if (cost < 0)
+            return;
+        QCOMPARE(out.front().costNs, cost);
+        QCOMPARE(QString::fromStdString(out.front().cause), cause);
+    }
+
+    // kSmallCopyBytes, kSlowCopyShare and kMinSmallCopies. At 1 GB/s the
+    // cost is each copy's time less a nanosecond a byte.
+    void smallCopiesBoundaries_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addColumn<quint64>("bytes");
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<qint64>("cost"); // -1: no finding
+        QTest::addColumn<QString>("average");
+        const quint64 mib = quint64(thresholds::kSmallCopyBytes);
+        QTest::newRow("10 at a third of the rate") << 10 << quint64(1000) << qint64(3000) << qint64(10 * 2000) << "1.0";
+        QTest::newRow("9: too few") << 9 << quint64(1000) << qint64(3000) << qint64(-1) << "";
+        QTest::newRow("at half the rate: not slow") << 10 << quint64(1000) << qint64(2000) << qint64(-1) << "";
+        QTest::newRow("just under half the rate") << 10 << quint64(1000) << qint64(2001) << qint64(10 * 1001) << "1.0";
+        QTest::newRow("1 MiB less a byte: small") << 10 << mib - 1 << qint64(3 * (mib - 1)) << qint64(10 * 2 * (mib - 1))
+                                                  << "1024.0";
+        QTest::newRow("1 MiB: not small") << 10 << mib << qint64(3 * mib) << qint64(-1) << "";
+    }
+    void smallCopiesBoundaries()
+    {
+        QFETCH(int, count);
+        QFETCH(quint64, bytes);
+        QFETCH(qint64, ns);
+        QFETCH(qint64, cost);
+        QFETCH(QString, average);
+        const auto out = applyRule(smallCopiesRun(count, bytes, ns), oneGBps(), true, findings::smallCopies);
+        QCOMPARE(out.size(), std::size_t(cost >= 0 ? 1 : 0));
+        if (cost < 0)
+            return;
+        QCOMPARE(out.front().costNs, cost);
+        QCOMPARE(QString::fromStdString(out.front().cause),
+                 "10 copies under 1024 KiB (" + average
+                     + " KiB on average) reached under 50% of the link's rate (test rates): each pays a fixed cost of "
+                       "microseconds");
+    }
+
+    // kMinCostShare: a finding costing under 2% of the GPU's active span is
+    // left out. Ten small copies cost 20 us; the kernel beside them sets the
+    // active span.
+    void minCostBoundary_data()
+    {
+        QTest::addColumn<qint64>("active");
+        QTest::addColumn<bool>("kept");
+        QTest::newRow("2% of 1 ms: kept") << qint64(1000 * kUs) << true;
+        QTest::newRow("under 2% of 1.00005 ms: left out") << qint64(1000 * kUs + 50) << false;
+    }
+    void minCostBoundary()
+    {
+        QFETCH(qint64, active);
+        QFETCH(bool, kept);
+        const Run run = smallCopiesRun(10, 1000, 3000, active);
+        const TransferRates rates = oneGBps();
+        const RunFindings f = findFindings(run, computeMetrics(run, rates), rates, {}, {}, timedRegion(run));
+        QCOMPARE(f.activeNs, active);
+        const Finding* small = find(f, FindingKind::SmallCopies);
+        QCOMPARE(small != nullptr, kept);
+        if (small)
+            QCOMPARE(small->costNs, 20 * kUs);
+    }
+
+    // kQueueShare (copies that queued 5% of the wall time) and kNearBound
+    // (a run within 15% of its bound has nothing to gain from it). The
+    // bound: the upload engine's two copies.
+    void copyQueueBoundaries_data()
+    {
+        QTest::addColumn<qint64>("copy");
+        QTest::addColumn<qint64>("reached");
+        QTest::addColumn<qint64>("wall");
+        QTest::addColumn<qint64>("cost"); // -1: no finding
+        QTest::newRow("queued 5% of 1 ms") << qint64(100 * kUs) << qint64(50 * kUs) << qint64(1000 * kUs)
+                                           << qint64(50 * kUs);
+        QTest::newRow("queued under 5%") << qint64(100 * kUs) << qint64(50 * kUs + 1) << qint64(1000 * kUs)
+                                         << qint64(-1);
+        // A bound of 40 us, whose 1.15x is 46 us exactly (as a double: of
+        // 200 us it would be a hair under 230 us, and 230 us would not sit
+        // on the threshold). Queued 20 us; the cost is capped at the
+        // distance from the bound.
+        QTest::newRow("1.15x the bound") << qint64(20 * kUs) << qint64(0) << qint64(46 * kUs) << qint64(6 * kUs);
+        QTest::newRow("within 15% of the bound") << qint64(20 * kUs) << qint64(0) << qint64(46 * kUs - 1) << qint64(-1);
+    }
+    void copyQueueBoundaries()
+    {
+        QFETCH(qint64, copy);
+        QFETCH(qint64, reached);
+        QFETCH(qint64, wall);
+        QFETCH(qint64, cost);
+        const Bounds none;
+        const auto out = applyRule(queuedRun(reached, wall, copy), {}, true, [&](const findings::Context& c, std::vector<Finding>& o) {
+            findings::copyEngineQueue(c, none, o);
+        });
+        QCOMPARE(out.size(), std::size_t(cost >= 0 ? 1 : 0));
+        if (cost < 0)
+            return;
+        QCOMPARE(out.front().costNs, cost);
+        QVERIFY2(out.front().cause.starts_with("1 stream's uploads waited for a copy engine another stream held"),
+                 out.front().cause.c_str());
+    }
+
+    // kHostBoundIdleShare (the GPU idle half the region: host bound) and
+    // kIdleCallShare (a call named where it held a tenth of the idle time).
+    void generalBoundBoundaries_data()
+    {
+        QTest::addColumn<qint64>("kernelEnd");
+        QTest::addColumn<qint64>("malloc");
+        QTest::addColumn<QString>("head");
+        QTest::addColumn<QString>("calls"); // the end of the cause: its last clause
+        QTest::addColumn<qint64>("cost");
+        const QString bound = "x the GPU's own bound (its busiest engine, ";
+        QTest::newRow("idle half the region: host bound")
+            << qint64(500 * kUs) << qint64(10 * kUs) << "host bound: the GPU idles 50% of the timed region (1.00 ms)"
+            << "2.00" + bound + "0.50 ms)" << qint64(500 * kUs);
+        QTest::newRow("idle under half: compute bound")
+            << qint64(500 * kUs + 1) << qint64(10 * kUs)
+            << "compute bound: the GPU idles 50% of the timed region (1.00 ms)" << "2.00" + bound + "0.50 ms)"
+            << qint64(500 * kUs - 1);
+        QTest::newRow("a tenth of the idle time: named")
+            << qint64(400 * kUs) << qint64(60 * kUs) << "host bound: the GPU idles 60% of the timed region (1.00 ms)"
+            << "; the GPU idled most while the host was in cudaHostAlloc (1 call, 0.10 ms), cudaMalloc (1 call, 0.06 ms)"
+            << qint64(600 * kUs);
+        QTest::newRow("under a tenth: not named")
+            << qint64(400 * kUs) << qint64(60 * kUs - 1) << "host bound: the GPU idles 60% of the timed region (1.00 ms)"
+            << "; the GPU idled most while the host was in cudaHostAlloc (1 call, 0.10 ms)" << qint64(600 * kUs);
+    }
+    void generalBoundBoundaries()
+    {
+        QFETCH(qint64, kernelEnd);
+        QFETCH(qint64, malloc);
+        QFETCH(QString, head);
+        QFETCH(QString, calls);
+        QFETCH(qint64, cost);
+        const auto out = applyRule(idleHostRun(kernelEnd, malloc), {}, true, [](const findings::Context& c, std::vector<Finding>& o) {
+            DiagnosisKind kind = DiagnosisKind::NoWork;
+            o.push_back(findings::generalBound(c, kind));
+        });
+        const QString cause = QString::fromStdString(out.front().cause);
+        QVERIFY2(cause.startsWith(head), qPrintable(cause));
+        QVERIFY2(cause.endsWith(calls), qPrintable(cause));
+        QCOMPARE(out.front().costNs, cost);
+    }
+
+    // kCommonFindingShare: a finding of the steps' summary holds in at
+    // least half the steps judged. Steps of four chunks with a device
+    // synchronize after each (three with GPU work after them: the rule's
+    // minimum); all steps but the first lose their waits.
+    void commonFindingBoundary_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<bool>("common");
+        QTest::newRow("in 1 of 2 steps: holds in most") << 2 << true;
+        QTest::newRow("in 1 of 3: does not") << 3 << false;
+    }
+    void commonFindingBoundary()
+    {
+        QFETCH(int, steps);
+        QFETCH(bool, common);
+        Loop loop = syncLoop();
+        loop.chunks = 4 * steps;
+        Run run = withSetup(buildLoop(loop), 500'000 * kUs);
+        addSteps(run, 4, RegionSource::ProfilerStep, "ProfilerStep#"); // the setup, then the steps
+        const std::int64_t secondStep = run.regions[2].beginNs;
+        std::erase_if(run.ops, [&](const Op& op) { return op.kind == OpKind::Sync && op.startNs >= secondStep; });
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QCOMPARE(a.regions.size(), std::size_t(1));
+        const RegionJudgement& r = a.regions.front();
+        QCOMPARE(r.instancesFound, std::size_t(steps)); // the setup step is warm-up
+        const auto sync = std::find_if(r.common.begin(), r.common.end(),
+                                       [](const CommonFinding& c) { return c.kind == FindingKind::SyncInLoop; });
+        QCOMPARE(sync != r.common.end(), common);
+        if (common)
+            QCOMPARE(sync->instances, 1);
+    }
+
+    // ---- Boundaries of what is judged (JudgedSpan.cpp)
+
+    // kSteadyStateMinRepeats, kSteadyStateShareOfMost,
+    // kSteadyStateMinOpRepeats, kSteadyStateWholeShare and kSetupCallParts:
+    // a loop of kernels after a cudaHostAlloc and, in some rows, a few
+    // uploads from 1 ms on.
+    void steadyStateBoundaries_data()
+    {
+        QTest::addColumn<int>("kernels");
+        QTest::addColumn<int>("uploads");
+        QTest::addColumn<qint64>("first");
+        QTest::addColumn<qint64>("setupCall");
+        QTest::addColumn<qint64>("every");
+        QTest::addColumn<bool>("steady");
+        QTest::addColumn<qint64>("begin");
+        QTest::addColumn<QString>("words"); // setup text, or why the whole region
+        const qint64 ms = 1000 * kUs;
+        QTest::newRow("a kernel twice: no loop") << 2 << 0 << 5 * ms << ms << ms << false << qint64(0)
+                                                 << "no GPU op recurs 3 times or more: no loop to tell from its setup";
+        QTest::newRow("three times: a loop") << 3 << 0 << 5 * ms << ms << ms << true << 5 * ms
+                                             << "setup: 5 ms before the judged span, of which cudaHostAlloc 1 ms (1 call)";
+        QTest::newRow("an op a quarter as frequent: the loop's")
+            << 12 << 3 << 5 * ms << ms << ms << true << ms
+            << "setup: 1 ms before the judged span, of which cudaHostAlloc 1 ms (1 call)";
+        QTest::newRow("under a quarter: setup") << 12 << 2 << 5 * ms << ms << ms << true << 5 * ms
+                                                << "setup: 5 ms before the judged span, of which cudaHostAlloc 1 ms (1 call)";
+        QTest::newRow("once, a quarter of 4: setup") << 4 << 1 << 5 * ms << ms << ms << true << 5 * ms
+                                                     << "setup: 5 ms before the judged span, of which cudaHostAlloc 1 ms (1 call)";
+        // Kernels 3..3.5, 51.25.., 99.5..100 ms: the loop is 97% of the region.
+        QTest::newRow("97% of the region: the whole") << 3 << 0 << 3 * ms << ms << qint64(48'250 * kUs) << false
+                                                      << qint64(0) << "the repeated GPU work fills it: no setup to leave out";
+        QTest::newRow("under 97%: the loop") << 3 << 0 << 3 * ms + 1 << ms << qint64(48'250 * kUs) << true << 3 * ms + 1
+                                             << "setup: 3 ms before the judged span, of which cudaHostAlloc 1 ms (1 call)";
+        QTest::newRow("a call with a tenth of the setup: named")
+            << 3 << 0 << 10 * ms << ms << ms << true << 10 * ms
+            << "setup: 10 ms before the judged span, of which cudaHostAlloc 1 ms (1 call)";
+        QTest::newRow("under a tenth: not named") << 3 << 0 << 10 * ms << ms - 1 << ms << true << 10 * ms
+                                                  << "setup: 10 ms before the judged span";
+    }
+    void steadyStateBoundaries()
+    {
+        QFETCH(int, kernels);
+        QFETCH(int, uploads);
+        QFETCH(qint64, first);
+        QFETCH(qint64, setupCall);
+        QFETCH(qint64, every);
+        QFETCH(bool, steady);
+        QFETCH(qint64, begin);
+        QFETCH(QString, words);
+        const JudgedSpan j = judgedSpan(loopAfterSetup(kernels, uploads, first, setupCall, every));
+        QCOMPARE(j.basis, steady ? JudgedSpan::Basis::SteadyState : JudgedSpan::Basis::TimedRegion);
+        QCOMPARE(j.span.beginNs, begin);
+        QCOMPARE(QString::fromStdString(steady ? j.setupText : j.whyWhole), words);
+    }
+
+    // kRegionShareOfGpuOps: an outermost range around half the GPU ops is
+    // judged; around fewer, the steady state is.
+    void rangeShareBoundary_data()
+    {
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<bool>("judged");
+        QTest::newRow("2 of 4 kernels") << qint64(6600 * kUs) << true;
+        QTest::newRow("1 of 4") << qint64(5600 * kUs) << false;
+    }
+    void rangeShareBoundary()
+    {
+        QFETCH(qint64, end);
+        QFETCH(bool, judged);
+        Run run = loopAfterSetup(4, 0);
+        Region range;
+        range.name = "loop";
+        range.beginNs = 5000 * kUs;
+        range.endNs = end;
+        run.regions.push_back(range);
+        const JudgedSpan j = judgedSpan(run);
+        QCOMPARE(j.basis, judged ? JudgedSpan::Basis::Regions : JudgedSpan::Basis::SteadyState);
+        QCOMPARE(j.label, judged ? std::string("region 'loop'") : std::string("steady state (the repeated GPU work)"));
+    }
+
+    // kWarmUpStepFactor and kWarmUpMinSteps: a first step over 1.5x the
+    // median of the others is warm-up, judged only with two others or more.
+    void warmUpBoundaries_data()
+    {
+        QTest::addColumn<QList<qint64>>("steps");
+        QTest::addColumn<int>("kept");
+        QTest::addColumn<QString>("setup");
+        const qint64 ms = 1000 * kUs;
+        const QString call = " before the judged span, of which cudaHostAlloc 1 ms (1 call)";
+        QTest::newRow("1.5x: a step") << QList<qint64>{ms + ms / 2, ms, ms} << 3 << "setup: 1 ms" + call;
+        QTest::newRow("over 1.5x: warm-up") << QList<qint64>{ms + ms / 2 + 1, ms, ms} << 2
+                                            << "setup and warm-up: 2.5 ms" + call;
+        QTest::newRow("two steps: no warm-up judged") << QList<qint64>{10 * ms, ms} << 2 << "setup: 1 ms" + call;
+    }
+    void warmUpBoundaries()
+    {
+        QFETCH(QList<qint64>, steps);
+        QFETCH(int, kept);
+        QFETCH(QString, setup);
+        Run run = loopAfterSetup(3, 0);
+        std::int64_t t = 1000 * kUs;
+        for (qsizetype i = 0; i < steps.size(); ++i) {
+            Region step;
+            step.name = "ProfilerStep#" + std::to_string(i);
+            step.source = RegionSource::ProfilerStep;
+            step.beginNs = t;
+            step.endNs = t += steps[i];
+            run.regions.push_back(step);
+        }
+        const JudgedSpan j = judgedSpanOf(run, regionGroups(run).front(), true);
+        QCOMPARE(int(j.group.regions.size()), kept);
+        QCOMPARE(QString::fromStdString(j.setupText), setup);
     }
 
     // ---- The stored H200 traces.

@@ -145,6 +145,220 @@ bool near(std::int64_t a, std::int64_t b, double share)
     return std::abs(static_cast<double>(a - b)) <= share * static_cast<double>(std::max(a, b));
 }
 
+
+// ---- Small runs whose replays are worked out by hand (whatIfNumbersByHand,
+// eachEdgeKindBindsTheReplay). Every host call takes 10 us and the next
+// begins 5 us after it; every GPU op the host enqueues begins 20 us after its
+// call unless its stream or engine holds it: so each graph's launch latency
+// (the lowest call-to-GPU delay) is 20 us and its async call 10 us. One
+// kernel at a time and copies in one direction at a time, so the replay's
+// contention between engines plays no part: what these pin is the graph and
+// the fixes. 10 MB copies take 1 ms at the 10 GB/s the fixes are given.
+constexpr std::uint64_t kTenMB = 10'000'000;
+constexpr FixRates kTenGBps{10, 10};
+
+struct ByHand {
+    RunBuilder b;
+    int host = -1;
+    std::uint32_t corr = 1;
+    ByHand() { b.run().device.asyncEngineCount = 2; }
+    int stream(const std::string& name, StreamKind kind = StreamKind::Unknown)
+    {
+        const int lane = b.lane(name);
+        b.run().lanes[static_cast<std::size_t>(lane)].streamKind = kind;
+        if (host < 0)
+            host = b.lane("main thread", LaneKind::HostThread);
+        return lane;
+    }
+    // A call [callUs, callEndUs) that enqueued `kind` on `lane` at [beginUs, endUs).
+    void op(const char* call, std::int64_t callUs, std::int64_t callEndUs, OpKind kind, int lane, std::int64_t beginUs,
+            std::int64_t endUs, HostMemoryKind memory = HostMemoryKind::Pinned)
+    {
+        const bool copy = kind == OpKind::Upload || kind == OpKind::Download;
+        b.call(host, call, callUs * kUs, callEndUs * kUs, corr);
+        b.gpu(kind, lane, beginUs * kUs, endUs * kUs, copy ? kTenMB : 0, copy ? memory : HostMemoryKind::None, corr++);
+    }
+    void hostOp(const char* name, OpKind kind, std::int64_t beginUs, std::int64_t endUs)
+    {
+        b.call(host, name, beginUs * kUs, endUs * kUs, 0, kind);
+    }
+};
+
+// A kernel, a pageable upload whose call stages it for 2 ms and returns only
+// when it is done (4 ms), and a kernel that uses it: measured 20..7045 us.
+Run pinCase()
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    h.op("cudaLaunchKernel", 0, 10, OpKind::Kernel, s, 20, 1020);
+    h.op("cudaMemcpyAsync", 15, 6020, OpKind::Upload, s, 2015, 6015, HostMemoryKind::Pageable);
+    h.op("cudaLaunchKernel", 6025, 6035, OpKind::Kernel, s, 6045, 7045);
+    h.hostOp("cudaDeviceSynchronize", OpKind::Sync, 6040, 7050);
+    return h.b.finish();
+}
+
+// Two chunks of cudaMemcpy up, kernel, cudaMemcpy down on one stream, with
+// 1 ms of host work between them: each copy call returns 5 us after its
+// copy, so the host work waits for the GPU. Measured 20..7105 us.
+Run asyncCase()
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    h.op("cudaMemcpy", 0, 1025, OpKind::Upload, s, 20, 1020);
+    h.op("cudaLaunchKernel", 1030, 1040, OpKind::Kernel, s, 1050, 2050);
+    h.op("cudaMemcpy", 1045, 3055, OpKind::Download, s, 2050, 3050);
+    h.op("cudaMemcpy", 4055, 5080, OpKind::Upload, s, 4075, 5075);
+    h.op("cudaLaunchKernel", 5085, 5095, OpKind::Kernel, s, 5105, 6105);
+    h.op("cudaMemcpy", 5100, 7110, OpKind::Download, s, 6105, 7105);
+    return h.b.finish();
+}
+
+// A kernel on a blocking stream, an upload on the legacy default stream and
+// a kernel on the blocking stream again, all queued at once: the legacy
+// stream's barriers run them one after another. Measured 20..3020 us.
+Run legacyCase()
+{
+    ByHand h;
+    const int legacy = h.stream("default stream (legacy)");
+    const int s = h.stream("stream 13", StreamKind::Blocking);
+    h.op("cudaLaunchKernel", 0, 10, OpKind::Kernel, s, 20, 1020);
+    h.op("cudaMemcpyAsync", 15, 25, OpKind::Upload, legacy, 1020, 2020);
+    h.op("cudaLaunchKernel", 30, 40, OpKind::Kernel, s, 2020, 3020);
+    h.hostOp("cudaDeviceSynchronize", OpKind::Sync, 45, 3030);
+    return h.b.finish();
+}
+
+// `chunks` chunks of an upload and a kernel, queued at once on one stream:
+// chunk i uploads at 20 + 2000 i us.
+Run splitCase(int chunks)
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    for (int i = 0; i < chunks; ++i) {
+        h.op("cudaMemcpyAsync", 30 * i, 30 * i + 10, OpKind::Upload, s, 20 + 2000 * i, 1020 + 2000 * i);
+        h.op("cudaLaunchKernel", 30 * i + 15, 30 * i + 25, OpKind::Kernel, s, 1020 + 2000 * i, 2020 + 2000 * i);
+    }
+    h.hostOp("cudaDeviceSynchronize", OpKind::Sync, 30 * chunks, 2000 * chunks + 30);
+    return h.b.finish();
+}
+
+// `chunks` kernels of 1 ms, each followed by cudaStreamSynchronize (it
+// returns 5 us after the kernel) and 1 ms of host work: chunk i begins at
+// 2025 i us. The waits inside the loop: all but the last.
+Run syncCase(int chunks)
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    for (int i = 0; i < chunks; ++i) {
+        const std::int64_t t = 2025 * i;
+        h.op("cudaLaunchKernel", t, t + 10, OpKind::Kernel, s, t + 20, t + 1020);
+        h.hostOp("cudaStreamSynchronize", OpKind::Sync, t + 15, t + 1025);
+    }
+    return h.b.finish();
+}
+
+// Three chunks of cudaMalloc (500 us), a kernel of 1 ms and cudaFree, which
+// waits for the kernel: chunk i begins at 1535 i us. Measured 525..4595 us.
+Run hoistCase()
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    for (int i = 0; i < 3; ++i) {
+        const std::int64_t t = 1535 * i;
+        h.hostOp("cudaMalloc", OpKind::Alloc, t, t + 500);
+        h.op("cudaLaunchKernel", t + 505, t + 515, OpKind::Kernel, s, t + 525, t + 1525);
+        h.hostOp("cudaFree", OpKind::Free, t + 520, t + 1530);
+    }
+    return h.b.finish();
+}
+
+// Three kernels of 2 ms queued at once on one stream, each of which (the
+// graph is told) stalled 1.5 ms faulting 10 MB of managed memory in; the
+// second's pages were read back by the host. Measured 20..6020 us.
+Run prefetchCase()
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    for (int i = 0; i < 3; ++i)
+        h.op("cudaLaunchKernel", 15 * i, 15 * i + 10, OpKind::Kernel, s, 20 + 2000 * i, 2020 + 2000 * i);
+    h.hostOp("cudaDeviceSynchronize", OpKind::Sync, 45, 6025);
+    return h.b.finish();
+}
+
+void markFaults(RunGraph& g)
+{
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].gpu)
+            g.faults.push_back({n, 1500 * kUs, kTenMB, g.nodes[n].measuredBeginNs == 2020 * kUs ? kTenMB : 0});
+}
+
+// An upload, a kernel that uses it on the same stream, queued at once:
+// measured 20..2020 us.
+Run streamOrderCase()
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    h.op("cudaMemcpyAsync", 0, 10, OpKind::Upload, s, 20, 1020);
+    h.op("cudaLaunchKernel", 15, 25, OpKind::Kernel, s, 1020, 2020);
+    return h.b.finish();
+}
+
+// Two kernels on one stream, the second enqueued 3 ms into the run:
+// measured 20..4020 us.
+Run launchCase()
+{
+    ByHand h;
+    const int s = h.stream("stream 13");
+    h.op("cudaLaunchKernel", 0, 10, OpKind::Kernel, s, 20, 1020);
+    h.op("cudaLaunchKernel", 3000, 3010, OpKind::Kernel, s, 3020, 4020);
+    return h.b.finish();
+}
+
+// A kernel on one stream and an upload on another queued 15 us later that
+// began only `waitNs` after the kernel's end, at `uploadNs` (an event wait
+// the trace does not name). The upload is explained from 35 us on (its
+// call's begin and the launch latency).
+Run unnamedWaitCase(std::int64_t kernelEndNs, std::int64_t uploadNs)
+{
+    ByHand h;
+    const int a = h.stream("stream 13");
+    const int b = h.stream("stream 14");
+    h.b.call(h.host, "cudaLaunchKernel", 0, 10 * kUs, 1);
+    h.b.gpu(OpKind::Kernel, a, 20 * kUs, kernelEndNs, 0, HostMemoryKind::None, 1);
+    h.b.call(h.host, "cudaMemcpyAsync", 15 * kUs, 25 * kUs, 2);
+    h.b.gpu(OpKind::Upload, b, uploadNs, uploadNs + 1000 * kUs, kTenMB, HostMemoryKind::Pinned, 2);
+    return h.b.finish();
+}
+
+Run caseNamed(const QString& name)
+{
+    if (name == "pin")
+        return pinCase();
+    if (name == "async")
+        return asyncCase();
+    if (name == "legacy")
+        return legacyCase();
+    if (name == "split 3")
+        return splitCase(3);
+    if (name == "split 2")
+        return splitCase(2);
+    if (name == "sync 4")
+        return syncCase(4);
+    if (name == "sync 3")
+        return syncCase(3);
+    if (name == "hoist")
+        return hoistCase();
+    if (name == "prefetch")
+        return prefetchCase();
+    if (name == "stream order")
+        return streamOrderCase();
+    if (name == "launch")
+        return launchCase();
+    if (name == "unnamed wait")
+        return unnamedWaitCase(1020 * kUs, 1030 * kUs);
+    qFatal("no case %s", qPrintable(name));
+}
+
 } // namespace
 
 class TestReplay : public QObject {
@@ -709,6 +923,237 @@ private slots:
         const RunGraph fixed = applyFixes(g, fixBit(Fix::PinHostMemory) | fixBit(Fix::HoistAllocations), {50, 50}, &applied);
         QCOMPARE(applied, FixSet(0));
         QCOMPARE(span(fixed), span(g));
+    }
+
+    // Each fix on a run whose replay is worked out by hand: the unchanged
+    // replay is the measured span (the graph is the run), and the fixed one
+    // the exact value of the comment. A fix skipped, or weakened in any of
+    // its steps, moves it.
+    void whatIfNumbersByHand_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<uint>("fix");
+        QTest::addColumn<bool>("applies");
+        QTest::addColumn<qint64>("unchanged");
+        QTest::addColumn<qint64>("fixed");
+        // The upload at 10 GB/s takes 1 ms and its call returns at once:
+        // kernel 20..1020; the upload waits for it on the stream, 1020..2020
+        // (not 2015: the staging delay of its call is gone); the second
+        // kernel 2020..3020. (Upload still 4 ms: 6000; staging kept: 3995;
+        // call still blocking: 3030.)
+        QTest::newRow("pin host memory") << "pin" << uint(fixBit(Fix::PinHostMemory)) << true << qint64(7025 * kUs)
+                                         << qint64(3000 * kUs);
+        // The calls return after 10 us: the host's 1 ms of work no longer
+        // waits for the first chunk, and the GPU runs its six ops back to
+        // back: 20 + 6 x 1000 us.
+        QTest::newRow("async copies") << "async" << uint(fixBit(Fix::AsyncCopies)) << true << qint64(7085 * kUs)
+                                      << qint64(6000 * kUs);
+        // Without the barriers the upload runs at 35 us (its call's begin and
+        // the launch latency), beside the first kernel; the second kernel
+        // follows the first, 1020..2020.
+        QTest::newRow("non-blocking streams") << "legacy" << uint(fixBit(Fix::NonBlockingStreams)) << true
+                                              << qint64(3000 * kUs) << qint64(2000 * kUs);
+        // Chunk k on stream k: uploads back to back on the one upload
+        // engine, 20..3020; kernel k after upload k and kernel k-1:
+        // 1020..2020, 2020..3020, 3020..4020.
+        QTest::newRow("a stream per chunk") << "split 3" << uint(fixBit(Fix::StreamPerChunk)) << true
+                                            << qint64(6000 * kUs) << qint64(4000 * kUs);
+        // Two chunks are under kMinRepeats: no loop to split.
+        QTest::newRow("a stream per chunk: 2 chunks") << "split 2" << uint(fixBit(Fix::StreamPerChunk)) << false
+                                                      << qint64(4000 * kUs) << qint64(4000 * kUs);
+        // Waits 0..2 are in the loop; each now waits for the chunk two back
+        // (one stream: depth 2), which has long ended: a wait takes its own
+        // 5 us. The host's 1 ms of work still paces the chunks, 1020 us
+        // apart (its work, the call, the wait and the gaps between them):
+        // kernels 20..1020, 1040..2040, 2060..3060, 3080..4080.
+        QTest::newRow("host sync removed") << "sync 4" << uint(fixBit(Fix::RemoveHostSync)) << true
+                                           << qint64(7075 * kUs) << qint64(4060 * kUs);
+        // Two waits in the loop are under kMinRepeats: nothing removed.
+        QTest::newRow("host sync removed: 2 waits") << "sync 3" << uint(fixBit(Fix::RemoveHostSync)) << false
+                                                    << qint64(5050 * kUs) << qint64(5050 * kUs);
+        // cudaFree of chunks 0 and 1 and cudaMalloc of chunks 1 and 2 take
+        // no time and wait for nothing: the three kernels' calls come 25 us
+        // apart and the kernels run back to back, 525..3525.
+        QTest::newRow("allocations hoisted") << "hoist" << uint(fixBit(Fix::HoistAllocations)) << true
+                                             << qint64(4070 * kUs) << qint64(3000 * kUs);
+        // Each kernel 0.5 ms after a 1 ms prefetch on its stream; the second
+        // kernel's pages go back after it (1 ms, the download engine):
+        // in 20..1020, kernel 1020..1520, in 1520..2520, kernel 2520..3020,
+        // back 3020..4020, in 4020..5020, kernel 5020..5520.
+        QTest::newRow("prefetch managed") << "prefetch" << uint(fixBit(Fix::PrefetchManaged)) << true
+                                          << qint64(6000 * kUs) << qint64(5500 * kUs);
+    }
+    void whatIfNumbersByHand()
+    {
+        QFETCH(QString, name);
+        QFETCH(uint, fix);
+        QFETCH(bool, applies);
+        QFETCH(qint64, unchanged);
+        QFETCH(qint64, fixed);
+        RunGraph g = graphOf(caseNamed(name));
+        if (name == "prefetch")
+            markFaults(g);
+        QCOMPARE(g.launchLatencyNs, 20 * kUs);
+        QCOMPARE(g.inferredEdges, 0);
+        QCOMPARE(g.measuredSpanNs(), unchanged);
+        QCOMPARE(span(g), unchanged);
+        FixSet applied = 0;
+        const RunGraph after = applyFixes(g, fix, kTenGBps, &applied);
+        QCOMPARE(applied, applies ? FixSet(fix) : FixSet(0));
+        QCOMPARE(span(after), fixed);
+    }
+
+    // Each kind of edge on a run where it binds: the replay with the graph
+    // as built (after the fix, where one is named) is the exact value of the
+    // comment, and without that kind's edges it is another, also worked out
+    // by hand: a builder that skipped the kind fails here.
+    void eachEdgeKindBindsTheReplay_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<uint>("fix");
+        QTest::addColumn<qint64>("with");
+        QTest::addColumn<qint64>("without");
+        // Without it the kernel runs at 35 us, beside the upload: 20..1035.
+        QTest::newRow("stream order") << "stream order" << int(EdgeKind::StreamOrder) << 1 << 0u << qint64(2000 * kUs)
+                                      << qint64(1015 * kUs);
+        // Without them the second kernel follows the first at once: 20..2020.
+        QTest::newRow("launch") << "launch" << int(EdgeKind::Launch) << 2 << 0u << qint64(4000 * kUs)
+                                << qint64(2000 * kUs);
+        // With async copies the host's calls follow each other (its 1 ms of
+        // work kept): 6000, as whatIfNumbersByHand says. Without host order
+        // each call stays where it was measured: the unchanged 7085.
+        QTest::newRow("host order") << "async" << int(EdgeKind::HostOrder) << 5 << uint(fixBit(Fix::AsyncCopies))
+                                    << qint64(6000 * kUs) << qint64(7085 * kUs);
+        // Without them each cudaMemcpy returns 5 us after it began, the host
+        // runs ahead and the GPU runs its six ops back to back: 6000.
+        QTest::newRow("blocking") << "async" << int(EdgeKind::Blocking) << 4 << 0u << qint64(7085 * kUs)
+                                  << qint64(6000 * kUs);
+        // The legacy stream's two barriers: without them, as the
+        // non-blocking fix: 2000.
+        QTest::newRow("cross-stream") << "legacy" << int(EdgeKind::CrossStream) << 2 << 0u << qint64(3000 * kUs)
+                                      << qint64(2000 * kUs);
+        // The upload waited 995 us past its explanation, and the kernel of
+        // the other stream ended 10 us before it began: that wait, inferred.
+        // Without it the upload runs at 35 us: 20..1035.
+        QTest::newRow("inferred") << "unnamed wait" << int(EdgeKind::Inferred) << 1 << 0u << qint64(2010 * kUs)
+                                  << qint64(1015 * kUs);
+    }
+    void eachEdgeKindBindsTheReplay()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, kind);
+        QFETCH(int, count);
+        QFETCH(uint, fix);
+        QFETCH(qint64, with);
+        QFETCH(qint64, without);
+        const RunGraph g = graphOf(caseNamed(name));
+        QCOMPARE(countEdges(g, EdgeKind(kind)), count);
+        QCOMPARE(span(applyFixes(g, fix, kTenGBps)), with);
+        RunGraph less = g;
+        std::erase_if(less.edges, [&](const GraphEdge& e) { return e.kind == EdgeKind(kind); });
+        QCOMPARE(span(applyFixes(less, fix, kTenGBps)), without);
+    }
+
+    // kUnexplainedWaitNs: a GPU op that began up to 10 us after everything
+    // it is known to wait for waited for nothing else (clock alignment and
+    // launch jitter); 1 ns more and the graph infers what it waited for. The
+    // kernel ends at 40 us, the upload is explained from 35 us on.
+    void unexplainedWaitThreshold_data()
+    {
+        QTest::addColumn<qint64>("upload");
+        QTest::addColumn<int>("inferred");
+        QTest::addColumn<qint64>("replayed");
+        // No edge: the upload replays at 35 us, 20..1035.
+        QTest::newRow("10 us: explained") << qint64(35 * kUs + thresholds::kUnexplainedWaitNs) << 0
+                                          << qint64(1015 * kUs);
+        // An edge from the kernel's end, lagged 5001 ns: the upload at
+        // 45001 ns, as measured, 20 us..1045.001 us.
+        QTest::newRow("10.001 us: inferred") << qint64(35 * kUs + thresholds::kUnexplainedWaitNs + 1) << 1
+                                             << qint64(1025 * kUs + 1);
+    }
+    void unexplainedWaitThreshold()
+    {
+        QFETCH(qint64, upload);
+        QFETCH(int, inferred);
+        QFETCH(qint64, replayed);
+        const RunGraph g = graphOf(unnamedWaitCase(40 * kUs, upload));
+        QCOMPARE(g.inferredEdges, inferred);
+        QCOMPARE(countEdges(g, EdgeKind::Inferred), inferred);
+        QCOMPARE(span(g), replayed);
+        QCOMPARE(g.notes.find("waits inferred") != std::string::npos, inferred > 0);
+    }
+
+    // kClockToleranceNs: a copy call that returned up to 2 us before its
+    // copy ended (host and GPU clocks differ by about a microsecond) waited
+    // for it; 1 ns earlier and it returned while the copy ran.
+    void blockingCopyThreshold_data()
+    {
+        QTest::addColumn<qint64>("early");
+        QTest::addColumn<bool>("blocked");
+        QTest::newRow("returned 2 us before the copy's end: blocked") << qint64(thresholds::kClockToleranceNs) << true;
+        QTest::newRow("2.001 us before: returned at once") << qint64(thresholds::kClockToleranceNs + 1) << false;
+    }
+    void blockingCopyThreshold()
+    {
+        QFETCH(qint64, early);
+        QFETCH(bool, blocked);
+        ByHand h;
+        const int s = h.stream("stream 13");
+        h.b.call(h.host, "cudaMemcpyAsync", 0, 1020 * kUs - early, 1);
+        h.b.gpu(OpKind::Upload, s, 20 * kUs, 1020 * kUs, kTenMB, HostMemoryKind::Pinned, 1);
+        const RunGraph g = graphOf(h.b.finish());
+        const auto call = std::find_if(g.nodes.begin(), g.nodes.end(), [](const GraphNode& n) { return !n.gpu; });
+        QCOMPARE(int(call->role), int(blocked ? CallRole::SyncCopy : CallRole::Launch));
+        QCOMPARE(countEdges(g, EdgeKind::Blocking), blocked ? 1 : 0);
+        // The blocked call's own time is what it took after the copy: none.
+        QCOMPARE(call->durationNs, blocked ? std::int64_t(0) : 1020 * kUs - early);
+    }
+
+    // kDefaultAsyncCallNs: what an async call costs where the run has none
+    // to measure it by; measured where it has (10 us in these cases).
+    void asyncCallCost()
+    {
+        RunBuilder b;
+        const int s = b.lane("stream 13");
+        b.gpu(OpKind::Kernel, s, 0, 1000 * kUs);
+        QCOMPARE(graphOf(b.finish()).asyncCallNs, thresholds::kDefaultAsyncCallNs);
+        QCOMPARE(graphOf(launchCase()).asyncCallNs, 10 * kUs);
+    }
+
+    // kReplayTolerance: the unchanged replay within 5% of the measured span
+    // is used; beyond, the costs are estimates and the summary says why. Two
+    // kernels on one stream, the second 10 us late (not enough to infer a
+    // wait): the replay runs it at once, 10 us shorter than measured.
+    void replayToleranceThreshold_data()
+    {
+        QTest::addColumn<qint64>("kernel");
+        QTest::addColumn<bool>("replayed");
+        QTest::addColumn<QString>("why");
+        // 190 of 200 us: off by exactly 5%.
+        QTest::newRow("off by 5%: used") << qint64(95 * kUs) << true << "";
+        // 188 of 198 us: off by 5.05%.
+        QTest::newRow("off by 5.05%: not used")
+            << qint64(94 * kUs) << false
+            << "the replay of the unchanged run took 0.19 ms of measured 0.20 ms (off by 5%, over the 5% it must be "
+               "within)";
+    }
+    void replayToleranceThreshold()
+    {
+        QFETCH(qint64, kernel);
+        QFETCH(bool, replayed);
+        QFETCH(QString, why);
+        RunBuilder b;
+        const int s = b.lane("stream 13");
+        b.gpu(OpKind::Kernel, s, 0, kernel);
+        b.gpu(OpKind::Kernel, s, kernel + thresholds::kUnexplainedWaitNs, 2 * kernel + thresholds::kUnexplainedWaitNs);
+        const Run run = b.finish();
+        const WhatIf whatIf(run, {});
+        QCOMPARE(whatIf.summary().measuredSpanNs, 2 * kernel + 10 * kUs);
+        QCOMPARE(whatIf.summary().replaySpanNs, 2 * kernel);
+        QCOMPARE(whatIf.summary().replayed, replayed);
+        QCOMPARE(QString::fromStdString(whatIf.summary().why), why);
     }
 
     // A big run's fix sets are replayed on two threads, each with its own

@@ -64,8 +64,8 @@ std::string distancePhrase(const Bounds& bounds)
         return "at the " + name;
     // Beyond this the figure says nothing a reader can use, and from a trace
     // with inconsistent parameters it can reach absurd sizes.
-    if (bounds.distance > 1000)
-        return "over 1000x the " + name;
+    if (bounds.distance > kFarFromBound)
+        return formatted("over %.0fx the ", kFarFromBound) + name;
     if (bounds.distance > 1.0 && bounds.distance <= kNearBoundWords)
         return "within " + formatted("%.0f%%", std::max(1.0, std::round(100.0 * (bounds.distance - 1.0)))) + " of the "
                + name;
@@ -187,7 +187,7 @@ std::string transferSentence(const RunMetrics& m, const Bounds& bounds)
     const bool bothWays = up.count > 0 && down.count > 0;
     if (pageable)
         s += "; pinned or registered memory copies several times faster";
-    else if (bothWays && m.streams >= 2 && m.h2dWithD2hPercent < 50)
+    else if (bothWays && m.streams >= 2 && m.h2dWithD2hPercent < 100 * kBothWaysShare)
         s += "; uploads run alongside downloads only " + formatted("%.0f%%", m.h2dWithD2hPercent)
              + " of copy time: more slots let the two directions overlap";
     else
@@ -199,11 +199,11 @@ std::string computeSentence(const RunMetrics& m, const Bounds& bounds)
 {
     std::string s = "kernels busy " + percent(m.compute.utilisation) + " of the run";
     if (m.copies.busyNs > 0)
-        s += m.overlapPercent >= 50 ? "; copies hide under them (" + formatted("%.0f%%", m.overlapPercent) + " overlap)"
+        s += m.overlapPercent >= 100 * kCopiesHiddenShare ? "; copies hide under them (" + formatted("%.0f%%", m.overlapPercent) + " overlap)"
                                     : "; only " + formatted("%.0f%%", m.overlapPercent) + " of copy time overlaps them";
     if (const std::string distance = distancePhrase(bounds); !distance.empty())
         s += "; " + distance;
-    s += m.overlapPercent >= 50 || m.copies.busyNs == 0 ? "; only faster kernels help"
+    s += m.overlapPercent >= 100 * kCopiesHiddenShare || m.copies.busyNs == 0 ? "; only faster kernels help"
                                                         : "; more slots would hide the copies under the kernels";
     return s;
 }
@@ -220,7 +220,7 @@ std::string latencySentence(const Run& run, const RunMetrics& m, const Bounds& b
     const double fillDrain =
         bounds.transferNs > 0 ? share(saturatingSub(bounds.transferNs, steady), bounds.transferNs) : 0.0;
     const int depth = std::max({1, m.streams, run.params.slotCount});
-    if (bounds.chunks < 2 * std::int64_t(depth) || fillDrain > kFillDrainShare)
+    if (bounds.chunks < kMinChunksPerSlot * std::int64_t(depth) || fillDrain > kFillDrainShare)
         s += "; " + std::to_string(bounds.chunks) + " chunks are too few to fill a " + std::to_string(depth)
              + "-deep pipeline: use more, smaller chunks";
     else

@@ -559,7 +559,7 @@ std::string idleCalls(const Context& c, std::int64_t idleNs)
         u.ns = saturatingAdd(u.ns, idleWithin(c.gpuIdle, op.startNs, op.endNs));
     }
     std::vector<std::pair<std::string, Use>> top(byName.begin(), byName.end());
-    std::erase_if(top, [&](const auto& e) { return static_cast<double>(e.second.ns) < 0.1 * static_cast<double>(idleNs); });
+    std::erase_if(top, [&](const auto& e) { return static_cast<double>(e.second.ns) < kIdleCallShare * static_cast<double>(idleNs); });
     std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
     std::string text;
     for (std::size_t i = 0; i < top.size() && i < 3; ++i)

@@ -124,7 +124,7 @@ std::string setupWords(const Run& run, Interval setup, const char* what)
     std::string text = std::string(what) + ": " + msThreeDigits(total) + " before the judged span";
     const auto top = std::max_element(byName.begin(), byName.end(),
                                       [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
-    if (top != byName.end() && top->second.first * 10 >= total)
+    if (top != byName.end() && top->second.first * thresholds::kSetupCallParts >= total)
         text += ", of which " + top->first + " " + msThreeDigits(top->second.first) + " ("
                 + std::to_string(top->second.second) + (top->second.second == 1 ? " call)" : " calls)");
     return text;
@@ -168,7 +168,7 @@ JudgedSpan steadyState(const Run& run, const std::vector<Launch>& launches)
     Interval loop{INT64_MAX, INT64_MIN};
     for (const Launch& l : launches) {
         const int count = counts[tokenOf(run.ops[l.op])];
-        if (count < 2 || count * thresholds::kSteadyStateShareOfMost < most)
+        if (count < thresholds::kSteadyStateMinOpRepeats || count * thresholds::kSteadyStateShareOfMost < most)
             continue;
         loop.beginNs = std::min(loop.beginNs, l.enqueuedNs);
         loop.endNs = std::max(loop.endNs, l.gpuEndNs);
@@ -308,7 +308,7 @@ JudgedSpan spanOfGroup(const Run& run, const RegionGroup& group, const std::vect
     // A first step much slower than the rest is warm-up (allocations, the
     // first call's lazy loading): setup, not the loop.
     std::size_t first = 0;
-    if (leaveOutWarmUp && group.regions.size() >= 3) {
+    if (leaveOutWarmUp && group.regions.size() >= thresholds::kWarmUpMinSteps) {
         const std::vector<std::int64_t> rest(durations.begin() + 1, durations.end());
         if (static_cast<double>(durations.front()) > thresholds::kWarmUpStepFactor * static_cast<double>(upperMedian(rest)))
             first = 1;

@@ -80,8 +80,8 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
         }
     }
     for (auto& [key, s] : seen) {
-        // "Holds in most": at least half the instances judged.
-        if (s.costs.size() * 2 < count)
+        // "Holds in most": at least kCommonFindingShare of the instances judged.
+        if (static_cast<double>(s.costs.size()) < thresholds::kCommonFindingShare * static_cast<double>(count))
             continue;
         const std::size_t m = medianIndex(s.costs, order);
         CommonFinding c;

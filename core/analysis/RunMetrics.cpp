@@ -2,6 +2,7 @@
 
 #include "analysis/IntervalSet.h"
 #include "base/Saturating.h"
+#include "base/Thresholds.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
@@ -79,7 +80,7 @@ QueueWait queueWait(const Run& run, Interval span, OpKind kind, std::int64_t wal
         wait.ns = saturatingAdd(wait.ns, ns);
         // Every op waits a launch latency; a stream counts as queued only
         // when its waits add up to something a user would see.
-        if (wallNs > 0 && saturatingMul<std::int64_t>(ns, 100) >= wallNs)
+        if (wallNs > 0 && saturatingMul<std::int64_t>(ns, thresholds::kQueuedStreamParts) >= wallNs)
             ++wait.streams;
     }
     return wait;

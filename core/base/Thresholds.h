@@ -4,6 +4,7 @@
 // its value, in one place (docs/profiling.md "Findings" and docs/what-if.md
 // list them too). A change here changes what the tool says about every run.
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ovs::thresholds {
@@ -51,6 +52,10 @@ inline constexpr double kHostBoundIdleShare = 0.5;
 // profiled program's timed region holds its setup too (cudaHostAlloc of a
 // large buffer can take most of it), which would hide a loop's problems.
 inline constexpr double kMinCostShare = 0.02;
+// A host-bound run's bound names the CUDA calls the host was in while the
+// GPU idled; a call that holds less than this share of the idle time is not
+// where it went.
+inline constexpr double kIdleCallShare = 0.1;
 
 // ---- The ranks of a folder (core/ranks)
 
@@ -113,11 +118,31 @@ inline constexpr double kColdPageShare = 0.5;
 // A transfer bound whose fill and drain (the part that is not the steady
 // state) is over this share has too few chunks for its pipeline's depth.
 inline constexpr double kFillDrainShare = 0.25;
+// A latency-bound run with fewer than this many chunks per slot of its
+// pipeline never fills it: each slot needs one chunk in flight while the
+// next is queued.
+inline constexpr std::int64_t kMinChunksPerSlot = 2;
 // Together at this share of alone or better, a GPU was not held back by the
 // host (HostShare.cpp). Not closer to 1: a GPU alone also loses some of its
 // one-way rate to its own downloads (the link's two directions share it) and
 // to per-copy latency, which the single-device rate does not include.
 inline constexpr double kUnhindered = 0.7;
+// Uploads that ran beside downloads under this share of the copy time, on
+// several streams, leave the link's second direction idle: more slots would
+// use it. From this share on, the link itself is the limit.
+inline constexpr double kBothWaysShare = 0.5;
+// Copies that overlap kernels for at least this share of their time hide
+// under them: only faster kernels help a compute-bound run. Below it, more
+// slots would hide more copies.
+inline constexpr double kCopiesHiddenShare = 0.5;
+// Beyond this distance from its bound (wall / bound) the figure says nothing
+// a reader can use, and a trace with inconsistent parameters can make it
+// absurd: "over 1000x".
+inline constexpr double kFarFromBound = 1000;
+// A stream's copies count as queued when their waits add up to one part in
+// this many of the wall time: every op waits a launch latency, and a stream
+// counts only when its waits are something a user would see (1%).
+inline constexpr std::int64_t kQueuedStreamParts = 100;
 
 // ---- What is judged (core/analysis/JudgedSpan.cpp)
 
@@ -128,6 +153,9 @@ inline constexpr int kSteadyStateMinRepeats = 3;
 // most frequent op (a loop's upload, kernel and download recur alike; a
 // setup memset or warm-up kernel once or twice).
 inline constexpr int kSteadyStateShareOfMost = 4;
+// ... and recurs at all: an op seen once is setup whatever the most frequent
+// op's count.
+inline constexpr int kSteadyStateMinOpRepeats = 2;
 // A steady state this close to the whole timed region is the whole region:
 // there is no setup worth leaving out.
 inline constexpr double kSteadyStateWholeShare = 0.97;
@@ -137,5 +165,14 @@ inline constexpr double kRegionShareOfGpuOps = 0.5;
 // A first step this many times slower than the median of the others is
 // warm-up (allocations, lazy loading), counted with the setup.
 inline constexpr double kWarmUpStepFactor = 1.5;
+// ... judged only where at least this many steps leave a median of at least
+// two others to compare the first with.
+inline constexpr std::size_t kWarmUpMinSteps = 3;
+// The setup before the judged span names the call that took the most of it
+// when that call took at least one part in this many of it.
+inline constexpr std::int64_t kSetupCallParts = 10;
+// A finding "holds in most" instances of a region (the steps' summary) when
+// it was found in at least this share of them.
+inline constexpr double kCommonFindingShare = 0.5;
 
 } // namespace ovs::thresholds

@@ -26,7 +26,7 @@ public:
         EmphasisRole,
     };
     // The bar's share of the cell; the rest holds the text.
-    static constexpr double kBarShare = 0.62;
+    static constexpr double kBarShare = 0.58;
 
     explicit BarCellDelegate(QObject* parent = nullptr);
 

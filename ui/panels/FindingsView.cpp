@@ -136,7 +136,7 @@ FindingsView::FindingsView(TraceDocument* document, QWidget* parent)
     split->addWidget(m_tree);
     split->addWidget(m_detail);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);

@@ -162,7 +162,7 @@ void StepsView::rebuild()
                                             .arg(vsMedian >= 0 ? QStringLiteral("+") : QString())
                                             .arg(vsMedian, 0, 'f', 1);
                 item->setText(BarColumn, slowest && median ? tr("slowest, median")
-                                         : slowest         ? tr("slowest (%1)").arg(against)
+                                         : slowest         ? tr("slowest %1").arg(against)
                                          : median          ? tr("median")
                                                            : against);
                 item->setToolTip(BarColumn, tr("%1 against the median %2 and the slowest %3")
@@ -191,11 +191,9 @@ void StepsView::rebuild()
     }
     m_tree->resizeColumnToContents(DurationColumn);
     m_tree->setColumnWidth(StepColumn, std::max(140, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("ProfilerStep#000")) + 40));
-    m_tree->setColumnWidth(BarColumn, 260);
+    m_tree->setColumnWidth(BarColumn, 250);
     const int groups = groupCount();
-    m_header->setText(groups > 0 ? tr("Each step judged on its own: choose one to frame it on the timeline and list "
-                                      "its own findings; the findings in it are the judged span's, with what their fix "
-                                      "saves in that step.")
+    m_header->setText(groups > 0 ? tr("Choose a step: the timeline frames it and Findings lists its own findings.")
                                  : tr("No repeated regions in these runs: steps show here for traces with profiler "
                                       "steps, repeated NVTX ranges, or a --region."));
     if (m_view)

@@ -118,6 +118,11 @@ void MainWindow::buildLayout()
     m_timelineArea->setFrameShape(QFrame::NoFrame);
     setCentralWidget(m_timelineArea);
     setDockNestingEnabled(true);
+    // The Run panel, when shown, runs the whole height on the left; the
+    // panels under the timeline stay under it (and the window's least
+    // height is the taller of the two, not their sum: laptops' 768 px).
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
 
     const auto makeDock = [this](const QString& title, const char* name, QWidget* widget) {
         auto* dock = new QDockWidget(title, this);
@@ -488,8 +493,14 @@ void MainWindow::connectWorkers()
     connect(m_findings, &FindingsView::whatIfChosen, m_whatIf, &WhatIfController::choose);
     // The steps view shows itself where a run has steps, and goes where none has.
     connect(m_steps, &StepsView::stepsChanged, this, [this] {
-        if (m_steps->hasSteps() != m_hadSteps && m_showsTrace)
-            dock("steps")->setVisible(m_steps->hasSteps());
+        if (m_steps->hasSteps() != m_hadSteps && m_showsTrace) {
+            QDockWidget* steps = dock("steps");
+            steps->setVisible(m_steps->hasSteps());
+            // Shown beside the findings: a third of the width, not the sliver a new dock gets.
+            if (m_steps->hasSteps() && !steps->isFloating() && dockWidgetArea(steps) == Qt::BottomDockWidgetArea)
+                resizeDocks({dock("findings"), steps, dock("details")},
+                            {width() * 46 / 100, width() * 38 / 100, width() * 16 / 100}, Qt::Horizontal);
+        }
         m_hadSteps = m_steps->hasSteps();
     });
     connect(m_whatIf, &WhatIfController::notice, this, &MainWindow::showNotice);

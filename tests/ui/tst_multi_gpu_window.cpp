@@ -28,10 +28,7 @@ constexpr int kTimeoutMs = 120'000;
 
 QTreeWidget* summaryTable(SummaryPanel& panel)
 {
-    for (auto* tree : panel.findChildren<QTreeWidget*>())
-        if (tree != panel.findingsTree())
-            return tree;
-    return nullptr;
+    return panel.table();
 }
 
 } // namespace

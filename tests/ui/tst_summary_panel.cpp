@@ -201,10 +201,7 @@ private slots:
         TraceDocument document;
         SummaryPanel panel(&document);
         document.setTrace(trace, "t.json");
-        QTreeWidget* table = nullptr;
-        for (QTreeWidget* tree : panel.findChildren<QTreeWidget*>())
-            if (tree != panel.findingsTree() && tree->columnCount() == SummaryPanel::ColumnCount)
-                table = tree;
+        QTreeWidget* table = panel.table();
         QVERIFY(table);
         const QTreeWidgetItem* item = table->topLevelItem(0);
         QCOMPARE(item->text(SummaryPanel::VerificationColumn), word);
@@ -267,12 +264,10 @@ private slots:
         QCOMPARE(rowOf(panel, 0)[SummaryPanel::OverlapColumn], QString("0%"));
         QVERIFY(rowOf(panel, 1)[SummaryPanel::BoundColumn].startsWith("1.0"));
 
-        // Under the table, one line per run: its name, then the diagnosis.
-        // Then each run's findings.
+        // Under the table, one line per run: its name, then the diagnosis
+        // (the findings are a panel of their own).
         const QStringList lines = panel.summaryText().split('\n');
-        QVERIFY(lines.size() > 2 + 2 + 2);
-        for (const QString& line : lines.mid(6))
-            QVERIFY2(line.startsWith("Findings of ") || line.startsWith("  "), qPrintable(line));
+        QCOMPARE(lines.size(), 2 + 2 + 2);
         QVERIFY2(lines[4].startsWith("serialized pageable: serialized: copies, kernels and host copies never overlap"),
                  qPrintable(lines[4]));
         QVERIFY2(lines[5].startsWith("overlapped pinned: host staging bound: "), qPrintable(lines[5]));
@@ -407,10 +402,11 @@ private slots:
         window.setInteractive(false);
         window.document()->setTrace(*loaded.trace, "pageable_async.json");
         QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
-        QTreeWidget* tree = window.summaryPanel()->findingsTree();
+        QTreeWidget* tree = window.findingsPanel()->tree();
         QCOMPARE(tree->topLevelItemCount(), 1);
         QTreeWidgetItem* runItem = tree->topLevelItem(0);
-        QCOMPARE(runItem->text(SummaryPanel::FindingKindColumn), QStringLiteral("pageable_async (pid 2749)"));
+        QVERIFY2(runItem->text(FindingsView::RunColumn).startsWith(QStringLiteral("pageable_async (pid 2749) \u00b7 ")),
+                 qPrintable(runItem->text(FindingsView::RunColumn)));
 
         // The same findings as the core's analysis, in its order.
         const Run& run = loaded.trace->runs[0];
@@ -422,24 +418,34 @@ private slots:
         for (int i = 0; i < runItem->childCount(); ++i) {
             const Finding& f = expected.findings[static_cast<std::size_t>(i)];
             QTreeWidgetItem* item = runItem->child(i);
-            QCOMPARE(item->text(SummaryPanel::FindingKindColumn), QString::fromLatin1(toString(f.kind)));
-            QCOMPARE(item->text(SummaryPanel::FindingCauseColumn), QString::fromStdString(f.cause));
-            QCOMPARE(item->text(SummaryPanel::FindingFixColumn), QString::fromStdString(f.fix));
-            QCOMPARE(item->text(SummaryPanel::FindingOpsColumn), QString::number(f.opCount));
+            QCOMPARE(item->text(FindingsView::KindColumn), QString::fromStdString(findingWords(f)));
+            QCOMPARE(item->text(FindingsView::CauseColumn), QString::fromStdString(f.cause).section('\n', 0, 0));
+            QCOMPARE(item->toolTip(FindingsView::CauseColumn), QString::fromStdString(f.cause));
+            QCOMPARE(item->text(FindingsView::OpsColumn), QString::number(f.opCount));
+            QCOMPARE(item->data(FindingsView::CostColumn, FindingsView::CostNsRole).toLongLong(), f.costNs);
+            // An estimate reads as one: "≈" before its cost, and its source says so.
+            QCOMPARE(item->text(FindingsView::CostColumn).startsWith(QStringLiteral("\u2248 ")),
+                     f.costSource == CostSource::Estimate);
+            QCOMPARE(item->text(FindingsView::SourceColumn),
+                     f.costSource == CostSource::Replay ? QString("replay") : QString("estimate"));
             if (f.kind == FindingKind::PageableCopies) {
                 pageable = item;
                 pageableIndex = static_cast<std::size_t>(i);
             }
         }
         QVERIFY(pageable);
-        const QString text = window.summaryPanel()->summaryText();
+        const QString text = window.findingsPanel()->textLines().join('\n');
         QVERIFY2(text.contains("Findings of pageable_async (pid 2749):"), qPrintable(text));
 
         // Choosing it highlights its ops (the pageable copies), selects the
-        // first and zooms to them.
+        // first and zooms to them; the details give its whole text.
         ViewState* view = window.viewState();
         const Finding& f = expected.findings[pageableIndex];
+        QVERIFY(window.findingsPanel()->detailText().isEmpty());
         tree->setCurrentItem(pageable);
+        QVERIFY2(window.findingsPanel()->detailText().contains("Cause: " + QString::fromStdString(f.cause))
+                     && window.findingsPanel()->detailText().contains("Fix: " + QString::fromStdString(f.fix)),
+                 qPrintable(window.findingsPanel()->detailText()));
         QCOMPARE(view->highlight().size(), f.ops.size());
         const RunTimeline& timeline = window.document()->run(0);
         std::int64_t first = std::numeric_limits<std::int64_t>::max();
@@ -481,7 +487,7 @@ private slots:
         // Its what-if is drawn where the replay costed it; else the line
         // under the list says why not.
         tree->setCurrentItem(pageable);
-        FindingsView* findings = window.summaryPanel()->findingsView();
+        FindingsView* findings = window.findingsPanel();
         QCOMPARE(view->whatIf().isValid(), f.costSource == CostSource::Replay);
         if (f.costSource != CostSource::Replay)
             QVERIFY2(findings->detailText().contains("What if: none: "), qPrintable(findings->detailText()));
@@ -509,7 +515,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window.summaryPanel()->isAnalysing(), kTimeoutMs);
         const RunFindings expected = analyzeFindings(loaded.trace->runs[0], loaded.trace->sweeps);
         QVERIFY2(expected.whatIf.replayed, expected.whatIf.why.c_str());
-        QTreeWidget* tree = window.summaryPanel()->findingsTree();
+        QTreeWidget* tree = window.findingsPanel()->tree();
         QTreeWidgetItem* runItem = tree->topLevelItem(0);
         QCOMPARE(runItem->childCount(), static_cast<int>(expected.findings.size()));
         const auto indexOf = [&](auto predicate) {
@@ -526,7 +532,7 @@ private slots:
         // fix adds streams), the saving in its title.
         ViewState* view = window.viewState();
         TimelinePlot* timeline = window.timeline();
-        FindingsView* findings = window.summaryPanel()->findingsView();
+        FindingsView* findings = window.findingsPanel();
         tree->setCurrentItem(runItem->child(oneStream));
         QCOMPARE(view->whatIf(), (WhatIfChoice{0, f.fixes}));
         QTRY_COMPARE_WITH_TIMEOUT(timeline->ghostRun(), 0, kTimeoutMs);
@@ -614,7 +620,7 @@ private slots:
         QVERIFY2(text.contains(QString::fromStdString(judgedSentence(run, expected))), qPrintable(text));
         for (const WordsLine& line : regionJudgementWords(run, steps))
             QVERIFY2(text.contains(QString::fromStdString(line.text)), qPrintable(QString::fromStdString(line.text)));
-        FindingsView* findings = window.summaryPanel()->findingsView();
+        FindingsView* findings = window.findingsPanel();
         QVERIFY2(findings->scopeText().startsWith("Findings over each run's judged span"),
                  qPrintable(findings->scopeText()));
         if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
@@ -637,16 +643,16 @@ private slots:
         QCOMPARE(spanNs(one.judged.span.beginNs, one.judged.span.endNs), steps.slowestNs);
         QCOMPARE(tree->topLevelItemCount(), 1);
         QTreeWidgetItem* stepItem = tree->topLevelItem(0);
-        QVERIFY2(stepItem->text(SummaryPanel::FindingKindColumn).startsWith(name + " in "),
-                 qPrintable(stepItem->text(SummaryPanel::FindingKindColumn)));
+        QVERIFY2(stepItem->text(FindingsView::RunColumn).startsWith(name + " in "),
+                 qPrintable(stepItem->text(FindingsView::RunColumn)));
         QCOMPARE(stepItem->childCount(), static_cast<int>(one.findings.findings.size()));
         QVERIFY(!one.findings.findings.empty());
         for (int i = 0; i < stepItem->childCount(); ++i) {
             const Finding& f = one.findings.findings[static_cast<std::size_t>(i)];
-            QCOMPARE(stepItem->child(i)->text(SummaryPanel::FindingKindColumn), QString::fromLatin1(toString(f.kind)));
-            QCOMPARE(stepItem->child(i)->text(SummaryPanel::FindingCauseColumn), QString::fromStdString(f.cause));
+            QCOMPARE(stepItem->child(i)->text(FindingsView::KindColumn), QString::fromStdString(findingWords(f)));
+            QCOMPARE(stepItem->child(i)->toolTip(FindingsView::CauseColumn), QString::fromStdString(f.cause));
         }
-        QVERIFY(window.summaryPanel()->summaryText().contains("Findings of " + name + " in "));
+        QVERIFY(window.findingsPanel()->textLines().join('\n').contains("Findings of " + name + " in "));
         // A finding of the step outlines the step's ops, and draws no ghost
         // (the replay is of the judged span).
         const auto withOps = std::find_if(one.findings.findings.begin(), one.findings.findings.end(),
@@ -677,7 +683,7 @@ private slots:
         QVERIFY(view->highlight().empty());
         QCOMPARE(tree->topLevelItemCount(), static_cast<int>(runs.size()));
         QTreeWidgetItem* runItem = tree->topLevelItem(index);
-        QCOMPARE(runItem->text(SummaryPanel::FindingKindColumn), displayText(run.name));
+        QVERIFY(runItem->text(FindingsView::RunColumn).startsWith(displayText(run.name) + " \u00b7 "));
         QCOMPARE(runItem->childCount(), static_cast<int>(expected.findings.findings.size()));
         // And by Escape's way (the pick cleared), from another step.
         view->setSelectedRegion({index, static_cast<int>(steps.medianRegion)});

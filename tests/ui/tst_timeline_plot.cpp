@@ -9,11 +9,13 @@
 #include "style/DisplayText.h"
 #include "style/OpStyle.h"
 #include "style/RegionStyle.h"
+#include "timeline/GhostTitle.h"
 #include "timeline/TimelineLegendItem.h"
 #include "timeline/TimelinePlot.h"
 
 #include "formats/TraceJson.h"
 
+#include <QApplication>
 #include <QFontDatabase>
 #include <QImage>
 #include <QScrollArea>
@@ -171,6 +173,39 @@ private:
     }
 
 private slots:
+    // A ghost's title never runs past the plot's right edge: it wraps at
+    // spaces, every line within the width, no word lost or split.
+    void ghostTitlesWrapToTheWidth_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("lines");
+        const QString title = QStringLiteral("what if: no host wait per chunk + a stream per chunk \u2014 replay 25.45 ms "
+                                             "vs 71.50 ms unchanged (measured 72.36 ms): saves 46.04 ms (64.4%)");
+        const QFontMetrics metrics(QApplication::font());
+        const int whole = metrics.horizontalAdvance(title);
+        QTest::newRow("wide: one line") << whole + 10 << 1;
+        QTest::newRow("just too narrow: two lines") << whole - 10 << 2;
+        QTest::newRow("a third: three or four lines") << whole / 3 + 10 << -1;
+        QTest::newRow("narrower than a word: a word a line") << 5 << static_cast<int>(title.split(' ', Qt::SkipEmptyParts).size());
+    }
+    void ghostTitlesWrapToTheWidth()
+    {
+        QFETCH(int, width);
+        QFETCH(int, lines);
+        const QString title = QStringLiteral("what if: no host wait per chunk + a stream per chunk \u2014 replay 25.45 ms "
+                                             "vs 71.50 ms unchanged (measured 72.36 ms): saves 46.04 ms (64.4%)");
+        const QFontMetrics metrics(QApplication::font());
+        const QString wrapped = ovs::ui::wrapTitle(title, metrics, width);
+        const QStringList shown = wrapped.split('\n');
+        if (lines > 0)
+            QCOMPARE(shown.size(), lines);
+        else
+            QVERIFY(shown.size() == 3 || shown.size() == 4);
+        for (const QString& line : shown)
+            QVERIFY2(metrics.horizontalAdvance(line) <= width || !line.contains(' '), qPrintable(line));
+        QCOMPARE(shown.join(' '), title);
+    }
+
     void initTestCase()
     {
         Q_INIT_RESOURCE(resources);

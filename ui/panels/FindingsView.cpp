@@ -2,17 +2,23 @@
 
 #include "document/TraceDocument.h"
 #include "models/AnalysisCache.h"
+#include "panels/BarCellDelegate.h"
+#include "panels/TableColumns.h"
 #include "style/DisplayText.h"
 #include "style/TimeFormat.h"
 
 #include "base/Saturating.h"
+#include "base/Thresholds.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
+#include <QTextBrowser>
 #include <QTextDocument>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 namespace ovs::ui {
@@ -22,6 +28,11 @@ namespace {
 QString costText(const Finding& f)
 {
     return TimeFormat::duration(static_cast<double>(f.costNs));
+}
+
+QString ms(std::int64_t ns)
+{
+    return TimeFormat::duration(static_cast<double>(ns));
 }
 
 // Whether the replay can show this finding's fix: its cost is what the
@@ -47,11 +58,46 @@ QString noGhostReason(const AnalysedRun& a, const Finding& f, bool region)
     return QObject::tr("the replay could not apply its fix: cost is an estimate");
 }
 
+std::int64_t judgedNs(const AnalysedRun& a)
+{
+    return spanNs(a.analysis.judged.span.beginNs, a.analysis.judged.span.endNs);
+}
+
+// What the fix saves in each step, by region group, as the details say it:
+// "ProfilerStep#N: #1 8.66 ms, #2 8.70 ms, ... (holds in 5 of 5)".
+QStringList stepLines(const AnalysedRun& a, const Finding& f)
+{
+    QStringList lines;
+    const Run& run = *a.run;
+    for (std::size_t g = 0; g < f.stepSavingsNs.size() && g < a.analysis.regions.size(); ++g) {
+        const RegionJudgement& j = a.analysis.regions[g];
+        QStringList steps;
+        int holds = 0;
+        for (std::size_t i = 0; i < f.stepSavingsNs[g].size() && i < j.group.regions.size(); ++i) {
+            const QString name = displayText(run.regions[j.group.regions[i]].name);
+            const auto& saving = f.stepSavingsNs[g][i];
+            steps << (saving ? QStringLiteral("%1 %2").arg(name, ms(*saving))
+                             : QObject::tr("%1 (no GPU work)").arg(name));
+            if (saving && i < j.spans.size()
+                && static_cast<double>(*saving)
+                       >= thresholds::kMinCostShare * static_cast<double>(spanNs(j.spans[i].beginNs, j.spans[i].endNs)))
+                ++holds;
+        }
+        if (!steps.isEmpty())
+            lines << QObject::tr("In each of %1 (holds in %2 of %3): %4")
+                         .arg(displayText(j.group.name))
+                         .arg(holds)
+                         .arg(steps.size())
+                         .arg(steps.join(QStringLiteral(", ")));
+    }
+    return lines;
+}
+
 } // namespace
 
 FindingsView::FindingsView(TraceDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_cache(AnalysisCache::of(document)), m_scope(new QLabel),
-      m_tree(new QTreeWidget), m_detail(new QLabel)
+      m_tree(new QTreeWidget), m_detail(new QTextBrowser)
 {
     m_scope->setObjectName(QStringLiteral("findingsScope"));
     m_scope->setWordWrap(true);
@@ -66,28 +112,36 @@ FindingsView::FindingsView(TraceDocument* document, QWidget* parent)
             showRegion(-1, -1);
     });
     m_tree->setObjectName(QStringLiteral("findings"));
-    m_tree->setColumnCount(ColumnCount);
-    m_tree->setHeaderLabels({tr("Finding"), tr("Cost"), tr("Ops"), tr("Cause"), tr("Fix")});
-    m_tree->headerItem()->setToolTip(CostColumn, tr("How much shorter the timed region would be without it: "
-                                                    "replayed with its fix where the run could be replayed, "
-                                                    "else estimated (hover a cost)"));
+    applyColumnHelp(m_tree, findingsPanelColumns());
+    m_tree->headerItem()->setTextAlignment(CostColumn, Qt::AlignRight | Qt::AlignVCenter);
+    m_tree->headerItem()->setTextAlignment(OpsColumn, Qt::AlignRight | Qt::AlignVCenter);
+    m_tree->setItemDelegateForColumn(SavingColumn, new BarCellDelegate(m_tree));
     m_tree->setUniformRowHeights(true);
+    m_tree->setIndentation(10);
+    m_tree->setAlternatingRowColors(true);
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tree->header()->setStretchLastSection(true);
     m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
-    m_tree->setToolTip(tr("Select a finding to highlight its ops on the timeline, zoom to them and show its "
-                          "what-if under the run"));
+    m_tree->setToolTip(tr("Choose a finding (or step with F8 / Shift+F8) to outline its ops on the timeline, frame "
+                          "them and show its what-if under the run"));
     connect(m_tree, &QTreeWidget::currentItemChanged, this, &FindingsView::onChosen);
     m_detail->setObjectName(QStringLiteral("findingDetail"));
-    m_detail->setWordWrap(true);
-    m_detail->setTextFormat(Qt::RichText);
-    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_detail->hide();
+    m_detail->setOpenLinks(false);
+    m_detail->setFrameShape(QFrame::StyledPanel);
+    m_detail->setPlaceholderText(tr("Choose a finding: its whole cause, the fix and what it saves show here."));
+
+    // The list gets the rows, the details the rest: read without scrolling
+    // a two-line box.
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_tree);
+    split->addWidget(m_detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_scope);
-    layout->addWidget(m_tree, 1);
-    layout->addWidget(m_detail);
+    layout->addWidget(split, 1);
 
     if (m_cache) {
         connect(m_cache, &AnalysisCache::invalidated, this, [this] {
@@ -139,52 +193,78 @@ void FindingsView::rebuild()
         const std::vector<Finding>& findings = a->analysis.findings.findings;
         auto* runItem = new QTreeWidgetItem(m_tree);
         const Run& run = m_document->run(i).run();
+        const QString count = findings.empty()        ? tr("no findings")
+                              : findings.size() == 1 ? tr("1 finding")
+                                                     : tr("%1 findings").arg(findings.size());
+        const std::int64_t span = judgedNs(*a);
         if (m_region.isValid())
-            runItem->setText(KindColumn, tr("%1 in %2").arg(
-                displayText(run.regions[static_cast<std::size_t>(m_region.index)].name), displayText(run.name)));
+            runItem->setText(RunColumn, tr("%1 in %2 \u00b7 %3 \u00b7 %4 judged alone")
+                                            .arg(displayText(run.regions[static_cast<std::size_t>(m_region.index)].name),
+                                                 displayText(run.name), count, ms(span)));
         else
-            runItem->setText(KindColumn, displayText(run.name));
-        runItem->setData(KindColumn, Qt::UserRole, i);
-        runItem->setData(KindColumn, Qt::UserRole + 1, -1);
-        runItem->setText(CauseColumn, findings.empty()        ? tr("no findings")
-                                      : findings.size() == 1 ? tr("1 finding")
-                                                             : tr("%1 findings").arg(findings.size()));
-        QFont bold = runItem->font(KindColumn);
+            runItem->setText(RunColumn, tr("%1 \u00b7 %2 \u00b7 over %3 (%4)")
+                                            .arg(displayText(run.name), count,
+                                                 QString::fromStdString(a->analysis.judged.label), ms(span)));
+        runItem->setData(RunColumn, Qt::UserRole, i);
+        runItem->setData(RunColumn, Qt::UserRole + 1, -1);
+        QFont bold = runItem->font(RunColumn);
         bold.setBold(true);
-        runItem->setFont(KindColumn, bold);
+        runItem->setFont(RunColumn, bold);
         for (int f = 0; f < static_cast<int>(findings.size()); ++f) {
             const Finding& finding = findings[static_cast<std::size_t>(f)];
+            const bool replayed = finding.costSource == CostSource::Replay;
             auto* item = new QTreeWidgetItem(runItem);
-            item->setText(KindColumn, QString::fromLatin1(toString(finding.kind)));
-            item->setText(CostColumn, costText(finding));
+            // An estimate reads as one: "≈", italic, a hatched bar.
+            item->setText(CostColumn, replayed ? costText(finding) : QStringLiteral("\u2248 ") + costText(finding));
+            item->setData(CostColumn, CostNsRole, QVariant::fromValue<qint64>(finding.costNs));
+            item->setData(CostColumn, ReplayedRole, replayed);
             // A cost at a pinned rate not measured on the device says whose it is.
             const QString rate =
                 finding.costRate.empty() ? QString() : QStringLiteral("; ") + QString::fromStdString(finding.costRate);
-            item->setToolTip(CostColumn, (finding.costSource == CostSource::Replay
-                                              ? tr("replayed: the run with \u201c%1\u201d against the run as it was")
+            const QString costTip = (replayed ? tr("replayed: the run with \u201c%1\u201d against the run as it was")
                                                     .arg(QString::fromStdString(describeFixes(finding.fixes)))
                                               : tr("estimated: %1").arg(noGhostReason(*a, finding, false)))
-                                             + rate);
+                                    + rate;
+            item->setToolTip(CostColumn, costTip);
             item->setTextAlignment(CostColumn, Qt::AlignRight | Qt::AlignVCenter);
+            const double share = span > 0 ? static_cast<double>(finding.costNs) / static_cast<double>(span) : 0.0;
+            item->setData(SavingColumn, BarCellDelegate::FractionRole, share);
+            item->setData(SavingColumn, BarCellDelegate::EstimateRole, !replayed);
+            item->setText(SavingColumn, QStringLiteral("%1%").arg(100.0 * share, 0, 'f', share < 0.1 ? 1 : 0));
+            item->setToolTip(SavingColumn, tr("%1 of the %2 judged (%3)")
+                                               .arg(costText(finding), ms(span),
+                                                    QString::fromStdString(a->analysis.judged.label)));
+            item->setText(SourceColumn, replayed ? tr("replay") : tr("estimate"));
+            item->setToolTip(SourceColumn, costTip);
+            item->setText(KindColumn, QString::fromStdString(findingWords(finding)));
             item->setText(OpsColumn, QString::number(finding.opCount));
             item->setTextAlignment(OpsColumn, Qt::AlignRight | Qt::AlignVCenter);
             const QString cause = QString::fromStdString(finding.cause);
-            const QString fix = QString::fromStdString(finding.fix);
-            item->setText(CauseColumn, cause);
-            item->setText(FixColumn, fix);
+            item->setText(CauseColumn, cause.section(QLatin1Char('\n'), 0, 0));
             item->setToolTip(CauseColumn, cause);
-            item->setToolTip(FixColumn, fix);
-            item->setData(KindColumn, Qt::UserRole, i);
-            item->setData(KindColumn, Qt::UserRole + 1, f);
+            if (!replayed) {
+                for (int column : {CostColumn, SourceColumn}) {
+                    QFont italic = item->font(column);
+                    italic.setItalic(true);
+                    item->setFont(column, italic);
+                }
+            }
+            item->setData(RunColumn, Qt::UserRole, i);
+            item->setData(RunColumn, Qt::UserRole + 1, f);
         }
         runItem->setExpanded(true);
+        runItem->setFirstColumnSpanned(true);
     }
-    m_tree->resizeColumnToContents(KindColumn);
-    m_tree->resizeColumnToContents(CostColumn);
-    m_tree->resizeColumnToContents(OpsColumn);
-    m_tree->setColumnWidth(CauseColumn, 520);
-    m_tree->setVisible(m_tree->topLevelItemCount() > 0);
-    m_detail->hide();
+    // The columns fit their contents once; the cause takes what is left.
+    for (int column : {SavingColumn, SourceColumn, KindColumn, OpsColumn})
+        m_tree->resizeColumnToContents(column);
+    m_tree->setColumnWidth(SavingColumn, std::max(m_tree->columnWidth(SavingColumn), 200));
+    // The cost column fits the costs, not the spanned run rows' names.
+    int cost = m_tree->header()->sectionSizeHint(CostColumn);
+    for (QTreeWidgetItem* item : findingItems())
+        cost = std::max(cost, m_tree->fontMetrics().horizontalAdvance(item->text(CostColumn)) + 24);
+    m_tree->setColumnWidth(CostColumn, cost + m_tree->indentation());
+    m_detail->clear();
     updateScope();
     // The outline of a finding that was just listed away goes with it; an
     // outline someone else drew (a lesson's focus) stays.
@@ -194,16 +274,43 @@ void FindingsView::rebuild()
     }
 }
 
+std::vector<QTreeWidgetItem*> FindingsView::findingItems() const
+{
+    std::vector<QTreeWidgetItem*> items;
+    for (int r = 0; r < m_tree->topLevelItemCount(); ++r)
+        for (int f = 0; f < m_tree->topLevelItem(r)->childCount(); ++f)
+            items.push_back(m_tree->topLevelItem(r)->child(f));
+    return items;
+}
+
+int FindingsView::findingCount() const
+{
+    return static_cast<int>(findingItems().size());
+}
+
+void FindingsView::stepFinding(int delta)
+{
+    const std::vector<QTreeWidgetItem*> items = findingItems();
+    if (items.empty())
+        return;
+    const auto at = std::find(items.begin(), items.end(), m_tree->currentItem());
+    std::ptrdiff_t next = 0;
+    if (at != items.end())
+        next = std::clamp<std::ptrdiff_t>((at - items.begin()) + delta, 0, static_cast<std::ptrdiff_t>(items.size()) - 1);
+    m_tree->setCurrentItem(items[static_cast<std::size_t>(next)]);
+    m_tree->scrollToItem(items[static_cast<std::size_t>(next)]);
+}
+
 void FindingsView::onChosen()
 {
     const QTreeWidgetItem* item = m_tree->currentItem();
-    const int run = item ? item->data(KindColumn, Qt::UserRole).toInt() : -1;
-    const int index = item ? item->data(KindColumn, Qt::UserRole + 1).toInt() : -1;
+    const int run = item ? item->data(RunColumn, Qt::UserRole).toInt() : -1;
+    const int index = item ? item->data(RunColumn, Qt::UserRole + 1).toInt() : -1;
     const AnalysedRun* a = run >= 0 && run < static_cast<int>(m_shown.size())
                                ? m_shown[static_cast<std::size_t>(run)].get() : nullptr;
     if (!m_document || run >= m_document->runCount() || !a || index < 0
         || index >= static_cast<int>(a->analysis.findings.findings.size())) {
-        m_detail->hide();
+        m_detail->clear();
         m_outlining = false;
         emit findingSelected(-1, {});
         emit whatIfChosen(-1, 0);
@@ -233,22 +340,24 @@ void FindingsView::onChosen()
 void FindingsView::updateDetail()
 {
     const QTreeWidgetItem* item = m_tree->currentItem();
-    const int run = item ? item->data(KindColumn, Qt::UserRole).toInt() : -1;
-    const int index = item ? item->data(KindColumn, Qt::UserRole + 1).toInt() : -1;
+    const int run = item ? item->data(RunColumn, Qt::UserRole).toInt() : -1;
+    const int index = item ? item->data(RunColumn, Qt::UserRole + 1).toInt() : -1;
     const AnalysedRun* a = run >= 0 && run < static_cast<int>(m_shown.size())
                                ? m_shown[static_cast<std::size_t>(run)].get() : nullptr;
     if (!a || index < 0 || index >= static_cast<int>(a->analysis.findings.findings.size()))
         return;
     const Finding& finding = a->analysis.findings.findings[static_cast<std::size_t>(index)];
     const std::size_t listed = finding.ops.size();
-    QString detail = tr("<b>%1</b> (costs %2; %3 ops")
-                         .arg(QString::fromLatin1(toString(finding.kind)).toHtmlEscaped(), costText(finding))
+    const bool replayed = finding.costSource == CostSource::Replay;
+    QString detail = tr("<b>%1</b> costs %2 (%3), %4 ops")
+                         .arg(QString::fromStdString(findingWords(finding)).toHtmlEscaped(), costText(finding),
+                              replayed ? tr("replayed") : tr("estimated"))
                          .arg(finding.opCount);
     if (finding.opCount > listed)
-        detail += tr(", the first %1 highlighted").arg(listed);
-    detail += tr("): %1<br><b>Fix:</b> %2")
-                  .arg(QString::fromStdString(finding.cause).toHtmlEscaped(),
-                       QString::fromStdString(finding.fix).toHtmlEscaped());
+        detail += tr(", the first %1 outlined").arg(listed);
+    detail += tr(".<br><b>Cause:</b> %1<br><b>Fix:</b> %2")
+                  .arg(QString::fromStdString(finding.cause).toHtmlEscaped().replace('\n', QStringLiteral("<br>")),
+                       QString::fromStdString(finding.fix).toHtmlEscaped().replace('\n', QStringLiteral("<br>")));
     QString whatIf;
     if (!hasGhost(*a, finding, m_region.isValid())) {
         whatIf = tr("none: %1").arg(noGhostReason(*a, finding, m_region.isValid()));
@@ -259,17 +368,14 @@ void FindingsView::updateDetail()
         whatIf = tr("%1, replaying\u2026").arg(QString::fromStdString(describeFixes(finding.fixes)));
     }
     detail += tr("<br><b>What if:</b> %1").arg(whatIf.toHtmlEscaped());
-    m_detail->setText(detail);
-    m_detail->show();
+    for (const QString& line : stepLines(*a, finding))
+        detail += QStringLiteral("<br>") + line.toHtmlEscaped();
+    m_detail->setHtml(detail);
 }
 
 QString FindingsView::detailText() const
 {
-    if (m_detail->isHidden())
-        return {};
-    QTextDocument text;
-    text.setHtml(m_detail->text());
-    return text.toPlainText();
+    return m_detail->toPlainText();
 }
 
 QStringList FindingsView::textLines() const
@@ -329,9 +435,7 @@ void FindingsView::updateScope()
         const Run& run = m_document->run(m_region.run).run();
         const QString name = displayText(run.regions[static_cast<std::size_t>(m_region.index)].name).toHtmlEscaped();
         const AnalysedRun* a = m_shown[static_cast<std::size_t>(m_region.run)].get();
-        const QString what =
-            a ? TimeFormat::duration(static_cast<double>(spanNs(a->analysis.judged.span.beginNs, a->analysis.judged.span.endNs)))
-              : tr("analysing\u2026");
+        const QString what = a ? ms(judgedNs(*a)) : tr("analysing\u2026");
         m_scope->setText(tr("Findings of <b>%1</b> alone (%2, %3) \u2014 %4 (or Esc on the timeline)")
                              .arg(name, displayText(run.name).toHtmlEscaped(), what, back));
         m_scope->show();
@@ -342,8 +446,9 @@ void FindingsView::updateScope()
     bool narrowed = false;
     for (const auto& a : m_shown)
         narrowed = narrowed || (a && (!a->analysis.judged.wholeRun() || !a->analysis.regions.empty()));
-    m_scope->setText(tr("Findings over each run's judged span (the summary's \u201cJudged\u201d line says which); "
-                        "click a region in the band above the lanes for its findings alone"));
+    m_scope->setText(tr("Findings over each run's judged span (the Summary's \u201cJudged\u201d line says which); "
+                        "choose a step in the Steps view, or a region in the band above the lanes, for its "
+                        "findings alone"));
     m_scope->setVisible(narrowed);
 }
 

@@ -12,7 +12,9 @@
 #include <vector>
 
 class QLabel;
+class QTextBrowser;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace ovs::ui {
 
@@ -20,40 +22,58 @@ class AnalysisCache;
 struct AnalysedRun;
 class TraceDocument;
 
-// Each finished run's findings (cause, cost, ops, fix: core/analysis, as
-// `analyze` prints them), read from the document's AnalysisCache: a row per
-// run, a child row per finding. Choosing one selects and highlights its ops
-// on the timeline and asks for its what-if ghost; the details under the
-// list say what was chosen, and why a finding has no ghost.
+// The findings panel: each finished run's findings (core/analysis, as
+// `analyze` prints them), read from the document's AnalysisCache, a row
+// each under a row per run: the cost (right-aligned, "≈" where it is an
+// estimate), a bar of the saving against the judged span (hatched for an
+// estimate), where the cost comes from, the kind, the ops and the first
+// line of the cause. Choosing one selects and highlights its ops on the
+// timeline and asks for its what-if ghost; the details under the list give
+// its whole text: cause, fix, what-if and, where the judged span is made
+// of steps, what the fix saves in each step.
 //
-// Its scope is each run's judged span, or one region a user picked in the
-// regions band (showRegion: a step judged on its own, as core judges each
-// instance, on the cache's worker); the line above the list says which,
-// with a link back to the judged span.
+// Its scope is each run's judged span, or one region a user picked (in the
+// regions band or the steps view: a step judged on its own, as core judges
+// each instance, on the cache's worker); the line above the list says
+// which, with a link back to the judged span.
 class FindingsView : public QWidget {
     Q_OBJECT
 
 public:
-    enum Column { KindColumn, CostColumn, OpsColumn, CauseColumn, FixColumn, ColumnCount };
+    // A run's row spans every column; its text is in RunColumn.
+    enum Column { CostColumn, SavingColumn, SourceColumn, KindColumn, OpsColumn, CauseColumn, ColumnCount };
+    static constexpr int RunColumn = CostColumn;
+    // On a finding's row (CostColumn): its cost in ns (qint64), and whether
+    // it is replayed (bool).
+    enum Role { CostNsRole = Qt::UserRole + 10, ReplayedRole };
 
     explicit FindingsView(TraceDocument* document, QWidget* parent = nullptr);
 
     QTreeWidget* tree() const { return m_tree; }
-    // What the details under the list say (plain text; empty when hidden).
+    // What the details under the list say (plain text; empty when no
+    // finding is chosen).
     QString detailText() const;
     // Each run's findings as plain text: "Findings of RUN:", then one
     // indented tab-separated line each (kind, cost, ops, cause, fix).
     QStringList textLines() const;
+    // Finding rows listed, over every run.
+    int findingCount() const;
 
     // The findings of one region of a run alone (run, index in its
     // Run::regions), or of each run's judged span again (-1, -1).
     void showRegion(int run, int region);
     RegionRef shownRegion() const { return m_region; }
-    // Follows the regions band: the region picked there is shown, and the
-    // link back to the judged span puts the pick down.
+    // Follows the view's picked region (the regions band, the steps view):
+    // the region picked there is shown, and the link back to the judged
+    // span puts the pick down.
     void followRegions(ViewState* view);
     // The line above the list, as plain text (empty when hidden).
     QString scopeText() const;
+
+public slots:
+    // The next (delta 1) or previous (-1) finding, from the chosen one (or
+    // the first, when none is); stops at the ends. The window's keys.
+    void stepFinding(int delta);
 
 signals:
     // The user picked a finding: the ops it concerns, as the timeline holds
@@ -72,13 +92,15 @@ private:
     void updateScope();
     // The region is on show and its analysis not in yet.
     bool regionPending() const;
+    // Every finding's row, top to bottom.
+    std::vector<QTreeWidgetItem*> findingItems() const;
 
     QPointer<TraceDocument> m_document;
     AnalysisCache* m_cache;
     QPointer<ViewState> m_view;
     QLabel* m_scope;
     QTreeWidget* m_tree;
-    QLabel* m_detail;
+    QTextBrowser* m_detail;
     // Invalid: each run's judged span; else the region whose findings show
     // (m_shown then holds its analysis at its run, null elsewhere).
     RegionRef m_region;

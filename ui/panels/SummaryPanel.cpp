@@ -7,6 +7,7 @@
 #include "style/VerificationText.h"
 #include "style/TimeFormat.h"
 
+#include "analysis/ColumnHelp.h"
 #include "analysis/HostShare.h"
 #include "analysis/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
@@ -101,20 +102,29 @@ QString deviceLine(const TraceDocument& document)
 
 SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_cache(AnalysisCache::of(document)), m_deviceLine(new QLabel),
-      m_table(new QTreeWidget), m_findings(new FindingsView(document)), m_diagnoses(new QLabel)
+      m_table(new QTreeWidget), m_diagnoses(new QLabel)
 {
     m_deviceLine->setWordWrap(true);
     m_deviceLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Headers and tooltips from core's table (the CLI's legend says the
+    // same), matched by header; the host-share column is the window's own.
+    QStringList headers{tr("Run"), tr("Device"), tr("Status"), tr("Wall time"), tr("Speedup"), tr("Overlap"),
+                        tr("Bound"), tr("GPUs together"), tr("Verification"), tr("Ops")};
     m_table->setColumnCount(ColumnCount);
-    m_table->setHeaderLabels({tr("Run"), tr("Device"), tr("Status"), tr("Wall time"), tr("Speedup"), tr("Overlap"),
-                              tr("Bound"), tr("GPUs together"), tr("Verification"), tr("Ops")});
+    m_table->setHeaderLabels(headers);
+    for (const ColumnHelp& column : summaryPanelColumns()) {
+        const int at = static_cast<int>(headers.indexOf(QString::fromUtf8(column.header.data(),
+                                                                       static_cast<qsizetype>(column.header.size()))));
+        if (at >= 0)
+            m_table->headerItem()->setToolTip(
+                at, QString::fromUtf8(column.help.data(), static_cast<qsizetype>(column.help.size())));
+    }
     m_table->headerItem()->setToolTip(
         HostShareColumn, tr("Runs on several GPUs of one host: the uploads of every GPU together against the sum of "
                             "what each reaches alone, and what bounds them (each GPU's link, or the host memory "
                             "they share). Hover a cell for the rate per device."));
-    m_table->headerItem()->setToolTip(OverlapColumn, tr("Share of copy time during which a kernel ran"));
-    m_table->headerItem()->setToolTip(BoundColumn,
-                                      tr("Wall time over the fastest this pipeline could go at the measured rates"));
+    for (int column : {WallColumn, SpeedupColumn, OverlapColumn, BoundColumn, HostShareColumn, OpsColumn})
+        m_table->headerItem()->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);
     m_table->setAlternatingRowColors(true);
@@ -129,9 +139,6 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     m_diagnoses->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_diagnoses->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
-    connect(m_findings, &FindingsView::findingSelected, this, &SummaryPanel::findingSelected);
-    connect(m_findings, &FindingsView::whatIfChosen, this, &SummaryPanel::whatIfChosen);
-
     // The diagnoses can run long (a sentence per run); they scroll in their
     // own area so the table keeps its rows visible.
     m_diagnosesArea = new QScrollArea;
@@ -140,11 +147,9 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
     m_diagnosesArea->setFrameShape(QFrame::NoFrame);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
-    split->addWidget(m_findings);
     split->addWidget(m_diagnosesArea);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 1);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_deviceLine);
     layout->addWidget(split, 1);
@@ -387,7 +392,6 @@ QString SummaryPanel::summaryText() const
         lines << cells.join(QLatin1Char('\t'));
     }
     lines << m_diagnosisLines;
-    lines << m_findings->textLines();
     return lines.join(QLatin1Char('\n'));
 }
 

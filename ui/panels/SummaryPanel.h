@@ -1,10 +1,5 @@
 #pragma once
 
-#include "document/ViewState.h"
-#include "panels/FindingsView.h"
-
-#include "replay/Fix.h"
-
 #include <QPointer>
 #include <QStringList>
 #include <QWidget>
@@ -25,16 +20,14 @@ class TraceDocument;
 // The seed's comparison table for every run in the document: wall time,
 // speedup over the serialized run of the same workload, copy/kernel overlap,
 // distance from the run's bound, whether the output verified; a line about
-// the device the figures come from; each finished run's findings
-// (FindingsView), which select and highlight their ops on the timeline and
-// show their what-if; and each run's one-sentence diagnosis with what was
+// the device the figures come from; and each run's one-sentence diagnosis with what was
 // judged (the loop, not the setup) and, for repeated regions such as
 // profiler steps, the median and slowest instance and the findings common
 // to most of them (as `analyze` words them). A run on
 // several GPUs of one host also gets the host-share analysis (per-device
 // upload rates, together against the sum alone, the bound). All of it is
 // read from the document's AnalysisCache, which computes it off the GUI
-// thread.
+// thread. The findings are a panel of their own (FindingsView).
 class SummaryPanel : public QWidget {
     Q_OBJECT
 
@@ -43,34 +36,22 @@ public:
     // shown only when a run has several devices.
     enum Column { RunColumn, DeviceColumn, StatusColumn, WallColumn, SpeedupColumn, OverlapColumn, BoundColumn,
                   HostShareColumn, VerificationColumn, OpsColumn, ColumnCount };
-    // The findings list's columns (FindingsView's).
-    enum FindingColumn { FindingKindColumn = FindingsView::KindColumn, FindingCostColumn = FindingsView::CostColumn,
-                         FindingOpsColumn = FindingsView::OpsColumn, FindingCauseColumn = FindingsView::CauseColumn,
-                         FindingFixColumn = FindingsView::FixColumn, FindingColumnCount = FindingsView::ColumnCount };
 
     explicit SummaryPanel(TraceDocument* document, QWidget* parent = nullptr);
 
     // What the panel shows, as plain text: the device line, then one
     // tab-separated line per row under a header line, then one
-    // "run: diagnosis" line per analysed run, then each run's findings
-    // ("Findings of RUN:", then one indented tab-separated line each).
+    // "run: diagnosis" line per analysed run with its judgement lines.
     QString summaryText() const;
 
     // True while finished runs are being analysed (by the document's
     // AnalysisCache; their overlap, bound, diagnosis and findings then read "…").
     bool isAnalysing() const;
 
-    // The findings list: one row per run, a child row per finding.
-    QTreeWidget* findingsTree() const { return m_findings->tree(); }
-    FindingsView* findingsView() const { return m_findings; }
+    // The comparison table.
+    QTreeWidget* table() const { return m_table; }
 
 signals:
-    // The user picked a finding: the ops it concerns, as the timeline holds
-    // them (the first kMaxFindingOps; empty when it names none), and the
-    // run. run = -1 when no finding is selected any more.
-    void findingSelected(int run, const std::vector<ovs::ui::OpRef>& ops);
-    // The what-if ghost to show for the chosen finding (FindingsView's).
-    void whatIfChosen(int run, ovs::FixSet fixes);
     // Every analysis asked for so far is shown.
     void analysed();
 
@@ -103,7 +84,6 @@ private:
     AnalysisCache* m_cache;
     QLabel* m_deviceLine;
     QTreeWidget* m_table;
-    FindingsView* m_findings;
     QLabel* m_diagnoses;
     QScrollArea* m_diagnosesArea = nullptr;
     std::vector<Analysis> m_analyses;

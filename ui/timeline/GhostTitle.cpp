@@ -2,7 +2,9 @@
 
 #include "style/TimeFormat.h"
 
+#include <QFontMetrics>
 #include <QObject>
+#include <QStringList>
 
 namespace ovs::ui {
 
@@ -17,6 +19,26 @@ QString ghostTitle(FixSet fixes, const WhatIfGhost& ghost)
         return title + QObject::tr("saves nothing");
     const double percent = 100.0 * static_cast<double>(saving) / static_cast<double>(ghost.unchangedSpanNs);
     return title + QObject::tr("saves %1 (%2%)").arg(ms(saving)).arg(percent, 0, 'f', 1);
+}
+
+QString wrapTitle(const QString& title, const QFontMetrics& metrics, int width)
+{
+    if (width <= 0 || metrics.horizontalAdvance(title) <= width)
+        return title;
+    QStringList lines;
+    QString line;
+    for (const QString& word : title.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace ovs::ui

@@ -315,10 +315,8 @@ void TimelinePlot::rebuild()
     }
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i)
         refreshRun(i);
-    if (m_ghost) {
-        m_ghost->title->setText(ghostTitleText());
+    if (m_ghost)
         tickLanes(*m_ghost, *m_ghostShown->run);
-    }
     rebuildLegend();
     applyStyle();
     layoutRows();
@@ -531,6 +529,11 @@ void TimelinePlot::fitTo(int width, int height)
         width = kFallbackWidth;
     if (m_legend)
         m_legend->layoutFor(width);
+    // The ghost's title wraps rather than run past the right edge: what the
+    // fix saves is at its end.
+    if (m_ghost && m_ghostShown)
+        m_ghost->title->setText(
+            wrapTitle(ghostTitleText(), QFontMetrics(m_ghost->title->font()), width - kTitleIndent - kRightMargin));
     // Lane names stay only where rows are tall enough to read them; squeezed
     // rows (thousands of lanes) keep their colours and drop the text.
     bool labels = true;
@@ -767,6 +770,16 @@ QRect TimelinePlot::runTitleRect(int run) const
     if (run < 0 || run >= static_cast<int>(m_rows.size()))
         return {};
     return m_rows[static_cast<std::size_t>(run)].title->outerRect();
+}
+
+QRect TimelinePlot::ghostTitleRect() const
+{
+    return m_ghost ? m_ghost->title->outerRect() : QRect();
+}
+
+QString TimelinePlot::ghostTitleShown() const
+{
+    return m_ghost ? m_ghost->title->text() : QString();
 }
 
 QString TimelinePlot::runTitleText(int run) const

@@ -99,6 +99,10 @@ public:
     int ghostRun() const { return m_ghost ? m_ghostOf : -1; }
     const RunTimeline* ghostTimeline() const;
     QString ghostTitleText() const;
+    // The ghost's title row in widget pixels, and its text as drawn
+    // (wrapped to the width: wrapTitle); empty when no ghost is drawn.
+    QRect ghostTitleRect() const;
+    QString ghostTitleShown() const;
     // A run's title row, in widget pixels: clicking it folds the run to its
     // title or unfolds it (ViewState::setCollapsed).
     QRect runTitleRect(int run) const;

@@ -11,7 +11,9 @@
 #include "models/AnalysisCache.h"
 #include "models/OpeningView.h"
 #include "panels/ControlPanel.h"
+#include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
+#include "panels/StepsView.h"
 #include "panels/SummaryPanel.h"
 #include "timeline/TimelinePlot.h"
 #include "window/CompareController.h"
@@ -49,8 +51,11 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -67,6 +72,12 @@ namespace ovs::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+// QMainWindow::saveState's version: a layout saved by a window with other
+// docks is not restored (the first time's layout is used instead).
+constexpr int kLayoutVersion = 31;
+// Whether the Run panel stays when a trace is shown: the user's choice,
+// from the View menu while a trace was shown.
+const char* const kRunPanelWithTraces = "window/runPanelWithTraces";
 
 // An Nsight Systems report (an SQLite database) opens as a trace but is no
 // file of ours to save over: Save asks for a name instead.
@@ -90,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
     connectWorkers();
     connectProfiles();
     updateTitle();
-    resize(1500, 950);
+    restoreLayout();
     m_runs->queryDevices();
 }
 
@@ -98,41 +109,63 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildLayout()
 {
+    // The timeline is the centre and takes the width: everything else docks
+    // under it (as Perfetto's details and Nsight's Expert Systems table) or,
+    // for the pipelines' controls, on the left only while they are wanted.
     m_timeline = new TimelinePlot(m_document, m_view);
     m_timelineArea = new QScrollArea;
     m_timelineArea->setWidget(m_timeline);
     m_timelineArea->setWidgetResizable(true);
     m_timelineArea->setFrameShape(QFrame::NoFrame);
+    setCentralWidget(m_timelineArea);
+    setDockNestingEnabled(true);
+    // The Run panel, when shown, runs the whole height on the left; the
+    // panels under the timeline stay under it (and the window's least
+    // height is the taller of the two, not their sum: laptops' 768 px).
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+
+    const auto makeDock = [this](const QString& title, const char* name, QWidget* widget) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(QString::fromLatin1(name));
+        dock->setWidget(widget);
+        return dock;
+    };
+
+    m_findings = new FindingsView(m_document);
+    // A region picked in the band or the steps view shows its own findings.
+    m_findings->followRegions(m_view);
+    auto* findingsDock = makeDock(tr("Findings"), "findings", m_findings);
+    // The answer stays on screen when presenting, as the summary did.
+    findingsDock->setProperty(PresentationMode::kKeepDockProperty, true);
+    addDockWidget(Qt::BottomDockWidgetArea, findingsDock);
+
+    m_steps = new StepsView(m_document, m_view);
+    auto* stepsDock = makeDock(tr("Steps"), "steps", m_steps);
+    addDockWidget(Qt::BottomDockWidgetArea, stepsDock);
+    splitDockWidget(findingsDock, stepsDock, Qt::Horizontal);
+
+    m_details = new OpDetailsPanel(m_document, m_view);
+    auto* detailsDock = makeDock(tr("Selected op"), "details", m_details);
+    addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
+    splitDockWidget(stepsDock, detailsDock, Qt::Horizontal);
 
     m_summary = new SummaryPanel(m_document);
-    // A region picked in the band shows its own findings.
-    m_summary->findingsView()->followRegions(m_view);
     m_bandwidth = new BandwidthChart(m_document);
     m_rates = new OpRateChart(m_document);
     m_tabs = new QTabWidget;
     m_tabs->addTab(m_summary, tr("Summary"));
     m_tabs->addTab(m_bandwidth, tr("Bandwidth sweep"));
     m_tabs->addTab(m_rates, tr("Achieved GB/s per op"));
-
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_timelineArea);
-    splitter->addWidget(m_tabs);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    setCentralWidget(splitter);
+    auto* summaryDock = makeDock(tr("Summary and charts"), "summary", m_tabs);
+    summaryDock->setProperty(PresentationMode::kKeepDockProperty, true);
+    addDockWidget(Qt::BottomDockWidgetArea, summaryDock);
+    tabifyDockWidget(findingsDock, summaryDock);
+    findingsDock->raise();
 
     m_controls = new ControlPanel;
-    auto* controlsDock = new QDockWidget(tr("Run"), this);
-    controlsDock->setObjectName("controls");
-    controlsDock->setWidget(m_controls);
-    controlsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    auto* controlsDock = makeDock(tr("Run"), "controls", m_controls);
     addDockWidget(Qt::LeftDockWidgetArea, controlsDock);
-
-    m_details = new OpDetailsPanel(m_document, m_view);
-    auto* detailsDock = new QDockWidget(tr("Selected op"), this);
-    detailsDock->setObjectName("details");
-    detailsDock->setWidget(m_details);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
     m_statusDevice = new QLabel;
     statusBar()->addPermanentWidget(m_statusDevice);
@@ -152,12 +185,13 @@ void MainWindow::buildLayout()
 
     // The ranks of a folder: a dock under the window, shown once a folder opens.
     m_ranks = new RanksController(m_document, m_view, m_timeline, m_timelineArea, statusBar(), this);
-    auto* ranksDock = new QDockWidget(tr("Ranks"), this);
-    ranksDock->setObjectName("ranks");
-    ranksDock->setWidget(m_ranks->panel());
+    auto* ranksDock = makeDock(tr("Ranks"), "ranks", m_ranks->panel());
     addDockWidget(Qt::BottomDockWidgetArea, ranksDock);
+    tabifyDockWidget(findingsDock, ranksDock);
     ranksDock->hide();
-    connect(m_ranks, &RanksController::opened, ranksDock, [ranksDock] {
+    findingsDock->raise();
+    connect(m_ranks, &RanksController::opened, ranksDock, [this, ranksDock] {
+        showTraceLayout();
         ranksDock->show();
         ranksDock->raise();
     });
@@ -269,12 +303,41 @@ void MainWindow::buildViewMenu()
     // Each run (rank) folds to its title row; a click on the title folds one.
     view->addAction(tr("&Collapse all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), true); });
     view->addAction(tr("&Expand all ranks"), this, [this] { m_view->setAllCollapsed(m_document->runCount(), false); });
-    // The Ranks dock shows itself when a folder opens; once closed, it comes back from here.
-    if (auto* ranksDock = findChild<QDockWidget*>("ranks")) {
-        QAction* ranks = ranksDock->toggleViewAction();
-        ranks->setText(tr("Ran&ks panel"));
-        view->addAction(ranks);
+    // Every panel comes back from here once closed. The Ranks dock shows
+    // itself when a folder opens; the Run panel when pipelines are run.
+    view->addSeparator();
+    const std::pair<const char*, QString> panels[] = {
+        {"controls", tr("R&un panel")},        {"findings", tr("&Findings")},   {"steps", tr("S&teps")},
+        {"summary", tr("Summary and c&harts")}, {"details", tr("Selected &op")}, {"ranks", tr("Ran&ks panel")},
+    };
+    for (const auto& [name, text] : panels) {
+        QDockWidget* panel = dock(QString::fromLatin1(name));
+        QAction* toggle = panel->toggleViewAction();
+        toggle->setText(text);
+        view->addAction(toggle);
     }
+    // The Run panel chosen (shown or put away) while a trace is shown: the
+    // choice for traces from now on. Triggered is the user's act only.
+    connect(dock("controls")->toggleViewAction(), &QAction::triggered, this, [this](bool shown) {
+        if (m_showsTrace)
+            QSettings().setValue(kRunPanelWithTraces, shown);
+    });
+    // The findings, one after another: outlined, framed, their what-if drawn.
+    QAction* next = view->addAction(tr("&Next finding"), this, [this] {
+        dock("findings")->show();
+        dock("findings")->raise();
+        m_findings->stepFinding(1);
+    });
+    next->setObjectName("nextFinding");
+    next->setShortcuts({QKeySequence(Qt::Key_F8), QKeySequence(Qt::Key_BracketRight)});
+    QAction* previous = view->addAction(tr("&Previous finding"), this, [this] {
+        dock("findings")->show();
+        dock("findings")->raise();
+        m_findings->stepFinding(-1);
+    });
+    previous->setObjectName("previousFinding");
+    previous->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_F8), QKeySequence(Qt::Key_BracketLeft)});
+    view->addSeparator();
     view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Plus), this,
                     [this] { m_view->zoom(1.5, (m_view->visibleStartNs() + m_view->visibleEndNs()) / 2); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,
@@ -368,7 +431,11 @@ void MainWindow::buildHelpMenu()
                "Ctrl+wheel: zoom time around the cursor &nbsp; Shift+wheel: pan &nbsp; wheel: scroll the runs<br>"
                "Drag: pan &nbsp; Shift+drag: zoom to a range &nbsp; Ctrl+drag: measure an interval<br>"
                "W / S: zoom in / out &nbsp; A / D: pan left / right &nbsp; 0: reset view &nbsp; Esc: clear measurement<br>"
-               "Hover an op for its details; click to select it.<br><br>"
+               "Hover an op for its details; click to select it. Click a region in the band: its own findings.<br><br>"
+               "<b>Findings</b><br>"
+               "F8 or ]: next finding &nbsp; Shift+F8 or [: previous finding (its ops outlined and framed, its "
+               "what-if drawn under the run) &nbsp; click a step in the Steps view: frame it and list its own "
+               "findings; Esc on the timeline: back to the judged span<br><br>"
                "<b>Replay</b> (F6)<br>"
                "Space: play / pause &nbsp; Left / Right: previous / next op start &nbsp; + / −: speed (0.1x to 10x) "
                "&nbsp; Home: back to the start<br><br>"
@@ -390,6 +457,7 @@ void MainWindow::connectWorkers()
             showNotice(tr("A run is already in progress."));
             return;
         }
+        showRunLayout();
         m_runs->start(request);
     });
     connect(m_controls, &ControlPanel::cancelRequested, this, [this] { cancelWork(); });
@@ -419,6 +487,7 @@ void MainWindow::connectWorkers()
                     return;
                 }
                 m_document->setComparison(std::move(*trace), comparison);
+                showTraceLayout();
                 showNotice(tr("Compared %1 with %2").arg(QFileInfo(comparison->beforePath).fileName(),
                                                          QFileInfo(comparison->afterPath).fileName()));
             });
@@ -452,11 +521,28 @@ void MainWindow::connectWorkers()
     connect(m_document, &TraceDocument::modifiedChanged, this, [this] { updateTitle(); });
     connect(AnalysisCache::of(m_document), &AnalysisCache::analysed, this, &MainWindow::followOpeningView);
 
-    connect(m_summary, &SummaryPanel::findingSelected, this, &MainWindow::showFindingOps);
-    connect(m_summary, &SummaryPanel::whatIfChosen, m_whatIf, &WhatIfController::choose);
+    connect(m_findings, &FindingsView::findingSelected, this, &MainWindow::showFindingOps);
+    connect(m_findings, &FindingsView::whatIfChosen, m_whatIf, &WhatIfController::choose);
+    // The steps view shows itself where a run has steps, and goes where none has.
+    connect(m_steps, &StepsView::stepsChanged, this, [this] {
+        if (m_steps->hasSteps() != m_hadSteps && m_showsTrace) {
+            QDockWidget* steps = dock("steps");
+            steps->setVisible(m_steps->hasSteps());
+            // Shown beside the findings: a third of the width, not the sliver a new dock gets.
+            if (m_steps->hasSteps() && !steps->isFloating() && dockWidgetArea(steps) == Qt::BottomDockWidgetArea)
+                resizeDocks({dock("findings"), steps, dock("details")},
+                            {width() * 46 / 100, width() * 38 / 100, width() * 16 / 100}, Qt::Horizontal);
+        }
+        m_hadSteps = m_steps->hasSteps();
+    });
     connect(m_whatIf, &WhatIfController::notice, this, &MainWindow::showNotice);
     // A ghost adds rows under its run; a folded run drops its rows.
-    connect(m_timeline, &TimelinePlot::ghostChanged, this, &MainWindow::fitTimelineHeight);
+    connect(m_timeline, &TimelinePlot::ghostChanged, this, [this] {
+        fitTimelineHeight();
+        // Once laid out at its new height: the run and its ghost's title in view.
+        if (const int run = m_timeline->ghostRun(); run >= 0)
+            QTimer::singleShot(0, this, [this, run] { scrollToRun(run); });
+    });
     connect(m_timeline, &TimelinePlot::rowsFolded, this, &MainWindow::fitTimelineHeight);
 }
 
@@ -514,15 +600,35 @@ void MainWindow::showFindingOps(int run, const std::vector<OpRef>& ops)
     const AxisSpan framed = TimeFrame::frame(TimeFrame(*m_document).toAxis(run, start, end), FramePolicy::Fit);
     m_view->setVisibleRange(framed.startNs, framed.endNs);
     // The run's rows in view too, when the timeline scrolls.
-    if (const QCPAxisRect* rect = m_timeline->runAxisRect(run)) {
-        const QRect rows = rect->outerRect();
-        m_timelineArea->ensureVisible(0, rows.center().y(), 0, rows.height() / 2);
-    }
+    scrollToRun(run);
+}
+
+void MainWindow::scrollToRun(int run)
+{
+    const QCPAxisRect* rect = m_timeline->runAxisRect(run);
+    if (!rect)
+        return;
+    // Laid out at the widget's current height before the rects are read.
+    m_timeline->replot(QCustomPlot::rpImmediateRefresh);
+    QRect wanted = m_timeline->runTitleRect(run).united(rect->outerRect());
+    if (m_timeline->ghostRun() == run && m_timeline->ghostAxisRect())
+        wanted = wanted.united(m_timeline->ghostTitleRect()).united(m_timeline->ghostAxisRect()->outerRect());
+    QScrollBar* bar = m_timelineArea->verticalScrollBar();
+    const int height = m_timelineArea->viewport()->height();
+    int value = bar->value();
+    if (wanted.height() > height)
+        value = wanted.top(); // the title first: what is drawn is named
+    else if (wanted.top() < value)
+        value = wanted.top();
+    else if (wanted.bottom() > value + height)
+        value = wanted.bottom() - height + 1;
+    bar->setValue(std::clamp(value, bar->minimum(), bar->maximum()));
 }
 
 void MainWindow::connectProfiles()
 {
     connect(m_profiles, &ProfileController::started, this, [this] {
+        showTraceLayout();
         m_controls->setRunning(true);
         showNotice(tr("Profiling…"));
     });
@@ -641,6 +747,7 @@ void MainWindow::onTraceLoaded(const QString& path, Trace&& trace)
     // Moved into the document, not copied: the window is the loaded trace's
     // only reader, and a loaded name may be hundreds of MiB.
     m_document->setTrace(std::move(trace), path);
+    showTraceLayout();
     addRecentFile(path);
     showNotice(tr("Opened %1: %2 runs, %3 ops, %4 bandwidth sweeps")
                    .arg(QFileInfo(path).fileName())
@@ -869,7 +976,75 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore(); // cancelled, or closing again once the save is written
         return;
     }
+    saveLayout();
     event->accept();
+}
+
+QSize MainWindow::firstOpenSize(const QSize& available)
+{
+    // Most of the screen, not all: the desktop's own edges stay in reach.
+    return {std::max(960, available.width() * 92 / 100), std::max(640, available.height() * 92 / 100)};
+}
+
+QDockWidget* MainWindow::dock(const QString& name) const
+{
+    return findChild<QDockWidget*>(name, Qt::FindDirectChildrenOnly);
+}
+
+void MainWindow::restoreLayout()
+{
+    const QSettings settings;
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
+        const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+        const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1600, 1000);
+        const QSize size = firstOpenSize(available.size());
+        resize(size);
+        move(available.center() - QPoint(size.width() / 2, size.height() / 2));
+    }
+    if (!restoreState(settings.value("window/state").toByteArray(), kLayoutVersion))
+        m_defaultDocksPending = true;
+    // The steps view shows when a run has steps.
+    dock("steps")->hide();
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState(kLayoutVersion));
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // The findings get room for a dozen rows and their details; the
+    // timeline keeps the larger part of the height.
+    QDockWidget* findings = dock("findings");
+    resizeDocks({findings}, {std::max(300, height() * 42 / 100)}, Qt::Vertical);
+    resizeDocks({findings, dock("details")}, {width() * 62 / 100, width() * 18 / 100}, Qt::Horizontal);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (std::exchange(m_defaultDocksPending, false))
+        applyDefaultDockSizes();
+}
+
+void MainWindow::showTraceLayout()
+{
+    m_showsTrace = true;
+    dock("controls")->setVisible(QSettings().value(kRunPanelWithTraces, false).toBool());
+    dock("steps")->setVisible(m_steps->hasSteps());
+    dock("findings")->show();
+    dock("findings")->raise();
+}
+
+void MainWindow::showRunLayout()
+{
+    m_showsTrace = false;
+    dock("controls")->show();
+    dock("summary")->show();
+    dock("summary")->raise(); // the pipelines' comparison table
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -27,6 +28,7 @@ class BackgroundWorker;
 class BandwidthChart;
 class CompareController;
 class ControlPanel;
+class FindingsView;
 class LessonController;
 class OpDetailsPanel;
 class OpRateChart;
@@ -36,6 +38,7 @@ class RanksController;
 struct ProfileRequest;
 class ReplayController;
 class RunController;
+class StepsView;
 class SummaryPanel;
 class TimelinePlot;
 class TraceDocument;
@@ -43,8 +46,14 @@ class TraceLoader;
 class ViewState;
 class WhatIfController;
 
-// The window: controls on the left, the stacked per-run timelines in the
-// middle, summary and charts below, details of the selected op on the right.
+// The window, trace first: the stacked per-run timelines take the width;
+// under them the findings (a full panel, the answer), the steps of a run
+// with repeated regions, the selected op's details, and the summary with
+// its charts (tabbed with the findings). The Run panel (pipelines' controls)
+// docks on the left when pipelines are run or the user asks for it (View);
+// a trace opened, dropped, profiled or compared puts it away unless the
+// user chose to keep it (remembered). Size and dock layout are remembered
+// (QSettings); the first time the window fills most of the screen.
 // It owns the document, the view state and the two background workers (runs
 // and file I/O); widgets only read the document.
 class MainWindow : public QMainWindow {
@@ -61,6 +70,14 @@ public:
     ProfileController* profileController() const { return m_profiles; }
     ControlPanel* controlPanel() const { return m_controls; }
     SummaryPanel* summaryPanel() const { return m_summary; }
+    FindingsView* findingsPanel() const { return m_findings; }
+    StepsView* stepsView() const { return m_steps; }
+    // The docks by role: "controls" (Run), "findings", "steps", "summary",
+    // "details" (Selected op), "ranks".
+    QDockWidget* dock(const QString& name) const;
+    // The size the window opens with the first time, on a screen of this
+    // available geometry: most of it.
+    static QSize firstOpenSize(const QSize& available);
     ReplayController* replay() const { return m_replay; }
     PresentationMode* presentation() const { return m_presentation; }
     LessonController* lessons() const { return m_lessons; }
@@ -94,6 +111,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -106,6 +124,22 @@ private:
     void buildLessons();
     void buildHelpMenu();
     void buildLayout();
+    // The size and dock layout of last time (QSettings), else the first
+    // time's; saved when the window closes.
+    void restoreLayout();
+    void saveLayout() const;
+    // The first time's dock sizes: the findings a good part of the height,
+    // the timeline the rest.
+    void applyDefaultDockSizes();
+    // The window shows a trace (opened, dropped, profiled, compared, a
+    // folder of ranks): the Run panel goes unless the user keeps it, the
+    // findings come to the front.
+    void showTraceLayout();
+    // Pipelines are run: the Run panel shows, with the summary's table.
+    void showRunLayout();
+    // The run's title and rows (and its ghost's title) in view in the
+    // timeline's scroll area, the title first where not all fit.
+    void scrollToRun(int run);
     void connectWorkers();
     void connectLoader();
     void connectProfiles();
@@ -147,6 +181,8 @@ private:
     QScrollArea* m_timelineArea = nullptr;
     ControlPanel* m_controls = nullptr;
     SummaryPanel* m_summary = nullptr;
+    FindingsView* m_findings = nullptr;
+    StepsView* m_steps = nullptr;
     BandwidthChart* m_bandwidth = nullptr;
     OpRateChart* m_rates = nullptr;
     OpDetailsPanel* m_details = nullptr;
@@ -169,6 +205,12 @@ private:
     std::function<void()> m_afterSave;
     bool m_interactive = true;
     bool m_closeAfterCancel = false;
+    // The document came from a trace, not from the Run panel's pipelines.
+    bool m_showsTrace = false;
+    // Dock sizes still to be set the first time the window shows (no saved layout).
+    bool m_defaultDocksPending = false;
+    // Whether the steps view had steps, the last time its rows changed.
+    bool m_hadSteps = false;
 };
 
 } // namespace ovs::ui

@@ -219,7 +219,7 @@ Run asyncCase()
 Run legacyCase()
 {
     ByHand h;
-    const int legacy = h.stream("default stream (legacy)");
+    const int legacy = h.stream("default stream (legacy)", StreamKind::LegacyDefault);
     const int s = h.stream("stream 13", StreamKind::Blocking);
     h.op("cudaLaunchKernel", 0, 10, OpKind::Kernel, s, 20, 1020);
     h.op("cudaMemcpyAsync", 15, 25, OpKind::Upload, legacy, 1020, 2020);

@@ -370,14 +370,15 @@ private slots:
         QVERIFY2(loaded.trace, loaded.error.c_str());
         TraceDocument document;
         SummaryPanel panel(&document);
+        FindingsView findings(&document);
         AnalysisCache* cache = AnalysisCache::of(&document);
         document.setTrace(*loaded.trace, "pytorch-pageable-sync.json");
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isAnalysing(), kTimeoutMs);
         const auto pageableTip = [&] {
-            QTreeWidgetItem* run = panel.findingsTree()->topLevelItem(0);
+            QTreeWidgetItem* run = findings.tree()->topLevelItem(0);
             for (int i = 0; run && i < run->childCount(); ++i)
-                if (run->child(i)->text(SummaryPanel::FindingKindColumn) == toString(FindingKind::PageableCopies))
-                    return run->child(i)->toolTip(SummaryPanel::FindingCostColumn);
+                if (run->child(i)->text(FindingsView::KindColumn) == toString(FindingKind::PageableCopies))
+                    return run->child(i)->toolTip(FindingsView::CostColumn);
             return QString();
         };
         QVERIFY2(pageableTip().endsWith("; rate assumed for H200 on PCIe Gen5 x16"), qPrintable(pageableTip()));

@@ -17,5 +17,9 @@ struct ColumnHelp {
 const std::vector<ColumnHelp>& summaryTableColumns();
 // The window's summary panel, in the order of SummaryPanel::Column.
 const std::vector<ColumnHelp>& summaryPanelColumns();
+// The window's findings panel and steps view, in the order of
+// FindingsView::Column and StepsView::Column.
+const std::vector<ColumnHelp>& findingsPanelColumns();
+const std::vector<ColumnHelp>& stepsPanelColumns();
 
 } // namespace ovs

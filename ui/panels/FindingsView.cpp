@@ -30,11 +30,6 @@ QString costText(const Finding& f)
     return TimeFormat::duration(static_cast<double>(f.costNs));
 }
 
-QString ms(std::int64_t ns)
-{
-    return TimeFormat::duration(static_cast<double>(ns));
-}
-
 // Whether the replay can show this finding's fix: its cost is what the
 // replay with the fix saves (a fix the replay could not apply leaves the
 // cost an estimate, and a ghost that would only repeat the run). A region's
@@ -76,7 +71,7 @@ QStringList stepLines(const AnalysedRun& a, const Finding& f)
         for (std::size_t i = 0; i < f.stepSavingsNs[g].size() && i < j.group.regions.size(); ++i) {
             const QString name = displayText(run.regions[j.group.regions[i]].name);
             const auto& saving = f.stepSavingsNs[g][i];
-            steps << (saving ? QStringLiteral("%1 %2").arg(name, ms(*saving))
+            steps << (saving ? QStringLiteral("%1 %2").arg(name, TimeFormat::durationNs(*saving))
                              : QObject::tr("%1 (no GPU work)").arg(name));
             if (saving && i < j.spans.size()
                 && static_cast<double>(*saving)
@@ -200,11 +195,11 @@ void FindingsView::rebuild()
         if (m_region.isValid())
             runItem->setText(RunColumn, tr("%1 in %2 \u00b7 %3 \u00b7 %4 judged alone")
                                             .arg(displayText(run.regions[static_cast<std::size_t>(m_region.index)].name),
-                                                 displayText(run.name), count, ms(span)));
+                                                 displayText(run.name), count, TimeFormat::durationNs(span)));
         else
             runItem->setText(RunColumn, tr("%1 \u00b7 %2 \u00b7 over %3 (%4)")
                                             .arg(displayText(run.name), count,
-                                                 QString::fromStdString(a->analysis.judged.label), ms(span)));
+                                                 QString::fromStdString(a->analysis.judged.label), TimeFormat::durationNs(span)));
         runItem->setData(RunColumn, Qt::UserRole, i);
         runItem->setData(RunColumn, Qt::UserRole + 1, -1);
         QFont bold = runItem->font(RunColumn);
@@ -232,7 +227,7 @@ void FindingsView::rebuild()
             item->setData(SavingColumn, BarCellDelegate::EstimateRole, !replayed);
             item->setText(SavingColumn, QStringLiteral("%1%").arg(100.0 * share, 0, 'f', share < 0.1 ? 1 : 0));
             item->setToolTip(SavingColumn, tr("%1 of the %2 judged (%3)")
-                                               .arg(costText(finding), ms(span),
+                                               .arg(costText(finding), TimeFormat::durationNs(span),
                                                     QString::fromStdString(a->analysis.judged.label)));
             item->setText(SourceColumn, replayed ? tr("replay") : tr("estimate"));
             item->setToolTip(SourceColumn, costTip);
@@ -435,7 +430,7 @@ void FindingsView::updateScope()
         const Run& run = m_document->run(m_region.run).run();
         const QString name = displayText(run.regions[static_cast<std::size_t>(m_region.index)].name).toHtmlEscaped();
         const AnalysedRun* a = m_shown[static_cast<std::size_t>(m_region.run)].get();
-        const QString what = a ? ms(judgedNs(*a)) : tr("analysing\u2026");
+        const QString what = a ? TimeFormat::durationNs(judgedNs(*a)) : tr("analysing\u2026");
         m_scope->setText(tr("Findings of <b>%1</b> alone (%2, %3) \u2014 %4 (or Esc on the timeline)")
                              .arg(name, displayText(run.name).toHtmlEscaped(), what, back));
         m_scope->show();

@@ -23,11 +23,6 @@ namespace ovs::ui {
 
 namespace {
 
-QString ms(std::int64_t ns)
-{
-    return TimeFormat::duration(static_cast<double>(ns));
-}
-
 struct Held {
     QString words;
     std::int64_t savingNs = 0;
@@ -125,7 +120,7 @@ void StepsView::rebuild()
             if (j.instancesFound > j.spans.size())
                 title += tr(" of %1").arg(j.instancesFound);
             title += tr(" \u00b7 median %1 \u00b7 slowest %2 %3")
-                         .arg(ms(j.medianNs), displayText(run.regions[j.slowestRegion].name), ms(j.slowestNs));
+                         .arg(TimeFormat::durationNs(j.medianNs), displayText(run.regions[j.slowestRegion].name), TimeFormat::durationNs(j.slowestNs));
             if (j.boundInstances > 0)
                 title += tr(" \u00b7 %1 in %2 of %3")
                              .arg(QString::fromLatin1(toString(j.bound)))
@@ -145,7 +140,7 @@ void StepsView::rebuild()
                 item->setData(StepColumn, RunRole, r);
                 item->setData(StepColumn, RegionRole, static_cast<int>(region));
                 item->setData(StepColumn, DurationNsRole, QVariant::fromValue<qint64>(duration));
-                item->setText(DurationColumn, ms(duration));
+                item->setText(DurationColumn, TimeFormat::durationNs(duration));
                 item->setTextAlignment(DurationColumn, Qt::AlignRight | Qt::AlignVCenter);
                 const bool slowest = region == j.slowestRegion;
                 const bool median = region == j.medianRegion;
@@ -166,7 +161,7 @@ void StepsView::rebuild()
                                          : median          ? tr("median")
                                                            : against);
                 item->setToolTip(BarColumn, tr("%1 against the median %2 and the slowest %3")
-                                                .arg(ms(duration), ms(j.medianNs), ms(j.slowestNs)));
+                                                .arg(TimeFormat::durationNs(duration), TimeFormat::durationNs(j.medianNs), TimeFormat::durationNs(j.slowestNs)));
                 if (slowest || median) {
                     QFont font = item->font(StepColumn);
                     font.setBold(true);
@@ -176,11 +171,11 @@ void StepsView::rebuild()
                 const std::vector<Held> held = heldIn(a->analysis.findings, g, i, duration, &all);
                 QStringList cell;
                 for (const Held& h : held)
-                    cell << tr("%1 %2").arg(h.words, ms(h.savingNs));
+                    cell << tr("%1 %2").arg(h.words, TimeFormat::durationNs(h.savingNs));
                 item->setText(FindingsColumn, held.empty() ? tr("\u2013") : cell.join(QStringLiteral(" \u00b7 ")));
                 QStringList tip;
                 for (const Held& h : all)
-                    tip << tr("%1: its fix saves %2 in this step").arg(h.words, ms(h.savingNs));
+                    tip << tr("%1: its fix saves %2 in this step").arg(h.words, TimeFormat::durationNs(h.savingNs));
                 item->setToolTip(FindingsColumn,
                                  tip.isEmpty() ? tr("no finding of the judged span has a replayed saving here")
                                                : tip.join(QLatin1Char('\n')));

@@ -14,6 +14,8 @@ public:
     // its size: "850 ns", "12.4 µs", "3.21 ms". `significantDigits` applies
     // below one second; seconds keep ms resolution ("1.204 s").
     static QString duration(double ns, int significantDigits = 3);
+    // The same of a whole number of ns (a cost, a span, a step's length).
+    static QString durationNs(std::int64_t ns) { return duration(static_cast<double>(ns)); }
 
     // A ruler label: the unit suits `magnitudeNs` (the largest value on the
     // axis, so every label of one axis shares a unit) and the decimals suit

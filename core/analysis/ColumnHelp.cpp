@@ -41,6 +41,9 @@ const std::vector<ColumnHelp>& summaryPanelColumns()
         {"Speedup", kSpeedup},
         {"Overlap", kOverlap},
         {"Bound", kDistance},
+        {"GPUs together", "runs on several GPUs of one host: the uploads of every GPU together against the sum of "
+                          "what each reaches alone, and what bounds them (each GPU's link, or the host memory they "
+                          "share); hover a cell for the rate per device"},
         {"Verification", "every output element checked to equal its input plus one per kernel pass"},
         {"Ops", "operations recorded: GPU ops timed by events (and CUPTI), host ops by the host clock"},
     };

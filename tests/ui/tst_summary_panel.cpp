@@ -5,6 +5,7 @@
 #include "document/ViewState.h"
 #include "models/AnalysisCache.h"
 #include "models/OpeningView.h"
+#include "analysis/ColumnHelp.h"
 #include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SummaryPanel.h"
@@ -114,6 +115,23 @@ private slots:
         SummaryPanel panel(&document);
         QVERIFY(panel.summaryText().startsWith("No runs yet"));
         QCOMPARE(panel.summaryText().split('\n').size(), 2); // the hint and the header
+    }
+
+    // The headers and their tooltips are core's one table of columns
+    // (analysis/ColumnHelp), the CLI's legend's words, in column order.
+    void headersAreCoresTable()
+    {
+        TraceDocument document;
+        SummaryPanel panel(&document);
+        const std::vector<ColumnHelp>& columns = summaryPanelColumns();
+        QCOMPARE(panel.table()->columnCount(), int(SummaryPanel::ColumnCount));
+        QCOMPARE(columns.size(), std::size_t(SummaryPanel::ColumnCount));
+        for (int c = 0; c < SummaryPanel::ColumnCount; ++c) {
+            const ColumnHelp& column = columns[static_cast<std::size_t>(c)];
+            QCOMPARE(panel.table()->headerItem()->text(c), QString::fromUtf8(column.header.data(), column.header.size()));
+            QCOMPARE(panel.table()->headerItem()->toolTip(c), QString::fromUtf8(column.help.data(), column.help.size()));
+        }
+        QCOMPARE(panel.table()->headerItem()->text(SummaryPanel::HostShareColumn), QString("GPUs together"));
     }
 
     void comparesRunsAsTheSeedsTable_data()

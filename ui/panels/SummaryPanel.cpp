@@ -3,6 +3,7 @@
 #include "document/RunDevices.h"
 #include "document/TraceDocument.h"
 #include "models/AnalysisCache.h"
+#include "panels/TableColumns.h"
 #include "style/DisplayText.h"
 #include "style/VerificationText.h"
 #include "style/TimeFormat.h"
@@ -106,23 +107,10 @@ SummaryPanel::SummaryPanel(TraceDocument* document, QWidget* parent)
 {
     m_deviceLine->setWordWrap(true);
     m_deviceLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Headers and tooltips from core's table (the CLI's legend says the
-    // same), matched by header; the host-share column is the window's own.
-    QStringList headers{tr("Run"), tr("Device"), tr("Status"), tr("Wall time"), tr("Speedup"), tr("Overlap"),
-                        tr("Bound"), tr("GPUs together"), tr("Verification"), tr("Ops")};
-    m_table->setColumnCount(ColumnCount);
-    m_table->setHeaderLabels(headers);
-    for (const ColumnHelp& column : summaryPanelColumns()) {
-        const int at = static_cast<int>(headers.indexOf(QString::fromUtf8(column.header.data(),
-                                                                       static_cast<qsizetype>(column.header.size()))));
-        if (at >= 0)
-            m_table->headerItem()->setToolTip(
-                at, QString::fromUtf8(column.help.data(), static_cast<qsizetype>(column.help.size())));
-    }
-    m_table->headerItem()->setToolTip(
-        HostShareColumn, tr("Runs on several GPUs of one host: the uploads of every GPU together against the sum of "
-                            "what each reaches alone, and what bounds them (each GPU's link, or the host memory "
-                            "they share). Hover a cell for the rate per device."));
+    // Headers and tooltips from core's one table (the CLI's legend says the
+    // same), in the order of Column.
+    Q_ASSERT(summaryPanelColumns().size() == ColumnCount);
+    applyColumnHelp(m_table, summaryPanelColumns());
     for (int column : {WallColumn, SpeedupColumn, OverlapColumn, BoundColumn, HostShareColumn, OpsColumn})
         m_table->headerItem()->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
     m_table->setRootIsDecorated(false);

@@ -3,6 +3,7 @@
 #include "analysis/ColumnHelp.h"
 #include "analysis/HostShare.h"
 #include "analysis/JudgementWords.h"
+#include "analysis/NumberText.h"
 #include "analysis/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
@@ -16,12 +17,6 @@
 
 namespace ovs::cli {
 
-std::string ms(std::int64_t ns)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1e6);
-    return text;
-}
 
 void printDeviceLine(std::FILE* out, const DeviceInfo& device, const std::string& timing,
                      const std::string& whyNoEngineTiming)
@@ -224,7 +219,7 @@ void printKindRow(std::FILE* out, const char* label, const KindThroughput& t)
 {
     if (t.count == 0)
         return;
-    std::string value = std::to_string(t.count) + " ops, " + mib(t.bytes) + " in " + ms(t.ns) + " ms";
+    std::string value = std::to_string(t.count) + " ops, " + mib(t.bytes) + " in " + msNumber(t.ns) + " ms";
     if (t.bytes > 0 && t.ns > 0)
         value += ", " + printed("%.2f GB/s", t.gbps());
     if (t.ofRate > 0)
@@ -250,19 +245,19 @@ void printAnalysis(std::FILE* out, const Trace& trace, const std::vector<RunAnal
         std::fprintf(out, "Engine busy times from %s.\n", m.engineTimes.c_str());
         std::fprintf(out, "Rates: %s\n", ratesLine(a.analysis.rates).c_str());
         std::fprintf(out, "| metric | value |\n|---|---|\n");
-        std::fprintf(out, "| wall time | %s ms |\n", ms(m.wallNs).c_str());
+        std::fprintf(out, "| wall time | %s ms |\n", msNumber(m.wallNs).c_str());
         for (auto [label, busy] : {std::pair{"H2D copy engine busy", &m.h2d}, std::pair{"D2H copy engine busy", &m.d2h},
                                    std::pair{"copy engines busy (either direction)", &m.copies},
                                    std::pair{"compute busy", &m.compute}})
-            std::fprintf(out, "| %s | %s ms (%s) |\n", label, ms(busy->busyNs).c_str(), busyCell(*busy).c_str());
+            std::fprintf(out, "| %s | %s ms (%s) |\n", label, msNumber(busy->busyNs).c_str(), busyCell(*busy).c_str());
         std::fprintf(out, "| copies overlapping kernels | %.1f%% of copy time |\n", m.overlapPercent);
         if (const std::string words = overlapInWords(m); !words.empty())
             std::fprintf(out, "| overlap of what was possible | %s |\n", words.c_str());
         std::fprintf(out, "| H2D overlapping D2H | %.1f%% of copy time |\n", m.h2dWithD2hPercent);
         std::fprintf(out, "| host staging | %s ms (%s); %s ms thread time on %d thread%s |\n",
-                     ms(m.staging.busyNs).c_str(), busyCell(m.staging).c_str(), ms(m.stagingThreadNs).c_str(),
+                     msNumber(m.staging.busyNs).c_str(), busyCell(m.staging).c_str(), msNumber(m.stagingThreadNs).c_str(),
                      m.stagingThreads, m.stagingThreads == 1 ? "" : "s");
-        std::fprintf(out, "| host waiting (main thread) | %s ms (%.1f%%) |\n", ms(m.hostWaitNs).c_str(),
+        std::fprintf(out, "| host waiting (main thread) | %s ms (%.1f%%) |\n", msNumber(m.hostWaitNs).c_str(),
                      m.wallNs > 0 ? 100.0 * static_cast<double>(m.hostWaitNs) / static_cast<double>(m.wallNs) : 0.0);
         printKindRow(out, "uploads", m.kind(OpKind::Upload));
         printKindRow(out, "kernels (bytes read + written)", m.kind(OpKind::Kernel));
@@ -271,19 +266,19 @@ void printAnalysis(std::FILE* out, const Trace& trace, const std::vector<RunAnal
         printKindRow(out, "staging out", m.kind(OpKind::StageOut));
         if (m.h2dQueue.ns > 0 || m.d2hQueue.ns > 0)
             std::fprintf(out, "| copies queued behind other streams | uploads %s ms, downloads %s ms |\n",
-                         ms(m.h2dQueue.ns).c_str(), ms(m.d2hQueue.ns).c_str());
+                         msNumber(m.h2dQueue.ns).c_str(), msNumber(m.d2hQueue.ns).c_str());
         std::fprintf(out, "| speedup vs serialized | %s |\n", speedupCell(a.analysis.speedup).c_str());
         if (b.binding != BoundKind::None) {
             std::fprintf(out, "Bounds (the fastest this pipeline could go at those rates):\n| bound | ms | how |\n|---|---:|---|\n");
             std::fprintf(out, "| transfer | %s | %s: %d chunks, upload %s ms, download %s ms, kernel %s ms per chunk |\n",
-                         ms(b.transferNs).c_str(), b.transferModel.c_str(), b.chunks, ms(b.uploadChunkNs).c_str(),
-                         ms(b.downloadChunkNs).c_str(), ms(b.kernelChunkNs).c_str());
+                         msNumber(b.transferNs).c_str(), b.transferModel.c_str(), b.chunks, msNumber(b.uploadChunkNs).c_str(),
+                         msNumber(b.downloadChunkNs).c_str(), msNumber(b.kernelChunkNs).c_str());
             if (b.stagingNs > 0)
                 std::fprintf(out, "| host staging | %s | staged bytes at %.2f GB/s, host memcpy on %d thread%s |\n",
-                             ms(b.stagingNs).c_str(), b.stagingGBps, b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
-            std::fprintf(out, "| compute | %s | time some kernel ran (union of kernel intervals) |\n", ms(b.computeNs).c_str());
+                             msNumber(b.stagingNs).c_str(), b.stagingGBps, b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
+            std::fprintf(out, "| compute | %s | time some kernel ran (union of kernel intervals) |\n", msNumber(b.computeNs).c_str());
             std::fprintf(out, "| **binding: %s** | %s | the run took %s of it |\n", toString(b.binding),
-                         ms(b.boundNs).c_str(), distanceCell(b).c_str());
+                         msNumber(b.boundNs).c_str(), distanceCell(b).c_str());
         }
         std::fprintf(out, "Diagnosis: %s\n", a.analysis.diagnosis.sentence.c_str());
     }
@@ -307,13 +302,13 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace, const std::vector<
         const RunMetrics& m = a.analysis.metrics;
         const Bounds& b = a.analysis.bounds;
         const std::string bound =
-            b.binding == BoundKind::None ? std::string("-") : ms(b.boundNs) + " (" + toString(b.binding) + ")";
+            b.binding == BoundKind::None ? std::string("-") : msNumber(b.boundNs) + " (" + toString(b.binding) + ")";
         const std::string ofPossible = m.overlapPossibleNs > 0 ? printed("%.1f%%", m.overlapOfPossiblePercent) : "-";
         std::fprintf(out, "| %s | %s | %s | %s | %s | %.1f%% | %s | %.1f%% | %s | %s | %s | %s | %s |\n",
-                     a.run->name.c_str(), ms(m.wallNs).c_str(), busyCell(m.h2d).c_str(), busyCell(m.d2h).c_str(),
+                     a.run->name.c_str(), msNumber(m.wallNs).c_str(), busyCell(m.h2d).c_str(), busyCell(m.d2h).c_str(),
                      busyCell(m.compute).c_str(), m.overlapPercent, ofPossible.c_str(), m.h2dWithD2hPercent,
-                     ms(m.staging.busyNs).c_str(),
-                     ms(m.hostWaitNs).c_str(), speedupCell(a.analysis.speedup).c_str(), bound.c_str(), distanceCell(b).c_str());
+                     msNumber(m.staging.busyNs).c_str(),
+                     msNumber(m.hostWaitNs).c_str(), speedupCell(a.analysis.speedup).c_str(), bound.c_str(), distanceCell(b).c_str());
     }
     printSummaryLegend(out);
     // Runs judged by the same rates share one line.
@@ -380,7 +375,7 @@ void printHostShares(std::FILE* out, const Trace& trace)
                           "|---|---:|---:|---:|---:|---|\n");
         for (const DeviceUploads& d : share.devices)
             std::fprintf(out, "| GPU %d: %s | %.1f | %s | %.1f | %s | %s |\n", d.device, printable(d.label).c_str(),
-                         static_cast<double>(d.bytes) / (1024.0 * 1024.0), ms(d.busyNs).c_str(), d.gbps,
+                         static_cast<double>(d.bytes) / (1024.0 * 1024.0), msNumber(d.busyNs).c_str(), d.gbps,
                          d.aloneGBps > 0 ? printed("%.1f", d.aloneGBps).c_str() : "-",
                          d.aloneSource.empty() ? "unknown" : printable(d.aloneSource).c_str());
         std::fprintf(out, "| host (all GPUs) | | | %.1f | %s | sum of the above |\n", share.aggregateGBps,
@@ -393,7 +388,7 @@ namespace {
 
 std::string busyShare(std::int64_t ns, std::int64_t wallNs)
 {
-    return ms(ns) + printed(" (%.0f%%)", wallNs > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(wallNs) : 0.0);
+    return msNumber(ns) + printed(" (%.0f%%)", wallNs > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(wallNs) : 0.0);
 }
 
 // What was judged, when it is not the whole timed region: the loop, its
@@ -415,9 +410,9 @@ void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
     std::fprintf(out, "\n## %s\n", printable(run.name).c_str());
     printJudged(out, run, a);
     if (f.devices.empty()) {
-        std::fprintf(out, "No GPU work in %s (%s ms).\n", region, ms(f.wallNs).c_str());
+        std::fprintf(out, "No GPU work in %s (%s ms).\n", region, msNumber(f.wallNs).c_str());
     } else {
-        std::fprintf(out, "Busy time in ms (%% of %s, %s ms); times from %s.\n", region, ms(f.wallNs).c_str(),
+        std::fprintf(out, "Busy time in ms (%% of %s, %s ms); times from %s.\n", region, msNumber(f.wallNs).c_str(),
                      printable(f.devices.front().engineTimes).c_str());
         std::fprintf(out, "| device | streams | H2D | D2H | device copies | kernels | memsets | copy with kernel | "
                           "H2D with D2H | GPU idle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -432,9 +427,9 @@ void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
     if (w.replayed)
         std::fprintf(out, "What if (replay of the GPU's active span): replay %s ms of measured %s ms; all fixes: %s ms "
                           "(%s)%s; floor %s ms (%s)\n   model: %s\n   contention: %s\n",
-                     ms(w.replaySpanNs).c_str(), ms(w.measuredSpanNs).c_str(), ms(w.allFixesSpanNs).c_str(),
+                     msNumber(w.replaySpanNs).c_str(), msNumber(w.measuredSpanNs).c_str(), msNumber(w.allFixesSpanNs).c_str(),
                      describeFixes(w.allFixes).c_str(), w.allFixesClamped ? ", raised to its floor" : "",
-                     ms(w.floorNs).c_str(), printable(w.floorBinds).c_str(), printable(w.assumptions).c_str(),
+                     msNumber(w.floorNs).c_str(), printable(w.floorBinds).c_str(), printable(w.assumptions).c_str(),
                      printable(w.contention).c_str());
     else if (!f.devices.empty())
         std::fprintf(out, "What if: not replayed (%s): costs are estimates\n", printable(w.why).c_str());
@@ -448,7 +443,7 @@ void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
         const std::string source = std::string(x.costSource == CostSource::Replay ? "replay" : "estimate")
                                    + (x.costRate.empty() ? "" : ", " + x.costRate);
         std::fprintf(out, "%d. %s: %s %s ms (%s) (%s of %s), %zu op%s\n   %s\n   fix: %s\n", ++n, kind.c_str(),
-                     x.costSource == CostSource::Replay ? "its fix saves" : "costs", ms(x.costNs).c_str(),
+                     x.costSource == CostSource::Replay ? "its fix saves" : "costs", msNumber(x.costNs).c_str(),
                      printable(source).c_str(),
                      printed("%.1f%%", of > 0 ? 100.0 * static_cast<double>(x.costNs) / static_cast<double>(of) : 0.0)
                          .c_str(),

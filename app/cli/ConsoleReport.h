@@ -14,9 +14,6 @@
 
 namespace ovs::cli {
 
-// Nanoseconds as the tables give them: milliseconds with three decimals, "12.345".
-std::string ms(std::int64_t ns);
-
 // The tables the CLI prints, in the seed's layout.
 // `whyNoEngineTiming`: why a live device gives event times only ("libcupti not found: ...").
 void printDeviceLine(std::FILE* out, const DeviceInfo& device, const std::string& timing,

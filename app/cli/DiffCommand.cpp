@@ -3,6 +3,7 @@
 #include "ConsoleReport.h"
 #include "ExitStatus.h"
 
+#include "analysis/NumberText.h"
 #include "analysis/TraceDiff.h"
 #include "analysis/TraceDiffJson.h"
 #include "base/Printable.h"
@@ -39,7 +40,7 @@ std::string percent(double value)
 
 void row(const std::string& what, std::int64_t before, std::int64_t after)
 {
-    std::printf("| %s | %s | %s | %s |\n", what.c_str(), ms(before).c_str(), ms(after).c_str(),
+    std::printf("| %s | %s | %s | %s |\n", what.c_str(), msNumber(before).c_str(), msNumber(after).c_str(),
                 signedMs(after - before).c_str());
 }
 
@@ -55,7 +56,7 @@ std::string costText(const std::optional<FindingSide>& f)
 {
     if (!f)
         return "-";
-    return ms(f->costNs) + " ms (" + (f->costSource == CostSource::Replay ? "replay" : "estimate")
+    return msNumber(f->costNs) + " ms (" + (f->costSource == CostSource::Replay ? "replay" : "estimate")
            + (f->costRate.empty() ? "" : ", " + f->costRate) + ")";
 }
 
@@ -63,8 +64,8 @@ void printPair(const RunPairDiff& p)
 {
     std::printf("\n## %s -> %s (%s)\n", shown(p.before.name).c_str(), shown(p.after.name).c_str(),
                 p.matchedBy == "chosen" ? "chosen with --run" : ("paired by " + p.matchedBy).c_str());
-    std::printf("%s: %s ms -> %s ms\n", savedSentence(p).c_str(), ms(p.before.activeNs).c_str(),
-                ms(p.after.activeNs).c_str());
+    std::printf("%s: %s ms -> %s ms\n", savedSentence(p).c_str(), msNumber(p.before.activeNs).c_str(),
+                msNumber(p.after.activeNs).c_str());
     std::printf("| ms | before | after | change |\n|---|---:|---:|---:|\n");
     row("wall (judged span)", p.before.wallNs, p.after.wallNs);
     row("active span (first GPU work to last)", p.before.activeNs, p.after.activeNs);
@@ -100,8 +101,8 @@ void printPair(const RunPairDiff& p)
     }
     if (p.before.allFixesSpanNs >= 0 || p.after.allFixesSpanNs >= 0)
         std::printf("| active span with every fix (replay) | %s | %s | |\n",
-                    p.before.allFixesSpanNs >= 0 ? ms(p.before.allFixesSpanNs).c_str() : "-",
-                    p.after.allFixesSpanNs >= 0 ? ms(p.after.allFixesSpanNs).c_str() : "-");
+                    p.before.allFixesSpanNs >= 0 ? msNumber(p.before.allFixesSpanNs).c_str() : "-",
+                    p.after.allFixesSpanNs >= 0 ? msNumber(p.after.allFixesSpanNs).c_str() : "-");
     std::printf("Findings (cost before -> after; docs/profiling.md explains each):\n");
     for (const FindingDiff& f : p.findings) {
         const FindingSide& named = f.before ? *f.before : *f.after;

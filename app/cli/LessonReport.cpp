@@ -2,6 +2,7 @@
 
 #include "ConsoleReport.h"
 
+#include "analysis/NumberText.h"
 #include "base/Printable.h"
 
 #include <string>
@@ -10,12 +11,6 @@ namespace ovs::cli {
 
 namespace {
 
-std::string msText(std::int64_t ns)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", static_cast<double>(ns) / 1e6);
-    return text;
-}
 
 std::string pctText(double p)
 {
@@ -61,11 +56,11 @@ RunRow rowOf(const LessonRunResult& r)
 {
     RunRow row;
     const bool done = r.run.status == RunStatus::Completed;
-    row.wall = done ? msText(r.run.wallNs()) : toString(r.run.status);
+    row.wall = done ? msNumber(r.run.wallNs(), 2) : toString(r.run.status);
     row.overlap = done ? pctText(r.analysis.metrics.overlapPercent) : "-";
     row.both = done ? pctText(r.analysis.metrics.h2dWithD2hPercent) : "-";
     const auto& b = r.analysis.bounds;
-    row.bound = done && b.boundNs > 0 ? msText(b.boundNs) + " " + toString(b.binding) : "-";
+    row.bound = done && b.boundNs > 0 ? msNumber(b.boundNs, 2) + " " + toString(b.binding) : "-";
     char distance[32];
     std::snprintf(distance, sizeof distance, "%.2fx", b.distance);
     row.distance = done && b.distance > 0 ? distance : "-";
@@ -126,8 +121,8 @@ void printLessonResult(std::FILE* out, const Lesson& lesson, const LessonResult&
                 std::fprintf(out, "  - %s: %s (not in this recording)\n", f.stepId.c_str(), f.callout.c_str());
                 continue;
             }
-            std::fprintf(out, "  - %s, %s .. %s ms, %zu ops: %s\n", f.stepId.c_str(), msText(f.startNs).c_str(),
-                         msText(f.endNs).c_str(), f.ops.size(), f.callout.c_str());
+            std::fprintf(out, "  - %s, %s .. %s ms, %zu ops: %s\n", f.stepId.c_str(), msNumber(f.startNs, 2).c_str(),
+                         msNumber(f.endNs, 2).c_str(), f.ops.size(), f.callout.c_str());
         }
         std::fputc('\n', out);
     }

@@ -2,6 +2,7 @@
 
 #include "ConsoleReport.h"
 
+#include "analysis/NumberText.h"
 #include "base/Printable.h"
 #include "io/PathParts.h"
 
@@ -38,15 +39,15 @@ void printRanks(std::FILE* out, const RankFolder& folder)
         const RankSummary& r = folder.ranks[i];
         const bool straggler = folder.straggler.row == i;
         const std::string topFinding = r.findings.empty() ? "-" : findingWords(r.findings.front().kind, r.findings.front().alsoKinds);
-        const std::string cost = r.findings.empty() ? "-" : ms(r.findings.front().costNs);
+        const std::string cost = r.findings.empty() ? "-" : msNumber(r.findings.front().costNs);
         // The optional cell, with its leading space and closing bar.
         const std::string waited =
-            collectives ? " " + (r.collectiveMedianNs >= 0 ? ms(r.collectiveMedianNs) : std::string("-")) + " |" : "";
+            collectives ? " " + (r.collectiveMedianNs >= 0 ? msNumber(r.collectiveMedianNs) : std::string("-")) + " |" : "";
         std::fprintf(out, "| %s%s | %s | %s | %s | %s | %s |%s %s | %s | %s | %s | %s | %s |\n",
                      echoed(r.label).c_str(), straggler ? " **straggler**" : "",
                      echoed(nameOf(folder.files[r.file].path)).c_str(), echoed(r.device).c_str(),
-                     r.hasSteps ? std::to_string(r.stepsJudged).c_str() : "-", ms(r.stepMedianNs).c_str(),
-                     ms(r.stepSlowestNs).c_str(), waited.c_str(),
+                     r.hasSteps ? std::to_string(r.stepsJudged).c_str() : "-", msNumber(r.stepMedianNs).c_str(),
+                     msNumber(r.stepSlowestNs).c_str(), waited.c_str(),
                      percentCell(r.gpuBusyPercent).c_str(),
                      percentCell(r.overlapPercent).c_str(), percentCell(r.overlapOfPossiblePercent).c_str(),
                      topFinding.c_str(), cost.c_str(), r.bound.c_str());
@@ -67,11 +68,11 @@ void printRanks(std::FILE* out, const RankFolder& folder)
     else if (a.stepsCompared == 0)
         std::fprintf(out, "\nClocks: aligned on the ranks' shared clock (ranks start up to %s ms apart); no profiler step "
                           "is in two ranks, so how well is not measured\n",
-                     ms(*std::max_element(a.offsetNs.begin(), a.offsetNs.end())).c_str());
+                     msNumber(*std::max_element(a.offsetNs.begin(), a.offsetNs.end())).c_str());
     else
         std::fprintf(out, "\nClocks: aligned on the ranks' shared clock; step starts across ranks spread %s ms (median "
                           "over %d steps), at most %s ms (ProfilerStep#%lld)\n",
-                     ms(a.medianSpreadNs).c_str(), a.stepsCompared, ms(a.worstSpreadNs).c_str(),
+                     msNumber(a.medianSpreadNs).c_str(), a.stepsCompared, msNumber(a.worstSpreadNs).c_str(),
                      static_cast<long long>(a.worstStep));
     if (!folder.straggler.sentence.empty()) {
         // Our words around at most two labels: longer than one echoed name.

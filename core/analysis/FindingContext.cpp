@@ -19,10 +19,6 @@ using namespace thresholds;
 
 // ---- Small helpers.
 
-std::string ms(std::int64_t ns)
-{
-    return formatted("%.2f ms", static_cast<double>(ns) / 1e6);
-}
 
 std::string percentText(std::int64_t part, std::int64_t whole)
 {

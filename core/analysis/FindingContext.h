@@ -17,12 +17,10 @@
 
 namespace ovs::findings {
 
-// Words and names.
-std::string ms(std::int64_t ns);
+// Words and names (times: msText, analysis/NumberText.h).
 std::string percentText(std::int64_t part, std::int64_t whole);
 std::string plural(std::size_t n, const char* one, const char* many);
 bool startsWith(std::string_view text, std::string_view prefix);
-bool startsWithAny(std::string_view text, std::initializer_list<std::string_view> prefixes);
 
 // Ops by what they are.
 bool isCopy(OpKind kind);

@@ -68,11 +68,11 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
     if (gpuBusy <= 0 || static_cast<double>(pageable.length()) < kMinPageableShare * static_cast<double>(gpuBusy))
         return;
     Finding f = makeFinding(FindingKind::PageableCopies, std::move(ops), c.deviceForHost);
-    f.cause = plural(copies.size(), "copy", "copies") + " from or to pageable host memory (" + ms(pageable.length())
+    f.cause = plural(copies.size(), "copy", "copies") + " from or to pageable host memory (" + msText(pageable.length())
               + " of copy time): the driver stages them through its own pinned buffer";
     if (blockedCalls > 0)
         f.cause += ", and " + std::to_string(blockedCalls) + " of " + std::to_string(asyncCalls)
-                   + " \"async\" calls returned only after their copy was done (host blocked " + ms(blockedNs) + ")";
+                   + " \"async\" calls returned only after their copy was done (host blocked " + msText(blockedNs) + ")";
     if (rateKnown) {
         // Cost: each copy's time beyond what it takes at the pinned rate of
         // its direction (sweep, preset, or the run's own pinned copies).
@@ -299,8 +299,8 @@ void oneStream(const Context& c, const RunGraph* graph, std::vector<Finding>& ou
         const std::int64_t headroom = overlapHeadroom(a);
         if (!c.replayed && static_cast<double>(headroom) < kMinHeadroomShare * static_cast<double>(a.busyNs))
             continue;
-        const std::string busy = "copies (" + ms(saturatingAdd(a.h2dNs, a.d2hNs)) + ") and kernels ("
-                                 + ms(a.computeNs) + ")";
+        const std::string busy = "copies (" + msText(saturatingAdd(a.h2dNs, a.d2hNs)) + ") and kernels ("
+                                 + msText(a.computeNs) + ")";
         std::string names;
         for (const auto& [lane, chunks] : lanes)
             names += (names.empty() ? "" : ", ") + c.run.lanes[static_cast<std::size_t>(lane)].name;
@@ -422,14 +422,14 @@ void managedMigration(const Context& c, const DemandMigrations& demand, std::vec
     }
     Finding f = makeFinding(FindingKind::ManagedMigration, std::move(ops), c.deviceForHost);
     f.costNs = capped(estimate, c.wallNs);
-    f.cause = plural(demand.kernels.size(), "kernel", "kernels") + " stalled " + ms(demand.stallNs)
+    f.cause = plural(demand.kernels.size(), "kernel", "kernels") + " stalled " + msText(demand.stallNs)
               + " on managed memory migrated on their page faults (" + formatted("%.1f MB", demand.bytesIn / 1e6)
               + " to the GPU a few pages at a time"
               + (demand.gpuFaultGroups > 0 ? ", " + std::to_string(demand.gpuFaultGroups) + " GPU fault groups" : "")
               + ")";
     if (demand.bytesOut > 0)
         f.cause += "; the host's reads faulted " + formatted("%.1f MB", demand.bytesOut / 1e6) + " back ("
-                   + std::to_string(demand.cpuFaults) + " CPU page faults, " + ms(demand.hostFaultNs) + ")";
+                   + std::to_string(demand.cpuFaults) + " CPU page faults, " + msText(demand.hostFaultNs) + ")";
     f.fix = "prefetch managed memory before the kernels that use it (cudaMemPrefetchAsync to the GPU on the "
             "kernel's stream, a chunk ahead on other streams so migrations overlap compute) and back to the host "
             "before the host reads it; cudaMemAdvise (preferred location, accessed by) where the data should stay put; "
@@ -564,7 +564,7 @@ std::string idleCalls(const Context& c, std::int64_t idleNs)
     std::string text;
     for (std::size_t i = 0; i < top.size() && i < 3; ++i)
         text += (text.empty() ? "" : ", ") + top[i].first + " (" + plural(top[i].second.calls, "call", "calls") + ", "
-                + ms(top[i].second.ns) + ")";
+                + msText(top[i].second.ns) + ")";
     return text;
 }
 
@@ -596,8 +596,8 @@ Finding generalBound(const Context& c, DiagnosisKind& kind)
     f.costNs = capped(saturatingSub(c.wallNs, bound), c.wallNs);
     const double distance = bound > 0 ? static_cast<double>(c.wallNs) / static_cast<double>(bound) : 0.0;
     f.cause = what + ": the GPU idles " + percentText(idle, c.wallNs) + " of " + c.spanWords() + " ("
-              + ms(c.wallNs) + "); copies' busiest engine " + ms(transfer) + ", kernels " + ms(compute) + "; "
-              + formatted("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + ms(bound) + ")";
+              + msText(c.wallNs) + "); copies' busiest engine " + msText(transfer) + ", kernels " + msText(compute) + "; "
+              + formatted("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + msText(bound) + ")";
     if (host)
         if (const std::string calls = idleCalls(c, idle); !calls.empty())
             f.cause += "; the GPU idled most while the host was in " + calls;

@@ -2,6 +2,7 @@
 
 #include "analysis/FindingContext.h"
 #include "analysis/FindingRules.h"
+#include "analysis/NumberText.h"
 #include "analysis/ParallelWork.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/WhatIf.h"
@@ -53,7 +54,7 @@ void replayCosts(WhatIf& whatIf, const Run& run, const TransferRates& rates, std
         f.costNs = std::max<std::int64_t>(0, whatIf.summary().replaySpanNs - span);
         f.costSource = CostSource::Replay;
         if (clamped)
-            f.cause += " (the replay with the fix went below the fixed run's physical floor, " + ms(span)
+            f.cause += " (the replay with the fix went below the fixed run's physical floor, " + msText(span)
                        + ": the floor is taken)";
         if ((applied & atPinnedRate) != 0 && !rates.pinnedBasis.empty())
             f.costRate = "rate " + rates.pinnedBasis;
@@ -123,7 +124,7 @@ void combineFindings(WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>&
         f.costSource = CostSource::Replay;
         f.costRate = x.costRate.empty() ? y.costRate : x.costRate;
         f.cause = std::string(toString(x.kind)) + " and " + toString(y.kind) + ": together their fixes save "
-                  + ms(p.saving) + "; alone, the first saves " + ms(x.costNs) + " and the second " + ms(y.costNs)
+                  + msText(p.saving) + "; alone, the first saves " + msText(x.costNs) + " and the second " + msText(y.costNs)
                   + ". " + x.cause + "; and " + y.cause;
         f.fix = "both: " + x.fix + "; and " + y.fix;
         combined.push_back(std::move(f));
@@ -307,8 +308,8 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
         DiagnosisKind kind = DiagnosisKind::NoWork;
         Finding bound = generalBound(c, kind);
         if (freeSyncSaving >= 0 && whatIf.graph())
-            bound.cause += "; the host's own work between calls (" + ms(hostWorkNs(*whatIf.graph()))
-                           + ") binds: removing the synchronization would save " + ms(freeSyncSaving) + " (replay)";
+            bound.cause += "; the host's own work between calls (" + msText(hostWorkNs(*whatIf.graph()))
+                           + ") binds: removing the synchronization would save " + msText(freeSyncSaving) + " (replay)";
         result.boundDiagnosis.kind = kind;
         result.boundDiagnosis.sentence = (kind == DiagnosisKind::NoWork ? "no work: " : "") + bound.cause + "; "
                                          + bound.fix;

@@ -6,15 +6,6 @@
 
 namespace ovs {
 
-namespace {
-
-std::string msNumber(std::int64_t ns)
-{
-    return formatted("%.3f", static_cast<double>(ns) / 1e6);
-}
-
-} // namespace
-
 std::string judgedSentence(const Run& run, const RunAnalysis& analysis)
 {
     const JudgedSpan& j = analysis.judged;

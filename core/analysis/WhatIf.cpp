@@ -15,11 +15,6 @@ namespace ovs {
 
 namespace {
 
-std::string msText(std::int64_t ns)
-{
-    return formatted("%.2f ms", static_cast<double>(ns) / 1e6);
-}
-
 std::string modelWords(const RunGraph& g)
 {
     return std::string(g.copyEngines == 1 ? "one copy engine for both directions" : "a copy engine per direction")

@@ -11,15 +11,6 @@
 
 namespace ovs {
 
-namespace {
-
-std::string ms(std::int64_t ns)
-{
-    return formatted("%.3f ms", toMs(ns));
-}
-
-} // namespace
-
 RankAlignment alignRanks(const std::vector<RankSummary>& rows)
 {
     RankAlignment a;
@@ -112,7 +103,7 @@ void nameDifferingFinding(const std::vector<RankSummary>& rows, std::size_t stra
     s.findingId = findingId(differs->kind, differs->alsoKinds);
     s.findingWords = findingWords(differs->kind, differs->alsoKinds);
     s.fix = differs->fix;
-    s.sentence += "; " + s.findingWords + " costs it " + ms(s.findingExtraNs) + " more" + per
+    s.sentence += "; " + s.findingWords + " costs it " + msText(s.findingExtraNs, 3) + " more" + per
                   + " than the other ranks' median";
 }
 
@@ -163,8 +154,8 @@ RankStraggler findStraggler(const std::vector<RankSummary>& rows)
                                   : 0.0;
     if (typical > 0 && s.slowerPercent >= 100.0 * thresholds::kStragglerShare) {
         s.row = s.slowestRow;
-        s.sentence = slowest.label + " is the straggler: median step " + ms(slowest.stepMedianNs) + ", "
-                     + formatted("%.0f%%", s.slowerPercent) + " above the other ranks' median " + ms(typical);
+        s.sentence = slowest.label + " is the straggler: median step " + msText(slowest.stepMedianNs, 3) + ", "
+                     + formatted("%.0f%%", s.slowerPercent) + " above the other ranks' median " + msText(typical, 3);
         nameDifferingFinding(rows, s.slowestRow, s);
         return s;
     }
@@ -173,8 +164,8 @@ RankStraggler findStraggler(const std::vector<RankSummary>& rows)
         s.row = least;
         s.byCollectiveWait = true;
         s.sentence = it.label + " is the straggler: the ranks meet in a collective every step, so their steps take "
-                     "as long (median " + ms(it.stepMedianNs) + "), and the other ranks wait a median "
-                     + ms(s.othersWaitNs) + " per step inside collectives, " + it.label + " " + ms(s.itsWaitNs);
+                     "as long (median " + msText(it.stepMedianNs, 3) + "), and the other ranks wait a median "
+                     + msText(s.othersWaitNs, 3) + " per step inside collectives, " + it.label + " " + msText(s.itsWaitNs, 3);
         nameDifferingFinding(rows, *least, s);
         if (!s.findingId.empty()) {
             // Fixed, its own work shrinks by the finding's cost; the job's
@@ -189,15 +180,15 @@ RankStraggler findStraggler(const std::vector<RankSummary>& rows)
                 saturatingSub(saturatingSub(it.stepMedianNs, it.collectiveMedianNs), s.findingExtraNs);
             const std::int64_t fixedStep = saturatingAdd(std::max(itsWork, others), s.itsWaitNs);
             s.jobSavingNs = std::max<std::int64_t>(0, saturatingSub(it.stepMedianNs, fixedStep));
-            s.sentence += "; fixed, the job's step would save about " + ms(s.jobSavingNs) + " ("
-                          + (others >= itsWork ? "the other ranks' own work, " + ms(others) + ", would then bind it)"
-                                               : "its own work, " + ms(itsWork) + ", would still bind it)");
+            s.sentence += "; fixed, the job's step would save about " + msText(s.jobSavingNs, 3) + " ("
+                          + (others >= itsWork ? "the other ranks' own work, " + msText(others, 3) + ", would then bind it)"
+                                               : "its own work, " + msText(itsWork, 3) + ", would still bind it)");
         }
         return s;
     }
     s.sentence = "no straggler: the slowest rank, " + slowest.label + ", has a median step of "
-                 + ms(slowest.stepMedianNs) + ", " + formatted("%.1f%%", s.slowerPercent)
-                 + " above the other ranks' median " + ms(typical);
+                 + msText(slowest.stepMedianNs, 3) + ", " + formatted("%.1f%%", s.slowerPercent)
+                 + " above the other ranks' median " + msText(typical, 3);
     return s;
 }
 

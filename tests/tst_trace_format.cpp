@@ -356,6 +356,7 @@ private slots:
     void nsightReadsAsTheProfile();
     void nsightHostileReports_data();
     void nsightHostileReports();
+    void nsightNamesBecomeValidUtf8();
     void nsightReadStopsWhenCancelled();
 };
 
@@ -2199,6 +2200,33 @@ void TestTraceFormat::nsightHostileReports()
     QVERIFY2(error.startsWith(path + ": Nsight Systems report: "), qPrintable(error));
     QVERIFY2(error.contains(message), qPrintable(error));
     QVERIFY2(!error.contains('\n') && error.size() <= 300, qPrintable(error));
+}
+
+// SQLite never checks that TEXT is UTF-8; JSON must be. A kernel named by
+// stray bytes (a lone continuation byte, 0xFF, a truncated sequence: what
+// the fuzzer found) imports with each bad byte as U+FFFD, so the trace
+// `convert --to native` writes reads back, name and all.
+void TestTraceFormat::nsightNamesBecomeValidUtf8()
+{
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "report.sqlite");
+    {
+        Writer w(path.toStdString(), 3);
+        writeProgram(w);
+        w.exec("UPDATE StringIds SET value = CAST(X'6b80ff73e282' AS TEXT) || '(float*)' WHERE value = 'scale(float*, int)'");
+    }
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const std::string expected = "k\xEF\xBF\xBD\xEF\xBF\xBDs\xEF\xBF\xBD\xEF\xBF\xBD(float*)";
+    const Run& run = loaded.trace->runs.front();
+    const auto kernel = std::find_if(run.ops.begin(), run.ops.end(), [&](const Op& op) { return op.kind == OpKind::Kernel; });
+    QVERIFY(kernel != run.ops.end());
+    const std::string name(run.nameOf(*kernel));
+    QVERIFY2(name.starts_with(expected + " [grid 2x1x1"), name.c_str());
+    const std::string text = traceToJson(*loaded.trace);
+    const auto reloaded = traceFromJson(text);
+    QVERIFY2(reloaded.trace, reloaded.error.c_str());
+    QCOMPARE(traceToJson(*reloaded.trace), text);
 }
 
 // The window's Cancel (and the CLI's Ctrl-C) raise the read's flag, which

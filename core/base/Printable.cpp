@@ -55,6 +55,26 @@ bool needsEscape(std::uint32_t cp)
 
 } // namespace
 
+std::string validUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    std::size_t runStart = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        std::uint32_t cp = 0;
+        const std::size_t length = decode(text, i, cp);
+        if (length != 0) {
+            i += length;
+            continue;
+        }
+        out.append(text.substr(runStart, i - runStart));
+        out += "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
+        runStart = ++i;
+    }
+    out.append(text.substr(runStart));
+    return out;
+}
+
 std::string printable(std::string_view text)
 {
     std::string out;

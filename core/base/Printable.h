@@ -20,6 +20,12 @@ inline constexpr std::size_t kMessageLimit = 400;
 // not UTF-8 become "\xNN". Everything else is kept as it is.
 std::string printable(std::string_view text);
 
+// `text` with every byte that does not start a valid UTF-8 sequence
+// (overlong, surrogate, truncated, stray continuation) replaced by U+FFFD.
+// Names from a source that does not check its text (an SQLite report) pass
+// through this on import, so that every trace we write is valid JSON.
+std::string validUtf8(std::string_view text);
+
 // At most `maxChars` characters (code points) of `text`, the last of them
 // "…" when it was cut. Never splits a UTF-8 sequence.
 std::string clipped(std::string_view text, std::size_t maxChars = kEchoLimit);

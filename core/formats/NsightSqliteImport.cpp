@@ -3,6 +3,7 @@
 #include "formats/NsightSchema.h"
 #include "formats/RegionNesting.h"
 #include "formats/SqliteDatabase.h"
+#include "base/Printable.h"
 #include "trace/ApiNames.h"
 #include "profile/ProcessRunBuilder.h"
 #include "profile/ProfileRecord.h"
@@ -50,8 +51,11 @@ std::uint64_t keyOf(std::int64_t hwId, std::int64_t vmId, std::int64_t pid)
            | static_cast<std::uint64_t>(pid & 0xFFFFFF);
 }
 
+// A name as the report stores it, made valid UTF-8 (SQLite never checks
+// its text, and a trace we write must be JSON) and clipped.
 std::string clippedName(std::string name)
 {
+    name = validUtf8(name);
     if (name.size() <= kMaxNameBytes)
         return name;
     std::size_t end = kMaxNameBytes;

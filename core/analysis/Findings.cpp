@@ -261,6 +261,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     std::int64_t freeSyncSaving = -1; // a host wait per chunk whose fix saves under the minimum
     FixSet all = 0;
     if (c.replayed) {
+        whatIf.setSteps(stepGroups);
         replayAhead(whatIf, result.findings);
         replayCosts(whatIf, run, rates, result.findings);
         // "All fixes": every fix the replay could apply, printed or not: a
@@ -280,20 +281,11 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     if (c.replayed && !stepGroups.empty()) {
         // Each step's share of each replayed saving, from the same replays:
         // the steps and the whole are one computation at two scopes.
-        std::vector<FixSet> sets;
-        for (const Finding& f : result.findings)
-            if (f.costSource == CostSource::Replay)
-                sets.push_back(f.fixes);
-        sets.push_back(all);
-        for (const std::vector<Interval>& steps : stepGroups) {
-            std::vector<WhatIf::StepSavings> savings = whatIf.stepSavings(sets, steps);
-            if (savings.empty())
-                break;
-            std::size_t s = 0;
+        for (std::size_t g = 0; g < stepGroups.size(); ++g) {
             for (Finding& f : result.findings)
                 if (f.costSource == CostSource::Replay)
-                    f.stepSavingsNs.push_back(std::move(savings[s++]));
-            result.allFixesStepSavingsNs.push_back(std::move(savings[s]));
+                    f.stepSavingsNs.push_back(whatIf.stepSavings(f.fixes, g));
+            result.allFixesStepSavingsNs.push_back(whatIf.stepSavings(all, g));
         }
     }
     std::stable_sort(result.findings.begin(), result.findings.end(),

@@ -164,7 +164,7 @@ void shareWholeSavings(RegionJudgement& j, const RunFindings& whole, std::size_t
         j.allFixesStepsSumNs = sum(all);
         j.wholeAllFixesSavingNs = std::max<std::int64_t>(0, whole.whatIf.replaySpanNs - whole.whatIf.allFixesSpanNs);
         const double off = std::abs(static_cast<double>(j.allFixesStepsSumNs - j.wholeAllFixesSavingNs));
-        if (off > thresholds::kStepsAgreeShare * static_cast<double>(j.wholeAllFixesSavingNs) && off >= 1000)
+        if (off > thresholds::kStepsAgreeShare * static_cast<double>(j.wholeAllFixesSavingNs) && off >= static_cast<double>(thresholds::kStepsAgreeMinNs))
             j.disagreement = "the steps' savings add up to " + formatted("%.3f", static_cast<double>(j.allFixesStepsSumNs) / 1e6)
                              + " ms of the whole span's " + formatted("%.3f", static_cast<double>(j.wholeAllFixesSavingNs) / 1e6)
                              + " ms: the judged span holds GPU work outside these steps, whose saving no step's share holds";

@@ -161,19 +161,45 @@ WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& fixed, Replayer& rep
     out.spanNs = m_summary.replaySpanNs;
     out.floorNs = m_summary.floorNs;
     out.floorBinds = m_summary.floorBinds;
-    if (out.applied != 0) {
-        const ReplayResult& r = replayer.replay(fixed, /*nodeTimes=*/false);
-        out.spanNs = r.ok ? r.spanNs() : -1;
-        out.droppedWaits = r.droppedWaits;
-        // The replay cannot model everything the floor counts (host memory
-        // shared by pageable staging): no prediction goes below it.
-        out.floorNs = floorNs(fixed, m_contentionRates, &out.floorBinds);
-        if (out.spanNs >= 0 && out.spanNs < out.floorNs) {
-            out.spanNs = out.floorNs;
-            out.clamped = true;
-        }
+    if (out.applied == 0) {
+        out.stepNs = m_unchangedStepNs;
+        return out;
+    }
+    const ReplayResult& r = replayer.replay(fixed, /*nodeTimes=*/!m_steps.empty());
+    out.spanNs = r.ok ? r.spanNs() : -1;
+    out.droppedWaits = r.droppedWaits;
+    if (r.ok)
+        for (const std::vector<Interval>& steps : m_steps)
+            out.stepNs.push_back(stepLengths(fixed, r, steps));
+    // The replay cannot model everything the floor counts (host memory
+    // shared by pageable staging): no prediction goes below it.
+    out.floorNs = floorNs(fixed, m_contentionRates, &out.floorBinds);
+    if (out.spanNs >= 0 && out.spanNs < out.floorNs) {
+        // The steps give up the same share of their saving as the whole.
+        const double whole = static_cast<double>(m_summary.replaySpanNs - out.spanNs);
+        const double share = whole > 0 ? static_cast<double>(m_summary.replaySpanNs - out.floorNs) / whole : 0.0;
+        for (std::size_t g = 0; g < out.stepNs.size(); ++g)
+            for (std::size_t i = 0; i < out.stepNs[g].size(); ++i)
+                if (out.stepNs[g][i] && m_unchangedStepNs[g][i]) {
+                    const double saved = static_cast<double>(*m_unchangedStepNs[g][i] - *out.stepNs[g][i]);
+                    out.stepNs[g][i] = *m_unchangedStepNs[g][i] - std::llround(saved * share);
+                }
+        out.spanNs = out.floorNs;
+        out.clamped = true;
     }
     return out;
+}
+
+void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
+{
+    m_steps = std::move(groups);
+    m_unchangedStepNs.clear();
+    m_replayed.clear();
+    if (!m_summary.replayed || m_steps.empty())
+        return;
+    const ReplayResult& r = m_replayer.replay(*m_graph, /*nodeTimes=*/true);
+    for (const std::vector<Interval>& steps : m_steps)
+        m_unchangedStepNs.push_back(stepLengths(*m_graph, r, steps));
 }
 
 void WhatIf::replayEach(const std::vector<FixSet>& sets)
@@ -232,27 +258,24 @@ void WhatIf::setAllFixes(FixSet fixes)
         m_summary.fixDroppedWaits += replayed.droppedWaits;
 }
 
-std::vector<WhatIf::StepSavings> WhatIf::stepSavings(const std::vector<FixSet>& sets, const std::vector<Interval>& steps)
+WhatIf::StepSavings WhatIf::stepSavings(FixSet fixes, std::size_t group)
 {
-    std::vector<StepSavings> out;
-    if (!m_summary.replayed || steps.empty())
-        return out;
-    const auto unchanged = stepLengths(*m_graph, m_replayer.replay(*m_graph, /*nodeTimes=*/true), steps);
-    for (FixSet fixes : sets) {
-        StepSavings savings(steps.size());
-        m_fixed = *m_graph; // into the memory of the last fixed graph
-        const bool changed = applyFixesInPlace(m_fixed, fixes, m_rates) != 0;
-        const RunGraph& g = changed ? m_fixed : *m_graph;
-        const ReplayResult& r = m_replayer.replay(g, /*nodeTimes=*/true);
-        if (r.ok) {
-            const auto fixed = stepLengths(g, r, steps);
-            for (std::size_t i = 0; i < steps.size(); ++i)
-                if (unchanged[i] && fixed[i])
-                    savings[i] = *unchanged[i] - *fixed[i];
-        }
-        out.push_back(std::move(savings));
-    }
-    return out;
+    if (!m_summary.replayed || group >= m_unchangedStepNs.size())
+        return {};
+    const StepSavings& unchanged = m_unchangedStepNs[group];
+    StepSavings savings(unchanged.size());
+    if (spanWith(fixes) < 0)
+        return savings;
+    const auto at = m_replayed.find(fixes);
+    const StepSavings* fixed = fixes == 0 ? &unchanged : at != m_replayed.end() && group < at->second.stepNs.size()
+                                                              ? &at->second.stepNs[group]
+                                                              : nullptr;
+    if (!fixed)
+        return savings;
+    for (std::size_t i = 0; i < unchanged.size(); ++i)
+        if (unchanged[i] && (*fixed)[i])
+            savings[i] = *unchanged[i] - *(*fixed)[i];
+    return savings;
 }
 
 std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, Interval span, std::string* why)

@@ -84,15 +84,21 @@ public:
     }
     // Records the fixes the findings ask for and replays them all at once.
     void setAllFixes(FixSet fixes);
-    // What each of `sets` saves each step of `steps` (a region group's
-    // instances, each its host span), split from the same replays as
-    // spanWith: a step's length in a replay runs from its first GPU op's
-    // begin to the next step's, the last one's to its last GPU op's end, so
-    // the steps' savings add up to the saving of the span they cover. A GPU
-    // op belongs to the step its enqueueing call began in. nullopt for a step
-    // without GPU work; empty where the run is not replayed.
+    // The steps the savings are also split into: groups of steps (a region
+    // group's instances, each its host span). Set before the first replay,
+    // every replay then records its steps' lengths as well as its span, so
+    // the steps and the whole come from the same replays.
+    void setSteps(std::vector<std::vector<Interval>> groups);
+    // What `fixes` save each step of group `group`, from the replay that
+    // spanWith answers: a step's length in a replay runs from its first GPU
+    // op's begin to the next step's, the last one's to its last GPU op's end,
+    // so the steps' savings add up to the saving of the span they cover; a
+    // replay the floor clamped has its steps' savings scaled by the same
+    // share. A GPU op belongs to the step its enqueueing call began in.
+    // nullopt for a step without GPU work; empty where the run is not
+    // replayed or no steps were set.
     using StepSavings = std::vector<std::optional<std::int64_t>>;
-    std::vector<StepSavings> stepSavings(const std::vector<FixSet>& sets, const std::vector<Interval>& steps);
+    StepSavings stepSavings(FixSet fixes, std::size_t group);
     // Replays each of `sets` not replayed yet, so that spanWith answers them
     // from memory. A big graph's sets are split between this thread and a
     // second one with its own copy of the graph: the replays are most of a
@@ -107,6 +113,8 @@ private:
         std::string floorBinds;
         bool clamped = false;
         int droppedWaits = 0;
+        // Per step group, each step's length in this replay (setSteps).
+        std::vector<StepSavings> stepNs;
     };
     // `fixes` applied to a copy of the graph in `fixed`, replayed by `replayer`.
     Replayed replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const;
@@ -122,6 +130,8 @@ private:
     RunGraph m_fixed;
     Replayer m_replayer;
     std::map<FixSet, Replayed> m_replayed;
+    std::vector<std::vector<Interval>> m_steps;
+    std::vector<StepSavings> m_unchangedStepNs; // the unchanged replay's step lengths
 };
 
 // The run as the replay has it with `fixes` applied (0: unchanged): the same

@@ -89,6 +89,10 @@ inline constexpr double kSynergyFactor = 1.5;
 // the steps cover the judged span's GPU work; 10% leaves room for the work
 // between steps (a step's host span ends before its last GPU op).
 inline constexpr double kStepsAgreeShare = 0.10;
+// ... and a difference under this many nanoseconds is never a disagreement:
+// a whole saving near zero makes any share of it smaller than the
+// nanoseconds each step's replayed length rounds to.
+inline constexpr std::int64_t kStepsAgreeMinNs = 1000;
 // One stream -> this many streams, a chunk each in turn (two copy engines
 // and the kernels: three streams keep all three busy).
 inline constexpr int kWhatIfStreams = 3;

@@ -1,7 +1,7 @@
 // The analysis: interval unions, per-engine busy time and overlap on
 // hand-built runs with exact numbers; rates and where they come from; bounds
 // by formula; and diagnoses of simulated runs built to be each kind of bound.
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "analysis/RunAnalysis.h"
 #include "base/DeviceClassRates.h"
 #include "bench/BandwidthBench.h"

@@ -215,7 +215,8 @@ using Rule = std::function<void(const findings::Context&, std::vector<Finding>&)
 std::vector<Finding> applyRule(const Run& run, const TransferRates& rates, bool replayed, const Rule& rule)
 {
     const RunMetrics metrics = computeMetrics(run, rates);
-    findings::Context c = findings::gather(run, metrics, rates, timedRegion(run));
+    const RunIndex index(run, timedRegion(run));
+    findings::Context c = findings::gather(index, metrics, rates);
     c.replayed = replayed;
     std::vector<Finding> out;
     rule(c, out);

@@ -12,7 +12,7 @@
 // ("HtoD migration (fault)", "(driver prefetch)"; none where an older trace
 // has none) and GPU page-fault groups, where CUPTI gives them.
 
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "trace/Run.h"
 
 #include <cstdint>

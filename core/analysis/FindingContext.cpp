@@ -7,8 +7,6 @@
 #include "analysis/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
-#include "trace/ApiNames.h"
-#include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <array>
@@ -38,60 +36,6 @@ bool startsWith(std::string_view text, std::string_view prefix)
 bool isCopy(OpKind kind)
 {
     return kind == OpKind::Upload || kind == OpKind::Download;
-}
-
-// The interval an op held its engine: engine times where known (OpTimes.h).
-Interval engineInterval(const Op& op)
-{
-    return {busyBeginNs(op), busyEndNs(op)};
-}
-
-// The CUDA ordinal a lane's name gives ("GPU 1 stream 7", "GPU 0 default
-// stream (legacy)"); 0 when it names none (a one-device run).
-int deviceOfLane(const Lane& lane)
-{
-    if (!startsWith(lane.name, "GPU "))
-        return 0;
-    int device = 0;
-    std::size_t i = 4;
-    for (; i < lane.name.size() && lane.name[i] >= '0' && lane.name[i] <= '9' && device < 1'000'000; ++i)
-        device = device * 10 + (lane.name[i] - '0');
-    return i > 4 ? device : 0;
-}
-
-// Host calls by what they do. Profiles give Sync/Alloc/Free/Register ops;
-// imported traces give every call as ApiCall with its name; our pipelines
-// give HostWait for the host waiting on an event.
-bool isHostSync(const Run& run, const Op& op)
-{
-    if (op.kind == OpKind::Sync || op.kind == OpKind::HostWait)
-        return true;
-    return op.kind == OpKind::ApiCall && apiRole(run.nameOf(op)) == ApiRole::Sync;
-}
-
-bool isAllocation(const Run& run, const Op& op)
-{
-    if (op.kind != OpKind::Alloc && op.kind != OpKind::Free && op.kind != OpKind::Register
-        && op.kind != OpKind::ApiCall)
-        return false;
-    const std::string& name = run.nameOf(op);
-    // Stream-ordered allocation (cudaMallocAsync, cudaFreeAsync) is the fix,
-    // not the problem: it does not synchronize.
-    if (name.find("Async") != std::string::npos)
-        return false;
-    if (op.kind != OpKind::ApiCall)
-        return true;
-    const ApiRole role = apiRole(name);
-    return role == ApiRole::Alloc || role == ApiRole::Free || role == ApiRole::Register;
-}
-
-bool isSyncCopyCall(const Run& run, const Op& op)
-{
-    if (op.kind != OpKind::ApiCall)
-        return false;
-    const std::string& name = run.nameOf(op);
-    const ApiRole role = apiRole(name);
-    return (role == ApiRole::Copy || role == ApiRole::Memset) && name.find("Async") == std::string::npos;
 }
 
 // The parts of [beginNs, endNs) outside `busy`.
@@ -167,81 +111,34 @@ Finding makeFinding(FindingKind kind, std::vector<std::uint32_t> ops, int device
     return f;
 }
 
-Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& rates, Interval span)
+Context gather(const RunIndex& index, const RunMetrics& metrics, const TransferRates& rates)
 {
-    Context c(run, metrics, rates, span);
-    c.wallNs = spanNs(span.beginNs, span.endNs);
-    c.laneDevice.resize(run.lanes.size());
-    // A run that knows its devices says on each lane; imported ones only in names.
-    for (std::size_t i = 0; i < run.lanes.size(); ++i)
-        c.laneDevice[i] = run.deviceCount() > 1 ? run.lanes[i].device : deviceOfLane(run.lanes[i]);
-
-    std::map<int, std::array<std::vector<Interval>, kOpKindCount>> perKind;
-    std::map<int, int> withExec;
-    std::map<int, std::map<int, std::vector<std::uint32_t>>> lanesOf; // device -> stream lane -> GPU ops
-    std::vector<Interval> all;
-    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
-        const Op& op = run.ops[i];
-        if (op.lane >= run.lanes.size() || !c.inRegion(op))
-            continue;
-        if (!isGpuOp(op.kind)) {
-            if (run.lanes[op.lane].kind == LaneKind::HostThread)
-                c.hostOps.push_back(i);
-            c.callOf.add(op.correlation, i);
-            continue;
-        }
-        c.gpuOpOf.add(op.correlation, i);
-        const int device = c.laneDevice[op.lane];
-        const Interval interval = engineInterval(op);
-        perKind[device][static_cast<std::size_t>(op.kind)].push_back(interval);
-        withExec[device] += op.hasExec() ? 1 : 0;
-        all.push_back(interval);
-        lanesOf[device][op.lane].push_back(i);
-    }
-    c.callOf.finish();
-    c.gpuOpOf.finish();
-    std::sort(c.hostOps.begin(), c.hostOps.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return run.ops[a].startNs < run.ops[b].startNs;
-    });
-
-    const auto clip = [&](std::vector<Interval> v) {
-        return IntervalSet(std::move(v)).clipped(span.beginNs, span.endNs);
-    };
-    c.gpuBusy = clip(std::move(all));
-    c.gpuIdle = complement(c.gpuBusy, span.beginNs, span.endNs);
-    for (auto& [device, kinds] : perKind) {
+    Context c(index, metrics, rates);
+    const Run& run = index.run();
+    c.gpuIdle = complement(c.gpuBusy, c.span.beginNs, c.span.endNs);
+    const std::size_t deviceCount = index.devices().size();
+    for (const DeviceFacts& d : index.devices()) {
         DeviceWork w;
-        w.device = device;
+        w.facts = &d;
+        w.device = d.device;
         DeviceActivity& a = w.activity;
-        a.device = device;
-        a.label = perKind.size() == 1   ? run.device.label()
-                  : run.deviceCount() > 1 ? "GPU " + std::to_string(device) + ": " + run.deviceAt(device).label()
-                                          : "GPU " + std::to_string(device);
-        const auto set = [&](OpKind k) { return clip(kinds[static_cast<std::size_t>(k)]); };
-        const IntervalSet h2d = set(OpKind::Upload), d2h = set(OpKind::Download), dtod = clip([&] {
-            // Copies between two GPUs count as device copies of the GPU that issued them.
-            auto both = kinds[static_cast<std::size_t>(OpKind::DeviceCopy)];
-            const auto& peer = kinds[static_cast<std::size_t>(OpKind::PeerCopy)];
-            both.insert(both.end(), peer.begin(), peer.end());
-            return both;
-        }());
-        const IntervalSet compute = set(OpKind::Kernel), memset = set(OpKind::Memset);
-        const IntervalSet copies = h2d.united(d2h).united(dtod);
-        w.busy = copies.united(compute).united(memset);
-        a.h2dNs = h2d.length();
-        a.d2hNs = d2h.length();
-        a.deviceCopyNs = dtod.length();
-        a.computeNs = compute.length();
-        a.memsetNs = memset.length();
-        a.busyNs = w.busy.length();
-        a.copyWithComputeNs = copies.intersected(compute).length();
-        a.h2dWithD2hNs = h2d.intersected(d2h).length();
+        a.device = d.device;
+        a.label = deviceCount == 1            ? run.device.label()
+                  : run.deviceCount() > 1 ? "GPU " + std::to_string(d.device) + ": " + run.deviceAt(d.device).label()
+                                          : "GPU " + std::to_string(d.device);
+        const IntervalSet copies = d.h2d.united(d.d2h).united(d.deviceCopies);
+        a.h2dNs = d.h2d.length();
+        a.d2hNs = d.d2h.length();
+        a.deviceCopyNs = d.deviceCopies.length();
+        a.computeNs = d.compute.length();
+        a.memsetNs = d.memset.length();
+        a.busyNs = d.busy.length();
+        a.copyWithComputeNs = copies.intersected(d.compute).length();
+        a.h2dWithD2hNs = d.h2d.intersected(d.d2h).length();
         a.idleNs = saturatingSub(c.wallNs, a.busyNs);
-        w.laneOps = std::move(lanesOf[device]);
-        a.streams = static_cast<int>(w.laneOps.size());
-        for (const auto& [lane, ops] : w.laneOps)
-            a.gpuOps += static_cast<int>(ops.size());
-        const int exec = withExec[device];
+        a.streams = static_cast<int>(d.laneOps.size());
+        a.gpuOps = d.gpuOps;
+        const int exec = d.gpuOpsWithExec;
         a.engineTimes = exec == a.gpuOps ? "engine execution intervals"
                         : exec == 0      ? "event intervals (they include time queued behind other streams)"
                                          : "engine execution intervals for " + std::to_string(exec) + " of "

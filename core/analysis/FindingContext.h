@@ -5,7 +5,8 @@
 // (Context), and the small helpers and cost rules the rules have in common.
 
 #include "analysis/Findings.h"
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
+#include "facts/RunIndex.h"
 #include "trace/CorrelationMap.h"
 
 #include <cstdint>
@@ -22,17 +23,9 @@ std::string percentText(std::int64_t part, std::int64_t whole);
 std::string plural(std::size_t n, const char* one, const char* many);
 bool startsWith(std::string_view text, std::string_view prefix);
 
-// Ops by what they are.
+// Ops by what they are (engine intervals, lanes' devices and calls' roles:
+// facts/RunIndex.h).
 bool isCopy(OpKind kind);
-// The interval an op held its engine: engine times where known (OpTimes.h).
-Interval engineInterval(const Op& op);
-// The CUDA ordinal a lane's name gives ("GPU 1 stream 7"); 0 when none.
-int deviceOfLane(const Lane& lane);
-// Host calls by what they do (profiles, imported traces and our pipelines
-// name them differently).
-bool isHostSync(const Run& run, const Op& op);
-bool isAllocation(const Run& run, const Op& op);
-bool isSyncCopyCall(const Run& run, const Op& op);
 
 // Time sets.
 // The parts of [beginNs, endNs) outside `busy`.
@@ -48,41 +41,42 @@ std::int64_t capped(std::int64_t ns, std::int64_t wallNs);
 FixSet fixOf(FindingKind kind);
 Finding makeFinding(FindingKind kind, std::vector<std::uint32_t> ops, int device);
 
-// ---- What the run holds, gathered once.
-
-// ---- What the run holds, gathered once.
+// ---- What the rules read: the run's index over the judged span, and each
+// device's activity in the findings' terms.
 
 struct DeviceWork {
+    const DeviceFacts* facts = nullptr; // the index's
     int device = 0;
-    IntervalSet busy; // every GPU op of the device, clipped to the judged span
-    std::map<int, std::vector<std::uint32_t>> laneOps; // stream lane -> its GPU ops in the region
     DeviceActivity activity;
+    const IntervalSet& busy() const { return facts->busy; }
+    const std::map<int, std::vector<std::uint32_t>>& laneOps() const { return facts->laneOps; }
 };
 
 struct Context {
-    Context(const Run& r, const RunMetrics& m, const TransferRates& t, Interval s)
-        : run(r), metrics(m), rates(t), span(s)
+    Context(const RunIndex& i, const RunMetrics& m, const TransferRates& t)
+        : index(i), run(i.run()), metrics(m), rates(t), span(i.span()), wallNs(i.wallNs()), gpuBusy(i.gpuBusy()),
+          gpuOpOf(i.gpuOpOf()), callOf(i.callOf()), hostOps(i.hostOps())
     {
     }
+    const RunIndex& index;
     const Run& run;
     const RunMetrics& metrics;
     const TransferRates& rates;
     Interval span; // the judged span (JudgedSpan.h): the run's timed region or its loop
     std::int64_t wallNs = 0;
-    std::vector<DeviceWork> devices;       // by ordinal
-    std::vector<int> laneDevice;           // per lane
-    IntervalSet gpuBusy;                   // all devices together
-    IntervalSet gpuIdle;                   // the judged span minus gpuBusy
-    CorrelationMap gpuOpOf; // correlation -> GPU op
-    CorrelationMap callOf;  // correlation -> API call (ApiCall or role op)
-    std::vector<std::uint32_t> hostOps;    // ops on host lanes in the region, in time order
-    int deviceForHost = -1;                // the one device, or -1 when several
+    std::vector<DeviceWork> devices;    // by ordinal
+    const IntervalSet& gpuBusy;         // all devices together
+    IntervalSet gpuIdle;                // the judged span minus gpuBusy
+    const CorrelationMap& gpuOpOf;      // correlation -> GPU op
+    const CorrelationMap& callOf;       // correlation -> API call (ApiCall or role op)
+    const std::vector<std::uint32_t>& hostOps; // ops on host lanes in the region, in time order
+    int deviceForHost = -1;             // the one device, or -1 when several
     // The run replays: a finding's cost is what its fix saves in the replay,
     // so the rules name every candidate and leave out the gates that only
     // guard their estimates (the replay's 2% rule decides).
     bool replayed = false;
 
-    bool inRegion(const Op& op) const { return op.startNs >= span.beginNs && op.startNs < span.endNs; }
+    bool inRegion(const Op& op) const { return index.inSpan(op); }
     // What the span is called in the findings' words.
     const char* spanWords() const
     {
@@ -96,7 +90,8 @@ struct Context {
     }
 };
 
-Context gather(const Run& run, const RunMetrics& metrics, const TransferRates& rates, Interval span);
+// The context of the index: each device's activity, the GPU's idle time.
+Context gather(const RunIndex& index, const RunMetrics& metrics, const TransferRates& rates);
 
 // The cost rules that several findings share (FindingContext.cpp says each).
 std::int64_t overlapHeadroom(const DeviceActivity& a);

@@ -28,7 +28,7 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
     bool rateKnown = true;
     int asyncCalls = 0, blockedCalls = 0;
     for (const auto& w : c.devices)
-        for (const auto& [lane, laneOps] : w.laneOps)
+        for (const auto& [lane, laneOps] : w.laneOps())
             for (std::uint32_t i : laneOps) {
                 const Op& op = run.ops[i];
                 if (!isCopy(op.kind) || op.memory != HostMemoryKind::Pageable)
@@ -85,7 +85,7 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
         IntervalSet kernels;
         for (const auto& w : c.devices) {
             std::vector<Interval> k;
-            for (const auto& [lane, laneOps] : w.laneOps)
+            for (const auto& [lane, laneOps] : w.laneOps())
                 for (std::uint32_t i : laneOps)
                     if (run.ops[i].kind == OpKind::Kernel)
                         k.push_back(engineInterval(run.ops[i]));
@@ -109,7 +109,7 @@ std::string legacyCopyHazards(const Context& c, const std::vector<std::uint32_t>
     const Run& run = c.run;
     std::vector<Interval> kernels;
     for (const auto& w : c.devices)
-        for (const auto& [lane, laneOps] : w.laneOps)
+        for (const auto& [lane, laneOps] : w.laneOps())
             if (!isLegacyStream(run.lanes[static_cast<std::size_t>(lane)]))
                 for (std::uint32_t i : laneOps)
                     if (run.ops[i].kind == OpKind::Kernel)
@@ -141,7 +141,7 @@ void syncCopies(const Context& c, std::vector<Finding>& out)
     std::vector<std::uint32_t> calls, ops;
     for (std::uint32_t i : c.hostOps) {
         const Op& call = run.ops[i];
-        if (!isSyncCopyCall(run, call) || !c.interleaved(call))
+        if (!c.index.isSyncCopyCall(call) || !c.interleaved(call))
             continue;
         // Blocking: the call returned only after the GPU op it issued ended.
         const std::uint32_t gpu = c.gpuOpOf.find(call.correlation);
@@ -207,7 +207,7 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
     for (const DeviceWork& w : c.devices) {
         std::vector<std::uint32_t> legacyOps;
         std::int64_t otherFirst = -1, otherLast = -1;
-        for (const auto& [lane, ops] : w.laneOps) {
+        for (const auto& [lane, ops] : w.laneOps()) {
             if (isLegacyStream(c.run.lanes[static_cast<std::size_t>(lane)])) {
                 legacyOps.insert(legacyOps.end(), ops.begin(), ops.end());
                 continue;
@@ -230,7 +230,7 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
         // Serialized: the streams hardly ever ran at once (an estimate's
         // gate; a replay judges by what the fix saves).
         const DeviceActivity& a = w.activity;
-        const std::int64_t together = concurrentNs(c.run, w.laneOps);
+        const std::int64_t together = concurrentNs(c.run, w.laneOps());
         if (!c.replayed && static_cast<double>(together) >= kSerializedShare * static_cast<double>(a.busyNs))
             continue;
         const std::int64_t headroom = overlapHeadroom(a);
@@ -258,7 +258,7 @@ void legacyDefaultStream(const Context& c, std::vector<Finding>& out)
 std::vector<std::pair<int, int>> loopStreams(const Context& c, const RunGraph* graph, const DeviceWork& w)
 {
     if (!c.replayed || !graph)
-        return w.laneOps.size() == 1 ? std::vector<std::pair<int, int>>{{w.laneOps.begin()->first, 0}}
+        return w.laneOps().size() == 1 ? std::vector<std::pair<int, int>>{{w.laneOps().begin()->first, 0}}
                                      : std::vector<std::pair<int, int>>{};
     struct Carried {
         std::set<int> chunks;
@@ -266,7 +266,7 @@ std::vector<std::pair<int, int>> loopStreams(const Context& c, const RunGraph* g
     };
     std::map<int, Carried> byLane;
     for (const GraphNode& n : graph->nodes) {
-        if (!n.gpu || !w.laneOps.contains(n.lane))
+        if (!n.gpu || !w.laneOps().contains(n.lane))
             continue;
         Carried& l = byLane[n.lane];
         l.chunks.insert(n.chunk);
@@ -288,7 +288,7 @@ void oneStream(const Context& c, const RunGraph* graph, std::vector<Finding>& ou
             continue;
         std::vector<std::uint32_t> ops;
         for (const auto& [lane, chunks] : lanes)
-            ops.insert(ops.end(), w.laneOps.at(lane).begin(), w.laneOps.at(lane).end());
+            ops.insert(ops.end(), w.laneOps().at(lane).begin(), w.laneOps().at(lane).end());
         std::sort(ops.begin(), ops.end());
         const bool copies = std::any_of(ops.begin(), ops.end(), [&](std::uint32_t i) { return isCopy(c.run.ops[i].kind); });
         const bool kernels =
@@ -308,8 +308,8 @@ void oneStream(const Context& c, const RunGraph* graph, std::vector<Finding>& ou
         Finding f = makeFinding(FindingKind::OneStream, std::move(ops), w.device);
         f.costNs = capped(headroom, c.wallNs);
         if (lanes.size() == 1) {
-            f.cause = (w.laneOps.size() == 1 ? "all " : "") + plural(count, "GPU op", "GPU ops")
-                      + (w.laneOps.size() == 1 ? "" : " of " + std::to_string(a.gpuOps)) + " on one stream (" + names
+            f.cause = (w.laneOps().size() == 1 ? "all " : "") + plural(count, "GPU op", "GPU ops")
+                      + (w.laneOps().size() == 1 ? "" : " of " + std::to_string(a.gpuOps)) + " on one stream (" + names
                       + "): a stream runs in order, so " + busy + " cannot overlap";
             f.fix = "split the work into chunks on two or three streams (each with its own buffers, copies from pinned "
                     "memory), so one chunk's kernel runs while the next uploads and the previous downloads";
@@ -347,7 +347,7 @@ void syncInLoop(const Context& c, std::vector<Finding>& out)
     int drained = 0;
     for (std::uint32_t i : c.hostOps) {
         const Op& op = run.ops[i];
-        if (!isHostSync(run, op))
+        if (!c.index.isHostSync(op))
             continue;
         const bool drains = drainedTheGpu(c, op);
         if (drains || (c.replayed && c.interleaved(op))) {
@@ -383,7 +383,7 @@ void allocInLoop(const Context& c, std::vector<Finding>& out)
     int draining = 0;
     for (std::uint32_t i : c.hostOps) {
         const Op& op = run.ops[i];
-        if (isAllocation(run, op) && c.interleaved(op)) {
+        if (c.index.isAllocation(op) && c.interleaved(op)) {
             calls.push_back(i);
             draining += drainedTheGpu(c, op) ? 1 : 0;
         }
@@ -444,7 +444,7 @@ void smallCopies(const Context& c, std::vector<Finding>& out)
     std::int64_t overhead = 0;
     std::uint64_t bytes = 0;
     for (const auto& w : c.devices)
-        for (const auto& [lane, ops] : w.laneOps)
+        for (const auto& [lane, ops] : w.laneOps())
             for (std::uint32_t i : ops) {
                 const Op& op = run.ops[i];
                 if (!isCopy(op.kind) || op.bytes == 0 || op.bytes >= kSmallCopyBytes)

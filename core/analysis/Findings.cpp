@@ -226,15 +226,24 @@ const char* toString(FindingKind kind)
 RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Bounds& bounds,
                          const Diagnosis& diagnosis, Interval span, const std::vector<std::vector<Interval>>& stepGroups)
 {
+    // The run's index is built while the graph is built and replayed; the
+    // graph, the larger, on this thread, where it reuses the memory the
+    // reader freed (a second thread allocates afresh).
+    auto indexed = std::async(launchPolicyFor(run.ops.size()), [&] { return RunIndex(run, span); });
+    WhatIf whatIf(run, rates, span);
+    const RunIndex index = indexed.get();
+    return findFindings(index, whatIf, metrics, rates, bounds, diagnosis, stepGroups);
+}
+
+RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics, const TransferRates& rates,
+                         const Bounds& bounds, const Diagnosis& diagnosis,
+                         const std::vector<std::vector<Interval>>& stepGroups)
+{
     using namespace findings;
     using namespace thresholds;
+    const Run& run = index.run();
     RunFindings result;
-    // The findings' context is gathered while the graph is built and
-    // replayed; the graph, the larger, on this thread, where it reuses the
-    // memory the reader freed (a second thread allocates afresh).
-    auto gathered = std::async(launchPolicyFor(run.ops.size()), [&] { return gather(run, metrics, rates, span); });
-    WhatIf whatIf(run, rates, span);
-    Context c = gathered.get();
+    Context c = gather(index, metrics, rates);
     c.replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
     result.wallNs = c.wallNs;
     for (const DeviceWork& w : c.devices)

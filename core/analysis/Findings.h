@@ -30,6 +30,9 @@
 
 namespace ovs {
 
+class RunIndex;
+class WhatIf;
+
 // The reasons we look for. Reports sort findings by cost, but the order
 // here is part of what is printed: a combined finding is named by its parts
 // in this order ("one-stream+host-sync": combineFindings), and lists of the
@@ -150,6 +153,11 @@ std::string findingWords(FindingKind kind, const std::vector<FindingKind>& alsoK
 // per region group, whose share of each replayed saving is wanted.
 RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates,
                          const Bounds& bounds, const Diagnosis& diagnosis, Interval span,
+                         const std::vector<std::vector<Interval>>& stepGroups = {});
+// The same from the run's index over the judged span and its what-if over
+// the same span (analyzeSpan builds both at once, on two threads).
+RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics,
+                         const TransferRates& rates, const Bounds& bounds, const Diagnosis& diagnosis,
                          const std::vector<std::vector<Interval>>& stepGroups = {});
 
 // All of it from a run and its trace's bandwidth sweeps (rates of the same

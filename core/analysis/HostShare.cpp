@@ -2,7 +2,7 @@
 
 #include "base/Thresholds.h"
 
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>

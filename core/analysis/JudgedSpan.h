@@ -25,7 +25,7 @@
 // them, else by start time): asynchronous work belongs to the region that
 // issued it.
 
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "trace/Run.h"
 
 #include <cstdint>

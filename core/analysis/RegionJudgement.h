@@ -7,7 +7,7 @@
 
 #include "analysis/Diagnosis.h"
 #include "analysis/Findings.h"
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "analysis/JudgedSpan.h"
 #include "analysis/TransferRates.h"
 #include "trace/Run.h"

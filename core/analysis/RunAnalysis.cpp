@@ -2,6 +2,8 @@
 
 #include "analysis/ParallelWork.h"
 #include "analysis/RegionJudgement.h"
+#include "analysis/WhatIf.h"
+#include "facts/RunIndex.h"
 #include "base/Saturating.h"
 
 #include <algorithm>
@@ -23,14 +25,20 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     RunAnalysis a;
     a.judged = judged;
     a.rates = rates;
-    a.metrics = computeMetrics(run, a.rates, judged.span);
+    // The run's index (one walk over its ops) is built while the what-if
+    // builds and replays the graph: the graph, the larger, on this thread,
+    // where it reuses the memory the reader freed.
+    auto indexed = std::async(launchPolicyFor(run.ops.size()), [&] { return RunIndex(run, judged.span); });
+    WhatIf whatIf(run, rates, judged.span);
+    const RunIndex index = indexed.get();
+    a.metrics = computeMetrics(index, a.rates);
     // A partial run's ops say nothing about how fast the whole would go, and
     // the pipeline model (chunks, slots) fits only our pipelines: any other
     // run is bounded by the general analysis (its Bound finding).
     if (run.status == RunStatus::Completed && isPipelineRun(run))
         a.bounds = computeBounds(run, a.metrics, a.rates);
     a.diagnosis = diagnose(run, a.metrics, a.bounds, a.rates);
-    a.findings = findFindings(run, a.metrics, a.rates, a.bounds, a.diagnosis, judged.span, stepGroups);
+    a.findings = findFindings(index, whatIf, a.metrics, a.rates, a.bounds, a.diagnosis, stepGroups);
     // One path: the diagnosis is the findings' bound (for our pipelines the
     // same diagnosis; for any other run the general bound).
     a.diagnosis = a.findings.boundDiagnosis;

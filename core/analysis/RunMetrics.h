@@ -1,8 +1,12 @@
 #pragma once
 
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "analysis/TransferRates.h"
 #include "trace/Run.h"
+
+namespace ovs {
+class RunIndex;
+}
 
 #include <array>
 #include <cstdint>
@@ -82,5 +86,7 @@ struct RunMetrics {
 // ops that begin in it, their intervals clipped to it.
 RunMetrics computeMetrics(const Run& run, const TransferRates& rates);
 RunMetrics computeMetrics(const Run& run, const TransferRates& rates, Interval span);
+// The same, from the run's index over the span (what analyzeSpan builds once).
+RunMetrics computeMetrics(const RunIndex& index, const TransferRates& rates);
 
 } // namespace ovs

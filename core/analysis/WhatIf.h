@@ -7,7 +7,7 @@
 // a worker thread.
 
 #include "analysis/DemandMigrations.h"
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "analysis/TransferRates.h"
 #include "replay/Contention.h"
 #include "replay/Fix.h"

@@ -1,6 +1,6 @@
 #include "ranks/RankSummary.h"
 
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 #include "base/Median.h"
 #include "base/Saturating.h"
 #include "trace/OpTimes.h"

@@ -101,6 +101,14 @@ constexpr bool apiEnqueuesWork(std::string_view name)
     return role == ApiRole::Copy || role == ApiRole::Memset || role == ApiRole::Launch;
 }
 
+// A stream-ordered call ("...Async"): a copy or memset that returns before
+// its work is done, an allocation or free the stream orders (cudaMallocAsync,
+// cudaFreeAsync), which synchronizes nothing.
+constexpr bool apiIsAsync(std::string_view name)
+{
+    return name.find("Async") != std::string_view::npos;
+}
+
 // A synchronization that waits for the whole device (every stream), where a
 // stream or event synchronize waits for one stream's work.
 constexpr bool apiWaitsForDevice(std::string_view name)

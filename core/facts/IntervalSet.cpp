@@ -1,4 +1,4 @@
-#include "analysis/IntervalSet.h"
+#include "facts/IntervalSet.h"
 
 #include "base/Saturating.h"
 

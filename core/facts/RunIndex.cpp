@@ -1,0 +1,163 @@
+#include "facts/RunIndex.h"
+
+#include "base/Saturating.h"
+#include "trace/OpTimes.h"
+
+#include <algorithm>
+
+namespace ovs {
+
+Interval engineInterval(const Op& op)
+{
+    return {busyBeginNs(op), busyEndNs(op)};
+}
+
+int deviceOfLaneName(const Lane& lane)
+{
+    if (lane.name.compare(0, 4, "GPU ") != 0)
+        return 0;
+    int device = 0;
+    std::size_t i = 4;
+    for (; i < lane.name.size() && lane.name[i] >= '0' && lane.name[i] <= '9' && device < 1'000'000; ++i)
+        device = device * 10 + (lane.name[i] - '0');
+    return i > 4 ? device : 0;
+}
+
+ApiRole RunIndex::roleOf(const Op& op) const
+{
+    return op.nameId < m_roleOfName.size() ? m_roleOfName[op.nameId] : apiRole(m_run->nameOf(op));
+}
+
+bool RunIndex::isAsyncCall(const Op& op) const
+{
+    return op.nameId < m_asyncName.size() ? m_asyncName[op.nameId] != 0 : apiIsAsync(m_run->nameOf(op));
+}
+
+bool RunIndex::isHostSync(const Op& op) const
+{
+    if (op.kind == OpKind::Sync || op.kind == OpKind::HostWait)
+        return true;
+    return op.kind == OpKind::ApiCall && roleOf(op) == ApiRole::Sync;
+}
+
+bool RunIndex::isAllocation(const Op& op) const
+{
+    if (op.kind != OpKind::Alloc && op.kind != OpKind::Free && op.kind != OpKind::Register
+        && op.kind != OpKind::ApiCall)
+        return false;
+    if (isAsyncCall(op))
+        return false;
+    if (op.kind != OpKind::ApiCall)
+        return true;
+    const ApiRole role = roleOf(op);
+    return role == ApiRole::Alloc || role == ApiRole::Free || role == ApiRole::Register;
+}
+
+bool RunIndex::isSyncCopyCall(const Op& op) const
+{
+    if (op.kind != OpKind::ApiCall)
+        return false;
+    const ApiRole role = roleOf(op);
+    return (role == ApiRole::Copy || role == ApiRole::Memset) && !isAsyncCall(op);
+}
+
+RunIndex::RunIndex(const Run& run, Interval span) : m_run(&run), m_span(span)
+{
+    const std::size_t lanes = run.lanes.size();
+    m_laneDevice.resize(lanes);
+    for (std::size_t i = 0; i < lanes; ++i) {
+        m_laneDevice[i] = run.deviceCount() > 1 ? run.lanes[i].device : deviceOfLaneName(run.lanes[i]);
+        if (m_mainHostLane < 0 && run.lanes[i].kind == LaneKind::HostThread)
+            m_mainHostLane = static_cast<int>(i);
+    }
+    m_roleOfName.reserve(run.names.size());
+    m_asyncName.reserve(run.names.size());
+    for (const std::string& name : run.names) {
+        m_roleOfName.push_back(apiRole(name));
+        m_asyncName.push_back(apiIsAsync(name) ? 1 : 0);
+    }
+
+    // The walk: intervals gathered per kind and per device, united after.
+    std::array<std::vector<Interval>, kOpKindCount> perKind;
+    std::map<int, std::array<std::vector<Interval>, kOpKindCount>> perDevice;
+    std::vector<Interval> gpu, waits;
+    std::vector<char> gpuLane(lanes, 0), stagingLane(lanes, 0);
+    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
+        const Op& op = run.ops[i];
+        if (op.lane >= lanes || !inSpan(op))
+            continue;
+        const Interval interval = engineInterval(op);
+        const auto k = static_cast<std::size_t>(op.kind);
+        KindFacts& t = m_kinds[k];
+        ++t.count;
+        t.bytes = saturatingAdd(t.bytes, op.bytes);
+        t.ns = saturatingAdd(t.ns, spanNs(interval.beginNs, interval.endNs));
+        t.memories |= 1u << static_cast<unsigned>(op.memory);
+        perKind[k].push_back(interval);
+        if (isGpuOp(op.kind)) {
+            ++m_gpuOps;
+            m_gpuOpsWithExec += op.hasExec() ? 1 : 0;
+            gpuLane[op.lane] = 1;
+            m_gpuOpOf.add(op.correlation, i);
+            gpu.push_back(interval);
+            const int device = m_laneDevice[op.lane];
+            perDevice[device][k].push_back(interval);
+            DeviceFacts* d = nullptr;
+            for (DeviceFacts& known : m_devices)
+                if (known.device == device)
+                    d = &known;
+            if (!d) {
+                d = &m_devices.emplace_back();
+                d->device = device;
+            }
+            d->laneOps[op.lane].push_back(i);
+            ++d->gpuOps;
+            d->gpuOpsWithExec += op.hasExec() ? 1 : 0;
+            if ((op.kind == OpKind::Upload || op.kind == OpKind::Download) && op.hasExec()) {
+                // Only the wait inside the span counts against its wall time.
+                std::int64_t& queued = m_queued[op.kind == OpKind::Download ? 1 : 0][op.lane];
+                queued = saturatingAdd(queued, spanNs(op.startNs, std::min(op.execStartNs, m_span.endNs)));
+            }
+            continue;
+        }
+        if (run.lanes[op.lane].kind == LaneKind::HostThread)
+            m_hostOps.push_back(i);
+        m_callOf.add(op.correlation, i);
+        if (op.kind == OpKind::StageIn || op.kind == OpKind::StageOut)
+            stagingLane[op.lane] = 1;
+        if ((op.kind == OpKind::HostWait || op.kind == OpKind::Sync) && static_cast<int>(op.lane) == m_mainHostLane)
+            waits.push_back(interval);
+    }
+    m_callOf.finish();
+    m_gpuOpOf.finish();
+    std::stable_sort(m_hostOps.begin(), m_hostOps.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return run.ops[a].startNs < run.ops[b].startNs; });
+    m_streams = static_cast<int>(std::count(gpuLane.begin(), gpuLane.end(), 1));
+    m_stagingThreads = static_cast<int>(std::count(stagingLane.begin(), stagingLane.end(), 1));
+
+    const auto clip = [&](std::vector<Interval> v) {
+        return IntervalSet(std::move(v)).clipped(m_span.beginNs, m_span.endNs);
+    };
+    for (std::size_t k = 0; k < kOpKindCount; ++k)
+        m_kinds[k].time = clip(std::move(perKind[k]));
+    m_gpuBusy = clip(std::move(gpu));
+    m_mainThreadWaits = clip(std::move(waits));
+    std::sort(m_devices.begin(), m_devices.end(),
+              [](const DeviceFacts& a, const DeviceFacts& b) { return a.device < b.device; });
+    for (DeviceFacts& d : m_devices) {
+        auto& kinds = perDevice[d.device];
+        const auto set = [&](OpKind k) { return clip(std::move(kinds[static_cast<std::size_t>(k)])); };
+        d.h2d = set(OpKind::Upload);
+        d.d2h = set(OpKind::Download);
+        // Copies between two GPUs count as device copies of the GPU that issued them.
+        auto& both = kinds[static_cast<std::size_t>(OpKind::DeviceCopy)];
+        const auto& peer = kinds[static_cast<std::size_t>(OpKind::PeerCopy)];
+        both.insert(both.end(), peer.begin(), peer.end());
+        d.deviceCopies = set(OpKind::DeviceCopy);
+        d.compute = set(OpKind::Kernel);
+        d.memset = set(OpKind::Memset);
+        d.busy = d.h2d.united(d.d2h).united(d.deviceCopies).united(d.compute).united(d.memset);
+    }
+}
+
+} // namespace ovs

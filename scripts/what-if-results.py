@@ -18,7 +18,8 @@ trace with the most GPU ops (the program's process; a PyTorch program may
 start helpers); the best (shortest) of each mode; the measured saving (best
 plain minus best fix); then `analyze --json` on the best plain trace (the
 original Kineto file for a Kineto case): its predicted saving (whatIf
-replayMs minus allFixesMs), its top finding (the costliest one that is not
+replayMs minus the span of the replay of the fixes the example's --fix
+makes: FIX_OF below), its top finding (the costliest one that is not
 the bound, else the bound), and the unchanged replay against the measured
 span. The best plain and fix traces are copied to BESTDIR as NAME.json and
 NAME-fix.json with analyze's outputs beside them. A case whose analysis
@@ -33,6 +34,27 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+# What each example's --fix does, in the replay's words (core/replay/Fix.cpp):
+# the prediction it is compared with is the replay of exactly these fixes
+# (analyze --json whatIf.replays). An example missing here (a control whose
+# "fix" is no fix the tool makes) is compared with the replay of all fixes.
+FIX_OF = {
+    "copies_both_ways": {"a stream per chunk"},
+    "event_wait_per_chunk": {"no host wait per chunk", "a stream per chunk"},
+    "legacy_default_stream": {"non-blocking streams"},
+    "malloc_in_loop": {"allocations out of the loop"},
+    "managed_memory": {"prefetch managed memory"},
+    "memcpy_around_kernel": {"async copies", "a stream per chunk"},
+    "one_stream": {"a stream per chunk"},
+    "pageable_async": {"pin host memory"},
+    "sync_in_loop": {"no host wait per chunk"},
+    "sync_in_loop-host-bound": {"no host wait per chunk"},
+    "torch_sync_per_chunk": {"no host wait per chunk", "a stream per chunk"},
+    "torch_train_steps": {"no host wait per chunk"},
+    "torch_pageable_copies": {"pin host memory"},
+    "torch_implicit_syncs": {"pin host memory", "no host wait per chunk"},
+}
 
 GPU_KINDS = {"upload", "download", "kernel", "memset", "device_copy", "peer_copy"}
 LOOP_MS = re.compile(r" in ([0-9.]+) ms ")
@@ -200,11 +222,33 @@ def predict(case, cli, trace, best_dir, kineto):
     what_if = run.get("whatIf")
     case["whatIf"] = what_if
     if what_if and what_if.get("replayMs") is not None and what_if.get("allFixesMs") is not None:
-        case["predictedSavingMs"] = what_if["replayMs"] - what_if["allFixesMs"]
+        span, basis = fixed_span(case["name"], what_if)
+        case["predictedSavingMs"] = what_if["replayMs"] - span
+        case["predictedBasis"] = basis
         case["predictedOverMeasured"] = ratio(case["predictedSavingMs"], case["measuredSavingMs"])
     if what_if and what_if.get("replayMs") is not None:
         case["replayOverMeasured"] = ratio(what_if["replayMs"], what_if.get("measuredMs") or case["bestPlainMs"])
     return case
+
+
+def fixed_span(name, what_if):
+    """The replayed span the example's --fix is compared with, and its basis:
+    the replay of exactly the fixes it makes where one ran; else of the part
+    of them the findings asked for; else no saving (no finding asks for its
+    fix: the tool claims nothing). A control with no FIX_OF entry: all fixes."""
+    wanted = FIX_OF.get(name[:-len("-kineto")] if name.endswith("-kineto") else name)
+    replays = {frozenset(r["fixes"]): r["spanMs"] for r in what_if.get("replays", [])}
+    if wanted is None:
+        return what_if["allFixesMs"], "all fixes (a control: its --fix is no fix the tool makes)"
+    if frozenset(wanted) in replays:
+        return replays[frozenset(wanted)], "the replay of its fix (" + ", ".join(sorted(wanted)) + ")"
+    found = frozenset(wanted & set(what_if.get("allFixes", [])))
+    if found and found in replays:
+        return replays[found], ("the replay of the part of its fix the findings ask for ("
+                                + ", ".join(sorted(found)) + ")")
+    if not found:
+        return what_if["replayMs"], "no finding asks for its fix (" + ", ".join(sorted(wanted)) + ")"
+    return what_if["allFixesMs"], "all fixes (its own set was not replayed)"
 
 
 def reanalyze(cli, results_path, traces):

@@ -78,6 +78,17 @@ void whatIf(JsonWriter& w, const WhatIfSummary& s)
     w.value(s.droppedWaits);
     w.key("fixDroppedWaits");
     w.value(s.fixDroppedWaits);
+    w.key("replays");
+    w.beginArray();
+    for (const WhatIfSummary::FixReplay& r : s.replays) {
+        w.beginObject();
+        w.key("fixes");
+        fixList(w, r.fixes);
+        w.key("spanMs");
+        w.value(toMs(r.spanNs));
+        w.endObject();
+    }
+    w.endArray();
     w.endObject();
 }
 

@@ -254,8 +254,12 @@ void WhatIf::setAllFixes(FixSet fixes)
         m_summary.floorBinds = at->second.floorBinds;
     }
     m_summary.fixDroppedWaits = 0;
-    for (const auto& [set, replayed] : m_replayed)
+    m_summary.replays.clear();
+    for (const auto& [set, replayed] : m_replayed) {
         m_summary.fixDroppedWaits += replayed.droppedWaits;
+        if (replayed.spanNs >= 0)
+            m_summary.replays.push_back({set, replayed.spanNs});
+    }
 }
 
 WhatIf::StepSavings WhatIf::stepSavings(FixSet fixes, std::size_t group)

@@ -50,6 +50,15 @@ struct WhatIfSummary {
     // (GraphCycles.h), and those dropped in the replays of fix sets.
     int droppedWaits = 0;
     int fixDroppedWaits = 0;
+    // Every set of fixes replayed (each finding's, the pairs that combine,
+    // all of them), in FixSet order, with its replayed span (raised to its
+    // floor where the replay went below it): what a fix that does exactly
+    // these things would leave (`--json` whatIf.replays).
+    struct FixReplay {
+        FixSet fixes = 0;
+        std::int64_t spanNs = 0;
+    };
+    std::vector<FixReplay> replays;
 };
 
 // A run's graph and its unchanged replay, built once; replays it with fixes.

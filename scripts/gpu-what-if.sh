@@ -54,6 +54,7 @@ cases=(
   "torch_kernels_fill|python3 $here/examples/torch_kernels_fill.py"
   "torch_train_steps|python3 $here/examples/torch_train_steps.py"
   "torch_pageable_copies|python3 $here/examples/torch_pageable_copies.py"
+  "torch_implicit_syncs|python3 $here/examples/torch_implicit_syncs.py"
   "managed_memory|$examples/managed_memory"
   "sync_in_loop|$examples/sync_in_loop"
   "sync_in_loop-host-bound|$examples/sync_in_loop --host-bound"

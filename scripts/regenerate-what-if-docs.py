@@ -2,7 +2,7 @@
 """Writes the measured-against-predicted table of docs/what-if.md (between its
 'what-if-table' markers) from the results file of scripts/gpu-what-if.sh:
 
-    scripts/regenerate-what-if-docs.py RESULTS.json [--doc docs/what-if.md]
+    scripts/regenerate-what-if-docs.py RESULTS.json [RESULTS.json ...] [--doc docs/what-if.md]
 
 Per example: the saving its --fix measured on the GPU (best plain active span
 minus best --fix active span), the saving the replay predicts from the plain
@@ -87,19 +87,26 @@ def unresolved(case):
     return any(max(r) - min(r) > 0.25 * abs(measured) for r in runs)
 
 
-def table(results, results_arg):
+def measured_on(results, shown):
     reps = results.get("repetitions")
+    return (f"`{shown}`: measured on {results.get('machine', 'an unknown machine')}, {results.get('created', '')}, "
+            f"by `{results.get('command', 'scripts/gpu-what-if.sh')}` (best of {reps} runs each, GPU active span)."
+            + (f" The predictions were {results['analyzed']}." if results.get("analyzed") else ""))
+
+
+def table(files):
+    """files: (results, path as shown) in the order given; their rows in turn."""
     lines = [BEGIN,
-             f"Measured on {results.get('machine', 'an unknown machine')}, {results.get('created', '')}, "
-             f"by `{results.get('command', 'scripts/gpu-what-if.sh')}` (best of {reps} runs each, GPU active span); "
-             f"table written by `scripts/regenerate-what-if-docs.py {results_arg}`."
-             + (f" The predictions were {results['analyzed']}." if results.get("analyzed") else ""),
+             "Table written by `scripts/regenerate-what-if-docs.py " + " ".join(shown for _, shown in files) + "`. "
+             + " ".join(measured_on(results, shown) for results, shown in files)
+             + " The predicted saving is the replay's span minus its span with the fixes the example's --fix makes "
+             "(scripts/what-if-results.py, FIX_OF), from the plain trace alone.",
              "",
              "| program | measured saving (plain → fix) | runs, plain; fix (ms) | predicted saving | ratio | top finding "
              "| replay vs measured |",
              "|---|---:|---|---:|---:|---|---|"]
     notes = []
-    for case in results["examples"]:
+    for case in [case for results, _ in files for case in results["examples"]]:
         measured = case.get("measuredSavingMs")
         predicted = case.get("predictedSavingMs")
         flag = "" if case.get("verified") else " (unverified runs)"
@@ -111,6 +118,10 @@ def table(results, results_arg):
             note = f"§ `{case['name']}`: {control}."
             if note not in notes:
                 notes.append(note)
+        basis = case.get("predictedBasis") or ""
+        if basis and not basis.startswith("the replay of its fix"):
+            flag += " ¶"
+            notes.append(f"¶ `{case['name']}`: {basis}.")
         if case["name"] in NOT_LIKE_FOR_LIKE:
             flag += " ‡"
             notes.append(f"‡ `{case['name']}`: {NOT_LIKE_FOR_LIKE[case['name']]}.")
@@ -129,24 +140,26 @@ def table(results, results_arg):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("results")
+    p.add_argument("results", nargs="+")
     p.add_argument("--doc", default=os.path.join(ROOT, "docs", "what-if.md"))
     a = p.parse_args()
-    with open(a.results) as f:
-        results = json.load(f)
-    if results.get("format") != "overlapscope-what-if-results":
-        sys.exit(f"{a.results}: not a results file of scripts/gpu-what-if.sh")
+    files = []
+    for path in a.results:
+        with open(path) as f:
+            results = json.load(f)
+        if results.get("format") != "overlapscope-what-if-results":
+            sys.exit(f"{path}: not a results file of scripts/gpu-what-if.sh")
+        inside = os.path.abspath(path).startswith(ROOT + os.sep)
+        files.append((results, os.path.relpath(os.path.abspath(path), ROOT) if inside else path))
     with open(a.doc) as f:
         doc = f.read()
     begin, end = doc.find(BEGIN), doc.find(END)
     if begin < 0 or end < begin:
         sys.exit(f"{a.doc}: no {BEGIN} ... {END} markers")
-    inside = os.path.abspath(a.results).startswith(ROOT + os.sep)
-    shown = os.path.relpath(os.path.abspath(a.results), ROOT) if inside else a.results
-    doc = doc[:begin] + table(results, shown) + doc[end + len(END):]
+    doc = doc[:begin] + table(files) + doc[end + len(END):]
     with open(a.doc, "w") as f:
         f.write(doc)
-    print(f"{a.doc}: {len(results['examples'])} rows")
+    print(f"{a.doc}: {sum(len(r['examples']) for r, _ in files)} rows")
     return 0
 
 

@@ -280,20 +280,28 @@ int exitStatusOf(ProfileFailure failure)
 
 // The what-if pins a program's pageable copies, and prefetches the managed
 // memory its kernels faulted in, at the link's pinned rate, which a program
-// that copies only pageable memory, or none, never shows. So, after the
-// program, one pinned copy each way is timed on the GPU it ran on (a 64 MiB
-// median of 5, under a second) and kept as the trace's sweep, for that
-// run's device. Skipped where the program made no pageable copy and used no
-// managed memory, where no GPU answers, or with --no-link-rate.
+// that copies only pageable memory, or none, never shows; and where a fix
+// runs an upload beside a download, they share the link at its
+// bidirectional rate, which a program that never ran both at once does not
+// show either. So, after the program, one pinned copy each way, and both
+// ways at once, are timed on the GPU it ran on (64 MiB, the median of 5,
+// about a second) and kept as the trace's sweep, for that run's device.
+// Skipped where the program made no pageable copy, used no managed memory
+// and did not copy both ways, where no GPU answers, or with --no-link-rate.
 void measureLinkRate(Trace& trace, bool quiet)
 {
-    const auto pageable = [](const Run& run) {
-        return std::any_of(run.ops.begin(), run.ops.end(), [](const Op& op) {
-            return ((op.kind == OpKind::Upload || op.kind == OpKind::Download) && op.memory == HostMemoryKind::Pageable)
-                   || op.kind == OpKind::UnifiedMemory;
-        });
+    const auto needsLinkRate = [](const Run& run) {
+        bool up = false, down = false;
+        for (const Op& op : run.ops) {
+            if (((op.kind == OpKind::Upload || op.kind == OpKind::Download) && op.memory == HostMemoryKind::Pageable)
+                || op.kind == OpKind::UnifiedMemory)
+                return true;
+            up = up || op.kind == OpKind::Upload;
+            down = down || op.kind == OpKind::Download;
+        }
+        return up && down;
     };
-    const auto run = std::find_if(trace.runs.begin(), trace.runs.end(), pageable);
+    const auto run = std::find_if(trace.runs.begin(), trace.runs.end(), needsLinkRate);
     if (run == trace.runs.end() || run->device.simulated || !cudaDeviceAvailable())
         return;
     try {
@@ -304,7 +312,8 @@ void measureLinkRate(Trace& trace, bool quiet)
         config.sizes = {64ull << 20};
         config.warmups = 2;
         config.samples = 5;
-        config.pageable = config.bidirectional = config.hostCopy = false;
+        config.pageable = config.hostCopy = false;
+        config.bidirectional = true;
         RecordSink sink;
         const CancelFlag cancel;
         BandwidthSweep sweep = runBandwidthSweep(*device, config, sink, cancel);
@@ -315,8 +324,8 @@ void measureLinkRate(Trace& trace, bool quiet)
         sweep.device = run->device;
         trace.sweeps.push_back(std::move(sweep));
         if (!quiet)
-            std::fprintf(stderr, "measured the pinned link rate (64 MiB each way) for the what-if of pageable copies "
-                                 "and managed memory\n");
+            std::fprintf(stderr, "measured the pinned link rate (64 MiB each way and both ways at once) for the "
+                                 "what-if\n");
     } catch (const std::exception& e) {
         if (!quiet)
             std::fprintf(stderr, "could not measure the pinned link rate: %s\n", e.what());

@@ -189,11 +189,25 @@ TransferRates transferRatesFor(const Run& run, const std::vector<BandwidthSweep>
                 rates.pinnedH2DGBps = row->h2dGBps;
             if (rates.pinnedD2HGBps <= 0)
                 rates.pinnedD2HGBps = row->d2hGBps;
-            if (rates.bidirectionalGBps <= 0)
-                rates.bidirectionalGBps = row->bidirectionalGBps;
             rates.pinnedBasis = "assumed for " + row->label();
+            if (rates.bidirectionalGBps <= 0) {
+                rates.bidirectionalGBps = row->bidirectionalGBps;
+                rates.bidirectionalBasis = rates.pinnedBasis;
+            }
             rates.source = std::string(which) + " " + rates.pinnedBasis + " (" + row->source + "); the others "
                            + rates.source;
+        }
+
+    // Both directions at once, where nothing measured them but the pinned
+    // rates are known: the class's share of the summed one-way rates (a
+    // profile times each direction alone; an upload beside a download
+    // shares the link, docs/what-if.md "Copies beside copies").
+    if (!run.device.simulated && rates.bidirectionalGBps <= 0 && rates.pinnedH2DGBps > 0 && rates.pinnedD2HGBps > 0)
+        if (const DeviceClassRates* row = deviceClassRatesFor(run.device.name);
+            row && row->h2dGBps + row->d2hGBps > 0 && row->bidirectionalGBps > 0) {
+            rates.bidirectionalGBps = row->bidirectionalGBps / (row->h2dGBps + row->d2hGBps)
+                                      * (rates.pinnedH2DGBps + rates.pinnedD2HGBps);
+            rates.bidirectionalBasis = "assumed for " + row->label();
         }
 
     const TransferRates* host = measured && !measured->hostCopyRates.empty() ? &*measured : model ? &*model : nullptr;

@@ -42,6 +42,11 @@ struct TransferRates {
     // run's own pinned copies) or are unknown. A cost replayed at such a
     // rate says so.
     std::string pinnedBasis;
+    // Where the bidirectional rate was not measured: "assumed for H200 on
+    // PCIe Gen5 x16", its class's share of both directions applied to the
+    // pinned rates (a profile times each direction alone); empty where it
+    // was measured or is unknown.
+    std::string bidirectionalBasis;
     std::string hostSource;   // of hostMemcpyGBps and hostCopyRates; empty when unknown
     std::string kernelSource; // of kernelGBps
 

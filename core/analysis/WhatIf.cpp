@@ -94,7 +94,8 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates) : WhatIf(run, rates, 
 WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
 {
     m_rates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps};
-    m_contentionRates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps, rates.bidirectionalGBps, rates.hostMemoryGBps};
+    m_contentionRates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps, rates.bidirectionalGBps, rates.hostMemoryGBps,
+                          rates.bidirectionalBasis};
     if (run.timing == kWallOnlyTiming) {
         m_summary.why = "the run has no op timing";
         return;

@@ -297,8 +297,9 @@ void calibrateCopies(RunGraph& g, const ContentionRates& rates)
         // lone rates: each slows by the same factor.
         g.copySlowdown = std::clamp((rates.pinnedH2DGBps + rates.pinnedD2HGBps) / rates.bidirectionalGBps, 1.0, 2.0);
         out += words("uploads beside downloads: slowdown %.2fx, from the bidirectional rate (%.1f GB/s together, "
-                     "%.1f + %.1f GB/s one way)",
-                     g.copySlowdown, rates.bidirectionalGBps, rates.pinnedH2DGBps, rates.pinnedD2HGBps);
+                     "%.1f + %.1f GB/s one way",
+                     g.copySlowdown, rates.bidirectionalGBps, rates.pinnedH2DGBps, rates.pinnedD2HGBps)
+               + (rates.bidirectionalBasis.empty() ? "" : "; " + rates.bidirectionalBasis) + ")";
     } else {
         const Calibration c = calibrate(g, nodes, overlap, keys);
         g.copySlowdown = c.factor;

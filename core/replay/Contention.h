@@ -20,6 +20,7 @@ struct ContentionRates {
     double pinnedD2HGBps = 0;
     double bidirectionalGBps = 0; // both directions at once, together
     double hostMemoryGBps = 0;    // all host threads' copies together (pageable staging)
+    std::string bidirectionalBasis; // "assumed for ..." where the bidirectional rate was not measured
 };
 
 // Sets g.kernelSlowdown, g.copySlowdown and g.contention, and takes the

@@ -31,7 +31,7 @@ bool isFolder(const std::string& path)
 int analyzeRanks(const CliArgs& args, const CancelFlag& cancel)
 {
     std::vector<std::string> paths;
-    if (args.positionals().size() == 1) {
+    if (args.positionals().size() == 1 && isFolder(args.positionals().front())) {
         std::string error;
         paths = rankFilesIn(args.positionals().front(), &error);
         if (paths.empty())

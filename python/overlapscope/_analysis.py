@@ -2,9 +2,13 @@
 trace (``overlapscope-cli analyze --json``) and of two traces (``diff
 --json``), as objects."""
 
+import base64
 import html
 import json
 import os
+import shutil
+import subprocess
+import tempfile
 
 from . import _overlapscope as _core
 from ._records import Record, html_table
@@ -94,6 +98,9 @@ class Analysis(Record):
     stderr (what an import read and skipped, a region that matched nothing)."""
 
     _nested = {"runs": Run}
+    # Whether Jupyter's view includes the timeline picture, where the
+    # window's export is installed (timeline_png); False: the table alone.
+    show_timeline = True
 
     def __init__(self, document, path, notes=()):
         super().__init__(document)
@@ -137,8 +144,43 @@ class Analysis(Record):
                 lines.append("  no findings")
         return lines
 
+    def timeline_png(self, what_if="top", width=1600, height=None, program=None):
+        """The timeline as the window draws it, as PNG bytes, rendered by the
+        window's headless export (``overlapscope export``, the same renderer)
+        with ``what_if``'s ghost: "top" (the costliest finding's kind), a
+        finding id, "all", or None for none. None where the export is not
+        installed (``program``, else $OVERLAPSCOPE_GUI, else ``overlapscope``
+        on PATH)."""
+        program = program or os.environ.get("OVERLAPSCOPE_GUI") or shutil.which("overlapscope")
+        if not program or not os.access(program, os.X_OK):
+            return None
+        if what_if == "top":
+            what_if = self.findings[0].kind.split("+")[0] if self.findings else None
+        with tempfile.TemporaryDirectory(prefix="overlapscope-") as folder:
+            out = os.path.join(folder, "timeline.png")
+            args = [program, "export", os.fspath(self.path), "-o", out, "--width", str(width)]
+            if height:
+                args += ["--height", str(height)]
+            if what_if:
+                args += ["--what-if", what_if]
+            env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+            done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+            if done.returncode != 0:
+                raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.strip()}")
+            with open(out, "rb") as f:
+                return f.read()
+
     def _repr_html_(self):
         parts = [f"<p><b>{html.escape(os.fspath(self.path))}</b></p>"]
+        if self.show_timeline:
+            try:
+                png = self.timeline_png()
+            except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+                parts.append(f"<p>(no timeline: {html.escape(str(error))})</p>")
+                png = None
+            if png:
+                parts.append(f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}" '
+                             f'style="max-width:100%" alt="timeline"/>')
         for run in self.runs:
             parts.append(f"<p>{html.escape(run.name)}: {run.wall_ms:.3f} ms judged</p>")
             parts.append(html_table(["finding", "cost ms", "cost source", "ops", "fix"],

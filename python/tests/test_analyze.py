@@ -61,7 +61,8 @@ def test_objects_read_the_document():
     assert all(a.cost_ms >= b.cost_ms for a, b in zip(analysis.findings, analysis.findings[1:]))
 
 
-def test_findings_frame_and_html():
+def test_findings_frame_and_html(monkeypatch):
+    monkeypatch.setattr(overlapscope.Analysis, "show_timeline", False)
     pandas = pytest.importorskip("pandas")
     analysis = overlapscope.analyze(data("profiled", "what-if", "pageable_async.json"))
     frame = analysis.findings_frame()
@@ -160,3 +161,20 @@ def test_gil_is_released_while_the_core_works(tmp_path):
     # it is most of it).
     assert one_call > 0.03, f"the trace analyses in {one_call * 1000:.1f} ms: too short to tell"
     assert gaps[0] < one_call * 0.6, (gaps[0], one_call)
+
+
+def test_timeline_picture_from_the_windows_export(monkeypatch):
+    """Where the window's export is built, a notebook's Analysis shows the
+    timeline with its top finding's ghost, drawn by `overlapscope export`."""
+    gui = os.environ.get("OVERLAPSCOPE_GUI")
+    if not gui or not os.access(gui, os.X_OK):
+        pytest.skip("the window's export is not built here (OVERLAPSCOPE_GUI)")
+    analysis = overlapscope.analyze(data("profiled", "what-if", "pageable_async.json"))
+    png = analysis.timeline_png(width=800)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
+    assert '<img src="data:image/png;base64,' in analysis._repr_html_()
+    monkeypatch.setattr(overlapscope.Analysis, "show_timeline", False)
+    assert "<img" not in analysis._repr_html_()
+    monkeypatch.delenv("OVERLAPSCOPE_GUI")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert analysis.timeline_png() is None

@@ -14,6 +14,8 @@ NOTEBOOK = os.path.join(REPO, "examples", "overlapscope_notebook.ipynb")
 
 def test_the_notebook_runs(monkeypatch, capsys):
     pytest.importorskip("pandas")
+    # The timeline picture has its own test (test_analyze.py).
+    monkeypatch.setattr(overlapscope.Analysis, "show_timeline", False)
     monkeypatch.chdir(REPO)
     cells = [c for c in json.load(open(NOTEBOOK))["cells"] if c["cell_type"] == "code"]
     assert cells

@@ -795,7 +795,7 @@ void TestMainWindow::aFolderOfRankSummariesOpensTheirTraces()
     // The straggler and the fastest rank open, read from their traces.
     QCOMPARE(window.document()->runCount(), 2);
     QVERIFY(job->isOpen(*core.straggler.row));
-    QVERIFY(window.document()->run(0).run().ops.size() > 0);
+    QVERIFY(window.timeline()->runTitleText(0).contains("rank "));
     // Another rank opens when chosen.
     std::size_t closed = 0;
     while (job->isOpen(closed))

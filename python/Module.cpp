@@ -118,17 +118,33 @@ py::tuple analyzeJson(const std::string& path, const std::string& region, const 
     return py::make_tuple(py::bytes(json), notes);
 }
 
-// `diff --json BEFORE AFTER`, its runs paired by name.
+// `diff --json BEFORE AFTER`, its runs paired by name, or the two runs
+// chosen as `--run A --run B` chooses them (a name, or a position from 1).
 py::bytes diffJson(const std::string& before, const std::string& after, const std::string& region,
-                   const std::string& pinnedRate, long long maxTraceMib)
+                   const std::string& pinnedRate, long long maxTraceMib, const std::string& beforeRun,
+                   const std::string& afterRun)
 {
     std::string json;
     {
         py::gil_scoped_release release;
         const AnalysisOptions options = analysisOptions(region, pinnedRate);
+        if (beforeRun.empty() != afterRun.empty())
+            throw std::invalid_argument("runs: give both runs (before's, after's) or neither");
         const Trace beforeTrace = readTrace(before, maxBytes(maxTraceMib), nullptr);
         const Trace afterTrace = readTrace(after, maxBytes(maxTraceMib), nullptr);
-        const RunMatching matching = matchRuns(beforeTrace, afterTrace);
+        RunMatching matching;
+        if (!beforeRun.empty()) {
+            std::string why;
+            const auto b = selectRun(beforeTrace, beforeRun, &why);
+            if (!b)
+                throw std::invalid_argument("run '" + beforeRun + "' of " + before + ": " + why);
+            const auto a = selectRun(afterTrace, afterRun, &why);
+            if (!a)
+                throw std::invalid_argument("run '" + afterRun + "' of " + after + ": " + why);
+            matching.pairs.push_back({*b, *a, "chosen"});
+        } else {
+            matching = matchRuns(beforeTrace, afterTrace);
+        }
         if (matching.pairs.empty())
             throw std::invalid_argument("no run of the two traces pairs by name (" + before + ": "
                                         + std::to_string(beforeTrace.runs.size()) + " runs; " + after + ": "
@@ -237,7 +253,8 @@ PYBIND11_MODULE(_overlapscope, m)
           "`analyze --json PATH`: (document as UTF-8 bytes, notes)");
     m.def("diff_json", &diffJson, py::arg("before"), py::arg("after"), py::arg("region") = "",
           py::arg("pinned_rate") = "", py::arg("max_trace_mib") = static_cast<long long>(kDefaultMaxTraceBytes >> 20),
-          "`diff --json BEFORE AFTER`: the document as UTF-8 bytes");
+          py::arg("before_run") = "", py::arg("after_run") = "",
+          "`diff --json BEFORE AFTER [--run A --run B]`: the document as UTF-8 bytes");
     m.def("rank_summary_json", &rankSummaryJsonOf, py::arg("path"), py::arg("region") = "",
           py::arg("pinned_rate") = "", py::arg("max_trace_mib") = static_cast<long long>(kDefaultMaxTraceBytes >> 20),
           "`analyze --rank-summary PATH`: one file's rank summary as UTF-8 bytes");

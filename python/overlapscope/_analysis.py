@@ -227,11 +227,14 @@ class Diff(Record):
         return f"<Diff: {len(self._fields.get('pairs', []))} run pairs>"
 
 
-def diff(before, after, region=None, pinned_rate=None, max_trace_mib=None):
+def diff(before, after, region=None, pinned_rate=None, max_trace_mib=None, runs=None):
     """Compares two traces run by run (runs paired by name), as
-    ``overlapscope-cli diff``. Errors as ``analyze``; ValueError where no run
-    of the two pairs by name."""
+    ``overlapscope-cli diff``; ``runs=(A, B)`` chooses the pair as ``--run A
+    --run B`` does (a run's name, or its position counted from 1). Errors as
+    ``analyze``; ValueError where no run of the two pairs by name or a chosen
+    run is not there."""
     before, after = os.fspath(before), os.fspath(after)
+    before_run, after_run = ("", "") if runs is None else (str(runs[0]), str(runs[1]))
     data = _core.diff_json(before, after, region or "", _pinned_rate_text(pinned_rate),
-                           max_trace_mib or _core.DEFAULT_MAX_TRACE_MIB)
+                           max_trace_mib or _core.DEFAULT_MAX_TRACE_MIB, before_run, after_run)
     return Diff(_document(data))

@@ -79,6 +79,21 @@ def test_diff_is_diff_json():
     assert overlapscope.diff(before, after).to_dict() == cli_json("diff", "--json", before, after)
 
 
+def test_diff_of_chosen_runs_is_the_clis(tmp_path):
+    # Two simulated pipelines against a profiled program: no run pairs by name.
+    before = str(tmp_path / "pipelines.json")
+    cli("record", "--device", "sim", "--pipelines", "serialized,overlapped", "--chunks", "2", "--chunk-mib", "1",
+        "--no-bench", "--quiet", "-o", before)
+    after = data("profiled", "one_stream.json")
+    assert cli("diff", "--json", before, after, check=False)[0] != 0
+    with pytest.raises(ValueError, match="pairs by name"):
+        overlapscope.diff(before, after)
+    assert (overlapscope.diff(before, after, runs=("2", 1)).to_dict()
+            == cli_json("diff", "--json", "--run", "2", "--run", "1", before, after))
+    with pytest.raises(ValueError, match="run '9'"):
+        overlapscope.diff(before, after, runs=(9, 1))
+
+
 def test_missing_file_is_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         overlapscope.analyze(tmp_path / "no-such-trace.json")

@@ -1,6 +1,8 @@
 #include "formats/ChromeTraceImport.h"
 #include "formats/TraceJson.h"
 #include "ranks/RankFolder.h"
+#include "ranks/RankSummaryJson.h"
+#include "ranks/RanksJson.h"
 
 #include "TestRankFolder.h"
 
@@ -143,6 +145,8 @@ private slots:
     void distributedRankAndSharedClock_data();
     void distributedRankAndSharedClock();
     void readRanksKeepsWhatIsAsked();
+    void rankSummariesMergeAsTheFolder();
+    void brokenRankSummariesAreRefused();
     void launchShapesAndSms_data();
     void launchShapesAndSms();
 };
@@ -794,6 +798,90 @@ void TestChromeTraceImport::readRanksKeepsWhatIsAsked()
     QVERIFY(one.files[1].trace && !one.files[1].trace->runs.at(0).ops.empty());
     QCOMPARE(one.files[1].trace->runs.at(0).rank, 1);
     QVERIFY(!two.files[1].trace);
+}
+
+// The split of docs/ranks.md ("Ranks past one machine"): each file's
+// summary written and read back, then merged, is the folder readRanks
+// reads, to the byte of its JSON; a file that is no trace keeps its error.
+void TestChromeTraceImport::rankSummariesMergeAsTheFolder()
+{
+    QTemporaryDir dir;
+    std::vector<std::string> paths;
+    for (int r = 0; r < 3; ++r) {
+        paths.push_back(dir.filePath(QString("host_%1.pt.trace.json").arg(4100 + r)).toStdString());
+        QVERIFY(writeTestRank(QString::fromStdString(paths.back()), {r, 7 * r, r == 2 ? 400 : 100}));
+    }
+    paths.push_back(dir.filePath("junk.json").toStdString());
+    QFile junk(QString::fromStdString(paths.back()));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("[1, 2");
+    junk.close();
+
+    const ovs::RankFolder folder = ovs::readRanks(paths);
+    QVERIFY(folder.straggler.row.has_value());
+    std::vector<ovs::RankFileSummary> summaries;
+    for (const std::string& path : paths) {
+        const std::string text = ovs::rankSummaryJson(ovs::summarizeRankFile(path));
+        std::string error;
+        auto back = ovs::rankSummaryFromJson(text, &error);
+        QVERIFY2(back, error.c_str());
+        QCOMPARE(ovs::rankSummaryJson(*back), text); // nothing lost or rounded
+        summaries.push_back(std::move(*back));
+    }
+    QVERIFY(!summaries.back().file.error.empty() && summaries.back().rows.empty());
+    QCOMPARE(ovs::ranksJson(ovs::mergeRankSummaries(std::move(summaries))), ovs::ranksJson(folder));
+
+    // A summary file is read as one by readRanks, beside traces.
+    const std::string summaryPath = dir.filePath("s0.json").toStdString();
+    std::string error;
+    QVERIFY(ovs::writeTextFileAtomically(summaryPath, ovs::rankSummaryJson(ovs::summarizeRankFile(paths[0])), &error));
+    QVERIFY(ovs::isRankSummaryFile(summaryPath));
+    QVERIFY(!ovs::isRankSummaryFile(paths[0]));
+    std::vector<std::string> mixed = paths;
+    mixed[0] = summaryPath;
+    QCOMPARE(ovs::ranksJson(ovs::readRanks(mixed)), ovs::ranksJson(folder));
+}
+
+// A summary comes from another machine: every cut of one, and every byte
+// of it replaced, is refused with a line or read as a valid summary, and
+// never crashes or overflows (ASan, UBSan).
+void TestChromeTraceImport::brokenRankSummariesAreRefused()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("rank1.json");
+    QVERIFY(writeTestRank(path, {1, 0, 400}));
+    const std::string text = ovs::rankSummaryJson(ovs::summarizeRankFile(path.toStdString()));
+    QVERIFY(text.size() > 200);
+    std::string error;
+    for (std::size_t cut = 0; cut + 1 < text.size(); ++cut) {
+        error.clear();
+        QVERIFY(!ovs::rankSummaryFromJson(std::string_view(text).substr(0, cut), &error));
+        QVERIFY(!error.empty() && error.size() <= 300 && error.find('\n') == std::string::npos);
+    }
+    int refused = 0;
+    for (std::size_t at = 0; at < text.size(); ++at)
+        for (char c : {'9', '-', '"', 'x', '\xff'}) {
+            std::string changed = text;
+            changed[at] = c;
+            error.clear();
+            if (auto read = ovs::rankSummaryFromJson(changed, &error)) {
+                std::vector<ovs::RankFileSummary> files;
+                files.push_back(*read);
+                files.push_back(*read);
+                (void)ovs::ranksJson(ovs::mergeRankSummaries(std::move(files)));
+            } else {
+                ++refused;
+                QVERIFY(!error.empty());
+            }
+        }
+    QVERIFY(refused > 0);
+    for (const char* bad : {R"({"format":"overlapscope-rank-summary","schema":2,"path":"a","error":"","notes":[],"runs":[]})",
+                            R"({"format":"overlapscope-rank-summary","schema":1,"path":"a","error":"","notes":[]})",
+                            R"({"format":"other","schema":1,"path":"a","error":"","notes":[],"runs":[]})"}) {
+        error.clear();
+        QVERIFY(!ovs::rankSummaryFromJson(bad, &error));
+        QVERIFY(!error.empty());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestChromeTraceImport)

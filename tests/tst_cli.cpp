@@ -864,6 +864,44 @@ private slots:
                  qPrintable(d.out));
     }
 
+    // The job-system recipe (docs/ranks.md, "Ranks past one machine"):
+    // `analyze --rank-summary TRACE -o S.json` per trace, then `analyze
+    // S1.json S2.json ...` prints what `analyze DIR` prints, text and JSON.
+    void rankSummariesMergeAsTheFolder()
+    {
+        const QString dir = m_dir.filePath("summarised-ranks");
+        const QString out = m_dir.filePath("summaries");
+        QVERIFY(QDir().mkpath(dir) && QDir().mkpath(out));
+        for (int r = 0; r < 3; ++r)
+            QVERIFY(writeTestRank(dir + QString("/host_%1.pt.trace.json").arg(4100 + r), {r, 7 * r, r == 2 ? 400 : 100}));
+        QFile junk(dir + "/junk.json");
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("hello");
+        junk.close();
+        QStringList summaries;
+        for (const QString& name : QDir(dir).entryList(QDir::Files, QDir::Name)) {
+            summaries << out + "/" + name;
+            const Result r = cli({"analyze", "--rank-summary", dir + "/" + name, "-o", summaries.back()});
+            // A file that is no trace still gets its summary, and exit status 3.
+            QCOMPARE(r.exitCode, int(name == "junk.json" ? ovs::cli::kExitBadInput : ovs::cli::kExitOk));
+            QVERIFY2(r.out.isEmpty() && r.err.contains("rank summary written to "), qPrintable(r.err));
+        }
+        const Result folderJson = cli({"analyze", "--json", dir});
+        const Result mergedJson = cli({"analyze", "--json", summaries[0], summaries[1], summaries[2], summaries[3]});
+        QCOMPARE(mergedJson.exitCode, 0);
+        QCOMPARE(mergedJson.out, folderJson.out);
+        QVERIFY(mergedJson.out.contains("\"straggler\":{\"label\":\"rank 2\""));
+        const Result folderText = cli({"analyze", dir});
+        QCOMPARE(cli({"analyze", out}).out, folderText.out); // a folder of summaries
+        // Without -o the summary goes to stdout; one summary alone is a job of one rank.
+        const Result one = cli({"analyze", "--rank-summary", dir + "/host_4100.pt.trace.json"});
+        QCOMPARE(one.exitCode, 0);
+        QVERIFY(one.out.startsWith("{\"format\":\"overlapscope-rank-summary\",\"schema\":1,"));
+        QVERIFY(cli({"analyze", summaries[0]}).out.contains("Ranks: 1 runs from 1 of 1 files"));
+        QCOMPARE(cli({"analyze", "--rank-summary", dir}).exitCode, int(ovs::cli::kExitUsage));
+        QCOMPARE(cli({"analyze", "--rank-summary", summaries[0], summaries[1]}).exitCode, int(ovs::cli::kExitUsage));
+    }
+
     // One trace of a job's ranks (what `profile -- torchrun ...` writes:
     // a run per process, each with its launcher's rank, format 6): analyze
     // prints the ranks table after the findings, as for a folder.

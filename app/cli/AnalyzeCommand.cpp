@@ -9,6 +9,7 @@
 #include "base/Printable.h"
 #include "formats/TraceJson.h"
 #include "pipeline/PipelineConfig.h"
+#include "ranks/RankSummaryJson.h"
 #include "ranks/RanksJson.h"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ bool isFolder(const std::string& path)
 int analyzeRanks(const CliArgs& args, const CancelFlag& cancel)
 {
     std::vector<std::string> paths;
-    if (args.positionals().size() == 1) {
+    if (args.positionals().size() == 1 && isFolder(args.positionals().front())) {
         std::string error;
         paths = rankFilesIn(args.positionals().front(), &error);
         if (paths.empty())
@@ -66,13 +67,52 @@ int analyzeRanks(const CliArgs& args, const CancelFlag& cancel)
     return cli::kExitOk;
 }
 
+// `analyze --rank-summary TRACE [-o S.json]`: the one file's rank summary,
+// made where the trace is (a node of a job system) so that only it travels;
+// `analyze S1.json S2.json ...` merges them as it merges traces
+// (docs/ranks.md, "Ranks past one machine").
+int writeRankSummary(const CliArgs& args)
+{
+    if (args.positionals().size() != 1 || isFolder(args.positionals().front()))
+        throw UsageError("analyze --rank-summary needs one trace");
+    const std::string output = outputPath(args, false);
+    RankReadOptions options;
+    options.maxBytes = maxTraceBytes(args);
+    options.analysis = analysisOptions(args);
+    const RankFileSummary summary = summarizeRankFile(args.positionals().front(), options);
+    for (const std::string& note : summary.file.notes)
+        printError(note);
+    const std::string json = rankSummaryJson(summary);
+    if (output.empty()) {
+        std::fwrite(json.data(), 1, json.size(), stdout);
+    } else {
+        std::string error;
+        if (!writeTextFileAtomically(output, json, &error)) {
+            printError(error);
+            return cli::kExitFailed;
+        }
+        std::fprintf(stderr, "rank summary written to %s\n", echoed(output).c_str());
+    }
+    // A trace that cannot be read still gets its summary (the merge then
+    // lists it as skipped, as `analyze DIR` does), and the status says so.
+    if (!summary.file.error.empty()) {
+        printError(summary.file.error);
+        return cli::kExitBadInput;
+    }
+    return cli::kExitOk;
+}
+
 } // namespace
 
 int commandAnalyze(const CliArgs& args, const CancelFlag& cancel)
 {
     if (args.positionals().empty())
         throw UsageError("analyze needs a trace, a folder of traces or several traces");
-    if (args.positionals().size() > 1 || isFolder(args.positionals().front()))
+    if (args.has("--rank-summary"))
+        return writeRankSummary(args);
+    // One rank summary alone is a job of one rank, read as ranks are.
+    if (args.positionals().size() > 1 || isFolder(args.positionals().front())
+        || isRankSummaryFile(args.positionals().front()))
         return analyzeRanks(args, cancel);
     const std::string& path = args.positionals().front();
     const AnalysisOptions options = analysisOptions(args);

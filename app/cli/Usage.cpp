@@ -24,7 +24,11 @@ Commands:
   analyze TRACE        per run: engine busy time, overlap, GB/s, the bound it could reach, diagnosis
   analyze DIR | A B... the ranks of a distributed job (every trace in a folder, or several files):
                        a table per rank (step time, GPU busy, overlap, top finding), the clocks'
-                       alignment and the straggler with the finding that differs on it (docs/ranks.md)
+                       alignment and the straggler with the finding that differs on it (docs/ranks.md);
+                       rank summaries (below) merge as their traces would
+  analyze --rank-summary TRACE [-o S.json]
+                       one trace's rank summary (a few KB: what the ranks table keeps of it), made
+                       where the trace is; 'analyze S1.json S2.json ...' merges them (docs/ranks.md)
   diff BEFORE AFTER    compare two traces (before and after a fix), run by run: wall time, active span,
                        overlap achieved and possible, each engine's busy time, every finding resolved,
                        new or changed with its cost before and after, and what the active span saved.
@@ -78,7 +82,8 @@ Benchmark options (bench, record):
   --no-bench           record: skip the sweep
 
 Other:
-  -o, --output FILE    where to write (record, convert; pipeline: optional trace)
+  -o, --output FILE    where to write (record, convert; pipeline: optional trace; analyze
+                       --rank-summary: the summary, else stdout)
   --to FORMAT          convert: chrome, csv or native
   --max-trace-mib N    convert, analyze, diff: read traces up to N MiB (default 2048, at most 4095)
   --json               analyze: the findings, their replayed costs and the what-if, as JSON on stdout
@@ -105,6 +110,7 @@ const std::vector<std::string> kValueOptions = {"--device",     "--pipelines", "
                                                 "--loop-allocation", "--max-trace-mib", "--region",
                                                 "--pinned-rate"};
 const std::vector<std::string> kFlagOptions = {"--quiet",   "--no-bench",     "--help", "-h",
-                                               "--version", "--no-op-timing", "--list", "--json"};
+                                               "--version", "--no-op-timing", "--list", "--json",
+                                               "--rank-summary"};
 
 } // namespace ovs::cli

@@ -2,6 +2,7 @@
 
 #include "io/PathParts.h"
 #include "ranks/RankNames.h"
+#include "ranks/RankSummaryJson.h"
 
 #include <algorithm>
 #include <atomic>
@@ -42,7 +43,7 @@ std::vector<std::string> rankFilesIn(const std::string& folder, std::string* err
 
 namespace {
 
-// Reads, analyses and summarises one file; its ops go when it returns,
+// Reads, analyses and summarises one trace; its ops go when it returns,
 // unless the caller keeps the trace.
 void readRank(std::size_t index, const RankReadOptions& options, RankFile& file, std::vector<RankSummary>& rows)
 {
@@ -59,10 +60,8 @@ void readRank(std::size_t index, const RankReadOptions& options, RankFile& file,
         return;
     }
     const std::vector<RunAnalysis> analyses = analyzeTrace(trace, options.analysis, &file.notes);
-    for (std::size_t r = 0; r < trace.runs.size() && r < analyses.size(); ++r) {
+    for (std::size_t r = 0; r < trace.runs.size() && r < analyses.size(); ++r)
         rows.push_back(summarizeRank(trace.runs[r], analyses[r]));
-        rows.back().file = index;
-    }
     if (options.keep && options.keep(index))
         file.trace = std::move(loaded.trace);
 }
@@ -110,39 +109,69 @@ void label(RankFolder& folder, const std::vector<std::size_t>& runsOfFile)
 
 } // namespace
 
-RankFolder readRanks(const std::vector<std::string>& paths, const RankReadOptions& options)
+RankFileSummary summarizeRankFile(const std::string& path, const RankReadOptions& options, std::size_t index)
+{
+    RankFileSummary summary;
+    summary.file.path = path;
+    try {
+        if (isRankSummaryFile(path)) {
+            std::string error;
+            if (auto read = loadRankSummary(path, options.maxBytes, &error))
+                summary = std::move(*read);
+            else
+                summary.file.error = error;
+        } else {
+            readRank(index, options, summary.file, summary.rows);
+        }
+    } catch (const std::bad_alloc&) {
+        summary.rows.clear();
+        summary.file.trace.reset();
+        summary.file.error = path + ": not enough memory to read it";
+    } catch (const std::exception& e) {
+        summary.rows.clear();
+        summary.file.trace.reset();
+        summary.file.error = path + ": " + e.what();
+    }
+    return summary;
+}
+
+RankFolder mergeRankSummaries(std::vector<RankFileSummary> files)
 {
     RankFolder folder;
-    folder.files.resize(paths.size());
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        folder.files[i].path = paths[i];
-    std::vector<std::vector<RankSummary>> rowsOf(paths.size());
+    folder.files.reserve(files.size());
+    std::vector<std::size_t> runsOfFile(files.size(), 0);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        runsOfFile[i] = files[i].rows.size();
+        for (RankSummary& row : files[i].rows) {
+            row.file = i;
+            folder.ranks.push_back(std::move(row));
+        }
+        folder.files.push_back(std::move(files[i].file));
+    }
+    label(folder, runsOfFile);
+    folder.alignment = alignRanks(folder.ranks);
+    folder.straggler = findStraggler(folder.ranks);
+    return folder;
+}
 
+RankFolder readRanks(const std::vector<std::string>& paths, const RankReadOptions& options)
+{
+    std::vector<RankFileSummary> summaries(paths.size());
     std::atomic<std::size_t> next{0};
     std::size_t done = 0;
     std::mutex progress;
     const auto work = [&] {
         for (std::size_t i = next++; i < paths.size(); i = next++) {
-            RankFile& file = folder.files[i];
             if (options.cancelled && options.cancelled()) {
-                file.error = file.path + ": cancelled";
-                continue;
-            }
-            try {
-                readRank(i, options, file, rowsOf[i]);
-            } catch (const std::bad_alloc&) {
-                rowsOf[i].clear();
-                file.trace.reset();
-                file.error = file.path + ": not enough memory to read it";
-            } catch (const std::exception& e) {
-                rowsOf[i].clear();
-                file.trace.reset();
-                file.error = file.path + ": " + e.what();
+                summaries[i].file.path = paths[i];
+                summaries[i].file.error = paths[i] + ": cancelled";
+            } else {
+                summaries[i] = summarizeRankFile(paths[i], options, i);
             }
             const std::lock_guard lock(progress);
             ++done;
             if (options.onRead)
-                options.onRead(done, paths.size(), file);
+                options.onRead(done, paths.size(), summaries[i].file);
         }
     };
     const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, options.threads), paths.size()));
@@ -152,17 +181,7 @@ RankFolder readRanks(const std::vector<std::string>& paths, const RankReadOption
     work();
     for (std::thread& t : helpers)
         t.join();
-
-    std::vector<std::size_t> runsOfFile(paths.size(), 0);
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-        runsOfFile[i] = rowsOf[i].size();
-        for (RankSummary& row : rowsOf[i])
-            folder.ranks.push_back(std::move(row));
-    }
-    label(folder, runsOfFile);
-    folder.alignment = alignRanks(folder.ranks);
-    folder.straggler = findStraggler(folder.ranks);
-    return folder;
+    return mergeRankSummaries(std::move(summaries));
 }
 
 std::optional<RankFolder> ranksOfTrace(const Trace& trace, const std::vector<RunAnalysis>& analyses,

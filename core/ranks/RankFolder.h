@@ -65,6 +65,30 @@ std::vector<std::string> rankFilesIn(const std::string& folder, std::string* err
 
 RankFolder readRanks(const std::vector<std::string>& paths, const RankReadOptions& options = {});
 
+// What readRanks keeps of one file: its rows as summarizeRank made them
+// (before they are labelled and compared) and what reading it said. A few
+// KB whatever the trace's size, so it can be made where the trace is (a
+// Dask worker, a node of a job system: `analyze --rank-summary`) and sent
+// to where the ranks are merged (RankSummaryJson.h writes and reads it).
+struct RankFileSummary {
+    RankFile file; // its trace is never kept here
+    std::vector<RankSummary> rows;
+};
+
+// One file read as readRanks reads each: a trace is loaded, analysed with
+// options.analysis and summarised, and dropped (kept in file.trace only
+// where options.keep(index) asks); a rank summary file
+// (isRankSummaryFile) is read as the summary it holds. A file that cannot
+// be read gives no rows and says why in file.error.
+RankFileSummary summarizeRankFile(const std::string& path, const RankReadOptions& options = {},
+                                  std::size_t index = 0);
+
+// The files' summaries merged as readRanks merges the files it read, in the
+// order given: the rows labelled, aligned on the shared clock and compared.
+// readRanks(paths) and mergeRankSummaries of summarizeRankFile(path) for
+// each path are the same folder.
+RankFolder mergeRankSummaries(std::vector<RankFileSummary> files);
+
 // The runs of one trace that say their rank (a `profile` of a distributed
 // job: one run per process, each with the rank its launcher gave it),
 // compared as a folder's ranks are, from the analyses already made (one

@@ -28,6 +28,7 @@
 #include "base/Thresholds.h"
 #include "formats/TraceJson.h"
 #include "ranks/RankFolder.h"
+#include "ranks/RankSummaryJson.h"
 
 #include <QDockWidget>
 #include <QHeaderView>
@@ -324,6 +325,7 @@ private slots:
     void aDroppedFolderOpensAsRanksAndItsDockComesBack();
     void cancellingRanksKeepsTheDocument();
     void severalFilesOrAFolderOpenAsRanks();
+    void aFolderOfRankSummariesOpensTheirTraces();
 
     void cancelLeavesTheWindowUsable()
     {
@@ -761,4 +763,44 @@ void TestMainWindow::sizeAndDocksAreRemembered()
     QTRY_VERIFY_WITH_TIMEOUT(!second.isLoading(), ovsTestTimeoutMs(30000));
     QVERIFY(!second.dock("controls")->isVisible());
     QSettings().remove("window");
+}
+
+// Issue 32: a folder of rank summaries (made where the traces are,
+// `analyze --rank-summary`) opens as the folder of their traces does: the
+// same rows, and a rank's trace read from the path its summary names when
+// it is opened.
+void TestMainWindow::aFolderOfRankSummariesOpensTheirTraces()
+{
+    const QString folder = writeRankFolder();
+    const QString summaries = m_dir.filePath("summaries");
+    QVERIFY(QDir().mkpath(summaries));
+    std::string error;
+    const std::vector<std::string> traces = rankFilesIn(QFile::encodeName(folder).toStdString(), &error);
+    for (std::size_t i = 0; i < traces.size(); ++i)
+        QVERIFY2(writeTextFileAtomically(summaries.toStdString() + "/s" + std::to_string(i) + ".json",
+                                         rankSummaryJson(summarizeRankFile(traces[i])), &error),
+                 error.c_str());
+    MainWindow window;
+    window.setInteractive(false);
+    window.openRanks({summaries});
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->ranks() != nullptr, ovsTestTimeoutMs(30000));
+    const RankJob* job = window.document()->ranks();
+    const RankFolder core = readRanks(traces);
+    QCOMPARE(job->folder.ranks.size(), core.ranks.size());
+    for (std::size_t row = 0; row < core.ranks.size(); ++row) {
+        QCOMPARE(job->folder.ranks[row].label, core.ranks[row].label);
+        QCOMPARE(job->folder.ranks[row].stepMedianNs, core.ranks[row].stepMedianNs);
+        QCOMPARE(job->folder.files[job->folder.ranks[row].file].path, core.files[core.ranks[row].file].path);
+    }
+    // The straggler and the fastest rank open, read from their traces.
+    QCOMPARE(window.document()->runCount(), 2);
+    QVERIFY(job->isOpen(*core.straggler.row));
+    QVERIFY(window.timeline()->runTitleText(0).contains("rank "));
+    // Another rank opens when chosen.
+    std::size_t closed = 0;
+    while (job->isOpen(closed))
+        ++closed;
+    window.ranks()->showRank(closed);
+    QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 3, ovsTestTimeoutMs(30000));
+    QVERIFY(window.document()->ranks()->isOpen(closed));
 }

@@ -132,7 +132,13 @@ std::shared_ptr<RankRead> RankLoader::readNow(const QStringList& paths, std::uin
             *error += '\n' + QString::fromStdString(file.error);
         return nullptr;
     }
-    if (!openAll) {
+    // A rank summary (docs/ranks.md, "Ranks past one machine") keeps no
+    // trace, whatever the budget: a folder of them opens as a large folder
+    // does, its two ranks worth a first look read from the traces their
+    // summaries name.
+    const bool allKept = std::all_of(result->folder.ranks.begin(), result->folder.ranks.end(),
+                                     [&](const RankSummary& r) { return result->folder.files[r.file].trace.has_value(); });
+    if (!openAll || !allKept) {
         // The two ranks worth a first look, read again now that the
         // summaries say which they are.
         for (std::size_t row : rowsToOpen(result->folder)) {

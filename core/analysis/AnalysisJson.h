@@ -13,7 +13,7 @@
 
 namespace ovs {
 
-inline constexpr int kAnalysisJsonSchema = 2;
+inline constexpr int kAnalysisJsonSchema = 3;
 
 // `analyses`: analyzeTrace(trace), one per run in the trace's order.
 std::string analysisJson(const Trace& trace, const std::vector<RunAnalysis>& analyses);

@@ -1,6 +1,7 @@
 #include "analysis/Findings.h"
 
 #include "analysis/FindingContext.h"
+#include "analysis/FindingSources.h"
 #include "analysis/FindingRules.h"
 #include "analysis/NumberText.h"
 #include "analysis/ParallelWork.h"
@@ -307,6 +308,7 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
                                          + bound.fix;
         result.findings.push_back(std::move(bound));
     }
+    attachSources(run, result.findings);
     return result;
 }
 

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <string>
+
+namespace ovs {
+
+// A line of the program's own code: where a CUDA call came from, as the
+// trace's call stacks say (a Kineto trace's Python frames; see
+// docs/profiling.md, "Call sites", for the rule that picks the frame).
+// Kept once per distinct line in Run::sourceSites.
+struct SourceSite {
+    std::string file;       // as the trace writes it: "/home/me/train.py", "<stdin>"
+    std::uint32_t line = 0; // 1-based; 0 where the frame says none
+    std::string function;   // "train_step", "<module>"
+
+    friend auto operator<=>(const SourceSite&, const SourceSite&) = default;
+};
+
+// What a trace says about where one CUDA call came from, beside the op
+// (Run::opSources) as a kernel's launch shape is. Each part 0 where the
+// trace does not say: a call is never given a site it did not record.
+struct OpSource {
+    // 1 + the index in Run::sourceSites of the innermost frame of the user's
+    // own code that encloses the call.
+    std::uint32_t site = 0;
+    // Run::names id of the innermost framework operation that encloses the
+    // call: PyTorch's aten op ("aten::_local_scalar_dense").
+    std::uint32_t op = 0;
+    // Run::names id of what the user's line called, the frame just inside
+    // the user's own ("<built-in method item of Tensor object>",
+    // ".../torch/cuda/__init__.py(954): synchronize"): it names the Python
+    // call that the aten op alone cannot tell apart (.tolist(), print).
+    std::uint32_t called = 0;
+
+    bool empty() const { return site == 0 && op == 0 && called == 0; }
+    friend bool operator==(const OpSource&, const OpSource&) = default;
+};
+
+} // namespace ovs

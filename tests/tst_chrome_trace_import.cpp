@@ -124,6 +124,9 @@ private slots:
     void microseconds_data();
     void microseconds();
     void mapsEventsToOps();
+    void callSitesFollowTheRule_data();
+    void callSitesFollowTheRule();
+    void callSitesSurviveWindowsAndTheNativeFormat();
     void overlappingCallsGetAnExtraLane();
     void onlyTheLegacyStreamHasAKnownKind();
     void bareArrayAndStringIds();
@@ -293,6 +296,159 @@ void TestChromeTraceImport::microseconds()
     QCOMPARE(microsecondsTextToNs(text.toStdString(), result), ok);
     if (ok)
         QCOMPARE(qint64(result), ns);
+}
+
+namespace {
+
+QString frame(const char* name, int tid, const char* ts, const char* dur)
+{
+    return x("python_function", name, 9, tid, ts, dur, R"({"Python id":1,"Python parent id":0,"Python thread":0})");
+}
+
+// A cudaStreamSynchronize at 30 us on thread 90, and its GPU work, after `frames`.
+std::string traceWithFrames(const QStringList& frames)
+{
+    QStringList events = frames;
+    events << x("cuda_runtime", "cudaLaunchKernel", 9, 90, "25", "1", R"({"correlation":4})")
+           << x("kernel", "k", 1, 7, "26", "3", R"({"device":0,"stream":7,"correlation":4})")
+           << x("cuda_runtime", "cudaStreamSynchronize", 9, 90, "30", "2", R"({"correlation":5})");
+    return chromeTrace(events);
+}
+
+} // namespace
+
+// The attribution rule (docs/profiling.md, "Call sites"): the innermost
+// frame of the user's own code around the call, never torch's, the standard
+// library's or a built-in; no site where there is none.
+void TestChromeTraceImport::callSitesFollowTheRule_data()
+{
+    QTest::addColumn<QStringList>("frames");
+    QTest::addColumn<QString>("site");   // "file:line function", "" for none
+    QTest::addColumn<QString>("called"); // what the user's line called
+    QTest::addColumn<QString>("op");     // the innermost aten op
+    QTest::addColumn<bool>("stacks");
+
+    const QString module = frame("/home/me/train.py(70): <module>", 90, "1", "90");
+    QTest::newRow("user frame around .item()")
+        << QStringList{module, frame("/home/me/train.py(42): train_step", 90, "20", "20"),
+                       frame("<built-in method item of Tensor object at 0x7f3a2c1b0e50>", 90, "28", "6"),
+                       x("cpu_op", "aten::item", 9, 90, "28.5", "5"), x("cpu_op", "aten::_local_scalar_dense", 9, 90, "29", "4")}
+        << "/home/me/train.py:42 train_step" << "<built-in method item of Tensor object>"
+        << "aten::_local_scalar_dense" << true;
+    QTest::newRow("torch's frames inside the user's are passed over")
+        << QStringList{module, frame("/home/me/train.py(42): train_step", 90, "20", "20"),
+                       frame("/usr/lib/python3/dist-packages/torch/nn/modules/module.py(1501): _call_impl", 90, "27", "8"),
+                       frame("/opt/conda/lib/python3.11/site-packages/torch/functional.py(9): f", 90, "28", "6")}
+        << "/home/me/train.py:42 train_step" << "/usr/lib/python3/dist-packages/torch/nn/modules/module.py(1501): _call_impl"
+        << "" << true;
+    QTest::newRow("a user callback under a library is the innermost")
+        << QStringList{module, frame("/venv/lib/python3.12/site-packages/lightning/loop.py(3): run", 90, "10", "40"),
+                       frame("hooks.py(9): on_step", 90, "20", "20"), frame("torch/cuda/__init__.py(954): synchronize", 90, "29", "5")}
+        << "hooks.py:9 on_step" << "torch/cuda/__init__.py(954): synchronize" << "" << true;
+    QTest::newRow("recursion: the deepest call of the function")
+        << QStringList{frame("fib.py(5): f", 90, "1", "90"), frame("fib.py(7): f", 90, "10", "70"),
+                       frame("fib.py(7): f", 90, "20", "50"), frame("fib.py(9): f", 90, "29", "5")}
+        << "fib.py:9 f" << "" << "" << true;
+    QTest::newRow("only the standard library and built-ins: no site")
+        << QStringList{frame("/usr/lib/python3.12/threading.py(1012): run", 90, "1", "90"),
+                       frame("<frozen importlib._bootstrap>(1027): _find_and_load", 90, "10", "40"),
+                       frame("threading.py(300): wait", 90, "20", "20"), frame("<built-in function print>", 90, "29", "5")}
+        << "" << "" << "" << true;
+    QTest::newRow("frames that end before the call: no site, none invented")
+        << QStringList{frame("/home/me/train.py(42): train_step", 90, "1", "20")} << "" << "" << "" << true;
+    QTest::newRow("another thread's frames are not the call's")
+        << QStringList{frame("/home/me/train.py(42): train_step", 91, "1", "90")} << "" << "" << "" << true;
+    QTest::newRow("no stacks: the aten op alone")
+        << QStringList{x("cpu_op", "aten::nonzero", 9, 90, "28", "6")} << "" << "" << "aten::nonzero" << false;
+    QTest::newRow("an older PyTorch's Call stack, innermost first")
+        << QStringList{x("cpu_op", "aten::to", 9, 90, "27", "8"),
+                       x("cpu_op", "aten::copy_", 9, 90, "28", "6",
+                         R"({"Call stack":"/site-packages/torch/_tensor.py(9): cpu;/home/me/eval.py(12): evaluate;/home/me/eval.py(40): <module>"})")}
+        << "/home/me/eval.py:12 evaluate" << "/site-packages/torch/_tensor.py(9): cpu" << "aten::copy_" << true;
+    QTest::newRow("a stack array")
+        << QStringList{x("cpu_op", "aten::item", 9, 90, "28", "6",
+                         R"({"stack":["<built-in method item of Tensor object at 0x1>","/home/me/train.py(8): step"]})")}
+        << "/home/me/train.py:8 step" << "<built-in method item of Tensor object>" << "aten::item" << true;
+}
+
+void TestChromeTraceImport::callSitesFollowTheRule()
+{
+    QFETCH(QStringList, frames);
+    QFETCH(QString, site);
+    QFETCH(QString, called);
+    QFETCH(QString, op);
+    QFETCH(bool, stacks);
+    const auto loaded = traceFromJson(traceWithFrames(frames));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.stacksRecorded, stacks);
+    const auto sync = std::find_if(run.ops.begin(), run.ops.end(),
+                                   [&](const Op& o) { return run.nameOf(o) == "cudaStreamSynchronize"; });
+    QVERIFY(sync != run.ops.end());
+    const OpSource* source = run.sourceOf(static_cast<std::size_t>(sync - run.ops.begin()));
+    const SourceSite* at = source ? run.siteAt(source->site) : nullptr;
+    QCOMPARE(at ? QString("%1:%2 %3").arg(QString::fromStdString(at->file)).arg(at->line).arg(QString::fromStdString(at->function))
+                : QString(),
+             site);
+    QCOMPARE(source ? QString::fromStdString(run.names.at(source->called)) : QString(), called);
+    QCOMPARE(source ? QString::fromStdString(run.names.at(source->op)) : QString(), op);
+    // The launch at 25 us is inside none of the frames that begin after it.
+    const auto launch = std::find_if(run.ops.begin(), run.ops.end(),
+                                     [&](const Op& o) { return run.nameOf(o) == "cudaLaunchKernel"; });
+    const OpSource* launchSource = run.sourceOf(static_cast<std::size_t>(launch - run.ops.begin()));
+    QVERIFY(!launchSource || launchSource->op == 0);
+}
+
+// What the import found of the call sites reads back the same from the
+// native format (version 8) and from a file read in windows.
+void TestChromeTraceImport::callSitesSurviveWindowsAndTheNativeFormat()
+{
+    QStringList events;
+    for (int step = 0; step < 40; ++step) {
+        const int t = 100 * step;
+        const QByteArray ts = QByteArray::number(t), item = QByteArray::number(t + 10), sync = QByteArray::number(t + 12);
+        const QByteArray corr = QByteArray::number(step + 1);
+        events << frame("/home/me/train.py(70): <module>", 90, ts.constData(), "90")
+               << frame(step % 2 ? "/home/me/train.py(42): train_step" : "/home/me/train.py(57): evaluate", 90,
+                        QByteArray::number(t + 5).constData(), "20")
+               << frame("<built-in method item of Tensor object at 0x7f>", 90, QByteArray::number(t + 9).constData(), "8")
+               << x("cpu_op", "aten::_local_scalar_dense", 9, 90, item.constData(), "6")
+               << x("cuda_runtime", "cudaStreamSynchronize", 9, 90, sync.constData(), "2",
+                    qPrintable(QString(R"({"correlation":%1})").arg(QString(corr))))
+               << x("kernel", "k", 1, 7, QByteArray::number(t + 1).constData(), "3", R"({"device":0,"stream":7})");
+    }
+    const QByteArray text = QByteArray::fromStdString(chromeTrace(events));
+    const auto whole = traceFromJson(text.toStdString());
+    QVERIFY2(whole.trace, whole.error.c_str());
+    const Run& run = whole.trace->runs.at(0);
+    QCOMPARE(run.sourceSites.size(), std::size_t(2));
+    std::size_t sited = 0;
+    for (std::size_t i = 0; i < run.ops.size(); ++i)
+        sited += run.sourceOf(i) && run.siteAt(run.sourceOf(i)->site);
+    QCOMPARE(sited, std::size_t(40));
+    QVERIFY2(QString::fromStdString(whole.note).contains("call sites from 120 Python frames and 40 framework ops"),
+             whole.note.c_str());
+
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "stacks.json", text);
+    QVERIFY(!path.isEmpty());
+    const auto windowed = ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 600);
+    QVERIFY2(windowed, "read in windows");
+    const std::string json = traceToJson(*whole.trace);
+    QCOMPARE(traceToJson(windowed->trace), json);
+
+    QVERIFY(json.find("\"version\":8") != std::string::npos || json.find("\"version\": 8") != std::string::npos);
+    const auto back = traceFromJson(json);
+    QVERIFY2(back.trace, back.error.c_str());
+    const Run& again = back.trace->runs.at(0);
+    QVERIFY(again.stacksRecorded);
+    QVERIFY(again.sourceSites == run.sourceSites);
+    QCOMPARE(again.ops.size(), run.ops.size());
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        QCOMPARE(again.sourceOf(i) != nullptr, run.sourceOf(i) != nullptr);
+        if (run.sourceOf(i))
+            QVERIFY(*again.sourceOf(i) == *run.sourceOf(i));
+    }
 }
 
 void TestChromeTraceImport::mapsEventsToOps()

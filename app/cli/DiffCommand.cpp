@@ -60,6 +60,20 @@ std::string costText(const std::optional<FindingSide>& f)
            + (f->costRate.empty() ? "" : ", " + f->costRate) + ")";
 }
 
+// "  at train.py:42 in train_step: 8 calls -> none (gone)": each line the
+// finding's calls came from, on either side.
+void printSites(const FindingDiff& f)
+{
+    const auto calls = [](std::size_t n) { return n == 0 ? std::string("none") : std::to_string(n) + (n == 1 ? " call" : " calls"); };
+    for (const SiteChange& c : f.sites) {
+        const std::size_t slash = c.file.find_last_of('/');
+        const std::string file = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
+        const char* change = c.callsAfter == 0 ? " (gone)" : c.callsBefore == 0 ? " (new)" : "";
+        std::printf("  at %s:%u in %s: %s -> %s%s\n", shown(file).c_str(), c.line, shown(c.function).c_str(),
+                    calls(c.callsBefore).c_str(), calls(c.callsAfter).c_str(), change);
+    }
+}
+
 void printPair(const RunPairDiff& p)
 {
     std::printf("\n## %s -> %s (%s)\n", shown(p.before.name).c_str(), shown(p.after.name).c_str(),
@@ -111,6 +125,7 @@ void printPair(const RunPairDiff& p)
             words += " (now " + f.after->words + ")";
         std::printf("- %s: %s: %s -> %s\n", toString(f.change), words.c_str(), costText(f.before).c_str(),
                     costText(f.after).c_str());
+        printSites(f);
     }
 }
 

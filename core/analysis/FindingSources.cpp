@@ -22,7 +22,7 @@ struct Calls {
     {
         for (std::size_t i = 0; i < run.ops.size(); ++i) {
             const Op& op = run.ops[i];
-            if (op.kind == OpKind::ApiCall)
+            if (!isStreamLaneOp(op.kind))
                 callOf.add(op.correlation, static_cast<std::uint32_t>(i));
             else if (isGpuOp(op.kind))
                 gpuOf.add(op.correlation, static_cast<std::uint32_t>(i));
@@ -71,7 +71,8 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
         if (i >= run.ops.size())
             continue;
         const Op& op = run.ops[i];
-        const std::uint32_t call = op.kind == OpKind::ApiCall ? i : calls.callOf.find(op.correlation);
+        // A host op is a call itself (ApiCall from Kineto; Sync, Alloc, ... from a profile).
+        const std::uint32_t call = !isStreamLaneOp(op.kind) ? i : calls.callOf.find(op.correlation);
         if (call != CorrelationMap::kNone)
             hostCalls.push_back(call);
     }

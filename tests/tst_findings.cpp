@@ -524,34 +524,36 @@ private slots:
         QTest::addColumn<QString>("atenOp");
         QTest::addColumn<QString>("called");
         QTest::addColumn<QString>("apiCall");
-        QTest::addColumn<bool>("download");
-        QTest::addColumn<bool>("pageableUpload");
+        QTest::addColumn<int>("copy"); // the aten op's copy: 0 none, 1 to the device, 2 to the host
+        QTest::addColumn<bool>("pageable");
         QTest::addColumn<int>("cause");
-        const auto row = [](const char* name, const char* aten, const char* called, const char* api, bool down, bool pageable,
+        const auto row = [](const char* name, const char* aten, const char* called, const char* api, int copy, bool pageable,
                             TorchSyncCause cause) {
-            QTest::newRow(name) << aten << called << api << down << pageable << int(cause);
+            QTest::newRow(name) << aten << called << api << copy << pageable << int(cause);
         };
-        row(".item()", "aten::item", "", "cudaStreamSynchronize", false, false, TorchSyncCause::Item);
-        row("_local_scalar_dense", "aten::_local_scalar_dense", "", "cudaMemcpyAsync", true, false, TorchSyncCause::Item);
-        row("if tensor:", "aten::is_nonzero", "", "cudaStreamSynchronize", false, false, TorchSyncCause::Item);
+        row(".item()", "aten::item", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::Item);
+        row("_local_scalar_dense", "aten::_local_scalar_dense", "", "cudaMemcpyAsync", 2, true, TorchSyncCause::Item);
+        row("if tensor:", "aten::is_nonzero", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::Item);
         row(".tolist() reaches a copy", "aten::_to_copy", "<built-in method tolist of Tensor object>", "cudaMemcpyAsync",
-            true, false, TorchSyncCause::ToList);
-        row("print", "aten::item", "<built-in function print>", "cudaStreamSynchronize", false, false, TorchSyncCause::Print);
+            2, true, TorchSyncCause::ToList);
+        row("print", "aten::item", "<built-in function print>", "cudaStreamSynchronize", 0, false, TorchSyncCause::Print);
         row("an f-string", "aten::_local_scalar_dense", "/venv/lib/python3.12/site-packages/torch/_tensor.py(1100): __format__",
-            "cudaStreamSynchronize", false, false, TorchSyncCause::Print);
-        row(".cpu()", "aten::copy_", "<built-in method cpu of Tensor object>", "cudaStreamSynchronize", true, false,
+            "cudaStreamSynchronize", 0, false, TorchSyncCause::Print);
+        row(".cpu(): its synchronize", "aten::copy_", "<built-in method cpu of Tensor object>", "cudaStreamSynchronize", 2,
+            false, TorchSyncCause::ToHost);
+        row(".to(cpu) into pageable memory, no stack", "aten::_to_copy", "", "cudaMemcpyAsync", 2, true,
             TorchSyncCause::ToHost);
-        row(".to(cpu), no stack", "aten::_to_copy", "", "cudaMemcpyAsync", true, false, TorchSyncCause::ToHost);
-        row("boolean mask", "aten::nonzero", "", "cudaStreamSynchronize", false, false, TorchSyncCause::DataDependentShape);
-        row("masked_select", "aten::masked_select", "", "cudaMemcpyAsync", false, false, TorchSyncCause::DataDependentShape);
+        row("non_blocking into a pinned tensor", "aten::copy_", "", "cudaMemcpyAsync", 2, false, TorchSyncCause::None);
+        row("boolean mask", "aten::nonzero", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::DataDependentShape);
+        row("masked_select", "aten::masked_select", "", "cudaMemcpyAsync", 2, true, TorchSyncCause::DataDependentShape);
         row("torch.cuda.synchronize()", "", "/usr/lib/python3/dist-packages/torch/cuda/__init__.py(954): synchronize",
-            "cudaDeviceSynchronize", false, false, TorchSyncCause::CudaSynchronize);
-        row("device synchronize, no aten op, no stack", "", "", "cudaDeviceSynchronize", false, false,
+            "cudaDeviceSynchronize", 0, false, TorchSyncCause::CudaSynchronize);
+        row("device synchronize, no aten op, no stack", "", "", "cudaDeviceSynchronize", 0, false,
             TorchSyncCause::CudaSynchronize);
-        row("pageable upload", "aten::copy_", "", "cudaMemcpyAsync", false, true, TorchSyncCause::PageableCopy);
-        row("pinned upload", "aten::copy_", "", "cudaMemcpyAsync", false, false, TorchSyncCause::None);
-        row("a stream synchronize in no aten op", "", "", "cudaStreamSynchronize", false, false, TorchSyncCause::None);
-        row("a matmul", "aten::mm", "", "cudaLaunchKernel", false, false, TorchSyncCause::None);
+        row("pageable upload", "aten::copy_", "", "cudaMemcpyAsync", 1, true, TorchSyncCause::PageableCopy);
+        row("pinned upload", "aten::copy_", "", "cudaMemcpyAsync", 1, false, TorchSyncCause::None);
+        row("a stream synchronize in no aten op", "", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::None);
+        row("a matmul", "aten::mm", "", "cudaLaunchKernel", 0, false, TorchSyncCause::None);
     }
 
     void torchSyncCauses()
@@ -559,11 +561,11 @@ private slots:
         QFETCH(QString, atenOp);
         QFETCH(QString, called);
         QFETCH(QString, apiCall);
-        QFETCH(bool, download);
-        QFETCH(bool, pageableUpload);
+        QFETCH(int, copy);
+        QFETCH(bool, pageable);
         QFETCH(int, cause);
         const std::string aten = atenOp.toStdString(), call = called.toStdString(), api = apiCall.toStdString();
-        const TorchSyncCause found = torchSyncCause({aten, call, api, download, pageableUpload});
+        const TorchSyncCause found = torchSyncCause({aten, call, api, copy == 2, copy == 1, pageable});
         QCOMPARE(int(found), cause);
         // Every cause has words and a fix; none has neither.
         QCOMPARE(std::string_view(torchCauseWords(found)).empty(), found == TorchSyncCause::None);

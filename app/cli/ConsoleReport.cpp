@@ -420,8 +420,8 @@ void printSources(std::FILE* out, const Finding& x)
             std::fprintf(out, "   in PyTorch: %s (%zu call%s)\n", printable(t.op.empty() ? "no aten op" : t.op).c_str(),
                          t.calls, t.calls == 1 ? "" : "s");
         else
-            std::fprintf(out, "   in PyTorch: %s, from %s (%zu call%s); fix: %s\n", printable(t.cause).c_str(),
-                         printable(t.op.empty() ? "no aten op" : t.op).c_str(), t.calls, t.calls == 1 ? "" : "s",
+            std::fprintf(out, "   in PyTorch: %s%s%s (%zu call%s); fix: %s\n", printable(t.cause).c_str(),
+                         t.op.empty() ? "" : ", from ", printable(t.op).c_str(), t.calls, t.calls == 1 ? "" : "s",
                          printable(t.fix).c_str());
     }
     if (!x.sourcesNote.empty())

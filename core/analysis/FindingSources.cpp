@@ -53,7 +53,8 @@ void copyDirection(const Run& run, const Calls& calls, std::uint32_t call, Torch
             continue;
         const Op& copy = run.ops[gpu];
         facts.download = copy.kind == OpKind::Download;
-        facts.uploadFromPageable = copy.kind == OpKind::Upload && copy.memory == HostMemoryKind::Pageable;
+        facts.upload = copy.kind == OpKind::Upload;
+        facts.pageableHost = copy.memory == HostMemoryKind::Pageable;
         return;
     }
 }
@@ -82,9 +83,11 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
     std::map<std::uint32_t, SiteCount> bySite;
     std::map<std::pair<std::uint32_t, TorchSyncCause>, std::size_t> byOp;
     for (std::uint32_t call : hostCalls) {
-        const OpSource* source = run.sourceOf(call);
-        if (!source)
-            continue;
+        // A call with nothing around it still has a cause in a PyTorch run
+        // (a device synchronize outside any aten op).
+        const OpSource none;
+        const OpSource* known = run.sourceOf(call);
+        const OpSource* source = known ? known : &none;
         TorchSyncCause cause = TorchSyncCause::None;
         if (torch) {
             TorchCallFacts facts;
@@ -115,12 +118,18 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
     if (f.sources.size() > kMaxFindingSources)
         f.sources.resize(kMaxFindingSources);
 
+    // The aten ops of named causes; where none is named, the ops themselves
+    // (a trace without stacks still says which aten op made the calls).
+    const bool named = std::any_of(byOp.begin(), byOp.end(),
+                                   [](const auto& entry) { return entry.first.second != TorchSyncCause::None; });
     for (const auto& [key, count] : byOp) {
         const auto& [op, cause] = key;
+        if (named && cause == TorchSyncCause::None)
+            continue;
         f.torchOps.push_back({op < run.names.size() ? run.names[op] : std::string(), torchCauseWords(cause),
                               torchCauseFix(cause), count});
     }
-    // The named causes first, then by calls.
+    // Most calls first.
     std::stable_sort(f.torchOps.begin(), f.torchOps.end(), [](const FindingTorchOp& x, const FindingTorchOp& y) {
         return std::tuple(x.cause.empty(), y.calls, x.op) < std::tuple(y.cause.empty(), x.calls, y.op);
     });

@@ -1,5 +1,6 @@
 #include "analysis/TorchSyncCauses.h"
 
+#include "trace/ApiNames.h"
 #include "trace/PythonFrame.h"
 
 
@@ -43,9 +44,13 @@ TorchSyncCause torchSyncCause(const TorchCallFacts& f)
     if (oneOf(f.atenOp, {"aten::nonzero", "aten::nonzero_numpy", "aten::argwhere", "aten::masked_select"}))
         return TorchSyncCause::DataDependentShape;
     if (oneOf(f.atenOp, {"aten::to", "aten::_to_copy", "aten::copy_"})) {
-        if (f.download)
+        // A copy into pageable memory returns only when done; into pinned
+        // memory it waits only where PyTorch synchronizes after it
+        // (non_blocking=False).
+        const bool synchronizes = apiRole(apiDisplayName(f.apiCall)) == ApiRole::Sync;
+        if (f.download && (f.pageableHost || synchronizes))
             return TorchSyncCause::ToHost;
-        if (f.uploadFromPageable)
+        if (f.upload && f.pageableHost)
             return TorchSyncCause::PageableCopy;
     }
     return TorchSyncCause::None;

@@ -16,7 +16,8 @@ enum class TorchSyncCause : unsigned char {
     Item,              // .item(), float(t), `if t:`: aten::item / aten::_local_scalar_dense / aten::is_nonzero
     ToList,            // .tolist()
     Print,             // print (or format) of a CUDA tensor
-    ToHost,            // .cpu() / .to("cpu") without non_blocking: a copy to the host that waits
+    ToHost,            // .cpu() / .to("cpu") without non_blocking: a copy to the host that waits (into
+                       // pageable memory, or followed by a synchronize); non_blocking into pinned memory is none
     DataDependentShape, // boolean-mask indexing, torch.nonzero, masked_select: aten::nonzero reads the count back
     CudaSynchronize,   // torch.cuda.synchronize(): cudaDeviceSynchronize with no aten op around it
     PageableCopy,      // .to("cuda") / .cuda() of a tensor in pageable memory: blocks even with non_blocking=True
@@ -26,8 +27,9 @@ struct TorchCallFacts {
     std::string_view atenOp;  // the innermost enclosing aten op, "" none
     std::string_view called;  // what the user's line called (OpSource::called), "" unknown
     std::string_view apiCall; // the CUDA call's name
-    bool download = false;            // the aten op's copy goes device to host
-    bool uploadFromPageable = false;  // the aten op's copy goes from pageable host memory to the device
+    bool download = false;     // the aten op's copy goes device to host
+    bool upload = false;       // ... host to device
+    bool pageableHost = false; // its host side is pageable memory
 };
 
 TorchSyncCause torchSyncCause(const TorchCallFacts& facts);

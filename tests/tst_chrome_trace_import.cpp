@@ -354,6 +354,11 @@ void TestChromeTraceImport::callSitesFollowTheRule_data()
                        frame("<frozen importlib._bootstrap>(1027): _find_and_load", 90, "10", "40"),
                        frame("threading.py(300): wait", 90, "20", "20"), frame("<built-in function print>", 90, "29", "5")}
         << "" << "" << "" << true;
+    // PyTorch trims the install prefixes: the standard library reads as short as the user's files.
+    QTest::newRow("trimmed paths: the standard library by its modules' names")
+        << QStringList{frame("train.py(30): step", 90, "1", "90"), frame("concurrent/futures/thread.py(58): run", 90, "10", "40"),
+                       frame("enum.py(1267): __hash__", 90, "20", "20"), frame("json/decoder.py(337): decode", 90, "29", "5")}
+        << "train.py:30 step" << "concurrent/futures/thread.py(58): run" << "" << true;
     QTest::newRow("frames that end before the call: no site, none invented")
         << QStringList{frame("/home/me/train.py(42): train_step", 90, "1", "20")} << "" << "" << "" << true;
     QTest::newRow("another thread's frames are not the call's")
@@ -391,6 +396,9 @@ void TestChromeTraceImport::callSitesFollowTheRule()
                 : QString(),
              site);
     QCOMPARE(source ? QString::fromStdString(run.names.at(source->called)) : QString(), called);
+    // Python frames name where their function begins; a Call stack, the call's line.
+    if (at)
+        QCOMPARE(at->lineIs, frames.join(QString()).contains("python_function") ? SiteLine::FunctionStart : SiteLine::Call);
     QCOMPARE(source ? QString::fromStdString(run.names.at(source->op)) : QString(), op);
     // The launch at 25 us is inside none of the frames that begin after it.
     const auto launch = std::find_if(run.ops.begin(), run.ops.end(),

@@ -734,8 +734,10 @@ void TestTraceFormat::callSourcesRoundTripInVersion8_data()
     QTest::newRow("a site that is not there") << R"("opSources":[[OP,1,)" << R"("opSources":[[OP,9,)" << "names site 9";
     QTest::newRow("an op that is not there") << R"("opSources":[[OP,)" << R"("opSources":[[9999,)" << "names op 9999";
     QTest::newRow("a name that is not there") << R"(,1,NAME,0]])" << R"(,1,4000,0]])" << "beyond the run's";
-    QTest::newRow("a site row of two") << R"(,42,"train_step"])" << R"(,42])" << "must be an array of 3";
-    QTest::newRow("a line that is text") << R"(,42,"train_step"])" << R"(,"42","train_step"])" << "\"line\"";
+    QTest::newRow("a site row of two") << R"(,42,"train_step","call"])" << R"(,42])" << "must be an array of 4";
+    QTest::newRow("a line that is text") << R"(,42,"train_step")" << R"(,"42","train_step")" << "\"line\"";
+    QTest::newRow("a line of no known kind") << R"("train_step","call"])" << R"("train_step","caller"])"
+                                             << R"(must be "call" or "function-start", not "caller")";
     QTest::newRow("stacks that are no flag") << R"("stacksRecorded":true)" << R"("stacksRecorded":1)"
                                              << "\"stacksRecorded\"";
 }
@@ -758,7 +760,7 @@ void TestTraceFormat::callSourcesRoundTripInVersion8()
     QCOMPARE(original.formatVersion(), Trace::kSourcesFormatVersion);
     std::string text = traceToJson(original);
     QVERIFY(text.find(R"("version":8)") != std::string::npos);
-    QVERIFY(text.find(R"("sourceSites":[["/home/me/train.py",42,"train_step"]])") != std::string::npos);
+    QVERIFY(text.find(R"("sourceSites":[["/home/me/train.py",42,"train_step","call"]])") != std::string::npos);
     if (from.isEmpty()) {
         const auto loaded = traceFromJson(text);
         QVERIFY2(loaded.trace, loaded.error.c_str());

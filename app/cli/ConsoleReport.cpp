@@ -411,9 +411,12 @@ void printSources(std::FILE* out, const Finding& x)
     for (const FindingSource& s : x.sources) {
         const std::size_t slash = s.file.find_last_of('/');
         const std::string file = slash == std::string::npos ? s.file : s.file.substr(slash + 1);
-        std::fprintf(out, "   at %s:%u in %s (%zu call%s)%s%s\n", printable(file).c_str(), s.line,
-                     printable(s.function).c_str(), s.calls, s.calls == 1 ? "" : "s", s.cause.empty() ? "" : ": ",
-                     printable(s.cause).c_str());
+        // A line where the function begins is not the call's: said so.
+        const std::string place = s.lineIs == SiteLine::Call
+                                      ? "at " + file + ":" + std::to_string(s.line) + " in " + s.function
+                                      : "in " + s.function + " (" + file + ":" + std::to_string(s.line) + ", where it begins)";
+        std::fprintf(out, "   %s (%zu call%s)%s%s\n", printable(place).c_str(), s.calls, s.calls == 1 ? "" : "s",
+                     s.cause.empty() ? "" : ": ", printable(s.cause).c_str());
     }
     for (const FindingTorchOp& t : x.torchOps) {
         if (t.cause.empty())

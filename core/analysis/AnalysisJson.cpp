@@ -55,6 +55,7 @@ void finding(JsonWriter& w, const Finding& f)
         w.member("file", s.file);
         w.member("line", std::uint64_t{s.line});
         w.member("function", s.function);
+        w.member("lineIs", toString(s.lineIs));
         w.member("calls", static_cast<std::uint64_t>(s.calls));
         if (!s.cause.empty())
             w.member("cause", s.cause);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "trace/SourceSite.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,6 +13,7 @@ struct FindingSource {
     std::string file;       // as the trace writes it: "/home/me/train.py"
     std::uint32_t line = 0;
     std::string function;
+    SiteLine lineIs = SiteLine::Call; // the call's line, or where the function begins
     std::size_t calls = 0;  // the finding's CUDA calls attributed to this line
     // The PyTorch call most of them came from, in words (".item() ..."); ""
     // where it is none of TorchSyncCauses.h's.

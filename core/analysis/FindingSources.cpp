@@ -110,7 +110,7 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
         const SourceSite& site = *run.siteAt(id);
         const auto most = std::max_element(count.causes.begin(), count.causes.end(),
                                            [](const auto& x, const auto& y) { return x.second < y.second; });
-        f.sources.push_back({site.file, site.line, site.function, count.calls, torchCauseWords(most->first)});
+        f.sources.push_back({site.file, site.line, site.function, site.lineIs, count.calls, torchCauseWords(most->first)});
     }
     std::stable_sort(f.sources.begin(), f.sources.end(), [](const FindingSource& x, const FindingSource& y) {
         return std::tie(y.calls, x.file, x.line) < std::tie(x.calls, y.file, y.line);

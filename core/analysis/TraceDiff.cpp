@@ -116,7 +116,7 @@ std::vector<FindingDiff> pairFindings(const std::vector<Finding>& before, const 
                 if (!usedAfter[a] && before[b].device == after[a].device && same(before[b], after[a])) {
                     usedBefore[b] = usedAfter[a] = true;
                     out.push_back({FindingChange::Changed, before[b].device, findingSide(before[b]),
-                                   findingSide(after[a])});
+                                   findingSide(after[a]), {}});
                 }
     };
     // The same kind at the same line first: where a kind is found more than
@@ -126,10 +126,10 @@ std::vector<FindingDiff> pairFindings(const std::vector<Finding>& before, const 
     pass(sharesAKind);
     for (std::size_t b = 0; b < before.size(); ++b)
         if (!usedBefore[b])
-            out.push_back({FindingChange::Resolved, before[b].device, findingSide(before[b]), std::nullopt});
+            out.push_back({FindingChange::Resolved, before[b].device, findingSide(before[b]), std::nullopt, {}});
     for (std::size_t a = 0; a < after.size(); ++a)
         if (!usedAfter[a])
-            out.push_back({FindingChange::New, after[a].device, std::nullopt, findingSide(after[a])});
+            out.push_back({FindingChange::New, after[a].device, std::nullopt, findingSide(after[a]), {}});
 
     for (FindingDiff& d : out)
         d.sites = siteChanges(d.before, d.after);

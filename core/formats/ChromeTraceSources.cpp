@@ -87,7 +87,10 @@ OpSource ChromeTraceImporter::sourceFromFrames(const std::vector<const PendingFr
         std::optional<std::uint32_t>& site = walk.siteOfFrame[f.nameId];
         if (!site) {
             const PythonFrame parsed = parsePythonFrame(m_frameNames[f.nameId]);
-            site = parsed.user && parsed.site ? siteOf(*parsed.site) : 0;
+            std::optional<SourceSite> at = parsed.site;
+            if (at)
+                at->lineIs = SiteLine::FunctionStart; // the profiler kept the code location where the call began
+            site = parsed.user && at ? siteOf(*at) : 0;
         }
         if (*site > 0) {
             source.site = *site;

@@ -861,15 +861,16 @@ private:
         }
     }
 
-    // Format 8: [file, line, function] each.
+    // Format 8: [file, line, function, "call" or "function-start"] each.
     void readSourceSites(Value& v, Run& run, const std::string& where)
     {
         if (m_json.countElements(v) > static_cast<std::size_t>(kMaxUint32) - 1)
             fail(where, "has too many source sites");
         m_json.forEachElement(v, 4, [&](Value& row, std::size_t i) {
             const std::string rowWhere = where + ", source site " + std::to_string(i);
-            if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 3)
-                fail(rowWhere, "must be an array of 3: file (a string), line (an integer), function (a string)");
+            if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 4)
+                fail(rowWhere, "must be an array of 4: file (a string), line (an integer), function (a string), "
+                               "what the line is (\"call\" or \"function-start\")");
             Fields fields(m_json, rowWhere);
             SourceSite site;
             m_json.forEachElement(row, 5, [&](Value& x, std::size_t j) {
@@ -877,8 +878,15 @@ private:
                     site.file = fields.string(x, "file");
                 else if (j == 1)
                     site.line = static_cast<std::uint32_t>(fields.integer(x, "line", 0, kMaxUint32));
-                else
+                else if (j == 2)
                     site.function = fields.string(x, "function");
+                else {
+                    const std::string_view lineIs = fields.string(x, "lineIs");
+                    if (lineIs != "call" && lineIs != "function-start")
+                        fail(rowWhere, "what the line is must be \"call\" or \"function-start\", not "
+                                           + quotedMessageText(lineIs));
+                    site.lineIs = lineIs == "call" ? SiteLine::Call : SiteLine::FunctionStart;
+                }
             });
             run.sourceSites.push_back(std::move(site));
         });

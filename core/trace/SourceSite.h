@@ -6,6 +6,17 @@
 
 namespace ovs {
 
+// What a site's line is. PyTorch 2's python_function events name a frame
+// by its function's first line (the code location kept when the call
+// began; a frame already running when the profiler started keeps the line
+// it was on), an older PyTorch's "Call stack" by the line executing in it:
+// the call itself.
+enum class SiteLine : std::uint8_t {
+    Call,          // the line that made the call
+    FunctionStart, // the line where the function begins (its def)
+};
+const char* toString(SiteLine line); // "call", "function-start"
+
 // A line of the program's own code: where a CUDA call came from, as the
 // trace's call stacks say (a Kineto trace's Python frames; see
 // docs/profiling.md, "Call sites", for the rule that picks the frame).
@@ -14,6 +25,7 @@ struct SourceSite {
     std::string file;       // as the trace writes it: "/home/me/train.py", "<stdin>"
     std::uint32_t line = 0; // 1-based; 0 where the frame says none
     std::string function;   // "train_step", "<module>"
+    SiteLine lineIs = SiteLine::Call;
 
     friend auto operator<=>(const SourceSite&, const SourceSite&) = default;
 };

@@ -124,6 +124,7 @@ private slots:
     void microseconds_data();
     void microseconds();
     void mapsEventsToOps();
+    void realTraceNamesTheExamplesFunction();
     void callSitesFollowTheRule_data();
     void callSitesFollowTheRule();
     void callSitesSurviveWindowsAndTheNativeFormat();
@@ -398,7 +399,7 @@ void TestChromeTraceImport::callSitesFollowTheRule()
     QCOMPARE(source ? QString::fromStdString(run.names.at(source->called)) : QString(), called);
     // Python frames name where their function begins; a Call stack, the call's line.
     if (at)
-        QCOMPARE(at->lineIs, frames.join(QString()).contains("python_function") ? SiteLine::FunctionStart : SiteLine::Call);
+        QCOMPARE(at->lineIs, frames.join(QString()).contains("python_function") ? SiteLine::FrameEntry : SiteLine::Call);
     QCOMPARE(source ? QString::fromStdString(run.names.at(source->op)) : QString(), op);
     // The launch at 25 us is inside none of the frames that begin after it.
     const auto launch = std::find_if(run.ops.begin(), run.ops.end(),
@@ -457,6 +458,35 @@ void TestChromeTraceImport::callSitesSurviveWindowsAndTheNativeFormat()
         if (run.sourceOf(i))
             QVERIFY(*again.sourceOf(i) == *run.sourceOf(i));
     }
+}
+
+// A real trace with stacks (examples/torch_implicit_syncs.py --stack on the
+// H200, PyTorch 2.11): its CUDA calls in the step are the example's
+// train_step's, by its frame's line; those the profiler's own code made
+// (its start and stop) have no site of the user's.
+void TestChromeTraceImport::realTraceNamesTheExamplesFunction()
+{
+    const auto loaded = loadSample("pytorch-implicit-syncs-stack.json");
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QVERIFY(run.stacksRecorded);
+    std::map<std::string, std::size_t> callsOf; // "file:line function" -> calls
+    std::size_t calls = 0;
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        if (run.ops[i].kind != OpKind::ApiCall)
+            continue;
+        ++calls;
+        const OpSource* source = run.sourceOf(i);
+        if (const SourceSite* site = source ? run.siteAt(source->site) : nullptr) {
+            QCOMPARE(site->lineIs, SiteLine::FrameEntry);
+            ++callsOf[site->file + ":" + std::to_string(site->line) + " " + site->function];
+        }
+    }
+    QVERIFY2(callsOf.count("torch_implicit_syncs.py:58 train_step"), qPrintable(QString::number(callsOf.size())));
+    // Every site is the example's own file: none of torch's, the standard library's or a built-in.
+    for (const auto& [site, n] : callsOf)
+        QVERIFY2(QString::fromStdString(site).startsWith("torch_implicit_syncs.py:"), site.c_str());
+    QVERIFY(callsOf.at("torch_implicit_syncs.py:58 train_step") > calls / 2);
 }
 
 void TestChromeTraceImport::mapsEventsToOps()
@@ -738,7 +768,7 @@ void TestChromeTraceImport::readInWindowsAsWhole_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("window");
     for (const char* file : {"pytorch-train-step.json", "pytorch-pageable-sync.json", "pytorch-two-streams-pinned.json",
-                             "profiled/what-if/torch_sync_per_chunk-kineto.json"})
+                             "profiled/what-if/torch_sync_per_chunk-kineto.json", "pytorch-implicit-syncs-stack.json"})
         for (int window : {600, 4096, 7001, 40000}) // 600: smaller than some events, so the window grows
             QTest::addRow("%s, %d bytes", file, window) << file << window;
 }

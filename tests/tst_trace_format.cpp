@@ -737,7 +737,7 @@ void TestTraceFormat::callSourcesRoundTripInVersion8_data()
     QTest::newRow("a site row of two") << R"(,42,"train_step","call"])" << R"(,42])" << "must be an array of 4";
     QTest::newRow("a line that is text") << R"(,42,"train_step")" << R"(,"42","train_step")" << "\"line\"";
     QTest::newRow("a line of no known kind") << R"("train_step","call"])" << R"("train_step","caller"])"
-                                             << R"(must be "call" or "function-start", not "caller")";
+                                             << R"(must be "call" or "frame-entry", not "caller")";
     QTest::newRow("stacks that are no flag") << R"("stacksRecorded":true)" << R"("stacksRecorded":1)"
                                              << "\"stacksRecorded\"";
 }

@@ -411,10 +411,10 @@ void printSources(std::FILE* out, const Finding& x)
     for (const FindingSource& s : x.sources) {
         const std::size_t slash = s.file.find_last_of('/');
         const std::string file = slash == std::string::npos ? s.file : s.file.substr(slash + 1);
-        // A line where the function begins is not the call's: said so.
+        // A frame's entry line is not the call's: the function first.
         const std::string place = s.lineIs == SiteLine::Call
                                       ? "at " + file + ":" + std::to_string(s.line) + " in " + s.function
-                                      : "in " + s.function + " (" + file + ":" + std::to_string(s.line) + ", where it begins)";
+                                      : "in " + s.function + " (" + file + ":" + std::to_string(s.line) + ")";
         std::fprintf(out, "   %s (%zu call%s)%s%s\n", printable(place).c_str(), s.calls, s.calls == 1 ? "" : "s",
                      s.cause.empty() ? "" : ": ", printable(s.cause).c_str());
     }

@@ -60,7 +60,7 @@ std::string costText(const std::optional<FindingSide>& f)
            + (f->costRate.empty() ? "" : ", " + f->costRate) + ")";
 }
 
-// "  at train.py:42 in train_step: 8 calls -> none (gone)": each line the
+// "  at train.py:42 in train_step, .item() ...: 8 calls -> none (gone)": each line the
 // finding's calls came from, on either side.
 void printSites(const FindingDiff& f)
 {
@@ -69,7 +69,11 @@ void printSites(const FindingDiff& f)
         const std::size_t slash = c.file.find_last_of('/');
         const std::string file = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
         const char* change = c.callsAfter == 0 ? " (gone)" : c.callsBefore == 0 ? " (new)" : "";
-        std::printf("  at %s:%u in %s: %s -> %s%s\n", shown(file).c_str(), c.line, shown(c.function).c_str(),
+        // As analyze says it: a frame's entry line is not the call's.
+        const std::string place = c.lineIs == SiteLine::Call
+                                      ? "at " + file + ":" + std::to_string(c.line) + " in " + c.function
+                                      : "in " + c.function + " (" + file + ":" + std::to_string(c.line) + ")";
+        std::printf("  %s%s%s: %s -> %s%s\n", shown(place).c_str(), c.cause.empty() ? "" : ", ", shown(c.cause).c_str(),
                     calls(c.callsBefore).c_str(), calls(c.callsAfter).c_str(), change);
     }
 }

@@ -15,8 +15,9 @@ struct FindingSource {
     std::string function;
     SiteLine lineIs = SiteLine::Call; // the call's line, or where the function begins
     std::size_t calls = 0;  // the finding's CUDA calls attributed to this line
-    // The PyTorch call most of them came from, in words (".item() ..."); ""
-    // where it is none of TorchSyncCauses.h's.
+    // The PyTorch call they came from, in words (".item() ..."); "" where it
+    // is none of TorchSyncCauses.h's. A line's calls of two causes are two
+    // sources.
     std::string cause;
 };
 

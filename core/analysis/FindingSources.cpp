@@ -59,10 +59,6 @@ void copyDirection(const Run& run, const Calls& calls, std::uint32_t call, Torch
     }
 }
 
-struct SiteCount {
-    std::size_t calls = 0;
-    std::map<TorchSyncCause, std::size_t> causes;
-};
 
 void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
 {
@@ -80,7 +76,9 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
     std::sort(hostCalls.begin(), hostCalls.end());
     hostCalls.erase(std::unique(hostCalls.begin(), hostCalls.end()), hostCalls.end());
 
-    std::map<std::uint32_t, SiteCount> bySite;
+    // By line and PyTorch cause: a function's .item() and its .tolist() are
+    // two lines to change, even where the trace names only the function.
+    std::map<std::pair<std::uint32_t, TorchSyncCause>, std::size_t> bySite;
     std::map<std::pair<std::uint32_t, TorchSyncCause>, std::size_t> byOp;
     for (std::uint32_t call : hostCalls) {
         // A call with nothing around it still has a cause in a PyTorch run
@@ -97,23 +95,18 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
             copyDirection(run, calls, call, facts);
             cause = torchSyncCause(facts);
         }
-        if (run.siteAt(source->site)) {
-            SiteCount& site = bySite[source->site];
-            ++site.calls;
-            ++site.causes[cause];
-        }
+        if (run.siteAt(source->site))
+            ++bySite[{source->site, cause}];
         if (source->op != 0 || cause != TorchSyncCause::None)
             ++byOp[{source->op, cause}];
     }
 
-    for (const auto& [id, count] : bySite) {
-        const SourceSite& site = *run.siteAt(id);
-        const auto most = std::max_element(count.causes.begin(), count.causes.end(),
-                                           [](const auto& x, const auto& y) { return x.second < y.second; });
-        f.sources.push_back({site.file, site.line, site.function, site.lineIs, count.calls, torchCauseWords(most->first)});
+    for (const auto& [key, calls] : bySite) {
+        const SourceSite& site = *run.siteAt(key.first);
+        f.sources.push_back({site.file, site.line, site.function, site.lineIs, calls, torchCauseWords(key.second)});
     }
     std::stable_sort(f.sources.begin(), f.sources.end(), [](const FindingSource& x, const FindingSource& y) {
-        return std::tie(y.calls, x.file, x.line) < std::tie(x.calls, y.file, y.line);
+        return std::tie(y.calls, x.file, x.line, x.cause) < std::tie(x.calls, y.file, y.line, y.cause);
     });
     if (f.sources.size() > kMaxFindingSources)
         f.sources.resize(kMaxFindingSources);

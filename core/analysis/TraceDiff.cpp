@@ -78,10 +78,10 @@ std::vector<SiteChange> siteChanges(const std::optional<FindingSide>& before, co
     std::vector<SiteChange> sites;
     const auto add = [&](const FindingSource& s, bool isBefore) {
         auto it = std::find_if(sites.begin(), sites.end(), [&](const SiteChange& c) {
-            return c.file == s.file && c.line == s.line && c.function == s.function;
+            return c.file == s.file && c.line == s.line && c.function == s.function && c.cause == s.cause;
         });
         if (it == sites.end())
-            it = sites.insert(sites.end(), SiteChange{s.file, s.line, s.function, 0, 0});
+            it = sites.insert(sites.end(), SiteChange{s.file, s.line, s.function, s.lineIs, s.cause, 0, 0});
         (isBefore ? it->callsBefore : it->callsAfter) = s.calls;
     };
     if (before)

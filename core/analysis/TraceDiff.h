@@ -99,6 +99,8 @@ struct SiteChange {
     std::string file;
     std::uint32_t line = 0;
     std::string function;
+    SiteLine lineIs = SiteLine::Call;
+    std::string cause; // FindingSource::cause: a line's calls of two causes are two changes
     std::size_t callsBefore = 0; // 0: not among before's sources
     std::size_t callsAfter = 0;  // 0: not among after's (gone)
 };

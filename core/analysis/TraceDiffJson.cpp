@@ -74,7 +74,10 @@ void findingSide(JsonWriter& w, const std::optional<FindingSide>& f)
         w.member("file", s.file);
         w.member("line", std::uint64_t{s.line});
         w.member("function", s.function);
+        w.member("lineIs", toString(s.lineIs));
         w.member("calls", static_cast<std::uint64_t>(s.calls));
+        if (!s.cause.empty())
+            w.member("cause", s.cause);
         w.endObject();
     }
     w.endArray();
@@ -101,6 +104,9 @@ void finding(JsonWriter& w, const FindingDiff& f)
         w.member("file", c.file);
         w.member("line", std::uint64_t{c.line});
         w.member("function", c.function);
+        w.member("lineIs", toString(c.lineIs));
+        if (!c.cause.empty())
+            w.member("cause", c.cause);
         w.member("callsBefore", static_cast<std::uint64_t>(c.callsBefore));
         w.member("callsAfter", static_cast<std::uint64_t>(c.callsAfter));
         w.endObject();

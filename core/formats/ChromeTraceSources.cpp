@@ -89,7 +89,7 @@ OpSource ChromeTraceImporter::sourceFromFrames(const std::vector<const PendingFr
             const PythonFrame parsed = parsePythonFrame(m_frameNames[f.nameId]);
             std::optional<SourceSite> at = parsed.site;
             if (at)
-                at->lineIs = SiteLine::FunctionStart; // the profiler kept the code location where the call began
+                at->lineIs = SiteLine::FrameEntry; // the line where the profiler met the frame (SiteLine)
             site = parsed.user && at ? siteOf(*at) : 0;
         }
         if (*site > 0) {

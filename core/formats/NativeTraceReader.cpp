@@ -861,7 +861,7 @@ private:
         }
     }
 
-    // Format 8: [file, line, function, "call" or "function-start"] each.
+    // Format 8: [file, line, function, "call" or "frame-entry"] each.
     void readSourceSites(Value& v, Run& run, const std::string& where)
     {
         if (m_json.countElements(v) > static_cast<std::size_t>(kMaxUint32) - 1)
@@ -870,7 +870,7 @@ private:
             const std::string rowWhere = where + ", source site " + std::to_string(i);
             if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 4)
                 fail(rowWhere, "must be an array of 4: file (a string), line (an integer), function (a string), "
-                               "what the line is (\"call\" or \"function-start\")");
+                               "what the line is (\"call\" or \"frame-entry\")");
             Fields fields(m_json, rowWhere);
             SourceSite site;
             m_json.forEachElement(row, 5, [&](Value& x, std::size_t j) {
@@ -882,10 +882,10 @@ private:
                     site.function = fields.string(x, "function");
                 else {
                     const std::string_view lineIs = fields.string(x, "lineIs");
-                    if (lineIs != "call" && lineIs != "function-start")
-                        fail(rowWhere, "what the line is must be \"call\" or \"function-start\", not "
+                    if (lineIs != "call" && lineIs != "frame-entry")
+                        fail(rowWhere, "what the line is must be \"call\" or \"frame-entry\", not "
                                            + quotedMessageText(lineIs));
-                    site.lineIs = lineIs == "call" ? SiteLine::Call : SiteLine::FunctionStart;
+                    site.lineIs = lineIs == "call" ? SiteLine::Call : SiteLine::FrameEntry;
                 }
             });
             run.sourceSites.push_back(std::move(site));

@@ -220,7 +220,7 @@ void writeRun(JsonWriter& w, const Run& run)
     }
     // Format 8, written only for a run with call sources or recorded
     // stacks: whether stacks were recorded, each of the user's lines once
-    // ([file, line, function, "call" or "function-start"]), then [op, site, aten op, called] for each op
+    // ([file, line, function, "call" or "frame-entry"]), then [op, site, aten op, called] for each op
     // the trace says something of (op: its index in "ops"; site: 1 + its
     // index in "sourceSites"; aten op and called: ids in "names"; each 0
     // for none).

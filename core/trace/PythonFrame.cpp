@@ -77,7 +77,7 @@ bool isUserFile(std::string_view file)
 
 const char* toString(SiteLine line)
 {
-    return line == SiteLine::FunctionStart ? "function-start" : "call";
+    return line == SiteLine::FrameEntry ? "frame-entry" : "call";
 }
 
 PythonFrame parsePythonFrame(std::string_view name)

@@ -6,16 +6,18 @@
 
 namespace ovs {
 
-// What a site's line is. PyTorch 2's python_function events name a frame
-// by its function's first line (the code location kept when the call
-// began; a frame already running when the profiler started keeps the line
-// it was on), an older PyTorch's "Call stack" by the line executing in it:
-// the call itself.
+// What a site's line is. An older PyTorch's "Call stack" names each frame
+// by the line executing in it: the call itself. PyTorch 2's python_function
+// events name a frame by the line the profiler saw when it met the frame:
+// where the function begins (its def) for a call made while profiling, the
+// line it was on for a frame already running when profiling began (a
+// real trace of examples/torch_implicit_syncs.py: "train_step" at its def,
+// "main" at its `with profile(...)` line). Either way, not the call's line.
 enum class SiteLine : std::uint8_t {
-    Call,          // the line that made the call
-    FunctionStart, // the line where the function begins (its def)
+    Call,       // the line that made the call
+    FrameEntry, // the line where the profiler met the frame
 };
-const char* toString(SiteLine line); // "call", "function-start"
+const char* toString(SiteLine line); // "call", "frame-entry"
 
 // A line of the program's own code: where a CUDA call came from, as the
 // trace's call stacks say (a Kineto trace's Python frames; see

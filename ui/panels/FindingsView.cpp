@@ -413,7 +413,7 @@ QString FindingsView::sourcesHtml(const Finding& finding) const
         html += QStringLiteral("<br>&nbsp;&nbsp;")
                 + (QFileInfo(file).isFile() ? QStringLiteral("<a href=\"source:%1\">%2</a>").arg(i).arg(place)
                                             : place + tr(" (not on this machine)"))
-                + (s.lineIs == SiteLine::Call ? QString() : tr(" (where it begins)"))
+                + (s.lineIs == SiteLine::Call ? QString() : tr(" (where the profiler met the function)"))
                 + tr(" in %1 (%2 calls)").arg(QString::fromStdString(s.function).toHtmlEscaped()).arg(s.calls)
                 + (s.cause.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(s.cause).toHtmlEscaped());
     }

@@ -25,6 +25,7 @@
 #include <QAction>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTreeWidget>
@@ -459,8 +460,10 @@ private slots:
             auto* browser = findings.findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
             QVERIFY(browser);
             const QString html = browser->toHtml();
+            // One link per source of the file here (a line's calls of two causes are two sources).
             const int links = int(html.count(QStringLiteral("href=\"source:")));
-            QCOMPARE(links, 1);
+            QVERIFY(links >= 1);
+            QCOMPARE(links, int(text.count(here + QStringLiteral(":3 in step ("))));
             // The link opens the file at its line in $VISUAL (a script that writes what it was given).
             const QString out = dir.filePath(QStringLiteral("opened.txt"));
             const QString script = dir.filePath(QStringLiteral("editor.sh"));
@@ -471,9 +474,10 @@ private slots:
             QVERIFY(editor.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
             const QByteArray before = qgetenv("VISUAL");
             qputenv("VISUAL", script.toUtf8());
-            const int site = html.contains(QStringLiteral("href=\"source:0\"")) ? 0 : 1;
-            emit browser->anchorClicked(QUrl(QStringLiteral("source:%1").arg(site)));
-            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(out).size() > 0, kTimeoutMs);
+            const QRegularExpressionMatch link = QRegularExpression(QStringLiteral("href=\"(source:\\d+)\"")).match(html);
+            QVERIFY(link.hasMatch());
+            emit browser->anchorClicked(QUrl(link.captured(1)));
+            QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo(out).size() > 0, qPrintable(findings.detailText()), kTimeoutMs);
             qputenv("VISUAL", before);
             QFile opened(out);
             QVERIFY(opened.open(QIODevice::ReadOnly));

@@ -126,6 +126,10 @@ private slots:
     void microseconds_data();
     void microseconds();
     void mapsEventsToOps();
+    void realTraceNamesTheExamplesFunction();
+    void callSitesFollowTheRule_data();
+    void callSitesFollowTheRule();
+    void callSitesSurviveWindowsAndTheNativeFormat();
     void overlappingCallsGetAnExtraLane();
     void onlyTheLegacyStreamHasAKnownKind();
     void bareArrayAndStringIds();
@@ -299,6 +303,196 @@ void TestChromeTraceImport::microseconds()
         QCOMPARE(qint64(result), ns);
 }
 
+namespace {
+
+QString frame(const char* name, int tid, const char* ts, const char* dur)
+{
+    return x("python_function", name, 9, tid, ts, dur, R"({"Python id":1,"Python parent id":0,"Python thread":0})");
+}
+
+// A cudaStreamSynchronize at 30 us on thread 90, and its GPU work, after `frames`.
+std::string traceWithFrames(const QStringList& frames)
+{
+    QStringList events = frames;
+    events << x("cuda_runtime", "cudaLaunchKernel", 9, 90, "25", "1", R"({"correlation":4})")
+           << x("kernel", "k", 1, 7, "26", "3", R"({"device":0,"stream":7,"correlation":4})")
+           << x("cuda_runtime", "cudaStreamSynchronize", 9, 90, "30", "2", R"({"correlation":5})");
+    return chromeTrace(events);
+}
+
+} // namespace
+
+// The attribution rule (docs/profiling.md, "Call sites"): the innermost
+// frame of the user's own code around the call, never torch's, the standard
+// library's or a built-in; no site where there is none.
+void TestChromeTraceImport::callSitesFollowTheRule_data()
+{
+    QTest::addColumn<QStringList>("frames");
+    QTest::addColumn<QString>("site");   // "file:line function", "" for none
+    QTest::addColumn<QString>("called"); // what the user's line called
+    QTest::addColumn<QString>("op");     // the innermost aten op
+    QTest::addColumn<bool>("stacks");
+
+    const QString module = frame("/home/me/train.py(70): <module>", 90, "1", "90");
+    QTest::newRow("user frame around .item()")
+        << QStringList{module, frame("/home/me/train.py(42): train_step", 90, "20", "20"),
+                       frame("<built-in method item of Tensor object at 0x7f3a2c1b0e50>", 90, "28", "6"),
+                       x("cpu_op", "aten::item", 9, 90, "28.5", "5"), x("cpu_op", "aten::_local_scalar_dense", 9, 90, "29", "4")}
+        << "/home/me/train.py:42 train_step" << "<built-in method item of Tensor object>"
+        << "aten::_local_scalar_dense" << true;
+    QTest::newRow("torch's frames inside the user's are passed over")
+        << QStringList{module, frame("/home/me/train.py(42): train_step", 90, "20", "20"),
+                       frame("/usr/lib/python3/dist-packages/torch/nn/modules/module.py(1501): _call_impl", 90, "27", "8"),
+                       frame("/opt/conda/lib/python3.11/site-packages/torch/functional.py(9): f", 90, "28", "6")}
+        << "/home/me/train.py:42 train_step" << "/usr/lib/python3/dist-packages/torch/nn/modules/module.py(1501): _call_impl"
+        << "" << true;
+    QTest::newRow("a user callback under a library is the innermost")
+        << QStringList{module, frame("/venv/lib/python3.12/site-packages/lightning/loop.py(3): run", 90, "10", "40"),
+                       frame("hooks.py(9): on_step", 90, "20", "20"), frame("torch/cuda/__init__.py(954): synchronize", 90, "29", "5")}
+        << "hooks.py:9 on_step" << "torch/cuda/__init__.py(954): synchronize" << "" << true;
+    QTest::newRow("recursion: the deepest call of the function")
+        << QStringList{frame("fib.py(5): f", 90, "1", "90"), frame("fib.py(7): f", 90, "10", "70"),
+                       frame("fib.py(7): f", 90, "20", "50"), frame("fib.py(9): f", 90, "29", "5")}
+        << "fib.py:9 f" << "" << "" << true;
+    QTest::newRow("only the standard library and built-ins: no site")
+        << QStringList{frame("/usr/lib/python3.12/threading.py(1012): run", 90, "1", "90"),
+                       frame("<frozen importlib._bootstrap>(1027): _find_and_load", 90, "10", "40"),
+                       frame("threading.py(300): wait", 90, "20", "20"), frame("<built-in function print>", 90, "29", "5")}
+        << "" << "" << "" << true;
+    // PyTorch trims the install prefixes: the standard library reads as short as the user's files.
+    QTest::newRow("trimmed paths: the standard library by its modules' names")
+        << QStringList{frame("train.py(30): step", 90, "1", "90"), frame("concurrent/futures/thread.py(58): run", 90, "10", "40"),
+                       frame("enum.py(1267): __hash__", 90, "20", "20"), frame("json/decoder.py(337): decode", 90, "29", "5")}
+        << "train.py:30 step" << "concurrent/futures/thread.py(58): run" << "" << true;
+    QTest::newRow("frames that end before the call: no site, none invented")
+        << QStringList{frame("/home/me/train.py(42): train_step", 90, "1", "20")} << "" << "" << "" << true;
+    QTest::newRow("another thread's frames are not the call's")
+        << QStringList{frame("/home/me/train.py(42): train_step", 91, "1", "90")} << "" << "" << "" << true;
+    QTest::newRow("no stacks: the aten op alone")
+        << QStringList{x("cpu_op", "aten::nonzero", 9, 90, "28", "6")} << "" << "" << "aten::nonzero" << false;
+    QTest::newRow("an older PyTorch's Call stack, innermost first")
+        << QStringList{x("cpu_op", "aten::to", 9, 90, "27", "8"),
+                       x("cpu_op", "aten::copy_", 9, 90, "28", "6",
+                         R"({"Call stack":"/site-packages/torch/_tensor.py(9): cpu;/home/me/eval.py(12): evaluate;/home/me/eval.py(40): <module>"})")}
+        << "/home/me/eval.py:12 evaluate" << "/site-packages/torch/_tensor.py(9): cpu" << "aten::copy_" << true;
+    QTest::newRow("a stack array")
+        << QStringList{x("cpu_op", "aten::item", 9, 90, "28", "6",
+                         R"({"stack":["<built-in method item of Tensor object at 0x1>","/home/me/train.py(8): step"]})")}
+        << "/home/me/train.py:8 step" << "<built-in method item of Tensor object>" << "aten::item" << true;
+}
+
+void TestChromeTraceImport::callSitesFollowTheRule()
+{
+    QFETCH(QStringList, frames);
+    QFETCH(QString, site);
+    QFETCH(QString, called);
+    QFETCH(QString, op);
+    QFETCH(bool, stacks);
+    const auto loaded = traceFromJson(traceWithFrames(frames));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.stacksRecorded, stacks);
+    const auto sync = std::find_if(run.ops.begin(), run.ops.end(),
+                                   [&](const Op& o) { return run.nameOf(o) == "cudaStreamSynchronize"; });
+    QVERIFY(sync != run.ops.end());
+    const OpSource* source = run.sourceOf(static_cast<std::size_t>(sync - run.ops.begin()));
+    const SourceSite* at = source ? run.siteAt(source->site) : nullptr;
+    QCOMPARE(at ? QString("%1:%2 %3").arg(QString::fromStdString(at->file)).arg(at->line).arg(QString::fromStdString(at->function))
+                : QString(),
+             site);
+    QCOMPARE(source ? QString::fromStdString(run.names.at(source->called)) : QString(), called);
+    // Python frames name where their function begins; a Call stack, the call's line.
+    if (at)
+        QCOMPARE(at->lineIs, frames.join(QString()).contains("python_function") ? SiteLine::FrameEntry : SiteLine::Call);
+    QCOMPARE(source ? QString::fromStdString(run.names.at(source->op)) : QString(), op);
+    // The launch at 25 us is inside none of the frames that begin after it.
+    const auto launch = std::find_if(run.ops.begin(), run.ops.end(),
+                                     [&](const Op& o) { return run.nameOf(o) == "cudaLaunchKernel"; });
+    const OpSource* launchSource = run.sourceOf(static_cast<std::size_t>(launch - run.ops.begin()));
+    QVERIFY(!launchSource || launchSource->op == 0);
+}
+
+// What the import found of the call sites reads back the same from the
+// native format (version 8) and from a file read in windows.
+void TestChromeTraceImport::callSitesSurviveWindowsAndTheNativeFormat()
+{
+    QStringList events;
+    for (int step = 0; step < 40; ++step) {
+        const int t = 100 * step;
+        const QByteArray ts = QByteArray::number(t), item = QByteArray::number(t + 10), sync = QByteArray::number(t + 12);
+        const QByteArray corr = QByteArray::number(step + 1);
+        events << frame("/home/me/train.py(70): <module>", 90, ts.constData(), "90")
+               << frame(step % 2 ? "/home/me/train.py(42): train_step" : "/home/me/train.py(57): evaluate", 90,
+                        QByteArray::number(t + 5).constData(), "20")
+               << frame("<built-in method item of Tensor object at 0x7f>", 90, QByteArray::number(t + 9).constData(), "8")
+               << x("cpu_op", "aten::_local_scalar_dense", 9, 90, item.constData(), "6")
+               << x("cuda_runtime", "cudaStreamSynchronize", 9, 90, sync.constData(), "2",
+                    qPrintable(QString(R"({"correlation":%1})").arg(QString(corr))))
+               << x("kernel", "k", 1, 7, QByteArray::number(t + 1).constData(), "3", R"({"device":0,"stream":7})");
+    }
+    const QByteArray text = QByteArray::fromStdString(chromeTrace(events));
+    const auto whole = traceFromJson(text.toStdString());
+    QVERIFY2(whole.trace, whole.error.c_str());
+    const Run& run = whole.trace->runs.at(0);
+    QCOMPARE(run.sourceSites.size(), std::size_t(2));
+    std::size_t sited = 0;
+    for (std::size_t i = 0; i < run.ops.size(); ++i)
+        sited += run.sourceOf(i) && run.siteAt(run.sourceOf(i)->site);
+    QCOMPARE(sited, std::size_t(40));
+    QVERIFY2(QString::fromStdString(whole.note).contains("call sites from 120 Python frames and 40 framework ops"),
+             whole.note.c_str());
+
+    QTemporaryDir dir;
+    const QString path = writeTemp(dir, "stacks.json", text);
+    QVERIFY(!path.isEmpty());
+    const auto windowed = ChromeTraceImport::readFile(path.toStdString(), 1u << 30, 600);
+    QVERIFY2(windowed, "read in windows");
+    const std::string json = traceToJson(*whole.trace);
+    QCOMPARE(traceToJson(windowed->trace), json);
+
+    QVERIFY(json.find("\"version\":8") != std::string::npos || json.find("\"version\": 8") != std::string::npos);
+    const auto back = traceFromJson(json);
+    QVERIFY2(back.trace, back.error.c_str());
+    const Run& again = back.trace->runs.at(0);
+    QVERIFY(again.stacksRecorded);
+    QVERIFY(again.sourceSites == run.sourceSites);
+    QCOMPARE(again.ops.size(), run.ops.size());
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        QCOMPARE(again.sourceOf(i) != nullptr, run.sourceOf(i) != nullptr);
+        if (run.sourceOf(i))
+            QVERIFY(*again.sourceOf(i) == *run.sourceOf(i));
+    }
+}
+
+// A real trace with stacks (examples/torch_implicit_syncs.py --stack on the
+// H200, PyTorch 2.11): its CUDA calls in the step are the example's
+// train_step's, by its frame's line; those the profiler's own code made
+// (its start and stop) have no site of the user's.
+void TestChromeTraceImport::realTraceNamesTheExamplesFunction()
+{
+    const auto loaded = loadSample("pytorch-implicit-syncs-stack.json");
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QVERIFY(run.stacksRecorded);
+    std::map<std::string, std::size_t> callsOf; // "file:line function" -> calls
+    std::size_t calls = 0;
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        if (run.ops[i].kind != OpKind::ApiCall)
+            continue;
+        ++calls;
+        const OpSource* source = run.sourceOf(i);
+        if (const SourceSite* site = source ? run.siteAt(source->site) : nullptr) {
+            QCOMPARE(site->lineIs, SiteLine::FrameEntry);
+            ++callsOf[site->file + ":" + std::to_string(site->line) + " " + site->function];
+        }
+    }
+    QVERIFY2(callsOf.count("torch_implicit_syncs.py:58 train_step"), qPrintable(QString::number(callsOf.size())));
+    // Every site is the example's own file: none of torch's, the standard library's or a built-in.
+    for (const auto& [site, n] : callsOf)
+        QVERIFY2(QString::fromStdString(site).startsWith("torch_implicit_syncs.py:"), site.c_str());
+    QVERIFY(callsOf.at("torch_implicit_syncs.py:58 train_step") > calls / 2);
+}
+
 void TestChromeTraceImport::mapsEventsToOps()
 {
     const auto loaded = traceFromJson(chromeTrace({
@@ -323,7 +517,9 @@ void TestChromeTraceImport::mapsEventsToOps()
     // Every copy CUPTI names is an op, mapped by the one table a profile's
     // copies go through (cupti::copyOp): the host-to-host copy too.
     QVERIFY2(QString::fromStdString(loaded.note).contains("6 GPU ops and 2 CUDA API calls"), loaded.note.c_str());
-    QVERIFY2(QString::fromStdString(loaded.note).contains("skipped 2 other events"), loaded.note.c_str());
+    // The cpu_op is read (what encloses the calls), the flow skipped.
+    QVERIFY2(QString::fromStdString(loaded.note).contains("call sites from 0 Python frames and 1 framework ops; skipped 1 other events"),
+             loaded.note.c_str());
     QCOMPARE(laneNames(run, LaneKind::Stream), (std::set<std::string>{"GPU 1 stream 3", "GPU 1 stream 4"}));
     QCOMPARE(laneNames(run, LaneKind::HostThread), std::set<std::string>{"main thread"});
 
@@ -576,7 +772,7 @@ void TestChromeTraceImport::readInWindowsAsWhole_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("window");
     for (const char* file : {"pytorch-train-step.json", "pytorch-pageable-sync.json", "pytorch-two-streams-pinned.json",
-                             "profiled/what-if/torch_sync_per_chunk-kineto.json"})
+                             "profiled/what-if/torch_sync_per_chunk-kineto.json", "pytorch-implicit-syncs-stack.json"})
         for (int window : {600, 4096, 7001, 40000}) // 600: smaller than some events, so the window grows
             QTest::addRow("%s, %d bytes", file, window) << file << window;
 }
@@ -948,7 +1144,9 @@ void TestChromeTraceImport::launchShapesAndSms()
     QVERIFY(run.usesKernelShapes());
 
     const std::string json = traceToJson(*loaded.trace);
-    QVERIFY(json.find("\"version\": 7") != std::string::npos || json.find("\"version\":7") != std::string::npos);
+    // Shapes need version 7; the aten ops around the calls (sources), 8.
+    const std::string version = std::to_string(run.usesSources() ? Trace::kSourcesFormatVersion : Trace::kKernelShapesFormatVersion);
+    QVERIFY(json.find("\"version\": " + version) != std::string::npos || json.find("\"version\":" + version) != std::string::npos);
     const auto again = traceFromJson(json);
     QVERIFY2(again.trace, again.error.c_str());
     const Run& back = again.trace->runs.at(0);

@@ -443,7 +443,7 @@ private slots:
         const Result json = cli({"diff", "--json", before, after});
         QCOMPARE(json.exitCode, 0);
         const QJsonObject diff = QJsonDocument::fromJson(json.out.toUtf8()).object();
-        QCOMPARE(diff["schema"].toInt(), 1);
+        QCOMPARE(diff["schema"].toInt(), 2);
         const QJsonArray pairs = diff["pairs"].toArray();
         QCOMPARE(pairs.size(), 1);
         const QJsonObject pair = pairs[0].toObject();

@@ -6,7 +6,9 @@
 // --fix), where each finding must or must not appear.
 #include "analysis/AnalysisJson.h"
 #include "analysis/FindingRules.h"
+#include "analysis/FindingSources.h"
 #include "analysis/Findings.h"
+#include "analysis/TorchSyncCauses.h"
 #include "analysis/JudgedSpan.h"
 #include "analysis/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
@@ -18,6 +20,9 @@
 
 #include "TestRunBuilder.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <algorithm>
@@ -511,6 +516,169 @@ private slots:
         QVERIFY2(QString::fromStdString(o->cause).startsWith(cause), o->cause.c_str());
         QCOMPARE(findingId(*o), std::string("one-stream"));
         QCOMPARE(findingWords(*o), std::string("too few streams"));
+    }
+
+    // Each PyTorch cause of an implicit synchronization by what encloses
+    // its call (TorchSyncCauses.h), and what is none.
+    void torchSyncCauses_data()
+    {
+        QTest::addColumn<QString>("atenOp");
+        QTest::addColumn<QString>("called");
+        QTest::addColumn<QString>("apiCall");
+        QTest::addColumn<int>("copy"); // the aten op's copy: 0 none, 1 to the device, 2 to the host
+        QTest::addColumn<bool>("pageable");
+        QTest::addColumn<int>("cause");
+        const auto row = [](const char* name, const char* aten, const char* called, const char* api, int copy, bool pageable,
+                            TorchSyncCause cause) {
+            QTest::newRow(name) << aten << called << api << copy << pageable << int(cause);
+        };
+        row(".item()", "aten::item", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::Item);
+        row("_local_scalar_dense", "aten::_local_scalar_dense", "", "cudaMemcpyAsync", 2, true, TorchSyncCause::Item);
+        row("if tensor:", "aten::is_nonzero", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::Item);
+        row(".tolist() reaches a copy", "aten::_to_copy", "<built-in method tolist of Tensor object>", "cudaMemcpyAsync",
+            2, true, TorchSyncCause::ToList);
+        row("print", "aten::item", "<built-in function print>", "cudaStreamSynchronize", 0, false, TorchSyncCause::Print);
+        row("an f-string", "aten::_local_scalar_dense", "/venv/lib/python3.12/site-packages/torch/_tensor.py(1100): __format__",
+            "cudaStreamSynchronize", 0, false, TorchSyncCause::Print);
+        row(".cpu(): its synchronize", "aten::copy_", "<built-in method cpu of Tensor object>", "cudaStreamSynchronize", 2,
+            false, TorchSyncCause::ToHost);
+        row(".to(cpu) into pageable memory, no stack", "aten::_to_copy", "", "cudaMemcpyAsync", 2, true,
+            TorchSyncCause::ToHost);
+        row("non_blocking into a pinned tensor", "aten::copy_", "", "cudaMemcpyAsync", 2, false, TorchSyncCause::None);
+        row("boolean mask", "aten::nonzero", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::DataDependentShape);
+        row("masked_select", "aten::masked_select", "", "cudaMemcpyAsync", 2, true, TorchSyncCause::DataDependentShape);
+        row("torch.cuda.synchronize()", "", "/usr/lib/python3/dist-packages/torch/cuda/__init__.py(954): synchronize",
+            "cudaDeviceSynchronize", 0, false, TorchSyncCause::CudaSynchronize);
+        row("device synchronize, no aten op, no stack", "", "", "cudaDeviceSynchronize", 0, false,
+            TorchSyncCause::CudaSynchronize);
+        row("pageable upload", "aten::copy_", "", "cudaMemcpyAsync", 1, true, TorchSyncCause::PageableCopy);
+        row("pinned upload", "aten::copy_", "", "cudaMemcpyAsync", 1, false, TorchSyncCause::None);
+        row("a stream synchronize in no aten op", "", "", "cudaStreamSynchronize", 0, false, TorchSyncCause::None);
+        row("a matmul", "aten::mm", "", "cudaLaunchKernel", 0, false, TorchSyncCause::None);
+    }
+
+    void torchSyncCauses()
+    {
+        QFETCH(QString, atenOp);
+        QFETCH(QString, called);
+        QFETCH(QString, apiCall);
+        QFETCH(int, copy);
+        QFETCH(bool, pageable);
+        QFETCH(int, cause);
+        const std::string aten = atenOp.toStdString(), call = called.toStdString(), api = apiCall.toStdString();
+        const TorchSyncCause found = torchSyncCause({aten, call, api, copy == 2, copy == 1, pageable});
+        QCOMPARE(int(found), cause);
+        // Every cause has words and a fix; none has neither.
+        QCOMPARE(std::string_view(torchCauseWords(found)).empty(), found == TorchSyncCause::None);
+        QCOMPARE(std::string_view(torchCauseFix(found)).empty(), found == TorchSyncCause::None);
+    }
+
+    // A finding carries the lines its calls came from, most calls first,
+    // and the PyTorch op around them by its cause; without stacks it says
+    // how to record them.
+    void findingsCarryTheirSites_data()
+    {
+        QTest::addColumn<QString>("atenOp");
+        QTest::addColumn<bool>("stacks");
+        QTest::addColumn<int>("lines"); // of the user's code the syncs are spread over
+        QTest::addColumn<QString>("cause");
+        QTest::addColumn<QString>("note");
+        QTest::newRow("one line: .item()") << "aten::_local_scalar_dense" << true << 1 << ".item()" << "";
+        QTest::newRow("two lines, most calls first") << "aten::item" << true << 2 << ".item()" << "";
+        QTest::newRow("torch.cuda.synchronize()") << "" << true << 1 << "torch.cuda.synchronize()" << "";
+        QTest::newRow("no stacks: the aten op and how to record them")
+            << "aten::nonzero" << false << 0 << "a data-dependent shape" << "with_stack=True";
+        QTest::newRow("stacks without the user's code") << "aten::item" << true << 0 << ".item()"
+                                                         << "none of its calls has the program's own code";
+    }
+
+    void findingsCarryTheirSites()
+    {
+        QFETCH(QString, atenOp);
+        QFETCH(bool, stacks);
+        QFETCH(int, lines);
+        QFETCH(QString, cause);
+        QFETCH(QString, note);
+        Loop bad;
+        bad.serial = bad.deviceSync = true;
+        bad.hostGapNs = 2000 * kUs;
+        Run run = buildLoop(bad);
+        run.pipeline = "pytorch";
+        run.stacksRecorded = stacks;
+        run.sourceSites = {{"/home/me/train.py", 42, "train_step"}, {"/home/me/train.py", 57, "evaluate"}};
+        std::uint32_t aten = 0;
+        if (!atenOp.isEmpty()) {
+            aten = static_cast<std::uint32_t>(run.names.size());
+            run.names.push_back(atenOp.toStdString());
+        }
+        // Every third synchronize from evaluate where there are two lines.
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < run.ops.size(); ++i)
+            if (run.ops[i].kind == OpKind::Sync) {
+                const std::uint32_t site = lines == 0 ? 0 : lines == 2 && k % 3 == 2 ? 2 : 1;
+                run.setSource(i, {site, aten, 0});
+                ++k;
+            }
+        const RunFindings f = findingsOf(run);
+        const Finding* s = find(f, FindingKind::SyncInLoop);
+        QVERIFY2(s, qPrintable(describe(f)));
+        std::size_t fromLine57 = 0;
+        for (std::uint32_t i : s->ops)
+            fromLine57 += lines == 2 && run.sourceOf(i)->site == 2;
+        QCOMPARE(s->sources.size(), std::size_t(lines));
+        if (lines > 0) {
+            QCOMPARE(s->sources[0].file, std::string("/home/me/train.py"));
+            QCOMPARE(s->sources[0].line, 42u);
+            QCOMPARE(s->sources[0].function, std::string("train_step"));
+            QCOMPARE(s->sources[0].calls, s->ops.size() - fromLine57);
+            QVERIFY2(QString::fromStdString(s->sources[0].cause).startsWith(cause), s->sources[0].cause.c_str());
+        }
+        if (lines == 2) {
+            QCOMPARE(s->sources[1].line, 57u);
+            QCOMPARE(s->sources[1].calls, fromLine57);
+            QVERIFY(s->sources[1].calls < s->sources[0].calls);
+        }
+        QCOMPARE(s->torchOps.size(), std::size_t(1));
+        QCOMPARE(s->torchOps[0].op, atenOp.toStdString());
+        QCOMPARE(s->torchOps[0].calls, s->ops.size());
+        QVERIFY2(QString::fromStdString(s->torchOps[0].cause).startsWith(cause), s->torchOps[0].cause.c_str());
+        QVERIFY(!s->torchOps[0].fix.empty());
+        QCOMPARE(s->sourcesNote.empty(), note.isEmpty());
+        QVERIFY2(QString::fromStdString(s->sourcesNote).contains(note), s->sourcesNote.c_str());
+
+        // analyze --json carries them (schema 3).
+        Trace trace;
+        trace.runs = {run};
+        const QJsonObject json = QJsonDocument::fromJson(QByteArray::fromStdString(analysisJson(trace, analyzeTrace(trace)))).object();
+        QCOMPARE(json.value("schema").toInt(), 3);
+        for (const QJsonValue v : json.value("runs").toArray().at(0).toObject().value("findings").toArray()) {
+            const QJsonObject finding = v.toObject();
+            if (finding.value("kind").toString() != kindId(FindingKind::SyncInLoop))
+                continue;
+            const QJsonArray sources = finding.value("sources").toArray();
+            QCOMPARE(sources.size(), qsizetype(lines));
+            if (lines > 0) {
+                QCOMPARE(sources.at(0).toObject().value("line").toInt(), 42);
+                QCOMPARE(sources.at(0).toObject().value("file").toString(), QString("/home/me/train.py"));
+                QCOMPARE(sources.at(0).toObject().value("calls").toInt(), int(s->sources[0].calls));
+            }
+            QCOMPARE(finding.value("torchOps").toArray().at(0).toObject().value("op").toString(), atenOp);
+        }
+    }
+
+    // A run without call sources (a C++ program, our pipelines) gets none,
+    // and what it is told stays as it was.
+    void noSourcesWithoutTheirFacts()
+    {
+        Loop bad;
+        bad.serial = bad.deviceSync = true;
+        bad.hostGapNs = 2000 * kUs;
+        const RunFindings f = findingsOf(buildLoop(bad));
+        for (const Finding& x : f.findings) {
+            QVERIFY(x.sources.empty());
+            QVERIFY(x.torchOps.empty());
+            QVERIFY(x.sourcesNote.empty());
+        }
     }
 
     void syncInLoop()

@@ -206,6 +206,13 @@ void compareTraces(const Trace& a, const Trace& b)
             if (x.shapeOf(i))
                 QVERIFY(*x.shapeOf(i) == *y.shapeOf(i));
         }
+        QCOMPARE(x.stacksRecorded, y.stacksRecorded);
+        QVERIFY(x.sourceSites == y.sourceSites);
+        for (std::size_t i = 0; i < x.ops.size() && i < y.ops.size(); ++i) {
+            QCOMPARE(x.sourceOf(i) != nullptr, y.sourceOf(i) != nullptr);
+            if (x.sourceOf(i))
+                QVERIFY(*x.sourceOf(i) == *y.sourceOf(i));
+        }
         QCOMPARE(x.ops.size(), y.ops.size());
         for (std::size_t i = 0; i < x.ops.size(); ++i) {
             const Op& p = x.ops[i];
@@ -341,6 +348,8 @@ private slots:
     void loadReportsProgressAndCancels();
     // Nsight Systems reports (SQLite exports).
     void kernelShapesRoundTripInVersion7();
+    void callSourcesRoundTripInVersion8_data();
+    void callSourcesRoundTripInVersion8();
     void nsightReportOfEachSchema_data();
     void nsightReportOfEachSchema();
     void nsightBadReports_data();
@@ -708,6 +717,91 @@ void TestTraceFormat::kernelShapesRoundTripInVersion7()
     run.opShapes.clear();
     QVERIFY(original.formatVersion() < Trace::kKernelShapesFormatVersion);
     QVERIFY(traceToJson(original).find("opShapes") == std::string::npos);
+}
+
+// A run's call sites (format 8): the lines, and per host call its site,
+// aten op and what the line called; the ops out of order in the file, so
+// the sources must follow their ops through the loader's sort. Each bad
+// row is refused with a message that names it.
+void TestTraceFormat::callSourcesRoundTripInVersion8_data()
+{
+    QTest::addColumn<QString>("from"); // the text to change in the written trace ("" for none)
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QString>("error"); // "" where it reads
+    QTest::newRow("as written") << "" << "" << "";
+    QTest::newRow("an older version") << R"("version":8)" << R"("version":7)"
+                                      << R"(field "stacksRecorded" needs format version 8)";
+    QTest::newRow("a site that is not there") << R"("opSources":[[OP,1,)" << R"("opSources":[[OP,9,)" << "names site 9";
+    QTest::newRow("an op that is not there") << R"("opSources":[[OP,)" << R"("opSources":[[9999,)" << "names op 9999";
+    QTest::newRow("a name that is not there") << R"(,1,NAME,0]])" << R"(,1,4000,0]])" << "beyond the run's";
+    QTest::newRow("a site row of two") << R"(,42,"train_step","call"])" << R"(,42])" << "must be an array of 4";
+    QTest::newRow("a line that is text") << R"(,42,"train_step")" << R"(,"42","train_step")" << "\"line\"";
+    QTest::newRow("a line of no known kind") << R"("train_step","call"])" << R"("train_step","caller"])"
+                                             << R"(must be "call" or "frame-entry", not "caller")";
+    QTest::newRow("stacks that are no flag") << R"("stacksRecorded":true)" << R"("stacksRecorded":1)"
+                                             << "\"stacksRecorded\"";
+}
+
+void TestTraceFormat::callSourcesRoundTripInVersion8()
+{
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(QString, error);
+    Trace original = makeTrace();
+    Run& run = original.runs[2];
+    const auto call = std::find_if(run.ops.begin(), run.ops.end(), [](const Op& op) { return !isStreamLaneOp(op.kind); });
+    QVERIFY(call != run.ops.end());
+    const auto op = static_cast<std::size_t>(call - run.ops.begin());
+    run.sourceSites = {{"/home/me/train.py", 42, "train_step"}};
+    const auto aten = static_cast<std::uint32_t>(run.names.size());
+    run.names.push_back("aten::_local_scalar_dense");
+    run.stacksRecorded = true;
+    run.setSource(op, {1, aten, 0});
+    QCOMPARE(original.formatVersion(), Trace::kSourcesFormatVersion);
+    std::string text = traceToJson(original);
+    QVERIFY(text.find(R"("version":8)") != std::string::npos);
+    QVERIFY(text.find(R"("sourceSites":[["/home/me/train.py",42,"train_step","call"]])") != std::string::npos);
+    if (from.isEmpty()) {
+        const auto loaded = traceFromJson(text);
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        compareTraces(original, *loaded.trace);
+        QCOMPARE(traceToJson(*loaded.trace), text);
+        const Run& back = loaded.trace->runs[2];
+        QVERIFY(back.stacksRecorded);
+        QVERIFY(back.sourceOf(op) && *back.sourceOf(op) == *run.sourceOf(op));
+        QVERIFY(back.siteAt(1) && *back.siteAt(1) == run.sourceSites[0]);
+        // Reversed in the file, sorted back with their ops.
+        Trace reversed = original;
+        Run& r = reversed.runs[2];
+        r.opSources.resize(r.ops.size());
+        std::reverse(r.ops.begin(), r.ops.end());
+        std::reverse(r.opSources.begin(), r.opSources.end());
+        const auto sorted = traceFromJson(traceToJson(reversed));
+        QVERIFY2(sorted.trace, sorted.error.c_str());
+        QCOMPARE(traceToJson(*sorted.trace), text);
+        // Without sources nothing is written: the trace stays what it was.
+        run.opSources.clear();
+        run.sourceSites.clear();
+        run.stacksRecorded = false;
+        QVERIFY(original.formatVersion() < Trace::kSourcesFormatVersion);
+        QVERIFY(traceToJson(original).find("opSources") == std::string::npos);
+        return;
+    }
+    const std::string pattern = from.toStdString();
+    std::string needle = pattern;
+    std::string replacement = to.toStdString();
+    for (std::string* s : {&needle, &replacement}) {
+        if (const auto at = s->find("OP"); at != std::string::npos)
+            s->replace(at, 2, std::to_string(op));
+        if (const auto at = s->find("NAME"); at != std::string::npos)
+            s->replace(at, 4, std::to_string(aten));
+    }
+    const auto at = text.find(needle);
+    QVERIFY2(at != std::string::npos, needle.c_str());
+    text.replace(at, needle.size(), replacement);
+    const auto refused = traceFromJson(text);
+    QVERIFY(!refused.trace);
+    QVERIFY2(refused.error.find(error.toStdString()) != std::string::npos, refused.error.c_str());
 }
 
 void TestTraceFormat::loadSortsRegions()

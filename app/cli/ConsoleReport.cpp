@@ -403,6 +403,34 @@ void printJudged(std::FILE* out, const Run& run, const RunAnalysis& a)
             std::fprintf(out, "%*s%s\n", 3 * line.depth, "", line.text.c_str());
 }
 
+// Under a finding, the lines it comes from and the PyTorch calls behind it:
+// "at train.py:42 in train_step (8 calls): .item() ...". The file by its
+// name, as people say it; the JSON keeps the path as the trace wrote it.
+void printSources(std::FILE* out, const Finding& x)
+{
+    for (const FindingSource& s : x.sources) {
+        const std::size_t slash = s.file.find_last_of('/');
+        const std::string file = slash == std::string::npos ? s.file : s.file.substr(slash + 1);
+        // A frame's entry line is not the call's: the function first.
+        const std::string place = s.lineIs == SiteLine::Call
+                                      ? "at " + file + ":" + std::to_string(s.line) + " in " + s.function
+                                      : "in " + s.function + " (" + file + ":" + std::to_string(s.line) + ")";
+        std::fprintf(out, "   %s (%zu call%s)%s%s\n", printable(place).c_str(), s.calls, s.calls == 1 ? "" : "s",
+                     s.cause.empty() ? "" : ": ", printable(s.cause).c_str());
+    }
+    for (const FindingTorchOp& t : x.torchOps) {
+        if (t.cause.empty())
+            std::fprintf(out, "   in PyTorch: %s (%zu call%s)\n", printable(t.op.empty() ? "no aten op" : t.op).c_str(),
+                         t.calls, t.calls == 1 ? "" : "s");
+        else
+            std::fprintf(out, "   in PyTorch: %s%s%s (%zu call%s); fix: %s\n", printable(t.cause).c_str(),
+                         t.op.empty() ? "" : ", from ", printable(t.op).c_str(), t.calls, t.calls == 1 ? "" : "s",
+                         printable(t.fix).c_str());
+    }
+    if (!x.sourcesNote.empty())
+        std::fprintf(out, "   call sites: %s\n", printable(x.sourcesNote).c_str());
+}
+
 void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
 {
     const RunFindings& f = a.findings;
@@ -449,6 +477,7 @@ void printRunFindings(std::FILE* out, const Run& run, const RunAnalysis& a)
                          .c_str(),
                      x.costSource == CostSource::Replay ? "the active span" : a.judged.wholeRun() ? "wall" : "judged span", x.opCount,
                      x.opCount == 1 ? "" : "s", printable(x.cause).c_str(), printable(x.fix).c_str());
+        printSources(out, x);
     }
 }
 

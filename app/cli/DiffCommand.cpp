@@ -60,6 +60,24 @@ std::string costText(const std::optional<FindingSide>& f)
            + (f->costRate.empty() ? "" : ", " + f->costRate) + ")";
 }
 
+// "  at train.py:42 in train_step, .item() ...: 8 calls -> none (gone)": each line the
+// finding's calls came from, on either side.
+void printSites(const FindingDiff& f)
+{
+    const auto calls = [](std::size_t n) { return n == 0 ? std::string("none") : std::to_string(n) + (n == 1 ? " call" : " calls"); };
+    for (const SiteChange& c : f.sites) {
+        const std::size_t slash = c.file.find_last_of('/');
+        const std::string file = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
+        const char* change = c.callsAfter == 0 ? " (gone)" : c.callsBefore == 0 ? " (new)" : "";
+        // As analyze says it: a frame's entry line is not the call's.
+        const std::string place = c.lineIs == SiteLine::Call
+                                      ? "at " + file + ":" + std::to_string(c.line) + " in " + c.function
+                                      : "in " + c.function + " (" + file + ":" + std::to_string(c.line) + ")";
+        std::printf("  %s%s%s: %s -> %s%s\n", shown(place).c_str(), c.cause.empty() ? "" : ", ", shown(c.cause).c_str(),
+                    calls(c.callsBefore).c_str(), calls(c.callsAfter).c_str(), change);
+    }
+}
+
 void printPair(const RunPairDiff& p)
 {
     std::printf("\n## %s -> %s (%s)\n", shown(p.before.name).c_str(), shown(p.after.name).c_str(),
@@ -111,6 +129,7 @@ void printPair(const RunPairDiff& p)
             words += " (now " + f.after->words + ")";
         std::printf("- %s: %s: %s -> %s\n", toString(f.change), words.c_str(), costText(f.before).c_str(),
                     costText(f.after).c_str());
+        printSites(f);
     }
 }
 

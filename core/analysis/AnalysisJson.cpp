@@ -46,6 +46,39 @@ void finding(JsonWriter& w, const Finding& f)
     w.value(f.cause);
     w.key("fix");
     w.value(f.fix);
+    // Schema 3: where its calls came from (FindingSources.h); the PyTorch
+    // ops around them and the note only where there are any.
+    w.key("sources");
+    w.beginArray();
+    for (const FindingSource& s : f.sources) {
+        w.beginObject();
+        w.member("file", s.file);
+        w.member("line", std::uint64_t{s.line});
+        w.member("function", s.function);
+        w.member("lineIs", toString(s.lineIs));
+        w.member("calls", static_cast<std::uint64_t>(s.calls));
+        if (!s.cause.empty())
+            w.member("cause", s.cause);
+        w.endObject();
+    }
+    w.endArray();
+    if (!f.torchOps.empty()) {
+        w.key("torchOps");
+        w.beginArray();
+        for (const FindingTorchOp& t : f.torchOps) {
+            w.beginObject();
+            w.member("op", t.op);
+            w.member("calls", static_cast<std::uint64_t>(t.calls));
+            if (!t.cause.empty()) {
+                w.member("cause", t.cause);
+                w.member("fix", t.fix);
+            }
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (!f.sourcesNote.empty())
+        w.member("sourcesNote", f.sourcesNote);
     w.endObject();
 }
 

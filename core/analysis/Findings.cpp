@@ -1,6 +1,7 @@
 #include "analysis/Findings.h"
 
 #include "analysis/FindingContext.h"
+#include "analysis/FindingSources.h"
 #include "analysis/FindingRules.h"
 #include "analysis/NumberText.h"
 #include "analysis/ParallelWork.h"
@@ -316,6 +317,7 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
                                          + bound.fix;
         result.findings.push_back(std::move(bound));
     }
+    attachSources(run, result.findings);
     return result;
 }
 

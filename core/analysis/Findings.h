@@ -16,6 +16,7 @@
 
 #include "analysis/Bounds.h"
 #include "analysis/Diagnosis.h"
+#include "analysis/FindingSource.h"
 #include "analysis/RunMetrics.h"
 #include "analysis/TransferRates.h"
 #include "analysis/WhatIf.h"
@@ -95,6 +96,14 @@ struct Finding {
     // (WhatIf::stepSavings), so the steps and the whole agree. Empty for
     // estimates and where there are no steps.
     std::vector<WhatIf::StepSavings> stepSavingsNs;
+    // Where its CUDA calls came from, from the run's call sources
+    // (FindingSources.cpp): the user's lines, most calls first, the first
+    // thresholds::kMaxFindingSources of them; the PyTorch ops around the
+    // calls, the same; and a note where the trace cannot say (no stacks
+    // recorded: how to record them). Empty where the run has no sources.
+    std::vector<FindingSource> sources;
+    std::vector<FindingTorchOp> torchOps;
+    std::string sourcesNote;
 };
 
 // What one device's engines did in the judged span. Busy times are

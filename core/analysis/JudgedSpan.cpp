@@ -268,6 +268,8 @@ Run sliceOf(const Run& run, Interval span)
     slice.lanes = run.lanes;
     slice.names = run.names;
     slice.kernelShapes = run.kernelShapes;
+    slice.sourceSites = run.sourceSites;
+    slice.stacksRecorded = run.stacksRecorded;
     // Ops are sorted by (lane, start): each lane's part is one range.
     auto lane = run.ops.begin();
     while (lane != run.ops.end()) {
@@ -280,6 +282,13 @@ Run sliceOf(const Run& run, Interval span)
             if (index < run.opShapes.size() && run.opShapes[index] > 0) {
                 slice.opShapes.resize(slice.ops.size() + static_cast<std::size_t>(op - from) + 1, 0);
                 slice.opShapes.back() = run.opShapes[index];
+            }
+        }
+        for (auto op = from; op != to && !run.opSources.empty(); ++op) {
+            const auto index = static_cast<std::size_t>(op - run.ops.begin());
+            if (const OpSource* source = run.sourceOf(index)) {
+                slice.opSources.resize(slice.ops.size() + static_cast<std::size_t>(op - from) + 1);
+                slice.opSources.back() = *source;
             }
         }
         slice.ops.insert(slice.ops.end(), from, to);

@@ -57,7 +57,40 @@ RunSide sideOf(const Run& run, std::size_t index, const RunAnalysis& a)
 
 FindingSide findingSide(const Finding& f)
 {
-    return {findingId(f), findingWords(f), f.costNs, f.costSource, f.opCount, f.cause, f.costRate};
+    return {findingId(f), findingWords(f), f.costNs, f.costSource, f.opCount, f.cause, f.costRate, f.sources};
+}
+
+bool sameSite(const FindingSource& x, const FindingSource& y)
+{
+    return x.file == y.file && x.line == y.line && x.function == y.function;
+}
+
+bool sharesASite(const Finding& a, const Finding& b)
+{
+    return std::any_of(a.sources.begin(), a.sources.end(), [&](const FindingSource& s) {
+        return std::any_of(b.sources.begin(), b.sources.end(), [&](const FindingSource& t) { return sameSite(s, t); });
+    });
+}
+
+// Each line of either side with its calls before and after.
+std::vector<SiteChange> siteChanges(const std::optional<FindingSide>& before, const std::optional<FindingSide>& after)
+{
+    std::vector<SiteChange> sites;
+    const auto add = [&](const FindingSource& s, bool isBefore) {
+        auto it = std::find_if(sites.begin(), sites.end(), [&](const SiteChange& c) {
+            return c.file == s.file && c.line == s.line && c.function == s.function && c.cause == s.cause;
+        });
+        if (it == sites.end())
+            it = sites.insert(sites.end(), SiteChange{s.file, s.line, s.function, s.lineIs, s.cause, 0, 0});
+        (isBefore ? it->callsBefore : it->callsAfter) = s.calls;
+    };
+    if (before)
+        for (const FindingSource& s : before->sources)
+            add(s, true);
+    if (after)
+        for (const FindingSource& s : after->sources)
+            add(s, false);
+    return sites;
 }
 
 bool sharesAKind(const Finding& a, const Finding& b)
@@ -83,17 +116,23 @@ std::vector<FindingDiff> pairFindings(const std::vector<Finding>& before, const 
                 if (!usedAfter[a] && before[b].device == after[a].device && same(before[b], after[a])) {
                     usedBefore[b] = usedAfter[a] = true;
                     out.push_back({FindingChange::Changed, before[b].device, findingSide(before[b]),
-                                   findingSide(after[a])});
+                                   findingSide(after[a]), {}});
                 }
     };
+    // The same kind at the same line first: where a kind is found more than
+    // once, its findings pair by where their calls came from.
+    pass([](const Finding& b, const Finding& a) { return findingId(b) == findingId(a) && sharesASite(b, a); });
     pass([](const Finding& b, const Finding& a) { return findingId(b) == findingId(a); });
     pass(sharesAKind);
     for (std::size_t b = 0; b < before.size(); ++b)
         if (!usedBefore[b])
-            out.push_back({FindingChange::Resolved, before[b].device, findingSide(before[b]), std::nullopt});
+            out.push_back({FindingChange::Resolved, before[b].device, findingSide(before[b]), std::nullopt, {}});
     for (std::size_t a = 0; a < after.size(); ++a)
         if (!usedAfter[a])
-            out.push_back({FindingChange::New, after[a].device, std::nullopt, findingSide(after[a])});
+            out.push_back({FindingChange::New, after[a].device, std::nullopt, findingSide(after[a]), {}});
+
+    for (FindingDiff& d : out)
+        d.sites = siteChanges(d.before, d.after);
 
     const auto isBound = [](const FindingDiff& d) {
         const FindingSide& s = d.before ? *d.before : *d.after;

@@ -90,6 +90,19 @@ struct FindingSide {
     std::size_t opCount = 0;
     std::string cause;
     std::string costRate; // Finding::costRate
+    std::vector<FindingSource> sources; // Finding::sources
+};
+
+// One of the user's lines that a paired finding's calls came from, on
+// either side: "the sync at train.py:42 is gone" is callsAfter 0.
+struct SiteChange {
+    std::string file;
+    std::uint32_t line = 0;
+    std::string function;
+    SiteLine lineIs = SiteLine::Call;
+    std::string cause; // FindingSource::cause: a line's calls of two causes are two changes
+    std::size_t callsBefore = 0; // 0: not among before's sources
+    std::size_t callsAfter = 0;  // 0: not among after's (gone)
 };
 
 struct FindingDiff {
@@ -97,14 +110,16 @@ struct FindingDiff {
     int device = -1; // as Finding::device
     std::optional<FindingSide> before; // absent for New
     std::optional<FindingSide> after;  // absent for Resolved
+    // The lines of both sides' sources, before's order first, then after's new ones.
+    std::vector<SiteChange> sites;
 };
 
 struct RunPairDiff {
     RunSide before;
     RunSide after;
     std::string matchedBy; // RunMatch::by
-    // Paired by kind and device; largest cost (before or after) first, the
-    // bound last.
+    // Paired by kind and device (and call site, where a kind is found more
+    // than once); largest cost (before or after) first, the bound last.
     std::vector<FindingDiff> findings;
     // Before's active span minus after's: negative where after is slower.
     std::int64_t savedNs = 0;

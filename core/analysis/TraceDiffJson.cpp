@@ -66,6 +66,21 @@ void findingSide(JsonWriter& w, const std::optional<FindingSide>& f)
         w.member("costRate", f->costRate);
     w.member("opCount", static_cast<std::uint64_t>(f->opCount));
     w.member("cause", f->cause);
+    // Schema 2: as analyze --json's sources.
+    w.key("sources");
+    w.beginArray();
+    for (const FindingSource& s : f->sources) {
+        w.beginObject();
+        w.member("file", s.file);
+        w.member("line", std::uint64_t{s.line});
+        w.member("function", s.function);
+        w.member("lineIs", toString(s.lineIs));
+        w.member("calls", static_cast<std::uint64_t>(s.calls));
+        if (!s.cause.empty())
+            w.member("cause", s.cause);
+        w.endObject();
+    }
+    w.endArray();
     w.endObject();
 }
 
@@ -81,6 +96,22 @@ void finding(JsonWriter& w, const FindingDiff& f)
     findingSide(w, f.before);
     w.key("after");
     findingSide(w, f.after);
+    // Schema 2: each line of either side, with its calls before and after.
+    w.key("sites");
+    w.beginArray();
+    for (const SiteChange& c : f.sites) {
+        w.beginObject();
+        w.member("file", c.file);
+        w.member("line", std::uint64_t{c.line});
+        w.member("function", c.function);
+        w.member("lineIs", toString(c.lineIs));
+        if (!c.cause.empty())
+            w.member("cause", c.cause);
+        w.member("callsBefore", static_cast<std::uint64_t>(c.callsBefore));
+        w.member("callsAfter", static_cast<std::uint64_t>(c.callsAfter));
+        w.endObject();
+    }
+    w.endArray();
     w.endObject();
 }
 

@@ -11,7 +11,7 @@
 
 namespace ovs {
 
-inline constexpr int kTraceDiffJsonSchema = 1;
+inline constexpr int kTraceDiffJsonSchema = 2;
 
 // `beforePath`, `afterPath`: the files compared, as given.
 std::string traceDiffJson(const TraceDiff& diff, const std::string& beforePath, const std::string& afterPath);

@@ -179,4 +179,15 @@ inline constexpr std::int64_t kSetupCallParts = 10;
 // it was found in at least this share of them.
 inline constexpr double kCommonFindingShare = 0.5;
 
+// ---- Call sites (core/analysis/FindingSources.cpp)
+
+// A finding lists this many of its call sites (and of the PyTorch ops around
+// its calls), most calls first: the lines to change, not every line of a
+// program that made the same call.
+inline constexpr std::size_t kMaxFindingSources = 3;
+// How far back on a host thread a synchronizing call looks, among calls of
+// the same aten op, for the copy that tells its direction (aten::copy_
+// issues cudaMemcpyAsync and then cudaStreamSynchronize).
+inline constexpr std::size_t kSameOpCallsBack = 4;
+
 } // namespace ovs::thresholds

@@ -26,6 +26,12 @@ ChromeTraceImport ChromeTraceImporter::build()
                             "(categories kernel, gpu_memcpy, gpu_memset, cuda_runtime, cuda_driver)"};
     const RunsOfPids runsOf(*this);
     const std::int64_t first = firstTime();
+    attributeSources(); // on the file's own times, before groupByLane moves the ops'
+    const std::size_t pythonFrames = static_cast<std::size_t>(
+        std::count_if(m_frames.begin(), m_frames.end(), [](const PendingFrame& f) { return f.python; }));
+    const std::size_t frameworkOps = m_frames.size() - pythonFrames;
+    m_frames.clear();
+    m_frames.shrink_to_fit();
     std::map<LaneKey, std::vector<std::uint32_t>> byLane = groupByLane(runsOf, first);
     ChromeTraceImport result;
     std::vector<Run>& runs = result.trace.runs;
@@ -36,7 +42,7 @@ ChromeTraceImport ChromeTraceImporter::build()
     buildRegions(runs, runsOf.regionRuns, laneOfKey, first);
     describeRuns(runs, runsOf.pids, first);
     result.events = m_events;
-    result.summary = summary(splitLanes, regionCounts);
+    result.summary = summary(splitLanes, regionCounts, pythonFrames, frameworkOps);
     return result;
 }
 
@@ -177,6 +183,11 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
                     run.kernelShapes = m_shapes.shapes();
                 run.setShape(run.ops.size() - 1, m_pending[i].shape);
             }
+            if (!m_pending[i].source.empty()) {
+                if (run.sourceSites.empty())
+                    run.sourceSites = m_sites;
+                run.setSource(run.ops.size() - 1, m_pending[i].source);
+            }
         }
     }
     m_pending.clear();
@@ -224,6 +235,7 @@ void ChromeTraceImporter::describeRuns(std::vector<Run>& runs, const std::vector
             run.sharedClockOriginNs = origin;
         run.timing = "cupti (imported)";
         run.names = m_names;
+        run.stacksRecorded = m_stacks;
         std::int64_t end = 0;
         for (const Op& op : run.ops)
             end = std::max(end, op.endNs);
@@ -248,7 +260,8 @@ void ChromeTraceImporter::describeRuns(std::vector<Run>& runs, const std::vector
 }
 
 // "imported from a ...: N GPU ops and M CUDA API calls; ...; skipped ..."
-std::string ChromeTraceImporter::summary(std::size_t splitLanes, const RegionCounts& regions) const
+std::string ChromeTraceImporter::summary(std::size_t splitLanes, const RegionCounts& regions, std::size_t pythonFrames,
+                                         std::size_t frameworkOps) const
 {
     std::string text = "imported from a " + sourceName() + ": " + std::to_string(m_gpuOps) + " GPU ops and "
                        + std::to_string(m_apiCalls) + " CUDA API calls";
@@ -258,6 +271,12 @@ std::string ChromeTraceImporter::summary(std::size_t splitLanes, const RegionCou
         text += "; " + std::to_string(regions.all) + " regions (" + std::to_string(regions.steps) + " profiler steps, "
                 + std::to_string(regions.annotations) + " annotations, " + std::to_string(regions.gpuAnnotations)
                 + " GPU annotations)";
+    // The events read for where the calls came from (ChromeTraceSources.cpp).
+    if (pythonFrames > 0 || frameworkOps > 0)
+        text += "; call sites from " + std::to_string(pythonFrames) + " Python frames and " + std::to_string(frameworkOps)
+                + " framework ops";
+    if (m_badFrames > 0)
+        text += "; left out " + std::to_string(m_badFrames) + " frames without times or names";
     if (!m_badRegions.empty()) {
         std::size_t bad = 0;
         std::string why;

@@ -207,6 +207,22 @@ bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
         r.nameId = regionNameIds[r.nameId];
         m_regions.push_back(r);
     }
+    // Frames and call stacks: names interned again, sites made at the build.
+    std::vector<std::uint32_t> frameNameIds(later.m_frameNames.size());
+    for (std::size_t i = 0; i < later.m_frameNames.size(); ++i)
+        frameNameIds[i] = internFrameName(later.m_frameNames[i]);
+    std::vector<std::uint32_t> callStackIds(later.m_callStacks.size());
+    for (std::size_t i = 0; i < later.m_callStacks.size(); ++i)
+        callStackIds[i] = internCallStack(later.m_callStacks[i]);
+    m_frames.reserve(m_frames.size() + later.m_frames.size());
+    for (PendingFrame f : later.m_frames) {
+        f.nameId = frameNameIds[f.nameId];
+        if (f.stackId > 0)
+            f.stackId = callStackIds[f.stackId - 1] + 1;
+        m_frames.push_back(f);
+    }
+    m_stacks = m_stacks || later.m_stacks;
+    m_badFrames += later.m_badFrames;
     for (auto& [pid, name] : later.m_processNames)
         m_processNames.insert_or_assign(pid, std::move(name));
     for (auto& [thread, name] : later.m_threadNames)
@@ -284,6 +300,17 @@ void ChromeTraceImporter::readArgs(Value& v, Event& e, int depth)
             e.externalId = optionalInteger(m, depth + 1);
         else if (key == "name" && m_json->kind(m) == JsonKind::String)
             e.argName = m_json->string(m);
+        else if ((key == "Call stack" || key == "stack") && m_json->kind(m) == JsonKind::String)
+            e.callStack = m_json->string(m);
+        else if ((key == "Call stack" || key == "stack") && m_json->kind(m) == JsonKind::Array) {
+            m_json->forEachElement(m, depth + 1, [&](Value& f, std::size_t) {
+                if (m_json->kind(f) != JsonKind::String) {
+                    m_json->skip(f, depth + 2);
+                    return;
+                }
+                e.stackText += (e.stackText.empty() ? "" : ";") + std::string(m_json->string(f));
+            });
+        }
         else if (key == "grid")
             readDims(m, e.shape.grid, depth + 1);
         else if (key == "block")
@@ -411,6 +438,10 @@ void ChromeTraceImporter::complete(const Event& e, std::size_t index)
     if (category == Category::Other) {
         if (const auto source = regionSourceOf(e)) {
             region(e, *source);
+            return;
+        }
+        if (e.cat == "python_function" || e.cat == "cpu_op") {
+            frame(e, e.cat == "python_function");
             return;
         }
         skipped(e.cat.empty() ? std::string_view("uncategorized") : e.cat.substr(0, 40));

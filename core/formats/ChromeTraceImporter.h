@@ -6,6 +6,7 @@
 #include "formats/ChromeTraceImport.h"
 #include "trace/CorrelationMap.h"
 #include "trace/KernelShapeTable.h"
+#include "trace/PythonFrame.h"
 
 #include <cstdint>
 #include <functional>
@@ -70,6 +71,10 @@ private:
         // args
         std::optional<std::int64_t> device, stream, correlation, bytes, sortIndex, externalId;
         std::string_view argName;
+        // An older PyTorch's "Call stack" of a cpu_op, innermost frame first,
+        // ';' between frames (a "stack" array is joined into `stackText`).
+        std::string_view callStack;
+        std::string stackText;
         KernelShape shape; // a kernel's "grid", "block", "registers per thread", "shared memory"
     };
 
@@ -104,6 +109,17 @@ private:
         bool gpu = false;
         std::uint32_t shape = 0; // a kernel's: its id in m_shapes (0: none)
         std::int64_t a = 0, b = 0; // device and stream, or pid and tid
+        OpSource source; // a host call's: its site (in m_sites), aten op and what the user called (in m_names)
+    };
+
+    // A Python frame (python_function) or a framework op (cpu_op) on a host
+    // thread: what encloses the thread's CUDA calls (ChromeTraceSources.cpp).
+    struct PendingFrame {
+        std::int64_t pid = 0, tid = 0;
+        std::int64_t beginNs = 0, endNs = 0;
+        std::uint32_t nameId = 0;  // in m_frameNames
+        std::uint32_t stackId = 0; // a cpu_op's "Call stack": 1 + its index in m_callStacks; 0 none
+        bool python = false;       // python_function, else cpu_op
     };
 
     // Reading (ChromeTraceEvents.cpp).
@@ -146,10 +162,21 @@ private:
     RegionCounts countRegions() const;
     std::string sourceName() const;
     void describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const;
-    std::string summary(std::size_t splitLanes, const RegionCounts& regions) const;
+    std::string summary(std::size_t splitLanes, const RegionCounts& regions, std::size_t pythonFrames,
+                        std::size_t frameworkOps) const;
     std::vector<std::uint32_t> runsOfRegions(const std::vector<std::int64_t>& runPids) const;
     void buildRegions(std::vector<Run>& runs, const std::vector<std::uint32_t>& regionRuns,
                       const std::map<LaneKey, std::uint16_t>& laneOfKey, std::int64_t first);
+
+    // Call sites (ChromeTraceSources.cpp).
+    void frame(const Event& e, bool python);
+    std::uint32_t internFrameName(std::string_view name);
+    std::uint32_t internCallStack(std::string_view stack);
+    void attributeSources();
+    struct FrameWalk;
+    OpSource sourceFromFrames(const std::vector<const PendingFrame*>& python, std::int64_t atNs, FrameWalk& walk);
+    OpSource sourceFromCallStack(std::uint32_t stackId, FrameWalk& walk);
+    std::uint32_t siteOf(const SourceSite& site);
 
     JsonReader* m_json;
     bool m_kineto = false;
@@ -171,6 +198,15 @@ private:
     std::vector<std::string> m_regionNames;
     std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_regionNameIds;
     std::map<std::string, std::size_t> m_badRegions;
+    std::vector<PendingFrame> m_frames;
+    std::vector<std::string> m_frameNames;
+    std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_frameNameIds;
+    std::vector<std::string> m_callStacks;
+    std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_callStackIds;
+    std::vector<SourceSite> m_sites; // the user's lines the calls are attributed to
+    std::map<SourceSite, std::uint32_t> m_siteIds;
+    bool m_stacks = false; // some frame or call stack was recorded
+    std::size_t m_badFrames = 0; // frames without times or names, left out
     std::size_t m_events = 0;
     std::size_t m_gpuOps = 0;
     std::size_t m_apiCalls = 0;

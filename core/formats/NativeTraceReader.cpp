@@ -676,6 +676,7 @@ private:
         OpReader ops(m_json, run, index, m_version, false);
         RegionRowReader regions(m_json, [&run, index] { return describeRun(index, run.name); });
         std::vector<std::pair<std::uint32_t, std::uint32_t>> opShapes; // [op, shape] as the file has them
+        std::vector<std::pair<std::uint32_t, OpSource>> opSources;      // [op, source] as the file has them
         bool lanesRead = false;
         m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
             if (key == "name") {
@@ -754,6 +755,19 @@ private:
                     readKernelShapes(m, run, fields.where());
                 else
                     readOpShapes(m, opShapes, fields.where());
+            } else if (key == "stacksRecorded" || key == "sourceSites" || key == "opSources") {
+                if (m_version < Trace::kSourcesFormatVersion)
+                    fail(fields.where(), "field " + quotedMessageText(key) + " needs format version 8; this file is version "
+                                             + std::to_string(m_version));
+                if (key == "stacksRecorded") {
+                    run.stacksRecorded = fields.boolean(m, key);
+                } else {
+                    fields.expect(m, key, JsonKind::Array, "an array");
+                    if (key == "sourceSites")
+                        readSourceSites(m, run, fields.where());
+                    else
+                        readOpSources(m, opSources, fields.where());
+                }
             } else if (key == "regions") {
                 fields.expect(m, key, JsonKind::Array, "an array");
                 if (m_version < Trace::kRegionsFormatVersion)
@@ -778,6 +792,7 @@ private:
         checkNoOverlap(run, where);
         regions.checkLanes(run);
         applyOpShapes(run, opShapes, where);
+        applyOpSources(run, opSources, where);
         run.sortOps();
         run.sortRegions();
         return run;
@@ -843,6 +858,75 @@ private:
                 fail(where, "op shape gives op " + std::to_string(op) + ", a " + toString(run.ops[op].kind)
                                 + ", a launch shape; only kernels have one");
             run.setShape(op, shape + 1);
+        }
+    }
+
+    // Format 8: [file, line, function, "call" or "frame-entry"] each.
+    void readSourceSites(Value& v, Run& run, const std::string& where)
+    {
+        if (m_json.countElements(v) > static_cast<std::size_t>(kMaxUint32) - 1)
+            fail(where, "has too many source sites");
+        m_json.forEachElement(v, 4, [&](Value& row, std::size_t i) {
+            const std::string rowWhere = where + ", source site " + std::to_string(i);
+            if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 4)
+                fail(rowWhere, "must be an array of 4: file (a string), line (an integer), function (a string), "
+                               "what the line is (\"call\" or \"frame-entry\")");
+            Fields fields(m_json, rowWhere);
+            SourceSite site;
+            m_json.forEachElement(row, 5, [&](Value& x, std::size_t j) {
+                if (j == 0)
+                    site.file = fields.string(x, "file");
+                else if (j == 1)
+                    site.line = static_cast<std::uint32_t>(fields.integer(x, "line", 0, kMaxUint32));
+                else if (j == 2)
+                    site.function = fields.string(x, "function");
+                else {
+                    const std::string_view lineIs = fields.string(x, "lineIs");
+                    if (lineIs != "call" && lineIs != "frame-entry")
+                        fail(rowWhere, "what the line is must be \"call\" or \"frame-entry\", not "
+                                           + quotedMessageText(lineIs));
+                    site.lineIs = lineIs == "call" ? SiteLine::Call : SiteLine::FrameEntry;
+                }
+            });
+            run.sourceSites.push_back(std::move(site));
+        });
+    }
+
+    // Format 8: [op, site, aten op, called] each.
+    void readOpSources(Value& v, std::vector<std::pair<std::uint32_t, OpSource>>& out, const std::string& where)
+    {
+        if (m_json.countElements(v) > static_cast<std::size_t>(kMaxUint32))
+            fail(where, "has too many op sources");
+        m_json.forEachElement(v, 4, [&](Value& row, std::size_t i) {
+            const std::string rowWhere = where + ", op source " + std::to_string(i);
+            if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 4)
+                fail(rowWhere, "must be an array of 4 integers: op, site, aten op, called");
+            Fields fields(m_json, rowWhere);
+            static constexpr std::string_view kNames[4] = {"op", "site", "aten op", "called"};
+            std::array<std::int64_t, 4> n{};
+            m_json.forEachElement(row, 5, [&](Value& x, std::size_t j) {
+                n[j] = fields.integer(x, kNames[j], 0, kMaxUint32 - 1);
+            });
+            out.emplace_back(static_cast<std::uint32_t>(n[0]),
+                             OpSource{static_cast<std::uint32_t>(n[1]), static_cast<std::uint32_t>(n[2]),
+                                      static_cast<std::uint32_t>(n[3])});
+        });
+    }
+
+    // Before the ops are sorted, as applyOpShapes.
+    static void applyOpSources(Run& run, const std::vector<std::pair<std::uint32_t, OpSource>>& opSources,
+                               const std::string& where)
+    {
+        for (const auto& [op, source] : opSources) {
+            if (op >= run.ops.size())
+                fail(where, "op source names op " + std::to_string(op) + "; the run has " + std::to_string(run.ops.size()));
+            if (source.site > run.sourceSites.size())
+                fail(where, "op source of op " + std::to_string(op) + " names site " + std::to_string(source.site)
+                                + "; the run has " + std::to_string(run.sourceSites.size()) + " (sites count from 1)");
+            if (source.op >= run.names.size() || source.called >= run.names.size())
+                fail(where, "op source of op " + std::to_string(op) + " names a name id beyond the run's "
+                                + std::to_string(run.names.size()) + " names");
+            run.setSource(op, source);
         }
     }
 

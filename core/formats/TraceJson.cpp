@@ -218,6 +218,38 @@ void writeRun(JsonWriter& w, const Run& run)
             }
         w.endArray();
     }
+    // Format 8, written only for a run with call sources or recorded
+    // stacks: whether stacks were recorded, each of the user's lines once
+    // ([file, line, function, "call" or "frame-entry"]), then [op, site, aten op, called] for each op
+    // the trace says something of (op: its index in "ops"; site: 1 + its
+    // index in "sourceSites"; aten op and called: ids in "names"; each 0
+    // for none).
+    if (run.usesSources()) {
+        w.member("stacksRecorded", run.stacksRecorded);
+        w.key("sourceSites");
+        w.beginArray();
+        for (const SourceSite& site : run.sourceSites) {
+            w.beginArray();
+            w.value(site.file);
+            w.value(std::uint64_t{site.line});
+            w.value(site.function);
+            w.value(toString(site.lineIs));
+            w.endArray();
+        }
+        w.endArray();
+        w.key("opSources");
+        w.beginArray();
+        for (std::size_t i = 0; i < run.ops.size(); ++i)
+            if (const OpSource* source = run.sourceOf(i)) {
+                w.beginArray();
+                w.value(static_cast<std::uint64_t>(i));
+                w.value(std::uint64_t{source->site});
+                w.value(std::uint64_t{source->op});
+                w.value(std::uint64_t{source->called});
+                w.endArray();
+            }
+        w.endArray();
+    }
     // Format 4, written only for a run that has regions.
     if (!run.regions.empty()) {
         w.key("regions");

@@ -98,6 +98,20 @@ bool Run::usesKernelShapes() const
     return !kernelShapes.empty() && std::any_of(opShapes.begin(), opShapes.end(), [](std::uint32_t id) { return id > 0; });
 }
 
+void Run::setSource(std::size_t opIndex, const OpSource& source)
+{
+    if (opIndex >= ops.size())
+        return;
+    if (opSources.size() < ops.size())
+        opSources.resize(ops.size());
+    opSources[opIndex] = source;
+}
+
+bool Run::usesSources() const
+{
+    return stacksRecorded || std::any_of(opSources.begin(), opSources.end(), [](const OpSource& s) { return !s.empty(); });
+}
+
 void Run::sortOps()
 {
     const auto before = [](const Op& a, const Op& b) {
@@ -107,24 +121,32 @@ void Run::sortOps()
     // through a buffer as large as the ops.
     if (std::is_sorted(ops.begin(), ops.end(), before))
         return;
-    if (opShapes.empty()) {
+    if (opShapes.empty() && opSources.empty()) {
         std::stable_sort(ops.begin(), ops.end(), before);
         return;
     }
-    // The shapes move with their ops: sorted as one permutation.
-    opShapes.resize(ops.size(), 0);
+    // The shapes and sources move with their ops: sorted as one permutation.
+    if (!opShapes.empty())
+        opShapes.resize(ops.size(), 0);
+    if (!opSources.empty())
+        opSources.resize(ops.size());
     std::vector<std::uint32_t> order(ops.size());
     for (std::uint32_t i = 0; i < order.size(); ++i)
         order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return before(ops[a], ops[b]); });
     std::vector<Op> sorted(ops.size());
-    std::vector<std::uint32_t> shapes(ops.size());
+    std::vector<std::uint32_t> shapes(opShapes.size());
+    std::vector<OpSource> sources(opSources.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         sorted[i] = ops[order[i]];
-        shapes[i] = opShapes[order[i]];
+        if (!shapes.empty())
+            shapes[i] = opShapes[order[i]];
+        if (!sources.empty())
+            sources[i] = opSources[order[i]];
     }
     ops = std::move(sorted);
     opShapes = std::move(shapes);
+    opSources = std::move(sources);
 }
 
 void Run::sortRegions()

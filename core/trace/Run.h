@@ -4,6 +4,7 @@
 #include "base/RunVariant.h"
 #include "trace/KernelShape.h"
 #include "trace/Op.h"
+#include "trace/SourceSite.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -146,6 +147,16 @@ struct Run {
     // none): setShape grows it, sortOps keeps it in step with the ops.
     std::vector<KernelShape> kernelShapes;
     std::vector<std::uint32_t> opShapes;
+    // Where the CUDA calls came from (native traces store them from format
+    // 8): the user's lines, each once, and per op what the trace says of its
+    // call (OpSource), kept as opShapes is (empty where no op has one, else
+    // as long as ops or shorter; setSource grows it, sortOps keeps it in
+    // step). stacksRecorded: the source recorded call stacks at all (Kineto's
+    // with_stack), so a call without a site had none of the user's code
+    // above it, rather than no stack.
+    std::vector<SourceSite> sourceSites;
+    std::vector<OpSource> opSources;
+    bool stacksRecorded = false;
 
     std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
     int deviceCount() const { return 1 + static_cast<int>(moreDevices.size()); }
@@ -173,7 +184,20 @@ struct Run {
     void setShape(std::size_t opIndex, std::uint32_t shapeId);
     // Has kernel shapes (format version 7).
     bool usesKernelShapes() const;
-    // Sorts ops by (lane, start, end), their shapes with them; the loader
+    // What the trace says of where ops[opIndex] came from; null where nothing.
+    const OpSource* sourceOf(std::size_t opIndex) const
+    {
+        return opIndex < opSources.size() && !opSources[opIndex].empty() ? &opSources[opIndex] : nullptr;
+    }
+    // The site of an OpSource::site id; null for 0 or a bad id.
+    const SourceSite* siteAt(std::uint32_t siteId) const
+    {
+        return siteId > 0 && siteId <= sourceSites.size() ? &sourceSites[siteId - 1] : nullptr;
+    }
+    void setSource(std::size_t opIndex, const OpSource& source);
+    // Has call sources or recorded stacks (format version 8).
+    bool usesSources() const;
+    // Sorts ops by (lane, start, end), their shapes and sources with them; the loader
     // and recorder both rely on it.
     void sortOps();
     // Sorts regions by (begin, depth, end descending), so an enclosing region

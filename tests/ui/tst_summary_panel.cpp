@@ -8,6 +8,7 @@
 #include "analysis/ColumnHelp.h"
 #include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
+#include "panels/SourceOpener.h"
 #include "panels/SummaryPanel.h"
 #include "style/DisplayText.h"
 #include "timeline/TimelinePlot.h"
@@ -24,6 +25,9 @@
 #include <QAction>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -382,6 +386,105 @@ private slots:
     // The window's pinned rate (View > Pinned rate for the what-if, as the
     // CLI's --pinned-rate): every run is analysed again at it, and the
     // findings' cost says where the rate came from, before and after.
+    // Each editor takes the line its own way; the variable may carry
+    // arguments of its own.
+    void editorCommands_data()
+    {
+        QTest::addColumn<QString>("editor");
+        QTest::addColumn<QStringList>("command");
+        const QString f = QStringLiteral("/home/me/train.py");
+        QTest::newRow("vim") << "vim" << QStringList{"vim", "+42", f};
+        QTest::newRow("emacsclient with arguments") << "emacsclient -n" << QStringList{"emacsclient", "-n", "+42", f};
+        QTest::newRow("VS Code, by path") << "/usr/bin/code --wait" << QStringList{"/usr/bin/code", "--wait", "-g", f + ":42"};
+        QTest::newRow("Kate") << "kate" << QStringList{"kate", "-l", "42", f};
+        QTest::newRow("Sublime Text") << "subl" << QStringList{"subl", f + ":42"};
+        QTest::newRow("none set") << "" << QStringList{};
+    }
+
+    void editorCommands()
+    {
+        QFETCH(QString, editor);
+        QFETCH(QStringList, command);
+        QCOMPARE(editorCommand(editor, QStringLiteral("/home/me/train.py"), 42), command);
+    }
+
+    // A finding's details list the lines its calls came from, a link each
+    // where the file is on this machine, which opens it at the line in
+    // $VISUAL; the PyTorch calls behind them; and the note without stacks.
+    void findingDetailsListCallSites()
+    {
+        const TraceLoadResult loaded = loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/pytorch-pageable-sync.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        QTemporaryDir dir;
+        const QString here = dir.filePath(QStringLiteral("train.py"));
+        QFile file(here);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        for (const bool withSites : {false, true}) {
+            Trace trace = *loaded.trace;
+            Run& run = trace.runs.at(0);
+            if (withSites) {
+                // Half the calls from a line here, half from one of another machine.
+                run.stacksRecorded = true;
+                run.sourceSites = {{here.toStdString(), 3, "step"}, {"/elsewhere/eval.py", 9, "evaluate"}};
+                std::uint32_t k = 0;
+                for (std::size_t i = 0; i < run.ops.size(); ++i)
+                    if (run.ops[i].kind == OpKind::ApiCall) {
+                        OpSource source = run.sourceOf(i) ? *run.sourceOf(i) : OpSource{};
+                        source.site = 1 + (k++ % 2);
+                        run.setSource(i, source);
+                    }
+            }
+            TraceDocument document;
+            FindingsView findings(&document);
+            SummaryPanel panel(&document);
+            document.setTrace(trace, "pytorch-pageable-sync.json");
+            QTRY_VERIFY_WITH_TIMEOUT(!panel.isAnalysing(), kTimeoutMs);
+            QTreeWidgetItem* runItem = findings.tree()->topLevelItem(0);
+            QVERIFY(runItem);
+            QTreeWidgetItem* pageable = nullptr;
+            for (int i = 0; i < runItem->childCount(); ++i)
+                if (runItem->child(i)->text(FindingsView::KindColumn) == toString(FindingKind::PageableCopies))
+                    pageable = runItem->child(i);
+            QVERIFY(pageable);
+            findings.tree()->setCurrentItem(pageable);
+            const QString text = findings.detailText();
+            QVERIFY2(text.contains(QStringLiteral("In PyTorch: .cpu() / .to(\"cpu\") without non_blocking, from aten::copy_")),
+                     qPrintable(text));
+            QCOMPARE(text.contains(QStringLiteral("with_stack=True")), !withSites);
+            QCOMPARE(text.contains(QStringLiteral("Called from:")), withSites);
+            if (!withSites)
+                continue;
+            QVERIFY2(text.contains(here + QStringLiteral(":3 in step (")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("/elsewhere/eval.py:9 (not on this machine) in evaluate (")), qPrintable(text));
+            auto* browser = findings.findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
+            QVERIFY(browser);
+            const QString html = browser->toHtml();
+            // One link per source of the file here (a line's calls of two causes are two sources).
+            const int links = int(html.count(QStringLiteral("href=\"source:")));
+            QVERIFY(links >= 1);
+            QCOMPARE(links, int(text.count(here + QStringLiteral(":3 in step ("))));
+            // The link opens the file at its line in $VISUAL (a script that writes what it was given).
+            const QString out = dir.filePath(QStringLiteral("opened.txt"));
+            const QString script = dir.filePath(QStringLiteral("editor.sh"));
+            QFile editor(script);
+            QVERIFY(editor.open(QIODevice::WriteOnly));
+            editor.write(QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1'\n").arg(out).toUtf8());
+            editor.close();
+            QVERIFY(editor.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+            const QByteArray before = qgetenv("VISUAL");
+            qputenv("VISUAL", script.toUtf8());
+            const QRegularExpressionMatch link = QRegularExpression(QStringLiteral("href=\"(source:\\d+)\"")).match(html);
+            QVERIFY(link.hasMatch());
+            emit browser->anchorClicked(QUrl(link.captured(1)));
+            QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo(out).size() > 0, qPrintable(findings.detailText()), kTimeoutMs);
+            qputenv("VISUAL", before);
+            QFile opened(out);
+            QVERIFY(opened.open(QIODevice::ReadOnly));
+            QCOMPARE(QString::fromUtf8(opened.readAll()), QStringLiteral("+3\n") + here + QLatin1Char('\n'));
+        }
+    }
+
     void aGivenPinnedRateJudgesAgain()
     {
         const TraceLoadResult loaded = loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/pytorch-pageable-sync.json");

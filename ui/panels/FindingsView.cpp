@@ -3,6 +3,7 @@
 #include "document/TraceDocument.h"
 #include "models/AnalysisCache.h"
 #include "panels/BarCellDelegate.h"
+#include "panels/SourceOpener.h"
 #include "panels/TableColumns.h"
 #include "style/DisplayText.h"
 #include "style/TimeFormat.h"
@@ -10,6 +11,7 @@
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -124,6 +126,20 @@ FindingsView::FindingsView(TraceDocument* document, QWidget* parent)
     m_detail->setOpenLinks(false);
     m_detail->setFrameShape(QFrame::StyledPanel);
     m_detail->setPlaceholderText(tr("Choose a finding: its whole cause, the fix and what it saves show here."));
+    // A call site's link ("source:N", the chosen finding's Finding::sources[N])
+    // opens the file at its line; the details say where that failed.
+    connect(m_detail, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const Finding* finding = chosenFinding();
+        bool ok = false;
+        const int index = url.scheme() == QLatin1String("source") ? url.path().toInt(&ok) : -1;
+        if (!finding || !ok || index < 0 || index >= static_cast<int>(finding->sources.size()))
+            return;
+        const FindingSource& source = finding->sources[static_cast<std::size_t>(index)];
+        QString why;
+        m_sourceProblem = openSource(QString::fromStdString(source.file), static_cast<int>(source.line), &why) ? QString()
+                                                                                                               : why;
+        updateDetail();
+    });
 
     // The list gets the rows, the details the rest: read without scrolling
     // a two-line box.
@@ -298,6 +314,7 @@ void FindingsView::stepFinding(int delta)
 
 void FindingsView::onChosen()
 {
+    m_sourceProblem.clear();
     const QTreeWidgetItem* item = m_tree->currentItem();
     const int run = item ? item->data(RunColumn, Qt::UserRole).toInt() : -1;
     const int index = item ? item->data(RunColumn, Qt::UserRole + 1).toInt() : -1;
@@ -365,7 +382,55 @@ void FindingsView::updateDetail()
     detail += tr("<br><b>What if:</b> %1").arg(whatIf.toHtmlEscaped());
     for (const QString& line : stepLines(*a, finding))
         detail += QStringLiteral("<br>") + line.toHtmlEscaped();
+    detail += sourcesHtml(finding);
     m_detail->setHtml(detail);
+}
+
+const Finding* FindingsView::chosenFinding() const
+{
+    const QTreeWidgetItem* item = m_tree->currentItem();
+    const int run = item ? item->data(RunColumn, Qt::UserRole).toInt() : -1;
+    const int index = item ? item->data(RunColumn, Qt::UserRole + 1).toInt() : -1;
+    const AnalysedRun* a = run >= 0 && run < static_cast<int>(m_shown.size())
+                               ? m_shown[static_cast<std::size_t>(run)].get() : nullptr;
+    if (!a || index < 0 || index >= static_cast<int>(a->analysis.findings.findings.size()))
+        return nullptr;
+    return &a->analysis.findings.findings[static_cast<std::size_t>(index)];
+}
+
+// The lines the finding's calls came from, each a link where the file is
+// on this machine; the PyTorch calls behind them; the note where the trace
+// cannot say.
+QString FindingsView::sourcesHtml(const Finding& finding) const
+{
+    QString html;
+    if (!finding.sources.empty())
+        html += tr("<br><b>Called from:</b>");
+    for (std::size_t i = 0; i < finding.sources.size(); ++i) {
+        const FindingSource& s = finding.sources[i];
+        const QString file = QString::fromStdString(s.file);
+        const QString place = QStringLiteral("%1:%2").arg(file.toHtmlEscaped()).arg(s.line);
+        html += QStringLiteral("<br>&nbsp;&nbsp;")
+                + (QFileInfo(file).isFile() ? QStringLiteral("<a href=\"source:%1\">%2</a>").arg(i).arg(place)
+                                            : place + tr(" (not on this machine)"))
+                + (s.lineIs == SiteLine::Call ? QString() : tr(" (where the profiler met the function)"))
+                + tr(" in %1 (%2 calls)").arg(QString::fromStdString(s.function).toHtmlEscaped()).arg(s.calls)
+                + (s.cause.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(s.cause).toHtmlEscaped());
+    }
+    for (const FindingTorchOp& t : finding.torchOps) {
+        const QString op = QString::fromStdString(t.op).toHtmlEscaped();
+        html += t.cause.empty()
+                    ? tr("<br><b>In PyTorch:</b> %1 (%2 calls)").arg(op).arg(t.calls)
+                    : tr("<br><b>In PyTorch:</b> %1%2 (%3 calls); fix: %4")
+                          .arg(QString::fromStdString(t.cause).toHtmlEscaped(), op.isEmpty() ? QString() : tr(", from ") + op)
+                          .arg(t.calls)
+                          .arg(QString::fromStdString(t.fix).toHtmlEscaped());
+    }
+    if (!finding.sourcesNote.empty())
+        html += tr("<br><b>Call sites:</b> %1").arg(QString::fromStdString(finding.sourcesNote).toHtmlEscaped());
+    if (!m_sourceProblem.isEmpty())
+        html += tr("<br><b>Could not open it:</b> %1").arg(m_sourceProblem.toHtmlEscaped());
+    return html;
 }
 
 QString FindingsView::detailText() const

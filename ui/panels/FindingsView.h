@@ -12,9 +12,14 @@
 #include <vector>
 
 class QLabel;
+class QUrl;
 class QTextBrowser;
 class QTreeWidget;
 class QTreeWidgetItem;
+
+namespace ovs {
+struct Finding;
+}
 
 namespace ovs::ui {
 
@@ -29,8 +34,10 @@ class TraceDocument;
 // estimate), where the cost comes from, the kind, the ops and the first
 // line of the cause. Choosing one selects and highlights its ops on the
 // timeline and asks for its what-if ghost; the details under the list give
-// its whole text: cause, fix, what-if and, where the judged span is made
-// of steps, what the fix saves in each step.
+// its whole text: cause, fix, what-if, where the judged span is made of
+// steps, what the fix saves in each step, and the lines its calls came
+// from, each opening the file at its line in the user's editor where the
+// file is on this machine (SourceOpener.h).
 //
 // Its scope is each run's judged span, or one region a user picked (in the
 // regions band or the steps view: a step judged on its own, as core judges
@@ -94,6 +101,9 @@ private:
     bool regionPending() const;
     // Every finding's row, top to bottom.
     std::vector<QTreeWidgetItem*> findingItems() const;
+    // The finding of the current row; null where none is chosen.
+    const Finding* chosenFinding() const;
+    QString sourcesHtml(const Finding& finding) const;
 
     QPointer<TraceDocument> m_document;
     AnalysisCache* m_cache;
@@ -110,6 +120,8 @@ private:
     bool m_listed = false; // m_shown is what the tree holds (false after a reset: rebuilt even when alike)
     // The timeline shows a finding's outline this view asked for.
     bool m_outlining = false;
+    // Why the last call site chosen did not open; cleared on the next choice.
+    QString m_sourceProblem;
 };
 
 } // namespace ovs::ui

@@ -107,9 +107,10 @@ void CuptiTracer::start()
     }
     bool heldElsewhere = false;
     m_cupti = &cupti::Library::instance();
+    m_session = &cupti::Session::instance();
     if (!m_cupti->loaded()) {
         say(kNoteNotRecorded, m_cupti->whyNot() + ": this process is not recorded");
-    } else if (m_session = &cupti::Session::instance(); !startCupti(&why, &heldElsewhere)) {
+    } else if (!startCupti(&why, &heldElsewhere)) {
         say(kNoteNotRecorded, heldElsewhere ? "CUPTI is in use by another profiler (" + why
                                                   + "): this process is not recorded"
                                             : "CUPTI would not start (" + why + "): this process is not recorded");

@@ -88,7 +88,7 @@ private:
     // Set once the stream is open: a process nobody asked to record never
     // loads libcupti.
     const cupti::Library* m_cupti = nullptr;
-    cupti::Session* m_session = nullptr;
+    cupti::Session* m_session = nullptr; // used only once m_cupti is loaded
     pid_t m_pid = 0;
     bool m_debug = false;
     CUpti_SubscriberHandle m_subscriber = nullptr;

@@ -219,8 +219,8 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     // polling loops would fill buffers with them.
     if (c.activityEnableAllSyncRecords)
         static_cast<void>(c.activityEnableAllSyncRecords(0));
-    enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
-    enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+    enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API);
+    enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API);
     enableUnifiedMemory();
 
     ProfileStreamEncoder out;
@@ -230,28 +230,17 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     return true;
 }
 
-void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t count)
+void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain)
 {
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     if (skipped(runtime ? "runtime" : "driver")) {
         say(kNoteWarning, std::string(runtime ? "runtime" : "driver") + " API records left off (OVERLAPSCOPE_PROFILE_SKIP)");
         return;
     }
-    const auto enable = runtime ? api().activityEnableRuntimeApi : api().activityEnableDriverApi;
-    int enabled = 0;
     std::string failure;
-    for (std::uint32_t id = 1; id < count; ++id) {
-        const char* name = nullptr;
-        if (api().getCallbackName(domain, id, &name) != CUPTI_SUCCESS || !name)
-            continue;
-        if (apiRole(apiDisplayName(name)) == ApiRole::Untraced)
-            continue;
-        const CUptiResult result = enable(id, 1);
-        if (result == CUPTI_SUCCESS)
-            ++enabled;
-        else if (failure.empty())
-            failure = m_cupti->describe(result, runtime ? "cuptiActivityEnableRuntimeApi" : "cuptiActivityEnableDriverApi");
-    }
+    const int enabled = cupti::switchApiRecords(
+        api(), domain, [](std::string_view name) { return apiRole(apiDisplayName(name)) != ApiRole::Untraced; }, true,
+        &failure);
     if (!failure.empty())
         say(kNoteWarning, failure + ": some " + (runtime ? "runtime" : "driver") + " API calls are not recorded");
     if (m_debug)

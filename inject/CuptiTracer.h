@@ -61,7 +61,7 @@ private:
     // Subscribes and starts the session; on failure `heldElsewhere` says
     // whether another CUPTI client was the reason.
     bool startCupti(std::string* whyNot, bool* heldElsewhere);
-    void enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t count);
+    void enableApiRecords(CUpti_CallbackDomain domain);
     // CUPTI's unified-memory counters (migrations, faults, thrashing): each
     // counter the device supports; none, said in a note, where CUPTI refuses
     // them all (MPS, no unified-memory support).

@@ -17,6 +17,7 @@
 #include "cupti/GpuActivityDecoder.h"
 #include "cupti/Library.h"
 #include "cupti/RecordCursor.h"
+#include "trace/ApiNames.h"
 
 #include <cupti_activity.h>
 
@@ -145,6 +146,9 @@ struct FakeCupti {
     // cuptiGetTimestamp: the time it reads, or an error.
     std::uint64_t timestamp = 0;
     CUptiResult timestampResult = CUPTI_SUCCESS;
+    // cuptiActivityEnableRuntimeApi: the calls switched, (id, on); refuses `refusedCall`.
+    std::vector<std::pair<CUpti_CallbackId, bool>> apiCalls;
+    CUpti_CallbackId refusedCall = 0;
 };
 FakeCupti fake;
 
@@ -177,6 +181,22 @@ CUptiResult fakeTimestamp(std::uint64_t* timestamp)
     return fake.timestampResult;
 }
 
+// Three runtime calls by id; CUPTI knows no other.
+CUptiResult fakeCallbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char** name)
+{
+    constexpr const char* kNames[] = {nullptr, "cudaMemcpyAsync", "cudaGetDevice", "cudaLaunchKernel"};
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || id == 0 || id >= std::size(kNames))
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    *name = kNames[id];
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult fakeEnableRuntimeApi(CUpti_CallbackId id, std::uint8_t on)
+{
+    fake.apiCalls.emplace_back(id, on != 0);
+    return id == fake.refusedCall ? CUPTI_ERROR_INVALID_PARAMETER : CUPTI_SUCCESS;
+}
+
 cupti::Library::Api fakeApi()
 {
     fake = FakeCupti{};
@@ -185,6 +205,8 @@ cupti::Library::Api fakeApi()
     api.activityEnable = fakeEnable;
     api.activityDisable = fakeDisable;
     api.getTimestamp = fakeTimestamp;
+    api.getCallbackName = fakeCallbackName;
+    api.activityEnableRuntimeApi = fakeEnableRuntimeApi;
     return api;
 }
 
@@ -850,6 +872,25 @@ private slots:
             QCOMPARE(disabled, expected);
             QVERIFY2(QString::fromStdString(whyNot).startsWith(words), whyNot.c_str());
         }
+    }
+
+    // API records call by call: the calls the chooser picks, switched the
+    // way asked, a refusal said with CUPTI's words and the rest still done.
+    void apiRecordsSwitchCallByCall()
+    {
+        const cupti::Library::Api api = fakeApi();
+        const auto enqueues = [](std::string_view name) { return apiEnqueuesWork(name); };
+        std::string failure;
+        QCOMPARE(cupti::switchApiRecords(api, CUPTI_CB_DOMAIN_RUNTIME_API, enqueues, true, &failure), 2);
+        QCOMPARE(fake.apiCalls, (std::vector<std::pair<CUpti_CallbackId, bool>>{{1, true}, {3, true}}));
+        QVERIFY(failure.empty());
+
+        fake.apiCalls.clear();
+        fake.refusedCall = 2;
+        const auto quiet = [](std::string_view name) { return !apiEnqueuesWork(name); };
+        QCOMPARE(cupti::switchApiRecords(api, CUPTI_CB_DOMAIN_RUNTIME_API, quiet, false, &failure), 0);
+        QCOMPARE(fake.apiCalls, (std::vector<std::pair<CUpti_CallbackId, bool>>{{2, false}}));
+        QCOMPARE(failure, "cuptiActivityEnableRuntimeApi: CUPTI error " + std::to_string(int(CUPTI_ERROR_INVALID_PARAMETER)));
     }
 
     // Clock pairing: the CUPTI reading placed between two monotonic

@@ -126,14 +126,9 @@ void CuptiActivityCollector::quietRuntimeCalls(bool restore)
     // op two cudaEventRecord and several queries, and their records cost host
     // time for nothing (about as much as the driver records: ActivityKinds.h).
     // Best effort: a call left traced costs host time, never a wrong result.
-    const cupti::Library::Api& api = m_session.library().api();
-    for (std::uint32_t id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id) {
-        const char* name = nullptr;
-        if (api.getCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) != CUPTI_SUCCESS || !name
-            || apiEnqueuesWork(name))
-            continue;
-        static_cast<void>(api.activityEnableRuntimeApi(id, restore ? 1 : 0));
-    }
+    cupti::switchApiRecords(
+        m_session.library().api(), CUPTI_CB_DOMAIN_RUNTIME_API,
+        [](std::string_view name) { return !apiEnqueuesWork(name); }, restore, nullptr);
 }
 
 void CuptiActivityCollector::detach(std::uint16_t owner)

@@ -41,6 +41,27 @@ bool EnabledKinds::enable(const Library::Api& api, Client client, const std::vec
     return true;
 }
 
+int switchApiRecords(const Library::Api& api, CUpti_CallbackDomain domain, bool (*chosen)(std::string_view name),
+                     bool on, std::string* failure)
+{
+    const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    const auto select = runtime ? api.activityEnableRuntimeApi : api.activityEnableDriverApi;
+    const std::uint32_t count = runtime ? CUPTI_RUNTIME_TRACE_CBID_SIZE : CUPTI_DRIVER_TRACE_CBID_SIZE;
+    int switched = 0;
+    for (std::uint32_t id = 1; id < count; ++id) {
+        const char* name = nullptr;
+        if (api.getCallbackName(domain, id, &name) != CUPTI_SUCCESS || !name || !chosen(name))
+            continue;
+        const CUptiResult result = select(id, on ? 1 : 0);
+        if (result == CUPTI_SUCCESS)
+            ++switched;
+        else if (failure && failure->empty())
+            *failure = describeResult(api, result,
+                                      runtime ? "cuptiActivityEnableRuntimeApi" : "cuptiActivityEnableDriverApi");
+    }
+    return switched;
+}
+
 void EnabledKinds::disable(const Library::Api& api)
 {
     for (auto k = m_on.rbegin(); k != m_on.rend(); ++k)

@@ -73,6 +73,16 @@ inline constexpr ActivityKind kActivityKinds[] = {
     {CUPTI_ACTIVITY_KIND_STREAM, "stream", "stream", Need::No, Need::Optional},
 };
 
+// Switches the records of single API calls on or off, beside the kinds:
+// each call of `domain` (CUPTI_CB_DOMAIN_RUNTIME_API or _DRIVER_API) whose
+// name `chosen` picks. The profile turns on the calls that matter for
+// overlap; the CUDA device turns off the runtime calls that enqueue no work.
+// Returns how many calls were switched; `failure` gets CUPTI's words for the
+// first refusal (a refused call costs tracing overhead or one call's
+// records, never the rest).
+int switchApiRecords(const Library::Api& api, CUpti_CallbackDomain domain, bool (*chosen)(std::string_view name),
+                     bool on, std::string* failure);
+
 // The kinds one client has on, turned on with rollback and off in reverse.
 class EnabledKinds {
 public:

@@ -46,7 +46,8 @@ int switchApiRecords(const Library::Api& api, CUpti_CallbackDomain domain, bool 
 {
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     const auto select = runtime ? api.activityEnableRuntimeApi : api.activityEnableDriverApi;
-    const std::uint32_t count = runtime ? CUPTI_RUNTIME_TRACE_CBID_SIZE : CUPTI_DRIVER_TRACE_CBID_SIZE;
+    const std::uint32_t count = runtime ? std::uint32_t(CUPTI_RUNTIME_TRACE_CBID_SIZE)
+                                        : std::uint32_t(CUPTI_DRIVER_TRACE_CBID_SIZE);
     int switched = 0;
     for (std::uint32_t id = 1; id < count; ++id) {
         const char* name = nullptr;

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -35,23 +34,6 @@ constexpr std::size_t kMaxPendingRangeBytes = 16u << 20;
 // pairs follows any drift between CUPTI's clock and the host's.
 constexpr std::int64_t kClockPeriodNs = 500'000'000;
 
-std::int64_t clockNs(clockid_t clock)
-{
-    timespec ts{};
-    clock_gettime(clock, &ts);
-    return std::int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-void CUPTIAPI onBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
-{
-    CuptiTracer::instance().provideBuffer(buffer, size, maxNumRecords);
-}
-
-void CUPTIAPI onBufferCompleted(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t validSize)
-{
-    CuptiTracer::instance().bufferCompleted(buffer, validSize);
-}
-
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void*)
 {
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
@@ -60,34 +42,16 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id
         CuptiTracer::instance().contextCreated();
 }
 
-// Activity kinds: the first two are what a profile is for; without the
-// others it is still worth having (said in a note).
-struct Kind {
-    CUpti_ActivityKind kind;
-    const char* name;
-    bool essential;
-    const char* token; // for OVERLAPSCOPE_PROFILE_SKIP
-};
-constexpr Kind kKinds[] = {
-    // Never CUPTI_ACTIVITY_KIND_KERNEL: it serializes kernels, destroying the
-    // overlap being measured.
-    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "concurrent kernel", true, "kernel"},
-    {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy", true, "memcpy"},
-    {CUPTI_ACTIVITY_KIND_MEMCPY2, "peer-to-peer memcpy", false, "memcpy2"},
-    {CUPTI_ACTIVITY_KIND_MEMSET, "memset", false, "memset"},
-    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronization", false, "sync"},
-    {CUPTI_ACTIVITY_KIND_DEVICE, "device", false, "device"},
-    {CUPTI_ACTIVITY_KIND_CONTEXT, "context", false, "context"},
-    {CUPTI_ACTIVITY_KIND_STREAM, "stream", false, "stream"},
-};
-
 // OVERLAPSCOPE_PROFILE_SKIP=kernel,runtime,...: record kinds left off, to
-// measure what each costs (docs/profiling.md). Tokens: the kinds' above,
-// "runtime" and "driver" (API records). Not for normal use: a profile
-// without kernels or copies has nothing to show.
+// measure what each costs (docs/profiling.md). Tokens: the activity kinds'
+// (cupti/ActivityKinds.h), "runtime" and "driver" (API records, enabled call
+// by call here) and "unified-memory". Not for normal use: a profile without
+// kernels or copies has nothing to show.
+constexpr const char* kSkipVariable = "OVERLAPSCOPE_PROFILE_SKIP";
+
 bool skipped(const char* token)
 {
-    return ovs::environmentListHas("OVERLAPSCOPE_PROFILE_SKIP", token);
+    return ovs::environmentListHas(kSkipVariable, token);
 }
 
 // The first of the variables that is set to a number from 0 up; -1 for none.
@@ -143,6 +107,7 @@ void CuptiTracer::start()
     }
     bool heldElsewhere = false;
     m_cupti = &cupti::Library::instance();
+    m_session = &cupti::Session::instance();
     if (!m_cupti->loaded()) {
         say(kNoteNotRecorded, m_cupti->whyNot() + ": this process is not recorded");
     } else if (!startCupti(&why, &heldElsewhere)) {
@@ -166,7 +131,7 @@ bool CuptiTracer::openStream(std::string* whyNot)
     // The pid alone may repeat: a process that exec()s keeps it, and the new
     // image may load CUDA again. The monotonic clock keeps names apart.
     const std::string path = std::string(dir) + "/" + std::to_string(m_pid) + "-"
-                             + std::to_string(clockNs(CLOCK_MONOTONIC)) + kStreamSuffix;
+                             + std::to_string(cupti::monotonicNowNs()) + kStreamSuffix;
     m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
     if (m_fd < 0) {
         *whyNot = "cannot create " + path + ": " + std::strerror(errno);
@@ -230,49 +195,32 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
                               + ": records still in CUPTI when a context is destroyed may be lost");
     // Thread ids that match /proc and the debugger's, not pthread handles.
     static_cast<void>(c.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
-    // A process that is not recorded leaves CUPTI as it found it, free for
-    // a profiler of its own.
-    std::vector<CUpti_ActivityKind> enabled;
-    const auto giveUp = [&](std::string why) {
-        for (auto k = enabled.rbegin(); k != enabled.rend(); ++k)
-            static_cast<void>(c.activityDisable(*k));
+    // Synchronization records only on request: measured on the H200, a
+    // PyTorch loop of 12,000 small ops ran about 20% slower with them and
+    // about as fast as unprofiled without (docs/profiling.md). The waits are
+    // recorded as API calls either way; these only name their object.
+    std::vector<std::string_view> requested;
+    if (ovs::environmentFlag(kSyncRecordsVariable))
+        requested.push_back("sync");
+    else
+        say(kNoteInfo, "synchronization records off (profile --sync-records turns them on)");
+    std::vector<std::string> warnings;
+    if (!m_session->start(cupti::Client::Profile, *this, requested, kSkipVariable, whyNot, &warnings)) {
+        // A process that is not recorded leaves CUPTI as it found it (the
+        // session turned off what it had turned on), free for a profiler of
+        // its own.
         static_cast<void>(c.unsubscribe(m_subscriber));
         m_subscriber = nullptr;
-        *whyNot = std::move(why);
         return false;
-    };
-    result = c.activityRegisterCallbacks(onBufferRequested, onBufferCompleted);
-    if (result != CUPTI_SUCCESS)
-        return giveUp(m_cupti->describe(result, "cuptiActivityRegisterCallbacks"));
-    for (const Kind& k : kKinds) {
-        if (k.kind == CUPTI_ACTIVITY_KIND_SYNCHRONIZATION && !ovs::environmentFlag(kSyncRecordsVariable)) {
-            // Measured on the H200: a PyTorch loop of 12,000 small ops ran
-            // about 20% slower with these records and about as fast as
-            // unprofiled without them (docs/profiling.md). The waits are
-            // recorded as API calls either way; these only name their object.
-            say(kNoteInfo, "synchronization records off (profile --sync-records turns them on)");
-            continue;
-        }
-        if (skipped(k.token)) {
-            say(kNoteWarning, std::string(k.name) + " records left off (OVERLAPSCOPE_PROFILE_SKIP)");
-            continue;
-        }
-        result = c.activityEnable(k.kind);
-        if (result == CUPTI_SUCCESS) {
-            enabled.push_back(k.kind);
-            continue;
-        }
-        const std::string what = m_cupti->describe(result, std::string("cuptiActivityEnable(") + k.name + ")");
-        if (k.essential)
-            return giveUp(what);
-        say(kNoteWarning, what + ": " + k.name + " records are missing from this process");
     }
+    for (const std::string& warning : warnings)
+        say(kNoteWarning, warning);
     // No records for event and stream queries that find work still running:
     // polling loops would fill buffers with them.
     if (c.activityEnableAllSyncRecords)
         static_cast<void>(c.activityEnableAllSyncRecords(0));
-    enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
-    enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+    enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API);
+    enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API);
     enableUnifiedMemory();
 
     ProfileStreamEncoder out;
@@ -282,28 +230,17 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     return true;
 }
 
-void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t count)
+void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain)
 {
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     if (skipped(runtime ? "runtime" : "driver")) {
         say(kNoteWarning, std::string(runtime ? "runtime" : "driver") + " API records left off (OVERLAPSCOPE_PROFILE_SKIP)");
         return;
     }
-    const auto enable = runtime ? api().activityEnableRuntimeApi : api().activityEnableDriverApi;
-    int enabled = 0;
     std::string failure;
-    for (std::uint32_t id = 1; id < count; ++id) {
-        const char* name = nullptr;
-        if (api().getCallbackName(domain, id, &name) != CUPTI_SUCCESS || !name)
-            continue;
-        if (apiRole(apiDisplayName(name)) == ApiRole::Untraced)
-            continue;
-        const CUptiResult result = enable(id, 1);
-        if (result == CUPTI_SUCCESS)
-            ++enabled;
-        else if (failure.empty())
-            failure = m_cupti->describe(result, runtime ? "cuptiActivityEnableRuntimeApi" : "cuptiActivityEnableDriverApi");
-    }
+    const int enabled = cupti::switchApiRecords(
+        api(), domain, [](std::string_view name) { return apiRole(apiDisplayName(name)) != ApiRole::Untraced; }, true,
+        &failure);
     if (!failure.empty())
         say(kNoteWarning, failure + ": some " + (runtime ? "runtime" : "driver") + " API calls are not recorded");
     if (m_debug)
@@ -419,11 +356,11 @@ void CuptiTracer::flushLoop()
         // Unforced: only buffers whose records are all complete. A forced
         // flush would hand over the records of work still running without
         // their times, and they would be lost.
-        static_cast<void>(api().activityFlushAll(0));
+        static_cast<void>(m_session->flush(false));
         {
             std::lock_guard streamLock(m_mutex);
             ProfileStreamEncoder out;
-            if (clockNs(CLOCK_MONOTONIC) - m_lastClockNs >= kClockPeriodNs)
+            if (cupti::monotonicNowNs() - m_lastClockNs >= kClockPeriodNs)
                 addClockPair(out);
             takeRanges(out);
             emit(out);
@@ -449,14 +386,17 @@ void CuptiTracer::finish()
     // Forced: the process is ending, so records of work still in flight come
     // back now or never (they are counted as untimed).
     if (m_tracing)
-        static_cast<void>(api().activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+        static_cast<void>(m_session->flush(true));
     std::lock_guard lock(m_mutex);
     ProfileStreamEncoder out;
-    if (m_tracing)
+    if (m_tracing) {
         addClockPair(out);
+        // Records CUPTI dropped after the last buffer are counted only now.
+        addLossIfChanged(out);
+    }
     takeRanges(out);
     EndRecord end;
-    end.dropped = m_dropped;
+    end.dropped = m_tracing ? m_session->loss().dropped : 0;
     end.untimed = untimed();
     out.add(end);
     emit(out);
@@ -470,71 +410,42 @@ void CuptiTracer::contextDestroying()
         return;
     // The context's work is done or abandoned; what CUPTI holds of it must
     // come out before the context goes.
-    static_cast<void>(api().activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    static_cast<void>(m_session->flush(true));
 }
 
-void CuptiTracer::provideBuffer(std::uint8_t** buffer, std::size_t* bytes, std::size_t* maxRecords)
+void CuptiTracer::read(cupti::RecordCursor& records)
 {
-    // Without a buffer CUPTI drops records, and counts them: they show up in
-    // the loss record.
-    *buffer = m_buffers.lend(bytes, maxRecords);
-}
-
-void CuptiTracer::bufferCompleted(std::uint8_t* buffer, std::size_t validBytes)
-{
-    if (!buffer)
-        return;
     const auto began = std::chrono::steady_clock::now();
-    std::size_t dropped = 0;
-    static_cast<void>(api().activityGetNumDroppedRecords(nullptr, 0, &dropped));
     std::lock_guard lock(m_mutex);
     ProfileStreamEncoder out;
-    std::size_t records = 0;
-    // Not tracing: CUPTI gave up half-way (nothing of it is wanted), or a
-    // fork()ed child that is not the process being recorded.
+    // Not tracing: the session started before m_tracing was set (nothing of
+    // it is wanted until then), or a fork()ed child that is not the process
+    // being recorded.
     if (m_tracing && ::getpid() == m_pid) {
-        CUpti_Activity* record = nullptr;
-        while (api().activityGetNextRecord(buffer, validBytes, &record) == CUPTI_SUCCESS) {
+        while (const CUpti_Activity* record = records.next())
             m_records->encode(*record, out);
-            ++records;
-        }
-        m_dropped += dropped;
         addLossIfChanged(out);
     }
     const std::size_t encoded = out.bytes().size();
     emit(out);
     ++m_buffersRead;
     if (m_debug)
-        std::fprintf(stderr, "overlapscope[%d]: buffer %llu: %zu records, %zu bytes in, %zu out, %lld us\n",
-                     int(m_pid), static_cast<unsigned long long>(m_buffersRead), records, validBytes, encoded,
+        std::fprintf(stderr, "overlapscope[%d]: buffer %llu: %zu records, %zu bytes out, %lld us\n", int(m_pid),
+                     static_cast<unsigned long long>(m_buffersRead), records.count(), encoded,
                      static_cast<long long>(std::chrono::duration_cast<std::chrono::microseconds>(
                                                 std::chrono::steady_clock::now() - began)
                                                 .count()));
-    m_buffers.giveBack(buffer);
 }
 
 void CuptiTracer::addClockPair(ProfileStreamEncoder& out)
 {
-    // The CUPTI reading lies between the two host readings; the pair read
-    // closest together bounds the error best.
-    ClockRecord best;
-    std::int64_t bestSpan = std::numeric_limits<std::int64_t>::max();
-    for (int i = 0; i < 5; ++i) {
-        std::uint64_t cupti = 0;
-        const std::int64_t before = clockNs(CLOCK_MONOTONIC);
-        const CUptiResult result = api().getTimestamp(&cupti);
-        const std::int64_t after = clockNs(CLOCK_MONOTONIC);
-        if (result != CUPTI_SUCCESS)
-            return;
-        if (after - before < bestSpan) {
-            bestSpan = after - before;
-            best.cuptiNs = cupti;
-            best.monotonicNs = before + (after - before) / 2;
-        }
-    }
-    best.realtimeNs = clockNs(CLOCK_REALTIME);
-    m_lastClockNs = best.monotonicNs;
-    out.add(best);
+    // A pair CUPTI would not read is left out: the reader's ClockMap holds
+    // the nearest pair's offset until the next.
+    cupti::ClockPair pair;
+    if (m_session->readClocks(&pair) != CUPTI_SUCCESS)
+        return;
+    m_lastClockNs = pair.monotonicNs;
+    out.add(ClockRecord{pair.cuptiNs, pair.monotonicNs, pair.realtimeNs});
 }
 
 void CuptiTracer::addRange(const RangeRecord& record, std::string_view text)
@@ -567,11 +478,18 @@ void CuptiTracer::takeRanges(ProfileStreamEncoder& out)
 
 void CuptiTracer::addLossIfChanged(ProfileStreamEncoder& out)
 {
-    if (m_dropped + untimed() == m_reportedLoss)
+    const cupti::BufferLoss loss = m_session->loss();
+    if (loss.unreadBuffers != m_reportedUnreadBuffers) {
+        m_reportedUnreadBuffers = loss.unreadBuffers;
+        UnreadBuffersRecord r;
+        r.buffers = loss.unreadBuffers;
+        out.addWithText(r, loss.firstReadError);
+    }
+    if (loss.dropped + untimed() == m_reportedLoss)
         return;
-    m_reportedLoss = m_dropped + untimed();
+    m_reportedLoss = loss.dropped + untimed();
     LossRecord r;
-    r.dropped = m_dropped;
+    r.dropped = loss.dropped;
     r.untimed = untimed();
     out.add(r);
 }

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "CuptiRecordEncoder.h"
-#include "cupti/BufferPool.h"
 #include "cupti/Library.h"
+#include "cupti/Session.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamEncoder.h"
 
@@ -24,11 +24,13 @@ namespace ovs::inject {
 // (core/profile/ProfileRecord.h, docs/profiling.md): GPU work from CUPTI's
 // activity API (concurrent kernels, copies, memsets, synchronization), the
 // runtime and driver calls that matter for overlap, and what it takes to
-// place them on the host clock. Buffers are encoded and written as CUPTI
-// hands them over, so a process that dies leaves everything delivered so far.
+// place them on the host clock. The profile's client of the process's CUPTI
+// session (cupti/Session.h: the kinds, the buffers, the loss tally, the clock
+// pairs); buffers are encoded and written as the session hands them over, so
+// a process that dies leaves everything delivered so far.
 //
 // One per process, never destroyed: CUPTI calls into it until exit.
-class CuptiTracer {
+class CuptiTracer final : public cupti::Session::Reader {
 public:
     static CuptiTracer& instance();
 
@@ -45,8 +47,6 @@ public:
     void addRange(const profile::RangeRecord& record, std::string_view text);
 
     // CUPTI's callbacks (any thread).
-    void provideBuffer(std::uint8_t** buffer, std::size_t* bytes, std::size_t* maxRecords);
-    void bufferCompleted(std::uint8_t* buffer, std::size_t validBytes);
     void contextDestroying();
     // The first context exists: the unified-memory records CUPTI was not
     // ready for at start are enabled now (enableUnifiedMemory).
@@ -55,11 +55,13 @@ public:
 private:
     CuptiTracer() = default;
 
+    // The session's reader: one completed buffer (CUPTI's thread).
+    void read(cupti::RecordCursor& records) override;
     bool openStream(std::string* whyNot);
-    // Subscribes and enables activity kinds; on failure `heldElsewhere` says
+    // Subscribes and starts the session; on failure `heldElsewhere` says
     // whether another CUPTI client was the reason.
     bool startCupti(std::string* whyNot, bool* heldElsewhere);
-    void enableApiRecords(CUpti_CallbackDomain domain, std::uint32_t count);
+    void enableApiRecords(CUpti_CallbackDomain domain);
     // CUPTI's unified-memory counters (migrations, faults, thrashing): each
     // counter the device supports; none, said in a note, where CUPTI refuses
     // them all (MPS, no unified-memory support).
@@ -74,6 +76,7 @@ private:
 
     // Everything below that writes runs under m_mutex.
     void addClockPair(profile::ProfileStreamEncoder& out);
+    // The session's loss (and the untimed records), written when it grew.
     void addLossIfChanged(profile::ProfileStreamEncoder& out);
     // Moves the NVTX records kept so far into `out`.
     void takeRanges(profile::ProfileStreamEncoder& out);
@@ -85,6 +88,7 @@ private:
     // Set once the stream is open: a process nobody asked to record never
     // loads libcupti.
     const cupti::Library* m_cupti = nullptr;
+    cupti::Session* m_session = nullptr; // used only once m_cupti is loaded
     pid_t m_pid = 0;
     bool m_debug = false;
     CUpti_SubscriberHandle m_subscriber = nullptr;
@@ -97,11 +101,10 @@ private:
     std::mutex m_mutex;
     int m_fd = -1;
     std::optional<CuptiRecordEncoder> m_records; // once libcupti is loaded
-    std::uint64_t m_dropped = 0;
-    std::uint64_t m_reportedLoss = 0; // dropped + untimed when last written
+    std::uint64_t m_reportedLoss = 0;          // dropped + untimed when last written
+    std::uint64_t m_reportedUnreadBuffers = 0; // when last written
     std::int64_t m_lastClockNs = 0;
     std::uint64_t m_buffersRead = 0;
-    cupti::BufferPool m_buffers; // locks itself
 
     // NVTX records not written yet: a lock of their own, so a range call
     // never waits while a CUPTI buffer is encoded under m_mutex.

@@ -154,6 +154,10 @@ public:
         m_out.add(r);
     }
     void loss(std::uint64_t dropped, std::uint64_t untimed) { m_out.add(profile::LossRecord{dropped, untimed}); }
+    void unreadBuffers(std::uint64_t buffers, std::string_view firstError)
+    {
+        m_out.addWithText(profile::UnreadBuffersRecord{buffers, 0, 0}, firstError);
+    }
     void end() { m_out.add(profile::EndRecord{}); }
     template <typename Payload>
     void raw(const Payload& p) { m_out.add(p); }

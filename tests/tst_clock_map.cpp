@@ -1,9 +1,9 @@
 // CUPTI time to host time: interpolated between pairs, held beyond them.
-#include "profile/ClockMap.h"
+#include "cupti/ClockMap.h"
 
 #include <QtTest>
 
-using ovs::profile::ClockMap;
+using ovs::cupti::ClockMap;
 
 class TestClockMap : public QObject {
     Q_OBJECT
@@ -37,6 +37,23 @@ private slots:
         map.add(900, 500); // a clock step back must not fold the mapping
         QCOMPARE(map.toMonotonic(1000), std::int64_t(101000));
         QCOMPARE(map.toMonotonic(900), std::int64_t(100900));
+    }
+
+    // A map with a limit (the CUDA device's, which lives as long as the
+    // process) forgets its older half past it, and maps by the newer pairs.
+    void pastItsLimitTheOlderHalfIsForgotten()
+    {
+        ClockMap map(4);
+        for (std::int64_t i = 1; i <= 4; ++i)
+            QVERIFY(map.add(static_cast<std::uint64_t>(i * 1000), i * 1000 + i * 10)); // offset 10 * i
+        QCOMPARE(map.toMonotonic(500), std::int64_t(510)); // all four kept: the first pair's offset
+        QVERIFY(map.add(5000, 5050));
+        // Five pairs > 4: the oldest two are gone, so before the third pair its offset holds.
+        QCOMPARE(map.toMonotonic(500), std::int64_t(530));
+        QCOMPARE(map.toMonotonic(5000), std::int64_t(5050));
+        QVERIFY(!map.add(5000, 9999)); // not increasing: ignored, and said
+        map.clear();
+        QVERIFY(map.empty());
     }
 
     void withoutPairsTimesStayAsTheyAre()

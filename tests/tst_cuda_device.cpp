@@ -674,6 +674,51 @@ private slots:
         QCOMPARE(gpuOps, 3 * config.chunks);
         qInfo("overlapped run: %d GPU ops with engine times, %.1f us waited in total before engines started",
               gpuOps, double(waitedNs) / 1e3);
+        // The session's loss policy says what CUPTI lost in the run's
+        // message (cupti/BufferLoss.h); a run like this one loses nothing.
+        QVERIFY2(run.error.empty(), run.error.c_str());
+    }
+
+    // A kind the session leaves off is said in the run's message, and the
+    // run still completes on event times: here the kernels' records
+    // (OVERLAPSCOPE_CUPTI_SKIP, read when the first device starts the
+    // process's CUPTI session, so this test makes the only device anew).
+    void aKindLeftOffIsSaidNotFailed()
+    {
+        if (!hasCupti())
+            QSKIP("no engine timing (engineTimingSource says why)");
+        m_device.reset(); // the last owner: the session stops
+        qputenv("OVERLAPSCOPE_CUPTI_SKIP", "kernel");
+        Run run;
+        try {
+            std::unique_ptr<Device> device = createCudaDevice(0);
+            PipelineConfig config;
+            config.kind = PipelineKind::Overlapped;
+            config.chunks = 4;
+            config.chunkBytes = 8 * kMiB;
+            config.slotCount = 2;
+            RecordSink sink;
+            CancelFlag cancel;
+            run = runPipeline(*device, config, sink, cancel);
+        } catch (const DeviceError& error) {
+            qunsetenv("OVERLAPSCOPE_CUPTI_SKIP");
+            m_device = createCudaDevice(0);
+            QFAIL(error.what());
+        }
+        qunsetenv("OVERLAPSCOPE_CUPTI_SKIP");
+        m_device = createCudaDevice(0); // the session starts again with every kind
+        QCOMPARE(run.status, RunStatus::Completed);
+        QVERIFY2(run.verification.passed, run.verification.message.c_str());
+        QVERIFY2(run.error.find("concurrent kernel records left off (OVERLAPSCOPE_CUPTI_SKIP)") != std::string::npos,
+                 run.error.c_str());
+        int copies = 0;
+        for (const Op& op : run.ops) {
+            if (op.kind == OpKind::Kernel)
+                QVERIFY2(!op.hasExec(), "a kernel got engine times with its records left off");
+            copies += (op.kind == OpKind::Upload || op.kind == OpKind::Download) && op.hasExec() ? 1 : 0;
+        }
+        QCOMPARE(copies, 2 * 4); // the copies' records still join
+        QVERIFY(hasCupti());
     }
 
     // The claim, on a real pipeline: with 3 streams, no two uploads

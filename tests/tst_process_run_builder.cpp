@@ -12,8 +12,12 @@
 #if OVERLAPSCOPE_TEST_CUPTI
 #include "CuptiRecordEncoder.h"
 #include "cuda/CuptiActivityCollector.h"
+#include "cupti/ActivityKinds.h"
+#include "cupti/ClockPair.h"
 #include "cupti/GpuActivityDecoder.h"
 #include "cupti/Library.h"
+#include "cupti/RecordCursor.h"
+#include "trace/ApiNames.h"
 
 #include <cupti_activity.h>
 
@@ -125,6 +129,97 @@ SyntheticRecord syntheticRecord(const QString& type, int copyKind, int src, int 
 CUptiResult noCallbackNames(CUpti_CallbackDomain, CUpti_CallbackId, const char**)
 {
     return CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+// A stand-in for libcupti, for the session's shared parts (the buffer loop,
+// the kinds with rollback, the clock pairing): plain functions, as CUPTI's
+// entry points are, reading and writing this state.
+struct FakeCupti {
+    // cuptiActivityGetNextRecord: hands out `records` records, then answers `end`.
+    int records = 0;
+    CUptiResult end = CUPTI_ERROR_MAX_LIMIT_REACHED;
+    int handedOut = 0;
+    CUpti_Activity record{};
+    // cuptiActivityEnable refuses these; Enable and Disable log what they did.
+    std::vector<CUpti_ActivityKind> refused;
+    std::vector<std::pair<bool, CUpti_ActivityKind>> calls; // (enable, kind)
+    // cuptiGetTimestamp: the time it reads, or an error.
+    std::uint64_t timestamp = 0;
+    CUptiResult timestampResult = CUPTI_SUCCESS;
+    // cuptiActivityEnableRuntimeApi: the calls switched, (id, on); refuses `refusedCall`.
+    std::vector<std::pair<CUpti_CallbackId, bool>> apiCalls;
+    CUpti_CallbackId refusedCall = 0;
+};
+FakeCupti fake;
+
+CUptiResult fakeNextRecord(std::uint8_t*, std::size_t, CUpti_Activity** record)
+{
+    if (fake.handedOut == fake.records)
+        return fake.end;
+    ++fake.handedOut;
+    *record = &fake.record;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult fakeEnable(CUpti_ActivityKind kind)
+{
+    fake.calls.emplace_back(true, kind);
+    return std::find(fake.refused.begin(), fake.refused.end(), kind) == fake.refused.end()
+               ? CUPTI_SUCCESS
+               : CUPTI_ERROR_NOT_COMPATIBLE;
+}
+
+CUptiResult fakeDisable(CUpti_ActivityKind kind)
+{
+    fake.calls.emplace_back(false, kind);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult fakeTimestamp(std::uint64_t* timestamp)
+{
+    *timestamp = fake.timestamp;
+    return fake.timestampResult;
+}
+
+// Three runtime calls by id; CUPTI knows no other.
+CUptiResult fakeCallbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char** name)
+{
+    constexpr const char* kNames[] = {nullptr, "cudaMemcpyAsync", "cudaGetDevice", "cudaLaunchKernel"};
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || id == 0 || id >= std::size(kNames))
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    *name = kNames[id];
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult fakeEnableRuntimeApi(CUpti_CallbackId id, std::uint8_t on)
+{
+    fake.apiCalls.emplace_back(id, on != 0);
+    return id == fake.refusedCall ? CUPTI_ERROR_INVALID_PARAMETER : CUPTI_SUCCESS;
+}
+
+cupti::Library::Api fakeApi()
+{
+    fake = FakeCupti{};
+    cupti::Library::Api api; // getResultString null: errors read "CUPTI error <n>"
+    api.activityGetNextRecord = fakeNextRecord;
+    api.activityEnable = fakeEnable;
+    api.activityDisable = fakeDisable;
+    api.getTimestamp = fakeTimestamp;
+    api.getCallbackName = fakeCallbackName;
+    api.activityEnableRuntimeApi = fakeEnableRuntimeApi;
+    return api;
+}
+
+// The kinds a client asks CUPTI for, in order, from the one table.
+std::vector<CUpti_ActivityKind> kindsOf(cupti::Client client, bool requested)
+{
+    std::vector<CUpti_ActivityKind> kinds;
+    for (const cupti::ActivityKind& k : cupti::kActivityKinds) {
+        const cupti::Need need = client == cupti::Client::EngineTiming ? k.engineTiming : k.profile;
+        if (need != cupti::Need::No && (need != cupti::Need::OnRequest || requested))
+            kinds.push_back(k.kind);
+    }
+    return kinds;
 }
 #endif
 
@@ -476,6 +571,52 @@ private slots:
         QVERIFY(run.error.find("exit status 2") != std::string::npos);
     }
 
+    // The one loss policy (cupti/BufferLoss.h): records CUPTI dropped and
+    // buffers it could not read are counted and said on a run that still
+    // completes; totals, so the last record of each kind wins.
+    void bufferLossIsSaidNotFailed_data()
+    {
+        QTest::addColumn<int>("dropped"); // LossRecord; -1: none
+        QTest::addColumn<int>("unread");  // UnreadBuffersRecord's total; -1: none
+        QTest::addColumn<QString>("words"); // expected in the run's message; empty: no CUPTI loss said
+        QTest::newRow("nothing lost") << -1 << -1 << "";
+        QTest::newRow("dropped records") << 12 << -1 << "CUPTI dropped 12 records (out of activity buffers)";
+        QTest::newRow("one unread buffer")
+            << -1 << 1
+            << "1 CUPTI activity buffer could not be read to the end (cuptiActivityGetNextRecord: "
+               "CUPTI_ERROR_INVALID_KIND): their later records are lost";
+        QTest::newRow("unread buffers counted")
+            << -1 << 3
+            << "3 CUPTI activity buffers could not be read to the end (cuptiActivityGetNextRecord: "
+               "CUPTI_ERROR_INVALID_KIND): their later records are lost";
+        QTest::newRow("both, dropped said first")
+            << 5 << 2
+            << "CUPTI dropped 5 records (out of activity buffers); 2 CUPTI activity buffers could not be read";
+    }
+    void bufferLossIsSaidNotFailed()
+    {
+        QFETCH(int, dropped);
+        QFETCH(int, unread);
+        QFETCH(QString, words);
+        TestProfileStream s = stream();
+        s.kernel(kCuptiAtZero + 1, kCuptiAtZero + 2, "k", 13, 1);
+        if (unread > 1)
+            s.unreadBuffers(1, "an older total");
+        if (unread > 0)
+            s.unreadBuffers(static_cast<std::uint64_t>(unread), "cuptiActivityGetNextRecord: CUPTI_ERROR_INVALID_KIND");
+        if (dropped >= 0)
+            s.loss(static_cast<std::uint64_t>(dropped), 0);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.status, RunStatus::Completed);
+        QCOMPARE(run.ops.size(), std::size_t(1));
+        if (words.isEmpty())
+            QVERIFY2(run.error.find("CUPTI") == std::string::npos, run.error.c_str());
+        else
+            QVERIFY2(QString::fromStdString(run.error).contains(words), run.error.c_str());
+        QVERIFY2(run.error.find("an older total") == std::string::npos, run.error.c_str());
+    }
+
     void aProcessCuptiRefusedSaysWhy()
     {
         TestProfileStream s(100);
@@ -589,6 +730,187 @@ private slots:
         QCOMPARE(op.execStartNs, static_cast<std::int64_t>(engine->startNs - kCuptiAtZero));
         QCOMPARE(op.execEndNs, static_cast<std::int64_t>(engine->endNs - kCuptiAtZero));
         QCOMPARE(op.correlation, work->correlationId);
+    }
+
+    // The session's buffer loop (cupti/RecordCursor.h): every record up to
+    // the buffer's end, and an error that stops the reading counted once per
+    // buffer with CUPTI's words for the first; the end itself is no error.
+    void bufferLoopCountsUnreadBuffers_data()
+    {
+        QTest::addColumn<int>("records");
+        QTest::addColumn<int>("end"); // what CUPTI answers after the last record
+        QTest::addColumn<int>("buffers");
+        QTest::addColumn<int>("unread");
+        QTest::newRow("read to the end") << 3 << int(CUPTI_ERROR_MAX_LIMIT_REACHED) << 1 << 0;
+        QTest::newRow("empty buffer") << 0 << int(CUPTI_ERROR_MAX_LIMIT_REACHED) << 1 << 0;
+        QTest::newRow("error after two records") << 2 << int(CUPTI_ERROR_INVALID_KIND) << 1 << 1;
+        QTest::newRow("two buffers in error") << 1 << int(CUPTI_ERROR_INVALID_PARAMETER) << 2 << 2;
+    }
+    void bufferLoopCountsUnreadBuffers()
+    {
+        QFETCH(int, records);
+        QFETCH(int, end);
+        QFETCH(int, buffers);
+        QFETCH(int, unread);
+        const cupti::Library::Api api = fakeApi();
+        cupti::LossTally tally;
+        std::uint8_t buffer[8] = {};
+        int read = 0;
+        for (int b = 0; b < buffers; ++b) {
+            fake.records = records;
+            fake.handedOut = 0;
+            fake.end = static_cast<CUptiResult>(end);
+            cupti::RecordCursor cursor(api, buffer, sizeof buffer, tally);
+            while (cursor.next())
+                ++read;
+            QVERIFY(!cursor.next()); // stays at its end
+            QCOMPARE(cursor.count(), std::size_t(records));
+        }
+        QCOMPARE(read, records * buffers);
+        const cupti::BufferLoss loss = tally.total();
+        QCOMPARE(loss.unreadBuffers, std::uint64_t(unread));
+        QCOMPARE(loss.dropped, std::uint64_t(0));
+        const std::vector<std::string> words = cupti::lossWords(loss);
+        QCOMPARE(words.empty(), unread == 0);
+        if (unread > 0)
+            QCOMPARE(loss.firstReadError, "cuptiActivityGetNextRecord: CUPTI error " + std::to_string(end));
+    }
+
+    // The one kind table, turned on for each client with rollback: an
+    // essential kind refused leaves nothing on (turned off in reverse), an
+    // optional one refused or skipped is said, a kind on request only when
+    // asked.
+    void kindsTurnOnWithRollback_data()
+    {
+        QTest::addColumn<int>("client");
+        QTest::addColumn<int>("refused"); // a CUpti_ActivityKind, or -1
+        QTest::addColumn<QString>("skip"); // OVERLAPSCOPE_PROFILE_SKIP
+        QTest::addColumn<bool>("requested");
+        QTest::addColumn<bool>("started");
+        QTest::addColumn<QString>("words"); // in whyNot (not started) or the warnings
+        const int engine = int(cupti::Client::EngineTiming);
+        const int profile = int(cupti::Client::Profile);
+        QTest::newRow("engine timing: all on") << engine << -1 << "" << false << true << "";
+        QTest::newRow("engine timing: driver records on request") << engine << -1 << "" << true << true << "";
+        QTest::newRow("engine timing: memcpy refused")
+            << engine << int(CUPTI_ACTIVITY_KIND_MEMCPY) << "" << false << false
+            << "cuptiActivityEnable(memcpy): CUPTI error " + QString::number(int(CUPTI_ERROR_NOT_COMPATIBLE));
+        QTest::newRow("profile: all on") << profile << -1 << "" << false << true << "";
+        QTest::newRow("profile: memset refused, said")
+            << profile << int(CUPTI_ACTIVITY_KIND_MEMSET) << "" << false << true
+            << "cuptiActivityEnable(memset): CUPTI error " + QString::number(int(CUPTI_ERROR_NOT_COMPATIBLE))
+                   + ": memset records are missing";
+        QTest::newRow("profile: kernels refused")
+            << profile << int(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) << "" << true << false
+            << "cuptiActivityEnable(concurrent kernel)";
+        QTest::newRow("profile: stream records skipped")
+            << profile << -1 << "stream" << false << true << "stream records left off (OVERLAPSCOPE_PROFILE_SKIP)";
+    }
+    void kindsTurnOnWithRollback()
+    {
+        QFETCH(int, client);
+        QFETCH(int, refused);
+        QFETCH(QString, skip);
+        QFETCH(bool, requested);
+        QFETCH(bool, started);
+        QFETCH(QString, words);
+        const cupti::Library::Api api = fakeApi();
+        if (refused >= 0)
+            fake.refused.push_back(static_cast<CUpti_ActivityKind>(refused));
+        const QByteArray saved = qgetenv("OVERLAPSCOPE_PROFILE_SKIP");
+        qputenv("OVERLAPSCOPE_PROFILE_SKIP", skip.toUtf8());
+        const auto who = static_cast<cupti::Client>(client);
+        std::vector<CUpti_ActivityKind> wanted = kindsOf(who, requested);
+        std::vector<std::string_view> asked;
+        if (requested)
+            asked = {"driver", "sync"};
+        cupti::EnabledKinds kinds;
+        std::string whyNot;
+        std::vector<std::string> warnings;
+        const bool on = kinds.enable(api, who, asked, "OVERLAPSCOPE_PROFILE_SKIP", &whyNot, &warnings);
+        if (saved.isNull())
+            qunsetenv("OVERLAPSCOPE_PROFILE_SKIP");
+        else
+            qputenv("OVERLAPSCOPE_PROFILE_SKIP", saved);
+        QCOMPARE(on, started);
+        QCOMPARE(kinds.empty(), !started);
+        QVERIFY(!wanted.empty());
+
+        // Turned on in table order (the skipped ones not asked for), up to a refused essential one.
+        std::vector<CUpti_ActivityKind> tried;
+        for (CUpti_ActivityKind k : wanted) {
+            const cupti::ActivityKind& row = *std::find_if(std::begin(cupti::kActivityKinds),
+                                                           std::end(cupti::kActivityKinds),
+                                                           [k](const cupti::ActivityKind& r) { return r.kind == k; });
+            if (!skip.isEmpty() && skip == row.token)
+                continue;
+            tried.push_back(k);
+            if (!started && int(k) == refused)
+                break;
+        }
+        std::vector<CUpti_ActivityKind> enabled;
+        std::vector<CUpti_ActivityKind> disabled;
+        for (const auto& [enable, kind] : fake.calls)
+            (enable ? enabled : disabled).push_back(kind);
+        QCOMPARE(enabled, tried);
+        if (started) {
+            QVERIFY(disabled.empty());
+            const QString said = QString::fromStdString(warnings.empty() ? std::string() : warnings.front());
+            QCOMPARE(said, words);
+            // And off again in reverse, without the refused one.
+            kinds.disable(api);
+            disabled.clear();
+            for (std::size_t i = enabled.size(); i < fake.calls.size(); ++i)
+                disabled.push_back(fake.calls[i].second);
+            std::vector<CUpti_ActivityKind> expected(tried.rbegin(), tried.rend());
+            std::erase(expected, static_cast<CUpti_ActivityKind>(refused));
+            QCOMPARE(disabled, expected);
+            QVERIFY(kinds.empty());
+        } else {
+            // Rolled back: every kind it turned on, off again in reverse.
+            std::vector<CUpti_ActivityKind> expected(tried.rbegin() + 1, tried.rend());
+            QCOMPARE(disabled, expected);
+            QVERIFY2(QString::fromStdString(whyNot).startsWith(words), whyNot.c_str());
+        }
+    }
+
+    // API records call by call: the calls the chooser picks, switched the
+    // way asked, a refusal said with CUPTI's words and the rest still done.
+    void apiRecordsSwitchCallByCall()
+    {
+        const cupti::Library::Api api = fakeApi();
+        const auto enqueues = [](std::string_view name) { return apiEnqueuesWork(name); };
+        std::string failure;
+        QCOMPARE(cupti::switchApiRecords(api, CUPTI_CB_DOMAIN_RUNTIME_API, enqueues, true, &failure), 2);
+        QCOMPARE(fake.apiCalls, (std::vector<std::pair<CUpti_CallbackId, bool>>{{1, true}, {3, true}}));
+        QVERIFY(failure.empty());
+
+        fake.apiCalls.clear();
+        fake.refusedCall = 2;
+        const auto quiet = [](std::string_view name) { return !apiEnqueuesWork(name); };
+        QCOMPARE(cupti::switchApiRecords(api, CUPTI_CB_DOMAIN_RUNTIME_API, quiet, false, &failure), 0);
+        QCOMPARE(fake.apiCalls, (std::vector<std::pair<CUpti_CallbackId, bool>>{{2, false}}));
+        QCOMPARE(failure, "cuptiActivityEnableRuntimeApi: CUPTI error " + std::to_string(int(CUPTI_ERROR_INVALID_PARAMETER)));
+    }
+
+    // Clock pairing: the CUPTI reading placed between two monotonic
+    // readings; a refused reading leaves the pair as it was.
+    void clockPairBracketsTheCuptiReading()
+    {
+        const cupti::Library::Api api = fakeApi();
+        fake.timestamp = 123'456'789;
+        cupti::ClockPair pair;
+        const std::int64_t before = cupti::monotonicNowNs();
+        QCOMPARE(cupti::readClockPair(api, &pair), CUPTI_SUCCESS);
+        const std::int64_t after = cupti::monotonicNowNs();
+        QCOMPARE(pair.cuptiNs, std::uint64_t(123'456'789));
+        QVERIFY(pair.monotonicNs >= before && pair.monotonicNs <= after);
+        QVERIFY(pair.realtimeNs > 0);
+
+        fake.timestampResult = CUPTI_ERROR_NOT_INITIALIZED;
+        fake.timestamp = 1;
+        QCOMPARE(cupti::readClockPair(api, &pair), CUPTI_ERROR_NOT_INITIALIZED);
+        QCOMPARE(pair.cuptiNs, std::uint64_t(123'456'789));
     }
 
     // Both users load libcupti through one search, which the variable overrides.

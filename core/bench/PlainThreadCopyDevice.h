@@ -52,6 +52,7 @@ public:
     void checkHostAccess(const void* p, std::size_t bytes) override { m_inner.checkHostAccess(p, bytes); }
     void tagWork(std::uint64_t opId) override { m_inner.tagWork(opId); }
     std::vector<EngineRecord> takeEngineRecords() override { return m_inner.takeEngineRecords(); }
+    std::vector<std::string> takeEngineTimingLoss() override { return m_inner.takeEngineTimingLoss(); }
     std::string engineTimingSource(std::string* whyNot = nullptr) const override
     {
         return m_inner.engineTimingSource(whyNot);

@@ -504,6 +504,15 @@ std::vector<EngineRecord> CudaRuntimeDevice::takeEngineRecords()
     return {};
 }
 
+std::vector<std::string> CudaRuntimeDevice::takeEngineTimingLoss()
+{
+#if OVERLAPSCOPE_HAVE_CUPTI
+    if (m_cuptiOwner)
+        return CuptiActivityCollector::instance().takeLoss(m_cuptiOwner);
+#endif
+    return {};
+}
+
 void CudaRuntimeDevice::primeEngineTiming()
 {
 #if OVERLAPSCOPE_HAVE_CUPTI

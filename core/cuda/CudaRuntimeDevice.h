@@ -60,6 +60,7 @@ public:
     // CUPTI activity records where libcupti loads (see CuptiActivityCollector).
     void tagWork(std::uint64_t opId) override;
     std::vector<EngineRecord> takeEngineRecords() override;
+    std::vector<std::string> takeEngineTimingLoss() override;
     void primeEngineTiming() override;
     std::string engineTimingSource(std::string* whyNot = nullptr) const override;
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "cupti/BufferPool.h"
+#include "cupti/ClockMap.h"
 #include "cupti/GpuActivity.h"
+#include "cupti/Session.h"
 #include "device/DeviceTypes.h"
 
-#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -14,30 +14,32 @@
 
 namespace ovs {
 
-// CUPTI's activity API, which is process-wide: one collector serves every
-// CUDA device of the process. It records when the copy engines and SMs really
-// ran each memcpy and kernel, and joins those records to our ops through
-// CUPTI's external correlation ids (pushed around the API calls that enqueue
-// an op: CUPTI then emits a record tying the call's correlation id, which the
-// memcpy or kernel record carries, to our id).
+// The CUDA device's client of the process's CUPTI session (cupti/Session.h,
+// which holds the kinds, the buffers, the loss tally and the clock pairs):
+// one collector serves every CUDA device of the process. It records when the
+// copy engines and SMs really ran each memcpy and kernel, and joins those
+// records to our ops through CUPTI's external correlation ids (pushed around
+// the API calls that enqueue an op: CUPTI then emits a record tying the
+// call's correlation id, which the memcpy or kernel record carries, to our
+// id).
 //
 // Each attached device is an owner: the external id carries the owner in its
 // top 16 bits and the device's op id below, so records reach the device that
 // enqueued the work even when two devices record at once.
 //
 // Internal to core/cuda. Never destroyed (see instance()).
-class CuptiActivityCollector {
+class CuptiActivityCollector final : public cupti::Session::Reader {
 public:
     // The largest op id an owner can tag work with.
     static constexpr std::uint64_t kMaxOpId = (std::uint64_t(1) << 48) - 1;
 
     static CuptiActivityCollector& instance();
 
-    // Starts collecting for one more owner: the first enables CUPTI's activity
-    // kinds. Returns the owner id, or 0 with `whyNot` when libcupti is missing
-    // or refuses ("libcupti not found: ...").
+    // Starts collecting for one more owner: the first starts the session.
+    // Returns the owner id, or 0 with `whyNot` when libcupti is missing or
+    // refuses ("libcupti not found: ...").
     std::uint16_t attach(std::string* whyNot);
-    // The last owner to go disables collection. Drops the owner's records.
+    // The last owner to go stops the session. Drops the owner's records.
     void detach(std::uint16_t owner);
 
     // CUDA work the calling thread enqueues between push and pop carries
@@ -48,14 +50,15 @@ public:
 
     // Flushes CUPTI's completed buffers and returns the owner's records whose
     // op is known, converted to the host clock (steady_clock ns). Throws
-    // DeviceError when CUPTI failed to deliver or parse records.
+    // DeviceError when CUPTI would not flush or read its clock.
     // `forced`: also hand over partly filled buffers, which is safe only when
     // no traced work is still running (its records would come back untimed).
     std::vector<EngineRecord> take(std::uint16_t owner, bool forced);
-
-    // Called from CUPTI's buffer callbacks (any thread).
-    std::uint8_t* provideBuffer(std::size_t* bytes, std::size_t* maxRecords);
-    void bufferCompleted(std::uint8_t* buffer, std::size_t validBytes);
+    // What the owner's engine records lack since it last asked, in the
+    // session's words (cupti::lossWords: records dropped, buffers unread),
+    // and the kinds the session would not record (said every time: each run
+    // lacks them).
+    std::vector<std::string> takeLoss(std::uint16_t owner);
 
     // One memcpy or kernel as CUPTI timed it; times in CUPTI's clock.
     struct Activity {
@@ -70,42 +73,39 @@ public:
     static std::optional<Activity> timedActivity(const cupti::GpuActivity& work);
 
 private:
-    // A CUPTI timestamp and the host clock read together.
-    struct ClockPair {
-        std::int64_t cuptiNs = 0;
-        std::int64_t hostNs = 0;
-    };
-
     CuptiActivityCollector() = default;
 
-    bool enable(std::string* whyNot);
-    void disable();
+    // The session's reader: one completed buffer (CUPTI's thread).
+    void read(cupti::RecordCursor& records) override;
+    bool start(std::string* whyNot);
+    void stop();
     // Switches off (or back on) the runtime-API records of every call that
     // enqueues no GPU work.
     void quietRuntimeCalls(bool restore);
     // Throws DeviceError unless `result` is CUPTI_SUCCESS.
     void check(int result, const char* what) const;
-    ClockPair sampleClocks() const;
-    std::int64_t toHostNs(std::uint64_t cuptiNs) const;
-    void parse(std::uint8_t* buffer, std::size_t validBytes);
     void addActivity(std::uint32_t correlationId, Activity activity);
     void addCorrelation(std::uint32_t correlationId, std::uint64_t externalId);
     // What CUPTI delivered so far, for OVERLAPSCOPE_CUPTI_DEBUG=1.
     std::string countsText() const;
 
+    cupti::Session& m_session = cupti::Session::instance();
+
     // Serialises attach and detach (devices may be made on different threads).
-    // buffers, external correlations, memcpys, kernels, other records, joined
-    std::uint64_t m_counts[6] = {};
     std::mutex m_attachMutex;
     int m_owners = 0;
     std::uint16_t m_lastOwner = 0;
-    bool m_callbacksRegistered = false;
+    // Kinds the session left off or CUPTI refused, in words (since start).
+    std::vector<std::string> m_kindWarnings;
+    // The session's loss when each owner last asked (takeLoss).
+    std::map<std::uint16_t, cupti::BufferLoss> m_lossSeen;
 
     // Guards everything below; CUPTI delivers buffers on its own thread. Never
-    // held across a CUPTI call that can deliver buffers (flush, disable),
+    // held across a CUPTI call that can deliver buffers (flush, stop),
     // since it may deliver on the calling thread.
     mutable std::mutex m_mutex;
-    std::string m_problem; // first failure inside a callback, reported by take()
+    // buffers, external correlations, memcpys, kernels, other records, joined
+    std::uint64_t m_counts[6] = {};
     // CUPTI call correlation id -> our external id, and memcpy/kernel records
     // still waiting for theirs (records of one call may arrive in a later
     // buffer than the correlation, or earlier). Both are capped: work nobody
@@ -113,8 +113,8 @@ private:
     std::map<std::uint32_t, std::uint64_t> m_externalIds;
     std::multimap<std::uint32_t, Activity> m_unjoined;
     std::vector<Activity> m_joined;
-    std::vector<ClockPair> m_clock; // ascending, for piecewise-linear alignment
-    cupti::BufferPool m_buffers; // locks itself
+    cupti::ClockMap m_clock{4096};
+    std::int64_t m_lastClockNs = 0; // monotonic time of the last pair added
 };
 
 } // namespace ovs

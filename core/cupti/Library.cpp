@@ -99,8 +99,13 @@ bool Library::resolveAll(void* library)
 
 std::string Library::describe(CUptiResult result, const std::string& what) const
 {
+    return describeResult(m_api, result, what);
+}
+
+std::string describeResult(const Library::Api& api, CUptiResult result, const std::string& what)
+{
     const char* text = nullptr;
-    if (!m_api.getResultString || m_api.getResultString(result, &text) != CUPTI_SUCCESS || !text)
+    if (!api.getResultString || api.getResultString(result, &text) != CUPTI_SUCCESS || !text)
         return what + ": CUPTI error " + std::to_string(static_cast<int>(result));
     return what + ": " + text;
 }

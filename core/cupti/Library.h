@@ -74,4 +74,8 @@ private:
     Api m_api;
 };
 
+// describe() for a table of entry points that need not be the loaded
+// library's: the buffer loop's tests hand it one of their own.
+std::string describeResult(const Library::Api& api, CUptiResult result, const std::string& what);
+
 } // namespace ovs::cupti

@@ -104,6 +104,12 @@ public:
     // and kernel after a flush; on the H200 that held the first upload of
     // every recorded run back by about 0.45 ms (docs/measurements.md).
     virtual void primeEngineTiming() {}
+    // What the engine records lack since the last call, in words the user
+    // sees: records the tracer dropped or could not read, kinds of records
+    // it would not collect. A loss never fails a run (its ops keep their
+    // event times); the Recorder asks at a run's start, so only the run's
+    // own losses count, and adds them to its message at the end.
+    virtual std::vector<std::string> takeEngineTimingLoss() { return {}; }
     // Where engine intervals come from ("cupti", "simulated engine model"),
     // or empty with `whyNot` saying why there are none.
     virtual std::string engineTimingSource(std::string* whyNot = nullptr) const

@@ -147,8 +147,14 @@ void ProcessRunBuilder::add(const DecodedRecord& record)
         return;
     case RecordType::Loss:
         if (const auto r = record.payload<LossRecord>()) {
-            m_dropped = r->dropped;
+            m_loss.dropped = r->dropped;
             m_untimed = r->untimed;
+        }
+        return;
+    case RecordType::UnreadBuffers:
+        if (const auto r = record.payload<UnreadBuffersRecord>()) {
+            m_loss.unreadBuffers = r->buffers;
+            m_loss.firstReadError = record.text(sizeof(UnreadBuffersRecord), r->textBytes).value_or("");
         }
         return;
     case RecordType::Note:
@@ -174,7 +180,7 @@ void ProcessRunBuilder::add(const DecodedRecord& record)
     case RecordType::End:
         if (const auto r = record.payload<EndRecord>()) {
             m_ended = true;
-            m_dropped = std::max(m_dropped, r->dropped);
+            m_loss.dropped = std::max(m_loss.dropped, r->dropped);
             m_untimed = std::max(m_untimed, r->untimed);
         }
         return;
@@ -858,8 +864,8 @@ std::string ProcessRunBuilder::endingText(const ProcessEnding& ending, const std
     if (!ending.exitStatus.empty() && !ending.exitedCleanly)
         parts.push_back(ending.exitStatus);
     parts.insert(parts.end(), m_warnings.begin(), m_warnings.end());
-    if (m_dropped > 0)
-        parts.push_back("CUPTI dropped " + std::to_string(m_dropped) + " records (out of activity buffers)");
+    for (std::string& loss : cupti::lossWords(m_loss))
+        parts.push_back(std::move(loss));
     if (m_untimed > 0)
         parts.push_back(std::to_string(m_untimed)
                         + " records came back without times (work still running when the process ended)");

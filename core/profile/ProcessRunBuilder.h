@@ -1,6 +1,7 @@
 #pragma once
 
-#include "profile/ClockMap.h"
+#include "cupti/BufferLoss.h"
+#include "cupti/ClockMap.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamDecoder.h"
 #include "trace/KernelShapeTable.h"
@@ -109,14 +110,14 @@ private:
 
     std::int64_t m_zeroNs;
     Run m_run;
-    ClockMap m_clock;
+    cupti::ClockMap m_clock;
     bool m_begun = false;
     bool m_ended = false;
     std::uint32_t m_pid = 0;
     std::uint32_t m_parentPid = 0;
     std::string m_notRecorded; // why tracing did not start
     std::vector<std::string> m_warnings;
-    std::uint64_t m_dropped = 0;
+    cupti::BufferLoss m_loss; // from LossRecord, UnreadBuffersRecord and EndRecord
     std::uint64_t m_untimed = 0;
     std::uint64_t m_gpuOps = 0;
     std::uint64_t m_apiCalls = 0;

@@ -52,7 +52,8 @@ enum class RecordType : std::uint16_t {
     End, // absent when the process died or was killed before exit handlers ran
     Range, // NVTX; added after End, so older readers skip it
     UnifiedMemory, // CUPTI's unified-memory counters; added after Range, so older readers skip it
-    Rank, // the process's place in a distributed job; added last, so older readers skip it
+    Rank, // the process's place in a distributed job; added after UnifiedMemory, so older readers skip it
+    UnreadBuffers, // CUPTI buffers that could not be read to the end; added last, so older readers skip it
 };
 
 struct RecordHeader {
@@ -231,6 +232,17 @@ enum NoteSeverity : std::uint32_t {
     kNoteInfo = 0,
     kNoteWarning = 1,
     kNoteNotRecorded = 2, // tracing could not start: the process runs untraced
+};
+
+// Activity buffers whose reading stopped at an error (a total, not an
+// increment): their later records are lost, uncounted, since CUPTI cannot
+// say how many (cupti/BufferLoss.h, the one error policy of both CUPTI
+// users). Text follows: CUPTI's words for the first error.
+struct UnreadBuffersRecord {
+    static constexpr RecordType kType = RecordType::UnreadBuffers;
+    std::uint64_t buffers = 0;
+    std::uint32_t textBytes = 0;
+    std::uint32_t reserved = 0;
 };
 
 // A message for the user. Text follows.

@@ -101,6 +101,7 @@ void Recorder::begin()
     // join this run's ops.
     if (m_engineTiming) {
         m_device.takeEngineRecords();
+        m_device.takeEngineTimingLoss();
         // After that flush the tracer sets itself up again at its first
         // traced work: let that be before the timed region, not in it.
         m_device.primeEngineTiming();
@@ -462,6 +463,11 @@ Run Recorder::finish(RunStatus status, std::string error)
         if (status == RunStatus::Completed)
             status = RunStatus::Failed;
         error += (error.empty() ? "" : "; ") + std::string("could not read back timestamps: ") + e.what();
+    }
+    if (m_engineTiming) {
+        // Said, never a failure: the ops without engine records keep their event times.
+        for (const std::string& loss : m_device.takeEngineTimingLoss())
+            error += (error.empty() ? "" : "; ") + loss;
     }
     flush();
     closeChunkRegion(); // a run stopped inside a chunk

@@ -1,16 +1,19 @@
-#include "profile/ClockMap.h"
+#include "cupti/ClockMap.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ovs::profile {
+namespace ovs::cupti {
 
-void ClockMap::add(std::uint64_t cuptiNs, std::int64_t monotonicNs)
+bool ClockMap::add(std::uint64_t cuptiNs, std::int64_t monotonicNs)
 {
     const auto c = static_cast<std::int64_t>(cuptiNs);
     if (!m_pairs.empty() && c <= m_pairs.back().cuptiNs)
-        return;
+        return false;
     m_pairs.push_back({c, monotonicNs - c});
+    if (m_maxPairs != 0 && m_pairs.size() > m_maxPairs)
+        m_pairs.erase(m_pairs.begin(), m_pairs.begin() + static_cast<std::ptrdiff_t>(m_pairs.size() / 2));
+    return true;
 }
 
 std::int64_t ClockMap::toMonotonic(std::uint64_t cuptiNs) const
@@ -29,4 +32,4 @@ std::int64_t ClockMap::toMonotonic(std::uint64_t cuptiNs) const
     return c + before.offsetNs + std::llround(f * static_cast<double>(next->offsetNs - before.offsetNs));
 }
 
-} // namespace ovs::profile
+} // namespace ovs::cupti

@@ -48,7 +48,10 @@ class Finding(Record):
 
     @property
     def call_sites(self):
-        return self._fields.get("callSites", [])
+        """The user's lines behind the finding's calls, most calls first
+        (``analyze --json``'s ``sources``): dicts of file, line, function,
+        lineIs, calls and cause; empty where the trace has no call stacks."""
+        return self._fields.get("sources", [])
 
 
 class RegionFinding(Record):

@@ -21,7 +21,19 @@ TRACES = [
     data("profiled", "what-if", "torch_sync_per_chunk-kineto.json"),
     data("pytorch-train-step.json"),
     data("pytorch-pageable-sync.json"),
+    data("pytorch-implicit-syncs-stack.json"),
 ]
+
+
+def test_findings_carry_their_call_sites():
+    """A Kineto trace recorded with Python stacks: the findings' call sites
+    are the JSON's sources, the example's own file among them."""
+    path = data("pytorch-implicit-syncs-stack.json")
+    runs = cli_json("analyze", "--json", path)["runs"]
+    analysis = overlapscope.analyze(path)
+    sites = [s for run in analysis.runs for f in run.findings for s in f.call_sites]
+    assert sites == [s for run in runs for f in run["findings"] for s in f.get("sources", [])]
+    assert any(s["file"].endswith("torch_implicit_syncs.py") for s in sites)
 
 
 @pytest.mark.parametrize("path", TRACES, ids=os.path.basename)

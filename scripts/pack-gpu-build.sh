@@ -16,7 +16,9 @@ mkdir -p "$dest/app/cli" "$dest/examples" "$dest/tests"
 strip -o "$dest/app/cli/overlapscope-cli" "$build/app/cli/overlapscope-cli"
 cp "$build/app/cli/liboverlapscope-inject.so" "$dest/app/cli/"
 cp "$(ldconfig -p | awk '/libsimdjson.so.14 / {print $NF; exit}')" "$dest/app/cli/"
-find "$build/examples" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dest/examples/" \;
+for e in $(find "$build/examples" -maxdepth 1 -type f -perm -u+x); do
+  strip -o "$dest/examples/$(basename "$e")" "$e"
+done
 for t in "${tests[@]}"; do
   strip -o "$dest/tests/$t" "$build/tests/$t"
 done

@@ -19,8 +19,8 @@ mkdir -p "$out/obj" "$out/crashes"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -Icore -DOVERLAPSCOPE_VERSION=\"fuzz\")
 # What the readers need: the formats layer and those below it (core/layers.txt;
-# of cupti, what builds without CUPTI's headers).
-sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp core/cupti/OpKinds.cpp core/profile/*.cpp core/formats/*.cpp)
+# of cupti, what builds without CUPTI's headers: the list core/CMakeLists.txt keeps).
+sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp core/cupti/OpKinds.cpp core/cupti/ClockMap.cpp core/cupti/BufferLoss.cpp core/profile/*.cpp core/formats/*.cpp)
 objects=()
 for src in "${sources[@]}"; do
   obj="$out/obj/$(echo "$src" | tr / _).o"

@@ -49,19 +49,7 @@ void finding(JsonWriter& w, const Finding& f)
     // Schema 3: where its calls came from (FindingSources.h); the PyTorch
     // ops around them and the note only where there are any.
     w.key("sources");
-    w.beginArray();
-    for (const FindingSource& s : f.sources) {
-        w.beginObject();
-        w.member("file", s.file);
-        w.member("line", std::uint64_t{s.line});
-        w.member("function", s.function);
-        w.member("lineIs", toString(s.lineIs));
-        w.member("calls", static_cast<std::uint64_t>(s.calls));
-        if (!s.cause.empty())
-            w.member("cause", s.cause);
-        w.endObject();
-    }
-    w.endArray();
+    writeSourcesJson(w, f.sources);
     if (!f.torchOps.empty()) {
         w.key("torchOps");
         w.beginArray();
@@ -209,6 +197,23 @@ void regions(JsonWriter& w, const Run& run, const std::vector<RegionJudgement>& 
 }
 
 } // namespace
+
+void writeSourcesJson(JsonWriter& w, const std::vector<FindingSource>& sources)
+{
+    w.beginArray();
+    for (const FindingSource& s : sources) {
+        w.beginObject();
+        w.member("file", s.file);
+        w.member("line", std::uint64_t{s.line});
+        w.member("function", s.function);
+        w.member("lineIs", toString(s.lineIs));
+        w.member("calls", static_cast<std::uint64_t>(s.calls));
+        if (!s.cause.empty())
+            w.member("cause", s.cause);
+        w.endObject();
+    }
+    w.endArray();
+}
 
 std::string analysisJson(const Trace& trace, const std::vector<RunAnalysis>& analyses)
 {

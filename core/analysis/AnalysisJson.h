@@ -13,9 +13,14 @@
 
 namespace ovs {
 
+class JsonWriter;
+
 inline constexpr int kAnalysisJsonSchema = 3;
 
 // `analyses`: analyzeTrace(trace), one per run in the trace's order.
+// A finding's call sites as analyze --json writes them (diff --json too).
+void writeSourcesJson(JsonWriter& w, const std::vector<FindingSource>& sources);
+
 std::string analysisJson(const Trace& trace, const std::vector<RunAnalysis>& analyses);
 
 } // namespace ovs

@@ -1,5 +1,6 @@
 #include "analysis/TraceDiffJson.h"
 
+#include "analysis/AnalysisJson.h"
 #include "analysis/NumberText.h"
 #include "io/JsonWriter.h"
 
@@ -68,19 +69,7 @@ void findingSide(JsonWriter& w, const std::optional<FindingSide>& f)
     w.member("cause", f->cause);
     // Schema 2: as analyze --json's sources.
     w.key("sources");
-    w.beginArray();
-    for (const FindingSource& s : f->sources) {
-        w.beginObject();
-        w.member("file", s.file);
-        w.member("line", std::uint64_t{s.line});
-        w.member("function", s.function);
-        w.member("lineIs", toString(s.lineIs));
-        w.member("calls", static_cast<std::uint64_t>(s.calls));
-        if (!s.cause.empty())
-            w.member("cause", s.cause);
-        w.endObject();
-    }
-    w.endArray();
+    writeSourcesJson(w, f->sources);
     w.endObject();
 }
 

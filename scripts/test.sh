@@ -17,7 +17,7 @@ if grep -q '^OVERLAPSCOPE_PYTHON_BUILT:INTERNAL=ON' build/CMakeCache.txt; then
   python=$(sed -n 's/^OVERLAPSCOPE_PYTHON_EXECUTABLE:INTERNAL=//p' build/CMakeCache.txt)
   PYTHONPATH="$PWD/build/python" OVERLAPSCOPE_CLI="$PWD/build/app/cli/overlapscope-cli" \
     OVERLAPSCOPE_GUI="$PWD/build/app/gui/overlapscope" QT_QPA_PLATFORM=offscreen \
-    "$python" -m pytest -q -p no:cacheprovider --durations=5 python/tests
+    "$python" -m pytest -q -rs -p no:cacheprovider --durations=5 python/tests
 else
   echo "SKIPPED: the Python module was not built: CMake found no pybind11 or no Python headers (apt-get install pybind11-dev python3-dev; see 'OverlapScope: Python module' in the configure output)"
 fi

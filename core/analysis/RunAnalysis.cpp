@@ -20,7 +20,7 @@ std::int64_t wallOf(const Run& run)
 } // namespace
 
 RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged,
-                        const std::vector<std::vector<Interval>>& stepGroups)
+                        const std::vector<std::vector<Interval>>& stepGroups, bool keepWhatIf)
 {
     RunAnalysis a;
     a.judged = judged;
@@ -29,7 +29,8 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     // builds and replays the graph: the graph, the larger, on this thread,
     // where it reuses the memory the reader freed.
     auto indexed = std::async(launchPolicyFor(run.ops.size()), [&] { return RunIndex(run, judged.span); });
-    WhatIf whatIf(run, rates, judged.span);
+    auto kept = std::make_shared<WhatIf>(run, rates, judged.span);
+    WhatIf& whatIf = *kept;
     const RunIndex index = indexed.get();
     a.metrics = computeMetrics(index, a.rates);
     // A partial run's ops say nothing about how fast the whole would go, and
@@ -42,6 +43,10 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     // One path: the diagnosis is the findings' bound (for our pipelines the
     // same diagnosis; for any other run the general bound).
     a.diagnosis = a.findings.boundDiagnosis;
+    if (keepWhatIf) {
+        kept->releaseReplayMemory();
+        a.whatIf = std::move(kept);
+    }
     return a;
 }
 
@@ -90,7 +95,7 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
         for (std::size_t i = 0; i < std::min(g.regions.size(), kMaxJudgedInstances); ++i)
             steps.push_back({run.regions[g.regions[i]].beginNs, run.regions[g.regions[i]].endNs});
     }
-    RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups);
+    RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups, options.keepWhatIf);
     a.speedup = speedupOver(serializedBaseline, run);
     a.regions = regions.get();
     for (std::size_t g = 0; g < a.regions.size(); ++g)

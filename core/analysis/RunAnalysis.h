@@ -7,10 +7,12 @@
 #include "analysis/RegionJudgement.h"
 #include "analysis/RunMetrics.h"
 #include "analysis/TransferRates.h"
+#include "analysis/WhatIf.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 #include "trace/Trace.h"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,6 +45,11 @@ struct RunAnalysis {
     // The judged region groups, each instance on its own: the steps (or the
     // outermost repeated range) by default, the groups `--region` names.
     std::vector<RegionJudgement> regions;
+    // The what-if's graph and replays, kept where AnalysisOptions::keepWhatIf
+    // asked (the window, whose ghosts replay this graph rather than build
+    // one again); null otherwise, so that a trace of many runs holds no
+    // graphs past its analysis.
+    std::shared_ptr<const WhatIf> whatIf;
 };
 
 // What the caller asks to judge.
@@ -53,6 +60,8 @@ struct AnalysisOptions {
     // `--pinned-rate H2D,D2H` (or the window's setting): pinned rates that
     // replace the trace's own and the device class table's, for every run.
     GivenPinnedRates pinnedRates;
+    // Keep the what-if (RunAnalysis::whatIf).
+    bool keepWhatIf = false;
 };
 
 // `sweeps`: the trace's bandwidth sweeps (rates of the same device come from
@@ -66,8 +75,9 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
 // instance judgements are made of these).
 // `stepGroups`: as findFindings takes them (the host spans of each region
 // group's judged instances).
+// `keepWhatIf`: as AnalysisOptions has it.
 RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged,
-                        const std::vector<std::vector<Interval>>& stepGroups = {});
+                        const std::vector<std::vector<Interval>>& stepGroups = {}, bool keepWhatIf = false);
 // Every run of the trace, each against its own baseline, in the trace's order.
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace);
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace, const AnalysisOptions& options,

@@ -285,13 +285,23 @@ WhatIf::StepSavings WhatIf::stepSavings(FixSet fixes, std::size_t group)
 
 std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, Interval span, std::string* why)
 {
-    const WhatIf whatIf(run, rates, span);
-    if (!whatIf.summary().replayed) {
+    return WhatIf(run, rates, span).replayedRun(run, fixes, span, why);
+}
+
+void WhatIf::releaseReplayMemory()
+{
+    m_fixed = RunGraph{};
+    m_replayer = Replayer{};
+}
+
+std::optional<Run> WhatIf::replayedRun(const Run& run, FixSet fixes, Interval span, std::string* why) const
+{
+    if (!m_summary.replayed || !m_graph) {
         if (why)
-            *why = whatIf.summary().why;
+            *why = m_summary.why;
         return std::nullopt;
     }
-    const RunGraph fixed = applyFixes(*whatIf.graph(), fixes, {rates.pinnedH2DGBps, rates.pinnedD2HGBps});
+    const RunGraph fixed = applyFixes(*m_graph, fixes, m_rates);
     const ReplayResult r = replayGraph(fixed);
     if (!r.ok) {
         if (why)

@@ -113,6 +113,15 @@ public:
     // second one with its own copy of the graph: the replays are most of a
     // big run's analysis, and the second core is idle by then.
     void replayEach(const std::vector<FixSet>& sets);
+    // The run as this graph replays with `fixes` (whatIfRun below says what
+    // it holds): `run` and `span` are those the graph was built from. Const
+    // and on its own copy of the graph, so that a WhatIf an analysis kept
+    // (RunAnalysis::whatIf) serves the window's ghosts on any thread.
+    std::optional<Run> replayedRun(const Run& run, FixSet fixes, Interval span, std::string* why = nullptr) const;
+    // Gives back the memory the replays kept for the next one (a fixed
+    // graph's copy, the replayer's buffers): for a WhatIf kept after its
+    // analysis, which replays only through replayedRun.
+    void releaseReplayMemory();
 
 private:
     struct Replayed {

@@ -3,6 +3,7 @@ export_chrome_trace writes a stored Kineto trace, as torch.profiler's does
 at the end of each cycle (torch itself is not needed)."""
 
 import io
+import json
 import os
 import re
 import shutil
@@ -68,3 +69,37 @@ def test_a_cycle_that_is_no_trace_raises_trace_error(tmp_path):
     handler = overlapscope.torch.report(tmp_path / "traces", out=io.StringIO())
     with pytest.raises(overlapscope.TraceError):
         handler(FakeProfiler(broken))
+
+
+def test_report_under_the_real_torch_profiler(tmp_path):
+    """The handler as torch.profiler calls it, in a real profile with a
+    schedule. Debian's python3-torch has no CUDA, so the cycle's trace (torch's
+    own export, named as tensorboard_trace_handler names it) holds no GPU
+    work: the core reads it and refuses it as the CLI does, and the error
+    comes out of prof.step(), which is the path the fail_over_ms gate takes.
+    The GPU run is docs/python.md's."""
+    torch = pytest.importorskip("torch", reason="python3-torch is not installed (apt install python3-torch)")
+    from torch.profiler import ProfilerActivity, profile, schedule
+
+    out = io.StringIO()
+    handler = overlapscope.torch.report(tmp_path / "traces", out=out, worker_name="worker0")
+    x = torch.randn(256, 256)
+    steps = 0
+    with pytest.raises(overlapscope.TraceError, match="holds no GPU work") as caught:
+        with profile(activities=[ProfilerActivity.CPU], schedule=schedule(wait=1, warmup=1, active=2),
+                     on_trace_ready=handler) as prof:
+            for _ in range(6):
+                with torch.profiler.record_function("train_step"):
+                    (x @ x).relu().sum().item()
+                steps += 1
+                prof.step()
+    # Raised by the first cycle's end: the fourth step, out of prof.step().
+    assert steps == 4
+    (name,) = os.listdir(tmp_path / "traces")
+    assert re.fullmatch(r"worker0\.\d+\.pt\.trace\.json", name)
+    assert name in str(caught.value)
+    with open(tmp_path / "traces" / name) as f:
+        exported = json.load(f)
+    # torch 1.13 writes a bare event array, newer ones an object: both read.
+    events = exported if isinstance(exported, list) else exported["traceEvents"]
+    assert any(str(e.get("name", "")).startswith("ProfilerStep#") for e in events)

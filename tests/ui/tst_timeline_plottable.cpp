@@ -110,7 +110,7 @@ private slots:
         header.ops.clear();
         RunTimeline timeline = RunTimeline::live(header);
         timeline.addOps(ops); // out of order on purpose
-        const auto& lane = timeline.laneOps(0);
+        const std::span<const Op> lane = timeline.laneOps(0);
         QCOMPARE(int(lane.size()), 4);
         for (std::size_t i = 1; i < lane.size(); ++i)
             QVERIFY(lane[i - 1].startNs <= lane[i].startNs);

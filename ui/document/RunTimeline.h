@@ -5,6 +5,7 @@
 #include "trace/Run.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -12,16 +13,20 @@
 
 namespace ovs::ui {
 
-// One run as the timeline shows it: its header (name, device, params, lanes,
-// status, verification) and its ops split by lane, each lane sorted by start.
-// Ops in one lane never overlap, so each lane is sorted by end too, which is
-// what makes the visible-range search a pair of binary searches.
+// One run as the timeline shows it. A finished run is core's Run as it is:
+// its ops flat and sorted by (lane, start), shared with the analysis (which
+// takes it without a copy or a re-sort, and whose op indices are the
+// timeline's), each lane a view of its range. A live run keeps its header
+// and an op list per lane until it finishes, since its ops arrive in
+// batches. Ops in one lane never overlap, so each lane is sorted by end
+// too, which is what makes the visible-range search a pair of binary
+// searches.
 class RunTimeline {
 public:
-    RunTimeline() = default;
+    RunTimeline();
     // A finished run (loaded from a file, or the end of a live run).
     explicit RunTimeline(const Run& run);
-    // The same, taking the run's strings and ops over instead of copying them.
+    // The same, taking the run over instead of copying it.
     explicit RunTimeline(Run&& run);
 
     // Live: the header first, then lanes and batches of ops as they complete.
@@ -33,12 +38,15 @@ public:
     // Replaces everything with the finished run.
     void finish(const Run& run);
 
-    // The header: ops are not kept here (see laneOps); run().ops is empty.
-    const Run& run() const { return m_header; }
+    // The run: a finished run with its ops; a live run's header, whose ops
+    // are in laneOps only (run().ops is empty while live).
+    const Run& run() const { return *m_run; }
+    // The finished run, shared: what the analysis reads. nullptr while live.
+    std::shared_ptr<const Run> sharedRun() const;
     bool isLive() const { return m_live; }
-    int laneCount() const { return static_cast<int>(m_lanes.size()); }
-    const std::vector<Op>& laneOps(int lane) const { return m_lanes[static_cast<std::size_t>(lane)]; }
-    std::size_t opCount() const { return m_opCount; }
+    int laneCount() const { return m_laneCount; }
+    std::span<const Op> laneOps(int lane) const;
+    std::size_t opCount() const { return m_live ? m_liveOpCount : m_run->ops.size(); }
     // The run's regions in the rows of the timeline's regions band (built
     // with the header: regions come with a finished run, never in batches).
     const RegionTracks& regionTracks() const { return m_regionTracks; }
@@ -51,21 +59,32 @@ public:
     // -1 if none.
     int opIndexAt(int lane, std::int64_t t, std::int64_t toleranceNs) const;
 
-    // Where an op of the run as core holds it (Run::ops: a finding's or a
-    // lesson focus' ops) sits in laneOps(op.lane), found by binary search on
-    // its start; -1 when the run has no such op.
+    // Where the finished run's op `opIndex` (an index into run().ops, as a
+    // finding's ops are) sits: its lane and its index in laneOps(lane);
+    // {-1, -1} while live or out of range.
+    std::pair<int, int> laneIndexOf(std::size_t opIndex) const;
+    // Where an op equal to `op` (lane, times and kind; an op of another Run:
+    // a slice's, a lesson focus') sits in laneOps(op.lane), found by binary
+    // search on its start; -1 when the run has no such op.
     int indexOf(const Op& op) const;
 
-    // The whole run back as a core Run (ops merged and sorted), for saving.
+    // The whole run as a core Run, for saving.
     Run toRun() const;
 
 private:
-    void insertSorted(std::vector<Op>& lane, const Op& op);
+    void indexLanes();
+    // A finished run about to change (ops after the end): its own copy, so
+    // that an analysis reading the shared one never sees it change.
+    Run& ownRun();
 
-    Run m_header;
+    std::shared_ptr<Run> m_run;
     RegionTracks m_regionTracks;
-    std::vector<std::vector<Op>> m_lanes;
-    std::size_t m_opCount = 0;
+    // Finished: lane l's ops are run().ops[m_laneBegin[l], m_laneBegin[l + 1]).
+    std::vector<std::size_t> m_laneBegin;
+    // Live: the ops per lane.
+    std::vector<std::vector<Op>> m_liveLanes;
+    std::size_t m_liveOpCount = 0;
+    int m_laneCount = 0;
     std::int64_t m_endNs = 0;
     bool m_live = false;
 };

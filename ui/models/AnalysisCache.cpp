@@ -23,6 +23,7 @@ AnalysedRun analyse(std::shared_ptr<const Run> run, const std::vector<BandwidthS
     AnalysedRun out;
     AnalysisOptions options;
     options.pinnedRates = pinnedRates;
+    options.keepWhatIf = true; // the ghosts replay its graph
     out.analysis = analyzeRun(*run, sweeps, baseline, options);
     if (run->deviceCount() >= 2)
         out.hostShare = analyseHostShare(*run, sweeps);
@@ -64,8 +65,12 @@ WhatIfGhost replay(const AnalysedRun& analysed, FixSet fixes)
     const WhatIfSummary& summary = analysed.analysis.findings.whatIf;
     ghost.measuredSpanNs = summary.measuredSpanNs;
     ghost.unchangedSpanNs = summary.replaySpanNs;
+    // The graph the analysis built and priced the findings on, replayed
+    // once more with the fixes and node times: never a second graph.
+    const WhatIf* whatIf = analysed.analysis.whatIf.get();
     std::optional<Run> replayed =
-        whatIfRun(*analysed.run, analysed.analysis.rates, fixes, analysed.analysis.judged.span, &ghost.why);
+        whatIf ? whatIf->replayedRun(*analysed.run, fixes, analysed.analysis.judged.span, &ghost.why)
+               : whatIfRun(*analysed.run, analysed.analysis.rates, fixes, analysed.analysis.judged.span, &ghost.why);
     if (!replayed) {
         if (ghost.why.empty())
             ghost.why = "the run could not be replayed";
@@ -165,11 +170,15 @@ void AnalysisCache::postAnalysis(int run, Slot& slot)
     slot.pending = true;
     ++m_analysing;
     const RunTimeline& timeline = m_document->run(run);
-    auto copy = std::make_shared<const Run>(timeline.toRun());
+    // The document's own run, shared: no copy, no re-sort, and the
+    // findings' op indices are the timeline's.
+    std::shared_ptr<const Run> copy = timeline.sharedRun();
     auto sweeps = std::make_shared<const std::vector<BandwidthSweep>>(m_document->sweeps());
     std::shared_ptr<const Run> baseline;
     if (const Run* b = findSerializedBaseline(m_document->finishedRunHeaders(), timeline.run()))
-        baseline = std::make_shared<const Run>(*b); // a header: the document keeps ops per lane
+        for (int r = 0; r < m_document->runCount() && !baseline; ++r)
+            if (&m_document->run(r).run() == b)
+                baseline = m_document->run(r).sharedRun();
     const int generation = m_generation;
     const std::size_t opCount = slot.opCount;
     const int status = slot.status;

@@ -332,12 +332,20 @@ void FindingsView::onChosen()
     const RunTimeline& timeline = m_document->run(run);
     std::vector<OpRef> refs;
     refs.reserve(finding.ops.size());
-    // The finding's indices are into the analysed copy of the run; each op
-    // is found again in the timeline's lanes by binary search.
-    for (const std::uint32_t i : finding.ops)
-        if (i < a->run->ops.size())
-            if (const int at = timeline.indexOf(a->run->ops[i]); at >= 0)
-                refs.push_back(OpRef{run, a->run->ops[i].lane, at});
+    // The finding's indices are into the run analysed: the timeline's own
+    // (its index is the lane's), or a region's slice, whose ops are found
+    // again in the timeline's lanes by binary search.
+    const bool own = a->run == timeline.sharedRun();
+    for (const std::uint32_t i : finding.ops) {
+        if (i >= a->run->ops.size())
+            continue;
+        if (own) {
+            if (const auto [lane, at] = timeline.laneIndexOf(i); at >= 0)
+                refs.push_back(OpRef{run, lane, at});
+        } else if (const int at = timeline.indexOf(a->run->ops[i]); at >= 0) {
+            refs.push_back(OpRef{run, a->run->ops[i].lane, at});
+        }
+    }
     m_outlining = true;
     updateDetail();
     emit findingSelected(run, refs);

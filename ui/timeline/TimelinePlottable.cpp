@@ -311,7 +311,7 @@ void TimelinePlottable::drawLane(QCPPainter* painter, const QRect& clip, int lan
     if (upper < lower)
         return;
     const auto [first, last] = run.visibleRange(lane, m_runAxis.toRun(lower), m_runAxis.toRun(upper));
-    const std::vector<Op>& ops = run.laneOps(lane);
+    const std::span<const Op> ops = run.laneOps(lane);
     TimelineFolding::fold(ops, first, last, m_mapping.nsPerPixel(), m_items);
     for (const TimelineFolding::Item& item : m_items) {
         if (item.isFolded())

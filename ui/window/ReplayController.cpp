@@ -94,7 +94,7 @@ void ReplayController::reloadLanes(bool restart)
         const RunTimeline& run = m_document->run(r);
         const RunAxis axis = TimeFrame(*m_document).runAxis(r);
         for (int l = 0; l < run.laneCount(); ++l) {
-            const auto& ops = run.laneOps(l);
+            const std::span<const Op> ops = run.laneOps(l);
             std::vector<std::int64_t> starts;
             starts.reserve(ops.size());
             for (const Op& op : ops)

@@ -69,7 +69,11 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
             continue;
         const Op& op = run.ops[i];
         // A host op is a call itself (ApiCall from Kineto; Sync, Alloc, ... from a profile).
-        const std::uint32_t call = !isStreamLaneOp(op.kind) ? i : calls.callOf.find(op.correlation);
+        std::uint32_t call = !isStreamLaneOp(op.kind) ? i : calls.callOf.find(op.correlation);
+        // A GPU op recorded in process (our pipelines: Recorder::at) has no
+        // call op: it carries its call's line itself.
+        if (call == CorrelationMap::kNone && run.sourceOf(i))
+            call = i;
         if (call != CorrelationMap::kNone)
             hostCalls.push_back(call);
     }

@@ -140,6 +140,30 @@ LessonResult runLesson(const Lesson& lesson, Device& device, RecordSink& sink, c
     return result;
 }
 
+namespace {
+
+// "{line_<step>}" for each run: the line of the pipeline that its costliest
+// finding's calls came from (Recorder::at records it), as " (the call at
+// core/pipeline/DirectPipelines.cpp:57, in runPageableAsync)"; empty where
+// no finding names one (a trace recorded before call sites), so that a
+// takeaway reads whole either way.
+void addCallLines(const LessonMeasurements& measured, std::map<std::string, std::string>& values)
+{
+    for (const LessonRunResult& r : measured.runs) {
+        const Finding* top = nullptr;
+        for (const Finding& f : r.analysis.findings.findings)
+            if (f.kind != FindingKind::Bound && !f.sources.empty() && (!top || f.costNs > top->costNs))
+                top = &f;
+        std::string& value = values["line_" + r.stepId];
+        if (top) {
+            const FindingSource& site = top->sources.front();
+            value = " (the call at " + site.file + ":" + std::to_string(site.line) + ", in " + site.function + ")";
+        }
+    }
+}
+
+} // namespace
+
 void judgeLesson(const Lesson& lesson, LessonResult& result)
 {
     // Analysis per run, with the sweeps of the lesson (rates of the same
@@ -162,6 +186,7 @@ void judgeLesson(const Lesson& lesson, LessonResult& result)
         result.notJudged = "not judged: nothing ran";
     } else {
         result.verdict = lesson.judge(result.measured);
+        addCallLines(result.measured, result.verdict.values);
         result.takeaway = fillTakeaway(lesson.takeaway, result.verdict.values);
         result.judged = true;
     }

@@ -260,7 +260,7 @@ Lesson allocationInLoop()
                {"malloc-free", {OpKind::Alloc, "host", std::nullopt, 0, -1},
                 "each cudaMalloc in the loop"}};
     l.takeaway = "Allocating once, the pipeline took {wall_once} with {overlap_once} of the copy time overlapped. "
-                 "With cudaMalloc in the loop it took {wall_malloc} ({overlap_malloc} overlapped); with cudaMalloc "
+                 "With cudaMalloc in the loop{line_malloc} it took {wall_malloc} ({overlap_malloc} overlapped); with cudaMalloc "
                  "and cudaFree, {wall_mallocfree} ({overlap_mallocfree} overlapped), of which the calls themselves "
                  "were {calls_mallocfree} including their waits.";
     l.judge = [](const LessonMeasurements& m) {

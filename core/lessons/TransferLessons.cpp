@@ -122,7 +122,7 @@ Lesson pageableAsyncBlocks()
          "with pinned memory the host enqueued everything at once and only waits here, at the end"},
     };
     l.takeaway = "From pageable memory the host spent {blocked_pageable} ({share_pageable} of the run's "
-                 "{wall_pageable}) inside cudaMemcpyAsync. From pinned memory it spent {blocked_pinned} there and "
+                 "{wall_pageable}) inside cudaMemcpyAsync{line_pageable}. From pinned memory it spent {blocked_pinned} there and "
                  "had enqueued all the work after {issue_pinned}, free for other work until the end at {wall_pinned}.";
     l.judge = [](const LessonMeasurements& m) {
         LessonVerdict v;

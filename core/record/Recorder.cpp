@@ -3,6 +3,8 @@
 #include "device/HostCopyPool.h"
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 #include <chrono>
 #include <thread>
 
@@ -109,6 +111,63 @@ void Recorder::begin()
     m_lastFetchNs = now();
 }
 
+namespace {
+
+// The path as the repository has it ("core/pipeline/SerializedPipeline.cpp"):
+// the compiler gives it as the build was invoked, absolute or relative to the
+// build folder (ccache's base directory makes it relative), and a finding's
+// line must read the same from every build.
+std::string repositoryPath(std::string_view file)
+{
+    constexpr std::string_view kSourceDir = OVERLAPSCOPE_SOURCE_DIR "/";
+    if (file.starts_with(kSourceDir))
+        return std::string(file.substr(kSourceDir.size()));
+    while (file.starts_with("./") || file.starts_with("../"))
+        file.remove_prefix(file.starts_with("./") ? 2 : 3);
+    return std::string(file);
+}
+
+// "void ovs::runSerialized(ovs::PipelineContext&)" -> "runSerialized".
+std::string functionName(std::string_view pretty)
+{
+    pretty = pretty.substr(0, pretty.find('('));
+    if (const auto colons = pretty.rfind("::"); colons != std::string_view::npos)
+        pretty.remove_prefix(colons + 2);
+    if (const auto space = pretty.rfind(' '); space != std::string_view::npos)
+        pretty.remove_prefix(space + 1);
+    return std::string(pretty);
+}
+
+} // namespace
+
+void Recorder::at(const std::source_location& where)
+{
+    if (!m_opTiming)
+        return; // no ops, no sites
+    const auto key = std::make_pair(where.file_name(), static_cast<std::uint32_t>(where.line()));
+    if (const auto known = m_siteIds.find(key); known != m_siteIds.end()) {
+        m_site = known->second;
+        return;
+    }
+    SourceSite site{repositoryPath(where.file_name()), static_cast<std::uint32_t>(where.line()),
+                    functionName(where.function_name()), SiteLine::Call};
+    // Two files' copies of one inline function share a line: one site.
+    auto same = static_cast<std::size_t>(
+        std::find(m_run.sourceSites.begin(), m_run.sourceSites.end(), site) - m_run.sourceSites.begin());
+    if (same == m_run.sourceSites.size())
+        m_run.sourceSites.push_back(std::move(site));
+    m_site = static_cast<std::uint32_t>(same + 1);
+    m_siteIds.emplace(key, m_site);
+}
+
+void Recorder::keepSite(std::uint32_t site)
+{
+    if (site == 0)
+        return;
+    m_run.opSources.resize(m_run.ops.size());
+    m_run.opSources.back().site = site;
+}
+
 std::int64_t Recorder::now()
 {
     return m_device.hostNowNs() - m_hostStartNs;
@@ -179,6 +238,7 @@ void Recorder::addPending(OpKind kind, const Stream& stream, std::shared_ptr<Eve
     pending.op.memory = memory;
     pending.opId = opId;
     pending.launches = launches;
+    pending.site = m_site;
     m_pending.push_back(std::move(pending));
 }
 
@@ -198,34 +258,41 @@ void Recorder::untagAfterFailure()
     }
 }
 
-CopyToken Recorder::upload(Stream& stream, DeviceBuffer<float>& dst, const PinnedHostBuffer<float>& src, int chunk)
+CopyToken Recorder::upload(Stream& stream, DeviceBuffer<float>& dst, const PinnedHostBuffer<float>& src, int chunk,
+                           std::source_location where)
 {
+    at(where);
     return recordCopy(OpKind::Upload, stream, src.bytes(), HostMemoryKind::Pinned, chunk,
                       [&] { return copyToDeviceAsync(stream, dst, src); });
 }
 
 CopyToken Recorder::upload(Stream& stream, DeviceBuffer<float>& dst, std::span<const float> src, HostMemoryKind kind,
-                           int chunk)
+                           int chunk, std::source_location where)
 {
+    at(where);
     return recordCopy(OpKind::Upload, stream, src.size_bytes(), kind, chunk,
                       [&] { return copyToDeviceAsync(stream, dst, src, kind); });
 }
 
-CopyToken Recorder::download(Stream& stream, PinnedHostBuffer<float>& dst, const DeviceBuffer<float>& src, int chunk)
+CopyToken Recorder::download(Stream& stream, PinnedHostBuffer<float>& dst, const DeviceBuffer<float>& src, int chunk,
+                             std::source_location where)
 {
+    at(where);
     return recordCopy(OpKind::Download, stream, dst.bytes(), HostMemoryKind::Pinned, chunk,
                       [&] { return copyToHostAsync(stream, dst, src); });
 }
 
 CopyToken Recorder::download(Stream& stream, std::span<float> dst, const DeviceBuffer<float>& src, HostMemoryKind kind,
-                             int chunk)
+                             int chunk, std::source_location where)
 {
+    at(where);
     return recordCopy(OpKind::Download, stream, dst.size_bytes(), kind, chunk,
                       [&] { return copyToHostAsync(stream, dst, src, kind); });
 }
 
-void Recorder::kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, int chunk)
+void Recorder::kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, int chunk, std::source_location where)
 {
+    at(where);
     if (!m_opTiming) {
         m_device.launchIncrement(data.devicePtr(), data.size(), repeats, stream.id());
         return;
@@ -247,8 +314,10 @@ void Recorder::kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, in
                opId, launches);
 }
 
-void Recorder::hostCopy(OpKind kind, void* dst, const void* src, std::size_t bytes, HostMemoryKind memory, int chunk)
+void Recorder::hostCopy(OpKind kind, void* dst, const void* src, std::size_t bytes, HostMemoryKind memory, int chunk,
+                        std::source_location where)
 {
+    at(where);
     const std::int64_t t0 = now();
     m_device.hostCopy(dst, src, bytes);
     emitHost(kind, t0, chunk, bytes, memory);
@@ -261,8 +330,9 @@ void Recorder::ensureStagingLanes(int threads)
 }
 
 void Recorder::hostCopyParallel(OpKind kind, void* dst, const void* src, std::size_t bytes, int threads,
-                                HostMemoryKind memory, int chunk)
+                                HostMemoryKind memory, int chunk, std::source_location where)
 {
+    at(where);
     ensureStagingLanes(threads);
     const auto intervals = m_device.hostCopyParallel(dst, src, bytes, threads);
     if (!m_opTiming)
@@ -279,20 +349,23 @@ void Recorder::hostCopyParallel(OpKind kind, void* dst, const void* src, std::si
         op.startNs = intervals[i].startNs - m_hostStartNs;
         op.endNs = intervals[i].endNs - m_hostStartNs;
         m_run.ops.push_back(op);
+        keepSite(m_site);
         m_batch.push_back(op);
     }
 }
 
-HostRegistration Recorder::registerHost(void* p, std::size_t bytes)
+HostRegistration Recorder::registerHost(void* p, std::size_t bytes, std::source_location where)
 {
+    at(where);
     const std::int64_t t0 = now();
     HostRegistration registration(m_device, p, bytes);
     emitHost(OpKind::Register, t0, -1, bytes, HostMemoryKind::Registered);
     return registration;
 }
 
-void Recorder::unregisterHost(HostRegistration& registration)
+void Recorder::unregisterHost(HostRegistration& registration, std::source_location where)
 {
+    at(where);
     const std::int64_t t0 = now();
     const auto bytes = registration.bytes();
     {
@@ -301,8 +374,9 @@ void Recorder::unregisterHost(HostRegistration& registration)
     emitHost(OpKind::Register, t0, -1, bytes, HostMemoryKind::Registered);
 }
 
-void Recorder::wait(CopyToken& token, int chunk)
+void Recorder::wait(CopyToken& token, int chunk, std::source_location where)
 {
+    at(where);
     if (!m_opTiming) {
         token.wait();
         return;
@@ -313,8 +387,9 @@ void Recorder::wait(CopyToken& token, int chunk)
     poll();
 }
 
-void Recorder::synchronize(Stream& stream)
+void Recorder::synchronize(Stream& stream, std::source_location where)
 {
+    at(where);
     if (!m_opTiming) {
         stream.synchronize();
         return;
@@ -338,6 +413,7 @@ void Recorder::emitHost(OpKind kind, std::int64_t startNs, int chunk, std::uint6
     op.startNs = startNs;
     op.endNs = now();
     m_run.ops.push_back(op);
+    keepSite(m_site);
     m_batch.push_back(op);
 }
 
@@ -399,6 +475,7 @@ void Recorder::emitCompleted(bool waitForEngine)
             m_opIndex[it->opId - 1] = m_run.ops.size();
         }
         m_run.ops.push_back(op);
+        keepSite(it->site);
         m_batch.push_back(op);
         it = m_pending.erase(it);
     }

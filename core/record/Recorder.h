@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <source_location>
 #include <span>
 #include <vector>
 
@@ -66,41 +67,52 @@ public:
 
     // GPU ops. Each returns when the op is enqueued (a pageable copy blocks
     // until the driver has staged it: that host time is recorded too).
-    CopyToken upload(Stream& stream, DeviceBuffer<float>& dst, const PinnedHostBuffer<float>& src, int chunk);
+    CopyToken upload(Stream& stream, DeviceBuffer<float>& dst, const PinnedHostBuffer<float>& src, int chunk,
+                     std::source_location where = std::source_location::current());
     CopyToken upload(Stream& stream, DeviceBuffer<float>& dst, std::span<const float> src, HostMemoryKind kind,
-                     int chunk);
-    void kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, int chunk);
-    CopyToken download(Stream& stream, PinnedHostBuffer<float>& dst, const DeviceBuffer<float>& src, int chunk);
+                     int chunk, std::source_location where = std::source_location::current());
+    void kernel(Stream& stream, DeviceBuffer<float>& data, int repeats, int chunk,
+                std::source_location where = std::source_location::current());
+    CopyToken download(Stream& stream, PinnedHostBuffer<float>& dst, const DeviceBuffer<float>& src, int chunk,
+                       std::source_location where = std::source_location::current());
     CopyToken download(Stream& stream, std::span<float> dst, const DeviceBuffer<float>& src, HostMemoryKind kind,
-                       int chunk);
+                       int chunk, std::source_location where = std::source_location::current());
 
     // Host ops.
-    void hostCopy(OpKind kind, void* dst, const void* src, std::size_t bytes, HostMemoryKind memory, int chunk);
+    void hostCopy(OpKind kind, void* dst, const void* src, std::size_t bytes, HostMemoryKind memory, int chunk,
+                  std::source_location where = std::source_location::current());
     // The same copy cut into `threads` parts done at once by the device's
     // staging threads: one op per part, part i on lane "staging i+1". The
     // calling thread only waits, so its own lane stays empty meanwhile.
     void hostCopyParallel(OpKind kind, void* dst, const void* src, std::size_t bytes, int threads,
-                          HostMemoryKind memory, int chunk);
+                          HostMemoryKind memory, int chunk,
+                          std::source_location where = std::source_location::current());
     // Adds host lanes "staging 1".."staging N" that do not exist yet; a
     // pipeline calls it up front to place them before its stream lanes.
     void ensureStagingLanes(int threads);
     // cudaHostRegister / cudaHostUnregister of the user's memory, each an op
     // of kind Register on the host lane.
-    HostRegistration registerHost(void* p, std::size_t bytes);
-    void unregisterHost(HostRegistration& registration);
-    void wait(CopyToken& token, int chunk);
-    void synchronize(Stream& stream);
+    HostRegistration registerHost(void* p, std::size_t bytes,
+                                  std::source_location where = std::source_location::current());
+    void unregisterHost(HostRegistration& registration,
+                        std::source_location where = std::source_location::current());
+    void wait(CopyToken& token, int chunk, std::source_location where = std::source_location::current());
+    void synchronize(Stream& stream, std::source_location where = std::source_location::current());
     template <typename T>
-    DeviceBuffer<T> allocateDevice(std::size_t count, int chunk)
+    DeviceBuffer<T> allocateDevice(std::size_t count, int chunk,
+                                   std::source_location where = std::source_location::current())
     {
+        at(where);
         const std::int64_t t0 = now();
         DeviceBuffer<T> buffer(m_device, count);
         emitHost(OpKind::Alloc, t0, chunk, count * sizeof(T), HostMemoryKind::None);
         return buffer;
     }
     template <typename T>
-    PinnedHostBuffer<T> allocatePinned(std::size_t count, int chunk)
+    PinnedHostBuffer<T> allocatePinned(std::size_t count, int chunk,
+                                       std::source_location where = std::source_location::current())
     {
+        at(where);
         const std::int64_t t0 = now();
         PinnedHostBuffer<T> buffer(m_device, count);
         emitHost(OpKind::Alloc, t0, chunk, count * sizeof(T), HostMemoryKind::Pinned);
@@ -108,8 +120,10 @@ public:
     }
     // Frees a buffer (waiting for its work first) and records the time it took.
     template <typename Buffer>
-    void release(Buffer& buffer, int chunk, HostMemoryKind memory)
+    void release(Buffer& buffer, int chunk, HostMemoryKind memory,
+                 std::source_location where = std::source_location::current())
     {
+        at(where);
         const std::int64_t t0 = now();
         const auto bytes = buffer.bytes();
         {
@@ -133,6 +147,7 @@ private:
         Op op;
         std::uint64_t opId = 0; // the device work's tag (see Device::tagWork); 0: untagged
         int launches = 0;       // engine records to expect: one per copy or kernel pass
+        std::uint32_t site = 0; // its call's line (Run::sourceSites), 0: none
         std::int64_t doneNs = -1; // run time its end event was first seen complete
     };
     // The engine interval of one op so far, host clock; min start, max end
@@ -180,6 +195,15 @@ private:
     // have not all arrived stays pending a while (see kEngineRecordWaitNs).
     void emitCompleted(bool waitForEngine);
     void emitHost(OpKind kind, std::int64_t startNs, int chunk, std::uint64_t bytes, HostMemoryKind memory);
+    // The pipeline's line that asked for the ops recorded next (`where`,
+    // its call of ours): kept once per line in the run's sourceSites, and
+    // each op it records points at it (Run::opSources), as a profiled
+    // program's calls point at their stacks' lines. A pipeline's finding
+    // then names the line of core/pipeline that does it (docs/profiling.md,
+    // "Call sites"), and a lesson's takeaway can quote it.
+    void at(const std::source_location& where);
+    // The op just appended to m_run.ops was asked for at `site`.
+    void keepSite(std::uint32_t site);
     std::int64_t eventTimeNs(Event& event);
     std::uint16_t laneOf(const Stream& stream) const;
     void flush();
@@ -207,6 +231,8 @@ private:
     bool m_timedBegun = false;
     int m_openChunk = -1;              // chunk whose region is open, -1 if none
     std::int64_t m_chunkBeginNs = 0;
+    std::uint32_t m_site = 0; // of the current call (at)
+    std::map<std::pair<const char*, std::uint32_t>, std::uint32_t> m_siteIds; // (file, line) -> site
 };
 
 } // namespace ovs

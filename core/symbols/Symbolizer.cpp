@@ -14,23 +14,6 @@
 
 namespace ovs {
 
-namespace {
-
-std::string demangled(const char* name)
-{
-    if (!name)
-        return {};
-    int status = 0;
-    char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-    if (status != 0 || !text)
-        return name;
-    std::string out = withoutParameters(text);
-    std::free(text);
-    return out;
-}
-
-} // namespace
-
 std::string withoutParameters(const std::string& demangled)
 {
     // The first '(' outside template arguments that is not part of
@@ -60,6 +43,23 @@ std::string withoutParameters(const std::string& demangled)
 }
 
 #if OVERLAPSCOPE_HAVE_STACKS
+
+namespace {
+
+std::string demangled(const char* name)
+{
+    if (!name)
+        return {};
+    int status = 0;
+    char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    if (status != 0 || !text)
+        return name;
+    std::string out = withoutParameters(text);
+    std::free(text);
+    return out;
+}
+
+} // namespace
 
 struct Symbolizer::State {
     Dwfl_Callbacks callbacks{};

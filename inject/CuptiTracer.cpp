@@ -4,6 +4,7 @@
 #include "base/EnvironmentFlags.h"
 #include "trace/ApiNames.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -34,9 +36,11 @@ constexpr std::size_t kMaxPendingRangeBytes = 16u << 20;
 // pairs follows any drift between CUPTI's clock and the host's.
 constexpr std::int64_t kClockPeriodNs = 500'000'000;
 
-void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void*)
+void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data)
 {
-    if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        CuptiTracer::instance().apiCallback(domain, *static_cast<const CUpti_CallbackData*>(data));
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
         CuptiTracer::instance().contextDestroying();
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         CuptiTracer::instance().contextCreated();
@@ -222,6 +226,7 @@ bool CuptiTracer::startCupti(std::string* whyNot, bool* heldElsewhere)
     enableApiRecords(CUPTI_CB_DOMAIN_RUNTIME_API);
     enableApiRecords(CUPTI_CB_DOMAIN_DRIVER_API);
     enableUnifiedMemory();
+    startStacks();
 
     ProfileStreamEncoder out;
     std::lock_guard lock(m_mutex);
@@ -246,6 +251,82 @@ void CuptiTracer::enableApiRecords(CUpti_CallbackDomain domain)
     if (m_debug)
         std::fprintf(stderr, "overlapscope[%d]: %d %s API calls traced\n", int(m_pid), enabled,
                      runtime ? "runtime" : "driver");
+}
+
+void CuptiTracer::startStacks()
+{
+    const char* asked = std::getenv(kStacksVariable);
+    bool known = false;
+    const StackMode mode = StackCapture::parseMode(asked ? asked : "", &known);
+    if (!known)
+        say(kNoteWarning, std::string(kStacksVariable) + "=" + asked + " is not sync, all or off: no call stacks");
+    if (mode == kStacksOff) {
+        say(kNoteInfo, "call stacks off (profile --stacks sync or all turns them on)");
+        return;
+    }
+    // libunwind next to this library first: a packed build carries it there.
+    std::string folder;
+    Dl_info self{};
+    if (::dladdr(reinterpret_cast<const void*>(&onCallback), &self) && self.dli_fname) {
+        folder = self.dli_fname;
+        const std::size_t slash = folder.rfind('/');
+        folder = slash == std::string::npos ? std::string() : folder.substr(0, slash);
+    }
+    std::string why;
+    if (!m_stacks.start(mode, folder, &why)) {
+        say(kNoteWarning, "no call stacks: " + why);
+        return;
+    }
+    const int runtime = enableStackCallbacks(CUPTI_CB_DOMAIN_RUNTIME_API);
+    const int driver = enableStackCallbacks(CUPTI_CB_DOMAIN_DRIVER_API);
+    say(kNoteInfo, std::string("call stacks at ") + std::to_string(runtime) + " runtime and " + std::to_string(driver)
+                       + " driver calls (" + StackCapture::modeName(mode) + ", " + m_stacks.libraryPath() + ")");
+    ProfileStreamEncoder out;
+    m_stacks.take(out);
+    std::lock_guard lock(m_mutex);
+    emit(out);
+}
+
+int CuptiTracer::enableStackCallbacks(CUpti_CallbackDomain domain)
+{
+    const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    const std::uint32_t count = runtime ? std::uint32_t(CUPTI_RUNTIME_TRACE_CBID_SIZE)
+                                        : std::uint32_t(CUPTI_DRIVER_TRACE_CBID_SIZE);
+    int enabled = 0;
+    std::string failure;
+    for (std::uint32_t id = 1; id < count; ++id) {
+        const char* name = nullptr;
+        if (api().getCallbackName(domain, id, &name) != CUPTI_SUCCESS || !name
+            || !StackCapture::wants(m_stacks.mode(), apiDisplayName(name)))
+            continue;
+        const CUptiResult result = api().enableCallback(1, m_subscriber, domain, id);
+        if (result == CUPTI_SUCCESS)
+            ++enabled;
+        else if (failure.empty())
+            failure = m_cupti->describe(result, "cuptiEnableCallback");
+    }
+    if (!failure.empty())
+        say(kNoteWarning, failure + ": some " + (runtime ? "runtime" : "driver") + " calls get no call stack");
+    return enabled;
+}
+
+void CuptiTracer::apiCallback(CUpti_CallbackDomain domain, const CUpti_CallbackData& call)
+{
+    // The driver calls a runtime call makes are inside its stack already:
+    // one stack per call the program made.
+    thread_local int runtimeDepth = 0;
+    const bool enter = call.callbackSite == CUPTI_API_ENTER;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        if (!enter) {
+            runtimeDepth = std::max(0, runtimeDepth - 1);
+            return;
+        }
+        if (runtimeDepth++ > 0)
+            return;
+    } else if (!enter || runtimeDepth > 0) {
+        return;
+    }
+    m_stacks.record(call.correlationId);
 }
 
 void CuptiTracer::enableUnifiedMemory()
@@ -358,8 +439,13 @@ void CuptiTracer::flushLoop()
         // their times, and they would be lost.
         static_cast<void>(m_session->flush(false));
         {
+            // Stacks (and the objects they need) before the stream's lock:
+            // listing the objects takes the loader's lock.
+            ProfileStreamEncoder stacks;
+            m_stacks.take(stacks);
             std::lock_guard streamLock(m_mutex);
             ProfileStreamEncoder out;
+            out.appendRecords(stacks);
             if (cupti::monotonicNowNs() - m_lastClockNs >= kClockPeriodNs)
                 addClockPair(out);
             takeRanges(out);
@@ -387,8 +473,11 @@ void CuptiTracer::finish()
     // back now or never (they are counted as untimed).
     if (m_tracing)
         static_cast<void>(m_session->flush(true));
+    ProfileStreamEncoder stacks;
+    m_stacks.take(stacks);
     std::lock_guard lock(m_mutex);
     ProfileStreamEncoder out;
+    out.appendRecords(stacks);
     if (m_tracing) {
         addClockPair(out);
         // Records CUPTI dropped after the last buffer are counted only now.

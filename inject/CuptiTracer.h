@@ -5,6 +5,7 @@
 #include "cupti/Session.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamEncoder.h"
+#include "profile/StackCapture.h"
 
 #include <sys/types.h>
 
@@ -51,6 +52,9 @@ public:
     // The first context exists: the unified-memory records CUPTI was not
     // ready for at start are enabled now (enableUnifiedMemory).
     void contextCreated();
+    // A runtime or driver call whose stack is wanted (profile --stacks),
+    // at its entry and exit, on the calling thread.
+    void apiCallback(CUpti_CallbackDomain domain, const CUpti_CallbackData& call);
 
 private:
     CuptiTracer() = default;
@@ -62,6 +66,10 @@ private:
     // whether another CUPTI client was the reason.
     bool startCupti(std::string* whyNot, bool* heldElsewhere);
     void enableApiRecords(CUpti_CallbackDomain domain);
+    // Call stacks as OVERLAPSCOPE_PROFILE_STACKS asks: libunwind opened and
+    // the callbacks of the calls that get a stack turned on; else a note why not.
+    void startStacks();
+    int enableStackCallbacks(CUpti_CallbackDomain domain);
     // CUPTI's unified-memory counters (migrations, faults, thrashing): each
     // counter the device supports; none, said in a note, where CUPTI refuses
     // them all (MPS, no unified-memory support).
@@ -111,6 +119,8 @@ private:
     std::mutex m_rangeMutex;
     profile::ProfileStreamEncoder m_ranges;
     std::uint64_t m_rangesDropped = 0;
+
+    profile::StackCapture m_stacks;
 
     std::mutex m_flushMutex;
     std::condition_variable m_flushWake;

@@ -2,7 +2,8 @@
 # Builds the trace readers' libFuzzer targets (fuzz/*.cpp) with clang and
 # AddressSanitizer + UndefinedBehaviorSanitizer, then runs each for SECONDS
 # (default 60) on its seed corpus (tests/fuzz-corpus/<name>/, the target's
-# name without fuzz_ and _trace or _report: chrome, native, nsight). New inputs
+# name without fuzz_ and _trace or _report: chrome, native, nsight,
+# profile_stream). New inputs
 # go to build-fuzz/corpus/<target>/, crashes to build-fuzz/crashes/.
 #   scripts/fuzz.sh [SECONDS]
 # Needs clang-14 and libfuzzer-14-dev (Debian), plus libsimdjson-dev and
@@ -19,8 +20,9 @@ mkdir -p "$out/obj" "$out/crashes"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -Icore -DOVERLAPSCOPE_VERSION=\"fuzz\")
 # What the readers need: the formats layer and those below it (core/layers.txt;
-# of cupti, what builds without CUPTI's headers: the list core/CMakeLists.txt keeps).
-sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp core/cupti/OpKinds.cpp core/cupti/ClockMap.cpp core/cupti/BufferLoss.cpp core/profile/*.cpp core/formats/*.cpp)
+# of cupti, what builds without CUPTI's headers: the list core/CMakeLists.txt keeps;
+# symbols without libdw: the stream's call stacks are read, not symbolized).
+sources=(core/base/*.cpp core/io/*.cpp core/trace/*.cpp core/cupti/OpKinds.cpp core/cupti/ClockMap.cpp core/cupti/BufferLoss.cpp core/symbols/*.cpp core/profile/*.cpp core/formats/*.cpp)
 objects=()
 for src in "${sources[@]}"; do
   obj="$out/obj/$(echo "$src" | tr / _).o"

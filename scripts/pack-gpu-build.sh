@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Packs what the lent GPU machine needs from a full build into a folder small
 # enough to carry there (64 MiB): the stripped CLI, the injection library and
-# libsimdjson (the machine lacks it), the example programs, the CUDA test
-# programs stripped, and the Qt runtime those load
+# libsimdjson (the machine lacks it), libdw and libelf (the CLI reads call
+# stacks with them) and libunwind.so.8 (the injection library opens it from
+# its own folder first: profile --stacks), the example programs with their
+# debug information (their call sites name file and line; set
+# PACK_STRIP_EXAMPLES=1 to strip them, which leaves function and offset), the
+# CUDA test programs stripped, and the Qt runtime those load
 # (../shared/device/pack-qt-runtime.sh). Then, on the machine:
 #   scripts/gpu-what-if.sh "$OUT" build-gpu    (the what-if check, docs/what-if.md)
 #   scripts/gpu-tests.sh "$OUT" build-gpu      (the tests that need a GPU)
@@ -16,8 +20,16 @@ mkdir -p "$dest/app/cli" "$dest/examples" "$dest/tests"
 strip -o "$dest/app/cli/overlapscope-cli" "$build/app/cli/overlapscope-cli"
 cp "$build/app/cli/liboverlapscope-inject.so" "$dest/app/cli/"
 cp "$(ldconfig -p | awk '/libsimdjson.so.14 / {print $NF; exit}')" "$dest/app/cli/"
+for lib in libdw.so.1 libelf.so.1 libunwind.so.8; do
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+  if [ -n "$path" ]; then cp -L "$path" "$dest/app/cli/$lib"; else echo "pack-gpu-build.sh: no $lib here: profile --stacks will say so there" >&2; fi
+done
 for e in $(find "$build/examples" -maxdepth 1 -type f -perm -u+x); do
-  strip -o "$dest/examples/$(basename "$e")" "$e"
+  if [ "${PACK_STRIP_EXAMPLES:-0}" = 1 ]; then
+    strip -o "$dest/examples/$(basename "$e")" "$e"
+  else
+    cp "$e" "$dest/examples/"
+  fi
 done
 for t in "${tests[@]}"; do
   strip -o "$dest/tests/$t" "$build/tests/$t"

@@ -14,10 +14,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# libunwind-dev and libdw-dev: call stacks of profiled programs (captured
+# with libunwind, read back with elfutils' libdw; docs/profiling.md).
 # python3 and time: scripts/hostile-inputs.sh. pybind11-dev and python3-dev:
 # the Python module; python3-pytest runs its tests (scripts/test.sh), which
 # also use pandas (findings_frame) and dask/distributed (ranks on a cluster).
-packages=(build-essential cmake ninja-build libsimdjson-dev libsqlite3-dev libjemalloc-dev qt6-base-dev qt6-svg-dev libqcustomplot-dev xvfb xauth python3 time
+packages=(build-essential cmake ninja-build libsimdjson-dev libsqlite3-dev libjemalloc-dev libunwind-dev libdw-dev qt6-base-dev qt6-svg-dev libqcustomplot-dev xvfb xauth python3 time
   pybind11-dev python3-dev python3-pytest python3-pandas python3-dask python3-distributed)
 missing=()
 for p in "${packages[@]}"; do

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ovs::test {
 
@@ -159,6 +160,34 @@ public:
         m_out.addWithText(profile::UnreadBuffersRecord{buffers, 0, 0}, firstError);
     }
     void end() { m_out.add(profile::EndRecord{}); }
+    // Call stacks (profile/StackCapture.h).
+    void stackState(profile::StackMode mode, std::uint64_t callsWithoutStack = 0, std::uint64_t truncated = 0)
+    {
+        profile::StackStateRecord r;
+        r.mode = mode;
+        r.maxFrames = 32;
+        r.maxStacks = 65536;
+        r.callsWithoutStack = callsWithoutStack;
+        r.truncatedStacks = truncated;
+        m_out.add(r);
+    }
+    void module(std::string_view path, std::uint64_t low, std::uint64_t high, std::uint64_t loadBias = 0)
+    {
+        profile::ModuleRecord r;
+        r.loadBias = loadBias;
+        r.lowAddress = low;
+        r.highAddress = high;
+        m_out.addWithText(r, path);
+    }
+    void module(const profile::ModuleRecord& r, std::string_view path) { m_out.addWithText(r, path); }
+    void stack(std::uint32_t id, const std::vector<std::uint64_t>& frames)
+    {
+        m_out.addWithTail(profile::StackRecord{id, static_cast<std::uint32_t>(frames.size())}, frames.data(),
+                          frames.size() * sizeof(std::uint64_t));
+    }
+    void callStack(std::uint32_t correlation, std::uint32_t stack) { m_out.add(profile::CallStackRecord{correlation, stack}); }
+    template <typename Payload>
+    void rawWithTail(const Payload& p, const void* tail, std::size_t bytes) { m_out.addWithTail(p, tail, bytes); }
     template <typename Payload>
     void raw(const Payload& p) { m_out.add(p); }
 

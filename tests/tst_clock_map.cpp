@@ -56,6 +56,21 @@ private slots:
         QVERIFY(map.empty());
     }
 
+    void pairsNoClockCouldReadAreIgnored()
+    {
+        // A damaged stream's pairs (found by fuzz_profile_stream): beyond
+        // any clock, or a negative host reading; times still map, without
+        // overflowing, through the pairs that are kept.
+        ClockMap map;
+        QVERIFY(!map.add(std::uint64_t(1) << 63, 1000));
+        QVERIFY(!map.add(1000, -7164805536009721482));
+        QVERIFY(!map.add(1000, std::int64_t(1) << 62));
+        QVERIFY(map.empty());
+        QVERIFY(map.add(1000, 101000));
+        QCOMPARE(map.toMonotonic(2000), std::int64_t(102000));
+        static_cast<void>(map.toMonotonic(~std::uint64_t(0))); // wraps, no overflow (UBSan)
+    }
+
     void withoutPairsTimesStayAsTheyAre()
     {
         ClockMap map;

@@ -4,10 +4,16 @@
 #include "TestProfileStream.h"
 #include "profile/CaptureRange.h"
 #include "profile/ProcessRunBuilder.h"
+#include "profile/StackCapture.h"
+#include "symbols/NativeSiteRule.h"
+#include "symbols/StackSites.h"
+#include "symbols/Symbolizer.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 
 #if OVERLAPSCOPE_TEST_CUPTI
 #include "CuptiRecordEncoder.h"
@@ -63,6 +69,35 @@ Run build(const TestProfileStream& s, const ProcessEnding& ending = {}, const st
     ProcessRunBuilder builder(kZeroNs);
     feed(builder, s);
     return builder.finish(ending, problem);
+}
+
+// The return address into the caller, as the capture would record it for a
+// call made on the caller's line: a one-frame stack, no unwinder needed.
+__attribute__((noinline)) std::uint64_t returnAddressHere()
+{
+    const auto at = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+    asm volatile("" ::: "memory");
+    return at;
+}
+
+// The objects of this test process as the capture sends them; the
+// executable (this test, built with -g) first.
+std::vector<std::pair<ModuleRecord, std::string>> thisProcessModules()
+{
+    return StackCapture::loadedModules();
+}
+
+const ModuleRecord* moduleHolding(const std::vector<std::pair<ModuleRecord, std::string>>& modules, std::uint64_t at)
+{
+    for (const auto& [r, path] : modules)
+        if (r.lowAddress <= at && at < r.highAddress)
+            return &r;
+    return nullptr;
+}
+
+bool endsWith(const std::string& text, const std::string& end)
+{
+    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
 
 // A record type a newer injection library might write.
@@ -1272,6 +1307,287 @@ private slots:
         QCOMPARE(op.durationNs(), std::int64_t(durationNs));
     }
 #endif
+
+    // Call stacks (profile --stacks; docs/profiling.md, "Call sites").
+
+    void captureAndSymbolizeFindTheCallersLine()
+    {
+        if (!Symbolizer::available())
+            QSKIP("this build reads no call stacks (no libdw)");
+        StackCapture capture;
+        std::string why;
+        if (!capture.start(kStacksSync, {}, &why))
+            QSKIP(("libunwind not loadable here: " + why).c_str());
+        capture.record(7); const std::uint32_t line = __LINE__;
+        ProfileStreamEncoder out;
+        capture.take(out);
+
+        // Back through the stream's reader: the modules and the stack it sent.
+        ProfileStreamDecoder decoder;
+        const std::vector<std::uint8_t> magic(kStreamMagic, kStreamMagic + sizeof kStreamMagic);
+        decoder.feed(magic.data(), magic.size());
+        decoder.feed(out.bytes().data(), out.bytes().size());
+        StackSites sites;
+        std::uint32_t stackOfCall = 0;
+        int stacks = 0;
+        DecodedRecord r;
+        while (decoder.next(r)) {
+            if (r.type == RecordType::Module) {
+                const auto m = r.payload<ModuleRecord>();
+                QVERIFY(m);
+                NativeModule module;
+                module.path = std::string(*r.text(sizeof(ModuleRecord), m->textBytes));
+                module.loadBias = m->loadBias;
+                module.lowAddress = m->lowAddress;
+                module.highAddress = m->highAddress;
+                module.buildId.assign(reinterpret_cast<const char*>(m->buildId), m->buildIdBytes);
+                sites.addModule(module);
+            } else if (r.type == RecordType::Stack) {
+                const auto st = r.payload<StackRecord>();
+                QVERIFY(st && st->frameCount > 0);
+                std::vector<std::uint64_t> frames(st->frameCount);
+                std::memcpy(frames.data(), r.body + sizeof(StackRecord), frames.size() * 8);
+                sites.addStack(st->stackId, frames);
+                ++stacks;
+            } else if (r.type == RecordType::CallStack) {
+                const auto c = r.payload<CallStackRecord>();
+                QCOMPARE(c->correlationId, 7u);
+                stackOfCall = c->stackId;
+            }
+        }
+        QVERIFY(decoder.error().empty());
+        QCOMPARE(stacks, 1);
+        QVERIFY(stackOfCall != 0);
+        const std::optional<SourceSite> site = sites.siteOf(stackOfCall);
+        QVERIFY(site);
+        QVERIFY2(endsWith(site->file, "tst_process_run_builder.cpp"), site->file.c_str());
+        QCOMPARE(site->line, line);
+        QVERIFY2(site->function.find("captureAndSymbolizeFindTheCallersLine") != std::string::npos,
+                 site->function.c_str());
+        QCOMPARE(site->lineIs, SiteLine::Call);
+
+        // The same stack again is the same id, sent once.
+        capture.record(8);
+        capture.record(8);
+        ProfileStreamEncoder again;
+        capture.take(again);
+        ProfileStreamDecoder second;
+        second.feed(magic.data(), magic.size());
+        second.feed(again.bytes().data(), again.bytes().size());
+        int calls = 0;
+        while (second.next(r)) {
+            QVERIFY(r.type != RecordType::Module);
+            calls += r.type == RecordType::CallStack;
+        }
+        QCOMPARE(calls, 2);
+    }
+
+    void callsGetTheSiteOfTheirStack()
+    {
+        if (!Symbolizer::available())
+            QSKIP("this build reads no call stacks (no libdw)");
+        const auto modules = thisProcessModules();
+        const std::uint64_t at = returnAddressHere(); const std::uint32_t line = __LINE__;
+        const ModuleRecord* own = moduleHolding(modules, at);
+        QVERIFY(own);
+        TestProfileStream s = stream();
+        s.stackState(kStacksSync);
+        // A library's frame inside the user's: libcudart in a system folder,
+        // then the injection library wherever it is.
+        s.module("/usr/lib/x86_64-linux-gnu/libcudart.so.13", 0x1000, 0x2000);
+        s.module("/opt/overlapscope/lib/liboverlapscope-inject.so", 0x3000, 0x4000);
+        for (const auto& [r, path] : modules)
+            if (&r == own)
+                s.module(r, path);
+        s.stack(1, {0x1100, 0x3100, at});
+        s.stack(2, {0x1100, 0x3100}); // nothing of the user's
+        s.api(kCuptiAtZero + 10, kCuptiAtZero + 20, "cudaDeviceSynchronize", 100, 5);
+        s.api(kCuptiAtZero + 30, kCuptiAtZero + 40, "cudaMemcpy", 100, 6);
+        s.api(kCuptiAtZero + 50, kCuptiAtZero + 60, "cudaStreamSynchronize", 100, 7);
+        s.api(kCuptiAtZero + 70, kCuptiAtZero + 80, "cudaLaunchKernel", 100, 8);
+        s.memcpy(kCuptiAtZero + 31, kCuptiAtZero + 39, kCopyDtoH, kMemoryDevice, kMemoryPageable, 7, 6);
+        s.callStack(5, 1);
+        s.callStack(6, 1);
+        s.callStack(7, 2);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.sourceSites.size(), std::size_t(1));
+        QVERIFY2(endsWith(run.sourceSites[0].file, "tst_process_run_builder.cpp"), run.sourceSites[0].file.c_str());
+        QCOMPARE(run.sourceSites[0].line, line);
+        int withSite = 0;
+        for (std::size_t i = 0; i < run.ops.size(); ++i) {
+            const OpSource* source = run.sourceOf(i);
+            const std::string& name = run.nameOf(run.ops[i]);
+            if (name == "cudaDeviceSynchronize" || name == "cudaMemcpy") {
+                QVERIFY2(source && source->site == 1, name.c_str());
+                ++withSite;
+            } else {
+                // The library-only stack, the call without one, the GPU op (it
+                // counts through its call: FindingSources).
+                QVERIFY2(!source, name.c_str());
+            }
+        }
+        QCOMPARE(withSite, 2);
+        // sync: the launches had no stacks, so a call without a site says nothing.
+        QVERIFY(!run.stacksRecorded);
+        QCOMPARE(run.status, RunStatus::Completed);
+    }
+
+    void stackModeAllMeansEveryCallWasLookedAt()
+    {
+        TestProfileStream s = stream();
+        s.stackState(kStacksAll, 3, 2);
+        s.api(kCuptiAtZero + 10, kCuptiAtZero + 20, "cudaLaunchKernel", 100, 5);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.stacksRecorded, Symbolizer::available());
+        if (Symbolizer::available()) {
+            QVERIFY2(run.error.find("3 calls without a call stack") != std::string::npos, run.error.c_str());
+            QVERIFY2(run.error.find("2 call stacks deeper than 32 frames") != std::string::npos, run.error.c_str());
+        }
+    }
+
+    void damagedStackRecordsAreSkippedAndSaid()
+    {
+        TestProfileStream s = stream();
+        s.stackState(kStacksSync);
+        // A stack that claims more frames than it carries, one of none, a
+        // module with no room for its path, a module of no size.
+        const std::uint64_t one = 0x1234;
+        s.rawWithTail(StackRecord{1, 1000}, &one, sizeof one);
+        s.rawWithTail(StackRecord{2, 0}, &one, 0);
+        ModuleRecord noPath;
+        noPath.lowAddress = 1;
+        noPath.highAddress = 2;
+        noPath.textBytes = 4096;
+        s.raw(noPath);
+        s.module("/x/app", 5, 5);
+        s.callStack(5, 1);
+        s.api(kCuptiAtZero + 10, kCuptiAtZero + 20, "cudaDeviceSynchronize", 100, 5);
+        s.end();
+        const Run run = build(s);
+        QCOMPARE(run.status, RunStatus::Completed);
+        QVERIFY(run.sourceSites.empty());
+        if (Symbolizer::available())
+            QVERIFY2(run.error.find("4 damaged call stack records (skipped)") != std::string::npos, run.error.c_str());
+
+        // Stacks with no state to say how they were taken are not read.
+        TestProfileStream bare = stream();
+        bare.stack(1, {one});
+        bare.callStack(5, 1);
+        bare.api(kCuptiAtZero + 10, kCuptiAtZero + 20, "cudaDeviceSynchronize", 100, 5);
+        bare.end();
+        const Run unread = build(bare);
+        QVERIFY(unread.sourceSites.empty());
+        QVERIFY2(unread.error.find("call stack records without the capture's state") != std::string::npos,
+                 unread.error.c_str());
+    }
+
+    void siteRuleTellsLibrariesFromTheUsersCode_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("library");
+        QTest::newRow("the program") << "/home/me/build/app" << false;
+        QTest::newRow("its own library") << "/home/me/build/libmodel.so" << false;
+        QTest::newRow("in /opt, the user's") << "/opt/myapp/bin/app" << false;
+        QTest::newRow("libcudart in the toolkit") << "/usr/local/cuda-13.0/lib64/libcudart.so.13" << true;
+        QTest::newRow("libcudart in conda") << "/opt/conda/lib/libcudart.so.12" << true;
+        QTest::newRow("libcuda") << "/usr/lib/x86_64-linux-gnu/libcuda.so.1" << true;
+        QTest::newRow("libcupti carried") << "/work/build/libcupti.so.13" << true;
+        QTest::newRow("the injection library") << "/home/me/overlapscope/build/app/cli/liboverlapscope-inject.so" << true;
+        QTest::newRow("libc") << "/lib/x86_64-linux-gnu/libc.so.6" << true;
+        QTest::newRow("libstdc++ of conda") << "/opt/conda/lib/libstdc++.so.6" << true;
+        QTest::newRow("the loader") << "/lib64/ld-linux-x86-64.so.2" << true;
+        QTest::newRow("python") << "/opt/conda/bin/python3.11" << true;
+        QTest::newRow("torch") << "/opt/conda/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so" << true;
+        QTest::newRow("system program") << "/usr/bin/python3" << true;
+    }
+
+    void siteRuleTellsLibrariesFromTheUsersCode()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, library);
+        QCOMPARE(libraryObject(path.toStdString()), library);
+    }
+
+    void siteRuleSkipsHeadersAndTheStaticRuntime_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("function");
+        QTest::addColumn<bool>("users");
+        QTest::newRow("own line") << "/home/me/src/train.cu" << "train" << true;
+        QTest::newRow("cudaMalloc<T> of cuda_runtime.h") << "/usr/local/cuda/include/cuda_runtime.h"
+                                                           << "cudaMalloc<float>" << false;
+        QTest::newRow("conda's toolkit header") << "/opt/conda/targets/x86_64-linux/include/cuda_runtime.h"
+                                                << "cudaMalloc<float>" << false;
+        QTest::newRow("std::vector") << "/usr/include/c++/12/bits/stl_vector.h" << "std::vector<int>::resize" << false;
+        QTest::newRow("own function, no line") << "" << "Model::step" << true;
+        QTest::newRow("static cudart, public") << "" << "cudaMemcpy" << false;
+        QTest::newRow("static cudart, internal") << "" << "cudart::cudaApiMemcpy" << false;
+        QTest::newRow("static cudart, hidden") << "" << "__cudart1234" << false;
+        QTest::newRow("cudaMalloc<T>, no line") << "" << "cudaError cudaMalloc<float>" << false;
+        QTest::newRow("a user's cudaish name") << "" << "cudacopy" << true;
+    }
+
+    void siteRuleSkipsHeadersAndTheStaticRuntime()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, function);
+        QFETCH(bool, users);
+        NativeFrame f;
+        f.file = file.toStdString();
+        f.line = f.file.empty() ? 0 : 12;
+        f.function = function.toStdString();
+        QCOMPARE(usersFrame(f), users);
+    }
+
+    void functionNamesLoseTheirParameters_data()
+    {
+        QTest::addColumn<QString>("demangled");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("plain") << "main" << "main";
+        QTest::newRow("method") << "ovs::Model::step(int, float) const" << "ovs::Model::step";
+        QTest::newRow("template") << "void run<std::function<void (int)> >(int)" << "void run<std::function<void (int)> >";
+        QTest::newRow("call operator") << "Functor::operator()(int)" << "Functor::operator()";
+        QTest::newRow("anonymous namespace") << "(anonymous namespace)::copyBack(float*)"
+                                             << "(anonymous namespace)::copyBack";
+    }
+
+    void functionNamesLoseTheirParameters()
+    {
+        QFETCH(QString, demangled);
+        QFETCH(QString, name);
+        QCOMPARE(QString::fromStdString(withoutParameters(demangled.toStdString())), name);
+    }
+
+    void theStackSetFollowsTheCallRoles_data()
+    {
+        QTest::addColumn<QString>("call");
+        QTest::addColumn<bool>("sync");
+        QTest::addColumn<bool>("all");
+        QTest::newRow("device sync") << "cudaDeviceSynchronize" << true << true;
+        QTest::newRow("event sync") << "cuEventSynchronize" << true << true;
+        QTest::newRow("cudaMemcpy") << "cudaMemcpy" << true << true;
+        QTest::newRow("cudaMemcpyAsync") << "cudaMemcpyAsync" << false << true;
+        QTest::newRow("cudaMemset") << "cudaMemset" << true << true;
+        QTest::newRow("cudaMalloc") << "cudaMalloc" << true << true;
+        QTest::newRow("cudaMallocAsync") << "cudaMallocAsync" << false << true;
+        QTest::newRow("cudaFreeHost") << "cudaFreeHost" << true << true;
+        QTest::newRow("cuMemHostRegister") << "cuMemHostRegister" << true << true;
+        QTest::newRow("launch") << "cudaLaunchKernel" << false << true;
+        QTest::newRow("stream wait") << "cudaStreamWaitEvent" << false << false;
+        QTest::newRow("untraced") << "cudaGetDevice" << false << false;
+    }
+
+    void theStackSetFollowsTheCallRoles()
+    {
+        QFETCH(QString, call);
+        QFETCH(bool, sync);
+        QFETCH(bool, all);
+        QCOMPARE(StackCapture::wants(kStacksSync, call.toStdString()), sync);
+        QCOMPARE(StackCapture::wants(kStacksAll, call.toStdString()), all);
+        QVERIFY(!StackCapture::wants(kStacksOff, call.toStdString()));
+    }
 
     void unknownRecordTypesAreSkipped()
     {

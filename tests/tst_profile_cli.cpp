@@ -4,6 +4,7 @@
 // by the "program", standing in for the injection library, which needs CUDA.)
 #include "TestTimeouts.h"
 #include "TestProfileStream.h"
+#include "symbols/Symbolizer.h"
 #include "formats/TraceJson.h"
 
 #include <QtTest>
@@ -120,6 +121,25 @@ private slots:
         };
         QCOMPARE(run({}, "test -z \"$OVERLAPSCOPE_PROFILE_SYNC\""), 0);
         QCOMPARE(run({"--sync-records"}, "test \"$OVERLAPSCOPE_PROFILE_SYNC\" = 1"), 0);
+    }
+
+    void stacksAreAskedForAsTheOptionSays()
+    {
+        // The program's environment says what --stacks chose; a build
+        // without call stacks refuses them by name and leaves them off.
+        const auto run = [&](QStringList options, const QString& test) {
+            options << "--quiet" << "-o" << m_dir.filePath("stacks.json") << "--inject" << fakeInjection() << "--"
+                    << "sh" << "-c" << test;
+            return profile(options);
+        };
+        const bool built = ovs::Symbolizer::available();
+        QCOMPARE(run({}, QString("test \"$OVERLAPSCOPE_PROFILE_STACKS\" = %1").arg(built ? "sync" : "off")).exitCode, 0);
+        QCOMPARE(run({"--stacks", "off"}, "test \"$OVERLAPSCOPE_PROFILE_STACKS\" = off").exitCode, 0);
+        const Result all = run({"--stacks", "all"}, "test \"$OVERLAPSCOPE_PROFILE_STACKS\" = all");
+        QCOMPARE(all.exitCode, built ? 0 : 125);
+        const Result bad = run({"--stacks", "some"}, "true");
+        QCOMPARE(bad.exitCode, 125);
+        QVERIFY2(bad.err.contains("--stacks takes sync, all or off"), qPrintable(bad.err));
     }
 
     // Ctrl-C while the program runs (issue 11, cancel on the CLI for the

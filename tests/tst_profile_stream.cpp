@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <cstring>
+
 using namespace ovs::profile;
 using ovs::test::TestProfileStream;
 
@@ -163,6 +165,67 @@ private slots:
         QCOMPARE(fault->counter, std::uint32_t(kUmCpuPageFault));
         QCOMPARE(fault->deviceId, kUmNoDevice);
         QCOMPARE(sizeof(UnifiedMemoryRecord), std::size_t(48)); // the layout the stream version promises
+    }
+
+    void stackRecordsComeBack()
+    {
+        // After UnreadBuffers, so readers before them skip them by size.
+        QVERIFY(static_cast<int>(RecordType::StackState) > static_cast<int>(RecordType::UnreadBuffers));
+        TestProfileStream s(1);
+        s.stackState(kStacksSync, 4, 1);
+        ModuleRecord m;
+        m.loadBias = 0x7f0000000000;
+        m.lowAddress = 0x7f0000001000;
+        m.highAddress = 0x7f0000009000;
+        m.buildIdBytes = 3;
+        m.buildId[0] = 0xab;
+        m.buildId[2] = 0xcd;
+        s.module(m, "/home/me/app");
+        s.stack(9, {0x7f0000001234, 0x7f0000005678, 0x401000});
+        s.callStack(42, 9);
+        ProfileStreamDecoder decoder;
+        // Cut anywhere: a stack comes back whole once its last byte arrives.
+        for (std::size_t at = 0; at < s.bytes().size(); at += 5)
+            decoder.feed(s.bytes().data() + at, std::min<std::size_t>(5, s.bytes().size() - at));
+        const auto records = decodeAll(decoder);
+        QCOMPARE(records.size(), std::size_t(5));
+        QVERIFY(decoder.error().empty());
+        const auto state = records[1].payload<StackStateRecord>();
+        QVERIFY(state);
+        QCOMPARE(state->mode, std::uint32_t(kStacksSync));
+        QCOMPARE(state->callsWithoutStack, std::uint64_t(4));
+        QCOMPARE(state->truncatedStacks, std::uint64_t(1));
+        const auto module = records[2].payload<ModuleRecord>();
+        QVERIFY(module);
+        QCOMPARE(module->loadBias, m.loadBias);
+        QCOMPARE(module->highAddress, m.highAddress);
+        QCOMPARE(module->buildIdBytes, 3u);
+        QCOMPARE(module->buildId[2], std::uint8_t(0xcd));
+        QCOMPARE(records[2].text(sizeof(ModuleRecord), module->textBytes).value_or(""), std::string_view("/home/me/app"));
+        const auto stack = records[3].payload<StackRecord>();
+        QVERIFY(stack);
+        QCOMPARE(stack->stackId, 9u);
+        QCOMPARE(stack->frameCount, 3u);
+        QCOMPARE(records[3].bodyBytes, std::uint32_t(sizeof(StackRecord) + 3 * 8));
+        std::uint64_t frames[3];
+        std::memcpy(frames, records[3].body + sizeof(StackRecord), sizeof frames);
+        QCOMPARE(frames[1], std::uint64_t(0x7f0000005678));
+        const auto call = records[4].payload<CallStackRecord>();
+        QVERIFY(call);
+        QCOMPARE(call->correlationId, 42u);
+        QCOMPARE(call->stackId, 9u);
+        // The layouts the stream version promises.
+        QCOMPARE(sizeof(StackStateRecord), std::size_t(32));
+        QCOMPARE(sizeof(ModuleRecord), std::size_t(56));
+        QCOMPARE(sizeof(StackRecord), std::size_t(8));
+        QCOMPARE(sizeof(CallStackRecord), std::size_t(8));
+
+        // A stream that ends inside a stack says so rather than reading past it.
+        ProfileStreamDecoder cut;
+        cut.feed(s.bytes().data(), s.bytes().size() - 20);
+        QCOMPARE(decodeAll(cut).size(), std::size_t(3));
+        QVERIFY(cut.pendingBytes() > 0);
+        QVERIFY(cut.error().empty());
     }
 
     void shortPayloadsAreNotRead()

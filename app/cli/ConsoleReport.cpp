@@ -412,7 +412,10 @@ void printSources(std::FILE* out, const Finding& x)
         const std::size_t slash = s.file.find_last_of('/');
         const std::string file = slash == std::string::npos ? s.file : s.file.substr(slash + 1);
         // A frame's entry line is not the call's: the function first.
-        const std::string place = s.lineIs == SiteLine::Call
+        // A site without a line (a native frame of an object without debug
+        // information) is the function and offset in the object.
+        const std::string place = s.line == 0 ? "in " + s.function + " (" + file + ")"
+                                  : s.lineIs == SiteLine::Call
                                       ? "at " + file + ":" + std::to_string(s.line) + " in " + s.function
                                       : "in " + s.function + " (" + file + ":" + std::to_string(s.line) + ")";
         std::fprintf(out, "   %s (%zu call%s)%s%s\n", printable(place).c_str(), s.calls, s.calls == 1 ? "" : "s",

@@ -70,7 +70,10 @@ void printSites(const FindingDiff& f)
         const std::string file = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
         const char* change = c.callsAfter == 0 ? " (gone)" : c.callsBefore == 0 ? " (new)" : "";
         // As analyze says it: a frame's entry line is not the call's.
-        const std::string place = c.lineIs == SiteLine::Call
+        // A site without a line (a native frame of an object without debug
+        // information) is the function and offset in the object.
+        const std::string place = c.line == 0 ? "in " + c.function + " (" + file + ")"
+                                  : c.lineIs == SiteLine::Call
                                       ? "at " + file + ":" + std::to_string(c.line) + " in " + c.function
                                       : "in " + c.function + " (" + file + ":" + std::to_string(c.line) + ")";
         std::printf("  %s%s%s: %s -> %s%s\n", shown(place).c_str(), c.cause.empty() ? "" : ", ", shown(c.cause).c_str(),

@@ -11,6 +11,8 @@
 #include "profile/CaptureRange.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileRun.h"
+#include "profile/StackCapture.h"
+#include "symbols/Symbolizer.h"
 #include "formats/TraceJson.h"
 
 
@@ -62,6 +64,13 @@ Options:
                       programs of many small ops they cost the most of any record kind (a
                       PyTorch loop of 12,000 ops ran some 20% slower with them; docs/profiling.md).
                       The waits themselves are recorded either way.
+  --stacks sync|all|off
+                      capture a call stack at each CUDA call of a kind findings point at, and
+                      name the line of the program it came from under each finding (sync, the
+                      default: synchronizations, synchronous copies and memsets, allocations,
+                      frees and registrations; all: every launch and async call too, which
+                      costs more; off). File and line where the program has debug information
+                      (-g), else function and offset. See docs/profiling.md, "Call sites"
   --capture-range cudaProfilerApi
                       keep only what the program did between cudaProfilerStart and
                       cudaProfilerStop (the program is traced throughout; API calls outside,
@@ -88,12 +97,17 @@ so scripts keep working. profile's own failures:
 A program that itself exits with one of these is told apart by profile's message on stderr.
 )";
 
+// The default of --stacks (docs/profiling.md, "What call stacks cost").
+constexpr StackMode kDefaultStacks = kStacksSync;
+
 struct Options {
     std::string output;
     std::string inject;
     std::string records;
     bool quiet = false;
     bool syncRecords = false;
+    StackMode stacks = kDefaultStacks;
+    bool stacksGiven = false;
     bool linkRate = true;
     std::string region;
     bool captureProfilerRange = false;
@@ -133,6 +147,14 @@ Options parse(const std::vector<std::string>& args, bool* help)
             o.quiet = true;
         else if (a == "--sync-records")
             o.syncRecords = true;
+        else if (a == "--stacks") {
+            const std::string mode = value(a);
+            bool known = false;
+            o.stacks = StackCapture::parseMode(mode, &known);
+            if (!known || mode.empty())
+                throw ProfileUsageError("--stacks takes sync, all or off, not '" + mode + "'");
+            o.stacksGiven = true;
+        }
         else if (a == "--no-link-rate")
             o.linkRate = false;
         else if (a == "--region")
@@ -342,6 +364,16 @@ int profile(const Options& o)
     request.recordsDirectory = o.records;
     if (o.syncRecords)
         request.environment.push_back(std::string(kSyncRecordsVariable) + "=1");
+    StackMode stacks = o.stacks;
+    if (stacks != kStacksOff && !Symbolizer::available()) {
+        if (o.stacksGiven)
+            throw ProfileUsageError("--stacks: this build has no call stacks (built without libunwind's and libdw's "
+                                    "headers: apt-get install libunwind-dev libdw-dev and build again)");
+        stacks = kStacksOff;
+        if (!o.quiet)
+            std::fprintf(stderr, "call stacks off: this build has none (built without libunwind-dev and libdw-dev)\n");
+    }
+    request.environment.push_back(std::string(kStacksVariable) + "=" + StackCapture::modeName(stacks));
     request.stopGrace = kStopGrace;
     request.pollPeriod = kPollPeriod;
     const std::string output = o.output.empty() ? defaultOutput(o.program.front()) : o.output;

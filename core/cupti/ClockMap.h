@@ -24,7 +24,8 @@ public:
 
     // Pairs must come in increasing CUPTI time; one that does not is ignored
     // (a clock step would otherwise fold the mapping back on itself), and
-    // add says so.
+    // add says so. So is one no clock could read (2^62 ns or more, or a
+    // negative host time): a damaged stream's, whose offsets would overflow.
     bool add(std::uint64_t cuptiNs, std::int64_t monotonicNs);
     bool empty() const { return m_pairs.empty(); }
     void clear() { m_pairs.clear(); }

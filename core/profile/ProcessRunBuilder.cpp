@@ -4,6 +4,7 @@
 #include "trace/ApiNames.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <tuple>
 
@@ -176,6 +177,26 @@ void ProcessRunBuilder::add(const DecodedRecord& record)
     case RecordType::UnifiedMemory:
         if (const auto r = record.payload<UnifiedMemoryRecord>())
             addUnifiedMemory(*r);
+        return;
+    case RecordType::StackState:
+        if (const auto r = record.payload<StackStateRecord>())
+            m_stackState = *r;
+        return;
+    case RecordType::Module:
+        if (const auto r = record.payload<ModuleRecord>()) {
+            if (const auto path = record.text(sizeof(ModuleRecord), r->textBytes))
+                addModule(*r, *path);
+            else
+                ++m_badStackRecords;
+        }
+        return;
+    case RecordType::Stack:
+        if (const auto r = record.payload<StackRecord>())
+            addStack(*r, record);
+        return;
+    case RecordType::CallStack:
+        if (const auto r = record.payload<CallStackRecord>())
+            m_callStacks.try_emplace(r->correlationId, r->stackId);
         return;
     case RecordType::End:
         if (const auto r = record.payload<EndRecord>()) {
@@ -483,6 +504,91 @@ void ProcessRunBuilder::addNote(const NoteRecord& r, std::string_view text)
         m_notRecorded = std::string(text);
     else if (r.severity == kNoteWarning)
         m_warnings.emplace_back(text);
+}
+
+void ProcessRunBuilder::addModule(const ModuleRecord& r, std::string_view path)
+{
+    NativeModule m;
+    m.path = std::string(path);
+    m.loadBias = r.loadBias;
+    m.lowAddress = r.lowAddress;
+    m.highAddress = r.highAddress;
+    m.buildId.assign(reinterpret_cast<const char*>(r.buildId), std::min<std::size_t>(r.buildIdBytes, sizeof r.buildId));
+    if (m.path.empty() || m.lowAddress >= m.highAddress)
+        ++m_badStackRecords;
+    else
+        m_stackSites.addModule(std::move(m));
+}
+
+void ProcessRunBuilder::addStack(const StackRecord& r, const DecodedRecord& record)
+{
+    // The frames follow the payload; a count the record cannot hold is a
+    // damaged record, not a reason to read past it.
+    constexpr std::size_t kFrame = sizeof(std::uint64_t);
+    const std::size_t room = record.bodyBytes - sizeof(StackRecord);
+    if (r.stackId == 0 || r.frameCount == 0 || r.frameCount > room / kFrame) {
+        ++m_badStackRecords;
+        return;
+    }
+    std::vector<std::uint64_t> frames(r.frameCount);
+    std::memcpy(frames.data(), record.body + sizeof(StackRecord), r.frameCount * kFrame);
+    m_stackSites.addStack(r.stackId, std::move(frames));
+}
+
+void ProcessRunBuilder::attachSites()
+{
+    if (!m_stackState && m_stackSites.empty() && m_callStacks.empty())
+        return;
+    if (!m_stackState || m_stackState->mode == kStacksOff) {
+        // Stacks without the state that says how they were taken: a damaged
+        // or foreign stream. Nothing is attributed from half a story.
+        m_warnings.push_back("call stack records without the capture's state: not read");
+        return;
+    }
+    const StackStateRecord& state = *m_stackState;
+    if (!Symbolizer::available()) {
+        m_warnings.push_back("call stacks were recorded but this build cannot read them (built without libdw)");
+        return;
+    }
+    // Every call the capture looked at got a stack (--stacks all): a call
+    // without a site had none of the user's code on it. With sync, the
+    // launches got none, so nothing is said of calls without a site.
+    m_run.stacksRecorded = state.mode == kStacksAll;
+    std::map<SourceSite, std::uint32_t> siteIds;
+    std::unordered_map<std::uint32_t, std::uint32_t> siteOfStack;
+    for (std::size_t i = 0; i < m_run.ops.size(); ++i) {
+        const Op& op = m_run.ops[i];
+        if (isStreamLaneOp(op.kind))
+            continue;
+        const auto stack = m_callStacks.find(op.correlation);
+        if (stack == m_callStacks.end())
+            continue;
+        auto [known, added] = siteOfStack.try_emplace(stack->second, 0);
+        if (added) {
+            if (const std::optional<SourceSite> site = m_stackSites.siteOf(stack->second)) {
+                const auto [id, fresh] = siteIds.try_emplace(*site, static_cast<std::uint32_t>(m_run.sourceSites.size() + 1));
+                if (fresh)
+                    m_run.sourceSites.push_back(*site);
+                known->second = id->second;
+            }
+        }
+        if (known->second != 0)
+            m_run.setSource(i, OpSource{known->second, 0, 0});
+    }
+    for (const std::string& problem : m_stackSites.problems())
+        m_warnings.push_back("call stacks: " + problem);
+    if (state.callsWithoutStack > 0)
+        m_warnings.push_back(std::to_string(state.callsWithoutStack) + " call" + (state.callsWithoutStack == 1 ? "" : "s")
+                             + " without a call stack (more than " + std::to_string(state.maxStacks)
+                             + " distinct stacks, the stack could not be unwound, or the writer fell behind)");
+    if (state.truncatedStacks > 0)
+        m_warnings.push_back(std::to_string(state.truncatedStacks) + " call stack"
+                             + (state.truncatedStacks == 1 ? "" : "s") + " deeper than "
+                             + std::to_string(state.maxFrames) + " frames (their innermost "
+                             + std::to_string(state.maxFrames) + " kept)");
+    if (m_badStackRecords > 0)
+        m_warnings.push_back(std::to_string(m_badStackRecords) + " damaged call stack record"
+                             + (m_badStackRecords == 1 ? "" : "s") + " (skipped)");
 }
 
 void ProcessRunBuilder::addRange(const RangeRecord& r, std::string_view text)
@@ -918,6 +1024,7 @@ Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& st
     m_run.timedEndNs = m_run.ops.empty() ? 0 : end;
     m_run.kernelShapes = m_shapes.shapes();
     m_run.sortOps();
+    attachSites();
     // A range open at exit ends where the recording did.
     finishRegions(std::max(m_run.timedEndNs, m_lastRangeNs));
 

@@ -4,11 +4,13 @@
 #include "cupti/ClockMap.h"
 #include "profile/ProfileRecord.h"
 #include "profile/ProfileStreamDecoder.h"
+#include "symbols/StackSites.h"
 #include "trace/KernelShapeTable.h"
 #include "trace/Run.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -30,7 +32,9 @@ struct ProcessEnding {
 // CUPTI's engine times; the runtime and driver calls that matter on the
 // thread lanes, joined to their GPU work by correlation id; unified-memory
 // migrations and faults on a "GPU N · unified memory" lane per device; NVTX ranges and
-// the cudaProfilerStart/Stop range as the run's regions. Ops can be taken
+// the cudaProfilerStart/Stop range as the run's regions; where call stacks
+// were captured, each call's site, symbolized when the run is finished
+// (symbols/StackSites.h). Ops can be taken
 // while the stream is still growing (a live view); finish() makes the run.
 class ProcessRunBuilder {
 public:
@@ -95,6 +99,10 @@ private:
     void addUnifiedMemory(const UnifiedMemoryRecord& r);
     int unifiedMemoryLane(std::uint32_t deviceId);
     void addNote(const NoteRecord& r, std::string_view text);
+    void addModule(const ModuleRecord& r, std::string_view path);
+    void addStack(const StackRecord& r, const DecodedRecord& record);
+    // At the end: each call with a stack gets its stack's site (Run::opSources).
+    void attachSites();
     void addRange(const RangeRecord& r, std::string_view text);
     // At the end: ranges still open close where the recording ended, NVTX
     // start/end ranges get their depth, and the profiler range is found.
@@ -155,6 +163,12 @@ private:
     std::uint64_t m_unmatchedEnds = 0;
     std::uint64_t m_droppedRanges = 0;
     std::int64_t m_lastRangeNs = 0;
+    // Call stacks: what the capture was set to (none: no StackState came),
+    // the stacks and objects, and each call's stack by correlation id.
+    std::optional<StackStateRecord> m_stackState;
+    StackSites m_stackSites;
+    std::unordered_map<std::uint32_t, std::uint32_t> m_callStacks;
+    std::uint64_t m_badStackRecords = 0;
     std::uint32_t m_firstDevice = UINT32_MAX;
     // Lane index before finish() ordered the lanes -> after; empty before.
     std::vector<std::uint16_t> m_orderedLane;

@@ -33,6 +33,10 @@ inline constexpr const char* kSyncRecordsVariable = "OVERLAPSCOPE_PROFILE_SYNC";
 // names at a program's first NVTX call and calls its InitializeInjectionNvtx2;
 // profile points it at the injection library, which records the ranges.
 inline constexpr const char* kNvtxInjectionVariable = "NVTX_INJECTION64_PATH";
+// Set by `profile --stacks`: "sync" (a call stack at the calls a finding can
+// point at: synchronizations, copies and memsets, allocations and frees,
+// registrations), "all" (launches too) or "off" (unset: off).
+inline constexpr const char* kStacksVariable = "OVERLAPSCOPE_PROFILE_STACKS";
 
 enum class RecordType : std::uint16_t {
     Begin = 1, // always first
@@ -53,7 +57,13 @@ enum class RecordType : std::uint16_t {
     Range, // NVTX; added after End, so older readers skip it
     UnifiedMemory, // CUPTI's unified-memory counters; added after Range, so older readers skip it
     Rank, // the process's place in a distributed job; added after UnifiedMemory, so older readers skip it
-    UnreadBuffers, // CUPTI buffers that could not be read to the end; added last, so older readers skip it
+    UnreadBuffers, // CUPTI buffers that could not be read to the end; added after Rank, so older readers skip it
+    // Call stacks (docs/profiling.md, "Call sites"); added after
+    // UnreadBuffers, so older readers skip them.
+    StackState, // what the capture is set to, and what it dropped so far
+    Module,     // a loaded ELF object: where it sits in memory
+    Stack,      // one distinct call stack's return addresses
+    CallStack,  // the stack an API call was made from
 };
 
 struct RecordHeader {
@@ -332,6 +342,54 @@ struct RankRecord {
     std::int32_t localRank = -1;  // LOCAL_RANK
     std::int32_t worldSize = -1;  // WORLD_SIZE
     std::uint32_t reserved = 0;
+};
+
+// Call stacks, captured at a CUDA call's entry by the injection library and
+// symbolized by the profiler after the run (core/symbols). Each distinct
+// stack travels once (Stack), each call names its stack (CallStack), and
+// the loaded objects the addresses fall in travel once each (Module).
+enum StackMode : std::uint32_t {
+    kStacksOff = 0,
+    kStacksSync = 1, // the calls a finding can point at (trace/ApiNames.h roles; StackCapture.h)
+    kStacksAll = 2,  // and every launch
+};
+
+// Sent when the capture starts, and again when a total below grew.
+struct StackStateRecord {
+    static constexpr RecordType kType = RecordType::StackState;
+    std::uint32_t mode = kStacksOff; // StackMode
+    std::uint32_t maxFrames = 0;     // deeper stacks keep their innermost this many
+    std::uint32_t maxStacks = 0;     // distinct stacks kept at most
+    std::uint32_t stacks = 0;        // distinct stacks so far
+    std::uint64_t callsWithoutStack = 0; // the table was full, or the unwinder found no frame
+    std::uint64_t truncatedStacks = 0;   // distinct stacks cut at maxFrames
+};
+
+// A loaded ELF object, as dl_iterate_phdr saw it. Text follows: its path
+// (the program's own for the executable). Addresses are the process's.
+struct ModuleRecord {
+    static constexpr RecordType kType = RecordType::Module;
+    std::uint64_t loadBias = 0;    // run-time address = the file's address + loadBias
+    std::uint64_t lowAddress = 0;  // its loaded segments span [lowAddress, highAddress)
+    std::uint64_t highAddress = 0;
+    std::uint8_t buildId[20] = {}; // GNU build-id, its first buildIdBytes bytes
+    std::uint32_t buildIdBytes = 0;
+    std::uint32_t textBytes = 0;
+};
+
+// One distinct call stack: frameCount return addresses (8 bytes each,
+// innermost first, the capture's own frames left out) follow.
+struct StackRecord {
+    static constexpr RecordType kType = RecordType::Stack;
+    std::uint32_t stackId = 0; // from 1
+    std::uint32_t frameCount = 0;
+};
+
+// An API call (ApiRecord::correlationId) was made from stack `stackId`.
+struct CallStackRecord {
+    static constexpr RecordType kType = RecordType::CallStack;
+    std::uint32_t correlationId = 0;
+    std::uint32_t stackId = 0;
 };
 
 } // namespace ovs::profile

@@ -31,6 +31,15 @@ public:
         append(static_cast<std::uint16_t>(Payload::kType), &payload, sizeof payload, text);
     }
 
+    // For payloads followed by raw bytes whose count the payload itself
+    // says (Stack: its frames).
+    template <typename Payload>
+    void addWithTail(const Payload& payload, const void* tail, std::size_t tailBytes)
+    {
+        append(static_cast<std::uint16_t>(Payload::kType), &payload, sizeof payload,
+               std::string_view(static_cast<const char*>(tail), tailBytes));
+    }
+
     // Appends another encoder's records.
     void appendRecords(const ProfileStreamEncoder& other)
     {

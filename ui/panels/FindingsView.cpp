@@ -417,7 +417,9 @@ QString FindingsView::sourcesHtml(const Finding& finding) const
     for (std::size_t i = 0; i < finding.sources.size(); ++i) {
         const FindingSource& s = finding.sources[i];
         const QString file = QString::fromStdString(s.file);
-        const QString place = QStringLiteral("%1:%2").arg(file.toHtmlEscaped()).arg(s.line);
+        // No line: a native frame without debug information (function+offset).
+        const QString place = s.line == 0 ? file.toHtmlEscaped()
+                                          : QStringLiteral("%1:%2").arg(file.toHtmlEscaped()).arg(s.line);
         html += QStringLiteral("<br>&nbsp;&nbsp;")
                 + (QFileInfo(file).isFile() ? QStringLiteral("<a href=\"source:%1\">%2</a>").arg(i).arg(place)
                                             : place + tr(" (not on this machine)"))

@@ -233,6 +233,31 @@ public:
              + num(globalTid(pid, tid)) + ", NULL, " + (registered ? num(string(name)) : "NULL") + ", 0)");
     }
 
+    // CUDA backtraces (nsys profile --cudabacktrace): the frames' table as
+    // NVIDIA's schema reference gives it, and a frame of chain `id` at
+    // `depth` (0 innermost). An unresolved frame is named by its address,
+    // as Nsight names it.
+    void callchainTable()
+    {
+        exec("CREATE TABLE CUDA_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL, "
+             "unresolved INTEGER, originalIP INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth))");
+    }
+    void frame(std::int64_t id, std::int64_t depth, const std::string& symbol, const std::string& module,
+               bool unresolved = false)
+    {
+        exec("INSERT INTO CUDA_CALLCHAINS VALUES (" + num(id) + ", " + num(string(symbol)) + ", " + num(string(module))
+             + ", " + (unresolved ? "1" : "NULL") + ", " + num(0x400000 + depth) + ", " + num(depth) + ")");
+    }
+    // Frames from the innermost out.
+    void chain(std::int64_t id, std::initializer_list<std::pair<const char*, const char*>> frames)
+    {
+        std::int64_t depth = 0;
+        for (const auto& [symbol, module] : frames) {
+            const std::string name = symbol;
+            frame(id, depth++, name, module, name.starts_with("0x"));
+        }
+    }
+
     // An ENUM_* table of schema 3.x: id -> name.
     void enumTable(const std::string& table, std::initializer_list<std::pair<int, const char*>> values)
     {

@@ -3,6 +3,7 @@
 #include "analysis/RunAnalysis.h"
 #include "formats/NsightSqliteImport.h"
 #include "formats/TraceJson.h"
+#include "trace/NativeFrame.h"
 
 #include "NsightReportWriter.h"
 #include "TestOps.h"
@@ -361,6 +362,11 @@ private slots:
     void nsightCudaDevicesMapToTheHostsGpus();
     void nsightRealExports_data();
     void nsightRealExports();
+    void nativeFrameRule_data();
+    void nativeFrameRule();
+    void nsightCallSites_data();
+    void nsightCallSites();
+    void nsightRealExportCallSites();
     void nsightReadsAsTheProfile_data();
     void nsightReadsAsTheProfile();
     void nsightHostileReports_data();
@@ -2025,6 +2031,279 @@ void TestTraceFormat::nsightRealExports()
     QVERIFY(r.wallNs() > 0);
 }
 
+// The rule that picks the program's own frame from a native call chain
+// (trace/NativeFrame.h; docs/profiling.md, "Call sites").
+void TestTraceFormat::nativeFrameRule_data()
+{
+    QTest::addColumn<QString>("symbol");
+    QTest::addColumn<QString>("module");
+    QTest::addColumn<QString>("kernel"); // the kernel the call launched
+    QTest::addColumn<QString>("function"); // nativeFunctionName
+    QTest::addColumn<bool>("user");
+    const QString app = "/home/me/saxpy/saxpy";
+    QTest::newRow("the program's main") << "main" << app << "" << "main" << true;
+    QTest::newRow("a member with its return type, template and qualifiers")
+        << "void ns::Solver<float>::step(int) const" << app << "" << "ns::Solver::step" << true;
+    QTest::newRow("GCC's clone") << "train(int) [clone .constprop.0]" << app << "" << "train" << true;
+    QTest::newRow("an anonymous namespace") << "(anonymous namespace)::run(int)" << app << ""
+                                            << "(anonymous namespace)::run" << true;
+    QTest::newRow("a shared library of the user's") << "Model::forward(Batch const&)" << "/home/me/lib/libmodel.so"
+                                                    << "" << "Model::forward" << true;
+    QTest::newRow("an address for a name") << "0x7fd99070283c" << app << "" << "0x7fd99070283c" << false;
+    QTest::newRow("no module") << "main" << "" << "" << "main" << false;
+    QTest::newRow("a pseudo-module") << "main" << "[vdso]" << "" << "main" << false;
+    QTest::newRow("the runtime API") << "cudaMalloc" << "/usr/local/cuda/lib64/libcudart.so.12" << "" << "cudaMalloc"
+                                     << false;
+    QTest::newRow("the runtime, anywhere") << "cudaMemcpy" << "/opt/hpc_sdk/cuda/11.7/lib/libcudart.so.11.7.60" << ""
+                                           << "cudaMemcpy" << false;
+    QTest::newRow("the driver") << "0x7fd99b6226b6" << "/usr/lib64/libcuda.so.525.105.17" << "" << "0x7fd99b6226b6"
+                                << false;
+    QTest::newRow("Nsight's own CUPTI")
+        << "cuptiActivityFlushAll" << "/global/sw/Nsight-Systems/2022.2.1/target-linux-x64/libcupti.so.11.7" << ""
+        << "cuptiActivityFlushAll" << false;
+    QTest::newRow("cuda_runtime.h's template in the program")
+        << "cudaError cudaMalloc<double>(double**, unsigned long)" << app << "" << "cudaMalloc" << false;
+    QTest::newRow("a statically linked runtime") << "cudart::cudaApiMalloc(void**, unsigned long)" << app << ""
+                                                 << "cudart::cudaApiMalloc" << false;
+    QTest::newRow("a driver call linked in") << "cuLaunchKernel" << app << "" << "cuLaunchKernel" << false;
+    QTest::newRow("nvcc's registration") << "__cudaRegisterLinkedBinary" << app << "" << "__cudaRegisterLinkedBinary"
+                                         << false;
+    QTest::newRow("nvcc's stub of the launched kernel")
+        << "saxpy(double*, double*, double*, double, int)" << app << "saxpy(double *, double *, double *, double, int)"
+        << "saxpy" << false;
+    QTest::newRow("a function of another kernel's name is the user's")
+        << "scale(float*, int)" << app << "saxpy(double *, double *, double *, double, int)" << "scale" << true;
+    QTest::newRow("a user function named like CUDA's, lower case after cu")
+        << "cumulate(float*)" << app << "" << "cumulate" << true;
+    QTest::newRow("the C library") << "__libc_start_main" << "/lib64/libc-2.31.so" << "" << "__libc_start_main" << false;
+    QTest::newRow("the C++ library") << "std::thread::_State_impl<F>::_M_run()" << "/home/me/env/lib/libstdc++.so.6"
+                                     << "" << "std::thread::_State_impl::_M_run" << false;
+    QTest::newRow("PyTorch in site-packages")
+        << "at::native::_local_scalar_dense_cuda(at::Tensor const&)"
+        << "/home/me/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so" << ""
+        << "at::native::_local_scalar_dense_cuda" << false;
+    QTest::newRow("the Python interpreter") << "_PyEval_EvalFrameDefault" << "/usr/bin/python3.11" << ""
+                                            << "_PyEval_EvalFrameDefault" << false;
+    QTest::newRow("MPI") << "MPIDI_CUDA_memcpy" << "/opt/cray/pe/mpich/8.1/lib/libmpi_gnu_91.so.12" << ""
+                         << "MPIDI_CUDA_memcpy" << false;
+}
+
+void TestTraceFormat::nativeFrameRule()
+{
+    QFETCH(QString, symbol);
+    QFETCH(QString, module);
+    QFETCH(QString, kernel);
+    QFETCH(QString, function);
+    QFETCH(bool, user);
+    QCOMPARE(QString::fromStdString(nativeFunctionName(symbol.toStdString())), function);
+    QCOMPARE(isUserNativeFrame(symbol.toStdString(), module.toStdString(), kernel.toStdString()), user);
+}
+
+namespace {
+
+// writeProgram's calls (their correlation ids) with a CUDA backtrace each,
+// on the calls' own rows (schema 3.x's way): a copy from a function of the
+// program under CUDA's unresolved and runtime frames, a launch through
+// nvcc's stubs of the kernel's name, an allocation through a statically
+// linked runtime in a GCC clone, a synchronize from PyTorch (libraries
+// only) and one from recursion.
+void writeCallchains(Writer& w)
+{
+    constexpr const char* app = "/opt/app/train";
+    constexpr const char* cudart = "/usr/local/cuda-12.4/lib64/libcudart.so.12";
+    w.callchainTable();
+    w.chain(10, {{"0x7f0000001000", "/opt/nvidia/nsight-systems/2024.2.1/target-linux-x64/libcupti.so.12"},
+                 {"0x7f0000002000", "/usr/lib64/libcuda.so.550.54.15"},
+                 {"cudaMemcpyAsync", cudart},
+                 {"Loader::upload(float const*)", app},
+                 {"main", app},
+                 {"__libc_start_main", "/lib64/libc.so.6"}});
+    w.chain(11, {{"cudaLaunchKernel", app},
+                 {"cudaError cudaLaunchKernel<char>(char const*, dim3, dim3, void**, unsigned long, CUstream_st*)", app},
+                 {"scale(float*, int)", app},
+                 {"scale(float*, int)", app},
+                 {"step(int)", app},
+                 {"main", app}});
+    w.chain(12, {{"cudart::globalState::initializeDriver()", app},
+                 {"cudaMalloc", app},
+                 {"cudaError cudaMalloc<float>(float**, unsigned long)", app},
+                 {"train(int) [clone .constprop.0]", app},
+                 {"main", app}});
+    w.chain(13, {{"0x7f0000002000", "/usr/lib64/libcuda.so.550.54.15"},
+                 {"cudaStreamSynchronize", cudart},
+                 {"c10::cuda::stream_synchronize(CUstream_st*)",
+                  "/home/me/venv/lib/python3.11/site-packages/torch/lib/libc10_cuda.so"},
+                 {"_PyEval_EvalFrameDefault", "/usr/bin/python3.11"}});
+    w.chain(14, {{"cudaEventSynchronize", cudart},
+                 {"fib(int)", app},
+                 {"fib(int)", app},
+                 {"fib(int)", app},
+                 {"main", app}});
+    for (const auto& [correlation, chain] : {std::pair{1, 12}, {3, 10}, {4, 11}, {7, 13}, {8, 14}})
+        w.exec("UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = " + std::to_string(chain)
+               + " WHERE correlationId = " + std::to_string(correlation) + " AND eventClass % 100 = 0");
+}
+
+} // namespace
+
+// Nsight's CUDA backtraces become the calls' sites by the rule, from
+// whichever row of a call carries the chain; what a stranger's file holds
+// in their place leaves calls without a site and says so in the note.
+void TestTraceFormat::nsightCallSites_data()
+{
+    QTest::addColumn<int>("schema");
+    QTest::addColumn<QString>("sql"); // run on the report after writeCallchains
+    // The site's function of the calls of correlation 1, 3, 4, 7 and 8 ("": none).
+    QTest::addColumn<QStringList>("sites");
+    QTest::addColumn<QString>("note");
+    const QStringList all = {"train(int) [clone .constprop.0]", "Loader::upload(float const*)", "step(int)", "",
+                             "fib(int)"};
+    const QString read = "5 CUDA calls with backtraces (4 from the program's own code, 1 from libraries only)";
+    QTest::newRow("3.x: on the calls' rows") << 3 << "" << all << read;
+    QTest::newRow("2.x: on the calls' rows") << 2 << "" << all << read;
+    QTest::newRow("2022: on the backtrace row beside the call")
+        << 2
+        << "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = NULL WHERE correlationId = 3; "
+           "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 10 WHERE correlationId = 3 AND eventClass = 67"
+        << all << read;
+    QTest::newRow("on the driver call inside the runtime call")
+        << 3
+        << "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = NULL WHERE correlationId = 3; "
+           "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 10 WHERE correlationId = 3 AND eventClass = 101"
+        << all << read;
+    QTest::newRow("numbered one apart, as Nsight 2022.2 exports them")
+        << 2 << "UPDATE CUDA_CALLCHAINS SET id = id + 100; UPDATE CUDA_CALLCHAINS SET id = id - 99" << all
+        << read.chopped(1) + "; chains joined at callchainId + 1, as this export numbers them)";
+    QTest::newRow("a callchainId with no frames")
+        << 3 << "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 99 WHERE callchainId = 10"
+        << QStringList{all[0], "", all[2], "", all[4]}
+        << "(3 from the program's own code, 1 from libraries only); skipped"
+           " 1 CUDA call that a profile does not trace, 1 API row of another class (CUDA backtraces), 3 NVTX events "
+           "that are no closed ranges of a run, 1 CUDA backtrace whose callchainId has no frames in CUDA_CALLCHAINS";
+    QTest::newRow("a depth missing")
+        << 3 << "DELETE FROM CUDA_CALLCHAINS WHERE id = 10 AND stackDepth = 2"
+        << QStringList{all[0], "", all[2], "", all[4]} << "1 CUDA backtrace with frames missing, repeated or past 1024";
+    QTest::newRow("a depth repeated (no primary key)")
+        << 3
+        << "CREATE TABLE frames AS SELECT * FROM CUDA_CALLCHAINS; DROP TABLE CUDA_CALLCHAINS; "
+           "ALTER TABLE frames RENAME TO CUDA_CALLCHAINS; "
+           "INSERT INTO CUDA_CALLCHAINS SELECT id, symbol, module, unresolved, originalIP, 1 FROM CUDA_CALLCHAINS "
+           "WHERE id = 11 AND stackDepth = 4"
+        << QStringList{all[0], all[1], "", "", all[4]} << "1 CUDA backtrace with frames missing, repeated or past 1024";
+    QTest::newRow("frames past 1024")
+        << 3
+        << "WITH RECURSIVE r(n) AS (SELECT 6 UNION ALL SELECT n + 1 FROM r LIMIT 1100) "
+           "INSERT INTO CUDA_CALLCHAINS SELECT 10, symbol, module, NULL, 0, n FROM CUDA_CALLCHAINS, r "
+           "WHERE id = 10 AND stackDepth = 4"
+        << QStringList{all[0], "", all[2], "", all[4]} << "1 CUDA backtrace with frames missing, repeated or past 1024";
+    QTest::newRow("huge values")
+        << 3
+        << "UPDATE CUDA_CALLCHAINS SET stackDepth = 9223372036854775807 WHERE id = 11 AND stackDepth = 5; "
+           "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 9223372036854775807 WHERE callchainId = 13; "
+           "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = -9223372036854775808 WHERE callchainId = 14"
+        << QStringList{all[0], all[1], "", "", ""} << "1 CUDA backtrace with frames missing";
+    QTest::newRow("values of the wrong type")
+        << 3
+        << "UPDATE CUDA_CALLCHAINS SET stackDepth = 'deep' WHERE id = 14 AND stackDepth = 0; "
+           "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 'twelve' WHERE callchainId = 12"
+        << QStringList{"", all[1], all[2], "", ""} << "1 CUDA_CALLCHAINS row whose id or stackDepth is no integer";
+    QTest::newRow("a symbol that is no StringIds id")
+        << 3 << "UPDATE CUDA_CALLCHAINS SET symbol = 999999 WHERE id = 10 AND stackDepth = 3"
+        << QStringList{all[0], "main", all[2], "", all[4]} << read;
+    QTest::newRow("no CUDA_CALLCHAINS table")
+        << 3 << "DROP TABLE CUDA_CALLCHAINS" << QStringList{"", "", "", "", ""}
+        << "5 CUDA backtraces the calls name (callchainId) in a report with no CUDA_CALLCHAINS table";
+    QTest::newRow("no callchainId column: read as before")
+        << 3 << "ALTER TABLE CUPTI_ACTIVITY_KIND_RUNTIME DROP COLUMN callchainId" << QStringList{"", "", "", "", ""}
+        << ": 1 run, 4 GPU ops, 7 CUDA calls, 3 NVTX ranges, 1 unified-memory event; skipped";
+}
+
+void TestTraceFormat::nsightCallSites()
+{
+    QFETCH(int, schema);
+    QFETCH(QString, sql);
+    QFETCH(QStringList, sites);
+    QFETCH(QString, note);
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "report.sqlite");
+    const auto loaded = writeAndLoad(path, schema, [&](Writer& w) {
+        writeCallchains(w);
+        if (!sql.isEmpty())
+            w.exec(sql.toStdString());
+    });
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.note).contains(note), loaded.note.c_str());
+    const Run& run = loaded.trace->runs.front();
+    QVERIFY(!run.stacksRecorded); // nsys takes backtraces of the calls it chooses, not of all
+    const std::uint32_t correlations[] = {1, 3, 4, 7, 8};
+    for (int c = 0; c < 5; ++c) {
+        const auto op = std::find_if(run.ops.begin(), run.ops.end(), [&](const Op& o) {
+            return o.correlation == correlations[c] && !isStreamLaneOp(o.kind);
+        });
+        QVERIFY(op != run.ops.end());
+        const OpSource* source = run.sourceOf(static_cast<std::size_t>(op - run.ops.begin()));
+        const SourceSite* site = source ? run.siteAt(source->site) : nullptr;
+        QCOMPARE(site ? QString::fromStdString(site->function) : QString(), sites[c]);
+        if (!site)
+            continue;
+        // No line: the module stands in the file's place.
+        QCOMPARE(site->line, 0u);
+        QCOMPARE(QString::fromStdString(site->file), QStringLiteral("/opt/app/train"));
+        QCOMPARE(source->op, 0u);
+    }
+    // The call a site made: the resolved frame just inside it.
+    const auto copy = std::find_if(run.ops.begin(), run.ops.end(),
+                                   [](const Op& o) { return o.correlation == 3 && !isStreamLaneOp(o.kind); });
+    if (const OpSource* s = run.sourceOf(static_cast<std::size_t>(copy - run.ops.begin()));
+        s && sites[1] == "Loader::upload(float const*)")
+        QCOMPARE(QString::fromStdString(run.names[s->called]), QStringLiteral("cudaMemcpyAsync"));
+    // The native format keeps them.
+    const std::string text = traceToJson(*loaded.trace);
+    const auto reloaded = traceFromJson(text);
+    QVERIFY2(reloaded.trace, reloaded.error.c_str());
+    QVERIFY(reloaded.trace->runs.front().sourceSites == run.sourceSites);
+    QVERIFY(reloaded.trace->runs.front().opSources == run.opSources);
+    QCOMPARE(traceToJson(*reloaded.trace), text);
+}
+
+// The stored real export of Nsight Systems 2022.2 was recorded with CUDA
+// backtraces (each call's chain on a backtrace row beside it, its ids one
+// apart from the chains'): every traced call is the program's main, never
+// cuda_runtime.h's templates or nvcc's launch stubs, and the findings say so.
+void TestTraceFormat::nsightRealExportCallSites()
+{
+    const auto loaded = loadTrace(nsightData("saxpy-mpi-cuda_nsys_perlmutter0.sqlite").toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QVERIFY2(QString::fromStdString(loaded.note)
+                 .contains("38 CUDA calls with backtraces (38 from the program's own code, 0 from libraries only; "
+                           "chains joined at callchainId + 1, as this export numbers them)"),
+             loaded.note.c_str());
+    const Run& run = loaded.trace->runs.front();
+    QCOMPARE(run.sourceSites.size(), std::size_t(1));
+    QCOMPARE(run.sourceSites.front().function, std::string("main"));
+    QCOMPARE(run.sourceSites.front().file, std::string("/global/u2/o/ocankur/apps/chatterbug/saxpy-mpi-cuda/saxpy-mpi-cuda"));
+    std::map<std::string, int> called;
+    int sited = 0;
+    for (std::size_t i = 0; i < run.ops.size(); ++i)
+        if (const OpSource* s = run.sourceOf(i)) {
+            ++sited;
+            ++called[run.names[s->called]];
+        }
+    QCOMPARE(sited, 38);
+    // What main called: the runtime's templates and the kernel's stub.
+    QCOMPARE(called["cudaError cudaMalloc<double>(double**, unsigned long)"], 15);
+    QCOMPARE(called["saxpy(double*, double*, double*, double, int)"], 5);
+    const auto analyses = analyzeTrace(*loaded.trace);
+    const auto& findings = analyses.front().findings.findings;
+    const auto sync = std::find_if(findings.begin(), findings.end(),
+                                   [](const Finding& f) { return f.kind == FindingKind::SyncCopies; });
+    QVERIFY(sync != findings.end());
+    QCOMPARE(sync->sources.size(), std::size_t(1));
+    QCOMPARE(sync->sources.front().function, std::string("main"));
+    QCOMPARE(sync->sources.front().line, 0u);
+    QCOMPARE(sitePlaceText(sync->sources.front().file, 0, "main", SiteLine::Call), std::string("in main (saxpy-mpi-cuda)"));
+}
+
 // A program recorded by `profile` (tests/data/profiled/) and the same
 // records in an Nsight report of either schema read as the same run: the
 // same lanes, ops, names and device, so the same findings, bounds and replay.
@@ -2175,6 +2454,11 @@ void TestTraceFormat::nsightHostileReports_data()
         {"CUDA_GPU_MEMORY_USAGE_EVENTS", 3,
          "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER, globalPid INTEGER, bytes INTEGER); "
          "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (1, 2, 3);"},
+        // Read where a call names a backtrace (callchainId).
+        {"CUDA_CALLCHAINS", 3,
+         "CREATE TABLE CUDA_CALLCHAINS (id INTEGER, symbol INTEGER, module INTEGER, unresolved INTEGER, originalIP "
+         "INTEGER, stackDepth INTEGER); INSERT INTO CUDA_CALLCHAINS VALUES (1, 1, 1, NULL, 0, 0); "
+         "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 1 WHERE correlationId = 3 AND eventClass = 100;"},
         {"ENUM_CUDA_MEM_KIND", 3, ""},
         {"ENUM_CUDA_MEMCPY_OPER", 3, ""},
         {"ENUM_CUDA_UNIF_MEM_MIGRATION", 3, ""},

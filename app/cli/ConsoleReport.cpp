@@ -8,6 +8,7 @@
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
 #include "base/Saturating.h"
+#include "trace/SourceSite.h"
 
 #include <algorithm>
 #include <array>
@@ -409,15 +410,7 @@ void printJudged(std::FILE* out, const Run& run, const RunAnalysis& a)
 void printSources(std::FILE* out, const Finding& x)
 {
     for (const FindingSource& s : x.sources) {
-        const std::size_t slash = s.file.find_last_of('/');
-        const std::string file = slash == std::string::npos ? s.file : s.file.substr(slash + 1);
-        // A frame's entry line is not the call's: the function first.
-        // A site without a line (a native frame of an object without debug
-        // information) is the function and offset in the object.
-        const std::string place = s.line == 0 ? "in " + s.function + " (" + file + ")"
-                                  : s.lineIs == SiteLine::Call
-                                      ? "at " + file + ":" + std::to_string(s.line) + " in " + s.function
-                                      : "in " + s.function + " (" + file + ":" + std::to_string(s.line) + ")";
+        const std::string place = sitePlaceText(s.file, s.line, s.function, s.lineIs);
         std::fprintf(out, "   %s (%zu call%s)%s%s\n", printable(place).c_str(), s.calls, s.calls == 1 ? "" : "s",
                      s.cause.empty() ? "" : ": ", printable(s.cause).c_str());
     }

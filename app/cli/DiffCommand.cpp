@@ -9,6 +9,7 @@
 #include "base/Printable.h"
 #include "base/ShortenedText.h"
 #include "formats/TraceJson.h"
+#include "trace/SourceSite.h"
 
 #include <cstdio>
 #include <functional>
@@ -66,16 +67,9 @@ void printSites(const FindingDiff& f)
 {
     const auto calls = [](std::size_t n) { return n == 0 ? std::string("none") : std::to_string(n) + (n == 1 ? " call" : " calls"); };
     for (const SiteChange& c : f.sites) {
-        const std::size_t slash = c.file.find_last_of('/');
-        const std::string file = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
         const char* change = c.callsAfter == 0 ? " (gone)" : c.callsBefore == 0 ? " (new)" : "";
-        // As analyze says it: a frame's entry line is not the call's.
-        // A site without a line (a native frame of an object without debug
-        // information) is the function and offset in the object.
-        const std::string place = c.line == 0 ? "in " + c.function + " (" + file + ")"
-                                  : c.lineIs == SiteLine::Call
-                                      ? "at " + file + ":" + std::to_string(c.line) + " in " + c.function
-                                      : "in " + c.function + " (" + file + ":" + std::to_string(c.line) + ")";
+        // As analyze says it.
+        const std::string place = sitePlaceText(c.file, c.line, c.function, c.lineIs);
         std::printf("  %s%s%s: %s -> %s%s\n", shown(place).c_str(), c.cause.empty() ? "" : ", ", shown(c.cause).c_str(),
                     calls(c.callsBefore).c_str(), calls(c.callsAfter).c_str(), change);
     }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ovs {
 
@@ -19,6 +20,10 @@ struct FindingSource {
     // is none of TorchSyncCauses.h's. A line's calls of two causes are two
     // sources.
     std::string cause;
+    // The ops behind it, indices into the analysed run's ops, ascending:
+    // the calls it counts and the GPU op each enqueued (its correlation).
+    // What the window outlines when the site is chosen; no output prints it.
+    std::vector<std::uint32_t> ops;
 };
 
 // A framework op (PyTorch's aten op) that encloses a finding's calls

@@ -82,7 +82,7 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
 
     // By line and PyTorch cause: a function's .item() and its .tolist() are
     // two lines to change, even where the trace names only the function.
-    std::map<std::pair<std::uint32_t, TorchSyncCause>, std::size_t> bySite;
+    std::map<std::pair<std::uint32_t, TorchSyncCause>, std::vector<std::uint32_t>> bySite; // the calls
     std::map<std::pair<std::uint32_t, TorchSyncCause>, std::size_t> byOp;
     for (std::uint32_t call : hostCalls) {
         // A call with nothing around it still has a cause in a PyTorch run
@@ -100,14 +100,21 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
             cause = torchSyncCause(facts);
         }
         if (run.siteAt(source->site))
-            ++bySite[{source->site, cause}];
+            bySite[{source->site, cause}].push_back(call);
         if (source->op != 0 || cause != TorchSyncCause::None)
             ++byOp[{source->op, cause}];
     }
 
-    for (const auto& [key, calls] : bySite) {
+    for (const auto& [key, siteCalls] : bySite) {
         const SourceSite& site = *run.siteAt(key.first);
-        f.sources.push_back({site.file, site.line, site.function, site.lineIs, calls, torchCauseWords(key.second)});
+        std::vector<std::uint32_t> ops = siteCalls;
+        for (std::uint32_t call : siteCalls)
+            if (const std::uint32_t gpu = calls.gpuOf.find(run.ops[call].correlation); gpu != CorrelationMap::kNone)
+                ops.push_back(gpu);
+        std::sort(ops.begin(), ops.end());
+        ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+        f.sources.push_back({site.file, site.line, site.function, site.lineIs, siteCalls.size(),
+                             torchCauseWords(key.second), std::move(ops)});
     }
     std::stable_sort(f.sources.begin(), f.sources.end(), [](const FindingSource& x, const FindingSource& y) {
         return std::tie(y.calls, x.file, x.line, x.cause) < std::tie(x.calls, y.file, y.line, y.cause);

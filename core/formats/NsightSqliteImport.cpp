@@ -1,5 +1,6 @@
 #include "formats/NsightSqliteImport.h"
 
+#include "formats/NsightCallchains.h"
 #include "formats/NsightSchema.h"
 #include "formats/RegionNesting.h"
 #include "formats/SqliteDatabase.h"
@@ -96,7 +97,10 @@ struct CudaDeviceInfo {
 
 class NsightImporter {
 public:
-    explicit NsightImporter(const SqliteDatabase& db) : m_db(db), m_schema(db) {}
+    explicit NsightImporter(const SqliteDatabase& db)
+        : m_db(db), m_schema(db), m_callchains(db, m_schema, [this](std::int64_t id) { return nsightString(id); })
+    {
+    }
     NsightSqliteImport read();
     [[noreturn]] void fail(const std::string& what) const { m_schema.fail(what); }
 
@@ -106,6 +110,16 @@ private:
         std::set<std::uint32_t> devices;
         std::unordered_set<std::uint32_t> sentNames;
         std::vector<NvtxRange> ranges;
+        // Correlation id -> the kernel's name (an m_names id): a launch's
+        // chain passes through nvcc's stub of the kernel's name.
+        std::unordered_map<std::uint32_t, std::uint32_t> kernels;
+    };
+    // The call chain a call row names, and how much its row speaks for the
+    // call: the runtime call the program made, then 2022's backtrace row
+    // beside it, then a driver call inside it (one correlation id for all).
+    struct ChainRef {
+        std::int64_t id = 0;
+        int rank = 0;
     };
 
     template <typename Payload>
@@ -127,6 +141,8 @@ private:
     void readPageFaults();
     void readMemsets();
     void readApiCalls();
+    void noteChain(const SqliteStatement& row, NsightSchema::ApiClass apiClass);
+    void attachSources(std::uint64_t key, const Process& process, Run& run);
     void readSyncs();
     void readNvtx();
     void countMemoryEvents();
@@ -138,6 +154,9 @@ private:
 
     const SqliteDatabase& m_db;
     NsightSchema m_schema;
+    NsightCallchains m_callchains;
+    // Process key -> correlation id -> the chain of that call.
+    std::unordered_map<std::uint64_t, std::unordered_map<std::uint32_t, ChainRef>> m_chainOfCall;
     std::vector<std::uint8_t> m_recordBytes;
     std::map<std::uint64_t, Process> m_processes;
     std::vector<std::string> m_names{std::string()}; // id 0: none
@@ -160,6 +179,8 @@ private:
     std::uint64_t m_nvtxWithoutRun = 0;   // ranges of processes with no CUDA work
     std::uint64_t m_tooManyRuns = 0;      // rows of processes beyond kMaxRuns
     std::uint64_t m_memoryEvents = 0;     // CUDA_GPU_MEMORY_USAGE_EVENTS
+    // The traced calls with a call chain, by what it said (NsightCallchains::Outcome).
+    std::uint64_t m_chainOutcomes[5] = {};
 };
 
 template <typename Payload>
@@ -430,6 +451,8 @@ void NsightImporter::readKernels()
         r.registersPerThread = static_cast<std::uint16_t>(rows.optionalInteger(16).value_or(0));
         sendName(*process, r.nameId);
         process->devices.insert(r.deviceId);
+        if (!m_chainOfCall.empty())
+            process->kernels.emplace(r.correlationId, r.nameId);
         feed(*process, r);
     }
 }
@@ -593,7 +616,8 @@ void NsightImporter::readApiCalls()
         return;
     SqliteStatement rows = m_db.prepare(m_schema.select(
         "CUPTI_ACTIVITY_KIND_RUNTIME",
-        {{"start"}, {"end"}, {"globalTid"}, {"correlationId"}, {"nameId"}, {"eventClass", false}, {"returnValue", false}}));
+        {{"start"}, {"end"}, {"globalTid"}, {"correlationId"}, {"nameId"}, {"eventClass", false}, {"returnValue", false},
+         {"callchainId", false}}));
     // Nsight's names as ids, and what each says a call is (most reports
     // repeat a few dozen names).
     std::unordered_map<std::int64_t, std::pair<std::uint32_t, ApiRole>> calls;
@@ -605,6 +629,8 @@ void NsightImporter::readApiCalls()
         // 2022 exports with CUDA backtraces repeat each call in a class of
         // its own (67, with the call chain): the runtime row is the call.
         const auto apiClass = rows.isInteger(5) ? m_schema.apiClass(rows.integer(5)) : NsightSchema::ApiClass::Runtime;
+        if (!rows.isNull(7))
+            noteChain(rows, apiClass);
         if (apiClass == NsightSchema::ApiClass::Other) {
             ++m_otherApiClasses;
             continue;
@@ -634,6 +660,24 @@ void NsightImporter::readApiCalls()
         sendName(*process, r.nameId);
         feed(*process, r);
     }
+}
+
+// A call row with a call chain (nsys profile --cudabacktrace): its chain
+// goes to the call of its correlation id in its process, whichever row of
+// the call carries it (Nsight 2022 puts it on a backtrace row beside the
+// runtime call's, later versions on the call's own row).
+void NsightImporter::noteChain(const SqliteStatement& row, NsightSchema::ApiClass apiClass)
+{
+    if (!row.isInteger(7)) {
+        ++m_badRows;
+        return;
+    }
+    const int rank = apiClass == NsightSchema::ApiClass::Runtime ? 3 : apiClass == NsightSchema::ApiClass::Other ? 2 : 1;
+    ChainRef& ref = m_chainOfCall[processKey(row.integer(2))][static_cast<std::uint32_t>(row.integer(3))];
+    if (ref.rank >= rank)
+        return;
+    ref = {row.integer(7), rank};
+    m_callchains.noteCall(ref.id, m_names[stringId(row.integer(4))]);
 }
 
 void NsightImporter::readSyncs()
@@ -757,6 +801,8 @@ Run NsightImporter::finishRun(std::uint64_t key, Process& process)
     }
     feed(process, EndRecord{});
     Run run = process.builder->finish(ProcessEnding{}, std::string());
+    if (const auto chains = m_chainOfCall.find(key); chains != m_chainOfCall.end())
+        attachSources(key, process, run);
     for (NvtxRange& range : process.ranges) {
         Region region;
         region.name = std::move(range.name);
@@ -770,6 +816,53 @@ Run NsightImporter::finishRun(std::uint64_t key, Process& process)
     std::vector<NvtxRange>().swap(process.ranges);
     nestRegions(run.regions);
     return run;
+}
+
+// Each traced call's site from its call chain (NsightCallchains), on the
+// finished run's ops: a call is one op on its thread's lane, with its
+// correlation id. Run::stacksRecorded stays false: nsys takes a backtrace
+// only of the calls its --cudabacktrace kinds and threshold choose, so a
+// call without one is no call without the program's code on its stack.
+void NsightImporter::attachSources(std::uint64_t key, const Process& process, Run& run)
+{
+    const auto& chains = m_chainOfCall.at(key);
+    std::map<SourceSite, std::uint32_t> siteIds;
+    std::unordered_map<std::string, std::uint32_t> nameIds; // run.names, once one is wanted
+    const auto nameId = [&](const std::string& name) -> std::uint32_t {
+        if (name.empty())
+            return 0;
+        if (nameIds.empty())
+            for (std::uint32_t i = 0; i < run.names.size(); ++i)
+                nameIds.emplace(run.names[i], i);
+        const auto [it, added] = nameIds.try_emplace(name, static_cast<std::uint32_t>(run.names.size()));
+        if (added)
+            run.names.push_back(name);
+        return it->second;
+    };
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+        const Op& op = run.ops[i];
+        if (op.correlation == 0 || op.lane >= run.lanes.size() || run.lanes[op.lane].kind != LaneKind::HostThread)
+            continue;
+        const auto chain = chains.find(op.correlation);
+        if (chain == chains.end())
+            continue;
+        const auto kernel = process.kernels.find(op.correlation);
+        const std::string& launched = kernel == process.kernels.end() ? m_names.front() : m_names[kernel->second];
+        NsightCallchains::Site site;
+        const auto outcome = m_callchains.siteOf(chain->second.id, launched, site);
+        ++m_chainOutcomes[static_cast<int>(outcome)];
+        if (outcome != NsightCallchains::Outcome::Site)
+            continue;
+        // No line: the module stands where a file would (SourceSite).
+        const SourceSite at{site.module, 0, site.function, SiteLine::Call};
+        auto [known, added] = siteIds.try_emplace(at, static_cast<std::uint32_t>(run.sourceSites.size() + 1));
+        if (added)
+            run.sourceSites.push_back(at);
+        OpSource source;
+        source.site = known->second;
+        source.called = nameId(site.called);
+        run.setSource(i, source);
+    }
 }
 
 std::string NsightImporter::summary(const Trace& trace) const
@@ -790,6 +883,20 @@ std::string NsightImporter::summary(const Trace& trace) const
                        + plural(regions, "NVTX range", "NVTX ranges");
     if (unified > 0)
         text += ", " + plural(unified, "unified-memory event", "unified-memory events");
+    using Outcome = NsightCallchains::Outcome;
+    const auto outcome = [this](Outcome o) { return m_chainOutcomes[static_cast<int>(o)]; };
+    std::uint64_t backtraces = 0;
+    for (const std::uint64_t n : m_chainOutcomes)
+        backtraces += n;
+    if (backtraces > 0) {
+        text += ", " + plural(backtraces, "CUDA call with a backtrace", "CUDA calls with backtraces") + " ("
+                + std::to_string(outcome(Outcome::Site)) + " from the program's own code, "
+                + std::to_string(outcome(Outcome::NoUserFrame)) + " from libraries only";
+        if (m_callchains.joinOffset() != 0)
+            text += "; chains joined at callchainId + " + std::to_string(m_callchains.joinOffset())
+                    + ", as this export numbers them";
+        text += ")";
+    }
     std::vector<std::string> skipped;
     if (m_untracedCalls > 0)
         skipped.push_back(plural(m_untracedCalls, "CUDA call that a profile does not trace",
@@ -807,6 +914,19 @@ std::string NsightImporter::summary(const Trace& trace) const
     if (m_otherNvtx + m_nvtxWithoutRun > 0)
         skipped.push_back(plural(m_otherNvtx + m_nvtxWithoutRun, "NVTX event that is no closed range of a run",
                                  "NVTX events that are no closed ranges of a run"));
+    if (outcome(Outcome::NoTable) > 0)
+        skipped.push_back(plural(outcome(Outcome::NoTable), "CUDA backtrace", "CUDA backtraces")
+                          + " the calls name (callchainId) in a report with no CUDA_CALLCHAINS table");
+    if (outcome(Outcome::NoFrames) > 0)
+        skipped.push_back(plural(outcome(Outcome::NoFrames), "CUDA backtrace", "CUDA backtraces")
+                          + " whose callchainId has no frames in CUDA_CALLCHAINS");
+    if (outcome(Outcome::Garbled) > 0)
+        skipped.push_back(plural(outcome(Outcome::Garbled), "CUDA backtrace", "CUDA backtraces")
+                          + " with frames missing, repeated or past " + std::to_string(NsightCallchains::kMaxFrames)
+                          + " (stackDepth not 0, 1, 2, ...)");
+    if (m_callchains.badRows() > 0)
+        skipped.push_back(plural(m_callchains.badRows(), "CUDA_CALLCHAINS row", "CUDA_CALLCHAINS rows")
+                          + " whose id or stackDepth is no integer");
     if (m_badRows > 0)
         skipped.push_back(plural(m_badRows, "row with a value of the wrong type or time out of range",
                                  "rows with values of the wrong type or times out of range"));
@@ -841,6 +961,8 @@ NsightSqliteImport NsightImporter::read()
     readSyncs();
     readNvtx();
     countMemoryEvents();
+    if (!m_chainOfCall.empty())
+        m_callchains.read();
 
     NsightSqliteImport imported;
     for (auto& [key, process] : m_processes)

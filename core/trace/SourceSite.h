@@ -3,6 +3,7 @@
 #include <compare>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace ovs {
 
@@ -20,12 +21,16 @@ enum class SiteLine : std::uint8_t {
 const char* toString(SiteLine line); // "call", "frame-entry"
 
 // A line of the program's own code: where a CUDA call came from, as the
-// trace's call stacks say (a Kineto trace's Python frames; see
-// docs/profiling.md, "Call sites", for the rule that picks the frame).
-// Kept once per distinct line in Run::sourceSites.
+// trace's call stacks say (a Kineto trace's Python frames, an Nsight
+// report's call chains; see docs/profiling.md, "Call sites", for the rule
+// that picks the frame). Kept once per distinct line in Run::sourceSites.
 struct SourceSite {
-    std::string file;       // as the trace writes it: "/home/me/train.py", "<stdin>"
-    std::uint32_t line = 0; // 1-based; 0 where the frame says none
+    // As the trace writes it: "/home/me/train.py", "<stdin>"; for a frame
+    // with no line, the module (program or library) that holds the function.
+    std::string file;
+    // 1-based; 0 where the frame says none (Nsight's call chains name a
+    // function and its module, never a line).
+    std::uint32_t line = 0;
     std::string function;   // "train_step", "<module>"
     SiteLine lineIs = SiteLine::Call;
 
@@ -51,5 +56,12 @@ struct OpSource {
     bool empty() const { return site == 0 && op == 0 && called == 0; }
     friend bool operator==(const OpSource&, const OpSource&) = default;
 };
+
+// Where a site is, in the words every report uses, the file by its name
+// (the last part of its path): "at train.py:42 in train_step" for the
+// call's line, "in train_step (train.py:58)" for the line where the
+// profiler met the function, "in main (saxpy)" where the frame has no
+// line (the file is then the function's module).
+std::string sitePlaceText(std::string_view file, std::uint32_t line, std::string_view function, SiteLine lineIs);
 
 } // namespace ovs

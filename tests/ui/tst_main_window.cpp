@@ -41,9 +41,12 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QStyle>
 #include <QTreeWidget>
 #include <QtTest>
+
+#include <set>
 
 using namespace ovs;
 using namespace ovs::ui;
@@ -117,6 +120,7 @@ private slots:
 
     void traceFirstLayout_data();
     void traceFirstLayout();
+    void choosingACallSiteOutlinesItsCalls();
     void sizeAndDocksAreRemembered();
 
     void opensATrace()
@@ -717,6 +721,138 @@ void TestMainWindow::traceFirstLayout()
         QTest::qWait(100);
         QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/" + picture));
     }
+}
+
+// Issue 30: a finding's call site, chosen in its details, outlines on the
+// timeline exactly the calls attributed to it and the GPU ops they
+// enqueued, in the finding's place; another site or finding replaces it.
+// On the stored Kineto trace with stacks, whose pageable-memory finding has
+// one line of three PyTorch causes (three sites of disjoint calls).
+void TestMainWindow::choosingACallSiteOutlinesItsCalls()
+{
+    const QString path = QString(OVERLAPSCOPE_SOURCE_DIR) + "/tests/data/pytorch-implicit-syncs-stack.json";
+    // A file that happens to be here opens in nothing.
+    const bool hadVisual = qEnvironmentVariableIsSet("VISUAL");
+    const QByteArray visual = qgetenv("VISUAL");
+    const auto restore = qScopeGuard([&] {
+        if (hadVisual)
+            qputenv("VISUAL", visual);
+        else
+            qunsetenv("VISUAL");
+    });
+    qputenv("VISUAL", "true");
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1920, 1080);
+    QVERIFY(ovs::test::showActive(window));
+    window.openTrace(path);
+    QTRY_COMPARE_WITH_TIMEOUT(window.document()->runCount(), 1, ovsTestTimeoutMs(60000));
+    AnalysisCache* cache = AnalysisCache::of(window.document());
+    FindingsView* findings = window.findingsPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(!cache->isAnalysing() && findings->findingCount() > 0, ovsTestTimeoutMs(120000));
+    const auto a = cache->analysisIfReady(0);
+    QVERIFY(a);
+    const Run& run = *a->run;
+    const RunTimeline& timeline = window.document()->run(0);
+    QTreeWidgetItem* runItem = findings->tree()->topLevelItem(0);
+    const auto findingAt = [&](int row) {
+        return &a->analysis.findings.findings.at(
+            static_cast<std::size_t>(runItem->child(row)->data(FindingsView::RunColumn, Qt::UserRole + 1).toInt()));
+    };
+    int pageable = -1;
+    int other = -1;
+    for (int i = 0; i < runItem->childCount(); ++i) {
+        if (findingAt(i)->kind == FindingKind::PageableCopies)
+            pageable = i;
+        else if (other < 0)
+            other = i; // the bound: no ops, so nothing outlined
+    }
+    QVERIFY(pageable >= 0 && other >= 0);
+    const Finding& finding = *findingAt(pageable);
+    QVERIFY2(finding.sources.size() >= 2, "the finding has two sites to choose between");
+    // The highlight as ops of the analysed run (their indices): each ref's op found there.
+    const auto highlighted = [&] {
+        std::set<std::uint32_t> ops;
+        for (const OpRef& ref : window.viewState()->highlight()) {
+            const Op& op = timeline.laneOps(ref.lane)[static_cast<std::size_t>(ref.index)];
+            const auto at = std::find_if(run.ops.begin(), run.ops.end(), [&](const Op& o) {
+                return o.lane == op.lane && o.startNs == op.startNs && o.endNs == op.endNs && o.kind == op.kind
+                       && o.correlation == op.correlation;
+            });
+            if (at != run.ops.end())
+                ops.insert(static_cast<std::uint32_t>(at - run.ops.begin()));
+        }
+        return ops;
+    };
+    const auto refCount = [&] { return window.viewState()->highlight().size(); };
+    findings->tree()->setCurrentItem(runItem->child(pageable));
+    QCOMPARE(highlighted(), std::set<std::uint32_t>(finding.ops.begin(), finding.ops.end()));
+    QCOMPARE(findings->chosenCallSite(), -1);
+
+    auto* browser = findings->findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
+    QVERIFY(browser);
+    std::set<std::uint32_t> seen;
+    for (int k = 0; k < static_cast<int>(finding.sources.size()); ++k) {
+        const FindingSource& source = finding.sources[static_cast<std::size_t>(k)];
+        // Its link in the details (every site has one).
+        QVERIFY(browser->toHtml().contains(QStringLiteral("href=\"source:%1\"").arg(k)));
+        emit browser->anchorClicked(QUrl(QStringLiteral("source:%1").arg(k)));
+        QCOMPARE(findings->chosenCallSite(), k);
+        QVERIFY2(findings->detailText().contains(QStringLiteral("outlined on the timeline")), qPrintable(findings->detailText()));
+        const std::set<std::uint32_t> ops = highlighted();
+        QCOMPARE(refCount(), ops.size()); // every ref an op of the run, once
+        // Exactly the site's calls: as many as it counts, each of this line...
+        std::set<std::uint32_t> calls;
+        std::set<std::uint32_t> correlations;
+        for (const std::uint32_t i : ops) {
+            const Op& op = run.ops[i];
+            if (isStreamLaneOp(op.kind))
+                continue;
+            calls.insert(i);
+            correlations.insert(op.correlation);
+            const OpSource* from = run.sourceOf(i);
+            QVERIFY(from);
+            const SourceSite* site = run.siteAt(from->site);
+            QVERIFY(site);
+            QCOMPARE(site->file, source.file);
+            QCOMPARE(site->line, source.line);
+            QCOMPARE(site->function, source.function);
+        }
+        QCOMPARE(calls.size(), source.calls);
+        // ... and the GPU ops they enqueued, each call's (its correlation), and no other.
+        for (std::uint32_t i = 0; i < run.ops.size(); ++i)
+            if (isGpuOp(run.ops[i].kind) && correlations.contains(run.ops[i].correlation)
+                && std::none_of(run.ops.begin(), run.ops.begin() + i, [&](const Op& o) {
+                       return isGpuOp(o.kind) && o.correlation == run.ops[i].correlation;
+                   }))
+                QVERIFY2(ops.contains(i), "a call's GPU op is outlined with it");
+        for (const std::uint32_t i : ops)
+            QVERIFY(!isStreamLaneOp(run.ops[i].kind) || correlations.contains(run.ops[i].correlation));
+        // Another site's calls are not this one's (a line's causes apart).
+        for (const std::uint32_t i : calls)
+            QVERIFY2(seen.insert(i).second, "a call outlined for two sites");
+    }
+    // OVERLAPSCOPE_SCREENSHOT_DIR=DIR keeps the window with the first site chosen.
+    if (const QByteArray dir = qgetenv("OVERLAPSCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        findings->chooseCallSite(0);
+        QTest::qWait(100);
+        // The sites at the top of the details.
+        QVERIFY(browser->find(QStringLiteral("Called from:")));
+        browser->verticalScrollBar()->setValue(browser->verticalScrollBar()->value() + browser->cursorRect().top());
+        QTextCursor cursor = browser->textCursor();
+        cursor.clearSelection();
+        browser->setTextCursor(cursor);
+        QVERIFY(window.grab().save(QString::fromLocal8Bit(dir) + "/window-call-site.png"));
+    }
+
+    // Back to the finding's own ops, then another finding: the site put down.
+    findings->chooseCallSite(-1);
+    QCOMPARE(highlighted(), std::set<std::uint32_t>(finding.ops.begin(), finding.ops.end()));
+    findings->chooseCallSite(0);
+    findings->tree()->setCurrentItem(runItem->child(other));
+    QCOMPARE(findings->chosenCallSite(), -1);
+    QCOMPARE(highlighted(), std::set<std::uint32_t>(findingAt(other)->ops.begin(), findingAt(other)->ops.end()));
+    QVERIFY(!findings->detailText().contains(QStringLiteral("outlined on the timeline")));
 }
 
 // The window opens the first time filling most of the screen, and then at

@@ -460,10 +460,12 @@ private slots:
             auto* browser = findings.findChild<QTextBrowser*>(QStringLiteral("findingDetail"));
             QVERIFY(browser);
             const QString html = browser->toHtml();
-            // One link per source of the file here (a line's calls of two causes are two sources).
+            // One link per source (a line's calls of two causes are two
+            // sources), a file of another machine's too: it outlines the calls.
             const int links = int(html.count(QStringLiteral("href=\"source:")));
-            QVERIFY(links >= 1);
-            QCOMPARE(links, int(text.count(here + QStringLiteral(":3 in step ("))));
+            QVERIFY(links >= 2);
+            QCOMPARE(links, int(text.count(here + QStringLiteral(":3 in step (")))
+                                + int(text.count(QStringLiteral("/elsewhere/eval.py:9 (not on this machine) in evaluate ("))));
             // The link opens the file at its line in $VISUAL (a script that writes what it was given).
             const QString out = dir.filePath(QStringLiteral("opened.txt"));
             const QString script = dir.filePath(QStringLiteral("editor.sh"));
@@ -474,15 +476,73 @@ private slots:
             QVERIFY(editor.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
             const QByteArray before = qgetenv("VISUAL");
             qputenv("VISUAL", script.toUtf8());
-            const QRegularExpressionMatch link = QRegularExpression(QStringLiteral("href=\"(source:\\d+)\"")).match(html);
-            QVERIFY(link.hasMatch());
-            emit browser->anchorClicked(QUrl(link.captured(1)));
+            // The link of a source of the file here.
+            const auto analysed = AnalysisCache::of(&document)->analysisIfReady(0);
+            QVERIFY(analysed);
+            int here3 = -1;
+            for (const Finding& f : analysed->analysis.findings.findings)
+                if (f.kind == FindingKind::PageableCopies)
+                    for (std::size_t k = 0; k < f.sources.size() && here3 < 0; ++k)
+                        if (f.sources[k].file == here.toStdString())
+                            here3 = static_cast<int>(k);
+            QVERIFY(here3 >= 0);
+            emit browser->anchorClicked(QUrl(QStringLiteral("source:%1").arg(here3)));
             QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo(out).size() > 0, qPrintable(findings.detailText()), kTimeoutMs);
             qputenv("VISUAL", before);
             QFile opened(out);
             QVERIFY(opened.open(QIODevice::ReadOnly));
             QCOMPARE(QString::fromUtf8(opened.readAll()), QStringLiteral("+3\n") + here + QLatin1Char('\n'));
         }
+    }
+
+    // An Nsight report's site has a function and a module, no line: the
+    // details name both (never "line 0"), and choosing it outlines its
+    // calls and their GPU ops and opens nothing, the module being no file
+    // to edit (the stored 2022.2 export, recorded with CUDA backtraces).
+    void findingDetailsNameAModuleWithoutLine()
+    {
+        const TraceLoadResult loaded =
+            loadTrace(OVERLAPSCOPE_SOURCE_DIR "/tests/data/nsight/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        TraceDocument document;
+        FindingsView findings(&document);
+        SummaryPanel panel(&document);
+        document.setTrace(*loaded.trace, "saxpy.sqlite");
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isAnalysing(), kTimeoutMs);
+        QTreeWidgetItem* runItem = findings.tree()->topLevelItem(0);
+        QVERIFY(runItem);
+        QTreeWidgetItem* sync = nullptr;
+        for (int i = 0; i < runItem->childCount(); ++i)
+            if (runItem->child(i)->text(FindingsView::KindColumn) == toString(FindingKind::SyncCopies))
+                sync = runItem->child(i);
+        QVERIFY(sync);
+        findings.tree()->setCurrentItem(sync);
+        const QString text = findings.detailText();
+        QVERIFY2(text.contains(QStringLiteral(
+                     "main in the module /global/u2/o/ocankur/apps/chatterbug/saxpy-mpi-cuda/saxpy-mpi-cuda (4 calls)")),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("saxpy-mpi-cuda:0")), qPrintable(text));
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("opened.txt"));
+        const QString script = dir.filePath(QStringLiteral("editor.sh"));
+        QFile editor(script);
+        QVERIFY(editor.open(QIODevice::WriteOnly));
+        editor.write(QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1'\n").arg(out).toUtf8());
+        editor.close();
+        QVERIFY(editor.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        const QByteArray before = qgetenv("VISUAL");
+        qputenv("VISUAL", script.toUtf8());
+        std::vector<std::vector<OpRef>> chosen;
+        connect(&findings, &FindingsView::callSiteChosen, this,
+                [&](int, const std::vector<OpRef>& ops) { chosen.push_back(ops); });
+        findings.chooseCallSite(0);
+        qputenv("VISUAL", before);
+        QCOMPARE(chosen.size(), std::size_t(1));
+        // The 4 synchronous copies and the copy each made.
+        QCOMPARE(chosen.front().size(), std::size_t(8));
+        QVERIFY(findings.detailText().contains(QStringLiteral("(4 calls) \u2014 outlined on the timeline")));
+        QTest::qWait(200);
+        QVERIFY(!QFileInfo::exists(out));
     }
 
     void aGivenPinnedRateJudgesAgain()

@@ -127,18 +127,13 @@ FindingsView::FindingsView(TraceDocument* document, QWidget* parent)
     m_detail->setFrameShape(QFrame::StyledPanel);
     m_detail->setPlaceholderText(tr("Choose a finding: its whole cause, the fix and what it saves show here."));
     // A call site's link ("source:N", the chosen finding's Finding::sources[N])
-    // opens the file at its line; the details say where that failed.
+    // outlines its calls and opens the file at its line; the details say
+    // where that failed.
     connect(m_detail, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-        const Finding* finding = chosenFinding();
         bool ok = false;
         const int index = url.scheme() == QLatin1String("source") ? url.path().toInt(&ok) : -1;
-        if (!finding || !ok || index < 0 || index >= static_cast<int>(finding->sources.size()))
-            return;
-        const FindingSource& source = finding->sources[static_cast<std::size_t>(index)];
-        QString why;
-        m_sourceProblem = openSource(QString::fromStdString(source.file), static_cast<int>(source.line), &why) ? QString()
-                                                                                                               : why;
-        updateDetail();
+        if (ok)
+            chooseCallSite(index);
     });
 
     // The list gets the rows, the details the rest: read without scrolling
@@ -276,6 +271,7 @@ void FindingsView::rebuild()
         cost = std::max(cost, m_tree->fontMetrics().horizontalAdvance(item->text(CostColumn)) + 24);
     m_tree->setColumnWidth(CostColumn, cost + m_tree->indentation());
     m_detail->clear();
+    m_chosenSite = -1;
     updateScope();
     // The outline of a finding that was just listed away goes with it; an
     // outline someone else drew (a lesson's focus) stays.
@@ -315,6 +311,7 @@ void FindingsView::stepFinding(int delta)
 void FindingsView::onChosen()
 {
     m_sourceProblem.clear();
+    m_chosenSite = -1;
     const QTreeWidgetItem* item = m_tree->currentItem();
     const int run = item ? item->data(RunColumn, Qt::UserRole).toInt() : -1;
     const int index = item ? item->data(RunColumn, Qt::UserRole + 1).toInt() : -1;
@@ -329,23 +326,7 @@ void FindingsView::onChosen()
         return;
     }
     const Finding& finding = a->analysis.findings.findings[static_cast<std::size_t>(index)];
-    const RunTimeline& timeline = m_document->run(run);
-    std::vector<OpRef> refs;
-    refs.reserve(finding.ops.size());
-    // The finding's indices are into the run analysed: the timeline's own
-    // (its index is the lane's), or a region's slice, whose ops are found
-    // again in the timeline's lanes by binary search.
-    const bool own = a->run == timeline.sharedRun();
-    for (const std::uint32_t i : finding.ops) {
-        if (i >= a->run->ops.size())
-            continue;
-        if (own) {
-            if (const auto [lane, at] = timeline.laneIndexOf(i); at >= 0)
-                refs.push_back(OpRef{run, lane, at});
-        } else if (const int at = timeline.indexOf(a->run->ops[i]); at >= 0) {
-            refs.push_back(OpRef{run, a->run->ops[i].lane, at});
-        }
-    }
+    const std::vector<OpRef> refs = refsOf(run, *a, finding.ops);
     m_outlining = true;
     updateDetail();
     emit findingSelected(run, refs);
@@ -394,38 +375,98 @@ void FindingsView::updateDetail()
     m_detail->setHtml(detail);
 }
 
-const Finding* FindingsView::chosenFinding() const
+FindingsView::Chosen FindingsView::chosen() const
 {
     const QTreeWidgetItem* item = m_tree->currentItem();
     const int run = item ? item->data(RunColumn, Qt::UserRole).toInt() : -1;
     const int index = item ? item->data(RunColumn, Qt::UserRole + 1).toInt() : -1;
     const AnalysedRun* a = run >= 0 && run < static_cast<int>(m_shown.size())
                                ? m_shown[static_cast<std::size_t>(run)].get() : nullptr;
-    if (!a || index < 0 || index >= static_cast<int>(a->analysis.findings.findings.size()))
-        return nullptr;
-    return &a->analysis.findings.findings[static_cast<std::size_t>(index)];
+    if (!m_document || run >= m_document->runCount() || !a || index < 0
+        || index >= static_cast<int>(a->analysis.findings.findings.size()))
+        return {};
+    return {run, a, &a->analysis.findings.findings[static_cast<std::size_t>(index)]};
 }
 
-// The lines the finding's calls came from, each a link where the file is
-// on this machine; the PyTorch calls behind them; the note where the trace
-// cannot say.
+std::vector<OpRef> FindingsView::refsOf(int run, const AnalysedRun& a, const std::vector<std::uint32_t>& ops) const
+{
+    const RunTimeline& timeline = m_document->run(run);
+    std::vector<OpRef> refs;
+    refs.reserve(ops.size());
+    // The indices are into the run analysed: the timeline's own (its index
+    // is the lane's), or a region's slice, whose ops are found again in the
+    // timeline's lanes by binary search.
+    const bool own = a.run == timeline.sharedRun();
+    for (const std::uint32_t i : ops) {
+        if (i >= a.run->ops.size())
+            continue;
+        if (own) {
+            if (const auto [lane, at] = timeline.laneIndexOf(i); at >= 0)
+                refs.push_back(OpRef{run, lane, at});
+        } else if (const int at = timeline.indexOf(a.run->ops[i]); at >= 0) {
+            refs.push_back(OpRef{run, a.run->ops[i].lane, at});
+        }
+    }
+    return refs;
+}
+
+void FindingsView::chooseCallSite(int index)
+{
+    const Chosen c = chosen();
+    if (!c.finding || index < -1 || index >= static_cast<int>(c.finding->sources.size()))
+        return;
+    m_sourceProblem.clear();
+    m_chosenSite = index;
+    if (index < 0) {
+        emit findingSelected(c.run, refsOf(c.run, *c.analysed, c.finding->ops));
+        updateDetail();
+        return;
+    }
+    const FindingSource& source = c.finding->sources[static_cast<std::size_t>(index)];
+    // Its calls in the finding's place on the timeline (a few binary
+    // searches: FindingSource::ops is worked out with the analysis, off
+    // this thread).
+    m_outlining = true;
+    emit callSiteChosen(c.run, refsOf(c.run, *c.analysed, source.ops));
+    // A line of a file here opens; a module (no line) or a file of another
+    // machine is only outlined.
+    const QString file = QString::fromStdString(source.file);
+    if (source.line > 0 && QFileInfo(file).isFile()) {
+        QString why;
+        m_sourceProblem = openSource(file, static_cast<int>(source.line), &why) ? QString() : why;
+    }
+    updateDetail();
+}
+
+// The lines the finding's calls came from, each a link that outlines its
+// calls (and opens the file where it is on this machine); the PyTorch calls
+// behind them; the note where the trace cannot say.
 QString FindingsView::sourcesHtml(const Finding& finding) const
 {
     QString html;
     if (!finding.sources.empty())
-        html += tr("<br><b>Called from:</b>");
+        html += tr("<br><b>Called from:</b> <i>(choose one: its calls outlined on the timeline)</i>");
     for (std::size_t i = 0; i < finding.sources.size(); ++i) {
         const FindingSource& s = finding.sources[i];
         const QString file = QString::fromStdString(s.file);
-        // No line: a native frame without debug information (function+offset).
-        const QString place = s.line == 0 ? file.toHtmlEscaped()
-                                          : QStringLiteral("%1:%2").arg(file.toHtmlEscaped()).arg(s.line);
-        html += QStringLiteral("<br>&nbsp;&nbsp;")
-                + (QFileInfo(file).isFile() ? QStringLiteral("<a href=\"source:%1\">%2</a>").arg(i).arg(place)
-                                            : place + tr(" (not on this machine)"))
-                + (s.lineIs == SiteLine::Call ? QString() : tr(" (where the profiler met the function)"))
-                + tr(" in %1 (%2 calls)").arg(QString::fromStdString(s.function).toHtmlEscaped()).arg(s.calls)
-                + (s.cause.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(s.cause).toHtmlEscaped());
+        const QString function = QString::fromStdString(s.function).toHtmlEscaped();
+        // A frame without a line (an Nsight call chain's) names its
+        // function and the module that holds it: no "line 0".
+        QString place;
+        if (s.line == 0) {
+            place = QStringLiteral("<a href=\"source:%1\">%2</a>").arg(i).arg(function) + tr(" in the module ")
+                    + file.toHtmlEscaped();
+        } else {
+            place = QStringLiteral("<a href=\"source:%1\">%2:%3</a>").arg(i).arg(file.toHtmlEscaped()).arg(s.line)
+                    + (QFileInfo(file).isFile() ? QString() : tr(" (not on this machine)"))
+                    + (s.lineIs == SiteLine::Call ? QString() : tr(" (where the profiler met the function)"))
+                    + tr(" in %1").arg(function);
+        }
+        const bool outlined = static_cast<int>(i) == m_chosenSite;
+        html += QStringLiteral("<br>&nbsp;&nbsp;") + (outlined ? QStringLiteral("<b>") : QString()) + place
+                + tr(" (%1 calls)").arg(s.calls)
+                + (s.cause.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(s.cause).toHtmlEscaped())
+                + (outlined ? tr(" \u2014 outlined on the timeline</b>") : QString());
     }
     for (const FindingTorchOp& t : finding.torchOps) {
         const QString op = QString::fromStdString(t.op).toHtmlEscaped();

@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -36,8 +37,10 @@ class TraceDocument;
 // timeline and asks for its what-if ghost; the details under the list give
 // its whole text: cause, fix, what-if, where the judged span is made of
 // steps, what the fix saves in each step, and the lines its calls came
-// from, each opening the file at its line in the user's editor where the
-// file is on this machine (SourceOpener.h).
+// from. Choosing one of those outlines its calls and the GPU work they
+// enqueued on the timeline (in the finding's place, until another finding
+// or line is chosen) and opens the file at its line in the user's editor
+// where the file is on this machine (SourceOpener.h).
 //
 // Its scope is each run's judged span, or one region a user picked (in the
 // regions band or the steps view: a step judged on its own, as core judges
@@ -76,6 +79,11 @@ public:
     void followRegions(ViewState* view);
     // The line above the list, as plain text (empty when hidden).
     QString scopeText() const;
+    // Chooses the chosen finding's call site `index` (Finding::sources), as
+    // its link in the details does; -1 puts it down (the finding's ops
+    // outlined again). Which one is chosen: -1 for none.
+    void chooseCallSite(int index);
+    int chosenCallSite() const { return m_chosenSite; }
 
 public slots:
     // The next (delta 1) or previous (-1) finding, from the chosen one (or
@@ -90,6 +98,10 @@ signals:
     // The what-if to show for the choice: the finding's fixes where the run
     // was replayed; run = -1 (fixes 0) for none.
     void whatIfChosen(int run, ovs::FixSet fixes);
+    // The user chose one of the finding's call sites: its calls and the GPU
+    // ops they enqueued (FindingSource::ops), as the timeline holds them,
+    // to outline in the finding's place.
+    void callSiteChosen(int run, const std::vector<ovs::ui::OpRef>& ops);
 
 private:
     void refresh();
@@ -101,8 +113,17 @@ private:
     bool regionPending() const;
     // Every finding's row, top to bottom.
     std::vector<QTreeWidgetItem*> findingItems() const;
-    // The finding of the current row; null where none is chosen.
-    const Finding* chosenFinding() const;
+    // The finding of the current row and its run; finding null where none is chosen.
+    struct Chosen {
+        int run = -1;
+        const AnalysedRun* analysed = nullptr;
+        const Finding* finding = nullptr;
+    };
+    Chosen chosen() const;
+    const Finding* chosenFinding() const { return chosen().finding; }
+    // Ops of the analysed copy of `run` (indices into its ops) as the
+    // timeline holds them, each found by binary search.
+    std::vector<OpRef> refsOf(int run, const AnalysedRun& a, const std::vector<std::uint32_t>& ops) const;
     QString sourcesHtml(const Finding& finding) const;
 
     QPointer<TraceDocument> m_document;
@@ -122,6 +143,8 @@ private:
     bool m_outlining = false;
     // Why the last call site chosen did not open; cleared on the next choice.
     QString m_sourceProblem;
+    // The chosen finding's call site whose calls are outlined; -1 for none.
+    int m_chosenSite = -1;
 };
 
 } // namespace ovs::ui

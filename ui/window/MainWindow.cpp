@@ -522,6 +522,8 @@ void MainWindow::connectWorkers()
     connect(AnalysisCache::of(m_document), &AnalysisCache::analysed, this, &MainWindow::followOpeningView);
 
     connect(m_findings, &FindingsView::findingSelected, this, &MainWindow::showFindingOps);
+    // A call site chosen in its details: its calls outlined and framed in the finding's place.
+    connect(m_findings, &FindingsView::callSiteChosen, this, &MainWindow::showFindingOps);
     connect(m_findings, &FindingsView::whatIfChosen, m_whatIf, &WhatIfController::choose);
     // The steps view shows itself where a run has steps, and goes where none has.
     connect(m_steps, &StepsView::stepsChanged, this, [this] {

@@ -211,6 +211,21 @@ std::string findingWords(const Finding& finding)
     return findingWords(finding.kind, finding.alsoKinds);
 }
 
+std::int64_t DeviceActivity::copyEngineNs() const
+{
+    return std::max({h2dNs, d2hNs, deviceCopyNs});
+}
+
+std::int64_t DeviceActivity::computeEngineNs() const
+{
+    return saturatingAdd(computeNs, memsetNs);
+}
+
+std::int64_t DeviceActivity::busiestEngineNs() const
+{
+    return std::max(copyEngineNs(), computeEngineNs());
+}
+
 bool isPipelineRun(const Run& run)
 {
     return run.params.chunks > 0;

@@ -14,17 +14,18 @@
 // window calls them on a worker thread for a large run, never on the GUI
 // thread.
 
+// Verdict.h (and the standard headers it brings) before FindingSource.h:
+// Qt 6.4's moc, reading a test that includes this first, cannot parse
+// <compare> (trace/SourceSite.h) as the first standard header it meets.
+#include "analysis/Verdict.h"
 #include "analysis/FindingSource.h"
 #include "analysis/RunMetrics.h"
 #include "analysis/TransferRates.h"
-#include "analysis/Verdict.h"
 #include "analysis/WhatIf.h"
-#include "base/Saturating.h"
 #include "replay/Fix.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -130,9 +131,9 @@ struct DeviceActivity {
     // or device copies), the kernels with the memsets, and the busier of the
     // two, the least the device's work could take were all else hidden under
     // it (the general verdict's bound, the structural findings' headroom).
-    std::int64_t copyEngineNs() const { return std::max({h2dNs, d2hNs, deviceCopyNs}); }
-    std::int64_t computeEngineNs() const { return saturatingAdd(computeNs, memsetNs); }
-    std::int64_t busiestEngineNs() const { return std::max(copyEngineNs(), computeEngineNs()); }
+    std::int64_t copyEngineNs() const;
+    std::int64_t computeEngineNs() const;
+    std::int64_t busiestEngineNs() const;
 };
 
 // True for runs of our own pipelines (they carry their chunk count): their

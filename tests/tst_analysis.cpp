@@ -21,7 +21,7 @@
 using namespace ovs;
 using ovs::test::makeOp;
 
-Q_DECLARE_METATYPE(ovs::DiagnosisKind)
+Q_DECLARE_METATYPE(ovs::VerdictKind)
 Q_DECLARE_METATYPE(ovs::BoundKind)
 Q_DECLARE_METATYPE(ovs::Op)
 
@@ -100,16 +100,18 @@ SimPreset customPreset(const char* id)
 }
 
 
-// ---- The diagnosis's thresholds (Diagnosis.cpp, base/Thresholds.h), one at
-// a time: metrics and bounds built by hand (diagnose() is a function of
-// them), a row on each side of each threshold. The base case: a pipeline of
+// ---- The pipeline verdict's thresholds (PipelineVerdict.cpp,
+// base/Thresholds.h), one at a time: metrics and the model built by hand
+// (judgePipeline is a function of them), a row on each side of each threshold. The base case: a pipeline of
 // 8 chunks on two streams, copy engines busy 80% of 1 ms, kernels 20%,
 // copies overlapping kernels 10% of the time, uploads beside downloads 60%
 // of copy time, 1.25x its transfer bound.
 struct DiagnosisCase {
     Run run;
     RunMetrics m;
-    Bounds b;
+    PipelineModel b;
+    std::int64_t boundNs = 800'000;
+    double distance = 1.25;
     TransferRates rates;
     DiagnosisCase()
     {
@@ -134,14 +136,20 @@ struct DiagnosisCase {
         }
         kind(OpKind::Kernel) = {8, 0, 200'000, 200'000, HostMemoryKind::None};
         b.binding = BoundKind::Transfer;
-        b.boundNs = 800'000;
-        b.distance = 1.25;
         b.chunks = 8;
         b.transferNs = 800'000;
         b.uploadChunkNs = b.downloadChunkNs = 50'000;
     }
     KindThroughput& kind(OpKind k) { return m.kinds[static_cast<std::size_t>(k)]; }
-    Diagnosis diagnosis() const { return diagnose(run, m, b, rates); }
+    Verdict diagnosis() const
+    {
+        Verdict v;
+        v.pipeline = b;
+        v.boundNs = boundNs;
+        v.distance = distance;
+        judgePipeline(v, run, m, rates);
+        return v;
+    }
 };
 
 } // namespace
@@ -282,31 +290,31 @@ private slots:
         QCOMPARE(a.metrics.wallNs, 0ll);
         QCOMPARE(a.metrics.copies.busyNs, 0ll);
         QCOMPARE(a.metrics.overlapPercent, 0.0);
-        QCOMPARE(QString(toString(a.bounds.binding)), QString(toString(BoundKind::None)));
-        QCOMPARE(a.bounds.distance, 0.0);
-        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(DiagnosisKind::NoWork)));
-        QVERIFY(a.diagnosis.sentence.starts_with("no work: "));
-        QVERIFY(a.diagnosis.causes.empty());
+        QCOMPARE(QString(toString(a.findings.verdict.binding())), QString(toString(BoundKind::None)));
+        QCOMPARE(a.findings.verdict.distance, 0.0);
+        QCOMPARE(QString(toString(a.findings.verdict.kind)), QString(toString(VerdictKind::NoWork)));
+        QVERIFY(a.findings.verdict.words.starts_with("no work: "));
+        QVERIFY(a.findings.verdict.causes.empty());
     }
 
     void cancelledAndFailedRunsSaySo_data()
     {
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("error");
-        QTest::addColumn<DiagnosisKind>("kind");
+        QTest::addColumn<VerdictKind>("kind");
         QTest::addColumn<QString>("start");
-        QTest::newRow("cancelled") << int(RunStatus::Cancelled) << "cancelled by the user" << DiagnosisKind::Cancelled
+        QTest::newRow("cancelled") << int(RunStatus::Cancelled) << "cancelled by the user" << VerdictKind::Cancelled
                                    << "cancelled: cancelled by the user; the 2 ops recorded";
-        QTest::newRow("failed") << int(RunStatus::Failed) << "out of device memory" << DiagnosisKind::Failed
+        QTest::newRow("failed") << int(RunStatus::Failed) << "out of device memory" << VerdictKind::Failed
                                 << "failed: out of device memory; the 2 ops recorded";
-        QTest::newRow("cancelled, no reason") << int(RunStatus::Cancelled) << "" << DiagnosisKind::Cancelled
+        QTest::newRow("cancelled, no reason") << int(RunStatus::Cancelled) << "" << VerdictKind::Cancelled
                                               << "cancelled: stopped before the end";
     }
     void cancelledAndFailedRunsSaySo()
     {
         QFETCH(int, status);
         QFETCH(QString, error);
-        QFETCH(DiagnosisKind, kind);
+        QFETCH(VerdictKind, kind);
         QFETCH(QString, start);
         Run run = makeRun("overlapped", 0, 300, 1);
         run.status = static_cast<RunStatus>(status);
@@ -314,9 +322,9 @@ private slots:
         run.ops = {makeOp(OpKind::Upload, 1, 0, 0, 100, 1000, HostMemoryKind::Pinned),
                    makeOp(OpKind::Kernel, 1, 0, 100, 200, 1000)};
         const RunAnalysis a = analyzeRun(run, {}, nullptr);
-        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(kind)));
-        QVERIFY2(a.diagnosis.sentence.starts_with(start.toStdString()), a.diagnosis.sentence.c_str());
-        QCOMPARE(QString(toString(a.bounds.binding)), QString(toString(BoundKind::None)));
+        QCOMPARE(QString(toString(a.findings.verdict.kind)), QString(toString(kind)));
+        QVERIFY2(a.findings.verdict.words.starts_with(start.toStdString()), a.findings.verdict.words.c_str());
+        QCOMPARE(QString(toString(a.findings.verdict.binding())), QString(toString(BoundKind::None)));
         QCOMPARE(a.metrics.h2d.busyNs, 100ll); // what was recorded is still measured
         QVERIFY(!a.speedup.value);
         QCOMPARE(a.speedup.why, std::string("only completed runs are compared"));
@@ -637,7 +645,9 @@ private slots:
         rates.pinnedD2HGBps = rates.pageableD2HGBps = 5;
         rates.hostMemcpyGBps = 20;
         const RunMetrics m = computeMetrics(run, rates);
-        const Bounds b = computeBounds(run, m, rates);
+        const Verdict v = findFindings(run, m, rates, {run.timedBeginNs, run.timedEndNs}).verdict;
+        QVERIFY(v.pipeline);
+        const PipelineModel& b = *v.pipeline;
         QCOMPARE(b.chunks, 4);
         QCOMPARE(b.uploadChunkNs, 100ll);
         QCOMPARE(b.downloadChunkNs, 200ll);
@@ -645,18 +655,97 @@ private slots:
         QCOMPARE(b.computeNs, 200ll);
         QCOMPARE(b.stagingNs, 400ll);
         QCOMPARE(b.transferNs, transfer);
-        QCOMPARE(b.boundNs, bound);
+        QCOMPARE(v.boundNs, bound);
         QCOMPARE(QString(toString(b.binding)), QString(toString(binding)));
-        QCOMPARE(b.distance, 1900.0 / static_cast<double>(bound));
+        QCOMPARE(v.distance, 1900.0 / static_cast<double>(bound));
 
         // One thread staging at a twentieth of the rate binds instead.
         rates.hostMemcpyGBps = 1;
-        const Bounds slow = computeBounds(run, computeMetrics(run, rates), rates);
-        QCOMPARE(slow.stagingNs, 8000ll);
+        const Verdict slow = findFindings(run, computeMetrics(run, rates), rates, {run.timedBeginNs, run.timedEndNs}).verdict;
+        QCOMPARE(slow.pipeline->stagingNs, 8000ll);
         if (pipeline != "serialized") {
-            QCOMPARE(QString(toString(slow.binding)), QString(toString(BoundKind::HostStaging)));
+            QCOMPARE(QString(toString(slow.binding())), QString(toString(BoundKind::HostStaging)));
             QCOMPARE(slow.boundNs, 8000ll);
         }
+    }
+
+    // The verdict, pinned in each case (Verdict.h): the loop of
+    // boundsByFormula (4 chunks on two streams, each staged, uploaded,
+    // computed and downloaded in turn, nothing overlapping: uploads 400 ns in
+    // all, downloads 800, kernels 200, GPU busy 1400 ns) judged as one of our
+    // pipelines, as a run we did not build, and stopped early.
+    void verdictOfEachCase_data()
+    {
+        QTest::addColumn<bool>("ours");
+        QTest::addColumn<qint64>("wall");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<VerdictKind>("kind");
+        QTest::addColumn<BoundKind>("binding");
+        QTest::addColumn<qint64>("bound");
+        QTest::addColumn<double>("distance");
+        QTest::addColumn<QString>("words");
+        const int done = int(RunStatus::Completed);
+        // The pipeline model: 4 * max(100, 200) + min(100, 200) + a kernel;
+        // its copies and kernels took turns, so serialized.
+        QTest::newRow("pipeline model") << true << 1900ll << done << VerdictKind::Serialized << BoundKind::Transfer
+                                        << 950ll << 2.0
+                                        << "serialized: copies, kernels and host copies never overlap";
+        // The general model: the busiest engine (downloads, 800 ns); the GPU
+        // idles 500 of 1900 ns, under half.
+        QTest::newRow("general model") << false << 1900ll << done << VerdictKind::TransferBound << BoundKind::None
+                                       << 800ll << 2.375 << "transfer bound: the GPU idles 26% of the timed region";
+        // The same work in a longer span: idle 2600 of 4000 ns, over half.
+        QTest::newRow("general model, host bound") << false << 4000ll << done << VerdictKind::HostBound
+                                                   << BoundKind::None << 800ll << 5.0
+                                                   << "host bound: the GPU idles 65% of the timed region";
+        QTest::newRow("stopped early") << true << 1900ll << int(RunStatus::Cancelled) << VerdictKind::Cancelled
+                                       << BoundKind::None << 0ll << 0.0 << "cancelled: stopped before the end";
+    }
+    void verdictOfEachCase()
+    {
+        QFETCH(bool, ours);
+        QFETCH(qint64, wall);
+        QFETCH(int, status);
+        QFETCH(VerdictKind, kind);
+        QFETCH(BoundKind, binding);
+        QFETCH(qint64, bound);
+        QFETCH(double, distance);
+        QFETCH(QString, words);
+        Run run = makeRun(ours ? "overlapped" : "profile", 0, wall, 2);
+        if (!ours)
+            run.params = {};
+        run.status = static_cast<RunStatus>(status);
+        for (int c = 0; c < 4; ++c) {
+            const std::int64_t t = 400 * c;
+            const int lane = 1 + c % 2;
+            run.ops.push_back(makeOp(OpKind::StageIn, 0, c, t, t + 10, 1000, HostMemoryKind::Pinned));
+            run.ops.push_back(makeOp(OpKind::Upload, lane, c, t + 10, t + 110, 1000, HostMemoryKind::Pinned));
+            run.ops.push_back(makeOp(OpKind::Kernel, lane, c, t + 110, t + 160, 1000));
+            run.ops.push_back(makeOp(OpKind::Download, lane, c, t + 160, t + 360, 1000, HostMemoryKind::Pinned));
+            run.ops.push_back(makeOp(OpKind::StageOut, 0, c, t + 360, t + 370, 1000, HostMemoryKind::Pinned));
+        }
+        run.sortOps();
+        TransferRates rates;
+        rates.pinnedH2DGBps = 10;
+        rates.pinnedD2HGBps = 5;
+        rates.hostMemcpyGBps = 20;
+        const RunFindings f = findFindings(run, computeMetrics(run, rates), rates, {0, wall});
+        const Verdict& v = f.verdict;
+        QCOMPARE(QString(toString(v.kind)), QString(toString(kind)));
+        QCOMPARE(QString(toString(v.binding())), QString(toString(binding)));
+        QCOMPARE(v.pipeline.has_value(), binding != BoundKind::None);
+        QCOMPARE(v.boundNs, bound);
+        QCOMPARE(v.distance, distance);
+        QCOMPARE(v.costNs, bound > 0 ? wall - bound : 0);
+        QCOMPARE(v.engineBoundNs, 800ll); // the downloads, in every case
+        QVERIFY2(v.words.starts_with(words.toStdString()), v.words.c_str());
+        // The Bound finding is the verdict, last.
+        const Finding& last = f.findings.back();
+        QCOMPARE(last.kind, FindingKind::Bound);
+        QCOMPARE(last.cause, v.cause);
+        QCOMPARE(last.fix, v.fix);
+        QCOMPARE(last.costNs, v.costNs);
+        QCOMPARE(v.words, ours ? v.cause : v.cause + "; " + v.fix);
     }
 
     void setupInsideTheTimedRegion()
@@ -669,12 +758,12 @@ private slots:
                    makeOp(OpKind::Kernel, 1, 0, 900, 950, 1000),
                    makeOp(OpKind::Download, 1, 0, 950, 1000, 1000, HostMemoryKind::Registered)};
         const RunAnalysis a = analyzeRun(run, {}, nullptr);
-        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(DiagnosisKind::SetupBound)));
-        QCOMPARE(a.diagnosis.sentence,
+        QCOMPARE(QString(toString(a.findings.verdict.kind)), QString(toString(VerdictKind::SetupBound)));
+        QCOMPARE(a.findings.verdict.words,
                  std::string("setup bound: 80% of wall time in host memory registration at 5.00 GB/s; 5.00x the serial "
                              "bound (which leaves setup out); register the buffers once and reuse them across runs"));
-        QCOMPARE(a.diagnosis.causes.front().what, std::string("host memory registration"));
-        QCOMPARE(a.diagnosis.causes.front().share, 0.8);
+        QCOMPARE(a.findings.verdict.causes.front().what, std::string("host memory registration"));
+        QCOMPARE(a.findings.verdict.causes.front().share, 0.8);
     }
 
 
@@ -684,92 +773,92 @@ private slots:
     {
         QTest::addColumn<QString>("change");
         QTest::addColumn<double>("value");
-        QTest::addColumn<DiagnosisKind>("kind");
+        QTest::addColumn<VerdictKind>("kind");
         QTest::addColumn<QString>("says");
         QTest::addColumn<QString>("notSays");
         // kNoOverlapShare: activities overlapping under 0.5% of the wall
         // time never overlapped (clock slivers).
-        QTest::newRow("overlap 0.5%") << "overlap" << 5000.0 << DiagnosisKind::TransferBound
+        QTest::newRow("overlap 0.5%") << "overlap" << 5000.0 << VerdictKind::TransferBound
                                       << "transfer bound: copy engines busy 80%" << "never overlap";
-        QTest::newRow("overlap under 0.5%: serialized") << "overlap" << 4999.0 << DiagnosisKind::Serialized
+        QTest::newRow("overlap under 0.5%: serialized") << "overlap" << 4999.0 << VerdictKind::Serialized
                                                         << "serialized: copies and kernels never overlap" << "busy";
         // kBusyEnough: the busiest resource at half the wall time binds.
-        QTest::newRow("busiest 50%") << "copies" << 0.5 << DiagnosisKind::TransferBound
+        QTest::newRow("busiest 50%") << "copies" << 0.5 << VerdictKind::TransferBound
                                      << "transfer bound: copy engines busy 50%" << "nothing is busy";
-        QTest::newRow("busiest under 50%: latency") << "copies" << 0.499999 << DiagnosisKind::LatencyBound
+        QTest::newRow("busiest under 50%: latency") << "copies" << 0.499999 << VerdictKind::LatencyBound
                                                     << "nothing is busy most of the run (the busiest, copy engines, 50%)"
                                                     << "transfer bound";
-        QTest::newRow("allocation 50%: setup") << "alloc" << 500'000.0 << DiagnosisKind::SetupBound
+        QTest::newRow("allocation 50%: setup") << "alloc" << 500'000.0 << VerdictKind::SetupBound
                                                << "setup bound: 50% of wall time in allocation and free" << "busy";
-        QTest::newRow("allocation under 50%") << "alloc" << 499'999.0 << DiagnosisKind::TransferBound
+        QTest::newRow("allocation under 50%") << "alloc" << 499'999.0 << VerdictKind::TransferBound
                                               << "transfer bound: copy engines busy 80%" << "setup";
         // kQueueWorthSaying: queueing 5% of the wall time is said.
-        QTest::newRow("queued 5%") << "queue" << 50'000.0 << DiagnosisKind::TransferBound
+        QTest::newRow("queued 5%") << "queue" << 50'000.0 << VerdictKind::TransferBound
                                    << "; queueing: 1 stream's uploads waited 50.0 \u00b5s on one copy engine (event "
                                       "times count the wait as copy time)"
                                    << "never";
-        QTest::newRow("queued under 5%") << "queue" << 49'999.0 << DiagnosisKind::TransferBound << "copy engines busy"
+        QTest::newRow("queued under 5%") << "queue" << 49'999.0 << VerdictKind::TransferBound << "copy engines busy"
                                          << "queueing";
         // kBothWaysShare: two directions beside each other half the copy
         // time use the link; less leaves one direction idle.
-        QTest::newRow("both ways 50%") << "bothWays" << 50.0 << DiagnosisKind::TransferBound
+        QTest::newRow("both ways 50%") << "bothWays" << 50.0 << VerdictKind::TransferBound
                                        << "; the link is the limit: only moving fewer bytes goes faster" << "more slots";
         QTest::newRow("both ways under 50%")
-            << "bothWays" << 49.0 << DiagnosisKind::TransferBound
+            << "bothWays" << 49.0 << VerdictKind::TransferBound
             << "; uploads run alongside downloads only 49% of copy time: more slots let the two directions overlap"
             << "the link is the limit";
         // kAtBound, kNearBoundWords and kFarFromBound: the distance in words.
-        QTest::newRow("under 1.005x: at the bound") << "distance" << 1.004999 << DiagnosisKind::TransferBound
+        QTest::newRow("under 1.005x: at the bound") << "distance" << 1.004999 << VerdictKind::TransferBound
                                                     << "; at the transfer bound" << "within";
-        QTest::newRow("1.005x: within 1%") << "distance" << 1.005 << DiagnosisKind::TransferBound
+        QTest::newRow("1.005x: within 1%") << "distance" << 1.005 << VerdictKind::TransferBound
                                            << "; within 1% of the transfer bound" << "at the";
-        QTest::newRow("1.15x: within 15%") << "distance" << 1.15 << DiagnosisKind::TransferBound
+        QTest::newRow("1.15x: within 15%") << "distance" << 1.15 << VerdictKind::TransferBound
                                            << "; within 15% of the transfer bound" << "1.15x";
-        QTest::newRow("over 1.15x: a factor") << "distance" << 1.150001 << DiagnosisKind::TransferBound
+        QTest::newRow("over 1.15x: a factor") << "distance" << 1.150001 << VerdictKind::TransferBound
                                               << "; 1.15x the transfer bound" << "within";
-        QTest::newRow("1000x") << "distance" << 1000.0 << DiagnosisKind::TransferBound << "; 1000.00x the transfer bound"
+        QTest::newRow("1000x") << "distance" << 1000.0 << VerdictKind::TransferBound << "; 1000.00x the transfer bound"
                                << "over";
-        QTest::newRow("over 1000x") << "distance" << 1000.001 << DiagnosisKind::TransferBound
+        QTest::newRow("over 1000x") << "distance" << 1000.001 << VerdictKind::TransferBound
                                     << "; over 1000x the transfer bound" << "1000.00x";
         // kCopiesHiddenShare: kernels busy 90%; copies overlapping them half
         // their time hide under them.
-        QTest::newRow("copies hidden 50%") << "hidden" << 50.0 << DiagnosisKind::ComputeBound
+        QTest::newRow("copies hidden 50%") << "hidden" << 50.0 << VerdictKind::ComputeBound
                                            << "; copies hide under them (50% overlap)" << "more slots";
         QTest::newRow("copies hidden under 50%")
-            << "hidden" << 49.0 << DiagnosisKind::ComputeBound
+            << "hidden" << 49.0 << VerdictKind::ComputeBound
             << "; only 49% of copy time overlaps them; 1.25x the transfer bound; more slots would hide the copies under "
                "the kernels"
             << "only faster kernels";
         // kColdPageShare: serialized, pageable downloads the top cause, at
         // half the warm rate (10 GB/s) or under.
-        QTest::newRow("downloads at half the warm rate") << "coldPages" << 3'000'000.0 << DiagnosisKind::Serialized
+        QTest::newRow("downloads at half the warm rate") << "coldPages" << 3'000'000.0 << VerdictKind::Serialized
                                                          << "60% of wall time in pageable downloads at 5.00 GB/s; "
                                                          << "fresh pages";
         QTest::newRow("under half: cold pages")
-            << "coldPages" << 2'999'400.0 << DiagnosisKind::Serialized
+            << "coldPages" << 2'999'400.0 << VerdictKind::Serialized
             << "at 5.00 GB/s (10.0 GB/s into warm memory: the copy faults in fresh pages)" << "at 5.00 GB/s; ";
         // kFillDrainShare and kMinChunksPerSlot: latency bound (copies 40%),
         // 2 slots.
-        QTest::newRow("fill and drain 25%") << "fillDrain" << 75.0 << DiagnosisKind::LatencyBound
+        QTest::newRow("fill and drain 25%") << "fillDrain" << 75.0 << VerdictKind::LatencyBound
                                             << "; fixed per-op costs (launches, waits, API calls) leave the engines "
                                                "idle: use larger chunks"
                                             << "too few";
-        QTest::newRow("fill and drain over 25%") << "fillDrain" << 74.0 << DiagnosisKind::LatencyBound
+        QTest::newRow("fill and drain over 25%") << "fillDrain" << 74.0 << VerdictKind::LatencyBound
                                                  << "; 8 chunks are too few to fill a 2-deep pipeline" << "larger";
-        QTest::newRow("2 chunks a slot") << "chunks" << 4.0 << DiagnosisKind::LatencyBound << "use larger chunks"
+        QTest::newRow("2 chunks a slot") << "chunks" << 4.0 << VerdictKind::LatencyBound << "use larger chunks"
                                          << "too few";
-        QTest::newRow("under 2 chunks a slot") << "chunks" << 3.0 << DiagnosisKind::LatencyBound
+        QTest::newRow("under 2 chunks a slot") << "chunks" << 3.0 << VerdictKind::LatencyBound
                                                << "; 3 chunks are too few to fill a 2-deep pipeline" << "larger";
         // The staging threads' busy share is their average (summed time over
         // wall time and threads); kMaxSuggestedThreads: with rates rising to
         // 16 threads, 8 is the most suggested.
         QTest::newRow("4 threads busy 99%: try 8")
-            << "staging" << 4.0 << DiagnosisKind::HostStagingBound
+            << "staging" << 4.0 << VerdictKind::HostStagingBound
             << "host staging bound: 4 staging threads busy 99% of wall time on average, at 1.00 GB/s each; 1.25x the "
                "transfer bound; try 8 staging threads or registered memory (no staging copies)"
             << "16";
         QTest::newRow("8 threads: registered memory")
-            << "staging" << 8.0 << DiagnosisKind::HostStagingBound
+            << "staging" << 8.0 << VerdictKind::HostStagingBound
             << "8 staging threads busy 99% of wall time on average, at 1.00 GB/s each; 1.25x the transfer bound; "
                "registered memory (no staging copies) is the way past it"
             << "try";
@@ -778,7 +867,7 @@ private slots:
     {
         QFETCH(QString, change);
         QFETCH(double, value);
-        QFETCH(DiagnosisKind, kind);
+        QFETCH(VerdictKind, kind);
         QFETCH(QString, says);
         QFETCH(QString, notSays);
         DiagnosisCase c;
@@ -794,7 +883,7 @@ private slots:
         } else if (change == "bothWays") {
             c.m.h2dWithD2hPercent = value;
         } else if (change == "distance") {
-            c.b.distance = value;
+            c.distance = value;
         } else if (change == "hidden") {
             c.m.compute.utilisation = 0.9;
             c.m.overlapPercent = value;
@@ -822,10 +911,10 @@ private slots:
             for (int t : {1, 2, 4, 8, 16})
                 c.rates.hostCopyRates.push_back({t, double(t)});
         }
-        const Diagnosis d = c.diagnosis();
+        const Verdict d = c.diagnosis();
         QCOMPARE(QString(toString(d.kind)), QString(toString(kind)));
-        QVERIFY2(QString::fromStdString(d.sentence).contains(says), d.sentence.c_str());
-        QVERIFY2(!QString::fromStdString(d.sentence).contains(notSays), d.sentence.c_str());
+        QVERIFY2(QString::fromStdString(d.words).contains(says), d.words.c_str());
+        QVERIFY2(!QString::fromStdString(d.words).contains(notSays), d.words.c_str());
     }
 
     // kQueuedStreamParts: a stream's copies count as queued once their
@@ -879,21 +968,21 @@ private slots:
     void simulatedRunsDiagnosedAsBuilt_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::addColumn<DiagnosisKind>("kind");
+        QTest::addColumn<VerdictKind>("kind");
         QTest::addColumn<BoundKind>("binding");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("staging") << "staging" << DiagnosisKind::HostStagingBound << BoundKind::HostStaging
+        QTest::newRow("staging") << "staging" << VerdictKind::HostStagingBound << BoundKind::HostStaging
                                  << "single-thread memcpy at 5.80 GB/s";
-        QTest::newRow("compute") << "compute" << DiagnosisKind::ComputeBound << BoundKind::Compute << "kernels busy";
-        QTest::newRow("serialized") << "serialized" << DiagnosisKind::Serialized << BoundKind::Serial
+        QTest::newRow("compute") << "compute" << VerdictKind::ComputeBound << BoundKind::Compute << "kernels busy";
+        QTest::newRow("serialized") << "serialized" << VerdictKind::Serialized << BoundKind::Serial
                                     << "pageable downloads at";
-        QTest::newRow("transfer") << "transfer" << DiagnosisKind::TransferBound << BoundKind::Transfer
+        QTest::newRow("transfer") << "transfer" << VerdictKind::TransferBound << BoundKind::Transfer
                                   << "copy engines busy";
     }
     void simulatedRunsDiagnosedAsBuilt()
     {
         QFETCH(QString, name);
-        QFETCH(DiagnosisKind, kind);
+        QFETCH(VerdictKind, kind);
         QFETCH(BoundKind, binding);
         QFETCH(QString, mentions);
         Run run;
@@ -912,24 +1001,24 @@ private slots:
         }
         QCOMPARE(run.status, RunStatus::Completed);
         const RunAnalysis a = analyzeRun(run, {}, nullptr);
-        const std::string& sentence = a.diagnosis.sentence;
-        QCOMPARE(QString(toString(a.diagnosis.kind)), QString(toString(kind)));
+        const std::string& sentence = a.findings.verdict.words;
+        QCOMPARE(QString(toString(a.findings.verdict.kind)), QString(toString(kind)));
         QVERIFY2(sentence.starts_with(std::string(toString(kind)) + ": "), sentence.c_str());
         QVERIFY2(sentence.find(mentions.toStdString()) != std::string::npos, sentence.c_str());
-        QCOMPARE(QString(toString(a.bounds.binding)), QString(toString(binding)));
+        QCOMPARE(QString(toString(a.findings.verdict.binding())), QString(toString(binding)));
         // The simulator runs at its own rates, so a run is never faster than
         // the bound those rates give, and the pipelined ones come close.
-        QVERIFY2(a.bounds.distance >= 0.99, qPrintable(QString::number(a.bounds.distance)));
-        if (kind != DiagnosisKind::Serialized)
-            QVERIFY2(a.bounds.distance < 1.3, qPrintable(QString::number(a.bounds.distance) + " " + sentence.c_str()));
-        QVERIFY(!a.diagnosis.causes.empty());
-        for (std::size_t i = 1; i < a.diagnosis.causes.size(); ++i)
-            QVERIFY(a.diagnosis.causes[i - 1].ns >= a.diagnosis.causes[i].ns);
+        QVERIFY2(a.findings.verdict.distance >= 0.99, qPrintable(QString::number(a.findings.verdict.distance)));
+        if (kind != VerdictKind::Serialized)
+            QVERIFY2(a.findings.verdict.distance < 1.3, qPrintable(QString::number(a.findings.verdict.distance) + " " + sentence.c_str()));
+        QVERIFY(!a.findings.verdict.causes.empty());
+        for (std::size_t i = 1; i < a.findings.verdict.causes.size(); ++i)
+            QVERIFY(a.findings.verdict.causes[i - 1].ns >= a.findings.verdict.causes[i].ns);
         // Deterministic: the same run says the same thing.
-        QCOMPARE(analyzeRun(run, {}, nullptr).diagnosis.sentence, sentence);
+        QCOMPARE(analyzeRun(run, {}, nullptr).findings.verdict.words, sentence);
 
         if (name == "serialized") {
-            QCOMPARE(a.diagnosis.causes.front().what, std::string("pageable downloads"));
+            QCOMPARE(a.findings.verdict.causes.front().what, std::string("pageable downloads"));
             QVERIFY2(sentence.find("fresh pages") != std::string::npos, sentence.c_str());
             QCOMPARE(a.metrics.overlapPercent, 0.0);
         }
@@ -1024,16 +1113,17 @@ private slots:
         serialized.pipeline = "serialized";
         const RunAnalysis a = analyzeRun(run, {}, &serialized);
         const RunMetrics& m = a.metrics;
+        const PipelineModel model = a.findings.verdict.pipeline.value_or(PipelineModel{});
         for (std::int64_t ns : {m.wallNs, m.h2d.busyNs, m.copies.busyNs, m.compute.busyNs, m.staging.busyNs,
-                                m.stagingThreadNs, m.hostWaitNs, m.h2dQueue.ns, m.d2hQueue.ns, a.bounds.transferNs,
-                                a.bounds.stagingNs, a.bounds.boundNs, a.bounds.uploadChunkNs})
+                                m.stagingThreadNs, m.hostWaitNs, m.h2dQueue.ns, m.d2hQueue.ns, model.transferNs,
+                                model.stagingNs, a.findings.verdict.boundNs, a.findings.verdict.costNs, model.uploadChunkNs})
             QVERIFY(ns >= 0);
         for (const KindThroughput& t : m.kinds)
             QVERIFY(t.ns >= 0 && t.unionNs >= 0);
         QVERIFY(m.wallNs >= m.h2d.busyNs);
-        QVERIFY(std::isfinite(a.bounds.distance) && a.bounds.distance >= 0);
-        QVERIFY(!a.diagnosis.sentence.empty());
-        const std::string& sentence = a.diagnosis.sentence;
+        QVERIFY(std::isfinite(a.findings.verdict.distance) && a.findings.verdict.distance >= 0);
+        QVERIFY(!a.findings.verdict.words.empty());
+        const std::string& sentence = a.findings.verdict.words;
         for (std::size_t i = sentence.find('-'); i != std::string::npos; i = sentence.find('-', i + 1))
             QVERIFY2(i + 1 == sentence.size() || !std::isdigit(static_cast<unsigned char>(sentence[i + 1])),
                      sentence.c_str()); // no negative figure
@@ -1095,19 +1185,19 @@ private slots:
         const RunAnalysis serialized = analyzeRun(trace.runs[0], trace.sweeps, &trace.runs[0]);
         const RunAnalysis overlapped = analyzeRun(trace.runs[1], trace.sweeps, &trace.runs[0]);
         QVERIFY(serialized.rates.source.starts_with("bandwidth sweep of NVIDIA H200 (256 MiB"));
-        QCOMPARE(QString(toString(serialized.diagnosis.kind)), QString(toString(DiagnosisKind::Serialized)));
-        QVERIFY2(serialized.diagnosis.sentence.find("67% of wall time in pageable downloads at 1.24 GB/s")
+        QCOMPARE(QString(toString(serialized.findings.verdict.kind)), QString(toString(VerdictKind::Serialized)));
+        QVERIFY2(serialized.findings.verdict.words.find("67% of wall time in pageable downloads at 1.24 GB/s")
                      != std::string::npos,
-                 serialized.diagnosis.sentence.c_str());
-        QCOMPARE(QString(toString(overlapped.diagnosis.kind)), QString(toString(DiagnosisKind::HostStagingBound)));
-        QVERIFY2(overlapped.diagnosis.sentence.starts_with("host staging bound: 99% of wall time in single-thread memcpy"),
-                 overlapped.diagnosis.sentence.c_str());
+                 serialized.findings.verdict.words.c_str());
+        QCOMPARE(QString(toString(overlapped.findings.verdict.kind)), QString(toString(VerdictKind::HostStagingBound)));
+        QVERIFY2(overlapped.findings.verdict.words.starts_with("host staging bound: 99% of wall time in single-thread memcpy"),
+                 overlapped.findings.verdict.words.c_str());
         // Its sweep predates the host memcpy measurement, and the run's own
         // staging copies are no rate to judge it by: no staging bound.
         QCOMPARE(overlapped.rates.hostMemcpyGBps, 0.0);
-        QCOMPARE(overlapped.bounds.stagingNs, 0ll);
-        QCOMPARE(QString(toString(overlapped.bounds.binding)), QString(toString(BoundKind::Transfer)));
-        QVERIFY(overlapped.bounds.distance > 1.0);
+        QCOMPARE(overlapped.findings.verdict.pipeline->stagingNs, 0ll);
+        QCOMPARE(QString(toString(overlapped.findings.verdict.binding())), QString(toString(BoundKind::Transfer)));
+        QVERIFY(overlapped.findings.verdict.distance > 1.0);
         QVERIFY(std::abs(*overlapped.speedup.value - 3.44) < 0.005);
     }
 };

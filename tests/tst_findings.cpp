@@ -381,7 +381,7 @@ private slots:
         const RunAnalysis a = analyzeRun(run, {}, nullptr);
         TransferRates rates = a.rates;
         rates.pinnedH2DGBps = rates.pinnedD2HGBps = static_cast<double>(kChunkBytes) / (300.0 * kUs);
-        const RunFindings withRate = findFindings(run, a.metrics, rates, a.bounds, a.diagnosis, a.judged.span);
+        const RunFindings withRate = findFindings(run, a.metrics, rates, a.judged.span);
         const Finding* q = find(withRate, FindingKind::PageableCopies);
         QVERIFY(q);
         // The replay pins them: copies of 300 us whose calls return at once,
@@ -836,16 +836,23 @@ private slots:
         QVERIFY2(QString::fromStdString(bound.cause).startsWith(words), bound.cause.c_str());
         // Cost: wall time beyond the busiest engine's busy time.
         const DeviceActivity& d = a.findings.devices.front();
+        const Verdict& v = a.findings.verdict;
         QCOMPARE(bound.costNs, a.findings.wallNs - std::max({d.h2dNs, d.d2hNs, d.computeNs}));
-        // It is the run's diagnosis too: one path.
-        QVERIFY(QString::fromStdString(a.diagnosis.sentence).startsWith(words));
-        QVERIFY(a.diagnosis.sentence.find(bound.fix) != std::string::npos);
-        // A run we did not build has no pipeline bound.
-        QCOMPARE(int(a.bounds.binding), int(BoundKind::None));
+        // It is the run's verdict: the general model's, its time the busiest
+        // engine's, its words the finding's cause and fix.
+        QCOMPARE(v.boundNs, std::max({d.h2dNs, d.d2hNs, d.computeNs}));
+        QCOMPARE(v.costNs, bound.costNs);
+        QCOMPARE(v.distance, static_cast<double>(a.findings.wallNs) / static_cast<double>(v.boundNs));
+        QCOMPARE(QString(toString(v.kind)), words);
+        QCOMPARE(v.words, bound.cause + "; " + bound.fix);
+        // A run we did not build has no pipeline model.
+        QVERIFY(!v.pipeline);
+        QCOMPARE(int(v.binding()), int(BoundKind::None));
     }
 
-    // Our pipeline runs: the bound finding is their diagnosis.
-    void pipelineBoundIsTheDiagnosis()
+    // Our pipeline runs: the bound finding is their verdict, the pipeline
+    // model's.
+    void pipelineBoundIsTheVerdict()
     {
         SimDevice device(*findSimPreset("h200"));
         RecordSink sink;
@@ -856,11 +863,14 @@ private slots:
         config.chunkBytes = 4 << 20;
         const Run run = runPipeline(device, config, sink, cancel);
         const RunAnalysis a = analyzeRun(run, {}, nullptr);
-        QCOMPARE(a.diagnosis.sentence, diagnose(run, a.metrics, a.bounds, a.rates).sentence);
+        const Verdict& v = a.findings.verdict;
+        QVERIFY(v.pipeline);
+        QCOMPARE(v.boundNs > 0, true);
         const Finding& bound = a.findings.findings.back();
         QCOMPARE(bound.kind, FindingKind::Bound);
-        QCOMPARE(bound.cause, a.diagnosis.sentence);
-        QCOMPARE(bound.costNs, std::max<std::int64_t>(0, run.wallNs() - a.bounds.boundNs));
+        QCOMPARE(bound.cause, v.words);
+        QCOMPARE(bound.costNs, std::max<std::int64_t>(0, run.wallNs() - v.boundNs));
+        QCOMPARE(bound.costNs, v.costNs);
         QVERIFY(!find(a.findings, FindingKind::OneStream));
         QVERIFY(!find(a.findings, FindingKind::PageableCopies));
     }
@@ -937,8 +947,8 @@ private slots:
         partial.status = RunStatus::Failed;
         partial.error = "killed";
         const RunAnalysis a = analyzeRun(partial, {}, nullptr);
-        QCOMPARE(int(a.diagnosis.kind), int(DiagnosisKind::Failed));
-        QCOMPARE(a.findings.findings.back().cause, a.diagnosis.sentence);
+        QCOMPARE(int(a.findings.verdict.kind), int(VerdictKind::Failed));
+        QCOMPARE(a.findings.findings.back().cause, a.findings.verdict.words);
     }
 
     // Any run, however odd (ops past the region, inverted times, lanes of
@@ -1172,7 +1182,7 @@ private slots:
         QFETCH(bool, kept);
         const Run run = smallCopiesRun(10, 1000, 3000, active);
         const TransferRates rates = oneGBps();
-        const RunFindings f = findFindings(run, computeMetrics(run, rates), rates, {}, {}, timedRegion(run));
+        const RunFindings f = findFindings(run, computeMetrics(run, rates), rates, timedRegion(run));
         QCOMPARE(f.activeNs, active);
         const Finding* small = find(f, FindingKind::SmallCopies);
         QCOMPARE(small != nullptr, kept);
@@ -1206,9 +1216,8 @@ private slots:
         QFETCH(qint64, reached);
         QFETCH(qint64, wall);
         QFETCH(qint64, cost);
-        const Bounds none;
         const auto out = applyRule(queuedRun(reached, wall, copy), {}, true, [&](const findings::Context& c, std::vector<Finding>& o) {
-            findings::copyEngineQueue(c, none, o);
+            findings::copyEngineQueue(c, judgeRun(c, {}), o);
         });
         QCOMPARE(out.size(), std::size_t(cost >= 0 ? 1 : 0));
         if (cost < 0)
@@ -1250,14 +1259,13 @@ private slots:
         QFETCH(QString, head);
         QFETCH(QString, calls);
         QFETCH(qint64, cost);
-        const auto out = applyRule(idleHostRun(kernelEnd, malloc), {}, true, [](const findings::Context& c, std::vector<Finding>& o) {
-            DiagnosisKind kind = DiagnosisKind::NoWork;
-            o.push_back(findings::generalBound(c, kind));
-        });
-        const QString cause = QString::fromStdString(out.front().cause);
+        Verdict v;
+        applyRule(idleHostRun(kernelEnd, malloc), {}, true,
+                  [&](const findings::Context& c, std::vector<Finding>&) { v = judgeRun(c, {}); });
+        const QString cause = QString::fromStdString(v.cause);
         QVERIFY2(cause.startsWith(head), qPrintable(cause));
         QVERIFY2(cause.endsWith(calls), qPrintable(cause));
-        QCOMPARE(out.front().costNs, cost);
+        QCOMPARE(v.costNs, cost);
     }
 
     // kCommonFindingShare: a finding of the steps' summary holds in at
@@ -1575,7 +1583,7 @@ private slots:
         // host check binds: host bound, as its --host-bound twin says.)
         if (example != "sync_in_loop") {
             QVERIFY2(g.findings.front().cause.starts_with("transfer bound: "), g.findings.front().cause.c_str());
-            QCOMPARE(fixed.diagnosis.kind, DiagnosisKind::TransferBound);
+            QCOMPARE(fixed.findings.verdict.kind, VerdictKind::TransferBound);
         }
     }
 

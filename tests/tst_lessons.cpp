@@ -235,8 +235,8 @@ private slots:
         // two-way streaming can beat the bidirectional bound by a few percent
         // (docs/measurements.md, "Where the model departs"); never by more.
         for (const auto* run : runs)
-            QVERIFY(run->analysis.bounds.boundNs > 0
-                    && static_cast<double>(run->analysis.bounds.boundNs) <= 1.06 * static_cast<double>(run->run.wallNs()));
+            QVERIFY(run->analysis.findings.verdict.boundNs > 0
+                    && static_cast<double>(run->analysis.findings.verdict.boundNs) <= 1.06 * static_cast<double>(run->run.wallNs()));
     }
 
     // The chart's data: one point per completed run, in order of chunk size,
@@ -263,7 +263,7 @@ private slots:
             const LessonRunResult& run = runOf(r, p.stepId);
             QCOMPARE(p.value, run.run.params.chunkBytes);
             QCOMPARE(p.wallNs, run.run.wallNs());
-            QCOMPARE(p.boundNs, run.analysis.bounds.boundNs);
+            QCOMPARE(p.boundNs, run.analysis.findings.verdict.boundNs);
             QVERIFY(p.boundNs > 0);
         }
         QVERIFY(series.best > 0 && series.best < static_cast<int>(series.points.size()) - 1);
@@ -310,8 +310,8 @@ private slots:
         const LessonResult& r = runOnSim("copy-vs-compute");
         const auto& heavy = runOf(r, "k-8").analysis;
         const auto& light = runOf(r, "k-1/8").analysis;
-        QCOMPARE(light.bounds.binding, BoundKind::Transfer);
-        QCOMPARE(heavy.bounds.binding, BoundKind::Compute);
+        QCOMPARE(light.findings.verdict.binding(), BoundKind::Transfer);
+        QCOMPARE(heavy.findings.verdict.binding(), BoundKind::Compute);
         QVERIFY(wall(r, "k-8") < static_cast<double>(heavy.metrics.compute.busyNs + heavy.metrics.copies.busyNs));
     }
 

@@ -216,14 +216,14 @@ void TestMultiGpu::twoSimulatedGpusVerifyWithLanesOnEach()
     // Its bound is one it could not beat: the GPUs work at once, so a bound
     // summing both GPUs' chunks (as for one GPU) would be beaten by ~2x.
     const RunAnalysis analysis = analyzeRun(run, {}, nullptr);
-    QCOMPARE(analysis.bounds.devices, 2);
-    QVERIFY(analysis.bounds.boundNs > 0);
-    QVERIFY2(analysis.bounds.distance >= 0.99,
+    QCOMPARE(analysis.findings.verdict.pipeline->devices, 2);
+    QVERIFY(analysis.findings.verdict.boundNs > 0);
+    QVERIFY2(analysis.findings.verdict.distance >= 0.99,
              qPrintable(QString("distance %1 (wall %2 ns, bound %3 ns, %4)")
-                            .arg(analysis.bounds.distance)
+                            .arg(analysis.findings.verdict.distance)
                             .arg(run.wallNs())
-                            .arg(analysis.bounds.boundNs)
-                            .arg(toString(analysis.bounds.binding))));
+                            .arg(analysis.findings.verdict.boundNs)
+                            .arg(toString(analysis.findings.verdict.binding()))));
 }
 
 void TestMultiGpu::sameRunTwiceIsTheSameRun()

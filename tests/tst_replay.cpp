@@ -1316,7 +1316,7 @@ private slots:
         const std::int64_t fixed = whatIf.spanWith(fixBit(Fix::PrefetchManaged), &applied);
         QCOMPARE(applied, fixBit(Fix::PrefetchManaged));
         QVERIFY2(near(fixed, 6 * kMs + 320 * kUs, 0.02), qPrintable(QString::number(fixed)));
-        const RunFindings withRates = findFindings(run, a.metrics, rates, a.bounds, a.diagnosis, timedRegion(run));
+        const RunFindings withRates = findFindings(run, a.metrics, rates, timedRegion(run));
         QVERIFY(finding(withRates) != withRates.findings.end());
         QCOMPARE(finding(withRates)->costSource, CostSource::Replay);
         QVERIFY(near(finding(withRates)->costNs, whatIf.summary().replaySpanNs - fixed, 0.001));

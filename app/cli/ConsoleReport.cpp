@@ -162,9 +162,10 @@ std::string speedupCell(const Speedup& s)
     return s.value ? printed("%.2fx", *s.value) : std::string("-");
 }
 
-std::string distanceCell(const Bounds& b)
+// The tables show the pipeline model's bound: "-" for a run without one.
+std::string distanceCell(const Verdict& v)
 {
-    return b.distance > 0 ? printed("%.2fx", b.distance) : std::string("-");
+    return v.pipeline && v.distance > 0 ? printed("%.2fx", v.distance) : std::string("-");
 }
 
 std::string mib(std::uint64_t bytes)
@@ -240,7 +241,7 @@ void printAnalysis(std::FILE* out, const Trace& trace, const std::vector<RunAnal
     for (const Analysed& a : analyseAll(trace, analyses)) {
         const Run& run = *a.run;
         const RunMetrics& m = a.analysis.metrics;
-        const Bounds& b = a.analysis.bounds;
+        const Verdict& v = a.analysis.findings.verdict;
         std::fprintf(out, "\n## %s (%s, %s%s)\n", run.name.c_str(), run.device.label().c_str(), run.timing.c_str(),
                      run.status == RunStatus::Completed ? "" : (std::string(", ") + toString(run.status)).c_str());
         std::fprintf(out, "Engine busy times from %s.\n", m.engineTimes.c_str());
@@ -269,7 +270,8 @@ void printAnalysis(std::FILE* out, const Trace& trace, const std::vector<RunAnal
             std::fprintf(out, "| copies queued behind other streams | uploads %s ms, downloads %s ms |\n",
                          msNumber(m.h2dQueue.ns).c_str(), msNumber(m.d2hQueue.ns).c_str());
         std::fprintf(out, "| speedup vs serialized | %s |\n", speedupCell(a.analysis.speedup).c_str());
-        if (b.binding != BoundKind::None) {
+        if (v.pipeline) {
+            const PipelineModel& b = *v.pipeline;
             std::fprintf(out, "Bounds (the fastest this pipeline could go at those rates):\n| bound | ms | how |\n|---|---:|---|\n");
             std::fprintf(out, "| transfer | %s | %s: %d chunks, upload %s ms, download %s ms, kernel %s ms per chunk |\n",
                          msNumber(b.transferNs).c_str(), b.transferModel.c_str(), b.chunks, msNumber(b.uploadChunkNs).c_str(),
@@ -279,9 +281,9 @@ void printAnalysis(std::FILE* out, const Trace& trace, const std::vector<RunAnal
                              msNumber(b.stagingNs).c_str(), b.stagingGBps, b.stagingThreads, b.stagingThreads == 1 ? "" : "s");
             std::fprintf(out, "| compute | %s | time some kernel ran (union of kernel intervals) |\n", msNumber(b.computeNs).c_str());
             std::fprintf(out, "| **binding: %s** | %s | the run took %s of it |\n", toString(b.binding),
-                         msNumber(b.boundNs).c_str(), distanceCell(b).c_str());
+                         msNumber(v.boundNs).c_str(), distanceCell(v).c_str());
         }
-        std::fprintf(out, "Diagnosis: %s\n", a.analysis.diagnosis.sentence.c_str());
+        std::fprintf(out, "Diagnosis: %s\n", v.words.c_str());
     }
 }
 
@@ -301,15 +303,15 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace, const std::vector<
                       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const Analysed& a : all) {
         const RunMetrics& m = a.analysis.metrics;
-        const Bounds& b = a.analysis.bounds;
+        const Verdict& v = a.analysis.findings.verdict;
         const std::string bound =
-            b.binding == BoundKind::None ? std::string("-") : msNumber(b.boundNs) + " (" + toString(b.binding) + ")";
+            v.pipeline ? msNumber(v.boundNs) + " (" + toString(v.binding()) + ")" : std::string("-");
         const std::string ofPossible = m.overlapPossibleNs > 0 ? printed("%.1f%%", m.overlapOfPossiblePercent) : "-";
         std::fprintf(out, "| %s | %s | %s | %s | %s | %.1f%% | %s | %.1f%% | %s | %s | %s | %s | %s |\n",
                      a.run->name.c_str(), msNumber(m.wallNs).c_str(), busyCell(m.h2d).c_str(), busyCell(m.d2h).c_str(),
                      busyCell(m.compute).c_str(), m.overlapPercent, ofPossible.c_str(), m.h2dWithD2hPercent,
                      msNumber(m.staging.busyNs).c_str(),
-                     msNumber(m.hostWaitNs).c_str(), speedupCell(a.analysis.speedup).c_str(), bound.c_str(), distanceCell(b).c_str());
+                     msNumber(m.hostWaitNs).c_str(), speedupCell(a.analysis.speedup).c_str(), bound.c_str(), distanceCell(v).c_str());
     }
     printSummaryLegend(out);
     // Runs judged by the same rates share one line.
@@ -323,7 +325,7 @@ void printAnalysisSummary(std::FILE* out, const Trace& trace, const std::vector<
     }
     std::fprintf(out, "Diagnosis:\n");
     for (const Analysed& a : all)
-        std::fprintf(out, "- %s: %s\n", a.run->name.c_str(), a.analysis.diagnosis.sentence.c_str());
+        std::fprintf(out, "- %s: %s\n", a.run->name.c_str(), a.analysis.findings.verdict.words.c_str());
     printHostShares(out, trace);
 }
 

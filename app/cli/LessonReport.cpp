@@ -59,11 +59,12 @@ RunRow rowOf(const LessonRunResult& r)
     row.wall = done ? msNumber(r.run.wallNs(), 2) : toString(r.run.status);
     row.overlap = done ? pctText(r.analysis.metrics.overlapPercent) : "-";
     row.both = done ? pctText(r.analysis.metrics.h2dWithD2hPercent) : "-";
-    const auto& b = r.analysis.bounds;
-    row.bound = done && b.boundNs > 0 ? msNumber(b.boundNs, 2) + " " + toString(b.binding) : "-";
+    // The pipeline model's bound (a lesson runs our pipelines).
+    const Verdict& v = r.analysis.findings.verdict;
+    row.bound = done && v.pipeline && v.boundNs > 0 ? msNumber(v.boundNs, 2) + " " + toString(v.binding()) : "-";
     char distance[32];
-    std::snprintf(distance, sizeof distance, "%.2fx", b.distance);
-    row.distance = done && b.distance > 0 ? distance : "-";
+    std::snprintf(distance, sizeof distance, "%.2fx", v.distance);
+    row.distance = done && v.pipeline && v.distance > 0 ? distance : "-";
     row.verified = r.run.verification.passed ? "yes" : "NO";
     return row;
 }

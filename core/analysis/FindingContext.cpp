@@ -150,12 +150,11 @@ Context gather(const RunIndex& index, const RunMetrics& metrics, const TransferR
 }
 
 // What perfect overlap of the device's engines would save: its busy time
-// minus the busiest single engine (uploads, downloads, device copies,
-// kernels with memsets). The cost rule of the structural findings.
+// minus the busiest single engine (DeviceActivity::busiestEngineNs). The
+// cost rule of the structural findings.
 std::int64_t overlapHeadroom(const DeviceActivity& a)
 {
-    const std::int64_t busiest = std::max({a.h2dNs, a.d2hNs, a.deviceCopyNs, saturatingAdd(a.computeNs, a.memsetNs)});
-    return std::max<std::int64_t>(0, saturatingSub(a.busyNs, busiest));
+    return std::max<std::int64_t>(0, saturatingSub(a.busyNs, a.busiestEngineNs()));
 }
 
 // A host call that drained the GPU: the GPU was busy when it began and idle

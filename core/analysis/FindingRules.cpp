@@ -476,7 +476,7 @@ void smallCopies(const Context& c, std::vector<Finding>& out)
     out.push_back(std::move(f));
 }
 
-void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding>& out)
+void copyEngineQueue(const Context& c, const Verdict& verdict, std::vector<Finding>& out)
 {
     const RunMetrics& m = c.metrics;
     if (c.wallNs <= 0)
@@ -501,12 +501,9 @@ void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding
     // Cost: the time some copy stood in line (union of the waits), but no
     // more than the run's distance from its bound: waiting behind a busy
     // engine cannot cost more than what separates the run from the fastest
-    // it could go (a pipeline's bound, else its busiest engine's busy time).
-    std::int64_t bound = bounds.boundNs;
-    if (bound <= 0)
-        for (const auto& w : c.devices)
-            bound = std::max({bound, w.activity.h2dNs, w.activity.d2hNs, w.activity.deviceCopyNs,
-                              saturatingAdd(w.activity.computeNs, w.activity.memsetNs)});
+    // it could go (the verdict's bound; where it has none, as a partial run,
+    // the busiest engine's busy time).
+    const std::int64_t bound = verdict.boundNs > 0 ? verdict.boundNs : verdict.engineBoundNs;
     // A run this close to its bound has nothing left to gain: its copies
     // queue because the link is busy, which is the bound itself.
     if (bound > 0 && static_cast<double>(c.wallNs) < kNearBound * static_cast<double>(bound))
@@ -525,110 +522,6 @@ void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding
     f.fix = "the time is the link's, not lost to a mistake: keep uploads and downloads both in flight so the two "
             "directions' engines work at once, or move fewer bytes; event-timed copy durations include this wait";
     out.push_back(std::move(f));
-}
-
-// The GPU's idle time during [beginNs, endNs).
-std::int64_t idleWithin(const IntervalSet& idle, std::int64_t beginNs, std::int64_t endNs)
-{
-    const auto& pieces = idle.pieces();
-    auto it = std::upper_bound(pieces.begin(), pieces.end(), beginNs,
-                               [](std::int64_t v, const Interval& p) { return v < p.endNs; });
-    std::int64_t total = 0;
-    for (; it != pieces.end() && it->beginNs < endNs; ++it)
-        total = saturatingAdd(total, std::min(it->endNs, endNs) - std::max(it->beginNs, beginNs));
-    return total;
-}
-
-// Where a host-bound run's idle GPU time went: the CUDA calls the host was
-// in while the GPU idled, by name, largest first ("cudaHostAlloc (2 calls,
-// 412.30 ms)"); those under a tenth of the idle time are left out.
-std::string idleCalls(const Context& c, std::int64_t idleNs)
-{
-    struct Use {
-        std::size_t calls = 0;
-        std::int64_t ns = 0;
-    };
-    std::map<std::string, Use> byName;
-    for (std::uint32_t i : c.hostOps) {
-        const Op& op = c.run.ops[i];
-        const std::string& name = c.run.nameOf(op);
-        if (name.empty())
-            continue;
-        Use& u = byName[name];
-        ++u.calls;
-        u.ns = saturatingAdd(u.ns, idleWithin(c.gpuIdle, op.startNs, op.endNs));
-    }
-    std::vector<std::pair<std::string, Use>> top(byName.begin(), byName.end());
-    std::erase_if(top, [&](const auto& e) { return static_cast<double>(e.second.ns) < kIdleCallShare * static_cast<double>(idleNs); });
-    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
-    std::string text;
-    for (std::size_t i = 0; i < top.size() && i < 3; ++i)
-        text += (text.empty() ? "" : ", ") + top[i].first + " (" + plural(top[i].second.calls, "call", "calls") + ", "
-                + msText(top[i].second.ns) + ")";
-    return text;
-}
-
-// What bounds a run we did not build: the busiest engine, or the host when
-// the GPU idles most of the region.
-Finding generalBound(const Context& c, DiagnosisKind& kind)
-{
-    Finding f = makeFinding(FindingKind::Bound, {}, c.deviceForHost);
-    kind = DiagnosisKind::NoWork;
-    std::int64_t transfer = 0, compute = 0, busy = 0;
-    for (const auto& w : c.devices) {
-        const DeviceActivity& a = w.activity;
-        transfer = std::max({transfer, a.h2dNs, a.d2hNs, a.deviceCopyNs});
-        compute = std::max(compute, saturatingAdd(a.computeNs, a.memsetNs));
-        busy = std::max(busy, a.busyNs);
-    }
-    if (c.wallNs <= 0 || busy <= 0) {
-        f.cause = std::string("no GPU work in ") + c.spanWords() + ": nothing to bound";
-        f.fix = "profile a part of the program that runs CUDA work";
-        return f;
-    }
-    const std::int64_t bound = std::max(transfer, compute);
-    const std::int64_t idle = c.gpuIdle.length();
-    const bool host = static_cast<double>(idle) >= kHostBoundIdleShare * static_cast<double>(c.wallNs);
-    kind = host ? DiagnosisKind::HostBound : transfer >= compute ? DiagnosisKind::TransferBound : DiagnosisKind::ComputeBound;
-    const std::string what = toString(kind);
-    // Cost: the wall time beyond the busiest engine's busy time, the least
-    // the GPU's work could take were everything else hidden under it.
-    f.costNs = capped(saturatingSub(c.wallNs, bound), c.wallNs);
-    const double distance = bound > 0 ? static_cast<double>(c.wallNs) / static_cast<double>(bound) : 0.0;
-    f.cause = what + ": the GPU idles " + percentText(idle, c.wallNs) + " of " + c.spanWords() + " ("
-              + msText(c.wallNs) + "); copies' busiest engine " + msText(transfer) + ", kernels " + msText(compute) + "; "
-              + formatted("%.2fx", distance) + " the GPU's own bound (its busiest engine, " + msText(bound) + ")";
-    if (host)
-        if (const std::string calls = idleCalls(c, idle); !calls.empty())
-            f.cause += "; the GPU idled most while the host was in " + calls;
-    f.fix = host ? "the GPU waits on the host: move one-time setup (allocation, pinned memory, data loading) out of "
-                   "the loop, queue work ahead instead of synchronizing, and see the other findings"
-            : kind == DiagnosisKind::TransferBound
-                ? "the copies set the pace: pinned memory, both directions in flight on separate streams, and fewer "
-                  "bytes moved"
-                : "the kernels set the pace: hide copies under them (other findings say why they do not) and make the "
-                  "kernels faster";
-    return f;
-}
-
-// Our pipeline runs: the bound finding is the diagnosis, whose model knows
-// the pipeline (chunks, slots, staging).
-Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& diagnosis)
-{
-    Finding f = makeFinding(FindingKind::Bound, {}, c.deviceForHost);
-    f.cause = diagnosis.sentence;
-    // Cost: wall time beyond the pipeline's bound at the run's rates.
-    f.costNs = bounds.boundNs > 0 ? capped(saturatingSub(c.wallNs, bounds.boundNs), c.wallNs) : 0;
-    switch (diagnosis.kind) {
-    case DiagnosisKind::Serialized: f.fix = "pinned memory and several streams let copies and kernels overlap"; break;
-    case DiagnosisKind::HostStagingBound: f.fix = "more staging threads, or registered memory (no staging copies)"; break;
-    case DiagnosisKind::TransferBound: f.fix = "the link is the limit: pinned memory, both directions at once, fewer bytes"; break;
-    case DiagnosisKind::ComputeBound: f.fix = "faster kernels; keep copies hidden under them"; break;
-    case DiagnosisKind::LatencyBound: f.fix = "fewer, larger chunks or a deeper pipeline, as the diagnosis says"; break;
-    case DiagnosisKind::SetupBound: f.fix = "allocate and register buffers once, outside the timed loop"; break;
-    default: f.fix = "record a completed run to judge it"; break;
-    }
-    return f;
 }
 
 } // namespace ovs::findings

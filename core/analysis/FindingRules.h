@@ -10,9 +10,7 @@
 #include <vector>
 
 namespace ovs {
-struct Bounds;
 struct DemandMigrations;
-struct Diagnosis;
 struct RunGraph;
 } // namespace ovs
 
@@ -27,11 +25,9 @@ void syncInLoop(const Context& c, std::vector<Finding>& out);
 void allocInLoop(const Context& c, std::vector<Finding>& out);
 void managedMigration(const Context& c, const DemandMigrations& demand, std::vector<Finding>& out);
 void smallCopies(const Context& c, std::vector<Finding>& out);
-void copyEngineQueue(const Context& c, const Bounds& bounds, std::vector<Finding>& out);
-// What bounds a run we did not build: the busiest engine, or the host when
-// the GPU idles most of the region.
-Finding generalBound(const Context& c, DiagnosisKind& kind);
-// Our pipeline runs: the bound finding is the diagnosis.
-Finding pipelineBound(const Context& c, const Bounds& bounds, const Diagnosis& diagnosis);
+// Reads the run's verdict: queueing costs no more than its distance from
+// its bound. (What bounds the run is the verdict's, Verdict.h; the Bound
+// finding says it.)
+void copyEngineQueue(const Context& c, const Verdict& verdict, std::vector<Finding>& out);
 
 } // namespace ovs::findings

@@ -138,19 +138,30 @@ void combineFindings(WhatIf& whatIf, std::int64_t minCost, std::vector<Finding>&
     findings = std::move(kept);
 }
 
-// The host's own work between CUDA calls inside the GPU's active span, on
-// the busiest host thread: what binds a loop whose waits cost nothing.
-std::int64_t hostWorkNs(const RunGraph& g)
+// The copy engine queue's finding reads the verdict (its cost is no more
+// than the run's distance from its bound), which comes after the replays;
+// it has no fix to replay, so it joins the list there, where the rules'
+// order would have put it: after the uncombined findings of the kinds
+// before it, before the other kinds' and the combined ones. (Equal costs
+// keep this order when the list is sorted by cost.)
+void insertCopyEngineQueue(const Context& c, const Verdict& verdict, std::vector<Finding>& findings)
 {
-    std::map<int, std::int64_t> perThread;
-    for (const GraphEdge& e : g.edges)
-        if (e.kind == EdgeKind::HostOrder && g.nodes[e.to].measuredBeginNs > g.measuredSpanBeginNs
-            && g.nodes[e.to].measuredBeginNs <= g.measuredSpanEndNs)
-            perThread[g.nodes[e.to].lane] = saturatingAdd(perThread[g.nodes[e.to].lane], e.lagNs);
-    std::int64_t most = 0;
-    for (const auto& [thread, ns] : perThread)
-        most = std::max(most, ns);
-    return most;
+    std::vector<Finding> queued;
+    copyEngineQueue(c, verdict, queued);
+    const auto at = std::find_if(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.kind > FindingKind::CopyEngineQueue || !f.alsoKinds.empty();
+    });
+    findings.insert(at, std::make_move_iterator(queued.begin()), std::make_move_iterator(queued.end()));
+}
+
+// The verdict as a finding: what bounds the run, last in the list.
+Finding boundFinding(const Context& c, const Verdict& verdict)
+{
+    Finding f = makeFinding(FindingKind::Bound, {}, c.deviceForHost);
+    f.cause = verdict.cause;
+    f.fix = verdict.fix;
+    f.costNs = verdict.costNs;
+    return f;
 }
 
 } // namespace
@@ -200,6 +211,21 @@ std::string findingWords(const Finding& finding)
     return findingWords(finding.kind, finding.alsoKinds);
 }
 
+std::int64_t DeviceActivity::copyEngineNs() const
+{
+    return std::max({h2dNs, d2hNs, deviceCopyNs});
+}
+
+std::int64_t DeviceActivity::computeEngineNs() const
+{
+    return saturatingAdd(computeNs, memsetNs);
+}
+
+std::int64_t DeviceActivity::busiestEngineNs() const
+{
+    return std::max(copyEngineNs(), computeEngineNs());
+}
+
 bool isPipelineRun(const Run& run)
 {
     return run.params.chunks > 0;
@@ -224,8 +250,8 @@ const char* toString(FindingKind kind)
     return "?";
 }
 
-RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Bounds& bounds,
-                         const Diagnosis& diagnosis, Interval span, const std::vector<std::vector<Interval>>& stepGroups)
+RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, Interval span,
+                         const std::vector<std::vector<Interval>>& stepGroups)
 {
     // The run's index is built while the graph is built and replayed; the
     // graph, the larger, on this thread, where it reuses the memory the
@@ -233,11 +259,10 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     auto indexed = std::async(launchPolicyFor(run.ops.size()), [&] { return RunIndex(run, span); });
     WhatIf whatIf(run, rates, span);
     const RunIndex index = indexed.get();
-    return findFindings(index, whatIf, metrics, rates, bounds, diagnosis, stepGroups);
+    return findFindings(index, whatIf, metrics, rates, stepGroups);
 }
 
 RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics, const TransferRates& rates,
-                         const Bounds& bounds, const Diagnosis& diagnosis,
                          const std::vector<std::vector<Interval>>& stepGroups)
 {
     using namespace findings;
@@ -250,8 +275,8 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     for (const DeviceWork& w : c.devices)
         result.devices.push_back(w.activity);
     if (run.timing == kWallOnlyTiming || c.wallNs <= 0) {
-        result.boundDiagnosis = diagnosis;
-        result.findings.push_back(pipelineBound(c, bounds, diagnosis));
+        result.verdict = judgeRun(c, {});
+        result.findings.push_back(boundFinding(c, result.verdict));
         return result;
     }
     pageableCopies(c, result.findings);
@@ -261,7 +286,6 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     syncInLoop(c, result.findings);
     allocInLoop(c, result.findings);
     smallCopies(c, result.findings);
-    copyEngineQueue(c, bounds, result.findings);
     managedMigration(c, whatIf.demand(), result.findings);
     const std::int64_t activeNs = c.gpuBusy.isEmpty()
                                       ? 0
@@ -284,6 +308,11 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
             if (f.kind == FindingKind::SyncInLoop && f.alsoKinds.empty() && f.costNs < minCost)
                 freeSyncSaving = f.costNs;
     }
+    // What bounds the run, once the replay has said what the host's waits
+    // cost (a run we did not build whose waits cost nothing is bound by the
+    // host's own work).
+    result.verdict = judgeRun(c, {whatIf.graph(), freeSyncSaving});
+    insertCopyEngineQueue(c, result.verdict, result.findings);
     std::erase_if(result.findings, [&](const Finding& f) { return f.costNs < minCost; });
     if (c.replayed)
         whatIf.setAllFixes(all);
@@ -300,23 +329,7 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     }
     std::stable_sort(result.findings.begin(), result.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.costNs > b.costNs; });
-    // Our pipelines carry their own model (chunks, slots): their diagnosis is
-    // the bound. Any other run gets the general one, which becomes its
-    // diagnosis too. A partial run has no bound either way.
-    result.boundDiagnosis = diagnosis;
-    if (isPipelineRun(run) || run.status != RunStatus::Completed) {
-        result.findings.push_back(pipelineBound(c, bounds, diagnosis));
-    } else {
-        DiagnosisKind kind = DiagnosisKind::NoWork;
-        Finding bound = generalBound(c, kind);
-        if (freeSyncSaving >= 0 && whatIf.graph())
-            bound.cause += "; the host's own work between calls (" + msText(hostWorkNs(*whatIf.graph()))
-                           + ") binds: removing the synchronization would save " + msText(freeSyncSaving) + " (replay)";
-        result.boundDiagnosis.kind = kind;
-        result.boundDiagnosis.sentence = (kind == DiagnosisKind::NoWork ? "no work: " : "") + bound.cause + "; "
-                                         + bound.fix;
-        result.findings.push_back(std::move(bound));
-    }
+    result.findings.push_back(boundFinding(c, result.verdict));
     attachSources(run, result.findings);
     return result;
 }

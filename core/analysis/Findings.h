@@ -14,8 +14,10 @@
 // window calls them on a worker thread for a large run, never on the GUI
 // thread.
 
-#include "analysis/Bounds.h"
-#include "analysis/Diagnosis.h"
+// Verdict.h (and the standard headers it brings) before FindingSource.h:
+// Qt 6.4's moc, reading a test that includes this first, cannot parse
+// <compare> (trace/SourceSite.h) as the first standard header it meets.
+#include "analysis/Verdict.h"
 #include "analysis/FindingSource.h"
 #include "analysis/RunMetrics.h"
 #include "analysis/TransferRates.h"
@@ -124,12 +126,19 @@ struct DeviceActivity {
     std::int64_t copyWithComputeNs = 0; // some copy (any direction) while some kernel ran
     std::int64_t h2dWithD2hNs = 0;      // an upload and a download at once
     std::int64_t idleNs = 0;            // timed region minus busyNs: the GPU had nothing to do
+
+    // Its engines, each alone: the busiest copy engine (uploads, downloads
+    // or device copies), the kernels with the memsets, and the busier of the
+    // two, the least the device's work could take were all else hidden under
+    // it (the general verdict's bound, the structural findings' headroom).
+    std::int64_t copyEngineNs() const;
+    std::int64_t computeEngineNs() const;
+    std::int64_t busiestEngineNs() const;
 };
 
 // True for runs of our own pipelines (they carry their chunk count): their
-// bound comes from the pipeline model (Bounds, Diagnosis). Any other run
-// (a profiled program, an imported trace) gets the general bound, which
-// also becomes its Diagnosis (see analyzeRun).
+// verdict is the pipeline model's. Any other run (a profiled program, an
+// imported trace) gets the general model's (Verdict.h).
 bool isPipelineRun(const Run& run);
 
 struct RunFindings {
@@ -138,10 +147,8 @@ struct RunFindings {
     std::int64_t activeNs = 0;
     std::vector<DeviceActivity> devices; // by device ordinal
     std::vector<Finding> findings;       // largest cost first; the Bound finding last
-    // The Bound finding as a diagnosis: for a pipeline run the diagnosis it
-    // was given; for any other run the general bound (kind TransferBound,
-    // ComputeBound, HostBound or NoWork; sentence "<kind>: <cause>; <fix>").
-    Diagnosis boundDiagnosis;
+    // What bounds the run (Verdict.h), judged once; the Bound finding says it.
+    Verdict verdict;
     WhatIfSummary whatIf;
     // What every fix together saves each step, by group, as stepSavingsNs.
     std::vector<WhatIf::StepSavings> allFixesStepSavingsNs;
@@ -155,19 +162,16 @@ std::string findingId(FindingKind kind, const std::vector<FindingKind>& alsoKind
 std::string findingWords(const Finding& finding);
 std::string findingWords(FindingKind kind, const std::vector<FindingKind>& alsoKinds);
 
-// The findings of one run over `span`, the judged span (JudgedSpan.h).
-// `metrics`, `bounds` and `diagnosis` are the run's own over the same span
-// (RunAnalysis computes them once); for a pipeline run the Bound finding is
-// its diagnosis. `stepGroups`: the steps of the span, a list of host spans
-// per region group, whose share of each replayed saving is wanted.
-RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates,
-                         const Bounds& bounds, const Diagnosis& diagnosis, Interval span,
+// The findings of one run over `span`, the judged span (JudgedSpan.h), and
+// its verdict. `metrics` are the run's own over the same span (RunAnalysis
+// computes them once). `stepGroups`: the steps of the span, a list of host
+// spans per region group, whose share of each replayed saving is wanted.
+RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, Interval span,
                          const std::vector<std::vector<Interval>>& stepGroups = {});
 // The same from the run's index over the judged span and its what-if over
 // the same span (analyzeSpan builds both at once, on two threads).
 RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics,
-                         const TransferRates& rates, const Bounds& bounds, const Diagnosis& diagnosis,
-                         const std::vector<std::vector<Interval>>& stepGroups = {});
+                         const TransferRates& rates, const std::vector<std::vector<Interval>>& stepGroups = {});
 
 // All of it from a run and its trace's bandwidth sweeps (rates of the same
 // device come from there): runs analyzeRun and returns its findings.

@@ -63,10 +63,10 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
     j.slowestRegion = j.group.regions[slowest];
 
     std::map<FindingKey, Seen> seen;
-    std::map<DiagnosisKind, int> bounds;
+    std::map<VerdictKind, int> bounds;
     std::vector<std::int64_t> savings;
     for (const RunAnalysis& a : analyses) {
-        ++bounds[a.findings.boundDiagnosis.kind];
+        ++bounds[a.findings.verdict.kind];
         if (const WhatIfSummary& w = a.findings.whatIf; w.replayed)
             savings.push_back(std::max<std::int64_t>(0, w.replaySpanNs - w.allFixesSpanNs));
         for (const Finding& f : a.findings.findings) {

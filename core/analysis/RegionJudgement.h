@@ -5,7 +5,7 @@
 // summarised: the median and slowest, and the findings that hold in most of
 // them with their median cost (docs/profiling.md, "What is judged").
 
-#include "analysis/Diagnosis.h"
+#include "analysis/Verdict.h"
 #include "analysis/Findings.h"
 #include "facts/IntervalSet.h"
 #include "analysis/JudgedSpan.h"
@@ -57,7 +57,7 @@ struct RegionJudgement {
     // that replayed; -1 where none did.
     std::int64_t medianAllFixesSavingNs = -1;
     // The bound most instances have, and in how many.
-    DiagnosisKind bound = DiagnosisKind::NoWork;
+    VerdictKind bound = VerdictKind::NoWork;
     int boundInstances = 0;
     // Every fix together, each step's share of the whole span's saving
     // (shareWholeSavings): the steps' savings added up, and the whole's.

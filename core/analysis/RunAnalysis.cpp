@@ -33,16 +33,8 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     WhatIf& whatIf = *kept;
     const RunIndex index = indexed.get();
     a.metrics = computeMetrics(index, a.rates);
-    // A partial run's ops say nothing about how fast the whole would go, and
-    // the pipeline model (chunks, slots) fits only our pipelines: any other
-    // run is bounded by the general analysis (its Bound finding).
-    if (run.status == RunStatus::Completed && isPipelineRun(run))
-        a.bounds = computeBounds(run, a.metrics, a.rates);
-    a.diagnosis = diagnose(run, a.metrics, a.bounds, a.rates);
-    a.findings = findFindings(index, whatIf, a.metrics, a.rates, a.bounds, a.diagnosis, stepGroups);
-    // One path: the diagnosis is the findings' bound (for our pipelines the
-    // same diagnosis; for any other run the general bound).
-    a.diagnosis = a.findings.boundDiagnosis;
+    // The findings, and the verdict among them (judged once: Verdict.h).
+    a.findings = findFindings(index, whatIf, a.metrics, a.rates, stepGroups);
     if (keepWhatIf) {
         kept->releaseReplayMemory();
         a.whatIf = std::move(kept);

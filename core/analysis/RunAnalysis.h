@@ -1,7 +1,5 @@
 #pragma once
 
-#include "analysis/Bounds.h"
-#include "analysis/Diagnosis.h"
 #include "analysis/Findings.h"
 #include "analysis/JudgedSpan.h"
 #include "analysis/RegionJudgement.h"
@@ -36,10 +34,8 @@ struct RunAnalysis {
     JudgedSpan judged;
     TransferRates rates;
     RunMetrics metrics;
-    Bounds bounds; // empty (distance 0) for runs that did not complete
-    Diagnosis diagnosis;
-    // Per device activity and the findings; for our pipelines the Bound
-    // finding is `diagnosis`.
+    // Per device activity, the findings and the verdict (findings.verdict:
+    // what bounds the run, Verdict.h), which the Bound finding says.
     RunFindings findings;
     Speedup speedup;
     // The judged region groups, each instance on its own: the steps (or the

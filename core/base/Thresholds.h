@@ -97,7 +97,7 @@ inline constexpr std::int64_t kStepsAgreeMinNs = 1000;
 // and the kernels: three streams keep all three busy).
 inline constexpr int kWhatIfStreams = 3;
 
-// ---- Our pipelines' diagnosis (core/analysis/Diagnosis.cpp) and host shares
+// ---- Our pipelines' verdict (core/analysis/PipelineVerdict.cpp) and host shares
 
 // Below this share of the wall time two activities count as never
 // overlapping: host and GPU clocks are aligned to about a microsecond, so a

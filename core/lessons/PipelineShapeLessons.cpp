@@ -58,7 +58,7 @@ Lesson stagingThreads()
         v.why = std::to_string(kStagingThreads) + " staging threads ran " + ratio(speedup) + " faster";
         v.values = {{"staging_seed", percent(staging)},
                     {"wall_seed", ms(wallMs(*seed))},
-                    {"diagnosis", seed->analysis.diagnosis.sentence.substr(0, seed->analysis.diagnosis.sentence.find(':'))},
+                    {"diagnosis", toString(seed->analysis.findings.verdict.kind)},
                     {"threads", std::to_string(kStagingThreads)},
                     {"wall_threads", ms(wallMs(*threads))},
                     {"speedup", ratio(speedup)}};
@@ -128,7 +128,7 @@ Lesson chunkSize()
         const bool interior = best != runs.begin() && best != runs.end() - 1;
         v.answer = best == runs.begin() ? "a" : best == runs.end() - 1 ? "b" : "c";
         v.why = "the fastest was " + mib((*best)->run.params.chunkBytes) + " chunks";
-        const double distance = (*best)->analysis.bounds.distance;
+        const double distance = (*best)->analysis.findings.verdict.distance;
         v.values = {{"best", mib((*best)->run.params.chunkBytes)},
                     {"wall_best", ms(wallMs(**best))},
                     {"distance_best", distance > 0 ? ratio(distance) : std::string("an unknown multiple of")},
@@ -200,11 +200,11 @@ Lesson copyVsCompute()
         v.values = {{"wall_light", ms(light->run.wallNs())},
                     {"copy_light", ms(lm.copies.busyNs)},
                     {"compute_light", ms(lm.compute.busyNs)},
-                    {"bound_light", toString(light->analysis.bounds.binding)},
+                    {"bound_light", toString(light->analysis.findings.verdict.binding())},
                     {"wall_heavy", ms(heavy->run.wallNs())},
                     {"copy_heavy", ms(hm.copies.busyNs)},
                     {"compute_heavy", ms(hm.compute.busyNs)},
-                    {"bound_heavy", toString(heavy->analysis.bounds.binding)}};
+                    {"bound_heavy", toString(heavy->analysis.findings.verdict.binding())}};
         const double evenSum = static_cast<double>(em.copies.busyNs + em.compute.busyNs);
         v.checks.push_back(check("with light kernels the wall time is within 1.3x of the copies' busy time",
                                  static_cast<double>(light->run.wallNs()) < 1.3 * static_cast<double>(lm.copies.busyNs),
@@ -215,10 +215,10 @@ Lesson copyVsCompute()
                                  static_cast<double>(even->run.wallNs()) < 0.75 * evenSum,
                                  ms(even->run.wallNs()) + " vs " + ms(static_cast<std::int64_t>(evenSum)) + " summed"));
         v.checks.push_back(check("the binding bound goes from transfer to compute",
-                                 light->analysis.bounds.binding == BoundKind::Transfer
-                                     && heavy->analysis.bounds.binding == BoundKind::Compute,
-                                 std::string(toString(light->analysis.bounds.binding)) + " -> "
-                                     + toString(heavy->analysis.bounds.binding)));
+                                 light->analysis.findings.verdict.binding() == BoundKind::Transfer
+                                     && heavy->analysis.findings.verdict.binding() == BoundKind::Compute,
+                                 std::string(toString(light->analysis.findings.verdict.binding())) + " -> "
+                                     + toString(heavy->analysis.findings.verdict.binding())));
         return v;
     };
     return l;

@@ -45,8 +45,8 @@ SweepSeries sweepSeries(const Lesson& lesson, const LessonMeasurements& measured
         if (point.value == 0)
             continue; // no place on a log axis, and no run of a sweep has it
         point.wallNs = r.run.wallNs();
-        point.boundNs = std::max<std::int64_t>(0, r.analysis.bounds.boundNs);
-        point.binding = r.analysis.bounds.binding;
+        point.boundNs = std::max<std::int64_t>(0, r.analysis.findings.verdict.boundNs);
+        point.binding = r.analysis.findings.verdict.binding();
         point.simulated = r.run.device.simulated;
         series.simulated = series.simulated || point.simulated;
         series.points.push_back(std::move(point));

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/Bounds.h"
+#include "analysis/Verdict.h"
 #include "lessons/Lesson.h"
 
 #include <cstdint>
@@ -11,14 +11,14 @@ namespace ovs {
 
 // One run of a lesson's sweep, as its chart draws it: the swept value, the
 // wall time measured, and the bound (the time the run could not beat at the
-// rates it was judged by, analysis/Bounds.h).
+// rates it was judged by: its verdict's, analysis/Verdict.h).
 struct SweepPoint {
     std::string stepId;
     std::string label;          // the value in words: "4 MiB", "12 passes"
     std::uint64_t value = 0;    // chunk bytes or kernel passes per chunk
     std::int64_t wallNs = 0;
     std::int64_t boundNs = 0;   // 0: no bound known (no rates for the run)
-    BoundKind binding = BoundKind::None;
+    BoundKind binding = BoundKind::None; // the pipeline model's binding term
     bool simulated = false;     // the run ran on a simulated device
 };
 

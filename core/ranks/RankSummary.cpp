@@ -122,7 +122,7 @@ RankSummary summarizeRank(const Run& run, const RunAnalysis& analysis)
         for (const Finding& f : analysis.findings.findings)
             if (f.kind != FindingKind::Bound)
                 row.findings.push_back({f.kind, f.alsoKinds, f.costNs, f.costSource, f.fix});
-        row.bound = toString(analysis.findings.boundDiagnosis.kind);
+        row.bound = toString(analysis.findings.verdict.kind);
     }
     std::vector<Interval> steps;
     if (row.hasSteps)

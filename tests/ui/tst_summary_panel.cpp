@@ -281,7 +281,7 @@ private slots:
             const QStringList cells = rowOf(panel, row);
             QCOMPARE(cells.size(), int(SummaryPanel::ColumnCount));
             QCOMPARE(cells[SummaryPanel::OverlapColumn], QString("%1%").arg(a.metrics.overlapPercent, 0, 'f', 0));
-            QCOMPARE(cells[SummaryPanel::BoundColumn], QString("%1x of bound").arg(a.bounds.distance, 0, 'f', 2));
+            QCOMPARE(cells[SummaryPanel::BoundColumn], QString("%1x of bound").arg(a.findings.verdict.distance, 0, 'f', 2));
         }
         QCOMPARE(rowOf(panel, 0)[SummaryPanel::OverlapColumn], QString("0%"));
         QVERIFY(rowOf(panel, 1)[SummaryPanel::BoundColumn].startsWith("1.0"));

@@ -341,12 +341,14 @@ SummaryPanel::Analysis SummaryPanel::format(const std::shared_ptr<const Analysed
         cached.overlap = kNone;
         cached.overlapTip = tr("only completed runs with copies have an overlap");
     }
-    const Bounds& b = a.bounds;
-    if (b.distance > 0) {
-        cached.bound = tr("%1x of bound").arg(b.distance, 0, 'f', 2);
+    // The pipeline model's bound: the column is our pipelines'.
+    const Verdict& v = a.findings.verdict;
+    if (v.pipeline && v.distance > 0) {
+        const PipelineModel& b = *v.pipeline;
+        cached.bound = tr("%1x of bound").arg(v.distance, 0, 'f', 2);
         cached.boundTip = tr("Binding: %1 bound, %2 (transfer %3, host staging %4, compute %5).\nCopy rates: %6")
                               .arg(QString::fromLatin1(toString(b.binding)),
-                                   TimeFormat::duration(static_cast<double>(b.boundNs)),
+                                   TimeFormat::duration(static_cast<double>(v.boundNs)),
                                    TimeFormat::duration(static_cast<double>(b.transferNs)),
                                    b.stagingNs > 0 ? TimeFormat::duration(static_cast<double>(b.stagingNs)) : kNone,
                                    TimeFormat::duration(static_cast<double>(b.computeNs)),
@@ -355,7 +357,7 @@ SummaryPanel::Analysis SummaryPanel::format(const std::shared_ptr<const Analysed
         cached.bound = kNone;
         cached.boundTip = tr("only completed runs with GPU work have a bound");
     }
-    cached.diagnosis = QString::fromStdString(a.diagnosis.sentence);
+    cached.diagnosis = QString::fromStdString(v.words);
     if (const std::string judged = judgedSentence(run, a); !judged.empty())
         cached.judged << QString::fromStdString(judged);
     for (const RegionJudgement& r : a.regions)

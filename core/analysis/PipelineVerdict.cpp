@@ -1,4 +1,8 @@
-#include "analysis/Diagnosis.h"
+// The pipeline case of the verdict (Verdict.h) in words: which resource
+// sets the pace of one of our pipelines, from its metrics and the pipeline
+// model's terms (PipelineModel.cpp), the numbers that say so and the fix.
+
+#include "analysis/Verdict.h"
 
 #include "base/Thresholds.h"
 
@@ -52,24 +56,24 @@ std::string withMemory(HostMemoryKind memory, const char* what)
 }
 
 // "within 8% of the transfer bound", "1.35x the host staging bound".
-std::string distancePhrase(const Bounds& bounds)
+std::string distancePhrase(const Verdict& v)
 {
-    if (bounds.distance <= 0)
+    if (v.distance <= 0)
         return {};
-    const std::string name = std::string(toString(bounds.binding)) + " bound";
+    const std::string name = std::string(toString(v.binding())) + " bound";
     // A run cannot beat its bound; one that reads below it beat the rates it
     // was judged by (a sweep median the run's copies bettered by a little),
     // so it is at the bound, not faster than possible.
-    if (bounds.distance < kAtBound)
+    if (v.distance < kAtBound)
         return "at the " + name;
     // Beyond this the figure says nothing a reader can use, and from a trace
     // with inconsistent parameters it can reach absurd sizes.
-    if (bounds.distance > kFarFromBound)
+    if (v.distance > kFarFromBound)
         return formatted("over %.0fx the ", kFarFromBound) + name;
-    if (bounds.distance > 1.0 && bounds.distance <= kNearBoundWords)
-        return "within " + formatted("%.0f%%", std::max(1.0, std::round(100.0 * (bounds.distance - 1.0)))) + " of the "
+    if (v.distance > 1.0 && v.distance <= kNearBoundWords)
+        return "within " + formatted("%.0f%%", std::max(1.0, std::round(100.0 * (v.distance - 1.0)))) + " of the "
                + name;
-    return formatted("%.2fx", bounds.distance) + " the " + name;
+    return formatted("%.2fx", v.distance) + " the " + name;
 }
 
 std::vector<Cause> rankCauses(const Run& run, const RunMetrics& m)
@@ -83,12 +87,15 @@ std::vector<Cause> rankCauses(const Run& run, const RunMetrics& m)
                                                    / static_cast<double>(stagingNs)
                                              : 0.0;
     std::vector<Cause> causes = {
-        {withMemory(up.memory, "uploads"), up.unionNs, 0, up.gbps()},
-        {withMemory(down.memory, "downloads"), down.unionNs, 0, down.gbps()},
-        {"kernels", m.kind(OpKind::Kernel).unionNs, 0, 0},
-        {run.pipeline == "serialized" ? "host copies" : "host staging memcpy", m.staging.busyNs, 0, stagingGBps},
-        {"allocation and free", saturatingAdd(m.kind(OpKind::Alloc).unionNs, m.kind(OpKind::Free).unionNs), 0, 0},
-        {"host memory registration", m.kind(OpKind::Register).unionNs, 0, m.kind(OpKind::Register).gbps()},
+        {CauseKind::Uploads, withMemory(up.memory, "uploads"), up.unionNs, 0, up.gbps()},
+        {CauseKind::Downloads, withMemory(down.memory, "downloads"), down.unionNs, 0, down.gbps()},
+        {CauseKind::Kernels, "kernels", m.kind(OpKind::Kernel).unionNs, 0, 0},
+        {CauseKind::HostStaging, run.pipeline == "serialized" ? "host copies" : "host staging memcpy", m.staging.busyNs,
+         0, stagingGBps},
+        {CauseKind::Allocation, "allocation and free",
+         saturatingAdd(m.kind(OpKind::Alloc).unionNs, m.kind(OpKind::Free).unionNs), 0, 0},
+        {CauseKind::Registration, "host memory registration", m.kind(OpKind::Register).unionNs, 0,
+         m.kind(OpKind::Register).gbps()},
     };
     std::erase_if(causes, [](const Cause& c) { return c.ns <= 0; });
     for (Cause& c : causes)
@@ -97,7 +104,7 @@ std::vector<Cause> rankCauses(const Run& run, const RunMetrics& m)
     return causes;
 }
 
-std::string serializedSentence(const RunMetrics& m, const Bounds& bounds, const TransferRates& rates,
+std::string serializedSentence(const RunMetrics& m, const Verdict& v, const TransferRates& rates,
                                const std::vector<Cause>& causes)
 {
     std::string s = m.staging.busyNs > 0 ? "copies, kernels and host copies never overlap"
@@ -110,12 +117,12 @@ std::string serializedSentence(const RunMetrics& m, const Bounds& bounds, const 
         // A pageable download far slower than into warm memory is paying
         // for the OS to map and zero the fresh pages it writes.
         const KindThroughput& down = m.kind(OpKind::Download);
-        if (down.memory == HostMemoryKind::Pageable && top.what == withMemory(down.memory, "downloads")
+        if (down.memory == HostMemoryKind::Pageable && top.kind == CauseKind::Downloads
             && rates.pageableD2HGBps > 0
             && down.gbps() < kColdPageShare * rates.pageableD2HGBps)
             s += " (" + rate(rates.pageableD2HGBps) + " into warm memory: the copy faults in fresh pages)";
     }
-    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+    if (const std::string distance = distancePhrase(v); !distance.empty())
         s += "; " + distance;
     const bool pageable = m.kind(OpKind::Upload).memory == HostMemoryKind::Pageable
                           || m.kind(OpKind::Download).memory == HostMemoryKind::Pageable;
@@ -128,7 +135,8 @@ std::string serializedSentence(const RunMetrics& m, const Bounds& bounds, const 
     return s;
 }
 
-std::string stagingSentence(const RunMetrics& m, const Bounds& bounds, const TransferRates& rates, double busyShare)
+std::string stagingSentence(const RunMetrics& m, const Verdict& v, const PipelineModel& model, const TransferRates& rates,
+                            double busyShare)
 {
     const KindThroughput& in = m.kind(OpKind::StageIn);
     const KindThroughput& out = m.kind(OpKind::StageOut);
@@ -137,17 +145,17 @@ std::string stagingSentence(const RunMetrics& m, const Bounds& bounds, const Tra
                                                 / static_cast<double>(threadNs)
                                           : rates.hostMemcpyGBps;
     // 64 bits: a loaded trace may claim any int of threads, and we add to it.
-    const std::int64_t threads = std::max(1, bounds.stagingThreads);
+    const std::int64_t threads = std::max(1, model.stagingThreads);
     std::string s = threads == 1 ? percent(busyShare) + " of wall time in single-thread memcpy at " + rate(perThread)
                                  : std::to_string(threads) + " staging threads busy " + percent(busyShare)
                                        + " of wall time on average, at " + rate(perThread) + " each";
-    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+    if (const std::string distance = distancePhrase(v); !distance.empty())
         s += "; " + distance;
     // Threads enough to bring staging down to the GPU's own bound, else the
     // count that copies fastest, among powers of two (the counts the host
     // memcpy sweep measures).
-    const std::int64_t gpuNs = std::max(bounds.transferNs, bounds.computeNs);
-    const double stagedBytes = static_cast<double>(bounds.stagingNs) * bounds.stagingGBps;
+    const std::int64_t gpuNs = std::max(model.transferNs, model.computeNs);
+    const double stagedBytes = static_cast<double>(model.stagingNs) * model.stagingGBps;
     int suggest = 0;
     double best = rates.hostCopyGBps(threads);
     for (int t = 2; t <= kMaxSuggestedThreads && stagedBytes > 0; t *= 2) {
@@ -169,7 +177,7 @@ std::string stagingSentence(const RunMetrics& m, const Bounds& bounds, const Tra
     return s;
 }
 
-std::string transferSentence(const RunMetrics& m, const Bounds& bounds)
+std::string transferSentence(const RunMetrics& m, const Verdict& v)
 {
     const KindThroughput& up = m.kind(OpKind::Upload);
     const KindThroughput& down = m.kind(OpKind::Download);
@@ -181,7 +189,7 @@ std::string transferSentence(const RunMetrics& m, const Bounds& bounds)
         rates += (rates.empty() ? "" : ", ") + withMemory(down.memory, "downloads") + " " + rate(down.gbps());
     if (!rates.empty())
         s += " (" + rates + ")";
-    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+    if (const std::string distance = distancePhrase(v); !distance.empty())
         s += "; " + distance;
     const bool pageable = up.memory == HostMemoryKind::Pageable || down.memory == HostMemoryKind::Pageable;
     const bool bothWays = up.count > 0 && down.count > 0;
@@ -195,33 +203,33 @@ std::string transferSentence(const RunMetrics& m, const Bounds& bounds)
     return s;
 }
 
-std::string computeSentence(const RunMetrics& m, const Bounds& bounds)
+std::string computeSentence(const RunMetrics& m, const Verdict& v)
 {
     std::string s = "kernels busy " + percent(m.compute.utilisation) + " of the run";
     if (m.copies.busyNs > 0)
         s += m.overlapPercent >= 100 * kCopiesHiddenShare ? "; copies hide under them (" + formatted("%.0f%%", m.overlapPercent) + " overlap)"
                                     : "; only " + formatted("%.0f%%", m.overlapPercent) + " of copy time overlaps them";
-    if (const std::string distance = distancePhrase(bounds); !distance.empty())
+    if (const std::string distance = distancePhrase(v); !distance.empty())
         s += "; " + distance;
     s += m.overlapPercent >= 100 * kCopiesHiddenShare || m.copies.busyNs == 0 ? "; only faster kernels help"
                                                         : "; more slots would hide the copies under the kernels";
     return s;
 }
 
-std::string latencySentence(const Run& run, const RunMetrics& m, const Bounds& bounds, const char* busiest,
+std::string latencySentence(const Run& run, const RunMetrics& m, const PipelineModel& model, const char* busiest,
                             double busiestShare)
 {
     std::string s = "nothing is busy most of the run (the busiest, " + std::string(busiest) + ", "
                     + percent(busiestShare) + ")";
     // Fill and drain: the part of the transfer bound that is not the steady
     // state. Large when there are few chunks per stream.
-    const std::int64_t steady = saturatingMul<std::int64_t>(bounds.chunks,
-                                                            std::max(bounds.uploadChunkNs, bounds.downloadChunkNs));
+    const std::int64_t steady = saturatingMul<std::int64_t>(model.chunks,
+                                                            std::max(model.uploadChunkNs, model.downloadChunkNs));
     const double fillDrain =
-        bounds.transferNs > 0 ? share(saturatingSub(bounds.transferNs, steady), bounds.transferNs) : 0.0;
+        model.transferNs > 0 ? share(saturatingSub(model.transferNs, steady), model.transferNs) : 0.0;
     const int depth = std::max({1, m.streams, run.params.slotCount});
-    if (bounds.chunks < kMinChunksPerSlot * std::int64_t(depth) || fillDrain > kFillDrainShare)
-        s += "; " + std::to_string(bounds.chunks) + " chunks are too few to fill a " + std::to_string(depth)
+    if (model.chunks < kMinChunksPerSlot * std::int64_t(depth) || fillDrain > kFillDrainShare)
+        s += "; " + std::to_string(model.chunks) + " chunks are too few to fill a " + std::to_string(depth)
              + "-deep pipeline: use more, smaller chunks";
     else
         s += "; fixed per-op costs (launches, waits, API calls) leave the engines idle: use larger chunks";
@@ -245,103 +253,95 @@ std::string queueClause(const RunMetrics& m)
            + " (event times count the wait as copy time)";
 }
 
-} // namespace
 
-const char* toString(DiagnosisKind kind)
+// The Bound finding's fix for each kind: short, since the words carry the
+// run's own.
+const char* shortFix(VerdictKind kind)
 {
     switch (kind) {
-    case DiagnosisKind::Cancelled: return "cancelled";
-    case DiagnosisKind::Failed: return "failed";
-    case DiagnosisKind::NoWork: return "no work";
-    case DiagnosisKind::Serialized: return "serialized";
-    case DiagnosisKind::HostStagingBound: return "host staging bound";
-    case DiagnosisKind::TransferBound: return "transfer bound";
-    case DiagnosisKind::ComputeBound: return "compute bound";
-    case DiagnosisKind::LatencyBound: return "latency bound";
-    case DiagnosisKind::SetupBound: return "setup bound";
-    case DiagnosisKind::HostBound: return "host bound";
+    case VerdictKind::Serialized: return "pinned memory and several streams let copies and kernels overlap";
+    case VerdictKind::HostStagingBound: return "more staging threads, or registered memory (no staging copies)";
+    case VerdictKind::TransferBound: return "the link is the limit: pinned memory, both directions at once, fewer bytes";
+    case VerdictKind::ComputeBound: return "faster kernels; keep copies hidden under them";
+    case VerdictKind::LatencyBound: return "fewer, larger chunks or a deeper pipeline, as the diagnosis says";
+    case VerdictKind::SetupBound: return "allocate and register buffers once, outside the timed loop";
+    default: return "record a completed run to judge it";
     }
-    return "?";
 }
 
-Diagnosis diagnose(const Run& run, const RunMetrics& metrics, const Bounds& bounds, const TransferRates& rates)
+// The kind and the words without the fix the Bound finding adds.
+std::string kindAndWords(Verdict& v, const Run& run, const RunMetrics& metrics, const TransferRates& rates)
 {
-    Diagnosis d;
-    const std::string ops = std::to_string(run.ops.size()) + (run.ops.size() == 1 ? " op" : " ops");
-    if (run.status != RunStatus::Completed) {
-        const bool cancelled = run.status == RunStatus::Cancelled;
-        d.kind = cancelled ? DiagnosisKind::Cancelled : DiagnosisKind::Failed;
-        d.sentence = std::string(toString(d.kind)) + ": "
-                     + (run.error.empty() ? std::string(cancelled ? "stopped before the end" : "no reason given")
-                                          : run.error)
-                     + "; the " + ops + " recorded before it stopped are shown, but a partial run has no bound";
-        return d;
-    }
-    if (run.timing == kWallOnlyTiming) {
-        d.kind = DiagnosisKind::NoWork;
-        d.sentence = "no work: recorded without per-op timing (--no-op-timing), so only the wall time is known";
-        return d;
-    }
-    d.causes = rankCauses(run, metrics);
+    v.causes = rankCauses(run, metrics);
     if (metrics.wallNs <= 0 || metrics.gpuOps == 0) {
-        d.kind = DiagnosisKind::NoWork;
-        d.sentence = "no work: the timed region holds no GPU copies or kernels";
-        return d;
+        v.kind = VerdictKind::NoWork;
+        return "no work: the timed region holds no GPU copies or kernels";
     }
-
+    // Past this point the run has GPU work, so the model has its terms.
+    static const PipelineModel kNoModel;
+    const PipelineModel& model = v.pipeline ? *v.pipeline : kNoModel;
     const std::int64_t overlapNs =
         saturatingAdd(saturatingAdd(metrics.copyWithKernelNs, metrics.h2dWithD2hNs), metrics.stagingWithGpuNs);
-    const Cause* top = d.causes.empty() ? nullptr : &d.causes.front();
-    const bool setup = top && (top->what == "allocation and free" || top->what == "host memory registration");
+    const Cause* top = v.causes.empty() ? nullptr : &v.causes.front();
+    const bool setup = top && (top->kind == CauseKind::Allocation || top->kind == CauseKind::Registration);
     std::string body;
     if (setup && top->share >= kBusyEnough) {
         // One-time costs inside the timed region hide what the pipeline does.
-        d.kind = DiagnosisKind::SetupBound;
+        v.kind = VerdictKind::SetupBound;
         body = percent(top->share) + " of wall time in " + top->what + (top->gbps > 0 ? " at " + rate(top->gbps) : "");
-        if (const std::string distance = distancePhrase(bounds); !distance.empty())
+        if (const std::string distance = distancePhrase(v); !distance.empty())
             body += "; " + distance + " (which leaves setup out)";
-        body += top->what == "allocation and free" ? "; allocate the buffers once and reuse them"
-                                                  : "; register the buffers once and reuse them across runs";
+        body += top->kind == CauseKind::Allocation ? "; allocate the buffers once and reuse them"
+                                                   : "; register the buffers once and reuse them across runs";
     } else if (share(overlapNs, metrics.wallNs) < kNoOverlapShare) {
-        d.kind = DiagnosisKind::Serialized;
-        body = serializedSentence(metrics, bounds, rates, d.causes);
+        v.kind = VerdictKind::Serialized;
+        body = serializedSentence(metrics, v, rates, v.causes);
     } else {
         // Which resource was busiest, as a share of the wall time: N staging
         // threads count by their average, so 4 threads each busy half the
         // time are not a bottleneck.
-        const int threads = std::max(1, bounds.stagingThreads);
+        const int threads = std::max(1, model.stagingThreads);
         const double staging = static_cast<double>(metrics.stagingThreadNs)
                                / (static_cast<double>(metrics.wallNs) * static_cast<double>(threads));
         const double copies = metrics.copies.utilisation;
         const double compute = metrics.compute.utilisation;
         if (copies >= staging && copies >= compute) {
-            d.kind = DiagnosisKind::TransferBound;
+            v.kind = VerdictKind::TransferBound;
         } else if (staging >= compute) {
-            d.kind = DiagnosisKind::HostStagingBound;
+            v.kind = VerdictKind::HostStagingBound;
         } else {
-            d.kind = DiagnosisKind::ComputeBound;
+            v.kind = VerdictKind::ComputeBound;
         }
         const double busiest = std::max({staging, copies, compute});
         if (busiest < kBusyEnough) {
-            const char* name = d.kind == DiagnosisKind::TransferBound   ? "copy engines"
-                               : d.kind == DiagnosisKind::HostStagingBound ? "host staging"
-                                                                          : "kernels";
-            d.kind = DiagnosisKind::LatencyBound;
-            body = latencySentence(run, metrics, bounds, name, busiest);
-        } else if (d.kind == DiagnosisKind::TransferBound) {
-            body = transferSentence(metrics, bounds);
-        } else if (d.kind == DiagnosisKind::HostStagingBound) {
-            body = stagingSentence(metrics, bounds, rates, staging);
+            const char* name = v.kind == VerdictKind::TransferBound      ? "copy engines"
+                               : v.kind == VerdictKind::HostStagingBound ? "host staging"
+                                                                         : "kernels";
+            v.kind = VerdictKind::LatencyBound;
+            body = latencySentence(run, metrics, model, name, busiest);
+        } else if (v.kind == VerdictKind::TransferBound) {
+            body = transferSentence(metrics, v);
+        } else if (v.kind == VerdictKind::HostStagingBound) {
+            body = stagingSentence(metrics, v, model, rates, staging);
         } else {
-            body = computeSentence(metrics, bounds);
+            body = computeSentence(metrics, v);
         }
     }
     // "0% overlap" on a pipeline built to overlap reads as a failure; where
     // one side is too short to hide anything, say so.
     if (overlapTooShortToMatter(metrics))
         body += "; " + overlapInWords(metrics);
-    d.sentence = std::string(toString(d.kind)) + ": " + body + queueClause(metrics);
-    return d;
+    return std::string(toString(v.kind)) + ": " + body + queueClause(metrics);
+}
+
+} // namespace
+
+void judgePipeline(Verdict& v, const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+{
+    // The words carry their own fix; the Bound finding says them as they are.
+    v.words = kindAndWords(v, run, metrics, rates);
+    v.cause = v.words;
+    v.fix = shortFix(v.kind);
 }
 
 } // namespace ovs

@@ -1,4 +1,8 @@
-#include "analysis/Bounds.h"
+// The pipeline case of the verdict (Verdict.h): the fastest one of our
+// pipelines could go at the rates it is judged by, term by term, and which
+// term binds. Each term is a lower bound on the run; the largest is too.
+
+#include "analysis/Verdict.h"
 
 #include "base/Saturating.h"
 
@@ -55,7 +59,7 @@ struct Shape {
 
 // The chunks and devices, and one chunk's upload, download and kernel
 // times at the rates the run is judged by; the compute bound.
-Shape setChunkTimes(Bounds& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+Shape setChunkTimes(PipelineModel& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates)
 {
     const KindThroughput& up = metrics.kind(OpKind::Upload);
     const KindThroughput& down = metrics.kind(OpKind::Download);
@@ -90,7 +94,7 @@ Shape setChunkTimes(Bounds& b, const Run& run, const RunMetrics& metrics, const 
 }
 
 // The transfer bound and the model it follows.
-void setTransfer(Bounds& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Shape& shape)
+void setTransfer(PipelineModel& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates, const Shape& shape)
 {
     const KindThroughput& up = metrics.kind(OpKind::Upload);
     const KindThroughput& down = metrics.kind(OpKind::Download);
@@ -141,7 +145,7 @@ void setTransfer(Bounds& b, const Run& run, const RunMetrics& metrics, const Tra
 
 // The host staging bound; returns what one GPU's own chain of work stages
 // (all of it on one GPU).
-std::int64_t setStaging(Bounds& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates,
+std::int64_t setStaging(PipelineModel& b, const Run& run, const RunMetrics& metrics, const TransferRates& rates,
                         const Shape& shape)
 {
     // Host staging: the bytes the host copies into and out of staging
@@ -176,45 +180,42 @@ std::int64_t setStaging(Bounds& b, const Run& run, const RunMetrics& metrics, co
     return oneGpuStagingNs;
 }
 
-// The binding bound, the largest that applies, and the run's distance to it.
-void setBinding(Bounds& b, const Run& run, const RunMetrics& metrics, const Shape& shape,
-                std::int64_t oneGpuStagingNs)
+// The binding term, the largest that applies; returns its time, the bound.
+std::int64_t setBinding(PipelineModel& b, const Run& run, const Shape& shape, std::int64_t oneGpuStagingNs)
 {
     if (run.pipeline == "serialized") {
         // The seed's serialized path waits for every copy before the next
         // step, so host copies, copies and kernels add up.
         // On several GPUs each runs its own serial chain, beside the others.
-        b.boundNs = std::max(add(add(b.transferNs, b.computeNs), oneGpuStagingNs), b.stagingNs);
         b.binding = BoundKind::Serial;
-    } else {
-        const bool oneStream = shape.streamsPerDevice <= 1;
-        b.boundNs = oneStream ? add(b.transferNs, b.computeNs) : b.transferNs;
-        b.binding = oneStream ? BoundKind::Serial : BoundKind::Transfer;
-        if (b.stagingNs > b.boundNs) {
-            b.boundNs = b.stagingNs;
-            b.binding = BoundKind::HostStaging;
-        }
-        if (!oneStream && b.computeNs > b.boundNs) {
-            b.boundNs = b.computeNs;
-            b.binding = BoundKind::Compute;
-        }
+        return std::max(add(add(b.transferNs, b.computeNs), oneGpuStagingNs), b.stagingNs);
     }
-    if (b.boundNs > 0 && metrics.wallNs > 0)
-        b.distance = static_cast<double>(metrics.wallNs) / static_cast<double>(b.boundNs);
+    const bool oneStream = shape.streamsPerDevice <= 1;
+    std::int64_t boundNs = oneStream ? add(b.transferNs, b.computeNs) : b.transferNs;
+    b.binding = oneStream ? BoundKind::Serial : BoundKind::Transfer;
+    if (b.stagingNs > boundNs) {
+        boundNs = b.stagingNs;
+        b.binding = BoundKind::HostStaging;
+    }
+    if (!oneStream && b.computeNs > boundNs) {
+        boundNs = b.computeNs;
+        b.binding = BoundKind::Compute;
+    }
+    return boundNs;
 }
 
 } // namespace
 
-Bounds computeBounds(const Run& run, const RunMetrics& metrics, const TransferRates& rates)
+void modelPipeline(Verdict& v, const Run& run, const RunMetrics& metrics, const TransferRates& rates)
 {
-    Bounds b;
+    // No GPU work: nothing to bound, no model.
     if (metrics.gpuOps == 0)
-        return b;
+        return;
+    PipelineModel& b = v.pipeline.emplace();
     const Shape shape = setChunkTimes(b, run, metrics, rates);
     setTransfer(b, run, metrics, rates, shape);
     const std::int64_t oneGpuStagingNs = setStaging(b, run, metrics, rates, shape);
-    setBinding(b, run, metrics, shape, oneGpuStagingNs);
-    return b;
+    v.boundNs = setBinding(b, run, shape, oneGpuStagingNs);
 }
 
 } // namespace ovs

@@ -3,8 +3,11 @@
 #include "analysis/RunAnalysis.h"
 #include "formats/NsightSqliteImport.h"
 #include "formats/TraceJson.h"
+#include "profile/ProcessRunBuilder.h"
+#include "profile/ProfileStreamDecoder.h"
 
 #include "NsightReportWriter.h"
+#include "TestProfileStream.h"
 #include "TestOps.h"
 #include "TestTimeouts.h"
 
@@ -366,6 +369,8 @@ private slots:
     void nsightCudaDevicesMapToTheHostsGpus_data();
     void nsightUnifiedMemory_data();
     void nsightUnifiedMemory();
+    void copyKindsAreOneTable_data();
+    void copyKindsAreOneTable();
     void nsightCudaDevicesMapToTheHostsGpus();
     void nsightRealExports_data();
     void nsightRealExports();
@@ -2102,6 +2107,79 @@ void TestTraceFormat::nsightUnifiedMemory()
     QCOMPARE(hostFault->lane, migration->lane); // the lane of the GPU the process used
     QVERIFY2(run.lanes[migration->lane].name.find("unified memory") != std::string::npos,
              run.lanes[migration->lane].name.c_str());
+}
+
+// A copy is the same op whichever source recorded it: the CUPTI profile's
+// records, an Nsight report's rows (either schema) and a Kineto trace's
+// event are all mapped by one table (cupti::copyOp). A peer copy between two
+// GPUs is a peer copy; a host-to-host copy through the copy engine a device
+// copy, not dropped (issue 29).
+void TestTraceFormat::copyKindsAreOneTable_data()
+{
+    QTest::addColumn<QString>("copy"); // "peer" or "host to host"
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("memory");
+    QTest::newRow("peer") << "peer" << int(OpKind::PeerCopy) << int(HostMemoryKind::Device);
+    QTest::newRow("host to host") << "host to host" << int(OpKind::DeviceCopy) << int(HostMemoryKind::Device);
+}
+
+void TestTraceFormat::copyKindsAreOneTable()
+{
+    QFETCH(QString, copy);
+    QFETCH(int, kind);
+    QFETCH(int, memory);
+    const bool peer = copy == "peer";
+    const auto copies = [](const Run& run) {
+        std::vector<std::pair<int, int>> out;
+        for (const Op& op : run.ops)
+            if (isGpuOp(op.kind) && op.kind != OpKind::Kernel && op.kind != OpKind::Memset)
+                out.emplace_back(int(op.kind), int(op.memory));
+        return out;
+    };
+    const std::vector<std::pair<int, int>> expected{{kind, memory}};
+
+    // The CUPTI profile's record (a peer copy is CUPTI's peer-to-peer record).
+    {
+        constexpr std::uint64_t kCupti = 1'000'000;
+        test::TestProfileStream s(100);
+        s.clock(kCupti, 0);
+        s.device(0, "NVIDIA H200");
+        s.context(1, 0, 7);
+        if (peer)
+            s.peerMemcpy(kCupti + 10, kCupti + 20, 0, 1, 13, 1, 0, 1);
+        else
+            s.memcpy(kCupti + 10, kCupti + 20, cupti::kCopyHtoH, cupti::kMemoryPinned, cupti::kMemoryPageable, 13, 1);
+        s.end();
+        profile::ProcessRunBuilder builder(0);
+        profile::ProfileStreamDecoder decoder;
+        decoder.feed(s.bytes().data(), s.bytes().size());
+        profile::DecodedRecord r;
+        while (decoder.next(r))
+            builder.add(r);
+        QCOMPARE(copies(builder.finish({}, {})), expected);
+    }
+    // An Nsight report's row, each schema.
+    for (const int schema : {2, 3}) {
+        QTemporaryDir dir;
+        const auto loaded = writeAndLoad(tempPath(dir, "report.sqlite"), schema, [&](Writer& w) {
+            w.exec("DELETE FROM CUPTI_ACTIVITY_KIND_MEMCPY");
+            if (peer)
+                w.memcpy(4242, 320, 400, 13, 0, 1 << 20, Writer::Copy::PtoP, Writer::Memory::Device,
+                         Writer::Memory::Device, 0, 1);
+            else
+                w.memcpy(4242, 320, 400, 13, 0, 1 << 20, Writer::Copy::HtoH, Writer::Memory::Pinned,
+                         Writer::Memory::Pageable);
+        });
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        QCOMPARE(copies(loaded.trace->runs.front()), expected);
+    }
+    // A Kineto trace's event, named in CUPTI's words.
+    const std::string name = peer ? "Memcpy PtoP (Device -> Device)" : "Memcpy HtoH (Pinned -> Pageable)";
+    const auto kineto = traceFromJson(
+        R"({"traceEvents":[{"ph":"X","cat":"gpu_memcpy","name":")" + name
+        + R"(","pid":0,"tid":13,"ts":10,"dur":5,"args":{"device":0,"stream":13,"bytes":1048576}}]})");
+    QVERIFY2(kineto.trace, kineto.error.c_str());
+    QCOMPARE(copies(kineto.trace->runs.front()), expected);
 }
 
 // Two real exports: Nsight Systems 2022.2 (schema 2.9) of an MPI saxpy and

@@ -627,9 +627,9 @@ void ProcessRunBuilder::addProfilerRanges(std::int64_t endNs)
     };
     std::vector<Call> calls;
     for (const Op& op : m_run.ops) {
-        const std::string& name = m_run.nameOf(op);
-        if (op.kind == OpKind::ApiCall && apiRole(name) == ApiRole::Profiler)
-            calls.push_back({op.startNs, op.endNs, name.find("Start") != std::string::npos});
+        const ApiRole role = op.kind == OpKind::ApiCall ? apiRole(m_run.nameOf(op)) : ApiRole::Untraced;
+        if (role == ApiRole::ProfilerStart || role == ApiRole::ProfilerStop)
+            calls.push_back({op.startNs, op.endNs, role == ApiRole::ProfilerStart});
     }
     std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.startNs < b.startNs; });
     std::int64_t openedAt = kOpenEnd;

@@ -30,7 +30,9 @@ enum class ApiRole : std::uint8_t {
     Register,   // page-locking host memory, and undoing it
     Prefetch,   // managed memory moved ahead of use
     Reset,      // cudaDeviceReset, cuDevicePrimaryCtxReset
-    Profiler,   // cudaProfilerStart/Stop, cuProfilerStart/Stop: the profiler range
+    // The profiler range: cudaProfilerStart/Stop, cuProfilerStart/Stop.
+    ProfilerStart,
+    ProfilerStop,
 };
 
 // CUPTI's callback names carry a version suffix ("cudaMemcpyAsync_v3020",
@@ -54,7 +56,7 @@ constexpr ApiRole apiRole(std::string_view name)
         std::string_view text;
         ApiRole role;
     };
-    constexpr std::array<Prefix, 34> kPrefixes = {{
+    constexpr std::array<Prefix, 36> kPrefixes = {{
         {"cudaMemcpy", ApiRole::Copy},
         {"cudaMemset", ApiRole::Memset},
         {"cudaMemPrefetchAsync", ApiRole::Prefetch},
@@ -87,8 +89,10 @@ constexpr ApiRole apiRole(std::string_view name)
         {"cuMemHostUnregister", ApiRole::Register},
         {"cuDevicePrimaryCtxReset", ApiRole::Reset},
         {"cuCtxDestroy", ApiRole::Reset},
-        {"cudaProfilerSt", ApiRole::Profiler},
-        {"cuProfilerSt", ApiRole::Profiler},
+        {"cudaProfilerStart", ApiRole::ProfilerStart},
+        {"cudaProfilerStop", ApiRole::ProfilerStop},
+        {"cuProfilerStart", ApiRole::ProfilerStart},
+        {"cuProfilerStop", ApiRole::ProfilerStop},
     }};
     for (const Prefix& p : kPrefixes)
         if (name.substr(0, p.text.size()) == p.text)

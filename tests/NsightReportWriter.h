@@ -19,7 +19,7 @@ namespace ovs::test {
 class NsightReportWriter {
 public:
     enum class Memory { Pageable, Pinned, Device, Managed, Unknown };
-    enum class Copy { HtoD, DtoH, DtoD, PtoP, UnifiedHtoD, UnifiedDtoH };
+    enum class Copy { HtoD, DtoH, DtoD, PtoP, UnifiedHtoD, UnifiedDtoH, HtoH };
     enum class Sync { Event, StreamWaitEvent, Stream, Context };
     enum class StreamFlag { Default, NonBlocking, Null };
     enum class ApiClass { Runtime, Driver, Backtrace };
@@ -75,7 +75,8 @@ public:
                                              {12, "CUDA_MEMOPR_MEMORY_KIND_DEVICE"}, {14, "CUDA_MEMOPR_MEMORY_KIND_MANAGED"},
                                              {17, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN"}});
             enumTable("ENUM_CUDA_MEMCPY_OPER", {{21, "CUDA_MEMCPY_KIND_HTOD"}, {22, "CUDA_MEMCPY_KIND_DTOH"},
-                                                {28, "CUDA_MEMCPY_KIND_DTOD"}, {30, "CUDA_MEMCPY_KIND_PTOP"},
+                                                {28, "CUDA_MEMCPY_KIND_DTOD"}, {29, "CUDA_MEMCPY_KIND_HTOH"},
+                                                {30, "CUDA_MEMCPY_KIND_PTOP"},
                                                 {31, "CUDA_MEMCPY_KIND_UVM_HTOD"}, {32, "CUDA_MEMCPY_KIND_UVM_DTOH"}});
             enumTable("ENUM_CUDA_UNIF_MEM_MIGRATION", {{60, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_UNKNOWN"},
                                                        {61, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_USER"},
@@ -290,6 +291,7 @@ private:
         const int value = copy == Copy::HtoD      ? 1
                           : copy == Copy::DtoH    ? 2
                           : copy == Copy::DtoD    ? 8
+                          : copy == Copy::HtoH    ? 9
                           : copy == Copy::PtoP    ? 10
                           : copy == Copy::UnifiedHtoD ? 11
                                                       : 12;

@@ -58,12 +58,14 @@ public:
         m_run.ops.push_back(op);
     }
     // A unified-memory counter on `lane` (a device's "unified memory"
-    // lane), named as the profiler names them ("HtoD migration (fault)").
-    void counter(int lane, const std::string& name, std::int64_t start, std::int64_t end, std::uint64_t value)
+    // lane): its typed fields, as every reader fills them, and the name the
+    // profiler gives it ("HtoD migration (fault)"), which the analysis never reads.
+    void counter(int lane, UnifiedMemoryOp counter, std::int64_t start, std::int64_t end, std::uint64_t value)
     {
-        call(lane, name, start, end, 0, OpKind::UnifiedMemory);
+        call(lane, unifiedMemoryName(counter), start, end, 0, OpKind::UnifiedMemory);
         m_run.ops.back().memory = HostMemoryKind::Managed;
         m_run.ops.back().bytes = value;
+        m_run.setUnifiedMemory(m_run.ops.size() - 1, counter);
     }
     // The run being built, for what the helpers do not set (stream kinds,
     // the device's copy engines).

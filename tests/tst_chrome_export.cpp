@@ -97,6 +97,7 @@ private slots:
     void timesAreExactMicroseconds_data();
     void timesAreExactMicroseconds();
     void argsCarryOpDetails();
+    void unifiedMemoryArgsSayFaultsOrBytes();
     void sweepsGoToOtherData();
     void exportWritesFile();
 };
@@ -277,6 +278,42 @@ void TestChromeExport::argsCarryOpDetails()
 
     const Json* simulatedUpload = events[4]->find("args");
     QCOMPARE(simulatedUpload->find("GB/s")->asDouble(), 4096.0 / 2000.0);
+}
+
+// A unified-memory op's `bytes` is a fault count for the fault counters
+// (Op.h): its field says which, not its name, so a migration a fault caused
+// ("HtoD migration (fault)") carries bytes.
+void TestChromeExport::unifiedMemoryArgsSayFaultsOrBytes()
+{
+    Trace trace;
+    Run run;
+    run.name = "managed";
+    run.device.name = "NVIDIA H200";
+    run.timing = "cupti";
+    run.lanes = {{"GPU 0 \u00b7 unified memory", LaneKind::Stream, 0, StreamKind::NonBlocking}};
+    const std::vector<std::pair<UnifiedMemoryOp, std::uint64_t>> counters = {
+        {{UmCounter::GpuPageFaults, UmCause::Unknown}, 12},
+        {{UmCounter::MigrationToGpu, UmCause::Fault}, 65536},
+        {{UmCounter::CpuPageFault, UmCause::Unknown}, 1},
+    };
+    for (const auto& [counter, value] : counters) {
+        run.names.push_back(unifiedMemoryName(counter));
+        Op op = makeOp(OpKind::UnifiedMemory, 0, -1, std::int64_t(run.ops.size()) * 1000,
+                       std::int64_t(run.ops.size()) * 1000 + 500, value, HostMemoryKind::Managed);
+        op.nameId = static_cast<std::uint32_t>(run.names.size() - 1);
+        run.ops.push_back(op);
+        run.setUnifiedMemory(run.ops.size() - 1, counter);
+    }
+    trace.runs = {run};
+    const Json root = exported(trace);
+    const auto events = eventsWithPhase(root, "X");
+    QCOMPARE(events.size(), std::size_t(3));
+    QCOMPARE(events[0]->find("name")->asString(), std::string("GPU page faults"));
+    QCOMPARE(events[0]->find("args")->find("faults")->asInteger(), std::int64_t(12));
+    QCOMPARE(events[1]->find("name")->asString(), std::string("HtoD migration (fault)"));
+    QCOMPARE(events[1]->find("args")->find("bytes")->asInteger(), std::int64_t(65536));
+    QVERIFY(!events[1]->find("args")->find("faults"));
+    QCOMPARE(events[2]->find("args")->find("faults")->asInteger(), std::int64_t(1));
 }
 
 void TestChromeExport::sweepsGoToOtherData()

@@ -1,3 +1,4 @@
+#include "facts/RunIndex.h"
 #include "formats/ChromeTraceImport.h"
 #include "formats/TraceJson.h"
 #include "ranks/RankFolder.h"
@@ -132,6 +133,7 @@ private slots:
     void callSitesSurviveWindowsAndTheNativeFormat();
     void overlappingCallsGetAnExtraLane();
     void onlyTheLegacyStreamHasAKnownKind();
+    void twoGpusAreTheRunsDevices();
     void bareArrayAndStringIds();
     void refusesWhatItCannotRead_data();
     void refusesWhatItCannotRead();
@@ -577,6 +579,58 @@ void TestChromeTraceImport::onlyTheLegacyStreamHasAKnownKind()
         {"thread 2", StreamKind::Unknown},
     };
     QCOMPARE(kinds, expected);
+}
+
+// Kineto names a GPU by its CUDA ordinal; a lane's device is its GPU's
+// place in the run's devices (Lane::device), which the importer makes from
+// the GPUs the run's streams ran on, lowest ordinal first, described by
+// deviceProperties. The names stay words for the user: the analysis reads
+// the fields, each GPU its own engines.
+void TestChromeTraceImport::twoGpusAreTheRunsDevices()
+{
+    const auto loaded = traceFromJson(
+        R"({"deviceProperties":[{"id":3,"name":"Second GPU","numSms":132},{"id":2,"name":"First GPU","numSms":132}],)"
+        + chromeTrace({
+              x("cuda_runtime", "cudaLaunchKernel", 9, 90, "0", "1", R"({"correlation":1})"),
+              x("cuda_runtime", "cudaLaunchKernel", 9, 90, "2", "1", R"({"correlation":2})"),
+              x("kernel", "a", 3, 13, "1", "10", R"({"device":3,"stream":13,"correlation":1})"),
+              x("kernel", "b", 2, 7, "3", "10", R"({"device":2,"stream":7,"correlation":2})"),
+              x("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 2, 7, "20", "5",
+                R"({"device":2,"stream":7,"bytes":1024})"),
+          })
+              .substr(1));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.deviceCount(), 2);
+    QCOMPARE(run.device.name, std::string("First GPU")); // ordinal 2
+    QCOMPARE(run.deviceAt(1).name, std::string("Second GPU")); // ordinal 3
+    QCOMPARE(run.deviceAt(1).smCount, 132);
+    std::map<std::string, std::pair<int, StreamKind>> lanes;
+    for (const Lane& lane : run.lanes)
+        lanes[lane.name] = {lane.device, lane.streamKind};
+    const std::map<std::string, std::pair<int, StreamKind>> expected = {
+        {"GPU 2 stream 7 (legacy default)", {0, StreamKind::LegacyDefault}},
+        {"GPU 3 stream 13", {1, StreamKind::Unknown}},
+        {"thread 90", {0, StreamKind::Unknown}},
+    };
+    QCOMPARE(lanes, expected);
+    // Each GPU's engines apart, from the fields.
+    const RunIndex index(run, {run.timedBeginNs, run.timedEndNs});
+    QCOMPARE(index.devices().size(), std::size_t(2));
+    QCOMPARE(index.devices()[0].device, 0);
+    QCOMPARE(index.devices()[0].gpuOps, 2);
+    QCOMPARE(index.devices()[0].h2d.length(), std::int64_t(5000));
+    QCOMPARE(index.devices()[1].device, 1);
+    QCOMPARE(index.devices()[1].gpuOps, 1);
+    // And they survive the native format (version 3: devices and lanes' devices).
+    const std::string text = traceToJson(*loaded.trace);
+    const auto back = traceFromJson(text);
+    QVERIFY2(back.trace, back.error.c_str());
+    QCOMPARE(back.trace->runs.at(0).deviceCount(), 2);
+    for (std::size_t i = 0; i < run.lanes.size(); ++i) {
+        QCOMPARE(back.trace->runs.at(0).lanes[i].device, run.lanes[i].device);
+        QCOMPARE(back.trace->runs.at(0).lanes[i].streamKind, run.lanes[i].streamKind);
+    }
 }
 
 void TestChromeTraceImport::bareArrayAndStringIds()

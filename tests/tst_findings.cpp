@@ -877,8 +877,13 @@ private slots:
 
     void activityPerDevice()
     {
+        // Two GPUs, as every reader gives them: each stream lane says its
+        // device (Lane::device), whatever its name.
         RunBuilder b;
         const int g0 = b.lane("GPU 0 stream 7"), g0b = b.lane("GPU 0 stream 9"), g1 = b.lane("GPU 1 stream 3");
+        b.run().moreDevices.push_back(b.run().device);
+        b.run().moreDevices.back().name = "Second GPU";
+        b.run().lanes[std::size_t(g1)].device = 1;
         b.gpu(OpKind::Upload, g0, 0, 100);
         b.gpu(OpKind::Kernel, g0b, 50, 250);
         b.gpu(OpKind::Download, g0, 200, 300);
@@ -890,7 +895,7 @@ private slots:
         QCOMPARE(f.wallNs, std::int64_t(600));
         QCOMPARE(f.devices.size(), std::size_t(2));
         const DeviceActivity& a = f.devices[0];
-        QCOMPARE(a.label, std::string("GPU 0"));
+        QCOMPARE(a.label, std::string("GPU 0: Test GPU"));
         QCOMPARE(a.streams, 2);
         QCOMPARE(a.h2dNs, std::int64_t(120));
         QCOMPARE(a.d2hNs, std::int64_t(100));
@@ -902,6 +907,7 @@ private slots:
         QCOMPARE(a.engineTimes, std::string("engine execution intervals"));
         const DeviceActivity& d1 = f.devices[1];
         QCOMPARE(d1.device, 1);
+        QCOMPARE(d1.label, std::string("GPU 1: Second GPU"));
         QCOMPARE(d1.memsetNs, std::int64_t(40));
         QCOMPARE(d1.deviceCopyNs, std::int64_t(100));
         QCOMPARE(d1.computeNs, std::int64_t(0));

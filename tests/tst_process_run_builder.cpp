@@ -1239,30 +1239,31 @@ private slots:
         QTest::addColumn<qulonglong>("bytes");
         QTest::addColumn<qlonglong>("durationNs");
         QTest::addColumn<int>("flags"); // a migration's cause
+        QTest::addColumn<QString>("fields"); // the op's typed counter and cause (trace/UnifiedMemoryOp.h)
         QTest::newRow("HtoD: the destination GPU")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 65536ull
-            << "GPU 1 \u00b7 unified memory" << "HtoD migration" << 65536ull << 100ll << 0;
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration" << 65536ull << 100ll << 0 << "migration-to-gpu unknown";
         QTest::newRow("DtoH: the source GPU")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH) << 1 << 0 << 4096ull
-            << "GPU 1 \u00b7 unified memory" << "DtoH migration" << 4096ull << 100ll << 0;
+            << "GPU 1 \u00b7 unified memory" << "DtoH migration" << 4096ull << 100ll << 0 << "migration-to-host unknown";
         QTest::newRow("HtoD on a fault: its cause named")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 65536ull
-            << "GPU 1 \u00b7 unified memory" << "HtoD migration (fault)" << 65536ull << 100ll << 2;
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration (fault)" << 65536ull << 100ll << 2 << "migration-to-gpu fault";
         QTest::newRow("DtoH by the driver's prefetch: its cause named")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH) << 1 << 0 << 4096ull
-            << "GPU 1 \u00b7 unified memory" << "DtoH migration (driver prefetch)" << 4096ull << 100ll << 3;
+            << "GPU 1 \u00b7 unified memory" << "DtoH migration (driver prefetch)" << 4096ull << 100ll << 3 << "migration-to-host driver-prefetch";
         QTest::newRow("HtoD the program asked for")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD) << 0 << 1 << 4096ull
-            << "GPU 1 \u00b7 unified memory" << "HtoD migration (requested)" << 4096ull << 100ll << 1;
+            << "GPU 1 \u00b7 unified memory" << "HtoD migration (requested)" << 4096ull << 100ll << 1 << "migration-to-gpu requested";
         QTest::newRow("GPU fault: its count")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT) << 1 << 0 << 5ull
-            << "GPU 1 \u00b7 unified memory" << "GPU page faults" << 5ull << 100ll << 0;
+            << "GPU 1 \u00b7 unified memory" << "GPU page faults" << 5ull << 100ll << 0 << "gpu-page-faults unknown";
         QTest::newRow("CPU fault: one, no duration, not the program counter")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT) << 0 << 0 << 0x401000ull
-            << "GPU 0 \u00b7 unified memory" << "CPU page fault" << 1ull << 0ll << 0;
+            << "GPU 0 \u00b7 unified memory" << "CPU page fault" << 1ull << 0ll << 0 << "cpu-page-fault unknown";
         QTest::newRow("thrashing: the lowest GPU of the mask")
             << int(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING) << 0b110 << 0 << 8192ull
-            << "GPU 1 \u00b7 unified memory" << "thrashing" << 8192ull << 0ll << 0;
+            << "GPU 1 \u00b7 unified memory" << "thrashing" << 8192ull << 0ll << 0 << "thrashing unknown";
     }
     void cuptiUnifiedMemoryRecordsAreEncoded()
     {
@@ -1275,6 +1276,7 @@ private slots:
         QFETCH(qulonglong, bytes);
         QFETCH(qlonglong, durationNs);
         QFETCH(int, flags);
+        QFETCH(QString, fields);
         CUpti_ActivityUnifiedMemoryCounter3 record;
         std::memset(&record, 0, sizeof record);
         record.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
@@ -1305,6 +1307,11 @@ private slots:
         QCOMPARE(op.bytes, std::uint64_t(bytes));
         QCOMPARE(op.startNs, std::int64_t(100));
         QCOMPARE(op.durationNs(), std::int64_t(durationNs));
+        // What it counts and why as fields, which the name only shows.
+        const UnifiedMemoryOp* typed = run.unifiedMemoryOf(0);
+        QVERIFY(typed);
+        QCOMPARE(QString(toString(typed->counter)) + " " + toString(typed->cause), fields);
+        QCOMPARE(run.countsFaults(0), fields.startsWith("cpu-page-fault") || fields.startsWith("gpu-page-faults"));
     }
 #endif
 

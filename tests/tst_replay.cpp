@@ -10,6 +10,7 @@
 #include "analysis/RunAnalysis.h"
 #include "analysis/WhatIf.h"
 #include "base/Thresholds.h"
+#include "facts/RunIndex.h"
 #include "replay/Contention.h"
 #include "replay/FixTransforms.h"
 #include "replay/GraphCycles.h"
@@ -1253,18 +1254,22 @@ private slots:
     // the kernel before it: 6 x 1 + 0.32 = 6.32 ms of 30.
     void prefetchTakesTheFaultsOut_data()
     {
-        QTest::addColumn<QString>("migration");
+        // The migrations' cause, as the field says it (trace/UnifiedMemoryOp.h).
+        QTest::addColumn<QString>("cause");
         QTest::addColumn<bool>("faults");
         QTest::addColumn<bool>("named");
-        QTest::newRow("migrations on faults") << "HtoD migration (fault)" << true << true;
-        QTest::newRow("no cause recorded, fault groups") << "HtoD migration" << true << true;
-        QTest::newRow("the driver's prefetch around faults") << "HtoD migration (driver prefetch)" << true << true;
-        QTest::newRow("prefetched: no faults") << "HtoD migration (requested)" << false << false;
-        QTest::newRow("no cause recorded, no faults") << "HtoD migration" << false << false;
+        QTest::newRow("migrations on faults") << "fault" << true << true;
+        QTest::newRow("no cause recorded, fault groups") << "unknown" << true << true;
+        QTest::newRow("the driver's prefetch around faults") << "driver-prefetch" << true << true;
+        QTest::newRow("prefetched: no faults") << "requested" << false << false;
+        QTest::newRow("no cause recorded, no faults") << "unknown" << false << false;
     }
     void prefetchTakesTheFaultsOut()
     {
-        QFETCH(QString, migration);
+        QFETCH(QString, cause);
+        const auto why = umCauseFromString(cause.toStdString());
+        QVERIFY(why.has_value());
+        const UnifiedMemoryOp migration{UmCounter::MigrationToGpu, *why};
         QFETCH(bool, faults);
         QFETCH(bool, named);
         RunBuilder b;
@@ -1285,10 +1290,11 @@ private slots:
             b.gpu(OpKind::Kernel, streams[static_cast<std::size_t>(c % 3)], start, start + kernel, 0,
                   HostMemoryKind::None, corr);
             if (faults) {
-                b.counter(unified, "GPU page faults", start + kMs / 2, start + 9 * kMs / 2, 40);
-                b.counter(unified, migration.toStdString(), start + kMs, start + 4 * kMs, kChunkBytes);
+                b.counter(unified, {UmCounter::GpuPageFaults, UmCause::Unknown}, start + kMs / 2, start + 9 * kMs / 2,
+                          40);
+                b.counter(unified, migration, start + kMs, start + 4 * kMs, kChunkBytes);
             } else {
-                b.counter(unified, migration.toStdString(), start - kMs / 2, start - kMs / 4, kChunkBytes);
+                b.counter(unified, migration, start - kMs / 2, start - kMs / 4, kChunkBytes);
             }
             gpuFree = start + kernel;
         }
@@ -1312,6 +1318,8 @@ private slots:
         const TransferRates rates = ratesFor(50);
         WhatIf whatIf(run, rates, timedRegion(run));
         QVERIFY(whatIf.summary().replayed);
+        // The stalls come from the run's index, as findFindings gives them.
+        whatIf.setDemand(demandMigrations(RunIndex(run, timedRegion(run))));
         FixSet applied = 0;
         const std::int64_t fixed = whatIf.spanWith(fixBit(Fix::PrefetchManaged), &applied);
         QCOMPARE(applied, fixBit(Fix::PrefetchManaged));

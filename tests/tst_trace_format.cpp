@@ -3,9 +3,12 @@
 #include "analysis/RunAnalysis.h"
 #include "formats/NsightSqliteImport.h"
 #include "formats/TraceJson.h"
+#include "profile/ProcessRunBuilder.h"
+#include "profile/ProfileStreamDecoder.h"
 #include "trace/NativeFrame.h"
 
 #include "NsightReportWriter.h"
+#include "TestProfileStream.h"
 #include "TestOps.h"
 #include "TestTimeouts.h"
 
@@ -198,6 +201,7 @@ void compareTraces(const Trace& a, const Trace& b)
             QCOMPARE(x.lanes[l].name, y.lanes[l].name);
             QCOMPARE(x.lanes[l].kind, y.lanes[l].kind);
             QCOMPARE(x.lanes[l].streamKind, y.lanes[l].streamKind);
+            QCOMPARE(x.lanes[l].device, y.lanes[l].device);
         }
         QCOMPARE(x.names, y.names);
         compareRegions(x.regions, y.regions);
@@ -206,6 +210,11 @@ void compareTraces(const Trace& a, const Trace& b)
             QCOMPARE(x.shapeOf(i) != nullptr, y.shapeOf(i) != nullptr);
             if (x.shapeOf(i))
                 QVERIFY(*x.shapeOf(i) == *y.shapeOf(i));
+        }
+        for (std::size_t i = 0; i < x.ops.size() && i < y.ops.size(); ++i) {
+            QCOMPARE(x.unifiedMemoryOf(i) != nullptr, y.unifiedMemoryOf(i) != nullptr);
+            if (x.unifiedMemoryOf(i))
+                QVERIFY(*x.unifiedMemoryOf(i) == *y.unifiedMemoryOf(i));
         }
         QCOMPARE(x.stacksRecorded, y.stacksRecorded);
         QVERIFY(x.sourceSites == y.sourceSites);
@@ -317,12 +326,14 @@ private slots:
     void streamKindIsAnOptionalLaneMember();
     void streamKindOfFilesWithoutIt_data();
     void streamKindOfFilesWithoutIt();
+    void laneDevicesOfFilesWithoutThem_data();
+    void laneDevicesOfFilesWithoutThem();
     void loadSortsOps();
     void regionsRoundTrip();
     void regionsAreCompactRowsInVersion4();
     void tracesWithoutRegionsKeepTheirVersion();
     void loadSortsRegions();
-    void unifiedMemoryOpsRoundTripInVersion5();
+    void unifiedMemoryOpsRoundTripInVersion9();
     void ranksRoundTripInVersion6();
     void loadsMinimalTrace();
     void acceptsTouchingOps();
@@ -359,6 +370,8 @@ private slots:
     void nsightCudaDevicesMapToTheHostsGpus_data();
     void nsightUnifiedMemory_data();
     void nsightUnifiedMemory();
+    void copyKindsAreOneTable_data();
+    void copyKindsAreOneTable();
     void nsightCudaDevicesMapToTheHostsGpus();
     void nsightRealExports_data();
     void nsightRealExports();
@@ -532,6 +545,58 @@ void TestTraceFormat::streamKindOfFilesWithoutIt()
     QCOMPARE(int(again.trace->runs.at(0).lanes.at(0).streamKind), expected);
 }
 
+// Before the Kineto importer gave stream lanes their devices, a trace it
+// read from several GPUs was one device whose lanes named their GPU
+// ("GPU 3 stream 13"): such a file reads as the importer makes it now, a
+// device per GPU and each lane on its own; a run that names one GPU stays
+// one device.
+void TestTraceFormat::laneDevicesOfFilesWithoutThem_data()
+{
+    QTest::addColumn<QStringList>("lanes");
+    QTest::addColumn<QStringList>("devices"); // the run's, by name
+    QTest::addColumn<QList<int>>("laneDevices");
+    QTest::newRow("two GPUs") << QStringList{"GPU 2 stream 7 (legacy default)", "GPU 3 stream 13", "GPU 2 stream 20"}
+                              << QStringList{"d", "GPU 3"} << QList<int>{0, 1, 0};
+    QTest::newRow("one GPU") << QStringList{"GPU 3 stream 7 (legacy default)", "GPU 3 stream 13"} << QStringList{"d"}
+                             << QList<int>{0, 0};
+    QTest::newRow("no GPU named") << QStringList{"stream 7", "stream 13"} << QStringList{"d"} << QList<int>{0, 0};
+}
+
+void TestTraceFormat::laneDevicesOfFilesWithoutThem()
+{
+    QFETCH(QStringList, lanes);
+    QFETCH(QStringList, devices);
+    QFETCH(QList<int>, laneDevices);
+    std::string lanesText, opsText;
+    for (int i = 0; i < lanes.size(); ++i) {
+        lanesText += (i ? "," : "") + std::string(R"({"name":")") + lanes[i].toStdString() + R"(","kind":"stream"})";
+        opsText += (i ? "," : "") + std::string(R"(["kernel",)") + std::to_string(i) + R"(,-1,0,10,0,"none"])";
+    }
+    lanesText += R"(,{"name":"thread 5","kind":"host"})";
+    const std::string text
+        = R"({"format":"overlapscope-trace","version":2,"tool":"t","created":"","runs":[)"
+          R"({"name":"r","pipeline":"pytorch","device":{"name":"d","simulated":false,"preset":"","detail":"",)"
+          R"("asyncEngineCount":2,"totalMemoryBytes":1},"params":{"chunks":0,"chunkBytes":0,"slots":0,)"
+          R"("kernelRepeats":1,"stagingThreads":1},"timing":"cupti","status":"completed","error":"",)"
+          R"("timedBeginNs":0,"timedEndNs":100,"verification":{"checked":false,"passed":false,"mismatches":0,)"
+          R"("message":""},"lanes":[)"
+          + lanesText + R"(],"ops":[)" + opsText + R"(]}],"sweeps":[]})";
+    const auto loaded = traceFromJson(text);
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(0);
+    QCOMPARE(run.deviceCount(), int(devices.size()));
+    for (int d = 0; d < devices.size(); ++d)
+        QCOMPARE(QString::fromStdString(run.deviceAt(d).name), devices[d]);
+    for (int i = 0; i < lanes.size(); ++i)
+        QCOMPARE(int(run.lanes[std::size_t(i)].device), laneDevices[i]);
+    QCOMPARE(run.lanes.back().device, std::uint16_t(0)); // the host's
+    // Kept: written again (version 3 where it has several devices), it reads the same.
+    const auto again = traceFromJson(traceToJson(*loaded.trace));
+    QVERIFY2(again.trace, again.error.c_str());
+    compareTraces(*loaded.trace, *again.trace);
+    QCOMPARE(again.trace->runs.at(0).deviceCount(), int(devices.size()));
+}
+
 void TestTraceFormat::loadSortsOps()
 {
     // A file may list ops in any order; they come back sorted by (lane, start).
@@ -585,42 +650,95 @@ void TestTraceFormat::tracesWithoutRegionsKeepTheirVersion()
     QCOMPARE(several.formatVersion(), Trace::kRegionsFormatVersion);
 }
 
-void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion5()
+void TestTraceFormat::unifiedMemoryOpsRoundTripInVersion9()
 {
     // A profiled run's unified-memory lane: migrations with bytes, faults
-    // with their count in `bytes` (docs/trace-format.md).
+    // with their count in `bytes` (docs/trace-format.md), and what each
+    // counts and why as fields beside the ops (format 9), not in their names.
     Trace original = makeTrace();
     Run& profiled = original.runs[2];
     profiled.lanes.push_back({"GPU 0 \u00b7 unified memory", LaneKind::Stream, 0, StreamKind::NonBlocking});
     const auto lane = static_cast<int>(profiled.lanes.size() - 1);
-    profiled.names.push_back("HtoD migration");
-    profiled.names.push_back("GPU page faults");
+    const UnifiedMemoryOp onFault{UmCounter::MigrationToGpu, UmCause::Fault};
+    const UnifiedMemoryOp faultGroup{UmCounter::GpuPageFaults, UmCause::Unknown};
+    profiled.names.push_back(unifiedMemoryName(onFault));
+    profiled.names.push_back(unifiedMemoryName(faultGroup));
     Op migration = makeOp(OpKind::UnifiedMemory, lane, -1, 1'000, 1'400, 65'536, HostMemoryKind::Managed);
     migration.nameId = static_cast<std::uint32_t>(profiled.names.size() - 2);
     // Faults handled while the migration runs: overlapping on the lane is fine here.
     Op faults = makeOp(OpKind::UnifiedMemory, lane, -1, 900, 1'200, 12, HostMemoryKind::Managed);
     faults.nameId = static_cast<std::uint32_t>(profiled.names.size() - 1);
     profiled.ops.push_back(migration);
+    profiled.setUnifiedMemory(profiled.ops.size() - 1, onFault);
     profiled.ops.push_back(faults);
-    profiled.sortOps();
+    profiled.setUnifiedMemory(profiled.ops.size() - 1, faultGroup);
+    profiled.sortOps(); // the fields move with their ops
+    QCOMPARE(profiled.nameOf(profiled.ops.back()), std::string("HtoD migration (fault)"));
+    QVERIFY(*profiled.unifiedMemoryOf(profiled.ops.size() - 1) == onFault);
+    QVERIFY(profiled.countsFaults(profiled.ops.size() - 2));
+    QVERIFY(!profiled.countsFaults(profiled.ops.size() - 1)); // "(fault)" in its name: bytes all the same
     QCOMPARE(std::string(toString(OpKind::UnifiedMemory)), std::string("unified_memory"));
     QCOMPARE(opKindFromString("unified_memory"), std::optional<OpKind>(OpKind::UnifiedMemory));
     QVERIFY(!isGpuOp(OpKind::UnifiedMemory));
     QVERIFY(isStreamLaneOp(OpKind::UnifiedMemory));
     QCOMPARE(static_cast<int>(OpKind::UnifiedMemory), kOpKindCount - 1);
-    QCOMPARE(original.formatVersion(), Trace::kUnifiedMemoryFormatVersion);
+    QCOMPARE(original.formatVersion(), Trace::kUnifiedMemoryFieldsFormatVersion);
 
     const std::string text = traceToJson(original);
     const auto loaded = traceFromJson(text);
     QVERIFY2(loaded.trace, loaded.error.c_str());
     compareTraces(original, *loaded.trace);
     QCOMPARE(traceToJson(*loaded.trace), text);
-    QVERIFY(text.find(R"("version":5)") != std::string::npos);
+    QVERIFY(text.find(R"("version":9)") != std::string::npos);
+    const std::string fields = R"(,"unifiedMemoryOps":[[)";
+    const std::size_t at = text.find(fields);
+    QVERIFY2(at != std::string::npos, text.c_str());
+    const std::size_t fieldsEnd = text.find("]]", at) + 2;
+    QCOMPARE(text.substr(at, fieldsEnd - at),
+             std::string(R"(,"unifiedMemoryOps":[[)") + std::to_string(profiled.ops.size() - 2)
+                 + R"(,"gpu-page-faults","unknown"],[)" + std::to_string(profiled.ops.size() - 1)
+                 + R"(,"migration-to-gpu","fault"]])");
+
+    // Before format 9 the names said it: a version-5 file reads its fields
+    // from them (the reader's rule for those files alone), as it always read.
+    std::string older = text;
+    older.erase(at, fieldsEnd - at);
+    older.replace(older.find(R"("version":9)"), 11, R"("version":5)");
+    const auto fromNames = traceFromJson(older);
+    QVERIFY2(fromNames.trace, fromNames.error.c_str());
+    compareTraces(original, *fromNames.trace);
+    QCOMPARE(traceToJson(*fromNames.trace), text);
+    // A name the profiler never gave says nothing.
+    std::string unnamed = older;
+    unnamed.replace(unnamed.find(R"("GPU page faults")"), 17, R"("GPU page fault?")");
+    const auto unknown = traceFromJson(unnamed);
+    QVERIFY2(unknown.trace, unknown.error.c_str());
+    QVERIFY(!unknown.trace->runs[2].unifiedMemoryOf(profiled.ops.size() - 2));
+    QVERIFY(unknown.trace->runs[2].unifiedMemoryOf(profiled.ops.size() - 1));
+    // The field in an older version, a word it does not know, a field on
+    // another op: refused, not misread.
+    std::string early = text;
+    early.replace(early.find(R"("version":9)"), 11, R"("version":8)");
+    const auto refusedEarly = traceFromJson(early);
+    QVERIFY(!refusedEarly.trace);
+    QVERIFY2(refusedEarly.error.find(R"(field "unifiedMemoryOps" needs format version 9)") != std::string::npos,
+             refusedEarly.error.c_str());
+    std::string badWord = text;
+    badWord.replace(badWord.find(R"("migration-to-gpu")"), 18, R"("migration-to-moon")");
+    const auto refusedWord = traceFromJson(badWord);
+    QVERIFY(!refusedWord.trace);
+    QVERIFY2(refusedWord.error.find(R"(unknown unified-memory counter "migration-to-moon")") != std::string::npos,
+             refusedWord.error.c_str());
+    std::string notUnified = text;
+    notUnified.replace(notUnified.find(fields) + fields.size(), std::to_string(profiled.ops.size() - 2).size(), "0");
+    const auto refusedOp = traceFromJson(notUnified);
+    QVERIFY(!refusedOp.trace);
+    QVERIFY2(refusedOp.error.find("only unified-memory ops have one") != std::string::npos, refusedOp.error.c_str());
 
     // An older version cannot hold the kind: refused, not misread.
-    std::string older = text;
-    older.replace(older.find(R"("version":5)"), 11, R"("version":4)");
-    const auto refused = traceFromJson(older);
+    std::string oldest = older;
+    oldest.replace(oldest.find(R"("version":5)"), 11, R"("version":4)");
+    const auto refused = traceFromJson(oldest);
     QVERIFY(!refused.trace);
     QVERIFY2(refused.error.find(R"(op kind "unified_memory" needs format version 5)") != std::string::npos,
              refused.error.c_str());
@@ -1646,7 +1764,8 @@ void writeRunAsReport(const Run& run, Writer& w)
         }
         laneIds.push_back(id);
     }
-    for (const Op& op : run.ops) {
+    for (std::size_t opIndex = 0; opIndex < run.ops.size(); ++opIndex) {
+        const Op& op = run.ops[opIndex];
         const std::int64_t id = laneIds[op.lane];
         const std::string& name = run.nameOf(op);
         switch (op.kind) {
@@ -1665,17 +1784,19 @@ void writeRunAsReport(const Run& run, Writer& w)
             break;
         }
         case OpKind::UnifiedMemory: {
-            // As `profile` named CUPTI's counter: "HtoD migration (fault)",
-            // "GPU page faults" (bytes: the fault count), "CPU page fault".
-            static const std::map<std::string, int> causes = {
-                {"", 0}, {" (requested)", 1}, {" (fault)", 2}, {" (driver prefetch)", 3}, {" (eviction)", 4},
-                {" (access counters)", 5}};
-            if (name.starts_with("HtoD migration") || name.starts_with("DtoH migration"))
-                w.migration(pid, op.startNs, op.endNs, static_cast<std::int64_t>(op.bytes), name.starts_with("HtoD"),
-                            causes.at(name.substr(14)));
-            else if (name == "GPU page faults")
+            // CUPTI's counter and cause, from the op's fields: "GPU page
+            // faults" carry the fault count in bytes.
+            const UnifiedMemoryOp* counter = run.unifiedMemoryOf(opIndex);
+            QVERIFY2(counter, name.c_str());
+            static const std::map<UmCause, int> causes = {
+                {UmCause::Unknown, 0}, {UmCause::Requested, 1}, {UmCause::Fault, 2}, {UmCause::DriverPrefetch, 3},
+                {UmCause::Eviction, 4}, {UmCause::AccessCounters, 5}};
+            if (counter->isMigration())
+                w.migration(pid, op.startNs, op.endNs, static_cast<std::int64_t>(op.bytes),
+                            counter->counter == UmCounter::MigrationToGpu, causes.at(counter->cause));
+            else if (counter->counter == UmCounter::GpuPageFaults)
                 w.gpuPageFaults(pid, op.startNs, op.endNs, static_cast<std::int64_t>(op.bytes));
-            else if (name == "CPU page fault")
+            else if (counter->counter == UmCounter::CpuPageFault)
                 w.cpuPageFault(pid, op.startNs);
             else
                 QFAIL(("a unified-memory op Nsight has no table for: " + name).c_str());
@@ -1972,16 +2093,99 @@ void TestTraceFormat::nsightUnifiedMemory()
     QCOMPARE(migration->bytes, std::uint64_t(65536));
     QCOMPARE(migration->startNs, 540);
     QCOMPARE(migration->endNs, 560);
+    // What it counts and why, as fields (the name only shows them).
+    const auto fieldsOf = [&run](const Op* op) {
+        const UnifiedMemoryOp* counter = run.unifiedMemoryOf(static_cast<std::size_t>(op - run.ops.data()));
+        return counter ? *counter : UnifiedMemoryOp{};
+    };
+    QVERIFY(fieldsOf(migration) == (UnifiedMemoryOp{UmCounter::MigrationToGpu, UmCause::Fault}));
     const Op* faults = opNamed(run, "GPU page faults");
     QVERIFY(faults);
     QCOMPARE(faults->bytes, std::uint64_t(3)); // the fault count (Op.h)
+    QVERIFY(fieldsOf(faults) == (UnifiedMemoryOp{UmCounter::GpuPageFaults, UmCause::Unknown}));
+    QVERIFY(run.countsFaults(static_cast<std::size_t>(faults - run.ops.data())));
+    QVERIFY(!run.countsFaults(static_cast<std::size_t>(migration - run.ops.data())));
     QCOMPARE(faults->lane, migration->lane);
     const Op* hostFault = opNamed(run, "CPU page fault");
     QVERIFY(hostFault);
+    QVERIFY(fieldsOf(hostFault) == (UnifiedMemoryOp{UmCounter::CpuPageFault, UmCause::Unknown}));
     QCOMPARE(hostFault->startNs, 580);
     QCOMPARE(hostFault->lane, migration->lane); // the lane of the GPU the process used
     QVERIFY2(run.lanes[migration->lane].name.find("unified memory") != std::string::npos,
              run.lanes[migration->lane].name.c_str());
+}
+
+// A copy is the same op whichever source recorded it: the CUPTI profile's
+// records, an Nsight report's rows (either schema) and a Kineto trace's
+// event are all mapped by one table (cupti::copyOp). A peer copy between two
+// GPUs is a peer copy; a host-to-host copy through the copy engine a device
+// copy, not dropped (issue 29).
+void TestTraceFormat::copyKindsAreOneTable_data()
+{
+    QTest::addColumn<QString>("copy"); // "peer" or "host to host"
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("memory");
+    QTest::newRow("peer") << "peer" << int(OpKind::PeerCopy) << int(HostMemoryKind::Device);
+    QTest::newRow("host to host") << "host to host" << int(OpKind::DeviceCopy) << int(HostMemoryKind::Device);
+}
+
+void TestTraceFormat::copyKindsAreOneTable()
+{
+    QFETCH(QString, copy);
+    QFETCH(int, kind);
+    QFETCH(int, memory);
+    const bool peer = copy == "peer";
+    const auto copies = [](const Run& run) {
+        std::vector<std::pair<int, int>> out;
+        for (const Op& op : run.ops)
+            if (isGpuOp(op.kind) && op.kind != OpKind::Kernel && op.kind != OpKind::Memset)
+                out.emplace_back(int(op.kind), int(op.memory));
+        return out;
+    };
+    const std::vector<std::pair<int, int>> expected{{kind, memory}};
+
+    // The CUPTI profile's record (a peer copy is CUPTI's peer-to-peer record).
+    {
+        constexpr std::uint64_t kCupti = 1'000'000;
+        test::TestProfileStream s(100);
+        s.clock(kCupti, 0);
+        s.device(0, "NVIDIA H200");
+        s.context(1, 0, 7);
+        if (peer)
+            s.peerMemcpy(kCupti + 10, kCupti + 20, 0, 1, 13, 1, 0, 1);
+        else
+            s.memcpy(kCupti + 10, kCupti + 20, cupti::kCopyHtoH, cupti::kMemoryPinned, cupti::kMemoryPageable, 13, 1);
+        s.end();
+        profile::ProcessRunBuilder builder(0);
+        profile::ProfileStreamDecoder decoder;
+        decoder.feed(s.bytes().data(), s.bytes().size());
+        profile::DecodedRecord r;
+        while (decoder.next(r))
+            builder.add(r);
+        QCOMPARE(copies(builder.finish({}, {})), expected);
+    }
+    // An Nsight report's row, each schema.
+    for (const int schema : {2, 3}) {
+        QTemporaryDir dir;
+        const auto loaded = writeAndLoad(tempPath(dir, "report.sqlite"), schema, [&](Writer& w) {
+            w.exec("DELETE FROM CUPTI_ACTIVITY_KIND_MEMCPY");
+            if (peer)
+                w.memcpy(4242, 320, 400, 13, 0, 1 << 20, Writer::Copy::PtoP, Writer::Memory::Device,
+                         Writer::Memory::Device, 0, 1);
+            else
+                w.memcpy(4242, 320, 400, 13, 0, 1 << 20, Writer::Copy::HtoH, Writer::Memory::Pinned,
+                         Writer::Memory::Pageable);
+        });
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        QCOMPARE(copies(loaded.trace->runs.front()), expected);
+    }
+    // A Kineto trace's event, named in CUPTI's words.
+    const std::string name = peer ? "Memcpy PtoP (Device -> Device)" : "Memcpy HtoH (Pinned -> Pageable)";
+    const auto kineto = traceFromJson(
+        R"({"traceEvents":[{"ph":"X","cat":"gpu_memcpy","name":")" + name
+        + R"(","pid":0,"tid":13,"ts":10,"dur":5,"args":{"device":0,"stream":13,"bytes":1048576}}]})");
+    QVERIFY2(kineto.trace, kineto.error.c_str());
+    QCOMPARE(copies(kineto.trace->runs.front()), expected);
 }
 
 // Two real exports: Nsight Systems 2022.2 (schema 2.9) of an MPI saxpy and
@@ -2359,12 +2563,17 @@ void TestTraceFormat::nsightReadsAsTheProfile()
         QCOMPARE(run.lanes[i].name, expected.lanes[i].name);
         QCOMPARE(run.lanes[i].kind, expected.lanes[i].kind);
         QCOMPARE(run.lanes[i].streamKind, expected.lanes[i].streamKind);
+        QCOMPARE(run.lanes[i].device, expected.lanes[i].device);
     }
     QCOMPARE(run.ops.size(), expected.ops.size());
     for (std::size_t i = 0; i < run.ops.size(); ++i) {
         const Op& a = run.ops[i];
         const Op& b = expected.ops[i];
         QCOMPARE(run.nameOf(a), expected.nameOf(b));
+        // The counters' fields, from Nsight's rows as from the profile's records.
+        QCOMPARE(run.unifiedMemoryOf(i) != nullptr, expected.unifiedMemoryOf(i) != nullptr);
+        if (run.unifiedMemoryOf(i))
+            QVERIFY(*run.unifiedMemoryOf(i) == *expected.unifiedMemoryOf(i));
         QCOMPARE(a.kind, b.kind);
         QCOMPARE(a.lane, b.lane);
         QCOMPARE(a.startNs, b.startNs);

@@ -1,38 +1,16 @@
 #include "analysis/DemandMigrations.h"
 
 #include "base/Saturating.h"
+#include "facts/RunIndex.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <string_view>
 
 namespace ovs {
 
 namespace {
-
-// What a unified-memory op's name says (ProcessRunBuilder names them).
-struct UnifiedMemoryCounterName {
-    bool migrationIn = false;  // to a GPU
-    bool migrationOut = false; // to the host
-    bool gpuFaults = false;
-    bool cpuFault = false;
-    bool onDemand = false;     // "(fault)", "(driver prefetch)": a fault moved it, or the driver's guess around one
-    bool causeKnown = false;   // "(...)" follows a migration's name
-};
-
-UnifiedMemoryCounterName readCounterName(std::string_view name)
-{
-    UnifiedMemoryCounterName n;
-    n.migrationIn = name.starts_with("HtoD migration");
-    n.migrationOut = name.starts_with("DtoH migration");
-    n.gpuFaults = name == "GPU page faults";
-    n.cpuFault = name == "CPU page fault";
-    n.causeKnown = (n.migrationIn || n.migrationOut) && name.ends_with(")");
-    n.onDemand = n.causeKnown && (name.ends_with("(fault)") || name.ends_with("(driver prefetch)"));
-    return n;
-}
 
 struct TimedBytes {
     Interval at;
@@ -72,7 +50,7 @@ std::int64_t windowWithin(const IntervalSet& set, Interval at)
 }
 
 // The run's unified-memory counters and kernels, per device, as far as
-// `span` asks for them.
+// the index's span asks for them.
 struct Counters {
     std::map<int, DeviceCounters> devices;
     std::vector<TimedBytes> migrationsOut; // on demand
@@ -81,42 +59,49 @@ struct Counters {
 
 // Reads the counters, and counts the host's faults and the GPUs' fault
 // groups into `result` on the way.
-Counters readCounters(const Run& run, Interval span, DemandMigrations& result)
+Counters readCounters(const RunIndex& index, DemandMigrations& result)
 {
+    const Run& run = index.run();
     Counters counters;
     auto& devices = counters.devices;
-    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
+    for (const std::uint32_t i : index.unifiedMemoryOps()) {
         const Op& op = run.ops[i];
+        const UnifiedMemoryOp* counter = run.unifiedMemoryOf(i);
+        if (!counter)
+            continue;
         // The host reads results after the loop: its faults count from the
-        // span's start to the run's end.
-        if (op.lane >= run.lanes.size() || op.startNs < span.beginNs)
-            continue;
-        const bool inSpan = op.startNs < span.endNs;
-        const int device = run.lanes[op.lane].device;
-        if (op.kind == OpKind::Kernel) {
-            if (inSpan)
-                devices[device].kernels.push_back(i);
-            continue;
-        }
-        if (op.kind != OpKind::UnifiedMemory)
-            continue;
-        const UnifiedMemoryCounterName n = readCounterName(run.nameOf(op));
+        // span's start to the run's end (the index keeps them so).
+        const bool inSpan = index.inSpan(op);
+        const int device = index.laneDevice(op.lane);
+        // A migration of no recorded cause counts only where faults show it
+        // was on demand (below).
+        const bool maybeOnDemand = counter->onDemand() || counter->cause == UmCause::Unknown;
         const TimedBytes timed{{op.startNs, op.endNs}, op.bytes, i};
-        if (n.cpuFault) {
+        if (counter->counter == UmCounter::CpuPageFault) {
             result.cpuFaults += op.bytes;
             result.ops.push_back(i);
-        } else if (n.migrationOut && (n.onDemand || !n.causeKnown)) {
-            (n.onDemand ? counters.migrationsOut : counters.unknownOut).push_back(timed);
+        } else if (counter->counter == UmCounter::MigrationToHost && maybeOnDemand) {
+            (counter->onDemand() ? counters.migrationsOut : counters.unknownOut).push_back(timed);
         } else if (!inSpan) {
             continue;
-        } else if (n.gpuFaults) {
+        } else if (counter->counter == UmCounter::GpuPageFaults) {
             devices[device].faultGroups.push_back(timed);
             result.gpuFaultGroups += op.bytes;
             result.ops.push_back(i);
-        } else if (n.migrationIn && (n.onDemand || !n.causeKnown)) {
+        } else if (counter->counter == UmCounter::MigrationToGpu && maybeOnDemand) {
             devices[device].migrationsIn.push_back(timed);
-            devices[device].inOnDemand.push_back(n.onDemand);
+            devices[device].inOnDemand.push_back(counter->onDemand());
         }
+    }
+    // The kernels of each device that has counters, from its GPU ops in the span.
+    for (const DeviceFacts& d : index.devices()) {
+        const auto it = devices.find(d.device);
+        if (it == devices.end())
+            continue;
+        for (const auto& [lane, ops] : d.laneOps)
+            for (const std::uint32_t i : ops)
+                if (run.ops[i].kind == OpKind::Kernel)
+                    it->second.kernels.push_back(i);
     }
     return counters;
 }
@@ -210,10 +195,13 @@ void judgeDevice(const Run& run, const DeviceCounters& d, DemandMigrations& resu
 
 } // namespace
 
-DemandMigrations demandMigrations(const Run& run, Interval span)
+DemandMigrations demandMigrations(const RunIndex& index)
 {
     DemandMigrations result;
-    Counters counters = readCounters(run, span, result);
+    if (index.unifiedMemoryOps().empty())
+        return result;
+    const Run& run = index.run();
+    Counters counters = readCounters(index, result);
     countMigrationsOut(counters, result);
     for (const auto& [device, d] : counters.devices)
         judgeDevice(run, d, result);

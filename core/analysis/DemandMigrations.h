@@ -8,9 +8,11 @@
 // managed-migration finding costs and what Fix::PrefetchManaged replays.
 //
 // Read from CUPTI's unified-memory counters (OpKind::UnifiedMemory on a
-// device's "unified memory" lane): migrations named with their cause
-// ("HtoD migration (fault)", "(driver prefetch)"; none where an older trace
-// has none) and GPU page-fault groups, where CUPTI gives them.
+// device's "unified memory" lane), by their typed fields
+// (Run::unifiedMemoryOf): migrations with their cause (fault, driver
+// prefetch; unknown where an older trace recorded none) and GPU page-fault
+// groups, where CUPTI gives them; and through the run's index
+// (facts/RunIndex.h), which holds those ops and each device's kernels.
 
 #include "facts/IntervalSet.h"
 #include "trace/Run.h"
@@ -19,6 +21,8 @@
 #include <vector>
 
 namespace ovs {
+
+class RunIndex;
 
 // One kernel that faulted: how long it waited and for how many bytes.
 struct FaultedKernel {
@@ -40,13 +44,13 @@ struct DemandMigrations {
 
 };
 
-// The demand migrations of `run` over `span`: kernels and migrations to a
-// GPU that begin in it; the host's faults and the migrations back from the
-// span's start on (the host reads results after the loop). A migration
-// counts when CUPTI names its cause a fault or the driver's prefetching
+// The demand migrations of the index's run over its span: kernels and
+// migrations to a GPU that begin in it; the host's faults and the
+// migrations back from the span's start on (the host reads results after
+// the loop). A migration counts when its cause is a fault or the driver's prefetching
 // around one, or, with no cause recorded, when it overlaps a GPU fault
 // group of its device (a program's own prefetch faults nothing). A kernel
 // counts when such a migration or a fault group of its device falls in it.
-DemandMigrations demandMigrations(const Run& run, Interval span);
+DemandMigrations demandMigrations(const RunIndex& index);
 
 } // namespace ovs

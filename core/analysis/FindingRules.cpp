@@ -50,7 +50,7 @@ void pageableCopies(const Context& c, std::vector<Finding>& out)
                 if (const std::uint32_t call = c.callOf.find(op.correlation); call != CorrelationMap::kNone) {
                     const Op& api = run.ops[call];
                     ops.push_back(call);
-                    if (run.nameOf(api).find("Async") != std::string::npos) {
+                    if (c.index.isAsyncCall(api)) {
                         ++asyncCalls;
                         const double done = static_cast<double>(e.beginNs)
                                             + kBlockedShare * static_cast<double>(spanNs(e.beginNs, e.endNs));

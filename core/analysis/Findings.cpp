@@ -1,5 +1,6 @@
 #include "analysis/Findings.h"
 
+#include "analysis/DemandMigrations.h"
 #include "analysis/FindingContext.h"
 #include "analysis/FindingSources.h"
 #include "analysis/FindingRules.h"
@@ -279,6 +280,8 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
         result.findings.push_back(boundFinding(c, result.verdict));
         return result;
     }
+    // Before any replay with fixes: the prefetch fix moves the stalls it names.
+    whatIf.setDemand(demandMigrations(index));
     pageableCopies(c, result.findings);
     syncCopies(c, result.findings);
     legacyDefaultStream(c, result.findings);

@@ -291,6 +291,13 @@ Run sliceOf(const Run& run, Interval span)
                 slice.opSources.back() = *source;
             }
         }
+        for (auto op = from; op != to && !run.opUnifiedMemory.empty(); ++op) {
+            const auto index = static_cast<std::size_t>(op - run.ops.begin());
+            if (const UnifiedMemoryOp* counter = run.unifiedMemoryOf(index)) {
+                slice.opUnifiedMemory.resize(slice.ops.size() + static_cast<std::size_t>(op - from) + 1);
+                slice.opUnifiedMemory.back() = *counter;
+            }
+        }
         slice.ops.insert(slice.ops.end(), from, to);
         lane = next;
     }

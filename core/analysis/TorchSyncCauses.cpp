@@ -36,7 +36,7 @@ TorchSyncCause torchSyncCause(const TorchCallFacts& f)
         || isTorchFunction(f.called, "torch/_tensor.py", {"__repr__", "__format__", "__str__"}))
         return TorchSyncCause::Print;
     if (isTorchFunction(f.called, "torch/cuda/__init__.py", {"synchronize"})
-        || (f.atenOp.empty() && (f.apiCall.starts_with("cudaDeviceSynchronize") || f.apiCall.starts_with("cuCtxSynchronize"))))
+        || (f.atenOp.empty() && apiRole(apiDisplayName(f.apiCall)) == ApiRole::DeviceSync))
         return TorchSyncCause::CudaSynchronize;
     if (oneOf(f.atenOp, {"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero"})
         || f.called.starts_with("<built-in method item"))
@@ -47,7 +47,7 @@ TorchSyncCause torchSyncCause(const TorchCallFacts& f)
         // A copy into pageable memory returns only when done; into pinned
         // memory it waits only where PyTorch synchronizes after it
         // (non_blocking=False).
-        const bool synchronizes = apiRole(apiDisplayName(f.apiCall)) == ApiRole::Sync;
+        const bool synchronizes = apiSynchronizesHost(apiRole(apiDisplayName(f.apiCall)));
         if (f.download && (f.pageableHost || synchronizes))
             return TorchSyncCause::ToHost;
         if (f.upload && f.pageableHost)

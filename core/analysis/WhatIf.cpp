@@ -3,6 +3,7 @@
 #include "analysis/NumberText.h"
 #include "analysis/ParallelWork.h"
 #include "base/Thresholds.h"
+#include "facts/RunIndex.h"
 #include "replay/Replay.h"
 #include "replay/RunGraphBuilder.h"
 
@@ -25,15 +26,19 @@ std::string modelWords(const RunGraph& g)
 
 // The kernels that faulted managed memory in, marked on their nodes: what
 // Fix::PrefetchManaged takes out and moves ahead of them.
-void markFaultedKernels(RunGraph& g, const Run& run, const DemandMigrations& demand)
+void markFaultedKernels(RunGraph& g, const DemandMigrations& demand)
 {
+    g.faults.clear();
     if (demand.kernels.empty())
         return;
-    std::vector<const FaultedKernel*> byOp(run.ops.size(), nullptr);
+    std::uint32_t ops = 0;
+    for (const FaultedKernel& k : demand.kernels)
+        ops = std::max(ops, k.op + 1);
+    std::vector<const FaultedKernel*> byOp(ops, nullptr);
     for (const FaultedKernel& k : demand.kernels)
         byOp[k.op] = &k;
     for (std::uint32_t i = 0; i < g.nodes.size(); ++i)
-        if (const GraphNode& n = g.nodes[i]; n.gpu && byOp[n.op]) {
+        if (const GraphNode& n = g.nodes[i]; n.gpu && n.op < ops && byOp[n.op]) {
             KernelFault f;
             f.node = i;
             f.stallNs = std::min(byOp[n.op]->stallNs, n.durationNs);
@@ -100,14 +105,12 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
         m_summary.why = "the run has no op timing";
         return;
     }
-    m_demand = demandMigrations(run, span);
     GraphBuild build = buildRunGraph(run, span.beginNs, span.endNs);
     if (!build.graph) {
         m_summary.why = build.why;
         return;
     }
     m_graph = std::move(build.graph);
-    markFaultedKernels(*m_graph, run, m_demand);
     calibrateContention(*m_graph, run, m_contentionRates);
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
@@ -130,6 +133,15 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
         return;
     }
     m_summary.replayed = true;
+}
+
+void WhatIf::setDemand(DemandMigrations demand)
+{
+    m_demand = std::move(demand);
+    // Only the prefetch fix reads the faults; its replays, if any, are stale.
+    std::erase_if(m_replayed, [](const auto& entry) { return has(entry.first, Fix::PrefetchManaged); });
+    if (m_graph)
+        markFaultedKernels(*m_graph, m_demand);
 }
 
 std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
@@ -285,7 +297,10 @@ WhatIf::StepSavings WhatIf::stepSavings(FixSet fixes, std::size_t group)
 
 std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet fixes, Interval span, std::string* why)
 {
-    return WhatIf(run, rates, span).replayedRun(run, fixes, span, why);
+    WhatIf whatIf(run, rates, span);
+    if (has(fixes, Fix::PrefetchManaged))
+        whatIf.setDemand(demandMigrations(RunIndex(run, span)));
+    return whatIf.replayedRun(run, fixes, span, why);
 }
 
 void WhatIf::releaseReplayMemory()

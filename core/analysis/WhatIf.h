@@ -70,8 +70,13 @@ public:
     WhatIf(const Run& run, const TransferRates& rates, Interval span);
 
     const WhatIfSummary& summary() const { return m_summary; }
-    // The span's managed memory moved on demand (empty without op timing):
-    // read once, for the kernels' fault stalls here and the finding.
+    // The span's managed memory moved on demand, read from the run's index
+    // (demandMigrations): the kernels' fault stalls that Fix::PrefetchManaged
+    // takes out, marked on the graph, and the finding's. Given after the
+    // graph is built, since the analysis builds the index meanwhile on
+    // another thread (findFindings gives it); until then empty, and the
+    // prefetch fix finds nothing to move.
+    void setDemand(DemandMigrations demand);
     const DemandMigrations& demand() const { return m_demand; }
     // The graph; nullptr where it could not be built.
     const RunGraph* graph() const { return m_graph ? &*m_graph : nullptr; }

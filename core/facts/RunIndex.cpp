@@ -12,17 +12,6 @@ Interval engineInterval(const Op& op)
     return {busyBeginNs(op), busyEndNs(op)};
 }
 
-int deviceOfLaneName(const Lane& lane)
-{
-    if (lane.name.compare(0, 4, "GPU ") != 0)
-        return 0;
-    int device = 0;
-    std::size_t i = 4;
-    for (; i < lane.name.size() && lane.name[i] >= '0' && lane.name[i] <= '9' && device < 1'000'000; ++i)
-        device = device * 10 + (lane.name[i] - '0');
-    return i > 4 ? device : 0;
-}
-
 ApiRole RunIndex::roleOf(const Op& op) const
 {
     return op.nameId < m_roleOfName.size() ? m_roleOfName[op.nameId] : apiRole(m_run->nameOf(op));
@@ -37,7 +26,7 @@ bool RunIndex::isHostSync(const Op& op) const
 {
     if (op.kind == OpKind::Sync || op.kind == OpKind::HostWait)
         return true;
-    return op.kind == OpKind::ApiCall && roleOf(op) == ApiRole::Sync;
+    return op.kind == OpKind::ApiCall && apiSynchronizesHost(roleOf(op));
 }
 
 bool RunIndex::isAllocation(const Op& op) const
@@ -66,7 +55,7 @@ RunIndex::RunIndex(const Run& run, Interval span) : m_run(&run), m_span(span)
     const std::size_t lanes = run.lanes.size();
     m_laneDevice.resize(lanes);
     for (std::size_t i = 0; i < lanes; ++i) {
-        m_laneDevice[i] = run.deviceCount() > 1 ? run.lanes[i].device : deviceOfLaneName(run.lanes[i]);
+        m_laneDevice[i] = run.lanes[i].device;
         if (m_mainHostLane < 0 && run.lanes[i].kind == LaneKind::HostThread)
             m_mainHostLane = static_cast<int>(i);
     }
@@ -84,7 +73,11 @@ RunIndex::RunIndex(const Run& run, Interval span) : m_run(&run), m_span(span)
     std::vector<char> gpuLane(lanes, 0), stagingLane(lanes, 0);
     for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
         const Op& op = run.ops[i];
-        if (op.lane >= lanes || !inSpan(op))
+        if (op.lane >= lanes)
+            continue;
+        if (op.kind == OpKind::UnifiedMemory && op.startNs >= m_span.beginNs)
+            m_unifiedMemoryOps.push_back(i);
+        if (!inSpan(op))
             continue;
         const Interval interval = engineInterval(op);
         const auto k = static_cast<std::size_t>(op.kind);

@@ -28,11 +28,6 @@ namespace ovs {
 // wait behind another stream's op (OpTimes.h).
 Interval engineInterval(const Op& op);
 
-// The CUDA ordinal a lane's name gives ("GPU 1 stream 7", "GPU 0 default
-// stream (legacy)"); 0 when it names none (a one-device run). Only for runs
-// whose lanes do not carry their device (RunIndex::laneDevice decides).
-int deviceOfLaneName(const Lane& lane);
-
 // The ops of one kind in the span, over every device and lane.
 struct KindFacts {
     std::uint64_t count = 0;
@@ -62,8 +57,8 @@ public:
     std::int64_t wallNs() const { return spanNs(m_span.beginNs, m_span.endNs); }
     bool inSpan(const Op& op) const { return op.startNs >= m_span.beginNs && op.startNs < m_span.endNs; }
 
-    // Lanes' typed facts. A run that knows its devices says on each lane;
-    // a one-device run imported from names may say it only in the name.
+    // Lanes' typed facts: the device a lane's ops ran on, an index into the
+    // run's devices (Run::deviceAt), as every reader fills it (Lane::device).
     int laneDevice(std::size_t lane) const { return m_laneDevice[lane]; }
     // The first host thread lane (the one that launches and waits); -1 when none.
     int mainHostLane() const { return m_mainHostLane; }
@@ -103,6 +98,12 @@ public:
         return m_queued[copyKind == OpKind::Download ? 1 : 0];
     }
 
+    // The unified-memory ops that begin at the span's start or after, to
+    // the run's end, in op order (each says what it counts:
+    // Run::unifiedMemoryOf): the host reads results back after the loop, so
+    // its faults count past the span (DemandMigrations.h).
+    const std::vector<std::uint32_t>& unifiedMemoryOps() const { return m_unifiedMemoryOps; }
+
     // correlation -> the GPU op it enqueued / the call (any non-GPU op) that carries it.
     const CorrelationMap& gpuOpOf() const { return m_gpuOpOf; }
     const CorrelationMap& callOf() const { return m_callOf; }
@@ -123,6 +124,7 @@ private:
     int m_gpuOpsWithExec = 0;
     std::vector<std::uint32_t> m_hostOps;
     IntervalSet m_mainThreadWaits;
+    std::vector<std::uint32_t> m_unifiedMemoryOps;
     std::array<std::map<int, std::int64_t>, 2> m_queued;
     CorrelationMap m_gpuOpOf;
     CorrelationMap m_callOf;

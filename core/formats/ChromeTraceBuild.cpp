@@ -37,10 +37,11 @@ ChromeTraceImport ChromeTraceImporter::build()
     std::vector<Run>& runs = result.trace.runs;
     runs.resize(runsOf.pids.size());
     std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
-    const std::size_t splitLanes = placeOnLanes(runs, byLane, laneOfKey);
+    std::vector<std::vector<std::int64_t>> gpusOfRun(runs.size());
+    const std::size_t splitLanes = placeOnLanes(runs, byLane, laneOfKey, gpusOfRun);
     const RegionCounts regionCounts = countRegions();
     buildRegions(runs, runsOf.regionRuns, laneOfKey, first);
-    describeRuns(runs, runsOf.pids, first);
+    describeRuns(runs, runsOf.pids, gpusOfRun, first);
     result.events = m_events;
     result.summary = summary(splitLanes, regionCounts, pythonFrames, frameworkOps);
     return result;
@@ -131,9 +132,12 @@ std::string ChromeTraceImporter::laneName(const LaneKey& key) const
 // Each key's ops into its run, by start time, on the key's lanes. A lane
 // runs one op at a time: where ops overlap (API calls nested in others,
 // clock rounding), the later one moves to an extra lane. Returns how many
-// extra lanes were made.
+// extra lanes were made. A stream lane's device is its GPU's place in
+// gpusOfRun[its run], the CUDA ordinals (Kineto's `device`) of the run's
+// stream lanes, rising: the run's devices (describeRuns).
 std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, std::vector<std::uint32_t>>& byLane,
-                                   std::map<LaneKey, std::uint16_t>& laneOfKey)
+                                              std::map<LaneKey, std::uint16_t>& laneOfKey,
+                                              std::vector<std::vector<std::int64_t>>& gpusOfRun)
 {
     std::vector<std::size_t> opsOfRun(runs.size(), 0);
     for (const auto& [key, indices] : byLane)
@@ -148,9 +152,18 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
                    < std::tie(m_pending[y].op.startNs, m_pending[y].op.endNs);
         });
         const std::string name = laneName(key);
+        // Keys come by run, host before GPU, then by ordinal: each run's
+        // GPUs are met in rising order.
+        std::vector<std::int64_t>& gpus = gpusOfRun[key.run];
+        if (key.gpu && (gpus.empty() || gpus.back() != key.a)) {
+            if (gpus.size() >= kMaxLanes)
+                throw JsonReadError{"the trace has more than 65535 GPUs in one process"};
+            gpus.push_back(key.a);
+        }
         // Kineto's events do not say how the program made its streams; only
         // the legacy default stream is known by its id.
-        const Lane lane{name, key.gpu ? LaneKind::Stream : LaneKind::HostThread, 0,
+        const Lane lane{name, key.gpu ? LaneKind::Stream : LaneKind::HostThread,
+                        static_cast<std::uint16_t>(key.gpu ? gpus.size() - 1 : 0),
                         key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault : StreamKind::Unknown};
         const auto addLane = [&](std::size_t sub) {
             if (run.lanes.size() >= kMaxLanes)
@@ -212,9 +225,11 @@ std::string ChromeTraceImporter::sourceName() const
     return m_kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace";
 }
 
-// Each run's name (its process), rank, clock, device, timing and span;
+// Each run's name (its process), rank, clock, devices, timing and span;
 // its ops sorted. `first`: the file's first time, the runs' time 0.
-void ChromeTraceImporter::describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const
+// `gpusOfRun`: each run's GPUs by CUDA ordinal (placeOnLanes).
+void ChromeTraceImporter::describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids,
+                                       const std::vector<std::vector<std::int64_t>>& gpusOfRun, std::int64_t first) const
 {
     for (std::size_t r = 0; r < runs.size(); ++r) {
         Run& run = runs[r];
@@ -244,19 +259,32 @@ void ChromeTraceImporter::describeRuns(std::vector<Run>& runs, const std::vector
         run.timedBeginNs = 0;
         run.timedEndNs = end;
         run.verification.message = "not verified: imported from a " + sourceName();
-        if (!m_devices.empty() || !m_gpuDevices.empty()) {
-            const std::int64_t device = m_gpuDevices.empty() ? m_devices.begin()->first : m_gpuDevices.begin()->first;
-            const auto info = m_devices.find(device);
-            if (info != m_devices.end())
-                run.device = info->second;
-            if (run.device.name.empty())
-                run.device.name = "GPU " + std::to_string(device);
-            if (m_gpuDevices.size() > 1)
-                run.device.detail += (run.device.detail.empty() ? "" : ", ") + std::to_string(m_gpuDevices.size())
-                                     + " GPUs";
+        // The run's devices are the GPUs its streams ran on, lowest ordinal
+        // first, each lane saying which (Lane::device indexes them). A run
+        // without GPU lanes (a process that only called CUDA) has the
+        // file's first GPU.
+        const std::vector<std::int64_t>& gpus = gpusOfRun[r];
+        if (!gpus.empty()) {
+            run.device = deviceOf(gpus.front());
+            for (std::size_t d = 1; d < gpus.size(); ++d)
+                run.moreDevices.push_back(deviceOf(gpus[d]));
+        } else if (!m_devices.empty() || !m_gpuDevices.empty()) {
+            run.device = deviceOf(m_gpuDevices.empty() ? m_devices.begin()->first : m_gpuDevices.begin()->first);
         }
         run.sortOps();
     }
+}
+
+// The GPU of CUDA ordinal `ordinal`, as the trace's deviceProperties
+// describe it; named by its ordinal where they do not.
+DeviceInfo ChromeTraceImporter::deviceOf(std::int64_t ordinal) const
+{
+    DeviceInfo device;
+    if (const auto info = m_devices.find(ordinal); info != m_devices.end())
+        device = info->second;
+    if (device.name.empty())
+        device.name = "GPU " + std::to_string(ordinal);
+    return device;
 }
 
 // "imported from a ...: N GPU ops and M CUDA API calls; ...; skipped ..."

@@ -127,8 +127,9 @@ std::vector<int> writeRunMetadata(JsonWriter& w, const Run& run, int& nextPid)
     return lanePid;
 }
 
-void writeOpEvent(JsonWriter& w, const Run& run, const Op& op, int pid)
+void writeOpEvent(JsonWriter& w, const Run& run, std::size_t opIndex, int pid)
 {
+    const Op& op = run.ops[opIndex];
     w.beginObject();
     // A unified-memory op says which counter it is ("HtoD migration").
     w.member("name", op.kind == OpKind::UnifiedMemory ? run.nameOf(op) : eventName(op));
@@ -144,7 +145,7 @@ void writeOpEvent(JsonWriter& w, const Run& run, const Op& op, int pid)
     w.key("args");
     w.beginObject();
     w.member("chunk", op.chunk);
-    w.member(run.countsFaults(op) ? "faults" : "bytes", op.bytes);
+    w.member(run.countsFaults(opIndex) ? "faults" : "bytes", op.bytes);
     w.member("memory", toString(op.memory));
     if (op.kind != OpKind::UnifiedMemory) // the driver's migrations: no engine rate to speak of
         w.member("GB/s", achievedGbps(op));
@@ -265,8 +266,10 @@ void writeChromeJson(JsonWriter& w, const Trace& trace)
         const int hostPid = nextPid;
         const std::vector<int> lanePid = writeRunMetadata(w, run, nextPid);
         writeRegions(w, run, lanePid, hostPid);
-        for (const auto& op : run.ops)
-            writeOpEvent(w, run, op, op.lane < lanePid.size() ? lanePid[op.lane] : lanePid.empty() ? nextPid - 1 : lanePid[0]);
+        for (std::size_t i = 0; i < run.ops.size(); ++i) {
+            const Op& op = run.ops[i];
+            writeOpEvent(w, run, i, op.lane < lanePid.size() ? lanePid[op.lane] : lanePid.empty() ? nextPid - 1 : lanePid[0]);
+        }
     }
     w.endArray();
     w.member("displayTimeUnit", "ns");

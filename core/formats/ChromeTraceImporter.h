@@ -158,10 +158,13 @@ private:
     std::map<LaneKey, std::vector<std::uint32_t>> groupByLane(const RunsOfPids& runsOf, std::int64_t first);
     std::string laneName(const LaneKey& key) const;
     std::size_t placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, std::vector<std::uint32_t>>& byLane,
-                             std::map<LaneKey, std::uint16_t>& laneOfKey);
+                             std::map<LaneKey, std::uint16_t>& laneOfKey,
+                             std::vector<std::vector<std::int64_t>>& gpusOfRun);
     RegionCounts countRegions() const;
     std::string sourceName() const;
-    void describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids, std::int64_t first) const;
+    void describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids,
+                      const std::vector<std::vector<std::int64_t>>& gpusOfRun, std::int64_t first) const;
+    DeviceInfo deviceOf(std::int64_t ordinal) const;
     std::string summary(std::size_t splitLanes, const RegionCounts& regions, std::size_t pythonFrames,
                         std::size_t frameworkOps) const;
     std::vector<std::uint32_t> runsOfRegions(const std::vector<std::int64_t>& runPids) const;

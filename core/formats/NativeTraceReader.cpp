@@ -635,6 +635,49 @@ private:
         }
     }
 
+    // Before the Kineto importer gave stream lanes their devices (Lane::device
+    // indexing the run's devices), a trace it read from several GPUs became a
+    // run of one device whose stream lanes said their GPU only in their names
+    // ("GPU 1 stream 7"), which the analysis parsed. Such a run reads here as
+    // the importer makes it now: a device per GPU named, by CUDA ordinal
+    // (device 0 the one the file describes, the lowest; the others named
+    // "GPU n"), each stream lane on its own. The reader's rule for those
+    // files alone: a run that has several devices, or names one GPU, is left
+    // as it is.
+    static void devicesFromLaneNames(Run& run)
+    {
+        if (!run.moreDevices.empty())
+            return;
+        std::vector<std::int64_t> ordinals(run.lanes.size(), -1);
+        std::vector<std::int64_t> gpus;
+        for (std::size_t i = 0; i < run.lanes.size(); ++i) {
+            const Lane& lane = run.lanes[i];
+            if (lane.kind != LaneKind::Stream || !lane.name.starts_with("GPU "))
+                continue;
+            std::size_t at = 4;
+            std::int64_t ordinal = 0;
+            for (; at < lane.name.size() && at < 10 && lane.name[at] >= '0' && lane.name[at] <= '9'; ++at)
+                ordinal = ordinal * 10 + (lane.name[at] - '0');
+            if (at == 4 || at == lane.name.size() || lane.name[at] != ' ')
+                continue;
+            ordinals[i] = ordinal;
+            if (std::find(gpus.begin(), gpus.end(), ordinal) == gpus.end())
+                gpus.push_back(ordinal);
+        }
+        if (gpus.size() < 2 || gpus.size() >= kMaxLanes)
+            return;
+        std::sort(gpus.begin(), gpus.end());
+        for (std::size_t d = 1; d < gpus.size(); ++d) {
+            DeviceInfo device;
+            device.name = "GPU " + std::to_string(gpus[d]);
+            run.moreDevices.push_back(std::move(device));
+        }
+        for (std::size_t i = 0; i < run.lanes.size(); ++i)
+            if (ordinals[i] >= 0)
+                run.lanes[i].device =
+                    static_cast<std::uint16_t>(std::find(gpus.begin(), gpus.end(), ordinals[i]) - gpus.begin());
+    }
+
     // Ops in one lane never overlap: a stream runs one op at a time, and so
     // does a host thread. Touching (end == next start) is fine. Unified-memory
     // ops are exempt: the driver handles a fault group while the migrations
@@ -677,6 +720,7 @@ private:
         RegionRowReader regions(m_json, [&run, index] { return describeRun(index, run.name); });
         std::vector<std::pair<std::uint32_t, std::uint32_t>> opShapes; // [op, shape] as the file has them
         std::vector<std::pair<std::uint32_t, OpSource>> opSources;      // [op, source] as the file has them
+        std::vector<std::pair<std::uint32_t, UnifiedMemoryOp>> opCounters; // [op, counter, cause] as the file has them
         bool lanesRead = false;
         m_json.forEachMember(v, 3, [&](std::string_view key, Value& m) {
             if (key == "name") {
@@ -768,6 +812,12 @@ private:
                     else
                         readOpSources(m, opSources, fields.where());
                 }
+            } else if (key == "unifiedMemoryOps") {
+                fields.expect(m, key, JsonKind::Array, "an array");
+                if (m_version < Trace::kUnifiedMemoryFieldsFormatVersion)
+                    fail(fields.where(), "field \"unifiedMemoryOps\" needs format version 9; this file is version "
+                                             + std::to_string(m_version));
+                readUnifiedMemoryOps(m, opCounters, fields.where());
             } else if (key == "regions") {
                 fields.expect(m, key, JsonKind::Array, "an array");
                 if (m_version < Trace::kRegionsFormatVersion)
@@ -788,11 +838,16 @@ private:
             fail(where, "timedEndNs " + std::to_string(run.timedEndNs) + " is before timedBeginNs "
                             + std::to_string(run.timedBeginNs));
         checkLaneDevices(run, where);
+        devicesFromLaneNames(run);
         checkOps(run, ops);
         checkNoOverlap(run, where);
         regions.checkLanes(run);
         applyOpShapes(run, opShapes, where);
         applyOpSources(run, opSources, where);
+        if (m_version >= Trace::kUnifiedMemoryFieldsFormatVersion)
+            applyUnifiedMemoryOps(run, opCounters, where);
+        else
+            unifiedMemoryFromNames(run);
         run.sortOps();
         run.sortRegions();
         return run;
@@ -927,6 +982,73 @@ private:
                 fail(where, "op source of op " + std::to_string(op) + " names a name id beyond the run's "
                                 + std::to_string(run.names.size()) + " names");
             run.setSource(op, source);
+        }
+    }
+
+    // Format 9: [op, counter, cause] each (trace/UnifiedMemoryOp.h's words).
+    void readUnifiedMemoryOps(Value& v, std::vector<std::pair<std::uint32_t, UnifiedMemoryOp>>& out,
+                              const std::string& where)
+    {
+        if (m_json.countElements(v) > static_cast<std::size_t>(kMaxUint32))
+            fail(where, "has too many unified-memory ops");
+        m_json.forEachElement(v, 4, [&](Value& row, std::size_t i) {
+            const std::string rowWhere = where + ", unified-memory op " + std::to_string(i);
+            if (m_json.kind(row) != JsonKind::Array || m_json.countElements(row) != 3)
+                fail(rowWhere, "must be an array of 3: op (an integer), counter and cause (strings)");
+            Fields fields(m_json, rowWhere);
+            std::uint32_t op = 0;
+            UnifiedMemoryOp counter;
+            m_json.forEachElement(row, 5, [&](Value& x, std::size_t j) {
+                if (j == 0) {
+                    op = static_cast<std::uint32_t>(fields.integer(x, "op", 0, kMaxUint32 - 1));
+                } else if (j == 1) {
+                    const std::string_view name = fields.string(x, "counter");
+                    const auto parsed = umCounterFromString(name);
+                    if (!parsed)
+                        fail(rowWhere, "unknown unified-memory counter " + quotedMessageText(name));
+                    counter.counter = *parsed;
+                } else {
+                    const std::string_view name = fields.string(x, "cause");
+                    const auto parsed = umCauseFromString(name);
+                    if (!parsed)
+                        fail(rowWhere, "unknown migration cause " + quotedMessageText(name));
+                    counter.cause = *parsed;
+                }
+            });
+            out.emplace_back(op, counter);
+        });
+    }
+
+    // Before the ops are sorted, as applyOpShapes.
+    static void applyUnifiedMemoryOps(Run& run, const std::vector<std::pair<std::uint32_t, UnifiedMemoryOp>>& counters,
+                                      const std::string& where)
+    {
+        for (const auto& [op, counter] : counters) {
+            if (op >= run.ops.size())
+                fail(where, "unified-memory op names op " + std::to_string(op) + "; the run has "
+                                + std::to_string(run.ops.size()));
+            if (run.ops[op].kind != OpKind::UnifiedMemory)
+                fail(where, "unified-memory op gives op " + std::to_string(op) + ", a " + toString(run.ops[op].kind)
+                                + ", a counter; only unified-memory ops have one");
+            run.setUnifiedMemory(op, counter);
+        }
+    }
+
+    // Before format 9 a unified-memory op said what it counted only in its
+    // name, as the profiler named it (unifiedMemoryName): read back here, in
+    // the reader of those files only, so that every older trace reads as it
+    // did. A name it does not know gives no counter.
+    static void unifiedMemoryFromNames(Run& run)
+    {
+        if (!run.usesUnifiedMemory())
+            return;
+        std::vector<std::optional<UnifiedMemoryOp>> ofName(run.names.size());
+        for (std::size_t id = 0; id < run.names.size(); ++id)
+            ofName[id] = unifiedMemoryOpNamed(run.names[id]);
+        for (std::size_t i = 0; i < run.ops.size(); ++i) {
+            const Op& op = run.ops[i];
+            if (op.kind == OpKind::UnifiedMemory && op.nameId < ofName.size() && ofName[op.nameId])
+                run.setUnifiedMemory(i, *ofName[op.nameId]);
         }
     }
 
@@ -1069,6 +1191,19 @@ private:
 Trace readNativeTrace(JsonReader& json)
 {
     return Reader(json).read();
+}
+
+std::optional<UnifiedMemoryOp> unifiedMemoryOpNamed(std::string_view name)
+{
+    for (UmCounter counter : {UmCounter::MigrationToGpu, UmCounter::MigrationToHost, UmCounter::CpuPageFault,
+                              UmCounter::GpuPageFaults, UmCounter::Thrashing, UmCounter::Throttling})
+        for (UmCause cause : {UmCause::Unknown, UmCause::Requested, UmCause::Fault, UmCause::DriverPrefetch,
+                              UmCause::Eviction, UmCause::AccessCounters}) {
+            const UnifiedMemoryOp named{counter, cause};
+            if ((named.isMigration() || cause == UmCause::Unknown) && name == unifiedMemoryName(named))
+                return named;
+        }
+    return std::nullopt;
 }
 
 StreamKind streamKindWithout(std::string_view laneName)

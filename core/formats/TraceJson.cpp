@@ -250,6 +250,24 @@ void writeRun(JsonWriter& w, const Run& run)
             }
         w.endArray();
     }
+    // Format 9, written only for a run with unified-memory ops: [op,
+    // counter, cause] for each that says what it counts (op: its index in
+    // "ops"; counter and cause: trace/UnifiedMemoryOp.h's words). Before 9
+    // the reader takes them from the ops' names (NativeTraceReader).
+    if (run.usesUnifiedMemory()) {
+        w.key("unifiedMemoryOps");
+        w.beginArray();
+        for (std::size_t i = 0; i < run.ops.size(); ++i)
+            if (const UnifiedMemoryOp* counter = run.unifiedMemoryOf(i);
+                counter && run.ops[i].kind == OpKind::UnifiedMemory) {
+                w.beginArray();
+                w.value(static_cast<std::uint64_t>(i));
+                w.value(toString(counter->counter));
+                w.value(toString(counter->cause));
+                w.endArray();
+            }
+        w.endArray();
+    }
     // Format 4, written only for a run that has regions.
     if (!run.regions.empty()) {
         w.key("regions");

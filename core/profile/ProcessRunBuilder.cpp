@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 namespace ovs::profile {
@@ -57,7 +58,9 @@ const char* copyWord(std::uint8_t copyKind)
 OpKind apiOpKind(std::string_view name)
 {
     switch (apiRole(name)) {
-    case ApiRole::Sync: return OpKind::Sync;
+    case ApiRole::DeviceSync:
+    case ApiRole::StreamSync:
+    case ApiRole::EventSync: return OpKind::Sync;
     case ApiRole::Alloc: return OpKind::Alloc;
     case ApiRole::Free: return OpKind::Free;
     case ApiRole::Register: return OpKind::Register;
@@ -340,21 +343,33 @@ int ProcessRunBuilder::unifiedMemoryLane(std::uint32_t deviceId)
 
 namespace {
 
-// A migration's name says why it moved ("HtoD migration (fault)"): the
-// managed-migration finding counts the ones faults caused, directly or by
-// the driver's prefetching around them (analysis/DemandMigrations.h). CUPTI
-// 13 on an H200 gives a program's own cudaMemPrefetchAsync the cause
-// "user": it is named "requested", and the driver's speculative prefetch
-// "driver prefetch".
-std::string migrationCauseWords(std::uint32_t cause)
+// CUPTI's counter and cause as the run's typed fields (trace/UnifiedMemoryOp.h):
+// the managed-migration finding counts the migrations that faults caused,
+// directly or by the driver's prefetching around them
+// (analysis/DemandMigrations.h). CUPTI 13 on an H200 gives a program's own
+// cudaMemPrefetchAsync the cause "user": Requested.
+std::optional<UmCounter> umCounter(std::uint32_t counter)
+{
+    switch (counter) {
+    case kUmBytesHtoD: return UmCounter::MigrationToGpu;
+    case kUmBytesDtoH: return UmCounter::MigrationToHost;
+    case kUmCpuPageFault: return UmCounter::CpuPageFault;
+    case kUmGpuPageFault: return UmCounter::GpuPageFaults;
+    case kUmThrashing: return UmCounter::Thrashing;
+    case kUmThrottling: return UmCounter::Throttling;
+    default: return std::nullopt; // a counter of a newer writer
+    }
+}
+
+UmCause umCause(std::uint32_t cause)
 {
     switch (cause) {
-    case kUmCauseUser: return " (requested)";
-    case kUmCauseCoherence: return " (fault)";
-    case kUmCausePrefetch: return " (driver prefetch)";
-    case kUmCauseEviction: return " (eviction)";
-    case kUmCauseAccessCounters: return " (access counters)";
-    default: return {};
+    case kUmCauseUser: return UmCause::Requested;
+    case kUmCauseCoherence: return UmCause::Fault;
+    case kUmCausePrefetch: return UmCause::DriverPrefetch;
+    case kUmCauseEviction: return UmCause::Eviction;
+    case kUmCauseAccessCounters: return UmCause::AccessCounters;
+    default: return UmCause::Unknown;
     }
 }
 
@@ -362,16 +377,12 @@ std::string migrationCauseWords(std::uint32_t cause)
 
 void ProcessRunBuilder::addUnifiedMemory(const UnifiedMemoryRecord& r)
 {
-    std::string name;
-    switch (r.counter) {
-    case kUmBytesHtoD: name = "HtoD migration" + migrationCauseWords(r.cause); break;
-    case kUmBytesDtoH: name = "DtoH migration" + migrationCauseWords(r.cause); break;
-    case kUmCpuPageFault: name = "CPU page fault"; break;
-    case kUmGpuPageFault: name = "GPU page faults"; break;
-    case kUmThrashing: name = "thrashing"; break;
-    case kUmThrottling: name = "throttling"; break;
-    default: return; // a counter of a newer writer
-    }
+    const std::optional<UmCounter> counter = umCounter(r.counter);
+    if (!counter)
+        return;
+    UnifiedMemoryOp facts{*counter, UmCause::Unknown};
+    if (facts.isMigration())
+        facts.cause = umCause(r.cause);
     // CPU page faults name no GPU: they go on the lane of the GPU the
     // process used first, where the migrations they cause appear.
     std::uint32_t device = r.deviceId;
@@ -383,7 +394,7 @@ void ProcessRunBuilder::addUnifiedMemory(const UnifiedMemoryRecord& r)
     Op op;
     op.kind = OpKind::UnifiedMemory;
     op.memory = HostMemoryKind::Managed;
-    op.nameId = nameId(name);
+    op.nameId = nameId(unifiedMemoryName(facts));
     // Bytes for migrations and thrashing, the fault count for faults (Op.h).
     op.bytes = r.value;
     // On CUPTI's clock until the run is made (runTime); no engine times:
@@ -392,6 +403,7 @@ void ProcessRunBuilder::addUnifiedMemory(const UnifiedMemoryRecord& r)
     op.endNs = static_cast<std::int64_t>(std::max(r.startNs, r.endNs));
     op.lane = static_cast<std::uint16_t>(lane);
     m_run.ops.push_back(op);
+    m_run.setUnifiedMemory(m_run.ops.size() - 1, facts);
     ++m_unifiedMemoryOps;
 }
 
@@ -721,9 +733,9 @@ void ProcessRunBuilder::addProfilerRanges(std::int64_t endNs)
     };
     std::vector<Call> calls;
     for (const Op& op : m_run.ops) {
-        const std::string& name = m_run.nameOf(op);
-        if (op.kind == OpKind::ApiCall && apiRole(name) == ApiRole::Profiler)
-            calls.push_back({op.startNs, op.endNs, name.find("Start") != std::string::npos});
+        const ApiRole role = op.kind == OpKind::ApiCall ? apiRole(m_run.nameOf(op)) : ApiRole::Untraced;
+        if (role == ApiRole::ProfilerStart || role == ApiRole::ProfilerStop)
+            calls.push_back({op.startNs, op.endNs, role == ApiRole::ProfilerStart});
     }
     std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.startNs < b.startNs; });
     std::int64_t openedAt = kOpenEnd;
@@ -848,18 +860,7 @@ void ProcessRunBuilder::dropNestedDriverCalls()
     }
     if (!any)
         return;
-    std::size_t kept = 0;
-    if (!m_run.opShapes.empty())
-        m_run.opShapes.resize(m_run.ops.size(), 0);
-    for (std::size_t i = 0; i < m_run.ops.size(); ++i)
-        if (!drop[i]) {
-            if (!m_run.opShapes.empty())
-                m_run.opShapes[kept] = m_run.opShapes[i];
-            m_run.ops[kept++] = m_run.ops[i];
-        }
-    m_run.ops.resize(kept);
-    if (!m_run.opShapes.empty())
-        m_run.opShapes.resize(kept);
+    m_run.removeOps(drop);
     m_apiCalls = 0;
     for (const Op& op : m_run.ops)
         if (!m_laneIsStream[op.lane])

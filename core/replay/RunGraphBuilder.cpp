@@ -16,11 +16,6 @@ using namespace thresholds;
 
 namespace {
 
-bool contains(std::string_view text, std::string_view part)
-{
-    return text.find(part) != std::string_view::npos;
-}
-
 EngineClass engineOf(OpKind kind)
 {
     switch (kind) {
@@ -43,19 +38,21 @@ CallRole roleOf(const Run& run, const Op& op, bool* async)
     case OpKind::Free:
     case OpKind::Register:
         // Stream-ordered allocation does not synchronize.
-        return contains(run.nameOf(op), "Async") ? CallRole::Launch : CallRole::Alloc;
+        return apiIsAsync(run.nameOf(op)) ? CallRole::Launch : CallRole::Alloc;
     case OpKind::ApiCall: break;
     default: return CallRole::Work;
     }
     const std::string_view name = apiDisplayName(run.nameOf(op));
-    *async = contains(name, "Async");
+    *async = apiIsAsync(name);
     switch (apiRole(name)) {
     case ApiRole::Copy:
     case ApiRole::Memset: return *async ? CallRole::Launch : CallRole::SyncCopy;
     case ApiRole::Launch:
     case ApiRole::Prefetch:
     case ApiRole::StreamWait: return CallRole::Launch;
-    case ApiRole::Sync: return CallRole::Sync;
+    case ApiRole::DeviceSync:
+    case ApiRole::StreamSync:
+    case ApiRole::EventSync: return CallRole::Sync;
     case ApiRole::Alloc:
     case ApiRole::Free:
     case ApiRole::Register: return *async ? CallRole::Launch : CallRole::Alloc;
@@ -65,8 +62,7 @@ CallRole roleOf(const Run& run, const Op& op, bool* async)
 
 bool isDeviceWideSync(const Run& run, const Op& op)
 {
-    const std::string& name = run.nameOf(op);
-    return (op.kind == OpKind::ApiCall || op.kind == OpKind::Sync) && apiWaitsForDevice(name);
+    return (op.kind == OpKind::ApiCall || op.kind == OpKind::Sync) && apiRole(run.nameOf(op)) == ApiRole::DeviceSync;
 }
 
 std::int64_t percentile(std::vector<std::int64_t> v, double p, std::int64_t fallback)

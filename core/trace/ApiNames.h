@@ -20,14 +20,19 @@ enum class ApiRole : std::uint8_t {
     Copy,       // cudaMemcpy*, cuMemcpy*
     Memset,     // cudaMemset*, cuMemset*
     Launch,     // kernels, host functions, graphs
-    Sync,       // the host waits: device, context, stream or event synchronize
+    // The host waits (apiSynchronizesHost), for:
+    DeviceSync, // every stream of the device: device, thread or context synchronize
+    StreamSync, // one stream's work
+    EventSync,  // one event, the work before it on its stream
     StreamWait, // a stream waits for an event (the host does not)
     Alloc,      // device, pinned, managed or pooled allocation
     Free,
     Register,   // page-locking host memory, and undoing it
     Prefetch,   // managed memory moved ahead of use
     Reset,      // cudaDeviceReset, cuDevicePrimaryCtxReset
-    Profiler,   // cudaProfilerStart/Stop, cuProfilerStart/Stop: the profiler range
+    // The profiler range: cudaProfilerStart/Stop, cuProfilerStart/Stop.
+    ProfilerStart,
+    ProfilerStop,
 };
 
 // CUPTI's callback names carry a version suffix ("cudaMemcpyAsync_v3020",
@@ -51,16 +56,16 @@ constexpr ApiRole apiRole(std::string_view name)
         std::string_view text;
         ApiRole role;
     };
-    constexpr std::array<Prefix, 34> kPrefixes = {{
+    constexpr std::array<Prefix, 36> kPrefixes = {{
         {"cudaMemcpy", ApiRole::Copy},
         {"cudaMemset", ApiRole::Memset},
         {"cudaMemPrefetchAsync", ApiRole::Prefetch},
         {"cudaLaunch", ApiRole::Launch},
         {"cudaGraphLaunch", ApiRole::Launch},
-        {"cudaDeviceSynchronize", ApiRole::Sync},
-        {"cudaThreadSynchronize", ApiRole::Sync},
-        {"cudaStreamSynchronize", ApiRole::Sync},
-        {"cudaEventSynchronize", ApiRole::Sync},
+        {"cudaDeviceSynchronize", ApiRole::DeviceSync},
+        {"cudaThreadSynchronize", ApiRole::DeviceSync},
+        {"cudaStreamSynchronize", ApiRole::StreamSync},
+        {"cudaEventSynchronize", ApiRole::EventSync},
         {"cudaStreamWaitEvent", ApiRole::StreamWait},
         {"cudaMalloc", ApiRole::Alloc},
         {"cudaHostAlloc", ApiRole::Alloc},
@@ -73,9 +78,9 @@ constexpr ApiRole apiRole(std::string_view name)
         {"cuMemPrefetchAsync", ApiRole::Prefetch},
         {"cuLaunch", ApiRole::Launch},
         {"cuGraphLaunch", ApiRole::Launch},
-        {"cuCtxSynchronize", ApiRole::Sync},
-        {"cuStreamSynchronize", ApiRole::Sync},
-        {"cuEventSynchronize", ApiRole::Sync},
+        {"cuCtxSynchronize", ApiRole::DeviceSync},
+        {"cuStreamSynchronize", ApiRole::StreamSync},
+        {"cuEventSynchronize", ApiRole::EventSync},
         {"cuStreamWaitEvent", ApiRole::StreamWait},
         {"cuMemAlloc", ApiRole::Alloc},
         {"cuMemHostAlloc", ApiRole::Alloc},
@@ -84,8 +89,10 @@ constexpr ApiRole apiRole(std::string_view name)
         {"cuMemHostUnregister", ApiRole::Register},
         {"cuDevicePrimaryCtxReset", ApiRole::Reset},
         {"cuCtxDestroy", ApiRole::Reset},
-        {"cudaProfilerSt", ApiRole::Profiler},
-        {"cuProfilerSt", ApiRole::Profiler},
+        {"cudaProfilerStart", ApiRole::ProfilerStart},
+        {"cudaProfilerStop", ApiRole::ProfilerStop},
+        {"cuProfilerStart", ApiRole::ProfilerStart},
+        {"cuProfilerStop", ApiRole::ProfilerStop},
     }};
     for (const Prefix& p : kPrefixes)
         if (name.substr(0, p.text.size()) == p.text)
@@ -93,12 +100,21 @@ constexpr ApiRole apiRole(std::string_view name)
     return ApiRole::Untraced;
 }
 
+// The host waits for the device's work: a device, stream or event synchronize.
+constexpr bool apiSynchronizesHost(ApiRole role)
+{
+    return role == ApiRole::DeviceSync || role == ApiRole::StreamSync || role == ApiRole::EventSync;
+}
+
 // A call that puts work on a stream (a copy, a memset, a launch): the host
 // goes on unless the call blocks for it (a synchronous copy).
+constexpr bool apiEnqueuesWork(ApiRole role)
+{
+    return role == ApiRole::Copy || role == ApiRole::Memset || role == ApiRole::Launch;
+}
 constexpr bool apiEnqueuesWork(std::string_view name)
 {
-    const ApiRole role = apiRole(name);
-    return role == ApiRole::Copy || role == ApiRole::Memset || role == ApiRole::Launch;
+    return apiEnqueuesWork(apiRole(name));
 }
 
 // A stream-ordered call ("...Async"): a copy or memset that returns before
@@ -113,10 +129,7 @@ constexpr bool apiIsAsync(std::string_view name)
 // stream or event synchronize waits for one stream's work.
 constexpr bool apiWaitsForDevice(std::string_view name)
 {
-    for (std::string_view call : {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cuCtxSynchronize"})
-        if (name.substr(0, call.size()) == call)
-            return true;
-    return false;
+    return apiRole(name) == ApiRole::DeviceSync;
 }
 
 } // namespace ovs

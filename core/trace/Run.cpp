@@ -79,9 +79,19 @@ bool Run::usesUnifiedMemory() const
     return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::UnifiedMemory; });
 }
 
-bool Run::countsFaults(const Op& op) const
+bool Run::countsFaults(std::size_t opIndex) const
 {
-    return op.kind == OpKind::UnifiedMemory && nameOf(op).find("fault") != std::string::npos;
+    const UnifiedMemoryOp* counter = unifiedMemoryOf(opIndex);
+    return counter && counter->countsFaults();
+}
+
+void Run::setUnifiedMemory(std::size_t opIndex, UnifiedMemoryOp counter)
+{
+    if (opIndex >= ops.size())
+        return;
+    if (opUnifiedMemory.size() < ops.size())
+        opUnifiedMemory.resize(ops.size());
+    opUnifiedMemory[opIndex] = counter;
 }
 
 void Run::setShape(std::size_t opIndex, std::uint32_t shapeId)
@@ -121,15 +131,17 @@ void Run::sortOps()
     // through a buffer as large as the ops.
     if (std::is_sorted(ops.begin(), ops.end(), before))
         return;
-    if (opShapes.empty() && opSources.empty()) {
+    if (opShapes.empty() && opSources.empty() && opUnifiedMemory.empty()) {
         std::stable_sort(ops.begin(), ops.end(), before);
         return;
     }
-    // The shapes and sources move with their ops: sorted as one permutation.
+    // The shapes, sources and counters move with their ops: sorted as one permutation.
     if (!opShapes.empty())
         opShapes.resize(ops.size(), 0);
     if (!opSources.empty())
         opSources.resize(ops.size());
+    if (!opUnifiedMemory.empty())
+        opUnifiedMemory.resize(ops.size());
     std::vector<std::uint32_t> order(ops.size());
     for (std::uint32_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -137,16 +149,51 @@ void Run::sortOps()
     std::vector<Op> sorted(ops.size());
     std::vector<std::uint32_t> shapes(opShapes.size());
     std::vector<OpSource> sources(opSources.size());
+    std::vector<UnifiedMemoryOp> counters(opUnifiedMemory.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         sorted[i] = ops[order[i]];
         if (!shapes.empty())
             shapes[i] = opShapes[order[i]];
         if (!sources.empty())
             sources[i] = opSources[order[i]];
+        if (!counters.empty())
+            counters[i] = opUnifiedMemory[order[i]];
     }
     ops = std::move(sorted);
     opShapes = std::move(shapes);
     opSources = std::move(sources);
+    opUnifiedMemory = std::move(counters);
+}
+
+void Run::removeOps(const std::vector<bool>& drop)
+{
+    // Side tables shorter than the ops are grown first, so that what moves
+    // down is always the entry of the op that moves.
+    if (!opShapes.empty())
+        opShapes.resize(ops.size(), 0);
+    if (!opSources.empty())
+        opSources.resize(ops.size());
+    if (!opUnifiedMemory.empty())
+        opUnifiedMemory.resize(ops.size());
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        if (i < drop.size() && drop[i])
+            continue;
+        if (!opShapes.empty())
+            opShapes[kept] = opShapes[i];
+        if (!opSources.empty())
+            opSources[kept] = opSources[i];
+        if (!opUnifiedMemory.empty())
+            opUnifiedMemory[kept] = opUnifiedMemory[i];
+        ops[kept++] = ops[i];
+    }
+    ops.resize(kept);
+    if (!opShapes.empty())
+        opShapes.resize(kept);
+    if (!opSources.empty())
+        opSources.resize(kept);
+    if (!opUnifiedMemory.empty())
+        opUnifiedMemory.resize(kept);
 }
 
 void Run::sortRegions()

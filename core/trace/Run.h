@@ -5,6 +5,7 @@
 #include "trace/KernelShape.h"
 #include "trace/Op.h"
 #include "trace/SourceSite.h"
+#include "trace/UnifiedMemoryOp.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -157,6 +158,12 @@ struct Run {
     std::vector<SourceSite> sourceSites;
     std::vector<OpSource> opSources;
     bool stacksRecorded = false;
+    // What each unified-memory op counts and why its pages moved (native
+    // traces store them from format 9; older ones have them read from the
+    // ops' names by the reader), kept as opShapes is: empty where the run
+    // has no unified-memory op, else as long as ops or shorter;
+    // setUnifiedMemory grows it, sortOps keeps it in step.
+    std::vector<UnifiedMemoryOp> opUnifiedMemory;
 
     std::int64_t wallNs() const { return timedEndNs - timedBeginNs; }
     int deviceCount() const { return 1 + static_cast<int>(moreDevices.size()); }
@@ -168,10 +175,18 @@ struct Run {
     // Whether anything in the run needs format version 3: several devices,
     // a lane on a device other than 0, or a peer copy.
     bool usesSeveralDevices() const;
-    // Has unified-memory ops (format version 5).
+    // Has unified-memory ops (format version 5; their counters' fields, 9).
     bool usesUnifiedMemory() const;
-    // A unified-memory fault op, whose `bytes` is its fault count (Op.h).
-    bool countsFaults(const Op& op) const;
+    // What the unified-memory op ops[opIndex] counts; null where the run
+    // does not say (any other op).
+    const UnifiedMemoryOp* unifiedMemoryOf(std::size_t opIndex) const
+    {
+        return opIndex < opUnifiedMemory.size() && !opUnifiedMemory[opIndex].empty() ? &opUnifiedMemory[opIndex]
+                                                                                      : nullptr;
+    }
+    void setUnifiedMemory(std::size_t opIndex, UnifiedMemoryOp counter);
+    // ops[opIndex] is a unified-memory fault op, whose `bytes` is its fault count (Op.h).
+    bool countsFaults(std::size_t opIndex) const;
     // The op's name; "" when it has none (or, defensively, a bad id).
     const std::string& nameOf(const Op& op) const;
     // The launch shape of ops[opIndex]; null where it has none.
@@ -197,9 +212,12 @@ struct Run {
     void setSource(std::size_t opIndex, const OpSource& source);
     // Has call sources or recorded stacks (format version 8).
     bool usesSources() const;
-    // Sorts ops by (lane, start, end), their shapes and sources with them; the loader
-    // and recorder both rely on it.
+    // Sorts ops by (lane, start, end), their shapes, sources and counters
+    // with them; the loader and recorder both rely on it.
     void sortOps();
+    // Removes the ops whose `drop` is true (drop as long as ops), their
+    // shapes, sources and counters with them; the rest keep their order.
+    void removeOps(const std::vector<bool>& drop);
     // Sorts regions by (begin, depth, end descending), so an enclosing region
     // comes before what it holds.
     void sortRegions();

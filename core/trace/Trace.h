@@ -13,13 +13,15 @@ namespace ovs {
 // and bandwidth sweeps.
 struct Trace {
     // The newest version this build reads and writes. A trace is written in
-    // the oldest version that holds it (formatVersion()): 8 only when a run
-    // has call sources or recorded stacks, 7 only when a run
+    // the oldest version that holds it (formatVersion()): 9 only when a run
+    // has unified-memory ops (their counters and causes as fields), 8 only
+    // when a run has call sources or recorded stacks, 7 only when a run
     // has kernels' launch shapes, 6 only when a run says its rank, 5 only when one has unified-memory ops, 4 only when one
     // has regions, 3 only when one uses several devices, else 2, byte for
     // byte what version-2 readers read; older readers refuse a newer file
     // ("update") rather than drop what it holds.
-    static constexpr int kFormatVersion = 8;
+    static constexpr int kFormatVersion = 9;
+    static constexpr int kUnifiedMemoryFieldsFormatVersion = 9;
     static constexpr int kSourcesFormatVersion = 8;
     static constexpr int kKernelShapesFormatVersion = 7;
     static constexpr int kRanksFormatVersion = 6;
@@ -31,6 +33,9 @@ struct Trace {
     int formatVersion() const
     {
         int version = kSingleDeviceFormatVersion;
+        for (const auto& run : runs)
+            if (run.usesUnifiedMemory())
+                return kUnifiedMemoryFieldsFormatVersion;
         for (const auto& run : runs)
             if (run.usesSources())
                 return kSourcesFormatVersion;

@@ -115,7 +115,9 @@ bool StackCapture::wants(StackMode mode, std::string_view apiName)
     const ApiRole role = apiRole(apiName);
     const bool async = apiIsAsync(apiName);
     switch (role) {
-    case ApiRole::Sync:
+    case ApiRole::DeviceSync:
+    case ApiRole::StreamSync:
+    case ApiRole::EventSync:
     case ApiRole::Register: return true;
     case ApiRole::Copy:
     case ApiRole::Memset:

@@ -1,5 +1,7 @@
 #include "symbols/NativeSiteRule.h"
 
+#include "trace/NativeFrame.h"
+
 #include <array>
 
 namespace ovs {
@@ -28,26 +30,15 @@ bool toolkitPath(std::string_view path)
 
 bool libraryObject(std::string_view path)
 {
-    constexpr std::array<std::string_view, 9> kSystemFolders = {
-        "/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/", "/usr/libexec/", "/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/",
-    };
-    for (std::string_view folder : kSystemFolders)
-        if (startsWith(path, folder))
-            return true;
-    if (toolkitPath(path) || contains(path, "/site-packages/") || contains(path, "/dist-packages/"))
+    // The one rule for a native frame's module (trace/NativeFrame.h, which
+    // Nsight's call chains use too), and the folders where only programs
+    // and the toolkit live.
+    if (isLibraryModule(path) || toolkitPath(path))
         return true;
-    // By name wherever they are (a conda environment's lib/, a library
-    // carried next to the program): CUDA's, ours, the runtimes'.
-    const std::size_t slash = path.rfind('/');
-    const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-    constexpr std::array<std::string_view, 19> kLibraries = {
-        "libcuda.so",   "libcudart",      "libcupti",        "liboverlapscope-inject", "libnvToolsExt",
-        "libnvtx",      "libnvrtc",       "libnvidia-",      "libc.so",                "libc-",
-        "libstdc++",    "libgcc_s",       "ld-linux",        "libpthread",             "libm.so",
-        "libdl.so",     "libunwind",      "libpython",       "python",
-    };
-    for (std::string_view library : kLibraries)
-        if (startsWith(name, library))
+    constexpr std::array<std::string_view, 5> kProgramFolders = {"/usr/libexec/", "/usr/bin/", "/bin/", "/usr/sbin/",
+                                                                 "/sbin/"};
+    for (std::string_view folder : kProgramFolders)
+        if (startsWith(path, folder))
             return true;
     return false;
 }
@@ -61,14 +52,7 @@ bool libraryHeader(std::string_view sourceFile)
 
 bool cudaRuntimeFunction(std::string_view function)
 {
-    // The name itself, after any return type of a template ("cudaError
-    // cudaMalloc<float>"); the parameters are already gone.
-    const std::size_t angle = function.find('<');
-    const std::size_t space = function.substr(0, angle).rfind(' ');
-    const std::string_view name = space == std::string_view::npos ? function : function.substr(space + 1);
-    if (startsWith(name, "cudart::") || startsWith(name, "__cuda") || startsWith(name, "libcudart"))
-        return true;
-    return name.size() > 4 && startsWith(name, "cuda") && name[4] >= 'A' && name[4] <= 'Z';
+    return isCudaFunction(function);
 }
 
 bool usersFrame(const NativeFrame& frame)

@@ -107,7 +107,10 @@ bool isLibraryModule(std::string_view module)
                                 "libmpi", "libucp", "libucs", "libuct", "libucm", "libfabric", "libopen-pal",
                                 "libopen-rte", "libpmi",
                                 // Python and PyTorch built outside site-packages.
-                                "libpython", "python2", "python3", "libtorch", "libc10"});
+                                "libpython", "python2", "python3", "libtorch", "libc10",
+                                // The profiler's own, in the profiled process: our injection
+                                // library and the unwinder it loads.
+                                "liboverlapscope-inject", "libunwind"});
 }
 
 bool isCudaFunction(std::string_view symbol)

@@ -18,7 +18,8 @@ namespace ovs {
 // const". What tells a function apart from CUDA's and from a kernel's stub.
 std::string nativeFunctionName(std::string_view symbol);
 
-// A module that is no code of the user's: CUDA's libraries (libcuda,
+// A module that is no code of the user's (Nsight's call chains and a
+// profiled program's stacks, core/symbols/NativeSiteRule, alike): CUDA's libraries (libcuda,
 // libcudart, libcupti, libcublas, libnvidia-*, NCCL, ...), Nsight's own,
 // the C and C++ runtimes and the dynamic loader, anything under /lib,
 // /lib64, /usr/lib or /usr/lib64, MPI and its transports, and the Python

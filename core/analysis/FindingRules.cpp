@@ -487,16 +487,20 @@ void copyEngineQueue(const Context& c, const Verdict& verdict, std::vector<Findi
         return;
     // The copies that stood in line, and how long: the union of their waits
     // (stream reached them, engine had not started them).
+    // The span's GPU ops, from the run's index (each lane's, every device).
     std::vector<std::uint32_t> ops;
     std::vector<Interval> waits;
-    for (std::uint32_t i = 0; i < c.run.ops.size(); ++i) {
-        const Op& op = c.run.ops[i];
-        const bool kind = (up && op.kind == OpKind::Upload) || (down && op.kind == OpKind::Download);
-        if (kind && op.hasExec() && c.inRegion(op) && op.execStartNs > op.startNs) {
-            ops.push_back(i);
-            waits.push_back({op.startNs, op.execStartNs});
-        }
-    }
+    for (const DeviceFacts& device : c.index.devices())
+        for (const auto& [lane, laneOps] : device.laneOps)
+            for (const std::uint32_t i : laneOps) {
+                const Op& op = c.run.ops[i];
+                const bool kind = (up && op.kind == OpKind::Upload) || (down && op.kind == OpKind::Download);
+                if (kind && op.hasExec() && op.execStartNs > op.startNs) {
+                    ops.push_back(i);
+                    waits.push_back({op.startNs, op.execStartNs});
+                }
+            }
+    std::sort(ops.begin(), ops.end()); // in the run's order, as every finding lists its ops
     Finding f = makeFinding(FindingKind::CopyEngineQueue, std::move(ops), c.deviceForHost);
     // Cost: the time some copy stood in line (union of the waits), but no
     // more than the run's distance from its bound: waiting behind a busy

@@ -3,6 +3,7 @@
 #include "analysis/TorchSyncCauses.h"
 #include "base/Thresholds.h"
 #include "trace/ApiNames.h"
+#include "facts/RunIndex.h"
 #include "trace/CorrelationMap.h"
 
 #include <algorithm>
@@ -16,22 +17,12 @@ namespace {
 using thresholds::kMaxFindingSources;
 using thresholds::kSameOpCallsBack;
 
-// The run's host calls and GPU ops by correlation, found once for every finding.
+// The run's host calls and GPU ops by correlation: the index's, found once
+// for every analysis (facts/RunIndex.h).
 struct Calls {
-    explicit Calls(const Run& run)
-    {
-        for (std::size_t i = 0; i < run.ops.size(); ++i) {
-            const Op& op = run.ops[i];
-            if (!isStreamLaneOp(op.kind))
-                callOf.add(op.correlation, static_cast<std::uint32_t>(i));
-            else if (isGpuOp(op.kind))
-                gpuOf.add(op.correlation, static_cast<std::uint32_t>(i));
-        }
-        callOf.finish();
-        gpuOf.finish();
-    }
-    CorrelationMap callOf;
-    CorrelationMap gpuOf;
+    explicit Calls(const RunIndex& index) : callOf(index.callOf()), gpuOf(index.gpuOpOf()) {}
+    const CorrelationMap& callOf;
+    const CorrelationMap& gpuOf;
 };
 
 // Which way the copy of the aten op around `call` went: the call itself or
@@ -149,11 +140,12 @@ void attachTo(const Run& run, const Calls& calls, bool torch, Finding& f)
 
 } // namespace
 
-void attachSources(const Run& run, std::vector<Finding>& findings)
+void attachSources(const RunIndex& index, std::vector<Finding>& findings)
 {
+    const Run& run = index.run();
     if (run.opSources.empty() && !run.stacksRecorded)
         return;
-    const Calls calls(run);
+    const Calls calls(index);
     // Kineto traces: their aten ops name PyTorch's calls.
     const bool torch = run.pipeline == "pytorch";
     for (Finding& f : findings)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/Findings.h"
+#include "facts/RunIndex.h"
 #include "trace/Run.h"
 
 #include <vector>
@@ -12,8 +13,9 @@ namespace ovs {
 // where one is an implicit synchronization (Finding::torchOps,
 // TorchSyncCauses.h), and a note where the trace cannot say. Reads only
 // the run's typed call sources (Run::opSources): a GPU op counts as the
-// host call that enqueued it (its correlation). One pass after the findings
-// are made; it changes nothing else of them.
-void attachSources(const Run& run, std::vector<Finding>& findings);
+// host call that enqueued it (its correlation, looked up in the run's
+// index). One pass after the findings are made; it changes nothing else of
+// them.
+void attachSources(const RunIndex& index, std::vector<Finding>& findings);
 
 } // namespace ovs

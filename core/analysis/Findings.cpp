@@ -333,7 +333,7 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     std::stable_sort(result.findings.begin(), result.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.costNs > b.costNs; });
     result.findings.push_back(boundFinding(c, result.verdict));
-    attachSources(run, result.findings);
+    attachSources(index, result.findings);
     return result;
 }
 

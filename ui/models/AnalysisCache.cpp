@@ -65,12 +65,13 @@ WhatIfGhost replay(const AnalysedRun& analysed, FixSet fixes)
     const WhatIfSummary& summary = analysed.analysis.findings.whatIf;
     ghost.measuredSpanNs = summary.measuredSpanNs;
     ghost.unchangedSpanNs = summary.replaySpanNs;
-    // The graph the analysis built and priced the findings on, replayed
-    // once more with the fixes and node times: never a second graph.
-    const WhatIf* whatIf = analysed.analysis.whatIf.get();
+    // The graph the analysis built and priced the findings on (analyse
+    // keeps it), replayed once more with the fixes and node times: never a
+    // second graph.
     std::optional<Run> replayed =
-        whatIf ? whatIf->replayedRun(*analysed.run, fixes, analysed.analysis.judged.span, &ghost.why)
-               : whatIfRun(*analysed.run, analysed.analysis.rates, fixes, analysed.analysis.judged.span, &ghost.why);
+        analysed.analysis.whatIf
+            ? analysed.analysis.whatIf->replayedRun(*analysed.run, fixes, analysed.analysis.judged.span, &ghost.why)
+            : std::nullopt;
     if (!replayed) {
         if (ghost.why.empty())
             ghost.why = "the run could not be replayed";

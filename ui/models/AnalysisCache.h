@@ -30,7 +30,7 @@ class TraceDocument;
 // child. A reader calls of() before it connects to the document's signals,
 // so the cache hears of a new document first. A run is analysed when first
 // asked for, again only once its ops or status change; new sweeps (rates)
-// or a new document drop everything. What-if runs (core's whatIfRun) are
+// or a new document drop everything. What-if runs (core's WhatIf::replayedRun) are
 // computed on request, per run and fix set, on the same worker, and so is
 // the judgement of one region (a step picked in the regions band).
 class AnalysisCache : public QObject {

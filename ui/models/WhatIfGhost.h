@@ -8,7 +8,7 @@
 
 namespace ovs::ui {
 
-// A run as the replay has it with a set of fixes applied (core's whatIfRun),
+// A run as the replay has it with a set of fixes applied (core's WhatIf::replayedRun),
 // as the timeline draws it under the measured run: its "ghost".
 struct WhatIfGhost {
     std::shared_ptr<const RunTimeline> run; // null where the run could not be replayed

@@ -19,9 +19,12 @@ rm -rf "$dest"
 mkdir -p "$dest/app/cli" "$dest/examples" "$dest/tests"
 strip -o "$dest/app/cli/overlapscope-cli" "$build/app/cli/overlapscope-cli"
 cp "$build/app/cli/liboverlapscope-inject.so" "$dest/app/cli/"
-cp "$(ldconfig -p | awk '/libsimdjson.so.14 / {print $NF; exit}')" "$dest/app/cli/"
+# ldconfig's list is read whole before awk looks at it: awk leaving early
+# would end ldconfig by SIGPIPE, which pipefail makes this script's failure.
+libs=$(ldconfig -p)
+cp "$(awk '/libsimdjson.so.14 / {print $NF; exit}' <<<"$libs")" "$dest/app/cli/"
 for lib in libdw.so.1 libelf.so.1 libunwind.so.8; do
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+  path=$(awk -v l="$lib" '$1 == l {print $NF; exit}' <<<"$libs")
   if [ -n "$path" ]; then cp -L "$path" "$dest/app/cli/$lib"; else echo "pack-gpu-build.sh: no $lib here: profile --stacks will say so there" >&2; fi
 done
 for e in $(find "$build/examples" -maxdepth 1 -type f -perm -u+x); do

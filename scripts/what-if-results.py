@@ -49,7 +49,7 @@ FIX_OF = {
     "legacy_default_stream": {"non-blocking streams"},
     "malloc_in_loop": {"allocations out of the loop"},
     "managed_memory": {"prefetch managed memory"},
-    "memcpy_around_kernel": {"async copies", "a stream per chunk"},
+    "memcpy_around_kernel": {"async copies", "no host wait per chunk", "a stream per chunk"},
     "one_stream": {"a stream per chunk"},
     "pageable_async": {"pin host memory"},
     "sync_in_loop": {"no host wait per chunk"},

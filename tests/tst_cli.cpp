@@ -437,7 +437,7 @@ private slots:
              {"## memcpy_around_kernel (pid 713) -> memcpy_around_kernel --fix (pid 724) (paired by program)\nsaved ",
               "%) of the active span: 13.101 ms -> 6.048 ms", "| active span (first GPU work to last) | ",
               "| copies with kernels (overlap achieved) | 0.000 | ", "| overlap achieved of possible | 0% | ",
-              "| NVIDIA H200: H2D busy | ", "- resolved: synchronous copies: ", "- changed: bound: "})
+              "| NVIDIA H200: H2D busy | ", "- resolved: synchronous copies + sync in the loop: ", "- changed: bound: "})
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\nin:\n") + text.out));
 
         const Result json = cli({"diff", "--json", before, after});
@@ -475,7 +475,7 @@ private slots:
         QCOMPARE(pair["savedPercent"].toDouble(), 100 * (active[0] - active[1]) / active[0]);
         const QJsonObject first = pair["findings"].toArray()[0].toObject();
         QCOMPARE(first["change"].toString(), QString("resolved"));
-        QCOMPARE(first["kind"].toString(), QString("sync-copies"));
+        QCOMPARE(first["kind"].toString(), QString("sync-copies+host-sync"));
         QVERIFY(first["after"].isNull());
         QVERIFY(pair["overlapChangePercent"].toDouble() > 90);
 

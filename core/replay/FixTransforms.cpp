@@ -32,8 +32,9 @@ void makeAsync(RunGraph& g, const std::vector<std::uint32_t>& calls)
 }
 
 // Stream order again from each GPU node's lane, in the order the host
-// enqueued them: after a fix moved nodes between streams.
-void reorderStreams(RunGraph& g)
+// enqueued them: after a fix moved nodes between streams. Returns each
+// lane's GPU nodes in that order.
+std::map<int, std::vector<std::uint32_t>> reorderStreams(RunGraph& g)
 {
     std::erase_if(g.edges, [](const GraphEdge& e) { return e.kind == EdgeKind::StreamOrder; });
     std::map<int, std::vector<std::uint32_t>> byLane;
@@ -53,6 +54,7 @@ void reorderStreams(RunGraph& g)
         for (std::size_t i = 1; i < nodes.size(); ++i)
             g.edges.push_back({nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, 0});
     }
+    return byLane;
 }
 
 // Edges of the legacy stream's barriers (named or inferred) that touch
@@ -187,7 +189,25 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
     makeAsync(g, calls);
     if (anyMoved) {
         dropBarriersOf(g, moved);
-        reorderStreams(g);
+        auto streams = reorderStreams(g);
+        // Inferred chunks of a stream that now holds the copies beside its
+        // kernels are inferred again from the whole: a stream of kernels
+        // alone was one chunk, and a stream per chunk would then have kept
+        // every kernel on one stream, apart from its copies.
+        if (g.chunksInferred) {
+            std::vector<bool> gained(g.lanes.size(), false);
+            int next = 0;
+            for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+                if (moved[n])
+                    gained[g.nodes[n].lane] = true;
+                next = std::max(next, g.nodes[n].chunk + 1);
+            }
+            std::erase_if(streams, [&](const auto& lane) { return !gained[static_cast<std::size_t>(lane.first)]; });
+            for (const auto& [lane, nodes] : streams)
+                for (std::uint32_t n : nodes)
+                    g.nodes[n].chunk = -1;
+            numberChunks(g, streams, next);
+        }
     }
     return !calls.empty();
 }

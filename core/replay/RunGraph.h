@@ -120,6 +120,8 @@ struct RunGraph {
     std::string notes;
     int gpuNodes = 0;
     int inferredEdges = 0;
+    // Some GPU node's chunk was inferred (numberChunks), not the run's own.
+    bool chunksInferred = false;
     int unlaunchedGpuNodes = 0; // GPU ops whose enqueueing call is unknown
     // Inferred waits dropped because they contradicted the others (they
     // made a cycle: GraphCycles.h), when the graph was built or a fix made one.

@@ -238,41 +238,15 @@ private:
         }
     }
 
-    // Chunks: the run's own where it has them (our pipelines); else on each
-    // stream a chunk begins at an upload that follows other work, numbered
-    // across streams in the order their first ops began.
+    // Chunks: the run's own where it has them (our pipelines); else inferred
+    // (numberChunks).
     void assignChunks()
     {
-        struct Local {
-            std::int64_t firstBegin;
-            int lane;
-            int local;
-        };
-        std::vector<Local> locals;
-        std::map<std::pair<int, int>, std::vector<std::uint32_t>> members;
-        for (auto& [lane, nodes] : m_streams) {
-            int local = -1;
-            OpKind prev = OpKind::Kernel;
-            for (std::uint32_t n : nodes) {
-                GraphNode& node = m_g.nodes[n];
-                if (node.chunk >= 0)
-                    continue;
-                if (local < 0 || (node.kind == OpKind::Upload && prev != OpKind::Upload)) {
-                    ++local;
-                    locals.push_back({node.measuredBeginNs, lane, local});
-                }
-                prev = node.kind;
-                members[{lane, local}].push_back(n);
-            }
-        }
-        std::sort(locals.begin(), locals.end(),
-                  [](const Local& a, const Local& b) { return a.firstBegin < b.firstBegin; });
-        int next = 0;
-        for (const Local& l : locals) {
-            for (std::uint32_t n : members[{l.lane, l.local}])
-                m_g.nodes[n].chunk = next;
-            ++next;
-        }
+        for (const auto& [lane, nodes] : m_streams)
+            for (std::uint32_t n : nodes)
+                if (m_g.nodes[n].chunk < 0)
+                    m_g.chunksInferred = true;
+        numberChunks(m_g, m_streams, 0);
     }
 
     // ---- Launch edges
@@ -698,6 +672,40 @@ bool isLegacyStream(const Lane& lane)
 GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs)
 {
     return Builder(run, beginNs, endNs).build();
+}
+
+int numberChunks(RunGraph& g, const std::map<int, std::vector<std::uint32_t>>& streams, int first)
+{
+    struct Local {
+        std::int64_t firstBegin;
+        int lane;
+        int local;
+    };
+    std::vector<Local> locals;
+    std::map<std::pair<int, int>, std::vector<std::uint32_t>> members;
+    for (const auto& [lane, nodes] : streams) {
+        int local = -1;
+        OpKind prev = OpKind::Kernel;
+        for (std::uint32_t n : nodes) {
+            GraphNode& node = g.nodes[n];
+            if (node.chunk >= 0)
+                continue;
+            if (local < 0 || (node.kind == OpKind::Upload && prev != OpKind::Upload)) {
+                ++local;
+                locals.push_back({node.measuredBeginNs, lane, local});
+            }
+            prev = node.kind;
+            members[{lane, local}].push_back(n);
+        }
+    }
+    std::sort(locals.begin(), locals.end(), [](const Local& a, const Local& b) { return a.firstBegin < b.firstBegin; });
+    int next = first;
+    for (const Local& l : locals) {
+        for (std::uint32_t n : members[{l.lane, l.local}])
+            g.nodes[n].chunk = next;
+        ++next;
+    }
+    return next;
 }
 
 GraphBuild buildRunGraph(const Run& run)

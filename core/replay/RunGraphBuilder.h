@@ -4,8 +4,10 @@
 #include "trace/Run.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ovs {
 
@@ -31,6 +33,16 @@ struct GraphBuild {
 //   waited for the op of another stream that ended last before it (an event
 //   wait the trace does not name).
 GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs);
+
+// Chunks where the run numbers none (profiled programs): the GPU nodes of
+// `streams` (each stream's nodes in stream order) whose chunk is -1 are
+// numbered from `first`: on each stream a chunk begins at an upload that
+// follows other work, and the chunks are numbered across streams in the
+// order their first ops began. Returns the next free number. The graph's
+// builder numbers them so, and a fix that moves copies onto a kernel's
+// stream numbers that stream again, since the chunks it inferred there
+// before (kernels alone) say nothing of the copies now beside them.
+int numberChunks(RunGraph& g, const std::map<int, std::vector<std::uint32_t>>& streams, int first);
 GraphBuild buildRunGraph(const Run& run);
 
 } // namespace ovs

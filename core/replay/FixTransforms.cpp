@@ -383,9 +383,17 @@ bool prefetchManaged(RunGraph& g, const FixRates& rates)
             e.from = back[e.from];
         if (e.to >= before || in[e.to] == UINT32_MAX)
             continue;
+        // A wait inferred from a faulting kernel's late begin was the fault
+        // handling of the kernels before it, which is gone: the order stays,
+        // the time it waited does not.
+        if (e.kind == EdgeKind::Inferred)
+            e.lagNs = 0;
         if (e.kind == EdgeKind::StreamOrder) {
             e.to = in[e.to];
         } else if (e.kind == EdgeKind::Launch) {
+            // The kernel no longer queues behind stalled ones: its call
+            // launches it, and its prefetches, at the idle stream's latency.
+            e.lagNs = std::min(e.lagNs, g.idleLaunchLatencyNs);
             for (const std::uint32_t prefetch : {in[e.to], back[e.to]})
                 if (prefetch != UINT32_MAX) {
                     GraphEdge launch = e;

@@ -114,6 +114,10 @@ struct RunGraph {
     double copySlowdown = 1.0;
     std::string contention; // the basis of each, in words
     std::int64_t launchLatencyNs = 0; // call begin -> earliest GPU begin
+    // The same, of the GPU ops whose stream was idle when they were called
+    // (RunGraphBuilder): what a fix that empties a queue of stalled ops
+    // launches at (Fix::PrefetchManaged). At most launchLatencyNs.
+    std::int64_t idleLaunchLatencyNs = 0;
     std::int64_t asyncCallNs = 0;     // what an async launch or copy call costs the host
     // How the graph was made: counts of inferred edges and of GPU ops with no
     // launch call, in words, for the reader who checks it.

@@ -259,7 +259,12 @@ private:
             for (std::uint32_t n : lane)
                 callOf.add(m_run.ops[m_g.nodes[n].op].correlation, n);
         callOf.finish();
-        std::vector<std::int64_t> delays;
+        // When each GPU op's stream let it begin: its predecessor's end.
+        std::vector<std::int64_t> streamFreeAt(m_g.nodes.size(), INT64_MIN);
+        for (const auto& [lane, nodes] : m_streams)
+            for (std::size_t i = 1; i < nodes.size(); ++i)
+                streamFreeAt[nodes[i]] = m_g.nodes[nodes[i - 1]].measuredEndNs;
+        std::vector<std::int64_t> delays, freeDelays;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs; // (call, gpu)
         for (std::uint32_t g : m_gpu) {
             const std::uint32_t call = callOf.find(m_run.ops[m_g.nodes[g].op].correlation);
@@ -268,13 +273,27 @@ private:
             pairs.emplace_back(call, g);
             m_g.nodes[g].call = call;
             m_g.nodes[call].call = g;
-            delays.push_back(saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[call].measuredBeginNs));
+            const std::int64_t d = saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[call].measuredBeginNs);
+            delays.push_back(d);
+            if (streamFreeAt[g] <= m_g.nodes[call].measuredBeginNs && m_g.nodes[g].memory != HostMemoryKind::Pageable)
+                freeDelays.push_back(d);
         }
         // The launch latency: a low percentile of call-to-GPU delays, since
         // most GPU ops wait for their stream, not their call; each edge is
-        // never longer than its own measured delay.
+        // never longer than its own measured delay. Where nearly every op
+        // was queued behind its stream's (kernels launched at once behind
+        // ones stalled on page faults), each delay is the queue's, and the
+        // lowest of them can be milliseconds: the edges keep it, since the
+        // unchanged replay needs it where the graph does not know what the
+        // queue waited for (the faults of other streams' kernels), but a fix
+        // that takes the stalls out launches at the latency of the ops whose
+        // stream was idle when they were called (idleLaunchLatencyNs).
         std::erase_if(delays, [](std::int64_t d) { return d < 0; });
+        std::erase_if(freeDelays, [](std::int64_t d) { return d < 0; });
         m_g.launchLatencyNs = percentile(delays, 0.1, 0);
+        m_g.idleLaunchLatencyNs = m_g.launchLatencyNs;
+        if (!freeDelays.empty())
+            m_g.idleLaunchLatencyNs = std::min(m_g.launchLatencyNs, percentile(freeDelays, 0.1, 0));
         for (const auto& [call, g] : pairs) {
             const std::int64_t d = saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[call].measuredBeginNs);
             // A pageable copy begins once the calling thread has staged its

@@ -21,6 +21,7 @@ std::string modelWords(const RunGraph& g)
     return std::string(g.copyEngines == 1 ? "one copy engine for both directions" : "a copy engine per direction")
            + ", " + (g.kernelSlots == 1 ? "one kernel at a time" : std::to_string(g.kernelSlots) + " kernels at once")
            + ", launch latency " + formatted("%.1f us", static_cast<double>(g.launchLatencyNs) / 1e3)
+           + ", dependency latency " + formatted("%.1f us", static_cast<double>(g.dependencyLatencyNs) / 1e3)
            + ", async call " + formatted("%.1f us", static_cast<double>(g.asyncCallNs) / 1e3) + "; " + g.notes;
 }
 

@@ -52,7 +52,7 @@ std::map<int, std::vector<std::uint32_t>> reorderStreams(RunGraph& g)
             return g.nodes[a].added && !g.nodes[b].added;
         });
         for (std::size_t i = 1; i < nodes.size(); ++i)
-            g.edges.push_back({nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, 0});
+            g.edges.push_back({nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, g.dependencyLatencyNs});
     }
     return byLane;
 }

@@ -114,6 +114,9 @@ struct RunGraph {
     double copySlowdown = 1.0;
     std::string contention; // the basis of each, in words
     std::int64_t launchLatencyNs = 0; // call begin -> earliest GPU begin
+    // What a GPU op that waited for another (its stream's previous op, a
+    // barrier) takes to begin after it ends: the lag of the edges a fix adds.
+    std::int64_t dependencyLatencyNs = 0;
     // The same, of the GPU ops whose stream was idle when they were called
     // (RunGraphBuilder): what a fix that empties a queue of stalled ops
     // launches at (Fix::PrefetchManaged). At most launchLatencyNs.

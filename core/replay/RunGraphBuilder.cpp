@@ -232,10 +232,36 @@ private:
             std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
                 return m_g.nodes[a].measuredBeginNs < m_g.nodes[b].measuredBeginNs;
             });
-            for (std::size_t i = 1; i < nodes.size(); ++i)
-                addEdge(nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, 0);
             m_streams[lane] = std::move(nodes);
         }
+        // The GPU takes a few microseconds to start an op once what it
+        // waited for has ended: the median of the short gaps between ops of
+        // one stream (a longer gap waited for something else). Each edge
+        // keeps its own gap where shorter, so the unchanged replay never
+        // starts an op later than it began.
+        std::vector<std::int64_t> gaps;
+        for (const auto& [lane, nodes] : m_streams)
+            for (std::size_t i = 1; i < nodes.size(); ++i)
+                if (const std::int64_t gap = gapBetween(nodes[i - 1], nodes[i]); gap >= 0 && gap <= kUnexplainedWaitNs)
+                    gaps.push_back(gap);
+        m_g.dependencyLatencyNs =
+            static_cast<int>(gaps.size()) >= thresholds::kMinRepeats ? percentile(gaps, 0.5, 0) : 0;
+        for (const auto& [lane, nodes] : m_streams)
+            for (std::size_t i = 1; i < nodes.size(); ++i)
+                addEdge(nodes[i - 1], nodes[i], EdgeKind::StreamOrder, true, false, dependencyLag(nodes[i - 1], nodes[i]));
+    }
+
+
+    // `to` began this long after `from` ended (negative: before).
+    std::int64_t gapBetween(std::uint32_t from, std::uint32_t to) const
+    {
+        return saturatingSub(m_g.nodes[to].measuredBeginNs, m_g.nodes[from].measuredEndNs);
+    }
+    // The lag of a GPU dependency: the dependency latency, or the measured
+    // gap where that is shorter.
+    std::int64_t dependencyLag(std::uint32_t from, std::uint32_t to) const
+    {
+        return std::clamp<std::int64_t>(gapBetween(from, to), 0, m_g.dependencyLatencyNs);
     }
 
     // Chunks: the run's own where it has them (our pipelines); else inferred
@@ -542,7 +568,8 @@ private:
             for (int lane : waitFor) {
                 const std::int64_t last = lastEnqueuedBefore(lane, t, false);
                 if (last >= 0)
-                    addEdge(static_cast<std::uint32_t>(last), n, EdgeKind::CrossStream, true, false, 0);
+                    addEdge(static_cast<std::uint32_t>(last), n, EdgeKind::CrossStream, true, false,
+                            dependencyLag(static_cast<std::uint32_t>(last), n));
             }
         };
         for (int lane : legacy)

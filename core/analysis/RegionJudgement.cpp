@@ -161,7 +161,9 @@ void shareWholeSavings(RegionJudgement& j, const RunFindings& whole, std::size_t
     const std::vector<std::int64_t> all = present(whole.allFixesStepSavingsNs[group]);
     if (!all.empty()) {
         j.medianAllFixesSavingNs = std::max<std::int64_t>(0, all[medianIndex(all, order)]);
-        j.allFixesStepsSumNs = sum(all);
+        // Never negative, as the whole span's saving is not: fixes that
+        // make the replay a little slower (the waits a fix adds) save nothing.
+        j.allFixesStepsSumNs = std::max<std::int64_t>(0, sum(all));
         j.wholeAllFixesSavingNs = std::max<std::int64_t>(0, whole.whatIf.replaySpanNs - whole.whatIf.allFixesSpanNs);
         const double off = std::abs(static_cast<double>(j.allFixesStepsSumNs - j.wholeAllFixesSavingNs));
         if (off > thresholds::kStepsAgreeShare * static_cast<double>(j.wholeAllFixesSavingNs) && off >= static_cast<double>(thresholds::kStepsAgreeMinNs))

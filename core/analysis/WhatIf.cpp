@@ -209,6 +209,11 @@ void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
     m_steps = std::move(groups);
     m_unchangedStepNs.clear();
     m_replayed.clear();
+    if (m_graph) {
+        m_graph->steps.clear();
+        for (const std::vector<Interval>& steps : m_steps)
+            m_graph->steps.insert(m_graph->steps.end(), steps.begin(), steps.end());
+    }
     if (!m_summary.replayed || m_steps.empty())
         return;
     const ReplayResult& r = m_replayer.replay(*m_graph, /*nodeTimes=*/true);

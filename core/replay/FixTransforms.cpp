@@ -235,6 +235,20 @@ bool removeHostSync(RunGraph& g)
         std::sort(syncs.begin(), syncs.end(), [&](std::uint32_t a, std::uint32_t b) {
             return g.nodes[a].measuredBeginNs < g.nodes[b].measuredBeginNs;
         });
+        // Each step's last wait stays where it is (RunGraph::steps).
+        std::vector<bool> keep(syncs.size(), false);
+        for (const Interval& step : g.steps) {
+            std::size_t last = syncs.size();
+            for (std::size_t i = 0; i < syncs.size(); ++i)
+                if (const std::int64_t t = g.nodes[syncs[i]].measuredBeginNs; t >= step.beginNs && t < step.endNs)
+                    last = i;
+            if (last < syncs.size())
+                keep[last] = true;
+        }
+        std::size_t kept = 0;
+        std::erase_if(syncs, [&](std::uint32_t) { return keep[kept++]; });
+        if (static_cast<int>(syncs.size()) < thresholds::kMinRepeats)
+            continue;
         std::map<std::uint32_t, std::size_t> place;
         for (std::size_t i = 0; i < syncs.size(); ++i)
             place.emplace(syncs[i], i);

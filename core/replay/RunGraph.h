@@ -11,6 +11,7 @@
 
 #include "base/HostMemoryKind.h"
 #include "trace/Op.h"
+#include "facts/IntervalSet.h"
 #include "trace/Run.h"
 #include "base/Saturating.h"
 
@@ -133,6 +134,13 @@ struct RunGraph {
     // Inferred waits dropped because they contradicted the others (they
     // made a cycle: GraphCycles.h), when the graph was built or a fix made one.
     int droppedWaits = 0;
+
+    // The host spans of the run's steps (WhatIf::setSteps: each region
+    // group's judged instances), where it has steps: removing the host
+    // waits per chunk keeps each step's last wait on each thread, since a
+    // step's results are used at its end (the fix says "synchronize once at
+    // the end", and in a loop of steps that end is the step's).
+    std::vector<Interval> steps;
 
     // The measured GPU active span: first GPU begin to last GPU end.
     std::int64_t measuredSpanBeginNs = 0;

@@ -1478,6 +1478,28 @@ private slots:
     // the same example with --fix (stored traces of one H200 session each:
     // profiled/ from an earlier one, profiled/what-if/ the best of 3 runs of
     // scripts/gpu-what-if.sh): the target is within 25%.
+    // Six kernels queued at once on one stream, each beginning 4 us after
+    // the one before ended: the GPU's dependency latency. The graph reads it
+    // from the short gaps, and the unchanged replay keeps the gaps (without
+    // it, the kernels ran back to back, 20 us short of the measurement).
+    void dependencyLatencyFromShortGaps()
+    {
+        RunBuilder b;
+        const int stream = b.lane("stream 13");
+        const int host = b.lane("main thread", LaneKind::HostThread);
+        std::int64_t gpu = 20 * kUs;
+        for (std::uint32_t k = 1; k <= 6; ++k) {
+            const std::int64_t call = static_cast<std::int64_t>(k) * 5 * kUs;
+            b.gpu(OpKind::Kernel, stream, gpu, gpu + 100 * kUs, 0, HostMemoryKind::None, k);
+            b.call(host, "cudaLaunchKernel", call, call + 4 * kUs, k);
+            gpu += 104 * kUs;
+        }
+        const RunGraph g = graphOf(b.finish());
+        QCOMPARE(g.dependencyLatencyNs, 4 * kUs);
+        QCOMPARE(g.measuredSpanNs(), 620 * kUs);
+        QCOMPARE(span(g), 620 * kUs);
+    }
+
     // memcpy_around_kernel profiled: its copies on the legacy stream, its
     // kernels alone on a created one, so the graph infers one chunk for all
     // the kernels. Moved beside them by the async-copies fix, the copies and

@@ -22,6 +22,9 @@
 # unchanged replay against the measured span. Each PyTorch example is also
 # run unprofiled with --trace (its own torch.profiler trace), and that
 # Kineto trace analyzed the same way. WHAT_IF_ONLY="name ..." runs some cases.
+# WHAT_IF_ARGS="..." is appended to every case's program arguments (with
+# WHAT_IF_ONLY, e.g. WHAT_IF_ONLY=torch_train_steps WHAT_IF_ARGS="--steps 12"
+# measures more steps, so that the runs resolve a small saving).
 # No case starts after WHAT_IF_BUDGET_S seconds (default 450), so that the
 # results are still collected inside the device tool's 600 s a command.
 #
@@ -112,7 +115,7 @@ kineto() {
   fi
   for entry in "${cases[@]}"; do
     name=${entry%%|*}
-    read -r -a cmd <<<"${entry#*|}"
+    read -r -a cmd <<<"${entry#*|} ${WHAT_IF_ARGS:-}"
     wanted "$name" || continue
     if [ "${cmd[0]}" = python3 ] && [ $torch = 0 ]; then
       continue

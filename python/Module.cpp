@@ -12,11 +12,11 @@
 // loadTrace's line where it opens but is no trace, ValueError for a bad
 // option; C++ exceptions never cross into the interpreter unhandled.
 
-#include "analysis/AnalysisJson.h"
+#include "json/AnalysisJson.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/TraceDiff.h"
-#include "analysis/TraceDiffJson.h"
-#include "analysis/TransferRates.h"
+#include "json/TraceDiffJson.h"
+#include "judgement/TransferRates.h"
 #include "formats/TraceJson.h"
 #include "ranks/RankFolder.h"
 #include "ranks/RankSummaryJson.h"

@@ -71,7 +71,8 @@ fi
 tests_for() {
     case "$1" in
     core/replay/*) echo "tst_replay tst_findings tst_golden" ;;
-    core/analysis/*) echo "tst_findings tst_analysis tst_replay tst_golden" ;;
+    core/judgement/* | core/findings/* | core/analysis/* | core/words/* | core/json/*)
+        echo "tst_findings tst_analysis tst_replay tst_golden" ;;
     core/formats/*) echo "tst_golden tst_trace_format tst_chrome_trace_import" ;;
     core/ranks/*) echo "tst_analysis tst_golden" ;;
     core/base/*) echo "tst_findings tst_analysis tst_replay tst_golden" ;;

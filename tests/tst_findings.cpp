@@ -1,16 +1,16 @@
-// Findings on any run (analysis/Findings.h): for each kind a small
+// Findings on any run (findings/Findings.h): for each kind a small
 // hand-built run where it fires and its fixed counterpart where it does not,
 // with the ops it names and a cost checked against the rule in FindingRules.cpp;
 // per-device activity with exact numbers; and the stored H200 traces (our
 // pipelines, PyTorch traces, the example programs profiled with and without
 // --fix), where each finding must or must not appear.
-#include "analysis/AnalysisJson.h"
-#include "analysis/FindingRules.h"
-#include "analysis/FindingSources.h"
-#include "analysis/Findings.h"
-#include "analysis/TorchSyncCauses.h"
-#include "analysis/JudgedSpan.h"
-#include "analysis/JudgementWords.h"
+#include "json/AnalysisJson.h"
+#include "findings/FindingRules.h"
+#include "findings/FindingSources.h"
+#include "findings/Findings.h"
+#include "findings/TorchSyncCauses.h"
+#include "judgement/JudgedSpan.h"
+#include "words/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
 #include "analysis/TraceDiff.h"
 #include "base/Thresholds.h"
@@ -1593,7 +1593,7 @@ private slots:
         }
     }
 
-    // ---- What is judged (analysis/JudgedSpan.h)
+    // ---- What is judged (judgement/JudgedSpan.h)
 
     // A profiled loop behind 500 ms of pinned allocations: the steady state
     // (the repeated uploads, kernels and downloads) is judged, and the setup

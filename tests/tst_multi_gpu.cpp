@@ -1,6 +1,6 @@
 // Several GPUs of one host: the specs that name them, the simulated host
 // they share, and pipelines spread over them (runPipelineOnDevices).
-#include "analysis/HostShare.h"
+#include "judgement/HostShare.h"
 #include "analysis/RunAnalysis.h"
 #include "bench/PeerBench.h"
 #include "device/DeviceBuffer.h"

@@ -6,7 +6,7 @@
 // The examples are looked for in OVERLAPSCOPE_EXAMPLES_DIR, else in
 // build/examples next to the CLI's build/app/cli.
 #include "TestTimeouts.h"
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 #include "devicefactory/DeviceFactory.h"
 #include "formats/TraceJson.h"
 
@@ -305,7 +305,7 @@ private slots:
         QVERIFY(copiesOverlapKernels(fixed));
     }
 
-    // Each example's pitfall is what the analysis finds (analysis/Findings.h),
+    // Each example's pitfall is what the analysis finds (findings/Findings.h),
     // and with --fix it finds no pitfall at all, only the run's bound.
     void expectedFindingFiresAndNotWithFix_data()
     {

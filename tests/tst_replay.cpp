@@ -1,14 +1,14 @@
-// The what-if replay (core/replay, analysis/WhatIf.h): the graph built from
+// The what-if replay (core/replay, findings/WhatIf.h): the graph built from
 // hand-built runs (its roles and edges), the replay on the engine model
 // (engines per direction, shared copy engine, kernel slots, cycles), each fix
 // as a transform with the span it must give, the findings' costs by replay
 // and a combined finding, analyze --json, and the stored H200 traces, whose
 // unchanged replay must reproduce the measured active span within 5%.
-#include "analysis/AnalysisJson.h"
-#include "analysis/Findings.h"
-#include "analysis/ParallelWork.h"
+#include "json/AnalysisJson.h"
+#include "findings/Findings.h"
+#include "base/ParallelWork.h"
 #include "analysis/RunAnalysis.h"
-#include "analysis/WhatIf.h"
+#include "findings/WhatIf.h"
 #include "base/Thresholds.h"
 #include "facts/RunIndex.h"
 #include "replay/Contention.h"

@@ -1,5 +1,5 @@
 #include "JsonTree.h"
-#include "analysis/AnalysisJson.h"
+#include "json/AnalysisJson.h"
 #include "analysis/RunAnalysis.h"
 #include "formats/NsightSqliteImport.h"
 #include "formats/TraceJson.h"

@@ -4,7 +4,7 @@
 #include "ExitStatus.h"
 #include "RanksReport.h"
 
-#include "analysis/AnalysisJson.h"
+#include "json/AnalysisJson.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
 #include "formats/TraceJson.h"

@@ -41,7 +41,7 @@ void printPeerMatrix(std::FILE* out, const PeerMatrix& matrix, int devices);
 void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs);
 // Any trace (pipelines, profiled programs, PyTorch traces): per run and
 // device, busy time of each copy direction and of compute, overlap and GPU
-// idle time; then the findings (analysis/Findings.h), largest cost first,
+// idle time; then the findings (findings/Findings.h), largest cost first,
 // each with its cost in ms and % of wall time, its op count and its fix.
 // Text from the trace is escaped (printable) here, so a caller need not.
 void printFindings(std::FILE* out, const Trace& trace);

@@ -3,9 +3,9 @@
 #include "ConsoleReport.h"
 #include "ExitStatus.h"
 
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "analysis/TraceDiff.h"
-#include "analysis/TraceDiffJson.h"
+#include "json/TraceDiffJson.h"
 #include "base/Printable.h"
 #include "base/ShortenedText.h"
 #include "formats/TraceJson.h"

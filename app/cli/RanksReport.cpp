@@ -2,7 +2,7 @@
 
 #include "ConsoleReport.h"
 
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "base/Printable.h"
 #include "io/PathParts.h"
 

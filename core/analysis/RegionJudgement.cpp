@@ -1,7 +1,7 @@
 #include "analysis/RegionJudgement.h"
 
-#include "analysis/NumberText.h"
 #include "analysis/RunAnalysis.h"
+#include "base/NumberText.h"
 #include "base/Thresholds.h"
 
 #include <algorithm>

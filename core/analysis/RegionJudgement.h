@@ -5,11 +5,11 @@
 // summarised: the median and slowest, and the findings that hold in most of
 // them with their median cost (docs/profiling.md, "What is judged").
 
-#include "analysis/Verdict.h"
-#include "analysis/Findings.h"
+#include "findings/Verdict.h"
+#include "findings/Findings.h"
 #include "facts/IntervalSet.h"
-#include "analysis/JudgedSpan.h"
-#include "analysis/TransferRates.h"
+#include "judgement/JudgedSpan.h"
+#include "judgement/TransferRates.h"
 #include "trace/Run.h"
 
 #include <cstddef>

@@ -1,10 +1,10 @@
 #include "analysis/RunAnalysis.h"
 
-#include "analysis/ParallelWork.h"
 #include "analysis/RegionJudgement.h"
-#include "analysis/WhatIf.h"
-#include "facts/RunIndex.h"
+#include "base/ParallelWork.h"
 #include "base/Saturating.h"
+#include "facts/RunIndex.h"
+#include "findings/WhatIf.h"
 
 #include <algorithm>
 
@@ -138,6 +138,11 @@ const Run* findSerializedBaseline(std::span<const Run* const> runs, const Run& r
         if (candidate && isSerializedBaselineFor(*candidate, run))
             baseline = candidate;
     return baseline;
+}
+
+RunFindings analyzeFindings(const Run& run, const std::vector<BandwidthSweep>& sweeps)
+{
+    return analyzeRun(run, sweeps, nullptr).findings;
 }
 
 Speedup speedupOver(const Run* baseline, const Run& run)

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "analysis/Findings.h"
-#include "analysis/JudgedSpan.h"
+#include "findings/Findings.h"
+#include "judgement/JudgedSpan.h"
 #include "analysis/RegionJudgement.h"
-#include "analysis/RunMetrics.h"
-#include "analysis/TransferRates.h"
-#include "analysis/WhatIf.h"
+#include "judgement/RunMetrics.h"
+#include "judgement/TransferRates.h"
+#include "findings/WhatIf.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
 #include "trace/Trace.h"
@@ -74,6 +74,9 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
 // `keepWhatIf`: as AnalysisOptions has it.
 RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged,
                         const std::vector<std::vector<Interval>>& stepGroups = {}, bool keepWhatIf = false);
+// The findings alone, from a run and its trace's bandwidth sweeps (rates of
+// the same device come from there): runs analyzeRun and returns its findings.
+RunFindings analyzeFindings(const Run& run, const std::vector<BandwidthSweep>& sweeps);
 // Every run of the trace, each against its own baseline, in the trace's order.
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace);
 std::vector<RunAnalysis> analyzeTrace(const Trace& trace, const AnalysisOptions& options,

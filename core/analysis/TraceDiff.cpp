@@ -1,7 +1,7 @@
 #include "analysis/TraceDiff.h"
 
-#include "analysis/NumberText.h"
 #include "analysis/RunAnalysis.h"
+#include "base/NumberText.h"
 #include "base/Saturating.h"
 
 #include <algorithm>

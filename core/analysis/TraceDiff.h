@@ -8,7 +8,7 @@
 // `analyze` of either trace. Nothing is measured here: the numbers are the
 // analysis', set side by side, and the findings are paired by kind.
 
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 #include "analysis/RunAnalysis.h"
 #include "trace/Trace.h"
 

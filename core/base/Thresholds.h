@@ -9,7 +9,7 @@
 
 namespace ovs::thresholds {
 
-// ---- Findings (core/analysis/FindingRules.cpp)
+// ---- Findings (core/findings/FindingRules.cpp)
 
 // A pattern seen this many times between GPU work is a loop, not a one-time
 // step (one cudaMalloc while a model loads is not a finding; one per
@@ -65,7 +65,7 @@ inline constexpr double kIdleCallShare = 0.1;
 // jitter, the allreduce's own order) and more is a rank holding the others.
 inline constexpr double kStragglerShare = 0.05;
 
-// ---- The replay (core/replay, core/analysis/WhatIf.cpp)
+// ---- The replay (core/replay, core/findings/WhatIf.cpp)
 
 // The replay of the unchanged run must reproduce the measured active span
 // within this share, or its costs are not used (the estimates are, labelled).
@@ -97,7 +97,7 @@ inline constexpr std::int64_t kStepsAgreeMinNs = 1000;
 // and the kernels: three streams keep all three busy).
 inline constexpr int kWhatIfStreams = 3;
 
-// ---- Our pipelines' verdict (core/analysis/PipelineVerdict.cpp) and host shares
+// ---- Our pipelines' verdict (core/findings/PipelineVerdict.cpp) and host shares
 
 // Below this share of the wall time two activities count as never
 // overlapping: host and GPU clocks are aligned to about a microsecond, so a
@@ -148,7 +148,7 @@ inline constexpr double kFarFromBound = 1000;
 // counts only when its waits are something a user would see (1%).
 inline constexpr std::int64_t kQueuedStreamParts = 100;
 
-// ---- What is judged (core/analysis/JudgedSpan.cpp)
+// ---- What is judged (core/judgement/JudgedSpan.cpp)
 
 // The steady state needs a GPU op that recurs at least this often (a loop of
 // three chunks); less is no loop to find.
@@ -179,7 +179,7 @@ inline constexpr std::int64_t kSetupCallParts = 10;
 // it was found in at least this share of them.
 inline constexpr double kCommonFindingShare = 0.5;
 
-// ---- Call sites (core/analysis/FindingSources.cpp)
+// ---- Call sites (core/findings/FindingSources.cpp)
 
 // A finding lists this many of its call sites (and of the PyTorch ops around
 // its calls), most calls first: the lines to change, not every line of a

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/Verdict.h"
+#include "findings/Verdict.h"
 #include "lessons/Lesson.h"
 
 #include <cstdint>
@@ -11,7 +11,7 @@ namespace ovs {
 
 // One run of a lesson's sweep, as its chart draws it: the swept value, the
 // wall time measured, and the bound (the time the run could not beat at the
-// rates it was judged by: its verdict's, analysis/Verdict.h).
+// rates it was judged by: its verdict's, findings/Verdict.h).
 struct SweepPoint {
     std::string stepId;
     std::string label;          // the value in words: "4 MiB", "12 passes"

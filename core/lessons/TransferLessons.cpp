@@ -1,7 +1,7 @@
 // The lessons about host memory and the link: pageable vs pinned, the
 // pageable cudaMemcpyAsync that blocks, and both directions at once.
-#include "lessons/LessonKit.h"
 #include "lessons/LessonCatalog.h"
+#include "lessons/LessonKit.h"
 
 #include <algorithm>
 

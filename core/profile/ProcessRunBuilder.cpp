@@ -346,7 +346,7 @@ namespace {
 // CUPTI's counter and cause as the run's typed fields (trace/UnifiedMemoryOp.h):
 // the managed-migration finding counts the migrations that faults caused,
 // directly or by the driver's prefetching around them
-// (analysis/DemandMigrations.h). CUPTI 13 on an H200 gives a program's own
+// (findings/DemandMigrations.h). CUPTI 13 on an H200 gives a program's own
 // cudaMemPrefetchAsync the cause "user": Requested.
 std::optional<UmCounter> umCounter(std::uint32_t counter)
 {

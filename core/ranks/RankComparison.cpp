@@ -1,7 +1,7 @@
 #include "ranks/RankComparison.h"
 
-#include "analysis/NumberText.h"
 #include "base/Median.h"
+#include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
 

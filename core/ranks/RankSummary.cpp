@@ -1,8 +1,8 @@
 #include "ranks/RankSummary.h"
 
-#include "facts/IntervalSet.h"
 #include "base/Median.h"
 #include "base/Saturating.h"
+#include "facts/IntervalSet.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>

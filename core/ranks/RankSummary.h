@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 #include "analysis/RunAnalysis.h"
 #include "trace/Run.h"
 

@@ -1,6 +1,6 @@
 #include "ranks/RanksJson.h"
 
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "io/JsonWriter.h"
 
 namespace ovs {

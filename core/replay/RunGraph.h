@@ -79,7 +79,7 @@ struct GraphEdge {
 
 // A kernel that faulted on managed memory: its time under fault handling
 // and on-demand migrations, and the bytes they moved to its GPU
-// (analysis/DemandMigrations.h). Fix::PrefetchManaged takes the stall out
+// (findings/DemandMigrations.h). Fix::PrefetchManaged takes the stall out
 // and moves the bytes in bulk before it.
 struct KernelFault {
     std::uint32_t node = 0; // the kernel's node

@@ -7,7 +7,7 @@
 
 #include "../../app/cli/ExitStatus.h"
 
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 #include "formats/TraceJson.h"
 
 #include <QtTest>

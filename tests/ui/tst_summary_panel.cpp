@@ -5,7 +5,7 @@
 #include "document/ViewState.h"
 #include "models/AnalysisCache.h"
 #include "models/OpeningView.h"
-#include "analysis/ColumnHelp.h"
+#include "words/ColumnHelp.h"
 #include "panels/FindingsView.h"
 #include "panels/OpDetailsPanel.h"
 #include "panels/SourceOpener.h"
@@ -15,7 +15,7 @@
 #include "window/MainWindow.h"
 #include "window/WhatIfController.h"
 
-#include "analysis/JudgementWords.h"
+#include "words/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
 #include "document/TimeFrame.h"
 #include "pipeline/PipelineRunner.h"
@@ -122,7 +122,7 @@ private slots:
     }
 
     // The headers and their tooltips are core's one table of columns
-    // (analysis/ColumnHelp), the CLI's legend's words, in column order.
+    // (words/ColumnHelp), the CLI's legend's words, in column order.
     void headersAreCoresTable()
     {
         TraceDocument document;

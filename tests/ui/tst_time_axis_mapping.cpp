@@ -7,7 +7,7 @@
 #include "models/AnalysisCache.h"
 #include "models/OpeningView.h"
 
-#include "analysis/JudgedSpan.h"
+#include "judgement/JudgedSpan.h"
 #include "formats/TraceJson.h"
 #include "lessons/Lesson.h"
 

@@ -1,6 +1,6 @@
 #include "document/TraceDocument.h"
 
-#include "analysis/JudgedRegion.h"
+#include "judgement/JudgedRegion.h"
 #include "base/Saturating.h"
 
 #include <QDateTime>

@@ -38,7 +38,7 @@ public:
     std::vector<const Run*> finishedRunHeaders() const;
 
     // When on, each finished run is shifted on the shared axis so that all
-    // timed regions (analysis/JudgedRegion.h) start together, or, in a
+    // timed regions (judgement/JudgedRegion.h) start together, or, in a
     // comparison, the judged spans the diff compared (TraceDiff's RunSide):
     // wall times then compare at a glance, whatever setup came before each.
     // Off: every run from its own t = 0.

@@ -5,7 +5,7 @@
 #include "export/ExportError.h"
 #include "models/AnalysisCache.h"
 
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 
 #include <QStringList>
 

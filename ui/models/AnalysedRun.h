@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/HostShare.h"
+#include "judgement/HostShare.h"
 #include "analysis/RunAnalysis.h"
 #include "trace/Run.h"
 

@@ -3,9 +3,9 @@
 #include "document/TraceDocument.h"
 #include "workers/BackgroundWorker.h"
 
-#include "analysis/JudgedSpan.h"
+#include "judgement/JudgedSpan.h"
 #include "analysis/RegionJudgement.h"
-#include "analysis/WhatIf.h"
+#include "findings/WhatIf.h"
 
 #include <QCoreApplication>
 

@@ -3,7 +3,7 @@
 #include "models/AnalysedRun.h"
 #include "models/WhatIfGhost.h"
 
-#include "analysis/TransferRates.h"
+#include "judgement/TransferRates.h"
 #include "replay/Fix.h"
 
 #include <QObject>

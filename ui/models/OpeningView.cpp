@@ -9,7 +9,7 @@ namespace ovs::ui {
 
 AxisSpan judgedAxisSpan(const TraceDocument& document, int run, const AnalysisCache& cache)
 {
-    // Core decides what is judged (analysis/JudgedSpan.h: regions, else the
+    // Core decides what is judged (judgement/JudgedSpan.h: regions, else the
     // steady state); a run judged whole does not narrow the view.
     const auto analysed = cache.analysisIfReady(run);
     if (!analysed || analysed->analysis.judged.wholeRun())

@@ -3,7 +3,7 @@
 #include "document/TraceDocument.h"
 #include "style/DisplayText.h"
 
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -8,9 +8,9 @@
 #include "style/VerificationText.h"
 #include "style/TimeFormat.h"
 
-#include "analysis/ColumnHelp.h"
-#include "analysis/HostShare.h"
-#include "analysis/JudgementWords.h"
+#include "words/ColumnHelp.h"
+#include "judgement/HostShare.h"
+#include "words/JudgementWords.h"
 #include "analysis/RunAnalysis.h"
 
 #include <QHeaderView>

@@ -70,7 +70,7 @@ private:
         QString hostShareTip;
         QString hostShareDiagnosis;
         // What was judged and each repeated region's judgement: core's
-        // lines (analysis/JudgementWords.h, as `analyze` prints them),
+        // lines (words/JudgementWords.h, as `analyze` prints them),
         // indented three spaces a level.
         QStringList judged;
     };

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/ColumnHelp.h"
+#include "words/ColumnHelp.h"
 
 #include <vector>
 
@@ -9,7 +9,7 @@ class QTreeWidget;
 namespace ovs::ui {
 
 // Headers and their tooltips from one of core's tables of columns
-// (analysis/ColumnHelp.h), in column order.
+// (words/ColumnHelp.h), in column order.
 void applyColumnHelp(QTreeWidget* tree, const std::vector<ColumnHelp>& columns);
 
 } // namespace ovs::ui

@@ -1,6 +1,6 @@
-#include "analysis/AnalysisJson.h"
+#include "json/AnalysisJson.h"
 
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "io/JsonWriter.h"
 

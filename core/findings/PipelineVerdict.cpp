@@ -2,12 +2,12 @@
 // sets the pace of one of our pipelines, from its metrics and the pipeline
 // model's terms (PipelineModel.cpp), the numbers that say so and the fix.
 
-#include "analysis/Verdict.h"
+#include "findings/Verdict.h"
 
 #include "base/Thresholds.h"
 
-#include "analysis/NumberText.h"
-#include "analysis/OverlapWords.h"
+#include "base/NumberText.h"
+#include "judgement/OverlapWords.h"
 
 #include "base/Saturating.h"
 

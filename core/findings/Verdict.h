@@ -11,8 +11,8 @@
 // every view (analyze, the window, the lessons, the ranks, the region
 // judgements) reads the verdict: nothing judges a run a second time.
 
-#include "analysis/RunMetrics.h"
-#include "analysis/TransferRates.h"
+#include "judgement/RunMetrics.h"
+#include "judgement/TransferRates.h"
 #include "trace/Run.h"
 
 #include <cstdint>

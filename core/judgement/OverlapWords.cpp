@@ -1,6 +1,6 @@
-#include "analysis/OverlapWords.h"
+#include "judgement/OverlapWords.h"
 
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,12 +2,12 @@
 // it names and how its cost is estimated (the thresholds, with their
 // reasons, in base/Thresholds.h).
 
-#include "analysis/FindingRules.h"
+#include "findings/FindingRules.h"
 
-#include "analysis/DemandMigrations.h"
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
+#include "findings/DemandMigrations.h"
 #include "replay/RunGraphBuilder.h" // isLegacyStream
 #include "trace/OpTimes.h"
 

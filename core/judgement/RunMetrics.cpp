@@ -1,9 +1,9 @@
-#include "analysis/RunMetrics.h"
+#include "judgement/RunMetrics.h"
 
-#include "facts/IntervalSet.h"
-#include "facts/RunIndex.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
+#include "facts/IntervalSet.h"
+#include "facts/RunIndex.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "analysis/DemandMigrations.h"
+#include "findings/DemandMigrations.h"
 
 #include "base/Saturating.h"
 #include "facts/RunIndex.h"

@@ -2,7 +2,7 @@
 // pipelines could go at the rates it is judged by, term by term, and which
 // term binds. Each term is a lower bound on the run; the largest is too.
 
-#include "analysis/Verdict.h"
+#include "findings/Verdict.h"
 
 #include "base/Saturating.h"
 

@@ -3,12 +3,13 @@
 // distance and cost both cases share. The pipeline case is in
 // PipelineModel.cpp (its terms) and PipelineVerdict.cpp (its words).
 
-#include "analysis/Verdict.h"
+#include "findings/Verdict.h"
 
-#include "analysis/FindingContext.h"
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
+#include "findings/FindingContext.h"
+#include "judgement/JudgedSpan.h"
 #include "replay/RunGraph.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "facts/IntervalSet.h"
-#include "analysis/TransferRates.h"
+#include "judgement/TransferRates.h"
 #include "trace/Run.h"
 
 namespace ovs {

@@ -1,8 +1,8 @@
-#include "analysis/TraceDiffJson.h"
+#include "json/TraceDiffJson.h"
 
-#include "analysis/AnalysisJson.h"
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "io/JsonWriter.h"
+#include "json/AnalysisJson.h"
 
 namespace ovs {
 

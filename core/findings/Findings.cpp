@@ -1,15 +1,14 @@
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 
-#include "analysis/DemandMigrations.h"
-#include "analysis/FindingContext.h"
-#include "analysis/FindingSources.h"
-#include "analysis/FindingRules.h"
-#include "analysis/NumberText.h"
-#include "analysis/ParallelWork.h"
-#include "analysis/RunAnalysis.h"
-#include "analysis/WhatIf.h"
+#include "base/NumberText.h"
+#include "base/ParallelWork.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
+#include "findings/DemandMigrations.h"
+#include "findings/FindingContext.h"
+#include "findings/FindingRules.h"
+#include "findings/FindingSources.h"
+#include "findings/WhatIf.h"
 #include "replay/RunGraphBuilder.h"
 
 #include <algorithm>
@@ -227,11 +226,6 @@ std::int64_t DeviceActivity::busiestEngineNs() const
     return std::max(copyEngineNs(), computeEngineNs());
 }
 
-bool isPipelineRun(const Run& run)
-{
-    return run.params.chunks > 0;
-}
-
 const char* toString(FindingKind kind)
 {
     switch (kind) {
@@ -335,11 +329,6 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     result.findings.push_back(boundFinding(c, result.verdict));
     attachSources(index, result.findings);
     return result;
-}
-
-RunFindings analyzeFindings(const Run& run, const std::vector<BandwidthSweep>& sweeps)
-{
-    return analyzeRun(run, sweeps, nullptr).findings;
 }
 
 } // namespace ovs

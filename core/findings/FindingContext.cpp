@@ -2,9 +2,9 @@
 // (per device: busy time by engine, stream lanes, activity; host calls;
 // correlation maps), and the helpers and shared cost rules of the rules.
 
-#include "analysis/FindingContext.h"
+#include "findings/FindingContext.h"
 
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
 

@@ -1,4 +1,4 @@
-#include "analysis/JudgedRegion.h"
+#include "judgement/JudgedRegion.h"
 
 #include "base/Saturating.h"
 

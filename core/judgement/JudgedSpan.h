@@ -64,6 +64,12 @@ struct JudgedSpan {
     bool wholeRun() const { return basis == Basis::TimedRegion; }
 };
 
+// True for runs of our own pipelines (they carry their chunk count): their
+// verdict is the pipeline model's. Any other run (a profiled program, an
+// imported trace) gets the general model's (findings/Verdict.h). Their
+// judged span is their timed region (rule 1 above).
+bool isPipelineRun(const Run& run);
+
 const char* toString(JudgedSpan::Basis basis); // "timed region", "regions", "steady state"
 
 // The run's timed region as an interval.

@@ -7,9 +7,9 @@
 // it concerns and the fix. docs/profiling.md ("Findings") lists each rule,
 // its thresholds and how its cost is estimated.
 //
-// Use: analyzeRun (RunAnalysis.h) fills RunAnalysis::findings, computing the
-// metrics once; analyzeFindings below is the same for a caller that holds
-// only a run and its trace's sweeps (the window). Both are pure functions of
+// Use: analyzeRun (analysis/RunAnalysis.h) fills RunAnalysis::findings,
+// computing the metrics once; analyzeFindings there is the same for a caller
+// that holds only a run and its trace's sweeps (the window). Both are pure functions of
 // their arguments (no shared state), linear-logarithmic in the run's ops: a
 // window calls them on a worker thread for a large run, never on the GUI
 // thread.
@@ -17,11 +17,11 @@
 // Verdict.h (and the standard headers it brings) before FindingSource.h:
 // Qt 6.4's moc, reading a test that includes this first, cannot parse
 // <compare> (trace/SourceSite.h) as the first standard header it meets.
-#include "analysis/Verdict.h"
-#include "analysis/FindingSource.h"
-#include "analysis/RunMetrics.h"
-#include "analysis/TransferRates.h"
-#include "analysis/WhatIf.h"
+#include "findings/Verdict.h"
+#include "findings/FindingSource.h"
+#include "judgement/RunMetrics.h"
+#include "judgement/TransferRates.h"
+#include "findings/WhatIf.h"
 #include "replay/Fix.h"
 #include "trace/BandwidthSweep.h"
 #include "trace/Run.h"
@@ -136,11 +136,6 @@ struct DeviceActivity {
     std::int64_t busiestEngineNs() const;
 };
 
-// True for runs of our own pipelines (they carry their chunk count): their
-// verdict is the pipeline model's. Any other run (a profiled program, an
-// imported trace) gets the general model's (Verdict.h).
-bool isPipelineRun(const Run& run);
-
 struct RunFindings {
     std::int64_t wallNs = 0;
     // The GPU's active span in the timed region: first GPU work to last.
@@ -172,9 +167,5 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
 // the same span (analyzeSpan builds both at once, on two threads).
 RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics,
                          const TransferRates& rates, const std::vector<std::vector<Interval>>& stepGroups = {});
-
-// All of it from a run and its trace's bandwidth sweeps (rates of the same
-// device come from there): runs analyzeRun and returns its findings.
-RunFindings analyzeFindings(const Run& run, const std::vector<BandwidthSweep>& sweeps);
 
 } // namespace ovs

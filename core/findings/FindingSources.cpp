@@ -1,9 +1,9 @@
-#include "analysis/FindingSources.h"
+#include "findings/FindingSources.h"
 
-#include "analysis/TorchSyncCauses.h"
 #include "base/Thresholds.h"
-#include "trace/ApiNames.h"
 #include "facts/RunIndex.h"
+#include "findings/TorchSyncCauses.h"
+#include "trace/ApiNames.h"
 #include "trace/CorrelationMap.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "analysis/HostShare.h"
+#include "judgement/HostShare.h"
 
 #include "base/Thresholds.h"
 

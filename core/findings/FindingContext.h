@@ -4,7 +4,7 @@
 // their driver (Findings.cpp) share: the run's work gathered once
 // (Context), and the small helpers and cost rules the rules have in common.
 
-#include "analysis/Findings.h"
+#include "findings/Findings.h"
 #include "facts/IntervalSet.h"
 #include "facts/RunIndex.h"
 #include "trace/CorrelationMap.h"
@@ -18,7 +18,7 @@
 
 namespace ovs::findings {
 
-// Words and names (times: msText, analysis/NumberText.h).
+// Words and names (times: msText, base/NumberText.h).
 std::string percentText(std::int64_t part, std::int64_t whole);
 std::string plural(std::size_t n, const char* one, const char* many);
 bool startsWith(std::string_view text, std::string_view prefix);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/RunMetrics.h"
+#include "judgement/RunMetrics.h"
 
 #include <string>
 

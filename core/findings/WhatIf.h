@@ -6,9 +6,9 @@
 // saves in the replay. Qt-free and deterministic: the window calls these on
 // a worker thread.
 
-#include "analysis/DemandMigrations.h"
+#include "findings/DemandMigrations.h"
 #include "facts/IntervalSet.h"
-#include "analysis/TransferRates.h"
+#include "judgement/TransferRates.h"
 #include "replay/Contention.h"
 #include "replay/Fix.h"
 #include "replay/FixTransforms.h"

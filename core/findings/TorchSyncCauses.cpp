@@ -1,4 +1,4 @@
-#include "analysis/TorchSyncCauses.h"
+#include "findings/TorchSyncCauses.h"
 
 #include "trace/ApiNames.h"
 #include "trace/PythonFrame.h"

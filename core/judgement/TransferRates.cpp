@@ -1,7 +1,7 @@
-#include "analysis/TransferRates.h"
+#include "judgement/TransferRates.h"
 
-#include "analysis/NumberText.h"
 #include "base/DeviceClassRates.h"
+#include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "trace/OpTimes.h"
 

@@ -1,7 +1,7 @@
-#include "analysis/WhatIf.h"
+#include "findings/WhatIf.h"
 
-#include "analysis/NumberText.h"
-#include "analysis/ParallelWork.h"
+#include "base/NumberText.h"
+#include "base/ParallelWork.h"
 #include "base/Thresholds.h"
 #include "facts/RunIndex.h"
 #include "replay/Replay.h"

@@ -1,6 +1,6 @@
-#include "analysis/JudgementWords.h"
+#include "words/JudgementWords.h"
 
-#include "analysis/NumberText.h"
+#include "base/NumberText.h"
 #include "base/Printable.h"
 #include "base/Saturating.h"
 

@@ -1,6 +1,5 @@
-#include "analysis/JudgedSpan.h"
+#include "judgement/JudgedSpan.h"
 
-#include "analysis/Findings.h"
 #include "base/Median.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
@@ -216,6 +215,11 @@ const RegionGroup* defaultGroup(const Run& run, const std::vector<RegionGroup>& 
 }
 
 } // namespace
+
+bool isPipelineRun(const Run& run)
+{
+    return run.params.chunks > 0;
+}
 
 const char* toString(JudgedSpan::Basis basis)
 {

@@ -5,7 +5,7 @@
 // run, with its ops and its estimated cost (the replay may cost it again:
 // Findings.cpp). docs/profiling.md ("Findings") says each rule in words.
 
-#include "analysis/FindingContext.h"
+#include "findings/FindingContext.h"
 
 #include <vector>
 

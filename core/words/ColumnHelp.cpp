@@ -1,4 +1,4 @@
-#include "analysis/ColumnHelp.h"
+#include "words/ColumnHelp.h"
 
 namespace ovs {
 

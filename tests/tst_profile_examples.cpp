@@ -7,6 +7,7 @@
 // build/examples next to the CLI's build/app/cli.
 #include "TestTimeouts.h"
 #include "findings/Findings.h"
+#include "analysis/RunAnalysis.h"
 #include "devicefactory/DeviceFactory.h"
 #include "formats/TraceJson.h"
 

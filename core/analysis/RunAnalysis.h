@@ -35,7 +35,7 @@ struct RunAnalysis {
     TransferRates rates;
     RunMetrics metrics;
     // Per device activity, the findings and the verdict (findings.verdict:
-    // what bounds the run, Verdict.h), which the Bound finding says.
+    // what bounds the run, findings/Verdict.h), which the Bound finding says.
     RunFindings findings;
     Speedup speedup;
     // The judged region groups, each instance on its own: the steps (or the

@@ -1,6 +1,6 @@
 #pragma once
 
-// The analysis room's own: the findings' rules, one function each
+// The findings room's own: the findings' rules, one function each
 // (FindingRules.cpp), each adding to `out` the finding it names in the
 // run, with its ops and its estimated cost (the replay may cost it again:
 // Findings.cpp). docs/profiling.md ("Findings") says each rule in words.

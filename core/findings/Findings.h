@@ -157,7 +157,7 @@ std::string findingId(FindingKind kind, const std::vector<FindingKind>& alsoKind
 std::string findingWords(const Finding& finding);
 std::string findingWords(FindingKind kind, const std::vector<FindingKind>& alsoKinds);
 
-// The findings of one run over `span`, the judged span (JudgedSpan.h), and
+// The findings of one run over `span`, the judged span (judgement/JudgedSpan.h), and
 // its verdict. `metrics` are the run's own over the same span (RunAnalysis
 // computes them once). `stepGroups`: the steps of the span, a list of host
 // spans per region group, whose share of each replayed saving is wanted.

@@ -65,7 +65,7 @@ struct WhatIfSummary {
 class WhatIf {
 public:
     // Over the run's timed region, or over `span`, the judged span
-    // (JudgedSpan.h): the graph holds the ops that begin in it.
+    // (judgement/JudgedSpan.h): the graph holds the ops that begin in it.
     WhatIf(const Run& run, const TransferRates& rates);
     WhatIf(const Run& run, const TransferRates& rates, Interval span);
 

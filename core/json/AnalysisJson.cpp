@@ -1,6 +1,6 @@
 #include "json/AnalysisJson.h"
 
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "base/Saturating.h"
 #include "io/JsonWriter.h"
 
@@ -46,7 +46,7 @@ void finding(JsonWriter& w, const Finding& f)
     w.value(f.cause);
     w.key("fix");
     w.value(f.fix);
-    // Schema 3: where its calls came from (FindingSources.h); the PyTorch
+    // Schema 3: where its calls came from (findings/FindingSources.h); the PyTorch
     // ops around them and the note only where there are any.
     w.key("sources");
     writeSourcesJson(w, f.sources);

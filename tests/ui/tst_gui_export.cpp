@@ -7,6 +7,7 @@
 
 #include "../../app/cli/ExitStatus.h"
 
+#include "analysis/RunAnalysis.h"
 #include "findings/Findings.h"
 #include "formats/TraceJson.h"
 

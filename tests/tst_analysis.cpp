@@ -9,6 +9,7 @@
 #include "ranks/RankComparison.h"
 #include "sim/SimDevice.h"
 #include "formats/TraceJson.h"
+#include "judgement/OverlapWords.h"
 
 #include "TestOps.h"
 
@@ -936,6 +937,35 @@ private slots:
         const RunMetrics m = computeMetrics(run, {});
         QCOMPARE(m.h2dQueue.ns, wait);
         QCOMPARE(m.h2dQueue.streams, streams);
+    }
+
+    // kTooShortToOverlap: kernels under 5% of copy time (or copies under 5%
+    // of kernel time) are too short for their overlap to matter, and the
+    // words say so; at 5% they are compared as overlap.
+    void tooShortToOverlapBoundary_data()
+    {
+        QTest::addColumn<qint64>("copies");
+        QTest::addColumn<qint64>("kernels");
+        QTest::addColumn<bool>("tooShort");
+        QTest::newRow("kernels 5% of copies") << qint64(1'000'000) << qint64(50'000) << false;
+        QTest::newRow("kernels under 5%") << qint64(1'000'000) << qint64(49'999) << true;
+        QTest::newRow("copies 5% of kernels") << qint64(50'000) << qint64(1'000'000) << false;
+        QTest::newRow("copies under 5%") << qint64(49'999) << qint64(1'000'000) << true;
+    }
+    void tooShortToOverlapBoundary()
+    {
+        QFETCH(qint64, copies);
+        QFETCH(qint64, kernels);
+        QFETCH(bool, tooShort);
+        RunMetrics m;
+        m.copies.busyNs = copies;
+        m.compute.busyNs = kernels;
+        QCOMPARE(overlapTooShortToMatter(m), tooShort);
+        const QString words = QString::fromStdString(overlapInWords(m));
+        // "kernels are 5% of copy time: nothing to hide copies behind" (4.9999%
+        // rounded), "copies are 5% of kernel time: hiding them gains little"; else
+        // the overlap, in other words.
+        QVERIFY2(words.contains(" time: ") == tooShort, qPrintable(words));
     }
 
     // kStragglerShare: a rank whose median step is 5% above the others'

@@ -1274,6 +1274,32 @@ private slots:
         QCOMPARE(v.costNs, cost);
     }
 
+    // kMaxJudgedInstances: a region group's first 64 instances are judged,
+    // the rest only counted (steps of four chunks, as below; the setup step
+    // is warm-up).
+    void maxJudgedInstancesBoundary_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<int>("judged");
+        QTest::newRow("64 steps: all judged") << 64 << 64;
+        QTest::newRow("65: the first 64") << 65 << 64;
+    }
+    void maxJudgedInstancesBoundary()
+    {
+        QFETCH(int, steps);
+        QFETCH(int, judged);
+        Loop loop = syncLoop();
+        loop.chunks = 4 * steps;
+        Run run = withSetup(buildLoop(loop), 500'000 * kUs);
+        addSteps(run, 4, RegionSource::ProfilerStep, "ProfilerStep#");
+        const RunAnalysis a = analyzeRun(run, {}, nullptr);
+        QCOMPARE(a.regions.size(), std::size_t(1));
+        const RegionJudgement& r = a.regions.front();
+        QCOMPARE(r.instancesFound, std::size_t(steps));
+        QCOMPARE(r.group.regions.size(), std::size_t(judged));
+        QCOMPARE(r.spans.size(), std::size_t(judged));
+    }
+
     // kCommonFindingShare: a finding of the steps' summary holds in at
     // least half the steps judged. Steps of four chunks with a device
     // synchronize after each (three with GPU work after them: the rule's

@@ -3,7 +3,7 @@
 #include "words/ColumnHelp.h"
 #include "judgement/HostShare.h"
 #include "words/JudgementWords.h"
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "judgement/OverlapWords.h"
 #include "analysis/RunAnalysis.h"
 #include "base/Printable.h"
@@ -90,7 +90,7 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
                  first.params.kernelRepeats, first.device.simulated ? " (SIMULATED)" : "");
     std::fprintf(out, "| pipeline | wall ms | speedup | status | verification |\n|---|---:|---:|---|---|\n");
     for (const auto& run : runs) {
-        const double ms = static_cast<double>(spanNs(run.timedBeginNs, run.timedEndNs)) / 1e6;
+        const std::string ms = msNumber(spanNs(run.timedBeginNs, run.timedEndNs));
         // The same rule as every other view: RunAnalysis's.
         const Speedup s = speedupOver(findSerializedBaseline(runs, run), run);
         std::string speedup = "-";
@@ -102,7 +102,7 @@ void printPipelineTable(std::FILE* out, const std::vector<Run>& runs)
         std::string status = toString(run.status);
         if (!run.error.empty())
             status += ": " + run.error;
-        std::fprintf(out, "| %s | %.3f | %s | %s | %s |\n", run.name.c_str(), ms, speedup.c_str(), status.c_str(),
+        std::fprintf(out, "| %s | %s | %s | %s | %s |\n", run.name.c_str(), ms.c_str(), speedup.c_str(), status.c_str(),
                      run.verification.message.c_str());
     }
 }
@@ -113,14 +113,14 @@ void printProgramRunTable(std::FILE* out, const std::vector<Run>& runs)
         return;
     std::fprintf(out, "\n| run | source | wall ms | GPU ops | status |\n|---|---|---:|---:|---|\n");
     for (const auto& run : runs) {
-        const double ms = static_cast<double>(spanNs(run.timedBeginNs, run.timedEndNs)) / 1e6;
+        const std::string ms = msNumber(spanNs(run.timedBeginNs, run.timedEndNs));
         std::size_t gpuOps = 0;
         for (const Op& op : run.ops)
             gpuOps += isGpuOp(op.kind);
         std::string status = toString(run.status);
         if (!run.error.empty())
             status += ": " + run.error;
-        std::fprintf(out, "| %s | %s | %.3f | %zu | %s |\n", run.name.c_str(), run.pipeline.c_str(), ms, gpuOps,
+        std::fprintf(out, "| %s | %s | %s | %zu | %s |\n", run.name.c_str(), run.pipeline.c_str(), ms.c_str(), gpuOps,
                      status.c_str());
     }
 }

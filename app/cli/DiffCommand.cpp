@@ -3,7 +3,7 @@
 #include "ConsoleReport.h"
 #include "ExitStatus.h"
 
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "analysis/TraceDiff.h"
 #include "json/TraceDiffJson.h"
 #include "base/Printable.h"
@@ -25,13 +25,6 @@ std::string shown(const std::string& text)
     return printable(shortenedText(text));
 }
 
-std::string signedMs(std::int64_t ns)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%+.3f", static_cast<double>(ns) / 1e6);
-    return text;
-}
-
 std::string percent(double value)
 {
     char text[64];
@@ -42,7 +35,7 @@ std::string percent(double value)
 void row(const std::string& what, std::int64_t before, std::int64_t after)
 {
     std::printf("| %s | %s | %s | %s |\n", what.c_str(), msNumber(before).c_str(), msNumber(after).c_str(),
-                signedMs(after - before).c_str());
+                signedMsNumber(after - before).c_str());
 }
 
 const DeviceActivity* deviceOf(const RunSide& side, int device)

@@ -2,7 +2,7 @@
 
 #include "ConsoleReport.h"
 
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "base/Printable.h"
 
 #include <string>

@@ -1,6 +1,7 @@
 #include "analysis/RegionJudgement.h"
 
 #include "analysis/RunAnalysis.h"
+#include "base/DurationText.h"
 #include "base/NumberText.h"
 #include "base/Thresholds.h"
 
@@ -41,7 +42,7 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
     RegionJudgement j;
     j.group.name = group.name;
     j.instancesFound = group.regions.size();
-    const std::size_t count = std::min(group.regions.size(), kMaxJudgedInstances);
+    const std::size_t count = std::min(group.regions.size(), thresholds::kMaxJudgedInstances);
     j.group.regions.assign(group.regions.begin(), group.regions.begin() + static_cast<std::ptrdiff_t>(count));
     if (count == 0)
         return j;
@@ -167,9 +168,8 @@ void shareWholeSavings(RegionJudgement& j, const RunFindings& whole, std::size_t
         j.wholeAllFixesSavingNs = std::max<std::int64_t>(0, whole.whatIf.replaySpanNs - whole.whatIf.allFixesSpanNs);
         const double off = std::abs(static_cast<double>(j.allFixesStepsSumNs - j.wholeAllFixesSavingNs));
         if (off > thresholds::kStepsAgreeShare * static_cast<double>(j.wholeAllFixesSavingNs) && off >= static_cast<double>(thresholds::kStepsAgreeMinNs))
-            j.disagreement = "the steps' savings add up to " + formatted("%.3f", static_cast<double>(j.allFixesStepsSumNs) / 1e6)
-                             + " ms of the whole span's " + formatted("%.3f", static_cast<double>(j.wholeAllFixesSavingNs) / 1e6)
-                             + " ms: the judged span holds GPU work outside these steps, whose saving no step's share holds";
+            j.disagreement = "the steps' savings add up to " + msText(j.allFixesStepsSumNs, 3) + " of the whole span's "
+                             + msText(j.wholeAllFixesSavingNs, 3) + ": the judged span holds GPU work outside these steps, whose saving no step's share holds";
     }
     std::stable_sort(j.common.begin(), j.common.end(),
                      [](const CommonFinding& a, const CommonFinding& b) { return a.medianCostNs > b.medianCostNs; });

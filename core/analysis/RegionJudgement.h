@@ -42,7 +42,7 @@ struct CommonFinding {
 // One region group judged instance by instance ("ProfilerStep#N": each step):
 // how long they take, and which findings hold in most of them.
 struct RegionJudgement {
-    RegionGroup group;                 // the instances judged (at most kMaxJudgedInstances)
+    RegionGroup group;                 // the instances judged (at most thresholds::kMaxJudgedInstances)
     std::size_t instancesFound = 0;    // all instances of the group, judged or not
     std::vector<Interval> spans;       // each judged instance's span (regionSpan)
     std::int64_t medianNs = 0;         // of the spans
@@ -67,12 +67,9 @@ struct RegionJudgement {
     // Why the two differ by more than kStepsAgreeShare; empty when they agree.
     std::string disagreement;
 };
-// Instances judged per group at most: each is a full analysis with its
-// replays; a run of 10,000 steps is judged on its first steps after warm-up.
-inline constexpr std::size_t kMaxJudgedInstances = 64;
 
-// Judges each instance of `group` (the first kMaxJudgedInstances) with
-// analyzeSpan and summarises them.
+// Judges each instance of `group` (the first thresholds::kMaxJudgedInstances,
+// base/Thresholds.h) with analyzeSpan and summarises them.
 RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group);
 
 // The whole span's findings and fixes, split at the steps (RunFindings'

@@ -3,6 +3,7 @@
 #include "analysis/RegionJudgement.h"
 #include "base/ParallelWork.h"
 #include "base/Saturating.h"
+#include "base/Thresholds.h"
 #include "facts/RunIndex.h"
 #include "findings/WhatIf.h"
 
@@ -33,7 +34,7 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     WhatIf& whatIf = *kept;
     const RunIndex index = indexed.get();
     a.metrics = computeMetrics(index, a.rates);
-    // The findings, and the verdict among them (judged once: Verdict.h).
+    // The findings, and the verdict among them (judged once: findings/Verdict.h).
     a.findings = findFindings(index, whatIf, a.metrics, a.rates, stepGroups);
     if (keepWhatIf) {
         kept->releaseReplayMemory();
@@ -84,7 +85,7 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
     std::vector<std::vector<Interval>> stepGroups;
     for (const RegionGroup& g : groups) {
         std::vector<Interval>& steps = stepGroups.emplace_back();
-        for (std::size_t i = 0; i < std::min(g.regions.size(), kMaxJudgedInstances); ++i)
+        for (std::size_t i = 0; i < std::min(g.regions.size(), thresholds::kMaxJudgedInstances); ++i)
             steps.push_back({run.regions[g.regions[i]].beginNs, run.regions[g.regions[i]].endNs});
     }
     RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups, options.keepWhatIf);

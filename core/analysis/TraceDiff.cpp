@@ -1,6 +1,7 @@
 #include "analysis/TraceDiff.h"
 
 #include "analysis/RunAnalysis.h"
+#include "base/DurationText.h"
 #include "base/NumberText.h"
 #include "base/Saturating.h"
 
@@ -263,10 +264,10 @@ TraceDiff diffTraces(const Trace& before, const Trace& after, const RunMatching&
 
 std::string savedSentence(const RunPairDiff& pair)
 {
-    const double ms = static_cast<double>(pair.savedNs) / 1e6;
+    const double ms = toMs(pair.savedNs);
     if (pair.savedNs >= 0)
-        return formatted("saved %.3f ms (%.1f%%) of the active span", ms, pair.savedPercent);
-    return formatted("lost %.3f ms (%.1f%%) of the active span", -ms, -pair.savedPercent);
+        return "saved " + millisecondsText(ms, 3) + formatted(" (%.1f%%) of the active span", pair.savedPercent);
+    return "lost " + millisecondsText(-ms, 3) + formatted(" (%.1f%%) of the active span", -pair.savedPercent);
 }
 
 } // namespace ovs

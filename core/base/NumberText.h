@@ -6,9 +6,9 @@
 
 namespace ovs {
 
-// The number helpers the analysis' files share.
-
-// A printf-formatted number (or a few) for the analysis' sentences. Sized by
+// A printf-formatted number (or a few) for the sentences of the analysis,
+// the lessons and the CLI; times have their helpers on top of it
+// (base/DurationText.h). Sized by
 // a first pass, so a huge value (times near 2^63 ns from a hostile trace) is
 // printed whole rather than cut off.
 template <typename... Numbers>
@@ -20,25 +20,6 @@ std::string formatted(const char* pattern, Numbers... values)
     std::string text(static_cast<std::size_t>(size), '\0');
     std::snprintf(text.data(), text.size() + 1, pattern, values...);
     return text;
-}
-
-// Nanoseconds as the JSON outputs give times: milliseconds.
-inline double toMs(std::int64_t ns)
-{
-    return static_cast<double>(ns) / 1e6;
-}
-
-// Nanoseconds as milliseconds for a sentence, with `decimals` decimals and
-// the unit ("9.59 ms"); the one way the analysis, the ranks and the CLI
-// write a time, so that they never disagree on rounding.
-inline std::string msText(std::int64_t ns, int decimals = 2)
-{
-    return formatted("%.*f ms", decimals, toMs(ns));
-}
-// The same number without the unit, for a table whose header names it.
-inline std::string msNumber(std::int64_t ns, int decimals = 3)
-{
-    return formatted("%.*f", decimals, toMs(ns));
 }
 
 } // namespace ovs

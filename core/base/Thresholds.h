@@ -99,6 +99,11 @@ inline constexpr int kWhatIfStreams = 3;
 
 // ---- Our pipelines' verdict (core/findings/PipelineVerdict.cpp) and host shares
 
+// Below this share of the other, copies or kernels are too short for their
+// overlap to matter: "0% overlap" then means nothing to overlap, not a
+// pipeline that failed to overlap (core/judgement/OverlapWords.cpp).
+inline constexpr double kTooShortToOverlap = 0.05;
+
 // Below this share of the wall time two activities count as never
 // overlapping: host and GPU clocks are aligned to about a microsecond, so a
 // recording of strictly sequential work can still show slivers of overlap.
@@ -178,6 +183,10 @@ inline constexpr std::int64_t kSetupCallParts = 10;
 // A finding "holds in most" instances of a region (the steps' summary) when
 // it was found in at least this share of them.
 inline constexpr double kCommonFindingShare = 0.5;
+// Instances judged per region group at most (core/analysis/RegionJudgement.cpp):
+// each is a full analysis with its replays; a run of 10,000 steps is judged
+// on its first steps after warm-up.
+inline constexpr std::size_t kMaxJudgedInstances = 64;
 
 // ---- Call sites (core/findings/FindingSources.cpp)
 

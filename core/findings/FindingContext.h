@@ -1,6 +1,6 @@
 #pragma once
 
-// The analysis room's own: what the findings' rules (FindingRules.cpp) and
+// The findings room's own: what the findings' rules (FindingRules.cpp) and
 // their driver (Findings.cpp) share: the run's work gathered once
 // (Context), and the small helpers and cost rules the rules have in common.
 
@@ -18,7 +18,7 @@
 
 namespace ovs::findings {
 
-// Words and names (times: msText, base/NumberText.h).
+// Words and names (times: msText, base/DurationText.h).
 std::string percentText(std::int64_t part, std::int64_t whole);
 std::string plural(std::size_t n, const char* one, const char* many);
 bool startsWith(std::string_view text, std::string_view prefix);
@@ -62,7 +62,7 @@ struct Context {
     const Run& run;
     const RunMetrics& metrics;
     const TransferRates& rates;
-    Interval span; // the judged span (JudgedSpan.h): the run's timed region or its loop
+    Interval span; // the judged span (judgement/JudgedSpan.h): the run's timed region or its loop
     std::int64_t wallNs = 0;
     std::vector<DeviceWork> devices;    // by ordinal
     const IntervalSet& gpuBusy;         // all devices together

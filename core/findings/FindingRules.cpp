@@ -4,6 +4,7 @@
 
 #include "findings/FindingRules.h"
 
+#include "base/DurationText.h"
 #include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"

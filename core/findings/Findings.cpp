@@ -1,6 +1,6 @@
 #include "findings/Findings.h"
 
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "base/ParallelWork.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"

@@ -6,6 +6,7 @@
 
 #include "base/Thresholds.h"
 
+#include "base/DurationText.h"
 #include "base/NumberText.h"
 #include "judgement/OverlapWords.h"
 
@@ -30,17 +31,6 @@ std::string percent(double share)
 std::string rate(double gbps)
 {
     return formatted(gbps >= 10 ? "%.1f GB/s" : "%.2f GB/s", gbps);
-}
-
-std::string duration(std::int64_t ns)
-{
-    if (ns >= 1'000'000'000)
-        return formatted("%.2f s", static_cast<double>(ns) / 1e9);
-    if (ns >= 1'000'000)
-        return formatted("%.1f ms", static_cast<double>(ns) / 1e6);
-    if (ns >= 1'000)
-        return formatted("%.1f \u00b5s", static_cast<double>(ns) / 1e3);
-    return std::to_string(ns) + " ns";
 }
 
 double share(std::int64_t ns, std::int64_t wallNs)
@@ -242,7 +232,7 @@ std::string queueClause(const RunMetrics& m)
     for (auto [wait, what] : {std::pair{&m.h2dQueue, "uploads"}, std::pair{&m.d2hQueue, "downloads"}}) {
         if (share(wait->ns, m.wallNs) >= kQueueWorthSaying)
             parts.push_back(std::to_string(wait->streams) + (wait->streams == 1 ? " stream's " : " streams' ") + what
-                            + " waited " + duration(wait->ns));
+                            + " waited " + durationText(wait->ns));
     }
     if (parts.empty())
         return {};

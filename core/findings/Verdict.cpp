@@ -5,6 +5,7 @@
 
 #include "findings/Verdict.h"
 
+#include "base/DurationText.h"
 #include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"

@@ -1,5 +1,6 @@
 #include "findings/WhatIf.h"
 
+#include "base/DurationText.h"
 #include "base/NumberText.h"
 #include "base/ParallelWork.h"
 #include "base/Thresholds.h"

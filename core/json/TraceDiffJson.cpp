@@ -1,6 +1,6 @@
 #include "json/TraceDiffJson.h"
 
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "io/JsonWriter.h"
 #include "json/AnalysisJson.h"
 

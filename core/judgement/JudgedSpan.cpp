@@ -1,5 +1,6 @@
 #include "judgement/JudgedSpan.h"
 
+#include "base/DurationText.h"
 #include "base/Median.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
@@ -97,13 +98,6 @@ std::string groupName(const std::string& name)
     return end == name.size() || end == 0 ? name : name.substr(0, end) + "N";
 }
 
-std::string msThreeDigits(std::int64_t ns)
-{
-    char text[48];
-    std::snprintf(text, sizeof text, "%.3g ms", static_cast<double>(ns) / 1e6);
-    return text;
-}
-
 // "setup: 610 ms before the judged span, of which cudaHostAlloc 585 ms (12
 // calls)": the host calls that took the most of it, by name.
 std::string setupWords(const Run& run, Interval setup, const char* what)
@@ -120,11 +114,11 @@ std::string setupWords(const Run& run, Interval setup, const char* what)
         ns = saturatingAdd(ns, spanNs(op.startNs, std::min(op.endNs, setup.endNs)));
         ++calls;
     }
-    std::string text = std::string(what) + ": " + msThreeDigits(total) + " before the judged span";
+    std::string text = std::string(what) + ": " + msSignificant(total, 3) + " before the judged span";
     const auto top = std::max_element(byName.begin(), byName.end(),
                                       [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
     if (top != byName.end() && top->second.first * thresholds::kSetupCallParts >= total)
-        text += ", of which " + top->first + " " + msThreeDigits(top->second.first) + " ("
+        text += ", of which " + top->first + " " + msSignificant(top->second.first, 3) + " ("
                 + std::to_string(top->second.second) + (top->second.second == 1 ? " call)" : " calls)");
     return text;
 }

@@ -1,6 +1,8 @@
 #include "judgement/OverlapWords.h"
 
+#include "base/DurationText.h"
 #include "base/NumberText.h"
+#include "base/Thresholds.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,7 +26,8 @@ bool overlapTooShortToMatter(const RunMetrics& m)
     const std::int64_t kernels = m.compute.busyNs;
     if (copies <= 0 || kernels <= 0)
         return false;
-    return static_cast<double>(std::min(copies, kernels)) < kTooShortToOverlap * static_cast<double>(std::max(copies, kernels));
+    return static_cast<double>(std::min(copies, kernels)) < thresholds::kTooShortToOverlap
+           * static_cast<double>(std::max(copies, kernels));
 }
 
 std::string overlapInWords(const RunMetrics& m)
@@ -40,9 +43,8 @@ std::string overlapInWords(const RunMetrics& m)
         return "copies are " + share(static_cast<double>(copies) / static_cast<double>(kernels))
                + " of kernel time: hiding them gains little";
     }
-    return formatted("copies and kernels ran at once %.0f%% of the time they could (%.2f of %.2f ms)",
-                   m.overlapOfPossiblePercent, static_cast<double>(m.copyWithKernelNs) / 1e6,
-                   static_cast<double>(m.overlapPossibleNs) / 1e6);
+    return formatted("copies and kernels ran at once %.0f%% of the time they could (", m.overlapOfPossiblePercent)
+           + msNumber(m.copyWithKernelNs, 2) + " of " + msText(m.overlapPossibleNs, 2) + ")";
 }
 
 } // namespace ovs

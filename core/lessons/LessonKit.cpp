@@ -1,5 +1,6 @@
 #include "lessons/LessonKit.h"
 
+#include "base/DurationText.h"
 #include "base/Median.h"
 
 #include <algorithm>
@@ -81,22 +82,17 @@ int kernelRepeatsForCopyParity(std::span<const Run> calibration, double copyShar
 
 double wallMs(const LessonRunResult& r)
 {
-    return static_cast<double>(r.run.wallNs()) / 1e6;
+    return toMs(r.run.wallNs());
 }
 
 std::string ms(double milliseconds)
 {
-    char text[32];
-    if (milliseconds < 10)
-        std::snprintf(text, sizeof text, "%.2f ms", milliseconds);
-    else
-        std::snprintf(text, sizeof text, "%.1f ms", milliseconds);
-    return text;
+    return millisecondsText(milliseconds, milliseconds < 10 ? 2 : 1);
 }
 
 std::string ms(std::int64_t ns)
 {
-    return ms(static_cast<double>(ns) / 1e6);
+    return ms(toMs(ns));
 }
 
 std::string ratio(double x)

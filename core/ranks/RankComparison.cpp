@@ -1,6 +1,7 @@
 #include "ranks/RankComparison.h"
 
 #include "base/Median.h"
+#include "base/DurationText.h"
 #include "base/NumberText.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"

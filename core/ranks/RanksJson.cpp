@@ -1,6 +1,6 @@
 #include "ranks/RanksJson.h"
 
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "io/JsonWriter.h"
 
 namespace ovs {

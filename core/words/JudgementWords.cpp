@@ -1,6 +1,6 @@
 #include "words/JudgementWords.h"
 
-#include "base/NumberText.h"
+#include "base/DurationText.h"
 #include "base/Printable.h"
 #include "base/Saturating.h"
 

@@ -9,7 +9,8 @@
 #   scripts/measure-stack-overhead.sh OUTDIR [BUILD_DIR]
 # BUILD_DIR (default build-gpu; scripts/pack-gpu-build.sh makes it) holds
 # the CLI, the injection library, libunwind.so.8 and libdw in app/cli, and
-# the examples in examples/. PyTorch examples run where torch sees a GPU.
+# the examples in examples/. PyTorch examples run where torch sees a GPU
+# (STACK_OVERHEAD_NO_TORCH=1 leaves them out, for a short call).
 set -uo pipefail
 out=${1:?usage: $0 OUTDIR [BUILD_DIR]}
 build=$(cd "${2:-build-gpu}" && pwd)
@@ -33,7 +34,9 @@ cases=(
   "kernels_fill_gpu|$examples/kernels_fill_gpu"
   "seed_pipelines|$examples/seed_pipelines"
 )
-if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+if [ "${STACK_OVERHEAD_NO_TORCH:-0}" = 1 ]; then
+  echo "STACK_OVERHEAD_NO_TORCH=1: the PyTorch examples are left out" >&2
+elif python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
   cases+=(
     "torch_implicit_syncs|python3 $here/examples/torch_implicit_syncs.py"
     "torch_sync_per_chunk|python3 $here/examples/torch_sync_per_chunk.py"

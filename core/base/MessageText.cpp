@@ -1,5 +1,7 @@
 #include "base/MessageText.h"
 
+#include "base/Printable.h"
+
 #include <algorithm>
 
 namespace ovs {
@@ -10,8 +12,14 @@ bool isContinuation(unsigned char c) { return (c & 0xc0) == 0x80; }
 
 } // namespace
 
-std::string messageText(std::string_view text, std::size_t maxChars)
+std::string messageText(std::string_view raw, std::size_t maxChars)
 {
+    // Invalid UTF-8 (a report's version string, a name) becomes U+FFFD
+    // first: a message goes into traces and JSON, which must stay valid.
+    // Only as many bytes as can hold maxChars characters and one more are
+    // looked at, so a 200 MB name costs no more than a short one.
+    const std::string valid = validUtf8(raw.substr(0, std::min(raw.size(), maxChars * 4 + 4)));
+    const std::string_view text = valid;
     std::string out;
     out.reserve(std::min(text.size(), maxChars * 4));
     std::size_t chars = 0;

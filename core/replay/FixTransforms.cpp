@@ -5,6 +5,7 @@
 #include "base/Saturating.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace ovs {
@@ -235,18 +236,22 @@ bool removeHostSync(RunGraph& g)
         std::sort(syncs.begin(), syncs.end(), [&](std::uint32_t a, std::uint32_t b) {
             return g.nodes[a].measuredBeginNs < g.nodes[b].measuredBeginNs;
         });
-        // Each step's last wait stays where it is (RunGraph::steps).
+        // Each step's last wait stays where it is (RunGraph::steps): the
+        // last wait beginning before the step's end, by binary search (this
+        // runs for every fix set replayed, over every step).
         std::vector<bool> keep(syncs.size(), false);
         for (const Interval& step : g.steps) {
-            std::size_t last = syncs.size();
-            for (std::size_t i = 0; i < syncs.size(); ++i)
-                if (const std::int64_t t = g.nodes[syncs[i]].measuredBeginNs; t >= step.beginNs && t < step.endNs)
-                    last = i;
-            if (last < syncs.size())
-                keep[last] = true;
+            const auto after = std::partition_point(syncs.begin(), syncs.end(), [&](std::uint32_t n) {
+                return g.nodes[n].measuredBeginNs < step.endNs;
+            });
+            if (after != syncs.begin() && g.nodes[*std::prev(after)].measuredBeginNs >= step.beginNs)
+                keep[static_cast<std::size_t>(std::prev(after) - syncs.begin())] = true;
         }
-        std::size_t kept = 0;
-        std::erase_if(syncs, [&](std::uint32_t) { return keep[kept++]; });
+        std::vector<std::uint32_t> moved;
+        for (std::size_t i = 0; i < syncs.size(); ++i)
+            if (!keep[i])
+                moved.push_back(syncs[i]);
+        syncs = std::move(moved);
         if (static_cast<int>(syncs.size()) < thresholds::kMinRepeats)
             continue;
         std::map<std::uint32_t, std::size_t> place;

@@ -84,7 +84,7 @@ timed() {
       done
     done
     awk -v n="$name" -v a="$best_off" -v b="$best_sync" \
-      'BEGIN { printf "| %s | %.3f | %.3f | %+.1f%% |\n", n, a, b, a > 0 ? 100 * (b - a) / a : 0 }'
+      'BEGIN { printf "| %s | %.3f | %.3f | %+.1f%% |\n", n, a, b, (a > 0 ? 100 * (b - a) / a : 0) }'
   done
   echo
   echo "Call sites the sync runs found:"

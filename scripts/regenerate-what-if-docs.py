@@ -2,7 +2,10 @@
 """Writes the measured-against-predicted table of docs/what-if.md (between its
 'what-if-table' markers) from the results file of scripts/gpu-what-if.sh:
 
-    scripts/regenerate-what-if-docs.py RESULTS.json [RESULTS.json ...] [--doc docs/what-if.md]
+    scripts/regenerate-what-if-docs.py RESULTS.json [RESULTS.json ...] [--doc docs/what-if.md] [--table NAME]
+
+--table names the markers (default what-if-table: the H200 table the model
+was made from; what-if-table-h100 is the fresh check on an H100).
 
 Per example: the saving its --fix measured on the GPU (best plain active span
 minus best --fix active span), the saving the replay predicts from the plain
@@ -15,8 +18,11 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BEGIN = "<!-- what-if-table:begin -->"
-END = "<!-- what-if-table:end -->"
+TABLE = "what-if-table"
+
+
+def markers(name):
+    return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
 
 
 def ms(value):
@@ -67,7 +73,7 @@ NOT_LIKE_FOR_LIKE = {
 for _name in ("torch_implicit_syncs", "torch_implicit_syncs-kineto"):
     NOT_LIKE_FOR_LIKE[_name] = ("its --fix keeps the loss and the count of large values on the GPU and reads them once "
                                 "after the loop (torch.where and a sum for the masked select): fewer copies and kernels "
-                                "(70 GPU ops a trace against 85), not the same work without its pitfalls; the replay "
+                                "a step, not the same work without its pitfalls; the replay "
                                 "prices the pitfalls of the same work (pinning, the waits)")
 
 
@@ -90,7 +96,7 @@ def spread(values):
 
 def unresolved(case):
     """The runs of either mode spread over more than a quarter of the measured
-    saving: three runs do not resolve it."""
+    saving: its runs do not resolve it."""
     measured = case.get("measuredSavingMs")
     runs = [case.get("plainMs") or [], case.get("fixMs") or []]
     if measured is None or not all(runs):
@@ -105,10 +111,13 @@ def measured_on(results, shown):
             + (f" The predictions were {results['analyzed']}." if results.get("analyzed") else ""))
 
 
-def table(files):
+def table(files, name=TABLE):
     """files: (results, path as shown) in the order given; their rows in turn."""
-    lines = [BEGIN,
-             "Table written by `scripts/regenerate-what-if-docs.py " + " ".join(shown for _, shown in files) + "`. "
+    begin, end = markers(name)
+    option = "" if name == TABLE else f" --table {name}"
+    lines = [begin,
+             "Table written by `scripts/regenerate-what-if-docs.py " + " ".join(shown for _, shown in files) + option
+             + "`. "
              + " ".join(measured_on(results, shown) for results, shown in files)
              + " The predicted saving is the replay's span minus its span with the fixes the example's --fix makes "
              "(scripts/what-if-results.py, FIX_OF), from the plain trace alone.",
@@ -142,10 +151,10 @@ def table(files):
                  times(case.get("predictedOverMeasured")), top_finding(case), replay(case)]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     lines.append("")
-    lines.append("† The runs of one mode spread over more than a quarter of the measured saving: three runs do not "
+    lines.append("† The runs of one mode spread over more than a quarter of the measured saving: so few runs do not "
                  "resolve the saving, so the row is no check of the prediction either way.")
     lines.extend([""] + notes if notes else [])
-    lines.append(END)
+    lines.append(end)
     return "\n".join(lines)
 
 
@@ -153,6 +162,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("results", nargs="+")
     p.add_argument("--doc", default=os.path.join(ROOT, "docs", "what-if.md"))
+    p.add_argument("--table", default=TABLE, help="the markers' name (default %(default)s)")
     a = p.parse_args()
     files = []
     for path in a.results:
@@ -164,10 +174,11 @@ def main():
         files.append((results, os.path.relpath(os.path.abspath(path), ROOT) if inside else path))
     with open(a.doc) as f:
         doc = f.read()
+    BEGIN, END = markers(a.table)
     begin, end = doc.find(BEGIN), doc.find(END)
     if begin < 0 or end < begin:
         sys.exit(f"{a.doc}: no {BEGIN} ... {END} markers")
-    doc = doc[:begin] + table(files) + doc[end + len(END):]
+    doc = doc[:begin] + table(files, a.table) + doc[end + len(END):]
     with open(a.doc, "w") as f:
         f.write(doc)
     print(f"{a.doc}: {sum(len(r['examples']) for r, _ in files)} rows")

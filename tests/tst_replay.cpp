@@ -1456,9 +1456,12 @@ private slots:
             QTest::newRow(name) << data + "/" + name;
         // The what-if check's traces (docs/what-if.md): every example plain
         // and fixed, and the PyTorch example's own Kineto traces.
-        const QDir whatIf(data + "/profiled/what-if");
-        for (const QString& name : whatIf.entryList({"*.json"}, QDir::Files, QDir::Name))
-            QTest::newRow(qPrintable("what-if/" + name)) << whatIf.filePath(name);
+        // And the fresh check's on an H100.
+        for (const char* folder : {"what-if", "what-if-h100"}) {
+            const QDir whatIf(data + "/profiled/" + folder);
+            for (const QString& name : whatIf.entryList({"*.json"}, QDir::Files, QDir::Name))
+                QTest::newRow(qPrintable(QString(folder) + "/" + name)) << whatIf.filePath(name);
+        }
     }
     void storedTracesReplay()
     {
@@ -1580,6 +1583,18 @@ private slots:
                  {"malloc_in_loop", "allocation-in-loop"},
                  {"managed_memory", "managed-migration"}})
             QTest::newRow(qPrintable(QString("what-if/") + example)) << QString("what-if/") + example << kind;
+        // The fresh check on an H100 (docs/what-if.md): traces measured after
+        // the model was made, on a card it was not shaped on.
+        for (const auto& [example, kind] : std::vector<std::pair<const char*, const char*>>{
+                 {"sync_in_loop", "host-sync"},
+                 {"event_wait_per_chunk", "host-sync"},
+                 {"memcpy_around_kernel", "sync-copies+host-sync"},
+                 {"torch_sync_per_chunk-kineto", "one-stream+host-sync"},
+                 {"pageable_async", "pageable-memory"},
+                 {"legacy_default_stream", "legacy-default-stream"},
+                 {"one_stream", "one-stream"},
+                 {"malloc_in_loop", "allocation-in-loop"}})
+            QTest::newRow(qPrintable(QString("what-if-h100/") + example)) << QString("what-if-h100/") + example << kind;
     }
     void storedExamplesPredictTheirFix()
     {

@@ -1575,7 +1575,9 @@ private slots:
         QTest::newRow("device sync") << "cudaDeviceSynchronize" << true << true;
         QTest::newRow("event sync") << "cuEventSynchronize" << true << true;
         QTest::newRow("cudaMemcpy") << "cudaMemcpy" << true << true;
-        QTest::newRow("cudaMemcpyAsync") << "cudaMemcpyAsync" << false << true;
+        QTest::newRow("cudaMemcpyAsync") << "cudaMemcpyAsync" << true << true;
+        QTest::newRow("cudaMemsetAsync") << "cudaMemsetAsync" << true << true;
+        QTest::newRow("cuMemcpyHtoDAsync") << "cuMemcpyHtoDAsync_v2" << true << true;
         QTest::newRow("cudaMemset") << "cudaMemset" << true << true;
         QTest::newRow("cudaMalloc") << "cudaMalloc" << true << true;
         QTest::newRow("cudaMallocAsync") << "cudaMallocAsync" << false << true;

@@ -341,6 +341,24 @@ private slots:
                  qPrintable(describe(fixed)));
     }
 
+    // With --stacks sync, each example's pitfall names its own line (the
+    // examples are built with debug information): issue 30's "every
+    // example's finding names its own line".
+    void findingNamesTheExamplesOwnLine_data() { expectedFindingFiresAndNotWithFix_data(); }
+    void findingNamesTheExamplesOwnLine()
+    {
+        QFETCH(QString, example);
+        QFETCH(int, kind);
+        const RunFindings f = analyzeFindings(profile(example, false, true, nullptr, {"--stacks", "sync"}), {});
+        const auto found = std::find_if(f.findings.begin(), f.findings.end(),
+                                        [&](const Finding& x) { return int(x.kind) == kind; });
+        QVERIFY(found != f.findings.end());
+        QVERIFY2(!found->sources.empty(), found->sourcesNote.c_str());
+        const QString file = QString::fromStdString(found->sources.front().file);
+        QVERIFY2(file.endsWith("/" + example + ".cu"), qPrintable(file));
+        QVERIFY(found->sources.front().line > 0);
+    }
+
     // Without --quiet, profile prints the same findings analyze does.
     void profilePrintsTheFindings()
     {

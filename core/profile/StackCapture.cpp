@@ -118,9 +118,11 @@ bool StackCapture::wants(StackMode mode, std::string_view apiName)
     case ApiRole::DeviceSync:
     case ApiRole::StreamSync:
     case ApiRole::EventSync:
-    case ApiRole::Register: return true;
+    case ApiRole::Register:
+    // Async copies and memsets too: a pageable "async" copy blocks, and the
+    // pageable-memory and stream findings point at the copies.
     case ApiRole::Copy:
-    case ApiRole::Memset:
+    case ApiRole::Memset: return true;
     case ApiRole::Alloc:
     case ApiRole::Free: return !async || mode == kStacksAll;
     case ApiRole::Launch: return mode == kStacksAll;

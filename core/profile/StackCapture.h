@@ -38,9 +38,10 @@ public:
 
     // Whether a call of this name (without CUPTI's _vNNNN suffix) gets a
     // stack: by its role in trace/ApiNames.h. Sync: the calls a finding can
-    // point at (synchronizations, copies and memsets, allocations and frees,
-    // registrations); all: launches too. Async copies and memsets are
-    // included: a pageable "async" copy blocks, and findings name them.
+    // point at (synchronizations, copies and memsets, async ones included,
+    // allocations and frees that are not stream-ordered, registrations):
+    // a pageable "async" copy blocks, and findings name copies. All:
+    // launches and stream-ordered allocations too.
     static bool wants(StackMode mode, std::string_view apiName);
     // "sync", "all", "off" (or empty); anything else: kStacksOff and !ok.
     static StackMode parseMode(std::string_view text, bool* ok);

@@ -864,6 +864,34 @@ private slots:
         }
     }
 
+    // A thread handed work by another (PyTorch's autograd thread, started
+    // by the main thread's backward call) follows that call where a fix
+    // moves it: pinning the main thread's blocking copy moves the other
+    // thread's launch, and its kernel, with it. Without the hand-off the
+    // other thread kept its measured time, and the fix saved nothing.
+    void aThreadHandedWorkFollowsItsHandOff()
+    {
+        RunBuilder b;
+        const int s0 = b.lane("stream 13");
+        const int a = b.lane("main thread", LaneKind::HostThread), c = b.lane("pt_autograd_0", LaneKind::HostThread);
+        const std::uint64_t bytes = 10'000'000; // 200 us at 50 GB/s
+        b.call(c, "cudaStreamIsCapturing", 0, 2 * kUs, 0, OpKind::ApiCall);
+        b.call(a, "cudaMemcpyAsync", 0, 1002 * kUs, 1);
+        b.gpu(OpKind::Upload, s0, 1 * kUs, 1001 * kUs, bytes, HostMemoryKind::Pageable, 1);
+        b.call(a, "cudaLaunchKernel", 1010 * kUs, 1020 * kUs, 2);
+        b.gpu(OpKind::Kernel, s0, 1025 * kUs, 1125 * kUs, 0, HostMemoryKind::None, 2);
+        b.call(c, "cudaLaunchKernel", 1200 * kUs, 1210 * kUs, 3);
+        b.gpu(OpKind::Kernel, s0, 1215 * kUs, 1315 * kUs, 0, HostMemoryKind::None, 3);
+        const Run run = b.finish();
+        WhatIf whatIf(run, ratesFor(50), timedRegion(run));
+        const WhatIfSummary& s = whatIf.summary();
+        QVERIFY2(s.replayed, s.why.c_str());
+        QVERIFY2(near(s.replaySpanNs, s.measuredSpanNs, 0.02), qPrintable(QString::number(s.replaySpanNs)));
+        QVERIFY2(s.assumptions.find("1 hand-off between host threads") != std::string::npos, s.assumptions.c_str());
+        const std::int64_t saved = s.replaySpanNs - whatIf.spanWith(fixBit(Fix::PinHostMemory));
+        QVERIFY2(saved > 700 * kUs, qPrintable(QString("saved %1 ns").arg(saved)));
+    }
+
     void fixesAsTransforms_data()
     {
         QTest::addColumn<int>("streams");

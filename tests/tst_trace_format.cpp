@@ -385,6 +385,7 @@ private slots:
     void nsightHostileReports_data();
     void nsightHostileReports();
     void nsightNamesBecomeValidUtf8();
+    void nsightOverlapOnAStreamIsLeftOut();
     void nsightReadStopsWhenCancelled();
 };
 
@@ -2793,6 +2794,33 @@ void TestTraceFormat::nsightHostileReports()
 // stray bytes (a lone continuation byte, 0xFF, a truncated sequence: what
 // the fuzzer found) imports with each bad byte as U+FFFD, so the trace
 // `convert --to native` writes reads back, name and all.
+// The fuzzer's find: a damaged report with two ops of one stream over each
+// other, which the import kept, so that the converted trace was refused by
+// the native reader ("ops 0 and 1 overlap on lane 0"). The later op goes,
+// and the run says so.
+void TestTraceFormat::nsightOverlapOnAStreamIsLeftOut()
+{
+    QTemporaryDir dir;
+    const QString path = tempPath(dir, "report.sqlite");
+    {
+        Writer w(path.toStdString(), 3);
+        writeProgram(w);
+        // Begins inside the upload of stream 13 (320 to 400), ends long
+        // after the kernel that follows it there.
+        w.memcpy(4242, 350, 8592, 13, 9, 1 << 20, Writer::Copy::HtoD, Writer::Memory::Pinned, Writer::Memory::Device);
+    }
+    const auto loaded = loadTrace(path.toStdString());
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.front();
+    QVERIFY2(run.error.find("1 op was left out: each began before the op before it on its stream or thread had ended")
+                 != std::string::npos,
+             run.error.c_str());
+    const auto uploads = std::count_if(run.ops.begin(), run.ops.end(), [](const Op& op) { return op.kind == OpKind::Upload; });
+    QCOMPARE(uploads, 1);
+    const auto back = traceFromJson(traceToJson(*loaded.trace));
+    QVERIFY2(back.trace, back.error.c_str());
+}
+
 void TestTraceFormat::nsightNamesBecomeValidUtf8()
 {
     QTemporaryDir dir;

@@ -411,6 +411,9 @@ int profile(const Options& o)
     }
     if (!o.quiet) {
         printProfileFindings(trace, o.region);
+        if (o.stacks == kStacksOff)
+            std::fprintf(stderr, "call sites: off by default; --stacks sync names the line of each finding "
+                                 "(docs/profiling.md, \"What call stacks cost\")\n");
         std::fprintf(stderr, "trace written to %s\n", output.c_str());
     }
     return outcome.status.shellStatus();

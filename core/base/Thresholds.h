@@ -77,6 +77,11 @@ inline constexpr std::int64_t kClockToleranceNs = 2'000;
 // for (its stream, its call, its engine) waited for something the trace
 // does not name; the graph infers what.
 inline constexpr std::int64_t kUnexplainedWaitNs = 10'000;
+// A host thread's gap between two CUDA calls longer than this, with another
+// thread's call ending inside it, is taken as that thread handing it work
+// (RunGraphBuilder's hand-offs): longer than the interpreter's own time
+// between two calls of a PyTorch step (some tens of microseconds).
+inline constexpr std::int64_t kHandOffGapNs = 100'000;
 // What an async launch or copy call costs the host when the run has none to
 // measure it by (a few microseconds on current drivers).
 inline constexpr std::int64_t kDefaultAsyncCallNs = 5'000;

@@ -867,6 +867,51 @@ void ProcessRunBuilder::dropNestedDriverCalls()
             ++m_apiCalls;
 }
 
+void ProcessRunBuilder::dropOverlappingOps()
+{
+    // A stream runs one op at a time, and a thread makes one call at a time
+    // (the driver calls inside runtime calls are gone by now), so on one
+    // lane an op that begins before the one before it ended has damaged
+    // times: a recording CUPTI wrote never has one, a report edited or
+    // damaged on disk may. It goes, and the run says how many went; keeping
+    // it would make a trace no reader accepts (docs/trace-format.md).
+    // Unified-memory ops overlap on their lane by nature and stay.
+    std::vector<std::uint32_t> order;
+    order.reserve(m_run.ops.size());
+    for (std::size_t i = 0; i < m_run.ops.size(); ++i)
+        if (m_run.ops[i].kind != OpKind::UnifiedMemory)
+            order.push_back(static_cast<std::uint32_t>(i));
+    const auto before = [this](std::uint32_t a, std::uint32_t b) {
+        const Op& x = m_run.ops[a];
+        const Op& y = m_run.ops[b];
+        return std::tie(x.lane, x.startNs, x.endNs, a) < std::tie(y.lane, y.startNs, y.endNs, b);
+    };
+    std::sort(order.begin(), order.end(), before);
+    std::vector<bool> drop(m_run.ops.size(), false);
+    std::size_t dropped = 0;
+    std::size_t kept = SIZE_MAX; // the lane's last op kept
+    for (const std::uint32_t i : order) {
+        const Op& op = m_run.ops[i];
+        if (kept != SIZE_MAX && m_run.ops[kept].lane == op.lane && op.startNs < m_run.ops[kept].endNs) {
+            drop[i] = true;
+            ++dropped;
+            continue;
+        }
+        kept = i;
+    }
+    if (dropped == 0)
+        return;
+    m_run.removeOps(drop);
+    // By the run's lanes: orderLanes has renumbered them since m_laneIsStream.
+    m_apiCalls = 0;
+    for (const Op& op : m_run.ops)
+        if (m_run.lanes[op.lane].kind == LaneKind::HostThread)
+            ++m_apiCalls;
+    m_warnings.push_back(std::to_string(dropped) + (dropped == 1 ? " op was" : " ops were")
+                         + " left out: each began before the op before it on its stream or thread had ended "
+                           "(damaged times)");
+}
+
 void ProcessRunBuilder::orderLanes(bool multiDevice)
 {
     // Devices, then their streams (the legacy default stream first), then
@@ -1007,8 +1052,6 @@ Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& st
         return false;
     }());
 
-    std::int64_t begin = std::numeric_limits<std::int64_t>::max();
-    std::int64_t end = 0;
     for (Op& op : m_run.ops) {
         op.startNs = runTime(op.startNs);
         op.endNs = std::max(op.startNs, runTime(op.endNs));
@@ -1016,6 +1059,11 @@ Run ProcessRunBuilder::finish(const ProcessEnding& ending, const std::string& st
             op.execStartNs = op.startNs;
             op.execEndNs = op.endNs;
         }
+    }
+    dropOverlappingOps();
+    std::int64_t begin = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = 0;
+    for (const Op& op : m_run.ops) {
         begin = std::min(begin, op.startNs);
         end = std::max(end, op.endNs);
     }

@@ -114,6 +114,7 @@ private:
     void fillDevice();
     void orderLanes(bool multiDevice);
     void dropNestedDriverCalls();
+    void dropOverlappingOps();
     std::string endingText(const ProcessEnding& ending, const std::string& streamProblem) const;
 
     std::int64_t m_zeroNs;

@@ -23,7 +23,7 @@ std::tuple<int, int, std::int64_t, std::uint32_t> weakness(const RunGraph& g, st
     const GraphEdge& e = g.edges[i];
     const std::int64_t gap = saturatingSub(measuredAt(g, e.to, e.toEnd), measuredAt(g, e.from, e.fromEnd));
     const bool contradicted = gap < -thresholds::kClockToleranceNs;
-    return {e.kind == EdgeKind::Inferred ? 0 : 1, contradicted ? 0 : 1, contradicted ? gap : -gap, i};
+    return {e.kind == EdgeKind::Inferred || e.kind == EdgeKind::HandOff ? 0 : 1, contradicted ? 0 : 1, contradicted ? gap : -gap, i};
 }
 
 constexpr std::uint32_t kOwnEdge = UINT32_MAX; // a node's begin -> its end
@@ -32,7 +32,7 @@ constexpr std::uint32_t kOwnEdge = UINT32_MAX; // a node's begin -> its end
 
 bool isDroppable(const GraphEdge& e)
 {
-    return e.kind == EdgeKind::Inferred || e.kind == EdgeKind::CrossStream;
+    return e.kind == EdgeKind::Inferred || e.kind == EdgeKind::HandOff || e.kind == EdgeKind::CrossStream;
 }
 
 CycleBreak breakCycles(RunGraph& g)

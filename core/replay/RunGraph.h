@@ -65,6 +65,7 @@ enum class EdgeKind : std::uint8_t {
     Blocking,    // a host call returns only after the GPU op it waited for
     CrossStream, // the legacy default stream's barriers, event waits
     Inferred,    // a wait the trace does not name, inferred from the times (see RunGraphBuilder)
+    HandOff,     // another host thread's call that ended last inside a long gap of this thread (see RunGraphBuilder)
 };
 const char* toString(EdgeKind kind);
 
@@ -128,6 +129,7 @@ struct RunGraph {
     std::string notes;
     int gpuNodes = 0;
     int inferredEdges = 0;
+    int handOffs = 0; // HandOff edges
     // Some GPU node's chunk was inferred (numberChunks), not the run's own.
     bool chunksInferred = false;
     int unlaunchedGpuNodes = 0; // GPU ops whose enqueueing call is unknown

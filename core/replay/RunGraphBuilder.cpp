@@ -213,14 +213,53 @@ private:
 
     void addHostOrder()
     {
+        // Every host call's end, by end, for the hand-offs between threads.
+        std::vector<std::pair<std::int64_t, std::uint32_t>> ends;
+        if (m_hostLanes.size() > 1)
+            for (const auto& lane : m_hostLanes)
+                for (std::uint32_t n : lane)
+                    ends.emplace_back(m_g.nodes[n].measuredEndNs, n);
+        std::sort(ends.begin(), ends.end());
         for (const auto& lane : m_hostLanes)
             for (std::size_t i = 1; i < lane.size(); ++i) {
                 const GraphNode& prev = m_g.nodes[lane[i - 1]];
                 const GraphNode& cur = m_g.nodes[lane[i]];
                 // The gap is the host's own work between the two calls: kept
-                // as it was measured, whatever a fix changes around it.
-                addEdge(lane[i - 1], lane[i], EdgeKind::HostOrder, true, false, saturatingSub(cur.measuredBeginNs, prev.measuredEndNs));
+                // as it was measured, whatever a fix changes around it...
+                std::int64_t gap = saturatingSub(cur.measuredBeginNs, prev.measuredEndNs);
+                // ... unless another thread's call ended inside a long gap:
+                // then the thread was handed work by that one (PyTorch's
+                // autograd thread starts a backward pass when the main
+                // thread asks, and the main thread goes on when it is
+                // done), and it follows that call, at the measured distance,
+                // where a fix moves it. Its own gap no longer holds it back.
+                if (const std::uint32_t from = handOff(ends, prev, cur); from != UINT32_MAX) {
+                    addEdge(from, lane[i], EdgeKind::HandOff, true, false,
+                            saturatingSub(cur.measuredBeginNs, m_g.nodes[from].measuredEndNs));
+                    ++m_g.handOffs;
+                    gap = 0;
+                }
+                addEdge(lane[i - 1], lane[i], EdgeKind::HostOrder, true, false, gap);
             }
+    }
+
+    // The call of another thread that ended last inside the gap between
+    // `prev` and `cur` (one thread's calls), where the gap is long enough to
+    // be a wait: UINT32_MAX where none.
+    std::uint32_t handOff(const std::vector<std::pair<std::int64_t, std::uint32_t>>& ends, const GraphNode& prev,
+                          const GraphNode& cur) const
+    {
+        if (ends.empty() || saturatingSub(cur.measuredBeginNs, prev.measuredEndNs) <= kHandOffGapNs)
+            return UINT32_MAX;
+        auto it = std::upper_bound(ends.begin(), ends.end(), std::make_pair(cur.measuredBeginNs, UINT32_MAX));
+        while (it != ends.begin()) {
+            --it;
+            if (it->first <= prev.measuredEndNs)
+                return UINT32_MAX;
+            if (m_g.nodes[it->second].lane != cur.lane)
+                return it->second;
+        }
+        return UINT32_MAX;
     }
 
     void addStreamOrder()
@@ -678,6 +717,9 @@ private:
             m_g.notes += ", " + std::to_string(m_g.unlaunchedGpuNodes) + " released by the host op of their chunk";
         if (m_g.inferredEdges > 0)
             m_g.notes += ", " + std::to_string(m_g.inferredEdges) + " waits inferred from the times";
+        if (m_g.handOffs > 0)
+            m_g.notes += ", " + std::to_string(m_g.handOffs) + (m_g.handOffs == 1 ? " hand-off" : " hand-offs")
+                         + " between host threads";
         if (m_g.droppedWaits > 0)
             m_g.notes += ", " + std::to_string(m_g.droppedWaits) + " inferred wait" + (m_g.droppedWaits == 1 ? "" : "s")
                          + " dropped (they contradicted the others)";
@@ -704,6 +746,7 @@ const char* toString(EdgeKind kind)
     case EdgeKind::Blocking: return "blocking";
     case EdgeKind::CrossStream: return "cross-stream";
     case EdgeKind::Inferred: return "inferred";
+    case EdgeKind::HandOff: return "hand-off";
     }
     return "?";
 }

@@ -69,8 +69,8 @@ Options:
                       name the line of the program it came from under each finding (sync:
                       synchronizations, copies and memsets, allocations, frees and
                       registrations; all: every launch too, which costs more; off, the
-                      default: measured on the examples, sync made profile up to a third
-                      slower, docs/profiling.md). File and line where the program has debug
+                      default: on several examples sync made profile more than 5% slower,
+                      docs/profiling.md). File and line where the program has debug
                       information (-g), else function and offset. See docs/profiling.md,
                       "Call sites"
   --capture-range cudaProfilerApi

@@ -988,6 +988,20 @@ private slots:
         QVERIFY(straggler["jobSavingMs"].toDouble() > 0);
     }
 
+    // scripts/make-rank-folder.py --ranks 2 --size-mb 1: rank 1's four large
+    // pageable copies a step each take 1 ms longer. Its backward passes run
+    // on PyTorch's autograd thread, which the replay must move with the main
+    // thread (the hand-offs of RunGraphBuilder): without them, pinning saved
+    // nothing and the straggler was put down to "sync in the loop".
+    void aStragglersSlowPageableCopiesAreNamed()
+    {
+        const Result text = cli({"analyze", OVERLAPSCOPE_TEST_DATA "/ranks/straggler-pageable"});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("Straggler: rank 1 is the straggler") && text.out.contains("pageable memory costs it 4.000 ms "
+                                                                                               "more per step"),
+                 qPrintable(text.out));
+    }
+
     void badRankFoldersAreBadInput_data()
     {
         QTest::addColumn<QStringList>("files"); // written as junk

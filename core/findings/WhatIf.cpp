@@ -54,13 +54,15 @@ void markFaultedKernels(RunGraph& g, const DemandMigrations& demand)
 // the begin of its first GPU op to the next step's, the last one's to its
 // last GPU op's end; nullopt for a step without GPU work. `steps` are sorted
 // and do not overlap.
-std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const ReplayResult& r,
+std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const Replayer& r,
                                                      const std::vector<Interval>& steps)
 {
-    constexpr std::size_t kNone = SIZE_MAX;
-    std::vector<std::size_t> stepOf(g.nodes.size(), kNone);
+    // Step indices as 32 bits: this runs for every fix set replayed, on
+    // graphs of millions of nodes, and on two threads at once.
+    constexpr std::uint32_t kNone = UINT32_MAX;
+    std::vector<std::uint32_t> stepOf(g.nodes.size(), kNone);
     std::vector<std::int64_t> first(steps.size(), INT64_MAX);
-    std::size_t lastStep = kNone;
+    std::uint32_t lastStep = kNone;
     for (std::size_t n = 0; n < g.nodes.size(); ++n) {
         const GraphNode& node = g.nodes[n];
         if (!node.gpu || node.removed)
@@ -70,9 +72,9 @@ std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const Re
                                            [](std::int64_t t, const Interval& s) { return t < s.beginNs; });
         if (next == steps.begin() || at >= std::prev(next)->endNs)
             continue;
-        const auto i = static_cast<std::size_t>(std::prev(next) - steps.begin());
+        const auto i = static_cast<std::uint32_t>(std::prev(next) - steps.begin());
         stepOf[n] = i;
-        first[i] = std::min(first[i], r.beginNs[n]);
+        first[i] = std::min(first[i], r.timeOf(static_cast<std::uint32_t>(n), false));
         lastStep = lastStep == kNone ? i : std::max(lastStep, i);
     }
     std::vector<std::optional<std::int64_t>> lengths(steps.size());
@@ -81,9 +83,9 @@ std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const Re
     std::int64_t lastEnd = INT64_MIN;
     for (std::size_t n = 0; n < g.nodes.size(); ++n)
         if (stepOf[n] == lastStep)
-            lastEnd = std::max(lastEnd, r.endNs[n]);
-    std::size_t previous = kNone;
-    for (std::size_t i = 0; i <= lastStep; ++i) {
+            lastEnd = std::max(lastEnd, r.timeOf(static_cast<std::uint32_t>(n), true));
+    std::uint32_t previous = kNone;
+    for (std::uint32_t i = 0; i <= lastStep; ++i) {
         if (first[i] == INT64_MAX)
             continue;
         if (previous != kNone)
@@ -180,12 +182,12 @@ WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& fixed, Replayer& rep
         out.stepNs = m_unchangedStepNs;
         return out;
     }
-    const ReplayResult& r = replayer.replay(fixed, /*nodeTimes=*/!m_steps.empty());
+    const ReplayResult& r = replayer.replay(fixed, /*nodeTimes=*/false);
     out.spanNs = r.ok ? r.spanNs() : -1;
     out.droppedWaits = r.droppedWaits;
     if (r.ok)
         for (const std::vector<Interval>& steps : m_steps)
-            out.stepNs.push_back(stepLengths(fixed, r, steps));
+            out.stepNs.push_back(stepLengths(fixed, replayer, steps));
     // The replay cannot model everything the floor counts (host memory
     // shared by pageable staging): no prediction goes below it.
     out.floorNs = floorNs(fixed, m_contentionRates, &out.floorBinds);
@@ -217,9 +219,10 @@ void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
     }
     if (!m_summary.replayed || m_steps.empty())
         return;
-    const ReplayResult& r = m_replayer.replay(*m_graph, /*nodeTimes=*/true);
+    if (!m_replayer.replay(*m_graph, /*nodeTimes=*/false).ok)
+        return;
     for (const std::vector<Interval>& steps : m_steps)
-        m_unchangedStepNs.push_back(stepLengths(*m_graph, r, steps));
+        m_unchangedStepNs.push_back(stepLengths(*m_graph, m_replayer, steps));
 }
 
 void WhatIf::replayEach(const std::vector<FixSet>& sets)

@@ -860,10 +860,17 @@ void ProcessRunBuilder::dropNestedDriverCalls()
     }
     if (!any)
         return;
+    removeOps(drop);
+}
+
+void ProcessRunBuilder::removeOps(const std::vector<bool>& drop)
+{
     m_run.removeOps(drop);
+    // The calls left, by the run's own lanes (orderLanes renumbers them
+    // after m_laneIsStream was filled).
     m_apiCalls = 0;
     for (const Op& op : m_run.ops)
-        if (!m_laneIsStream[op.lane])
+        if (m_run.lanes[op.lane].kind == LaneKind::HostThread)
             ++m_apiCalls;
 }
 
@@ -901,12 +908,7 @@ void ProcessRunBuilder::dropOverlappingOps()
     }
     if (dropped == 0)
         return;
-    m_run.removeOps(drop);
-    // By the run's lanes: orderLanes has renumbered them since m_laneIsStream.
-    m_apiCalls = 0;
-    for (const Op& op : m_run.ops)
-        if (m_run.lanes[op.lane].kind == LaneKind::HostThread)
-            ++m_apiCalls;
+    removeOps(drop);
     m_warnings.push_back(std::to_string(dropped) + (dropped == 1 ? " op was" : " ops were")
                          + " left out: each began before the op before it on its stream or thread had ended "
                            "(damaged times)");

@@ -115,6 +115,8 @@ private:
     void orderLanes(bool multiDevice);
     void dropNestedDriverCalls();
     void dropOverlappingOps();
+    // Removes the ops marked in `drop` from the run and counts its calls again.
+    void removeOps(const std::vector<bool>& drop);
     std::string endingText(const ProcessEnding& ending, const std::string& streamProblem) const;
 
     std::int64_t m_zeroNs;

@@ -122,6 +122,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
     m_summary.droppedWaits = m_graph->droppedWaits;
     m_summary.floorNs = floorNs(*m_graph, m_contentionRates, &m_summary.floorBinds);
     const ReplayResult& unchanged = m_replayer.replay(*m_graph, /*nodeTimes=*/false);
+    m_replayerHoldsUnchanged = unchanged.ok;
     if (!unchanged.ok) {
         m_summary.why = unchanged.why;
         return;
@@ -160,8 +161,10 @@ std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
         return m_summary.replaySpanNs;
     }
     const auto [at, fresh] = m_replayed.try_emplace(fixes);
-    if (fresh)
+    if (fresh) {
         at->second = replayWith(fixes, m_fixed, m_replayer);
+        m_replayerHoldsUnchanged = false;
+    }
     if (applied)
         *applied = at->second.applied;
     if (clamped)
@@ -219,8 +222,11 @@ void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
     }
     if (!m_summary.replayed || m_steps.empty())
         return;
-    if (!m_replayer.replay(*m_graph, /*nodeTimes=*/false).ok)
+    // The unchanged replay's times are still in the replayer where no fix
+    // set was replayed since: a big graph's replay is not made twice.
+    if (!m_replayerHoldsUnchanged && !m_replayer.replay(*m_graph, /*nodeTimes=*/false).ok)
         return;
+    m_replayerHoldsUnchanged = true;
     for (const std::vector<Interval>& steps : m_steps)
         m_unchangedStepNs.push_back(stepLengths(*m_graph, m_replayer, steps));
 }
@@ -254,6 +260,7 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
         Replayer otherReplayer;
         auto other = std::async(std::launch::async, [&] { return work(otherFixed, otherReplayer); });
         Done mine = work(m_fixed, m_replayer);
+        m_replayerHoldsUnchanged = false;
         all = other.get();
         all.insert(all.end(), mine.begin(), mine.end());
     }
@@ -317,6 +324,7 @@ void WhatIf::releaseReplayMemory()
 {
     m_fixed = RunGraph{};
     m_replayer = Replayer{};
+    m_replayerHoldsUnchanged = false;
 }
 
 std::optional<Run> WhatIf::replayedRun(const Run& run, FixSet fixes, Interval span, std::string* why) const

@@ -152,6 +152,9 @@ private:
     // than the fixes and the replay together (page faults).
     RunGraph m_fixed;
     Replayer m_replayer;
+    // The replayer's times are the unchanged graph's (no fix set was
+    // replayed by it since): setSteps reads them without a second replay.
+    bool m_replayerHoldsUnchanged = false;
     std::map<FixSet, Replayed> m_replayed;
     std::vector<std::vector<Interval>> m_steps;
     std::vector<StepSavings> m_unchangedStepNs; // the unchanged replay's step lengths

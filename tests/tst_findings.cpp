@@ -1968,6 +1968,53 @@ private slots:
     // examples/sync_in_loop with its NVTX ranges, profiled on the H200: the
     // program's ranges are regions, and an outermost one around the loop is
     // what is judged (its 400-500 ms of setup apart).
+
+    // A step judged on a view of the run (its op ranges: what
+    // judgeRegionGroup does, no copy of its ops) is judged exactly as on
+    // a slice of the run (what the window shows): the same verdict,
+    // findings, costs, words and replays, step by step, on stored PyTorch
+    // traces (Kineto, and profiled processes).
+    void aStepsViewJudgesAsItsSlice_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"profiled/regions/torch_steps.json", "profiled/regions/torch_steps-fix.json",
+                              "profiled/what-if-h100/torch_train_steps-12-kineto.json", "pytorch-implicit-syncs-stack.json",
+                              "profiled/what-if/torch_train_steps-kineto.json",
+                              "profiled/what-if-h100/torch_implicit_syncs-kineto.json"})
+            QTest::newRow(f) << QString(f);
+    }
+    void aStepsViewJudgesAsItsSlice()
+    {
+        QFETCH(QString, file);
+        const Trace t = load(file);
+        const auto text = [](const RunAnalysis& a) {
+            std::string out = std::string(toString(a.findings.verdict.kind)) + " | " + a.findings.verdict.words + "\n";
+            const WhatIfSummary& w = a.findings.whatIf;
+            out += "replayed " + std::to_string(w.replayed) + " " + w.why + " " + std::to_string(w.measuredSpanNs) + " "
+                   + std::to_string(w.replaySpanNs) + " " + std::to_string(w.allFixesSpanNs) + " "
+                   + std::to_string(w.replays.size()) + "\n";
+            out += "wall " + std::to_string(a.metrics.wallNs) + "\n";
+            for (const Finding& f : a.findings.findings)
+                out += findingId(f.kind, f.alsoKinds) + " " + std::to_string(f.costNs) + " "
+                       + std::to_string(f.opCount) + " " + std::to_string(int(f.costSource)) + " | " + f.cause + " | "
+                       + f.fix + "\n";
+            return out;
+        };
+        int judged = 0;
+        for (const Run& run : t.runs) {
+            const RunAnalysis a = analyzeRun(run, t.sweeps, nullptr);
+            for (const RegionJudgement& steps : a.regions)
+                for (std::size_t i = 0; i < steps.group.regions.size(); ++i) {
+                    const std::uint32_t r = steps.group.regions[i];
+                    Run slice;
+                    const RunAnalysis onSlice = judgeRegionInstance(run, a.rates, r, steps.spans[i], &slice);
+                    const RunAnalysis onView = judgeRegionInstance(run, a.rates, r, steps.spans[i]);
+                    QCOMPARE(text(onView), text(onSlice));
+                    ++judged;
+                }
+        }
+        QVERIFY(judged >= 2);
+    }
     void storedNvtxRanges()
     {
         const Trace t = load("profiled/regions/sync_in_loop_nvtx.json");

@@ -37,8 +37,11 @@ std::size_t medianIndex(const std::vector<T>& values, std::vector<std::size_t>& 
 
 } // namespace
 
-RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group)
+RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group,
+                                 std::shared_ptr<const NameRoles> roles)
 {
+    if (!roles)
+        roles = std::make_shared<const NameRoles>(run.names);
     RegionJudgement j;
     j.group.name = group.name;
     j.instancesFound = group.regions.size();
@@ -53,7 +56,7 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
     j.spans = regionSpans(run, j.group.regions);
     for (std::size_t i = 0; i < count; ++i) {
         durations.push_back(spanNs(j.spans[i].beginNs, j.spans[i].endNs));
-        analyses.push_back(judgeRegionInstance(run, rates, j.group.regions[i], j.spans[i]));
+        analyses.push_back(judgeRegionInstance(run, rates, j.group.regions[i], j.spans[i], nullptr, roles));
     }
     std::vector<std::size_t> order;
     const std::size_t median = medianIndex(durations, order);
@@ -176,19 +179,23 @@ void shareWholeSavings(RegionJudgement& j, const RunFindings& whole, std::size_t
 }
 
 RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,
-                                Run* slice)
+                                Run* slice, std::shared_ptr<const NameRoles> roles)
 {
     JudgedSpan one;
     one.basis = JudgedSpan::Basis::Regions;
     one.span = span;
     one.label = "region '" + (region < run.regions.size() ? run.regions[region].name : std::string()) + "'";
-    // Each instance on a slice of the run: a thousand steps of a big trace
-    // cost what they hold, not a thousand times the trace.
-    Run part = sliceOf(run, span);
-    RunAnalysis a = analyzeSpan(part, rates, one);
-    if (slice)
-        *slice = std::move(part);
-    return a;
+    if (slice) {
+        *slice = sliceOf(run, span);
+        return analyzeSpan(*slice, rates, one);
+    }
+    // A view: a thousand steps of a big trace cost what they hold, not a
+    // thousand times the trace, and no step's ops are copied.
+    const std::vector<OpRange> ops = opRangesIn(run, span.beginNs, span.endNs);
+    SpanScope scope;
+    scope.roles = roles ? std::move(roles) : std::make_shared<const NameRoles>(run.names);
+    scope.ops = &ops;
+    return analyzeSpan(run, rates, one, {}, false, scope);
 }
 
 } // namespace ovs

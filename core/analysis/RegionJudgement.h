@@ -8,12 +8,14 @@
 #include "findings/Verdict.h"
 #include "findings/Findings.h"
 #include "facts/IntervalSet.h"
+#include "facts/RunIndex.h"
 #include "judgement/JudgedSpan.h"
 #include "judgement/TransferRates.h"
 #include "trace/Run.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,7 +72,11 @@ struct RegionJudgement {
 
 // Judges each instance of `group` (the first thresholds::kMaxJudgedInstances,
 // base/Thresholds.h) with analyzeSpan and summarises them.
-RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group);
+// Each instance is a view of the run (RunIndex::view, the graph of its op
+// ranges): it costs what the instance holds, and no copy of its ops is made.
+// `roles`: the run's names decided once; made here where not given.
+RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group,
+                                 std::shared_ptr<const NameRoles> roles = {});
 
 // The whole span's findings and fixes, split at the steps (RunFindings'
 // step savings of group `group`), in place of what the steps judged alone
@@ -81,10 +87,12 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
 void shareWholeSavings(RegionJudgement& judgement, const RunFindings& whole, std::size_t group);
 
 // One region judged on its own, as judgeRegionGroup judges each instance:
-// over `span` (its regionSpan), on a slice of the run, which `slice`
-// receives when given (the findings' op indices point into it). The window
-// judges the instance a user picks with it.
+// over `span` (its regionSpan), on a view of the run (the findings' op
+// indices point into the run), or where `slice` is given on a slice of the
+// run, which `slice` receives (the findings' op indices point into it): the
+// window judges the instance a user picks so, and shows the slice. The two
+// judge alike (tst_findings checks every step of a stored trace).
 RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,
-                                Run* slice = nullptr);
+                                Run* slice = nullptr, std::shared_ptr<const NameRoles> roles = {});
 
 } // namespace ovs

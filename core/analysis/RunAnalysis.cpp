@@ -21,16 +21,26 @@ std::int64_t wallOf(const Run& run)
 } // namespace
 
 RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged,
-                        const std::vector<std::vector<Interval>>& stepGroups, bool keepWhatIf)
+                        const std::vector<std::vector<Interval>>& stepGroups, bool keepWhatIf, const SpanScope& scope)
 {
     RunAnalysis a;
     a.judged = judged;
     a.rates = rates;
+    const std::shared_ptr<const NameRoles> roles =
+        scope.roles ? scope.roles : std::make_shared<const NameRoles>(run.names);
+    std::size_t ops = run.ops.size();
+    if (scope.ops) {
+        ops = 0;
+        for (const OpRange& r : *scope.ops)
+            ops += r.end - r.begin;
+    }
     // The run's index (one walk over its ops) is built while the what-if
     // builds and replays the graph: the graph, the larger, on this thread,
     // where it reuses the memory the reader freed.
-    auto indexed = std::async(launchPolicyFor(run.ops.size()), [&] { return RunIndex(run, judged.span); });
-    auto kept = std::make_shared<WhatIf>(run, rates, judged.span);
+    auto indexed = std::async(launchPolicyFor(ops), [&] {
+        return scope.ops ? RunIndex::view(run, judged.span, *scope.ops, roles) : RunIndex(run, judged.span, roles);
+    });
+    auto kept = std::make_shared<WhatIf>(run, rates, judged.span, roles.get(), scope.ops);
     WhatIf& whatIf = *kept;
     const RunIndex index = indexed.get();
     a.metrics = computeMetrics(index, a.rates);
@@ -73,11 +83,14 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
         groups.push_back(judged.group);
     }
     std::erase_if(groups, [](const RegionGroup& g) { return g.regions.size() < 2; });
+    // The run's names decided once, for the whole span and every step.
+    SpanScope scope;
+    scope.roles = std::make_shared<const NameRoles>(run.names);
     // The region instances are judged while the whole span is analysed.
     auto regions = std::async(launchPolicyFor(run.ops.size()), [&] {
         std::vector<RegionJudgement> out;
         for (const RegionGroup& g : groups)
-            out.push_back(judgeRegionGroup(run, rates, g));
+            out.push_back(judgeRegionGroup(run, rates, g, scope.roles));
         return out;
     });
     // The whole span's replays are split at the steps' host spans too: the
@@ -88,7 +101,7 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
         for (std::size_t i = 0; i < std::min(g.regions.size(), thresholds::kMaxJudgedInstances); ++i)
             steps.push_back({run.regions[g.regions[i]].beginNs, run.regions[g.regions[i]].endNs});
     }
-    RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups, options.keepWhatIf);
+    RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups, options.keepWhatIf, scope);
     a.speedup = speedupOver(serializedBaseline, run);
     a.regions = regions.get();
     for (std::size_t g = 0; g < a.regions.size(); ++g)

@@ -72,8 +72,10 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
 // `stepGroups`: as findFindings takes them (the host spans of each region
 // group's judged instances).
 // `keepWhatIf`: as AnalysisOptions has it.
+// `scope`: the run's names decided once, and a view's op ranges (RunIndex.h).
 RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const JudgedSpan& judged,
-                        const std::vector<std::vector<Interval>>& stepGroups = {}, bool keepWhatIf = false);
+                        const std::vector<std::vector<Interval>>& stepGroups = {}, bool keepWhatIf = false,
+                        const SpanScope& scope = {});
 // The findings alone, from a run and its trace's bandwidth sweeps (rates of
 // the same device come from there): runs analyzeRun and returns its findings.
 RunFindings analyzeFindings(const Run& run, const std::vector<BandwidthSweep>& sweeps);

@@ -14,12 +14,12 @@ Interval engineInterval(const Op& op)
 
 ApiRole RunIndex::roleOf(const Op& op) const
 {
-    return op.nameId < m_roleOfName.size() ? m_roleOfName[op.nameId] : apiRole(m_run->nameOf(op));
+    return m_roles->role(op.nameId);
 }
 
 bool RunIndex::isAsyncCall(const Op& op) const
 {
-    return op.nameId < m_asyncName.size() ? m_asyncName[op.nameId] != 0 : apiIsAsync(m_run->nameOf(op));
+    return m_roles->isAsync(op.nameId);
 }
 
 bool RunIndex::isHostSync(const Op& op) const
@@ -50,7 +50,21 @@ bool RunIndex::isSyncCopyCall(const Op& op) const
     return (role == ApiRole::Copy || role == ApiRole::Memset) && !isAsyncCall(op);
 }
 
-RunIndex::RunIndex(const Run& run, Interval span) : m_run(&run), m_span(span)
+RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRoles> roles)
+    : RunIndex(run, span, std::move(roles), nullptr)
+{
+}
+
+RunIndex RunIndex::view(const Run& run, Interval span, const std::vector<OpRange>& ops,
+                        std::shared_ptr<const NameRoles> roles)
+{
+    return RunIndex(run, span, std::move(roles), &ops);
+}
+
+RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRoles> roles,
+                   const std::vector<OpRange>* ops)
+    : m_run(&run), m_span(span), m_timed(ops ? span : Interval{run.timedBeginNs, run.timedEndNs}),
+      m_roles(roles ? std::move(roles) : std::make_shared<const NameRoles>(run.names))
 {
     const std::size_t lanes = run.lanes.size();
     m_laneDevice.resize(lanes);
@@ -59,19 +73,18 @@ RunIndex::RunIndex(const Run& run, Interval span) : m_run(&run), m_span(span)
         if (m_mainHostLane < 0 && run.lanes[i].kind == LaneKind::HostThread)
             m_mainHostLane = static_cast<int>(i);
     }
-    m_roleOfName.reserve(run.names.size());
-    m_asyncName.reserve(run.names.size());
-    for (const std::string& name : run.names) {
-        m_roleOfName.push_back(apiRole(name));
-        m_asyncName.push_back(apiIsAsync(name) ? 1 : 0);
-    }
 
     // The walk: intervals gathered per kind and per device, united after.
     std::array<std::vector<Interval>, kOpKindCount> perKind;
     std::map<int, std::array<std::vector<Interval>, kOpKindCount>> perDevice;
     std::vector<Interval> gpu, waits;
     std::vector<char> gpuLane(lanes, 0), stagingLane(lanes, 0);
-    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
+    // The whole run's ops, or a view's ranges (lanes in order: op order).
+    const std::vector<OpRange> all{{0, static_cast<std::uint32_t>(run.ops.size())}};
+    for (const OpRange& range : ops ? *ops : all)
+        m_opCount += range.end - range.begin;
+    for (const OpRange& range : ops ? *ops : all)
+    for (std::uint32_t i = range.begin; i < range.end; ++i) {
         const Op& op = run.ops[i];
         if (op.lane >= lanes)
             continue;

@@ -14,11 +14,13 @@
 #include "facts/IntervalSet.h"
 #include "trace/ApiNames.h"
 #include "trace/CorrelationMap.h"
+#include "trace/NameRoles.h"
 #include "trace/Run.h"
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace ovs {
@@ -48,13 +50,35 @@ struct DeviceFacts {
     int gpuOpsWithExec = 0; // of them, with engine times
 };
 
+// What the analyses of one run's spans share, and what one of them reads:
+// the run's names decided once (NameRoles.h), and for a view (a step
+// judged on its own) its span's op ranges (opRangesIn); nullptr: the whole
+// run's ops.
+struct SpanScope {
+    std::shared_ptr<const NameRoles> roles;
+    const std::vector<OpRange>* ops = nullptr;
+};
+
 class RunIndex {
 public:
-    RunIndex(const Run& run, Interval span);
+    // `roles`: the run's names decided once (NameRoles.h), shared by every
+    // index of the run; made here where not given.
+    RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRoles> roles = {});
+    // A view: the index of the span's ops alone, its lanes' ranges (the
+    // ops that begin in the span: opRangesIn) walked and nothing else, as a
+    // slice of the run over the span would index (sliceOf): its
+    // unified-memory ops end with the span too. What each step of a big
+    // trace is judged on.
+    static RunIndex view(const Run& run, Interval span, const std::vector<OpRange>& ops,
+                         std::shared_ptr<const NameRoles> roles);
 
     const Run& run() const { return *m_run; }
     Interval span() const { return m_span; }
     std::int64_t wallNs() const { return spanNs(m_span.beginNs, m_span.endNs); }
+    // The ops the index was built from: the run's, or a view's (its span's).
+    std::size_t opCount() const { return m_opCount; }
+    // The run's timed region; a view's is its span, as a slice's is (sliceOf).
+    Interval timed() const { return m_timed; }
     bool inSpan(const Op& op) const { return op.startNs >= m_span.beginNs && op.startNs < m_span.endNs; }
 
     // Lanes' typed facts: the device a lane's ops ran on, an index into the
@@ -109,14 +133,17 @@ public:
     const CorrelationMap& callOf() const { return m_callOf; }
 
 private:
+    RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRoles> roles, const std::vector<OpRange>* ops);
+
     const Run* m_run;
     Interval m_span;
+    Interval m_timed;
+    std::size_t m_opCount = 0;
+    std::shared_ptr<const NameRoles> m_roles;
     std::vector<int> m_laneDevice;
     int m_mainHostLane = -1;
     int m_streams = 0;
     int m_stagingThreads = 0;
-    std::vector<ApiRole> m_roleOfName; // per name id
-    std::vector<char> m_asyncName;     // per name id
     std::array<KindFacts, kOpKindCount> m_kinds;
     std::vector<DeviceFacts> m_devices;
     IntervalSet m_gpuBusy;

@@ -80,7 +80,8 @@ struct Context {
     // What the span is called in the findings' words.
     const char* spanWords() const
     {
-        return span.beginNs == run.timedBeginNs && span.endNs == run.timedEndNs ? "the timed region" : "the judged span";
+        const Interval timed = index.timed();
+        return span.beginNs == timed.beginNs && span.endNs == timed.endNs ? "the timed region" : "the judged span";
     }
     bool interleaved(const Op& op) const
     {

@@ -27,9 +27,9 @@ namespace {
 
 // ---- What cannot be judged, in either case.
 
-std::string partialWords(const Run& run, VerdictKind kind)
+std::string partialWords(const Run& run, std::size_t opCount, VerdictKind kind)
 {
-    const std::string ops = std::to_string(run.ops.size()) + (run.ops.size() == 1 ? " op" : " ops");
+    const std::string ops = std::to_string(opCount) + (opCount == 1 ? " op" : " ops");
     const bool cancelled = kind == VerdictKind::Cancelled;
     return std::string(toString(kind)) + ": "
            + (run.error.empty() ? std::string(cancelled ? "stopped before the end" : "no reason given") : run.error)
@@ -162,7 +162,7 @@ Verdict judgeRun(const Context& c, const HostWaitsReplayed& replayed)
     // A partial run's ops say nothing about how fast the whole would go.
     if (run.status != RunStatus::Completed) {
         v.kind = run.status == RunStatus::Cancelled ? VerdictKind::Cancelled : VerdictKind::Failed;
-        v.words = v.cause = partialWords(run, v.kind);
+        v.words = v.cause = partialWords(run, c.index.opCount(), v.kind);
         v.fix = "record a completed run to judge it";
         return v;
     }

@@ -100,7 +100,8 @@ std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const Re
 
 WhatIf::WhatIf(const Run& run, const TransferRates& rates) : WhatIf(run, rates, {run.timedBeginNs, run.timedEndNs}) {}
 
-WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
+WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const NameRoles* roles,
+               const std::vector<OpRange>* ops)
 {
     m_rates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps};
     m_contentionRates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps, rates.bidirectionalGBps, rates.hostMemoryGBps,
@@ -109,7 +110,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span)
         m_summary.why = "the run has no op timing";
         return;
     }
-    GraphBuild build = buildRunGraph(run, span.beginNs, span.endNs);
+    GraphBuild build = buildRunGraph(run, span.beginNs, span.endNs, roles, ops);
     if (!build.graph) {
         m_summary.why = build.why;
         return;

@@ -14,6 +14,7 @@
 #include "replay/FixTransforms.h"
 #include "replay/Replayer.h"
 #include "replay/RunGraph.h"
+#include "trace/NameRoles.h"
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -66,8 +67,11 @@ class WhatIf {
 public:
     // Over the run's timed region, or over `span`, the judged span
     // (judgement/JudgedSpan.h): the graph holds the ops that begin in it.
+    // `roles` and `ops` as buildRunGraph takes them: the run's names decided
+    // once, and a view's op ranges (a step judged on its own).
     WhatIf(const Run& run, const TransferRates& rates);
-    WhatIf(const Run& run, const TransferRates& rates, Interval span);
+    WhatIf(const Run& run, const TransferRates& rates, Interval span, const NameRoles* roles = nullptr,
+           const std::vector<OpRange>* ops = nullptr);
 
     const WhatIfSummary& summary() const { return m_summary; }
     // The span's managed memory moved on demand, read from the run's index

@@ -268,13 +268,9 @@ Run sliceOf(const Run& run, Interval span)
     slice.kernelShapes = run.kernelShapes;
     slice.sourceSites = run.sourceSites;
     slice.stacksRecorded = run.stacksRecorded;
-    // Ops are sorted by (lane, start): each lane's part is one range.
-    auto lane = run.ops.begin();
-    while (lane != run.ops.end()) {
-        const std::uint16_t id = lane->lane;
-        const auto next = std::partition_point(lane, run.ops.end(), [&](const Op& op) { return op.lane == id; });
-        const auto from = std::partition_point(lane, next, [&](const Op& op) { return op.startNs < span.beginNs; });
-        const auto to = std::partition_point(from, next, [&](const Op& op) { return op.startNs < span.endNs; });
+    for (const OpRange& range : opRangesIn(run, span.beginNs, span.endNs)) {
+        const auto from = run.ops.begin() + range.begin;
+        const auto to = run.ops.begin() + range.end;
         for (auto op = from; op != to && !run.opShapes.empty(); ++op) {
             const auto index = static_cast<std::size_t>(op - run.ops.begin());
             if (index < run.opShapes.size() && run.opShapes[index] > 0) {
@@ -297,7 +293,6 @@ Run sliceOf(const Run& run, Interval span)
             }
         }
         slice.ops.insert(slice.ops.end(), from, to);
-        lane = next;
     }
     for (const Region& r : run.regions)
         if (r.beginNs < span.endNs && r.endNs > span.beginNs)

@@ -29,7 +29,7 @@ EngineClass engineOf(OpKind kind)
     }
 }
 
-CallRole roleOf(const Run& run, const Op& op, bool* async)
+CallRole roleOf(const NameRoles& names, const Op& op, bool* async)
 {
     switch (op.kind) {
     case OpKind::HostWait:
@@ -38,13 +38,12 @@ CallRole roleOf(const Run& run, const Op& op, bool* async)
     case OpKind::Free:
     case OpKind::Register:
         // Stream-ordered allocation does not synchronize.
-        return apiIsAsync(run.nameOf(op)) ? CallRole::Launch : CallRole::Alloc;
+        return names.isAsync(op.nameId) ? CallRole::Launch : CallRole::Alloc;
     case OpKind::ApiCall: break;
     default: return CallRole::Work;
     }
-    const std::string_view name = apiDisplayName(run.nameOf(op));
-    *async = apiIsAsync(name);
-    switch (apiRole(name)) {
+    *async = names.isAsync(op.nameId);
+    switch (names.role(op.nameId)) {
     case ApiRole::Copy:
     case ApiRole::Memset: return *async ? CallRole::Launch : CallRole::SyncCopy;
     case ApiRole::Launch:
@@ -60,9 +59,9 @@ CallRole roleOf(const Run& run, const Op& op, bool* async)
     }
 }
 
-bool isDeviceWideSync(const Run& run, const Op& op)
+bool isDeviceWideSync(const NameRoles& names, const Op& op)
 {
-    return (op.kind == OpKind::ApiCall || op.kind == OpKind::Sync) && apiRole(run.nameOf(op)) == ApiRole::DeviceSync;
+    return (op.kind == OpKind::ApiCall || op.kind == OpKind::Sync) && names.role(op.nameId) == ApiRole::DeviceSync;
 }
 
 std::int64_t percentile(std::vector<std::int64_t> v, double p, std::int64_t fallback)
@@ -76,7 +75,11 @@ std::int64_t percentile(std::vector<std::int64_t> v, double p, std::int64_t fall
 
 class Builder {
 public:
-    Builder(const Run& run, std::int64_t beginNs, std::int64_t endNs) : m_run(run), m_begin(beginNs), m_end(endNs) {}
+    Builder(const Run& run, std::int64_t beginNs, std::int64_t endNs, const NameRoles& roles,
+            const std::vector<OpRange>* ops)
+        : m_run(run), m_begin(beginNs), m_end(endNs), m_roles(roles), m_ops(ops)
+    {
+    }
 
     GraphBuild build()
     {
@@ -116,42 +119,54 @@ private:
     void addNodes()
     {
         std::map<int, std::vector<std::uint32_t>> hostByLane;
+        // The run's ops, or a view's ranges (lanes in order: op order).
+        const std::vector<OpRange> all{{0, static_cast<std::uint32_t>(m_run.ops.size())}};
+        const std::vector<OpRange>& ranges = m_ops ? *m_ops : all;
+        std::size_t ops = 0;
+        for (const OpRange& r : ranges)
+            ops += r.end - r.begin;
         // At most one node per op: one allocation, not one per doubling.
-        m_g.nodes.reserve(m_run.ops.size());
-        for (std::uint32_t i = 0; i < m_run.ops.size(); ++i) {
-            const Op& op = m_run.ops[i];
-            if (op.lane >= m_run.lanes.size())
-                continue;
-            GraphNode n;
-            n.op = i;
-            n.kind = op.kind;
-            n.lane = op.lane;
-            n.gpu = isGpuOp(op.kind);
-            n.memory = op.memory;
-            n.bytes = op.bytes;
-            n.measuredBeginNs = busyBeginNs(op);
-            n.measuredEndNs = std::max(n.measuredBeginNs, busyEndNs(op));
-            if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
-                continue;
-            n.durationNs = saturatingSub(n.measuredEndNs, n.measuredBeginNs);
-            n.chunk = op.chunk;
-            if (n.gpu) {
-                if (m_run.lanes[op.lane].kind != LaneKind::Stream)
-                    continue;
-                n.engine = engineOf(op.kind);
-                m_gpu.push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
-                ++m_g.gpuNodes;
-            } else {
-                if (m_run.lanes[op.lane].kind != LaneKind::HostThread)
-                    continue;
-                n.role = roleOf(m_run, op, &n.async);
-                hostByLane[op.lane].push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
-            }
-            m_g.nodes.push_back(n);
-        }
+        m_g.nodes.reserve(ops);
+        for (const OpRange& r : ranges)
+            for (std::uint32_t i = r.begin; i < r.end; ++i)
+                addNode(i, hostByLane);
         for (auto& [lane, nodes] : hostByLane)
             m_hostLanes.push_back(keepLeaves(std::move(nodes)));
         dropNested();
+    }
+
+    // Op i as a node, where it begins in the span on a stream or host thread.
+    void addNode(std::uint32_t i, std::map<int, std::vector<std::uint32_t>>& hostByLane)
+    {
+        const Op& op = m_run.ops[i];
+        if (op.lane >= m_run.lanes.size())
+            return;
+        GraphNode n;
+        n.op = i;
+        n.kind = op.kind;
+        n.lane = op.lane;
+        n.gpu = isGpuOp(op.kind);
+        n.memory = op.memory;
+        n.bytes = op.bytes;
+        n.measuredBeginNs = busyBeginNs(op);
+        n.measuredEndNs = std::max(n.measuredBeginNs, busyEndNs(op));
+        if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
+            return;
+        n.durationNs = saturatingSub(n.measuredEndNs, n.measuredBeginNs);
+        n.chunk = op.chunk;
+        if (n.gpu) {
+            if (m_run.lanes[op.lane].kind != LaneKind::Stream)
+                return;
+            n.engine = engineOf(op.kind);
+            m_gpu.push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
+            ++m_g.gpuNodes;
+        } else {
+            if (m_run.lanes[op.lane].kind != LaneKind::HostThread)
+                return;
+            n.role = roleOf(m_roles, op, &n.async);
+            hostByLane[op.lane].push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
+        }
+        m_g.nodes.push_back(n);
     }
 
     // Nodes keepLeaves dropped are no part of the graph: renumber the rest,
@@ -484,7 +499,7 @@ private:
                     // An allocation that did not wait for the GPU is host work.
                     if (call.role == CallRole::Alloc && !waited)
                         continue;
-                    if (call.role == CallRole::Alloc || isDeviceWideSync(m_run, m_run.ops[call.op])) {
+                    if (call.role == CallRole::Alloc || isDeviceWideSync(m_roles, m_run.ops[call.op])) {
                         // What ended after the call returned was not waited
                         // for. An allocation that returned with work of a
                         // stream still running did not wait for the device at
@@ -728,6 +743,8 @@ private:
     const Run& m_run;
     std::int64_t m_begin;
     std::int64_t m_end;
+    const NameRoles& m_roles;
+    const std::vector<OpRange>* m_ops; // a view's ranges; nullptr: every op
     RunGraph m_g;
     std::vector<std::uint32_t> m_gpu;                     // GPU nodes
     std::vector<std::vector<std::uint32_t>> m_hostLanes;  // per host lane, the kept nodes in order
@@ -758,9 +775,13 @@ bool isLegacyStream(const Lane& lane)
     return lane.kind == LaneKind::Stream && lane.streamKind == StreamKind::LegacyDefault;
 }
 
-GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs)
+GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs, const NameRoles* roles,
+                         const std::vector<OpRange>* ops)
 {
-    return Builder(run, beginNs, endNs).build();
+    if (roles)
+        return Builder(run, beginNs, endNs, *roles, ops).build();
+    const NameRoles own(run.names);
+    return Builder(run, beginNs, endNs, own, ops).build();
 }
 
 int numberChunks(RunGraph& g, const std::map<int, std::vector<std::uint32_t>>& streams, int first)

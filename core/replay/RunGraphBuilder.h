@@ -1,6 +1,7 @@
 #pragma once
 
 #include "replay/RunGraph.h"
+#include "trace/NameRoles.h"
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -32,7 +33,10 @@ struct GraphBuild {
 // - a GPU op that began later than its stream, its call and its engine allow
 //   waited for the op of another stream that ended last before it (an event
 //   wait the trace does not name).
-GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs);
+// `roles`: the run's names decided once (made here where not given); `ops`:
+// a view's ranges (opRangesIn), the only ops looked at, where given.
+GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs, const NameRoles* roles = nullptr,
+                         const std::vector<OpRange>* ops = nullptr);
 
 // Chunks where the run numbers none (profiled programs): the GPU nodes of
 // `streams` (each stream's nodes in stream order) whose chunk is -1 are

@@ -122,6 +122,22 @@ bool Run::usesSources() const
     return stacksRecorded || std::any_of(opSources.begin(), opSources.end(), [](const OpSource& s) { return !s.empty(); });
 }
 
+std::vector<OpRange> opRangesIn(const Run& run, std::int64_t beginNs, std::int64_t endNs)
+{
+    std::vector<OpRange> ranges;
+    const auto base = run.ops.begin();
+    auto lane = base;
+    while (lane != run.ops.end()) {
+        const std::uint16_t id = lane->lane;
+        const auto next = std::partition_point(lane, run.ops.end(), [&](const Op& op) { return op.lane == id; });
+        const auto from = std::partition_point(lane, next, [&](const Op& op) { return op.startNs < beginNs; });
+        const auto to = std::partition_point(from, next, [&](const Op& op) { return op.startNs < endNs; });
+        ranges.push_back({static_cast<std::uint32_t>(from - base), static_cast<std::uint32_t>(to - base)});
+        lane = next;
+    }
+    return ranges;
+}
+
 void Run::sortOps()
 {
     const auto before = [](const Op& a, const Op& b) {

@@ -223,4 +223,17 @@ struct Run {
     void sortRegions();
 };
 
+// One lane's ops that begin in a span: Run::ops[begin, end). Ops are sorted
+// by (lane, start) (Run::sortOps), so a span of a run is one such range per
+// lane, found by binary search, not by a walk of every op: what lets an
+// analysis of one step of a big trace cost what the step holds (a view of
+// the run, judgement/JudgedSpan.h's sliceOf and facts/RunIndex.h).
+struct OpRange {
+    std::uint32_t begin = 0;
+    std::uint32_t end = 0;
+};
+// The ranges of the ops that begin in [beginNs, endNs), one per lane that
+// holds ops (lanes in order), empty ones included.
+std::vector<OpRange> opRangesIn(const Run& run, std::int64_t beginNs, std::int64_t endNs);
+
 } // namespace ovs

@@ -1,0 +1,18 @@
+#include "trace/NameRoles.h"
+
+namespace ovs {
+
+NameRoles::NameRoles(const std::vector<std::string>& names)
+{
+    m_role.reserve(names.size());
+    m_async.reserve(names.size());
+    for (const std::string& name : names) {
+        // By the display name, as users read it: the table's prefixes and
+        // "Async" are the same with CUPTI's version suffix or without.
+        const std::string_view shown = apiDisplayName(name);
+        m_role.push_back(apiRole(shown));
+        m_async.push_back(apiIsAsync(shown) ? 1 : 0);
+    }
+}
+
+} // namespace ovs

@@ -83,15 +83,14 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
     const std::vector<OpRange> all{{0, static_cast<std::uint32_t>(run.ops.size())}};
     for (const OpRange& range : ops ? *ops : all)
         m_opCount += range.end - range.begin;
-    for (const OpRange& range : ops ? *ops : all)
-    for (std::uint32_t i = range.begin; i < range.end; ++i) {
+    const auto visit = [&](std::uint32_t i) {
         const Op& op = run.ops[i];
         if (op.lane >= lanes)
-            continue;
+            return;
         if (op.kind == OpKind::UnifiedMemory && op.startNs >= m_span.beginNs)
             m_unifiedMemoryOps.push_back(i);
         if (!inSpan(op))
-            continue;
+            return;
         const Interval interval = engineInterval(op);
         const auto k = static_cast<std::size_t>(op.kind);
         KindFacts& t = m_kinds[k];
@@ -124,7 +123,7 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
                 std::int64_t& queued = m_queued[op.kind == OpKind::Download ? 1 : 0][op.lane];
                 queued = saturatingAdd(queued, spanNs(op.startNs, std::min(op.execStartNs, m_span.endNs)));
             }
-            continue;
+            return;
         }
         if (run.lanes[op.lane].kind == LaneKind::HostThread)
             m_hostOps.push_back(i);
@@ -133,7 +132,10 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
             stagingLane[op.lane] = 1;
         if ((op.kind == OpKind::HostWait || op.kind == OpKind::Sync) && static_cast<int>(op.lane) == m_mainHostLane)
             waits.push_back(interval);
-    }
+    };
+    for (const OpRange& range : ops ? *ops : all)
+        for (std::uint32_t i = range.begin; i < range.end; ++i)
+            visit(i);
     m_callOf.finish();
     m_gpuOpOf.finish();
     std::stable_sort(m_hostOps.begin(), m_hostOps.end(),

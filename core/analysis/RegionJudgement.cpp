@@ -38,10 +38,10 @@ std::size_t medianIndex(const std::vector<T>& values, std::vector<std::size_t>& 
 } // namespace
 
 RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group,
-                                 std::shared_ptr<const NameRoles> roles)
+                                 std::shared_ptr<const RunFacts> facts)
 {
-    if (!roles)
-        roles = std::make_shared<const NameRoles>(run.names);
+    if (!facts)
+        facts = std::make_shared<const RunFacts>(run);
     RegionJudgement j;
     j.group.name = group.name;
     j.instancesFound = group.regions.size();
@@ -53,10 +53,10 @@ RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, con
     std::vector<RunAnalysis> analyses;
     analyses.reserve(count);
     std::vector<std::int64_t> durations;
-    j.spans = regionSpans(run, j.group.regions);
+    j.spans = regionSpans(run, j.group.regions, facts->launches);
     for (std::size_t i = 0; i < count; ++i) {
         durations.push_back(spanNs(j.spans[i].beginNs, j.spans[i].endNs));
-        analyses.push_back(judgeRegionInstance(run, rates, j.group.regions[i], j.spans[i], nullptr, roles));
+        analyses.push_back(judgeRegionInstance(run, rates, j.group.regions[i], j.spans[i], nullptr, facts));
     }
     std::vector<std::size_t> order;
     const std::size_t median = medianIndex(durations, order);
@@ -179,7 +179,7 @@ void shareWholeSavings(RegionJudgement& j, const RunFindings& whole, std::size_t
 }
 
 RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,
-                                Run* slice, std::shared_ptr<const NameRoles> roles)
+                                Run* slice, std::shared_ptr<const RunFacts> facts)
 {
     JudgedSpan one;
     one.basis = JudgedSpan::Basis::Regions;
@@ -193,7 +193,7 @@ RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std:
     // thousand times the trace, and no step's ops are copied.
     const std::vector<OpRange> ops = opRangesIn(run, span.beginNs, span.endNs);
     SpanScope scope;
-    scope.roles = roles ? std::move(roles) : std::make_shared<const NameRoles>(run.names);
+    scope.facts = facts ? std::move(facts) : std::make_shared<const RunFacts>(run);
     scope.ops = &ops;
     return analyzeSpan(run, rates, one, {}, false, scope);
 }

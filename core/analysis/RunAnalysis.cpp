@@ -27,7 +27,7 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     a.judged = judged;
     a.rates = rates;
     const std::shared_ptr<const NameRoles> roles =
-        scope.roles ? scope.roles : std::make_shared<const NameRoles>(run.names);
+        scope.facts ? scope.facts->roles : std::make_shared<const NameRoles>(run.names);
     std::size_t ops = run.ops.size();
     if (scope.ops) {
         ops = 0;
@@ -62,7 +62,11 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
                        const AnalysisOptions& options, std::string* note)
 {
     const TransferRates rates = withGivenPinnedRates(transferRatesFor(run, sweeps), options.pinnedRates);
-    JudgedSpan judged = judgedSpan(run);
+    // The run's facts found once: its names' roles and its launches, for
+    // the judged span, the whole span's analysis and every step's.
+    SpanScope scope;
+    scope.facts = std::make_shared<const RunFacts>(run);
+    JudgedSpan judged = judgedSpan(run, scope.facts->launches);
     std::vector<RegionGroup> groups;
     if (!options.region.empty()) {
         std::string error;
@@ -74,7 +78,7 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
             std::sort(all.regions.begin(), all.regions.end(), [&](std::uint32_t a, std::uint32_t b) {
                 return run.regions[a].beginNs < run.regions[b].beginNs;
             });
-            judged = judgedSpanOf(run, all, /*leaveOutWarmUp=*/false);
+            judged = judgedSpanOf(run, all, scope.facts->launches, /*leaveOutWarmUp=*/false);
         } else if (note) {
             *note = run.name + ": " + (error.empty() ? "no region matches '" + options.region + "'" : error)
                     + "; judged by the default rule (" + judged.label + ")";
@@ -83,14 +87,11 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
         groups.push_back(judged.group);
     }
     std::erase_if(groups, [](const RegionGroup& g) { return g.regions.size() < 2; });
-    // The run's names decided once, for the whole span and every step.
-    SpanScope scope;
-    scope.roles = std::make_shared<const NameRoles>(run.names);
     // The region instances are judged while the whole span is analysed.
     auto regions = std::async(launchPolicyFor(run.ops.size()), [&] {
         std::vector<RegionJudgement> out;
         for (const RegionGroup& g : groups)
-            out.push_back(judgeRegionGroup(run, rates, g, scope.roles));
+            out.push_back(judgeRegionGroup(run, rates, g, scope.facts));
         return out;
     });
     // The whole span's replays are split at the steps' host spans too: the

@@ -4,7 +4,6 @@
 #include "base/Median.h"
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
-#include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
@@ -15,49 +14,6 @@
 namespace ovs {
 
 namespace {
-
-// A GPU op and when and where it was enqueued: its API call's begin and
-// thread by correlation, else (no call known) its own start on no thread.
-struct Launch {
-    std::int64_t enqueuedNs = 0;
-    std::int64_t gpuEndNs = 0;
-    std::uint16_t lane = Region::kNoLane;
-    std::uint32_t op = 0;
-};
-
-// The later of its event end and its engine end: the host may wait for either.
-std::int64_t gpuEnd(const Op& op)
-{
-    return std::max(op.endNs, busyEndNs(op));
-}
-
-// Every GPU op of the run by enqueue time.
-std::vector<Launch> launchesOf(const Run& run)
-{
-    CorrelationMap callOf;
-    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
-        const Op& op = run.ops[i];
-        if (op.correlation != 0 && !isGpuOp(op.kind) && op.lane < run.lanes.size()
-            && run.lanes[op.lane].kind == LaneKind::HostThread)
-            callOf.add(op.correlation, i);
-    }
-    callOf.finish();
-    std::vector<Launch> launches;
-    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
-        const Op& op = run.ops[i];
-        if (!isGpuOp(op.kind))
-            continue;
-        Launch l{op.startNs, gpuEnd(op), Region::kNoLane, i};
-        if (const std::uint32_t call = callOf.find(op.correlation); call != CorrelationMap::kNone) {
-            l.enqueuedNs = run.ops[call].startNs;
-            l.lane = run.ops[call].lane;
-        }
-        launches.push_back(l);
-    }
-    std::sort(launches.begin(), launches.end(),
-              [](const Launch& a, const Launch& b) { return a.enqueuedNs < b.enqueuedNs; });
-    return launches;
-}
 
 // Whether a GPU op enqueued from `lane` belongs to a region opened on
 // `regionLane`: a region of a thread owns that thread's launches; one of no
@@ -237,7 +193,12 @@ Interval regionSpan(const Run& run, std::uint32_t region)
 
 std::vector<Interval> regionSpans(const Run& run, const std::vector<std::uint32_t>& regions)
 {
-    const std::vector<Launch> launches = launchesOf(run);
+    return regionSpans(run, regions, launchesOf(run));
+}
+
+std::vector<Interval> regionSpans(const Run& run, const std::vector<std::uint32_t>& regions,
+                                  const std::vector<Launch>& launches)
+{
     std::vector<Interval> spans;
     spans.reserve(regions.size());
     for (std::uint32_t region : regions) {
@@ -342,9 +303,13 @@ JudgedSpan spanOfGroup(const Run& run, const RegionGroup& group, const std::vect
 
 JudgedSpan judgedSpan(const Run& run)
 {
+    return isPipelineRun(run) ? whole(run) : judgedSpan(run, launchesOf(run));
+}
+
+JudgedSpan judgedSpan(const Run& run, const std::vector<Launch>& launches)
+{
     if (isPipelineRun(run))
         return whole(run);
-    const std::vector<Launch> launches = launchesOf(run);
     // Steps are the work even where the trace holds no GPU op (a CPU-only
     // profile); the other rules weigh the GPU work.
     const std::vector<RegionGroup> groups = regionGroups(run);
@@ -358,6 +323,12 @@ JudgedSpan judgedSpan(const Run& run)
 JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, bool leaveOutWarmUp)
 {
     return spanOfGroup(run, group, group.regions.empty() ? std::vector<Launch>{} : launchesOf(run), leaveOutWarmUp);
+}
+
+JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, const std::vector<Launch>& launches,
+                        bool leaveOutWarmUp)
+{
+    return spanOfGroup(run, group, launches, leaveOutWarmUp);
 }
 
 std::vector<RegionGroup> regionGroups(const Run& run)

@@ -26,6 +26,7 @@
 // issued it.
 
 #include "facts/IntervalSet.h"
+#include "facts/RunFacts.h"
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -75,16 +76,23 @@ const char* toString(JudgedSpan::Basis basis); // "timed region", "regions", "st
 // The run's timed region as an interval.
 Interval timedRegion(const Run& run);
 
+// Each takes the run's launches (RunFacts.h) where the caller found them
+// once, and finds them itself otherwise (a walk of the run's ops).
 // The default rule above.
 JudgedSpan judgedSpan(const Run& run);
+JudgedSpan judgedSpan(const Run& run, const std::vector<Launch>& launches);
 // The span of the given regions (a group's instances): from the first begin
 // to the last one's end or the end of its GPU work. `leaveOutWarmUp`: a first
 // instance much slower than the others is counted with the setup.
 JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, bool leaveOutWarmUp = true);
+JudgedSpan judgedSpanOf(const Run& run, const RegionGroup& group, const std::vector<Launch>& launches,
+                        bool leaveOutWarmUp);
 // One region's span: its begin to the later of its end and its GPU work's.
-// The second form does many at once, reading the run's ops once.
+// The other forms do many at once.
 Interval regionSpan(const Run& run, std::uint32_t region);
 std::vector<Interval> regionSpans(const Run& run, const std::vector<std::uint32_t>& regions);
+std::vector<Interval> regionSpans(const Run& run, const std::vector<std::uint32_t>& regions,
+                                  const std::vector<Launch>& launches);
 
 // The ops of `run` that begin in `span` (its lanes, names and device kept;
 // its timed region the span): analysing it costs what the span holds, not

@@ -1,0 +1,39 @@
+#include "facts/RunFacts.h"
+
+#include "trace/CorrelationMap.h"
+#include "trace/OpTimes.h"
+
+#include <algorithm>
+
+namespace ovs {
+
+std::vector<Launch> launchesOf(const Run& run)
+{
+    CorrelationMap callOf;
+    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
+        const Op& op = run.ops[i];
+        if (op.correlation != 0 && !isGpuOp(op.kind) && op.lane < run.lanes.size()
+            && run.lanes[op.lane].kind == LaneKind::HostThread)
+            callOf.add(op.correlation, i);
+    }
+    callOf.finish();
+    std::vector<Launch> launches;
+    for (std::uint32_t i = 0; i < run.ops.size(); ++i) {
+        const Op& op = run.ops[i];
+        if (!isGpuOp(op.kind))
+            continue;
+        Launch l{op.startNs, std::max(op.endNs, busyEndNs(op)), Region::kNoLane, i};
+        if (const std::uint32_t call = callOf.find(op.correlation); call != CorrelationMap::kNone) {
+            l.enqueuedNs = run.ops[call].startNs;
+            l.lane = run.ops[call].lane;
+        }
+        launches.push_back(l);
+    }
+    std::sort(launches.begin(), launches.end(),
+              [](const Launch& a, const Launch& b) { return a.enqueuedNs < b.enqueuedNs; });
+    return launches;
+}
+
+RunFacts::RunFacts(const Run& run) : roles(std::make_shared<const NameRoles>(run.names)), launches(launchesOf(run)) {}
+
+} // namespace ovs

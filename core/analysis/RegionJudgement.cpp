@@ -37,26 +37,36 @@ std::size_t medianIndex(const std::vector<T>& values, std::vector<std::size_t>& 
 
 } // namespace
 
-RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group,
-                                 std::shared_ptr<const RunFacts> facts)
+std::vector<std::uint32_t> judgedInstances(const RegionGroup& group)
 {
-    if (!facts)
-        facts = std::make_shared<const RunFacts>(run);
+    const std::size_t count = std::min(group.regions.size(), thresholds::kMaxJudgedInstances);
+    return {group.regions.begin(), group.regions.begin() + static_cast<std::ptrdiff_t>(count)};
+}
+
+RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group)
+{
+    return judgeRegionGroup(run, rates, group, regionSpans(run, judgedInstances(group)),
+                            std::make_shared<const NameRoles>(run.names));
+}
+
+RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group,
+                                 std::vector<Interval> spans, std::shared_ptr<const NameRoles> roles)
+{
     RegionJudgement j;
     j.group.name = group.name;
     j.instancesFound = group.regions.size();
-    const std::size_t count = std::min(group.regions.size(), thresholds::kMaxJudgedInstances);
-    j.group.regions.assign(group.regions.begin(), group.regions.begin() + static_cast<std::ptrdiff_t>(count));
+    j.group.regions = judgedInstances(group);
+    const std::size_t count = j.group.regions.size();
     if (count == 0)
         return j;
 
     std::vector<RunAnalysis> analyses;
     analyses.reserve(count);
     std::vector<std::int64_t> durations;
-    j.spans = regionSpans(run, j.group.regions, facts->launches);
+    j.spans = std::move(spans);
     for (std::size_t i = 0; i < count; ++i) {
         durations.push_back(spanNs(j.spans[i].beginNs, j.spans[i].endNs));
-        analyses.push_back(judgeRegionInstance(run, rates, j.group.regions[i], j.spans[i], nullptr, facts));
+        analyses.push_back(judgeRegionInstance(run, rates, j.group.regions[i], j.spans[i], nullptr, roles));
     }
     std::vector<std::size_t> order;
     const std::size_t median = medianIndex(durations, order);
@@ -179,7 +189,7 @@ void shareWholeSavings(RegionJudgement& j, const RunFindings& whole, std::size_t
 }
 
 RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,
-                                Run* slice, std::shared_ptr<const RunFacts> facts)
+                                Run* slice, std::shared_ptr<const NameRoles> roles)
 {
     JudgedSpan one;
     one.basis = JudgedSpan::Basis::Regions;
@@ -193,7 +203,7 @@ RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std:
     // thousand times the trace, and no step's ops are copied.
     const std::vector<OpRange> ops = opRangesIn(run, span.beginNs, span.endNs);
     SpanScope scope;
-    scope.facts = facts ? std::move(facts) : std::make_shared<const RunFacts>(run);
+    scope.roles = roles ? std::move(roles) : std::make_shared<const NameRoles>(run.names);
     scope.ops = &ops;
     return analyzeSpan(run, rates, one, {}, false, scope);
 }

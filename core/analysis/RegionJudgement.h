@@ -74,9 +74,13 @@ struct RegionJudgement {
 // base/Thresholds.h) with analyzeSpan and summarises them.
 // Each instance is a view of the run (RunIndex::view, the graph of its op
 // ranges): it costs what the instance holds, and no copy of its ops is made.
-// `facts`: the run's facts found once (RunFacts.h); found here where not given.
+RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group);
+// The same, with the judged instances' spans found by the caller
+// (regionSpans of judgedInstances(group)) and the run's names decided once.
 RegionJudgement judgeRegionGroup(const Run& run, const TransferRates& rates, const RegionGroup& group,
-                                 std::shared_ptr<const RunFacts> facts = {});
+                                 std::vector<Interval> spans, std::shared_ptr<const NameRoles> roles);
+// The instances judged: the first thresholds::kMaxJudgedInstances.
+std::vector<std::uint32_t> judgedInstances(const RegionGroup& group);
 
 // The whole span's findings and fixes, split at the steps (RunFindings'
 // step savings of group `group`), in place of what the steps judged alone
@@ -93,6 +97,6 @@ void shareWholeSavings(RegionJudgement& judgement, const RunFindings& whole, std
 // window judges the instance a user picks so, and shows the slice. The two
 // judge alike (tst_findings checks every step of a stored trace).
 RunAnalysis judgeRegionInstance(const Run& run, const TransferRates& rates, std::uint32_t region, Interval span,
-                                Run* slice = nullptr, std::shared_ptr<const RunFacts> facts = {});
+                                Run* slice = nullptr, std::shared_ptr<const NameRoles> roles = {});
 
 } // namespace ovs

@@ -3,7 +3,6 @@
 #include "analysis/RegionJudgement.h"
 #include "base/ParallelWork.h"
 #include "base/Saturating.h"
-#include "base/Thresholds.h"
 #include "facts/RunIndex.h"
 #include "findings/WhatIf.h"
 
@@ -27,7 +26,7 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     a.judged = judged;
     a.rates = rates;
     const std::shared_ptr<const NameRoles> roles =
-        scope.facts ? scope.facts->roles : std::make_shared<const NameRoles>(run.names);
+        scope.roles ? scope.roles : std::make_shared<const NameRoles>(run.names);
     std::size_t ops = run.ops.size();
     if (scope.ops) {
         ops = 0;
@@ -62,11 +61,10 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
                        const AnalysisOptions& options, std::string* note)
 {
     const TransferRates rates = withGivenPinnedRates(transferRatesFor(run, sweeps), options.pinnedRates);
-    // The run's facts found once: its names' roles and its launches, for
-    // the judged span, the whole span's analysis and every step's.
-    SpanScope scope;
-    scope.facts = std::make_shared<const RunFacts>(run);
-    JudgedSpan judged = judgedSpan(run, scope.facts->launches);
+    // The run's launches, found once, decide the judged span and the
+    // steps' spans, and go: a big trace holds millions.
+    std::vector<Launch> launches = launchesOf(run);
+    JudgedSpan judged = judgedSpan(run, launches);
     std::vector<RegionGroup> groups;
     if (!options.region.empty()) {
         std::string error;
@@ -78,7 +76,7 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
             std::sort(all.regions.begin(), all.regions.end(), [&](std::uint32_t a, std::uint32_t b) {
                 return run.regions[a].beginNs < run.regions[b].beginNs;
             });
-            judged = judgedSpanOf(run, all, scope.facts->launches, /*leaveOutWarmUp=*/false);
+            judged = judgedSpanOf(run, all, launches, /*leaveOutWarmUp=*/false);
         } else if (note) {
             *note = run.name + ": " + (error.empty() ? "no region matches '" + options.region + "'" : error)
                     + "; judged by the default rule (" + judged.label + ")";
@@ -87,11 +85,18 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
         groups.push_back(judged.group);
     }
     std::erase_if(groups, [](const RegionGroup& g) { return g.regions.size() < 2; });
+    std::vector<std::vector<Interval>> spans;
+    for (const RegionGroup& g : groups)
+        spans.push_back(regionSpans(run, judgedInstances(g), launches));
+    launches = {};
+    // The run's names decided once, for the whole span and every step.
+    SpanScope scope;
+    scope.roles = std::make_shared<const NameRoles>(run.names);
     // The region instances are judged while the whole span is analysed.
     auto regions = std::async(launchPolicyFor(run.ops.size()), [&] {
         std::vector<RegionJudgement> out;
-        for (const RegionGroup& g : groups)
-            out.push_back(judgeRegionGroup(run, rates, g, scope.facts));
+        for (std::size_t g = 0; g < groups.size(); ++g)
+            out.push_back(judgeRegionGroup(run, rates, groups[g], spans[g], scope.roles));
         return out;
     });
     // The whole span's replays are split at the steps' host spans too: the
@@ -99,8 +104,8 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
     std::vector<std::vector<Interval>> stepGroups;
     for (const RegionGroup& g : groups) {
         std::vector<Interval>& steps = stepGroups.emplace_back();
-        for (std::size_t i = 0; i < std::min(g.regions.size(), thresholds::kMaxJudgedInstances); ++i)
-            steps.push_back({run.regions[g.regions[i]].beginNs, run.regions[g.regions[i]].endNs});
+        for (std::uint32_t r : judgedInstances(g))
+            steps.push_back({run.regions[r].beginNs, run.regions[r].endNs});
     }
     RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups, options.keepWhatIf, scope);
     a.speedup = speedupOver(serializedBaseline, run);

@@ -13,7 +13,6 @@
 #include "base/Saturating.h"
 #include "facts/IntervalSet.h"
 #include "trace/ApiNames.h"
-#include "facts/RunFacts.h"
 #include "trace/CorrelationMap.h"
 #include "trace/NameRoles.h"
 #include "trace/Run.h"
@@ -52,11 +51,11 @@ struct DeviceFacts {
 };
 
 // What the analyses of one run's spans share, and what one of them reads:
-// the run's facts found once (RunFacts.h: its names' roles, its launches),
-// and for a view (a step judged on its own) its span's op ranges
-// (opRangesIn); nullptr: the whole run's ops.
+// the run's names decided once (NameRoles.h), and for a view (a step
+// judged on its own) its span's op ranges (opRangesIn); nullptr: the whole
+// run's ops.
 struct SpanScope {
-    std::shared_ptr<const RunFacts> facts;
+    std::shared_ptr<const NameRoles> roles;
     const std::vector<OpRange>* ops = nullptr;
 };
 

@@ -26,7 +26,7 @@
 // issued it.
 
 #include "facts/IntervalSet.h"
-#include "facts/RunFacts.h"
+#include "facts/Launches.h"
 #include "trace/Run.h"
 
 #include <cstdint>
@@ -76,7 +76,7 @@ const char* toString(JudgedSpan::Basis basis); // "timed region", "regions", "st
 // The run's timed region as an interval.
 Interval timedRegion(const Run& run);
 
-// Each takes the run's launches (RunFacts.h) where the caller found them
+// Each takes the run's launches (Launches.h) where the caller found them
 // once, and finds them itself otherwise (a walk of the run's ops).
 // The default rule above.
 JudgedSpan judgedSpan(const Run& run);

@@ -1,4 +1,4 @@
-#include "facts/RunFacts.h"
+#include "facts/Launches.h"
 
 #include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
@@ -33,7 +33,5 @@ std::vector<Launch> launchesOf(const Run& run)
               [](const Launch& a, const Launch& b) { return a.enqueuedNs < b.enqueuedNs; });
     return launches;
 }
-
-RunFacts::RunFacts(const Run& run) : roles(std::make_shared<const NameRoles>(run.names)), launches(launchesOf(run)) {}
 
 } // namespace ovs

@@ -70,6 +70,9 @@ void TestJson::acceptsValidJson_data()
     QTest::newRow("empty object") << QByteArray("{ }") << QByteArray("{}");
     QTest::newRow("array") << QByteArray("[1, 2.5, \"x\", null, [true]]") << QByteArray("[1,2.5,\"x\",null,[true]]");
     QTest::newRow("object") << QByteArray("{\"a\" : 1 , \"b\":{\"c\":[]}}") << QByteArray("{\"a\":1,\"b\":{\"c\":[]}}");
+    // The duplicate check compares a key's length and first eight bytes first.
+    QTest::newRow("keys alike in length and first eight bytes") << QByteArray(R"({"External id":1,"External ix":2})")
+                                                                << QByteArray(R"({"External id":1,"External ix":2})");
 }
 
 void TestJson::acceptsValidJson()
@@ -131,6 +134,8 @@ void TestJson::rejectsInvalidJson_data()
     QTest::newRow("binary outside string") << QByteArray("\x89PNG") << "invalid UTF-8" << 1 << 2;
     QTest::newRow("duplicate key") << QByteArray("{\"a\":1,\"a\":2}") << "duplicate key \"a\"" << 1 << 9;
     // Unescaping a key consumes it in simdjson: the place is taken before.
+    QTest::newRow("duplicate key longer than eight bytes") << QByteArray(R"({"correlation":1,"External id":2,"correlation":3})")
+                                                          << "duplicate key \"correlation\"" << 1 << 35;
     QTest::newRow("duplicate key by escape") << QByteArray(R"({"a":1,"\u0061":2})") << "duplicate key \"a\"" << 1 << 9;
     QTest::newRow("column counts characters") << QByteArray("[\"\xc3\xa9\" x]") << "unexpected 'x'" + misplaced << 1 << 7;
     QTest::newRow("error on a later line") << QByteArray("{\"a\":1}\n\n   }") << "unexpected '}'" + misplaced << 3 << 4;

@@ -1,9 +1,14 @@
-// Saturating arithmetic for loaded times and sizes (base/Saturating.h).
+// Saturating arithmetic for loaded times and sizes (base/Saturating.h), and
+// the sort of lists sorted in runs (base/SortedRuns.h).
 #include "base/Saturating.h"
+#include "base/SortedRuns.h"
 
 #include <QtTest>
 
 #include <limits>
+#include <random>
+#include <utility>
+#include <vector>
 
 using namespace ovs;
 
@@ -91,6 +96,46 @@ private slots:
         QCOMPARE(qint64(saturatingCast<std::int64_t>(value)), asInt64);
         QCOMPARE(quint64(saturatingCast<std::uint64_t>(value)), asUint64);
         QCOMPARE(saturatingCast<int>(value), asInt);
+    }
+
+    // sortSortedRuns gives std::stable_sort's order: pairs compared by their
+    // first value alone, so equal keys show whether their order was kept.
+    void sortedRunsSortStably_data()
+    {
+        QTest::addColumn<int>("values");
+        QTest::addColumn<int>("runs"); // how many sorted runs the list is made of; 0: random
+        QTest::addColumn<int>("keys"); // distinct keys
+        QTest::newRow("empty") << 0 << 1 << 1;
+        QTest::newRow("one") << 1 << 1 << 1;
+        QTest::newRow("sorted") << 1000 << 1 << 1000;
+        QTest::newRow("two runs") << 1000 << 2 << 100;
+        QTest::newRow("three runs, many ties") << 999 << 3 << 7;
+        QTest::newRow("odd run count") << 1001 << 7 << 50;
+        QTest::newRow("descending") << 200 << 200 << 200;
+        QTest::newRow("random") << 5000 << 0 << 300;
+    }
+    void sortedRunsSortStably()
+    {
+        QFETCH(int, values);
+        QFETCH(int, runs);
+        QFETCH(int, keys);
+        std::mt19937 random(values * 31 + runs);
+        std::vector<std::pair<int, int>> list; // (key, place in the input)
+        for (int i = 0; i < values; ++i)
+            list.emplace_back(static_cast<int>(random() % keys), i);
+        if (runs == values) // descending
+            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        else if (runs > 0)
+            for (int r = 0; r < runs; ++r) {
+                const auto from = list.begin() + values * r / runs;
+                const auto to = list.begin() + values * (r + 1) / runs;
+                std::stable_sort(from, to, [](const auto& a, const auto& b) { return a.first < b.first; });
+            }
+        const auto byKey = [](const std::pair<int, int>& a, const std::pair<int, int>& b) { return a.first < b.first; };
+        std::vector<std::pair<int, int>> expected = list;
+        std::stable_sort(expected.begin(), expected.end(), byKey);
+        sortSortedRuns(list, byKey);
+        QVERIFY(list == expected);
     }
 };
 

@@ -3,14 +3,18 @@
 #include "base/Saturating.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ovs {
 
 IntervalSet::IntervalSet(std::vector<Interval> intervals)
 {
     std::erase_if(intervals, [](const Interval& i) { return i.endNs <= i.beginNs; });
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.beginNs < b.beginNs; });
+    // Most lists come sorted (a lane's ops, a set's own pieces): checking is
+    // one pass, a sort of a big trace's million intervals is many.
+    const auto byBegin = [](const Interval& a, const Interval& b) { return a.beginNs < b.beginNs; };
+    if (!std::is_sorted(intervals.begin(), intervals.end(), byBegin))
+        std::sort(intervals.begin(), intervals.end(), byBegin);
     for (const Interval& i : intervals) {
         if (!m_pieces.empty() && i.beginNs <= m_pieces.back().endNs)
             m_pieces.back().endNs = std::max(m_pieces.back().endNs, i.endNs);
@@ -29,8 +33,11 @@ std::int64_t IntervalSet::length() const
 
 IntervalSet IntervalSet::united(const IntervalSet& other) const
 {
-    std::vector<Interval> all = m_pieces;
-    all.insert(all.end(), other.m_pieces.begin(), other.m_pieces.end());
+    // Both lists are sorted: merged, not sorted again.
+    std::vector<Interval> all;
+    all.reserve(m_pieces.size() + other.m_pieces.size());
+    std::merge(m_pieces.begin(), m_pieces.end(), other.m_pieces.begin(), other.m_pieces.end(), std::back_inserter(all),
+               [](const Interval& a, const Interval& b) { return a.beginNs < b.beginNs; });
     return IntervalSet(std::move(all));
 }
 

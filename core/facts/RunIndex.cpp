@@ -1,6 +1,7 @@
 #include "facts/RunIndex.h"
 
 #include "base/Saturating.h"
+#include "base/SortedRuns.h"
 #include "trace/OpTimes.h"
 
 #include <algorithm>
@@ -138,8 +139,8 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
             visit(i);
     m_callOf.finish();
     m_gpuOpOf.finish();
-    std::stable_sort(m_hostOps.begin(), m_hostOps.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return run.ops[a].startNs < run.ops[b].startNs; });
+    // Gathered lane by lane, each lane in time order.
+    sortSortedRuns(m_hostOps, [&](std::uint32_t a, std::uint32_t b) { return run.ops[a].startNs < run.ops[b].startNs; });
     m_streams = static_cast<int>(std::count(gpuLane.begin(), gpuLane.end(), 1));
     m_stagingThreads = static_cast<int>(std::count(stagingLane.begin(), stagingLane.end(), 1));
 

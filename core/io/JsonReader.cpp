@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 
 namespace ovs {
@@ -480,14 +481,18 @@ bool JsonReader::KeySet::insert(std::string_view key)
 {
     if (!m_many.empty())
         return m_many.insert(key).second;
-    const std::string_view* few = m_few;
-    if (std::find(few, few + m_fewCount, key) != few + m_fewCount)
-        return false;
+    std::uint64_t prefix = 0;
+    std::memcpy(&prefix, key.data(), std::min<std::size_t>(key.size(), sizeof prefix));
+    for (std::size_t i = 0; i < m_fewCount; ++i)
+        if (m_prefix[i] == prefix && m_few[i].size() == key.size()
+            && (key.size() <= sizeof prefix || m_few[i] == key))
+            return false;
     if (m_fewCount < kFew) {
+        m_prefix[m_fewCount] = prefix;
         m_few[m_fewCount++] = key;
         return true;
     }
-    m_many.insert(few, few + m_fewCount);
+    m_many.insert(m_few, m_few + m_fewCount);
     m_many.insert(key);
     m_fewCount = 0;
     return true;

@@ -116,6 +116,11 @@ private:
     private:
         static constexpr std::size_t kFew = 16;
         std::string_view m_few[kFew];
+        // Each few key's length and first eight bytes, compared before its
+        // text: most keys of a trace are as long as another of their object
+        // ("ph", "ts"; "pid", "tid", "dur") and eight bytes or shorter, and a
+        // memcmp per pair was 5% of reading a big Kineto trace.
+        std::uint64_t m_prefix[kFew];
         std::size_t m_fewCount = 0;
         std::unordered_set<std::string_view> m_many;
     };

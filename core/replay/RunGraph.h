@@ -69,14 +69,19 @@ enum class EdgeKind : std::uint8_t {
 };
 const char* toString(EdgeKind kind);
 
+// 16 bytes: a big profile's graph holds millions of edges, copied once per
+// fix set replayed. The lag fits 48 bits (39 hours; the graph's builder
+// clamps to kMaxLagNs, no trace's wait is that long).
 struct GraphEdge {
+    static constexpr std::int64_t kMaxLagNs = (std::int64_t{1} << 47) - 1;
     std::uint32_t from = 0; // node indices
     std::uint32_t to = 0;
-    EdgeKind kind = EdgeKind::StreamOrder;
-    bool fromEnd = true;    // from the end of `from` (else its begin)
-    bool toEnd = false;     // to the end of `to` (else its begin)
-    std::int64_t lagNs = 0;
+    EdgeKind kind : 8 = EdgeKind::StreamOrder;
+    bool fromEnd : 1 = true; // from the end of `from` (else its begin)
+    bool toEnd : 1 = false;  // to the end of `to` (else its begin)
+    std::int64_t lagNs : 48 = 0;
 };
+static_assert(sizeof(GraphEdge) == 16, "GraphEdge is kept compact: see above");
 
 // A kernel that faulted on managed memory: its time under fault handling
 // and on-demand migrations, and the bytes they moved to its GPU

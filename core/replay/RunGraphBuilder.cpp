@@ -4,6 +4,7 @@
 #include "trace/ApiNames.h"
 #include "replay/GraphCycles.h"
 #include "base/Saturating.h"
+#include "base/SortedRuns.h"
 #include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
 
@@ -221,7 +222,7 @@ private:
 
     void addEdge(std::uint32_t from, std::uint32_t to, EdgeKind kind, bool fromEnd, bool toEnd, std::int64_t lag)
     {
-        m_g.edges.push_back({from, to, kind, fromEnd, toEnd, std::max<std::int64_t>(0, lag)});
+        m_g.edges.push_back({from, to, kind, fromEnd, toEnd, std::clamp<std::int64_t>(lag, 0, GraphEdge::kMaxLagNs)});
     }
 
     // ---- Order on each host thread and each stream
@@ -234,7 +235,7 @@ private:
             for (const auto& lane : m_hostLanes)
                 for (std::uint32_t n : lane)
                     ends.emplace_back(m_g.nodes[n].measuredEndNs, n);
-        std::sort(ends.begin(), ends.end());
+        sortSortedRuns(ends); // thread by thread, each in time order
         for (const auto& lane : m_hostLanes)
             for (std::size_t i = 1; i < lane.size(); ++i) {
                 const GraphNode& prev = m_g.nodes[lane[i - 1]];
@@ -655,10 +656,11 @@ private:
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
                 hostEnds.emplace_back(m_g.nodes[n].measuredEndNs, n);
+        // Gathered stream by stream and thread by thread, each in time order.
         for (auto& [engine, ends] : engineEnds)
-            std::sort(ends.begin(), ends.end());
-        std::sort(gpuEnds.begin(), gpuEnds.end());
-        std::sort(hostEnds.begin(), hostEnds.end());
+            sortSortedRuns(ends);
+        sortSortedRuns(gpuEnds);
+        sortSortedRuns(hostEnds);
         for (std::uint32_t g : m_gpu) {
             const GraphNode& node = m_g.nodes[g];
             const std::int64_t from = explained[g] == INT64_MIN ? node.measuredBeginNs : explained[g];

@@ -1,5 +1,7 @@
 #include "trace/CorrelationMap.h"
 
+#include "base/SortedRuns.h"
+
 #include <algorithm>
 
 namespace ovs {
@@ -30,7 +32,7 @@ void CorrelationMap::finish()
         return;
     }
     // Stable: of the pairs of one id, the first added stays first.
-    std::stable_sort(m_pairs.begin(), m_pairs.end(), [](const Pair& a, const Pair& b) { return a.id < b.id; });
+    sortSortedRuns(m_pairs, [](const Pair& a, const Pair& b) { return a.id < b.id; }); // ids rise along each lane
     m_pairs.erase(std::unique(m_pairs.begin(), m_pairs.end(), [](const Pair& a, const Pair& b) { return a.id == b.id; }),
                   m_pairs.end());
 }

@@ -684,19 +684,7 @@ private:
     // it started run, so they overlap on their lane by nature.
     static void checkNoOverlap(const Run& run, const std::string& where)
     {
-        const auto before = [&run](std::uint32_t a, std::uint32_t b) {
-            const Op& x = run.ops[a];
-            const Op& y = run.ops[b];
-            return std::tie(x.lane, x.startNs, x.endNs) < std::tie(y.lane, y.startNs, y.endNs);
-        };
-        std::vector<std::uint32_t> order;
-        order.reserve(run.ops.size());
-        for (std::size_t i = 0; i < run.ops.size(); ++i)
-            if (run.ops[i].kind != OpKind::UnifiedMemory)
-                order.push_back(static_cast<std::uint32_t>(i));
-        // Files we write are already sorted; only foreign ones pay for the sort.
-        if (!std::is_sorted(order.begin(), order.end(), before))
-            std::stable_sort(order.begin(), order.end(), before);
+        const std::vector<std::uint32_t> order = opsInLaneOrder(run);
         for (std::size_t i = 1; i < order.size(); ++i) {
             const Op& a = run.ops[order[i - 1]];
             const Op& b = run.ops[order[i]];

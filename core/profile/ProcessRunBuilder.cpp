@@ -883,17 +883,7 @@ void ProcessRunBuilder::dropOverlappingOps()
     // damaged on disk may. It goes, and the run says how many went; keeping
     // it would make a trace no reader accepts (docs/trace-format.md).
     // Unified-memory ops overlap on their lane by nature and stay.
-    std::vector<std::uint32_t> order;
-    order.reserve(m_run.ops.size());
-    for (std::size_t i = 0; i < m_run.ops.size(); ++i)
-        if (m_run.ops[i].kind != OpKind::UnifiedMemory)
-            order.push_back(static_cast<std::uint32_t>(i));
-    const auto before = [this](std::uint32_t a, std::uint32_t b) {
-        const Op& x = m_run.ops[a];
-        const Op& y = m_run.ops[b];
-        return std::tie(x.lane, x.startNs, x.endNs, a) < std::tie(y.lane, y.startNs, y.endNs, b);
-    };
-    std::sort(order.begin(), order.end(), before);
+    const std::vector<std::uint32_t> order = opsInLaneOrder(m_run);
     std::vector<bool> drop(m_run.ops.size(), false);
     std::size_t dropped = 0;
     std::size_t kept = SIZE_MAX; // the lane's last op kept

@@ -221,4 +221,23 @@ void Run::sortRegions()
         std::stable_sort(regions.begin(), regions.end(), before);
 }
 
+std::vector<std::uint32_t> opsInLaneOrder(const Run& run)
+{
+    const auto before = [&run](std::uint32_t a, std::uint32_t b) {
+        const Op& x = run.ops[a];
+        const Op& y = run.ops[b];
+        return std::tie(x.lane, x.startNs, x.endNs, a) < std::tie(y.lane, y.startNs, y.endNs, b);
+    };
+    std::vector<std::uint32_t> order;
+    order.reserve(run.ops.size());
+    for (std::size_t i = 0; i < run.ops.size(); ++i)
+        if (run.ops[i].kind != OpKind::UnifiedMemory)
+            order.push_back(static_cast<std::uint32_t>(i));
+    // A run as the readers leave it (Run::sortOps) is in this order already:
+    // only the others pay for the sort.
+    if (!std::is_sorted(order.begin(), order.end(), before))
+        std::sort(order.begin(), order.end(), before);
+    return order;
+}
+
 } // namespace ovs

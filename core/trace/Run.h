@@ -236,4 +236,11 @@ struct OpRange {
 // holds ops (lanes in order), empty ones included.
 std::vector<OpRange> opRangesIn(const Run& run, std::int64_t beginNs, std::int64_t endNs);
 
+// The run's ops by lane, then start, end and index, leaving out the
+// unified-memory ops (they overlap on their lane by nature): the order in
+// which no op may begin before the one before it on its lane ended. The
+// native reader refuses a run where one does, the profile's builder drops
+// it (a stream runs one op at a time, a thread makes one call at a time).
+std::vector<std::uint32_t> opsInLaneOrder(const Run& run);
+
 } // namespace ovs

@@ -144,6 +144,36 @@ private slots:
         QVERIFY2(bad.err.contains("--stacks takes sync, all or off"), qPrintable(bad.err));
     }
 
+    // Under its findings, `profile` says where a finding's line comes from:
+    // --stacks for a native program, the PyTorch trace for a Python one.
+    void theCallSitesHintFitsTheProgram_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QStringList>("program");
+        QTest::addColumn<QString>("hint");
+        QTest::addColumn<QString>("notHint");
+        const QString stacks = "--stacks sync names the line";
+        const QString python = "with_stack=True";
+        QTest::newRow("native program") << QStringList{} << QStringList{"sh", "-c", "true"} << stacks << python;
+        QTest::newRow("python interpreter") << QStringList{} << QStringList{"python3", "-c", "pass"} << python << stacks;
+        QTest::newRow("python, stacks on") << QStringList{"--stacks", "sync"} << QStringList{"python3", "-c", "pass"}
+                                           << python << stacks;
+    }
+    void theCallSitesHintFitsTheProgram()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QStringList, program);
+        QFETCH(QString, hint);
+        QFETCH(QString, notHint);
+        if (options.contains("--stacks") && !ovs::Symbolizer::available())
+            QSKIP("this build has no call stacks (no libunwind or libdw)");
+        const Result r = profile(options + QStringList{"-o", m_dir.filePath("hint.json"), "--inject", fakeInjection(), "--"}
+                                 + program);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(hint), qPrintable(r.err));
+        QVERIFY2(!r.err.contains(notHint), qPrintable(r.err));
+    }
+
     // Ctrl-C while the program runs (issue 11, cancel on the CLI for the
     // profile job): the program is stopped, and what it recorded before is
     // written, its run marked cancelled.

@@ -26,6 +26,15 @@
 namespace ovs::cli {
 namespace {
 
+// A Python program: the interpreter, or a script run by its #! line. Its
+// CUDA calls' native stacks hold the interpreter's and libtorch's frames,
+// never a line of the script (docs/profiling.md, "Call sites").
+bool runsPython(const std::vector<std::string>& program)
+{
+    const std::string name = std::filesystem::path(program.front()).filename().string();
+    return name.starts_with("python") || name.ends_with(".py");
+}
+
 using namespace ovs::profile;
 
 // profile's own failures. The program's status is passed through otherwise,
@@ -411,7 +420,11 @@ int profile(const Options& o)
     }
     if (!o.quiet) {
         printProfileFindings(trace, o.region);
-        if (o.stacks == kStacksOff)
+        if (runsPython(o.program))
+            std::fprintf(stderr, "call sites: a Python program's native stacks name no line of its own; record its "
+                                 "PyTorch trace with torch.profiler.profile(with_stack=True) and analyze that "
+                                 "(docs/profiling.md, \"Call sites\")\n");
+        else if (o.stacks == kStacksOff)
             std::fprintf(stderr, "call sites: off by default; --stacks sync names the line of each finding "
                                  "(docs/profiling.md, \"What call stacks cost\")\n");
         std::fprintf(stderr, "trace written to %s\n", output.c_str());

@@ -4,7 +4,7 @@ targets, and rewrites the block of docs/timeline-performance.md between
 <!-- big-traces --> and <!-- /big-traces --> with what it measured (the log
 goes to docs/logs/big-traces-log.txt).
 
-    scripts/measure-big-traces.py [--build build] [--runs 3] [--tmp /tmp]
+    scripts/measure-big-traces.py [--build build] [--runs 3] [--tmp /tmp] [--baseline BUILD]
 
 It makes the 450 MB and 2 GB traces with scripts/make-big-kineto.py where
 they are missing, then, each --runs times (the median is reported):
@@ -16,6 +16,9 @@ they are missing, then, each --runs times (the median is reported):
     the file as File > Open does, to the timeline drawn and to the analyses in;
   - `overlapscope-cli analyze DIR` of a 32-rank, 4 GB folder (made by
     scripts/make-rank-folder.py where missing): wall, CPU, peak memory.
+With --baseline (another build folder, say of the last landed commit), each
+`analyze` run of the other build's CLI alternates with this one's, and a
+before/after table on this machine is written under the first.
 Independent checks, once per file: `cat FILE > /dev/null` (the speed of
 reading the bytes at all), and for 450 MB Python's json.load counting the
 events (the reader must count as many).
@@ -65,6 +68,19 @@ def cpu_model():
     return platform.processor()
 
 
+def source_commit(build):
+    """The commit a build folder was built from, "-dirty" where its tree had changes."""
+    home = ""
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if line.startswith("CMAKE_HOME_DIRECTORY:INTERNAL="):
+                home = line.split("=", 1)[1].strip()
+    commit = subprocess.run(["git", "-C", home, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", home, "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                           text=True).stdout.strip()
+    return (commit or "?") + ("-dirty" if dirty else "")
+
+
 def median_row(rows):
     return [statistics.median(column) for column in zip(*rows)]
 
@@ -74,7 +90,10 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tmp", default="/tmp")
+    ap.add_argument("--baseline", help="another build folder whose `analyze` is measured beside this one's")
     args = ap.parse_args()
+    baseline_cli = os.path.join(args.baseline, "app", "cli", "overlapscope-cli") if args.baseline else None
+    compared = []
     cli = os.path.join(args.build, "app", "cli", "overlapscope-cli")
     reader = os.path.join(args.build, "app", "bench", "overlapscope-reader-bench")
     window = os.path.join(args.build, "app", "bench", "overlapscope-timeline-bench")
@@ -94,10 +113,14 @@ def main():
             if p.returncode != 0:
                 sys.exit(p.stderr)
         subprocess.run(["cat", path], stdout=subprocess.DEVNULL)  # into the page cache, as after a copy
-        analyze, split = [], []
+        analyze, split, before = [], [], []
         events = None
         for _ in range(args.runs):
             loads.append(load_average())
+            if baseline_cli:
+                wall, cpu, peak, _ = timed([baseline_cli, "analyze", path])
+                before.append((wall, cpu, peak))
+                log.append(f"baseline analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
             wall, cpu, peak, _ = timed([cli, "analyze", path])
             analyze.append((wall, cpu, peak))
             log.append(f"analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
@@ -110,6 +133,8 @@ def main():
             split.append((float(cells[5].split()[0]), float(cells[9].split()[0])))
         wall, cpu, peak = median_row(analyze)
         read_s, analysis_s = median_row(split)
+        if before:
+            compared.append((label, median_row(before), (wall, cpu, peak)))
         out.append(f"| {label} | {events} | **{wall:.2f}** | {wall_target:.0f} | {cpu:.2f} | **{peak:.0f}** | "
                    f"{peak_target} | {read_s:.2f} | {analysis_s:.2f} |")
         # Its output discarded, not captured: a parent that held the text
@@ -163,6 +188,16 @@ def main():
             f"the median of {args.runs} runs each.", ""]
     text += out
     text.append("")
+    if compared:
+        text.append(f"Before and after on this machine, each `analyze` of the baseline build alternating with this "
+                    f"one's (`--baseline`; medians): before {source_commit(args.baseline)}, after "
+                    f"{source_commit(args.build)}.")
+        text.append("")
+        text.append("| trace | wall s before | after | CPU s before | after | peak MB before | after |")
+        text.append("|---|---:|---:|---:|---:|---:|---:|")
+        for label, b, a in compared:
+            text.append(f"| {label} | {b[0]:.2f} | **{a[0]:.2f}** | {b[1]:.2f} | {a[1]:.2f} | {b[2]:.0f} | **{a[2]:.0f}** |")
+        text.append("")
     if window_row:
         label, drawn, analysed, cpu_s, rss = window_row
         text.append(f"The window (`overlapscope-timeline-bench --open`, MainWindow offscreen) opened the {label} "

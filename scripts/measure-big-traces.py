@@ -69,15 +69,16 @@ def cpu_model():
 
 
 def source_commit(build):
-    """The commit a build folder was built from, "-dirty" where its tree had changes."""
+    """The commit a build folder was built from, "-dirty" where its tree had changes outside docs/."""
     home = ""
     with open(os.path.join(build, "CMakeCache.txt")) as f:
         for line in f:
             if line.startswith("CMAKE_HOME_DIRECTORY:INTERNAL="):
                 home = line.split("=", 1)[1].strip()
     commit = subprocess.run(["git", "-C", home, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", home, "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                           text=True).stdout.strip()
+    # Changes under docs/ build into no program (this script rewrites one).
+    dirty = subprocess.run(["git", "-C", home, "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs"],
+                           capture_output=True, text=True).stdout.strip()
     return (commit or "?") + ("-dirty" if dirty else "")
 
 

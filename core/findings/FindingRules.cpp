@@ -262,7 +262,7 @@ std::vector<std::pair<int, int>> loopStreams(const Context& c, const RunGraph* g
         return w.laneOps().size() == 1 ? std::vector<std::pair<int, int>>{{w.laneOps().begin()->first, 0}}
                                      : std::vector<std::pair<int, int>>{};
     struct Carried {
-        std::set<int> chunks;
+        std::vector<int> chunks; // each node's, counted once each at the end
         bool copies = false, kernels = false;
     };
     std::map<int, Carried> byLane;
@@ -270,11 +270,16 @@ std::vector<std::pair<int, int>> loopStreams(const Context& c, const RunGraph* g
         if (!n.gpu || !w.laneOps().contains(n.lane))
             continue;
         Carried& l = byLane[n.lane];
-        l.chunks.insert(n.chunk);
+        if (l.chunks.empty() || l.chunks.back() != n.chunk)
+            l.chunks.push_back(n.chunk);
         l.copies = l.copies || n.kind == OpKind::Upload || n.kind == OpKind::Download;
         l.kernels = l.kernels || n.kind == OpKind::Kernel;
     }
     std::vector<std::pair<int, int>> lanes;
+    for (auto& [lane, l] : byLane) {
+        std::sort(l.chunks.begin(), l.chunks.end());
+        l.chunks.erase(std::unique(l.chunks.begin(), l.chunks.end()), l.chunks.end());
+    }
     for (const auto& [lane, l] : byLane)
         if (l.copies && l.kernels && static_cast<int>(l.chunks.size()) >= kMinRepeats)
             lanes.emplace_back(lane, static_cast<int>(l.chunks.size()));

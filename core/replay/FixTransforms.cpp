@@ -8,6 +8,7 @@
 #include <tuple>
 #include <iterator>
 #include <map>
+#include <optional>
 
 namespace ovs {
 
@@ -231,9 +232,10 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
 // reuses (depth: the streams in use, at least two).
 bool removeHostSync(RunGraph& g)
 {
+    // Nodes come lane by lane: a lane is listed where it changes, not per node.
     std::vector<int> lanes;
     for (const GraphNode& n : g.nodes)
-        if (n.gpu)
+        if (n.gpu && (lanes.empty() || lanes.back() != n.lane))
             lanes.push_back(n.lane);
     sortUnique(lanes);
     const std::size_t depth = std::max<std::size_t>(2, lanes.size());
@@ -267,15 +269,23 @@ bool removeHostSync(RunGraph& g)
         syncs = std::move(moved);
         if (static_cast<int>(syncs.size()) < thresholds::kMinRepeats)
             continue;
-        std::map<std::uint32_t, std::size_t> place;
+        // Each wait's place among them, by node (sorted, searched: a map's
+        // node per wait cost more than the rest of this on a big graph).
+        std::vector<std::pair<std::uint32_t, std::size_t>> place;
+        place.reserve(syncs.size());
         for (std::size_t i = 0; i < syncs.size(); ++i)
-            place.emplace(syncs[i], i);
+            place.emplace_back(syncs[i], i);
+        std::sort(place.begin(), place.end());
+        const auto placeOf = [&](std::uint32_t node) -> std::optional<std::size_t> {
+            const auto at = std::lower_bound(place.begin(), place.end(), std::pair<std::uint32_t, std::size_t>{node, 0});
+            return at != place.end() && at->first == node ? std::optional(at->second) : std::nullopt;
+        };
         std::vector<std::vector<GraphEdge>> waits(syncs.size());
         for (const GraphEdge& e : g.edges)
             if (e.kind == EdgeKind::Blocking)
-                if (const auto at = place.find(e.to); at != place.end())
-                    waits[at->second].push_back(e);
-        std::erase_if(g.edges, [&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && place.count(e.to); });
+                if (const auto at = placeOf(e.to))
+                    waits[*at].push_back(e);
+        std::erase_if(g.edges, [&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && placeOf(e.to); });
         for (std::size_t i = 0; i < syncs.size(); ++i) {
             if (i >= depth)
                 for (GraphEdge e : waits[i - depth]) {

@@ -85,9 +85,18 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
         groups.push_back(judged.group);
     }
     std::erase_if(groups, [](const RegionGroup& g) { return g.regions.size() < 2; });
-    std::vector<std::vector<Interval>> spans;
-    for (const RegionGroup& g : groups)
-        spans.push_back(regionSpans(run, judgedInstances(g), launches));
+    // Each group's judged instances: their spans (to the end of their GPU
+    // work) for the steps' own judgement, and their host spans, at which the
+    // whole span's replays are split too: the steps' savings and the
+    // whole's are one computation.
+    std::vector<std::vector<Interval>> spans, stepGroups;
+    for (const RegionGroup& g : groups) {
+        const std::vector<std::uint32_t> instances = judgedInstances(g);
+        spans.push_back(regionSpans(run, instances, launches));
+        std::vector<Interval>& steps = stepGroups.emplace_back();
+        for (std::uint32_t r : instances)
+            steps.push_back({run.regions[r].beginNs, run.regions[r].endNs});
+    }
     launches = {};
     // The run's names decided once, for the whole span and every step.
     SpanScope scope;
@@ -99,14 +108,6 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
             out.push_back(judgeRegionGroup(run, rates, groups[g], spans[g], scope.roles));
         return out;
     });
-    // The whole span's replays are split at the steps' host spans too: the
-    // steps' savings and the whole's are one computation.
-    std::vector<std::vector<Interval>> stepGroups;
-    for (const RegionGroup& g : groups) {
-        std::vector<Interval>& steps = stepGroups.emplace_back();
-        for (std::uint32_t r : judgedInstances(g))
-            steps.push_back({run.regions[r].beginNs, run.regions[r].endNs});
-    }
     RunAnalysis a = analyzeSpan(run, rates, judged, stepGroups, options.keepWhatIf, scope);
     a.speedup = speedupOver(serializedBaseline, run);
     a.regions = regions.get();

@@ -11,7 +11,9 @@ IntervalSet::IntervalSet(std::vector<Interval> intervals)
 {
     std::erase_if(intervals, [](const Interval& i) { return i.endNs <= i.beginNs; });
     // Most lists come sorted (a lane's ops, a set's own pieces): checking is
-    // one pass, a sort of a big trace's million intervals is many.
+    // one pass, a sort of a big trace's million intervals is many. Sorted in
+    // place: sortSortedRuns' merges (base/SortedRuns.h) take a temporary
+    // buffer, and these lists hold a big trace's every GPU op.
     const auto byBegin = [](const Interval& a, const Interval& b) { return a.beginNs < b.beginNs; };
     if (!std::is_sorted(intervals.begin(), intervals.end(), byBegin))
         std::sort(intervals.begin(), intervals.end(), byBegin);

@@ -1,5 +1,7 @@
 #include "trace/Run.h"
 
+#include "base/SortedRuns.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -234,9 +236,8 @@ std::vector<std::uint32_t> opsInLaneOrder(const Run& run)
         if (run.ops[i].kind != OpKind::UnifiedMemory)
             order.push_back(static_cast<std::uint32_t>(i));
     // A run as the readers leave it (Run::sortOps) is in this order already:
-    // only the others pay for the sort.
-    if (!std::is_sorted(order.begin(), order.end(), before))
-        std::sort(order.begin(), order.end(), before);
+    // only the others pay for a sort.
+    sortSortedRuns(order, before);
     return order;
 }
 

@@ -663,6 +663,18 @@ void TestChromeTraceImport::refusesWhatItCannotRead_data()
     QTest::newRow("span beyond 2^62 ns")
         << trace({x("kernel", "k", 0, 7, "0", "1"), x("kernel", "k", 0, 7, "4611686018427388", "1")})
         << "the trace spans more than 2^62 ns";
+    // Numbers are read by a fast path where well formed (JsonReader::
+    // numberText): anything else still gets the general reader's words.
+    QTest::newRow("ts with a leading zero") << trace({x("kernel", "k", 0, 7, "01", "1")}) << "not valid JSON";
+    QTest::newRow("dur ending in a point") << trace({x("kernel", "k", 0, 7, "1", "1.")}) << "not valid JSON";
+    QTest::newRow("correlation with a leading zero")
+        << trace({x("kernel", "k", 0, 7, "1", "1", R"({"correlation":007})")}) << "not valid JSON";
+    QTest::newRow("pid beyond int64")
+        << trace({R"({"ph":"X","cat":"kernel","name":"k","pid":9223372036854775808,"tid":7,"ts":1,"dur":1})"})
+        << "event 0: \"pid\" must be an integer or a string, not a number";
+    QTest::newRow("tid with a fraction")
+        << trace({R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7.5,"ts":1,"dur":1})"})
+        << "event 0: \"tid\" must be an integer or a string, not a number";
     QTest::newRow("pid as object") << trace({R"({"ph":"X","cat":"kernel","name":"k","pid":{},"tid":7,"ts":1,"dur":1})"})
                                    << "event 0: \"pid\" must be an integer or a string, not an object";
     QTest::newRow("name not a string") << trace({R"({"ph":"X","cat":"kernel","name":1,"pid":0,"tid":7,"ts":1,"dur":1})"})

@@ -73,11 +73,20 @@ bool combinable(const Finding& x, const Finding& y)
     return x.fixes != 0 && y.fixes != 0 && (x.fixes & y.fixes) != y.fixes && (x.fixes & y.fixes) != x.fixes;
 }
 
-// Every fix set replayCosts and combineFindings will ask the replay for:
-// replayed up front, so that a big run's replays share the two cores.
+// Every fix set replayCosts and combineFindings will ask the replay for,
+// and the one of all fixes together, which findFindings asks for after
+// them (every finding's fix that the replay can apply): replayed up front,
+// so that a big run's replays share the two cores. Where a replay fails,
+// the set of all fixes differs and the one replayed here is never asked
+// for, which leaves no trace (WhatIf::replayEach).
 void replayAhead(WhatIf& whatIf, const std::vector<Finding>& findings)
 {
     std::vector<FixSet> sets;
+    FixSet all = 0;
+    for (const Finding& f : findings)
+        if (f.fixes != 0 && !whatIf.cannotApply(f.fixes))
+            all |= f.fixes;
+    sets.push_back(all);
     for (std::size_t a = 0; a < findings.size(); ++a) {
         sets.push_back(findings[a].fixes);
         for (std::size_t b = a + 1; b < findings.size(); ++b)

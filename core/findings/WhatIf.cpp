@@ -166,6 +166,7 @@ std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
         at->second = replayWith(fixes, m_fixed, m_replayer);
         m_replayerHoldsUnchanged = false;
     }
+    at->second.asked = true;
     if (applied)
         *applied = at->second.applied;
     if (clamped)
@@ -241,8 +242,10 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
         if (f != 0 && !m_replayed.contains(f) && std::find(todo.begin(), todo.end(), f) == todo.end())
             todo.push_back(f);
     if (todo.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
-        for (FixSet f : todo)
-            spanWith(f);
+        for (FixSet f : todo) {
+            m_replayed[f] = replayWith(f, m_fixed, m_replayer);
+            m_replayerHoldsUnchanged = false;
+        }
         return;
     }
     // Each thread takes the next set not taken: replays differ in length.
@@ -287,6 +290,8 @@ void WhatIf::setAllFixes(FixSet fixes)
     m_summary.fixDroppedWaits = 0;
     m_summary.replays.clear();
     for (const auto& [set, replayed] : m_replayed) {
+        if (!replayed.asked)
+            continue;
         m_summary.fixDroppedWaits += replayed.droppedWaits;
         if (replayed.spanNs >= 0)
             m_summary.replays.push_back({set, replayed.spanNs});

@@ -118,7 +118,9 @@ public:
     using StepSavings = std::vector<std::optional<std::int64_t>>;
     StepSavings stepSavings(FixSet fixes, std::size_t group);
     // Replays each of `sets` not replayed yet, so that spanWith answers them
-    // from memory. A big graph's sets are split between this thread and a
+    // from memory; a set never asked for after leaves no trace in the
+    // summary (WhatIfSummary::replays), so a caller may add the sets it
+    // will likely ask for. A big graph's sets are split between this thread and a
     // second one with its own copy of the graph: the replays are most of a
     // big run's analysis, and the second core is idle by then.
     void replayEach(const std::vector<FixSet>& sets);
@@ -140,6 +142,10 @@ private:
         std::string floorBinds;
         bool clamped = false;
         int droppedWaits = 0;
+        // Asked for (spanWith), not only replayed ahead: the summary lists
+        // these alone, so that a set replayed in case it is asked for
+        // (replayEach) leaves no trace unless it is.
+        bool asked = false;
         // Per step group, each step's length in this replay (setSteps).
         std::vector<StepSavings> stepNs;
     };

@@ -5,6 +5,7 @@
 #include "formats/ChromeTraceImporter.h"
 
 #include "base/MessageText.h"
+#include "base/SortedRuns.h"
 
 #include <algorithm>
 #include <limits>
@@ -147,7 +148,11 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
     std::size_t splitLanes = 0;
     for (auto& [key, indices] : byLane) {
         Run& run = runs[key.run];
-        std::stable_sort(indices.begin(), indices.end(), [&](std::uint32_t x, std::uint32_t y) {
+        // Each lane's events come in time order within each part of the file
+        // (the two halves of a windowed read, Kineto's CPU and GPU
+        // sections): merged by run, not sorted again (base/SortedRuns.h);
+        // stable, as std::stable_sort was.
+        sortSortedRuns(indices, [&](std::uint32_t x, std::uint32_t y) {
             return std::tie(m_pending[x].op.startNs, m_pending[x].op.endNs)
                    < std::tie(m_pending[y].op.startNs, m_pending[y].op.endNs);
         });

@@ -244,6 +244,8 @@ bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
 
 std::int64_t ChromeTraceImporter::idOf(Value& v, std::size_t index, const char* what)
 {
+    if (std::int64_t id = 0; m_json->plainInteger(v, id))
+        return id;
     const JsonKind kind = m_json->kind(v);
     if (kind == JsonKind::Integer)
         return m_json->integer(v);
@@ -260,6 +262,11 @@ std::int64_t ChromeTraceImporter::idOf(Value& v, std::size_t index, const char* 
 
 std::int64_t ChromeTraceImporter::microseconds(Value& v, std::size_t index, const char* what)
 {
+    // A well-formed number in range, read once; anything else as below,
+    // which words the error.
+    if (const std::string_view text = m_json->numberText(v); !text.empty())
+        if (std::int64_t ns = 0; microsecondsTextToNs(text, ns))
+            return ns;
     const JsonKind kind = m_json->kind(v);
     if (kind != JsonKind::Integer && kind != JsonKind::Number)
         fail(index, std::string("\"") + what + "\" must be a number, not " + describe(kind));
@@ -273,6 +280,8 @@ std::int64_t ChromeTraceImporter::microseconds(Value& v, std::size_t index, cons
 
 std::optional<std::int64_t> ChromeTraceImporter::optionalInteger(Value& v, int depth)
 {
+    if (std::int64_t value = 0; m_json->plainInteger(v, value))
+        return value;
     if (m_json->kind(v) == JsonKind::Integer)
         return m_json->integer(v);
     m_json->skip(v, depth); // any other kind: validated, ignored

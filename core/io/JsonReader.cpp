@@ -364,6 +364,27 @@ bool JsonReader::tryInteger(Value& value, std::int64_t& out, JsonKind& actual)
     return false;
 }
 
+std::string_view JsonReader::numberText(Value& value)
+{
+    const std::string_view raw = rawText(value);
+    if (raw.empty() || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
+        || raw.data() + raw.size() >= m_text.data() + m_text.size() || !isJsonNumber(raw))
+        return {};
+    return raw;
+}
+
+bool JsonReader::plainInteger(Value& value, std::int64_t& out)
+{
+    const std::string_view raw = numberText(value);
+    if (raw.empty() || !fitsInt64(raw))
+        return false;
+    for (const char c : raw)
+        if (c == '.' || c == 'e' || c == 'E')
+            return false;
+    const auto [end, status] = std::from_chars(raw.data(), raw.data() + raw.size(), out);
+    return status == std::errc() && end == raw.data() + raw.size();
+}
+
 double JsonReader::number(Value& value)
 {
     double v = 0;
@@ -481,18 +502,30 @@ bool JsonReader::KeySet::insert(std::string_view key)
 {
     if (!m_many.empty())
         return m_many.insert(key).second;
+    // The prefix gathered in a register: a short memcpy onto the stack, read
+    // back as one word, stalled the load on the bytes' separate stores.
     std::uint64_t prefix = 0;
-    std::memcpy(&prefix, key.data(), std::min<std::size_t>(key.size(), sizeof prefix));
-    for (std::size_t i = 0; i < m_fewCount; ++i)
-        if (m_prefix[i] == prefix && m_few[i].size() == key.size()
-            && (key.size() <= sizeof prefix || m_few[i] == key))
-            return false;
+    if (key.size() >= sizeof prefix)
+        std::memcpy(&prefix, key.data(), sizeof prefix);
+    else
+        for (std::size_t i = 0; i < key.size(); ++i)
+            prefix |= std::uint64_t{static_cast<unsigned char>(key[i])} << (8 * i);
+    // Fibonacci hashing of the prefix and length: its top six bits pick the bit.
+    const std::uint64_t bit = std::uint64_t{1} << (((prefix ^ key.size()) * 0x9E3779B97F4A7C15ull) >> 58);
+    if ((m_seen & bit) != 0)
+        for (std::size_t i = 0; i < m_fewCount; ++i)
+            if (m_prefix[i] == prefix && m_fewSize[i] == key.size()
+                && (key.size() <= sizeof prefix || std::memcmp(m_fewText[i], key.data(), key.size()) == 0))
+                return false;
     if (m_fewCount < kFew) {
+        m_seen |= bit;
         m_prefix[m_fewCount] = prefix;
-        m_few[m_fewCount++] = key;
+        m_fewText[m_fewCount] = key.data();
+        m_fewSize[m_fewCount++] = key.size();
         return true;
     }
-    m_many.insert(m_few, m_few + m_fewCount);
+    for (std::size_t i = 0; i < m_fewCount; ++i)
+        m_many.emplace(m_fewText[i], m_fewSize[i]);
     m_many.insert(key);
     m_fewCount = 0;
     return true;

@@ -140,6 +140,46 @@ private:
 
 } // namespace
 
+void Replayer::push(const Entry& e)
+{
+    std::size_t i = m_queue.size();
+    m_queue.push_back(e);
+    while (i > 0) {
+        const std::size_t parent = (i - 1) / 4;
+        if (!(e < m_queue[parent]))
+            break;
+        m_queue[i] = m_queue[parent];
+        i = parent;
+    }
+    m_queue[i] = e;
+}
+
+Replayer::Entry Replayer::pop()
+{
+    const Entry top = m_queue.front();
+    const Entry last = m_queue.back();
+    m_queue.pop_back();
+    const std::size_t n = m_queue.size();
+    if (n == 0)
+        return top;
+    std::size_t i = 0;
+    for (;;) {
+        const std::size_t first = 4 * i + 1;
+        if (first >= n)
+            break;
+        std::size_t least = first;
+        for (std::size_t c = first + 1; c < std::min(first + 4, n); ++c)
+            if (m_queue[c] < m_queue[least])
+                least = c;
+        if (!(m_queue[least] < last))
+            break;
+        m_queue[i] = m_queue[least];
+        i = least;
+    }
+    m_queue[i] = last;
+    return top;
+}
+
 const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
 {
     ReplayResult& r = m_result;
@@ -169,21 +209,20 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     for (std::size_t n = 0; n < g.nodes.size(); ++n)
         ++m_pending[2 * n + 1]; // every end waits for its own begin
     m_queue.clear();
-    const auto push = [&](std::uint32_t p) {
-        m_queue.emplace_back(m_time[p], g.nodes[p / 2].measuredBeginNs, p);
-        std::push_heap(m_queue.begin(), m_queue.end(), std::greater<>());
+    const auto ready = [&](std::uint32_t p) {
+        push({m_time[p], g.nodes[p / 2].measuredBeginNs, p});
     };
     for (std::uint32_t p = 0; p < points; ++p)
         if (m_pending[p] == 0) {
             m_time[p] = g.nodes[p / 2].measuredBeginNs;
-            push(p);
+            ready(p);
         }
     Engines engines(g);
     std::size_t done = 0;
     const auto release = [&](std::uint32_t p, std::int64_t t) {
         m_time[p] = std::max(m_time[p], t);
         if (--m_pending[p] == 0)
-            push(p);
+            ready(p);
     };
     // A point happened at `t`: what waits for it is released.
     const auto happened = [&](std::uint32_t p, std::int64_t t) {
@@ -200,16 +239,14 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     while (!m_queue.empty() || engines.nextEndNs() != INT64_MAX) {
         const std::int64_t ends = engines.nextEndNs();
         started.clear();
-        if (m_queue.empty() || ends <= std::get<0>(m_queue.front())) {
+        if (m_queue.empty() || ends <= m_queue.front().at) {
             const std::uint32_t node = engines.endNext(started);
             release(pointOf(node, true), ends);
             for (std::uint32_t s : started)
                 happened(pointOf(s, false), ends);
             continue;
         }
-        std::pop_heap(m_queue.begin(), m_queue.end(), std::greater<>());
-        const auto [at, tie, p] = m_queue.back();
-        m_queue.pop_back();
+        const auto [at, tie, p] = pop();
         const GraphNode& node = g.nodes[p / 2];
         const bool begin = p % 2 == 0;
         if (begin && node.gpu && !node.removed) {

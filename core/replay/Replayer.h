@@ -27,7 +27,15 @@ public:
     std::int64_t timeOf(std::uint32_t node, bool end) const { return m_time[2 * std::size_t(node) + (end ? 1 : 0)]; }
 
 private:
-    using Entry = std::tuple<std::int64_t, std::int64_t, std::uint32_t>; // ready, measured begin (ties), point
+    // A point ready to happen: when, its node's measured begin (ties), the
+    // point (unique: every entry's key differs, so any heap takes them in
+    // one order).
+    struct Entry {
+        std::int64_t at;
+        std::int64_t tie;
+        std::uint32_t point;
+        bool operator<(const Entry& o) const { return std::tie(at, tie, point) < std::tie(o.at, o.tie, o.point); }
+    };
     ReplayResult m_result;
     std::vector<std::uint32_t> m_offset; // outgoing edges per point, as offsets into m_out (CSR)
     std::vector<std::uint32_t> m_out;
@@ -35,7 +43,13 @@ private:
     // Per point: when it may happen while it waits, then, once it is taken
     // from the queue (nothing waits on it after), when it happened.
     std::vector<std::int64_t> m_time;
-    std::vector<Entry> m_queue; // a heap, earliest first
+    // A 4-ary heap, earliest first: half a binary heap's levels, a node's
+    // children side by side. Every point of the graph passes through it: a
+    // replay of the 2 GB Kineto trace's graph (3.6 M nodes) took 0.355 s on
+    // std::push_heap and std::pop_heap, 0.283 s on this.
+    std::vector<Entry> m_queue;
+    void push(const Entry& e);
+    Entry pop();
 };
 
 } // namespace ovs

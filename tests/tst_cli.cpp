@@ -988,6 +988,53 @@ private slots:
         QVERIFY(straggler["jobSavingMs"].toDouble() > 0);
     }
 
+    // The same job with its collectives as NCCL's kernels instead of gloo's
+    // ranges: the run's index gathers them (RunIndex::collectiveKernels) and
+    // the ranks' time in collectives counts them. Without either, no rank
+    // shows a collective.
+    void collectivesCountAsNcclKernelsToo_data()
+    {
+        QTest::addColumn<bool>("ncclKernels");
+        QTest::newRow("gloo's ranges renamed, no NCCL kernel") << false;
+        QTest::newRow("gloo's ranges renamed, NCCL kernels") << true;
+    }
+    void collectivesCountAsNcclKernelsToo()
+    {
+        QFETCH(bool, ncclKernels);
+        const QString folder = m_dir.filePath(ncclKernels ? "nccl-kernels" : "no-collectives");
+        QVERIFY(QDir().mkpath(folder));
+        for (const char* name : {"rank0.json", "rank1.json"}) {
+            QFile in(OVERLAPSCOPE_TEST_DATA "/ranks/allreduce/" + QString(name));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+            QJsonArray events = doc["traceEvents"].toArray();
+            int kernels = 0;
+            for (qsizetype i = 0; i < events.size(); ++i) {
+                QJsonObject e = events[i].toObject();
+                if (e.value("name").toString().startsWith("gloo:"))
+                    e["name"] = "x" + e.value("name").toString();
+                if (ncclKernels && e.value("cat").toString() == "kernel" && ++kernels % 3 == 0)
+                    e["name"] = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+                events[i] = e;
+            }
+            doc["traceEvents"] = events;
+            QFile out(folder + "/" + name);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QJsonDocument(doc).toJson(QJsonDocument::Compact));
+        }
+        const Result json = cli({"analyze", "--json", folder});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+        const QJsonArray ranks = QJsonDocument::fromJson(json.out.toUtf8()).object()["ranks"].toArray();
+        QCOMPARE(ranks.size(), 2);
+        for (const QJsonValue rank : ranks) {
+            const QJsonObject r = rank.toObject();
+            QCOMPARE(!r["collectiveMs"].isNull(), ncclKernels);
+            if (ncclKernels)
+                QVERIFY2(r["collectiveMs"].toDouble() > 0 && r["collectiveMs"].toDouble() < r["stepMedianMs"].toDouble(),
+                         qPrintable(QJsonDocument(r).toJson()));
+        }
+    }
+
     // scripts/make-rank-folder.py --ranks 2 --size-mb 1: rank 1's four large
     // pageable copies a step each take 1 ms longer. Its backward passes run
     // on PyTorch's autograd thread, which the replay must move with the main

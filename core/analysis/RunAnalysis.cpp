@@ -43,6 +43,7 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
     WhatIf& whatIf = *kept;
     const RunIndex index = indexed.get();
     a.metrics = computeMetrics(index, a.rates);
+    a.collectiveKernels = index.collectiveKernels();
     // The findings, and the verdict among them (judged once: findings/Verdict.h).
     a.findings = findFindings(index, whatIf, a.metrics, a.rates, stepGroups);
     if (keepWhatIf) {

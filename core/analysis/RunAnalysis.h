@@ -1,6 +1,7 @@
 #pragma once
 
 #include "findings/Findings.h"
+#include "facts/IntervalSet.h"
 #include "judgement/JudgedSpan.h"
 #include "analysis/RegionJudgement.h"
 #include "judgement/RunMetrics.h"
@@ -41,6 +42,9 @@ struct RunAnalysis {
     // The judged region groups, each instance on its own: the steps (or the
     // outermost repeated range) by default, the groups `--region` names.
     std::vector<RegionJudgement> regions;
+    // The run's collective kernels (RunIndex::collectiveKernels), for the
+    // ranks' time in collectives per step (ranks/RankSummary.h).
+    IntervalSet collectiveKernels;
     // The what-if's graph and replays, kept where AnalysisOptions::keepWhatIf
     // asked (the window, whose ghosts replay this graph rather than build
     // one again); null otherwise, so that a trace of many runs holds no

@@ -78,7 +78,7 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
     // The walk: intervals gathered per kind and per device, united after.
     std::array<std::vector<Interval>, kOpKindCount> perKind;
     std::map<int, std::array<std::vector<Interval>, kOpKindCount>> perDevice;
-    std::vector<Interval> gpu, waits;
+    std::vector<Interval> gpu, waits, collectives;
     std::vector<char> gpuLane(lanes, 0), stagingLane(lanes, 0);
     // The whole run's ops, or a view's ranges (lanes in order: op order).
     const std::vector<OpRange> all{{0, static_cast<std::uint32_t>(run.ops.size())}};
@@ -90,6 +90,8 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
             return;
         if (op.kind == OpKind::UnifiedMemory && op.startNs >= m_span.beginNs)
             m_unifiedMemoryOps.push_back(i);
+        if (op.kind == OpKind::Kernel && m_roles->isCollective(op.nameId))
+            collectives.push_back(engineInterval(op));
         if (!inSpan(op))
             return;
         const Interval interval = engineInterval(op);
@@ -150,6 +152,7 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
     for (std::size_t k = 0; k < kOpKindCount; ++k)
         m_kinds[k].time = clip(std::move(perKind[k]));
     m_gpuBusy = clip(std::move(gpu));
+    m_collectiveKernels = IntervalSet(std::move(collectives));
     m_mainThreadWaits = clip(std::move(waits));
     std::sort(m_devices.begin(), m_devices.end(),
               [](const DeviceFacts& a, const DeviceFacts& b) { return a.device < b.device; });

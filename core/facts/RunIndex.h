@@ -127,6 +127,10 @@ public:
     // Run::unifiedMemoryOf): the host reads results back after the loop, so
     // its faults count past the span (DemandMigrations.h).
     const std::vector<std::uint32_t>& unifiedMemoryOps() const { return m_unifiedMemoryOps; }
+    // The engine intervals of the kernels named as collectives (NCCL's:
+    // NameRoles::isCollective), in the span or not: the ranks clip them to
+    // each step, and a step's GPU work may have begun before the span did.
+    const IntervalSet& collectiveKernels() const { return m_collectiveKernels; }
 
     // correlation -> the GPU op it enqueued / the call (any non-GPU op) that carries it.
     const CorrelationMap& gpuOpOf() const { return m_gpuOpOf; }
@@ -152,6 +156,7 @@ private:
     std::vector<std::uint32_t> m_hostOps;
     IntervalSet m_mainThreadWaits;
     std::vector<std::uint32_t> m_unifiedMemoryOps;
+    IntervalSet m_collectiveKernels;
     std::array<std::map<int, std::int64_t>, 2> m_queued;
     CorrelationMap m_gpuOpOf;
     CorrelationMap m_callOf;

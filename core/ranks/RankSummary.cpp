@@ -39,24 +39,21 @@ std::optional<std::int64_t> stepNumber(const std::string& name)
     return number;
 }
 
-// The median over `steps` of the time inside collectives within each; -1
-// where the run shows no collective at all.
-std::int64_t collectiveMedian(const Run& run, const std::vector<Interval>& steps)
+// The median over `steps` of the time inside collectives within each: the
+// run's collective ranges and its collective kernels (which the run's index
+// gathered: RunAnalysis::collectiveKernels); -1 where the run shows no
+// collective at all.
+std::int64_t collectiveMedian(const Run& run, const RunAnalysis& analysis, const std::vector<Interval>& steps)
 {
     std::vector<Interval> inside;
     for (const Region& region : run.regions)
         if (region.source != RegionSource::GpuAnnotation && isCollectiveName(region.name))
             inside.push_back({region.beginNs, region.endNs});
-    // Names are few and ops many: each name is tested once.
-    std::vector<bool> collective(run.names.size());
-    for (std::size_t i = 0; i < run.names.size(); ++i)
-        collective[i] = isCollectiveName(run.names[i]);
-    for (const Op& op : run.ops)
-        if (op.kind == OpKind::Kernel && op.nameId < collective.size() && collective[op.nameId])
-            inside.push_back({busyBeginNs(op), busyEndNs(op)});
-    if (inside.empty() || steps.empty())
+    if (inside.empty() && analysis.collectiveKernels.isEmpty())
         return -1;
-    const IntervalSet all(std::move(inside));
+    if (steps.empty())
+        return -1;
+    const IntervalSet all = IntervalSet(std::move(inside)).united(analysis.collectiveKernels);
     std::vector<std::int64_t> perStep;
     for (const Interval& step : steps)
         perStep.push_back(all.clipped(step.beginNs, step.endNs).length());
@@ -69,12 +66,6 @@ double percent(std::int64_t part, std::int64_t whole)
 }
 
 } // namespace
-
-bool isCollectiveName(std::string_view name)
-{
-    return name.starts_with("gloo:") || name.starts_with("nccl:") || name.starts_with("c10d::")
-           || name.starts_with("ncclKernel") || name.starts_with("ncclDevKernel");
-}
 
 RankSummary summarizeRank(const Run& run, const RunAnalysis& analysis)
 {
@@ -130,7 +121,7 @@ RankSummary summarizeRank(const Run& run, const RunAnalysis& analysis)
             steps.push_back({run.regions[r].beginNs, run.regions[r].endNs});
     else
         steps.push_back(analysis.judged.span);
-    row.collectiveMedianNs = collectiveMedian(run, steps);
+    row.collectiveMedianNs = collectiveMedian(run, analysis, steps);
     std::stable_sort(row.findings.begin(), row.findings.end(),
                      [](const RankFinding& x, const RankFinding& y) { return x.costNs > y.costNs; });
     return row;

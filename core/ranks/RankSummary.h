@@ -74,11 +74,6 @@ struct RankSummary {
     std::int64_t collectiveMedianNs = -1;
 };
 
-// Whether an op or range of this name is a collective: PyTorch's profiling
-// titles of c10d's work ("gloo:all_reduce", "nccl:broadcast"), its ops
-// ("c10d::allreduce_") and NCCL's kernels ("ncclDevKernel_AllReduce_...").
-bool isCollectiveName(std::string_view name);
-
 // The row of `run`, analysed as `analysis` (analyzeRun with the same
 // options `analyze` uses on the file alone).
 RankSummary summarizeRank(const Run& run, const RunAnalysis& analysis);

@@ -132,4 +132,14 @@ constexpr bool apiWaitsForDevice(std::string_view name)
     return apiRole(name) == ApiRole::DeviceSync;
 }
 
+// Whether an op or range of this name is a collective: PyTorch's profiling
+// titles of c10d's work ("gloo:all_reduce", "nccl:broadcast"), its ops
+// ("c10d::allreduce_") and NCCL's kernels ("ncclDevKernel_AllReduce_...").
+// The ranks' time in collectives per step reads it (NameRoles, RunIndex).
+constexpr bool isCollectiveName(std::string_view name)
+{
+    return name.starts_with("gloo:") || name.starts_with("nccl:") || name.starts_with("c10d::")
+           || name.starts_with("ncclKernel") || name.starts_with("ncclDevKernel");
+}
+
 } // namespace ovs

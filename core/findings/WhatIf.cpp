@@ -161,17 +161,23 @@ std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
             *applied = 0;
         return m_summary.replaySpanNs;
     }
+    Replayed& replayed = replayOnce(fixes);
+    replayed.asked = true;
+    if (applied)
+        *applied = replayed.applied;
+    if (clamped)
+        *clamped = replayed.clamped;
+    return replayed.spanNs;
+}
+
+WhatIf::Replayed& WhatIf::replayOnce(FixSet fixes)
+{
     const auto [at, fresh] = m_replayed.try_emplace(fixes);
     if (fresh) {
         at->second = replayWith(fixes, m_fixed, m_replayer);
         m_replayerHoldsUnchanged = false;
     }
-    at->second.asked = true;
-    if (applied)
-        *applied = at->second.applied;
-    if (clamped)
-        *clamped = at->second.clamped;
-    return at->second.spanNs;
+    return at->second;
 }
 
 WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const
@@ -242,10 +248,8 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
         if (f != 0 && !m_replayed.contains(f) && std::find(todo.begin(), todo.end(), f) == todo.end())
             todo.push_back(f);
     if (todo.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
-        for (FixSet f : todo) {
-            m_replayed[f] = replayWith(f, m_fixed, m_replayer);
-            m_replayerHoldsUnchanged = false;
-        }
+        for (FixSet f : todo)
+            replayOnce(f);
         return;
     }
     // Each thread takes the next set not taken: replays differ in length.

@@ -151,6 +151,9 @@ private:
     };
     // `fixes` applied to a copy of the graph in `fixed`, replayed by `replayer`.
     Replayed replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const;
+    // `fixes`' replay, made on this thread where it is not made yet; not
+    // marked asked (spanWith marks it).
+    Replayed& replayOnce(FixSet fixes);
 
     std::optional<RunGraph> m_graph;
     FixRates m_rates;

@@ -3,7 +3,6 @@
 #include "base/Median.h"
 #include "base/Saturating.h"
 #include "facts/IntervalSet.h"
-#include "trace/OpTimes.h"
 
 #include <algorithm>
 #include <charconv>
@@ -49,9 +48,7 @@ std::int64_t collectiveMedian(const Run& run, const RunAnalysis& analysis, const
     for (const Region& region : run.regions)
         if (region.source != RegionSource::GpuAnnotation && isCollectiveName(region.name))
             inside.push_back({region.beginNs, region.endNs});
-    if (inside.empty() && analysis.collectiveKernels.isEmpty())
-        return -1;
-    if (steps.empty())
+    if ((inside.empty() && analysis.collectiveKernels.isEmpty()) || steps.empty())
         return -1;
     const IntervalSet all = IntervalSet(std::move(inside)).united(analysis.collectiveKernels);
     std::vector<std::int64_t> perStep;

@@ -14,6 +14,7 @@
 #include "replay/Contention.h"
 #include "replay/FixTransforms.h"
 #include "replay/GraphCycles.h"
+#include "replay/GraphRestorePoint.h"
 #include "replay/Replay.h"
 #include "replay/RunGraphBuilder.h"
 #include "trace/CorrelationMap.h"
@@ -31,6 +32,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace ovs;
 using ovs::test::RunBuilder;
@@ -292,6 +294,58 @@ void markFaults(RunGraph& g)
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
         if (g.nodes[n].gpu)
             g.faults.push_back({n, 1500 * kUs, kTenMB, g.nodes[n].measuredBeginNs == 2020 * kUs ? kTenMB : 0});
+}
+
+// Where two graphs differ, in words; empty where they are the same field
+// by field (a restore point must give back the graph a fix set edited).
+std::string graphDifference(const RunGraph& a, const RunGraph& b)
+{
+    if (a.nodes.size() != b.nodes.size())
+        return "nodes " + std::to_string(a.nodes.size()) + " vs " + std::to_string(b.nodes.size());
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        const GraphNode& x = a.nodes[i];
+        const GraphNode& y = b.nodes[i];
+        if (std::tie(x.op, x.call, x.chunk, x.lane, x.kind, x.gpu, x.engine, x.role, x.memory, x.removed, x.async, x.added,
+                     x.bytes, x.measuredBeginNs, x.measuredEndNs, x.durationNs)
+            != std::tie(y.op, y.call, y.chunk, y.lane, y.kind, y.gpu, y.engine, y.role, y.memory, y.removed, y.async,
+                        y.added, y.bytes, y.measuredBeginNs, y.measuredEndNs, y.durationNs))
+            return "node " + std::to_string(i);
+    }
+    if (a.edges.size() != b.edges.size())
+        return "edges " + std::to_string(a.edges.size()) + " vs " + std::to_string(b.edges.size());
+    for (std::size_t i = 0; i < a.edges.size(); ++i) {
+        const GraphEdge& x = a.edges[i];
+        const GraphEdge& y = b.edges[i];
+        if (x.from != y.from || x.to != y.to || x.kind != y.kind || x.fromEnd != y.fromEnd || x.toEnd != y.toEnd
+            || x.lagNs != y.lagNs)
+            return "edge " + std::to_string(i);
+    }
+    if (a.lanes.size() != b.lanes.size())
+        return "lanes";
+    for (std::size_t i = 0; i < a.lanes.size(); ++i)
+        if (a.lanes[i].name != b.lanes[i].name || a.lanes[i].kind != b.lanes[i].kind
+            || a.lanes[i].device != b.lanes[i].device || a.lanes[i].streamKind != b.lanes[i].streamKind)
+            return "lane " + std::to_string(i);
+    if (a.faults.size() != b.faults.size())
+        return "faults";
+    for (std::size_t i = 0; i < a.faults.size(); ++i)
+        if (a.faults[i].node != b.faults[i].node || a.faults[i].stallNs != b.faults[i].stallNs
+            || a.faults[i].bytes != b.faults[i].bytes || a.faults[i].bytesBack != b.faults[i].bytesBack)
+            return "fault " + std::to_string(i);
+    if (a.kernelFill != b.kernelFill)
+        return "kernel fill";
+    if (a.steps.size() != b.steps.size())
+        return "steps";
+    if (std::tie(a.copyEngines, a.kernelSlots, a.kernelSlowdown, a.copySlowdown, a.contention, a.launchLatencyNs,
+                 a.dependencyLatencyNs, a.idleLaunchLatencyNs, a.asyncCallNs, a.notes, a.gpuNodes, a.inferredEdges,
+                 a.handOffs, a.chunksInferred, a.unlaunchedGpuNodes, a.droppedWaits, a.measuredSpanBeginNs,
+                 a.measuredSpanEndNs)
+        != std::tie(b.copyEngines, b.kernelSlots, b.kernelSlowdown, b.copySlowdown, b.contention, b.launchLatencyNs,
+                    b.dependencyLatencyNs, b.idleLaunchLatencyNs, b.asyncCallNs, b.notes, b.gpuNodes, b.inferredEdges,
+                    b.handOffs, b.chunksInferred, b.unlaunchedGpuNodes, b.droppedWaits, b.measuredSpanBeginNs,
+                    b.measuredSpanEndNs))
+        return "the graph's model";
+    return {};
 }
 
 // An upload, a kernel that uses it on the same stream, queued at once:
@@ -1502,6 +1556,25 @@ private slots:
             QVERIFY2(s.replayed, s.why.c_str());
             QVERIFY2(near(s.replaySpanNs, s.measuredSpanNs, thresholds::kReplayTolerance),
                      qPrintable(QString("replay %1 of measured %2").arg(s.replaySpanNs).arg(s.measuredSpanNs)));
+            // Every fix, alone and all together, edits the graph; its
+            // restore point gives the graph back as it was (the what-if
+            // replays its fix sets on one graph so). Every GPU op faults,
+            // so that the prefetch adds nodes too.
+            RunGraph g = *whatIf.graph();
+            markFaults(g);
+            const RunGraph before = g;
+            const GraphRestorePoint point(g);
+            FixSet everything = 0;
+            for (int i = 0; i < kFixCount; ++i)
+                everything |= fixBit(fixAt(i));
+            for (int i = 0; i <= kFixCount; ++i) {
+                const FixSet set = i < kFixCount ? fixBit(fixAt(i)) : everything;
+                const FixSet applied = applyFixesInPlace(g, set, {50, 50});
+                QVERIFY(set != everything || applied != 0);
+                point.restore(g);
+                const std::string difference = graphDifference(g, before);
+                QVERIFY2(difference.empty(), (describeFixes(set) + ": " + difference).c_str());
+            }
         }
     }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
 #include <future>
 
 namespace ovs {
@@ -148,6 +149,7 @@ void WhatIf::setDemand(DemandMigrations demand)
     std::erase_if(m_replayed, [](const auto& entry) { return has(entry.first, Fix::PrefetchManaged); });
     if (m_graph)
         markFaultedKernels(*m_graph, m_demand);
+    m_restore.reset(); // the graph's faults change
 }
 
 std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
@@ -174,17 +176,26 @@ WhatIf::Replayed& WhatIf::replayOnce(FixSet fixes)
 {
     const auto [at, fresh] = m_replayed.try_emplace(fixes);
     if (fresh) {
-        at->second = replayWith(fixes, m_fixed, m_replayer);
+        if (!m_restore)
+            m_restore.emplace(*m_graph);
+        at->second = replayWith(fixes, *m_graph, m_replayer);
         m_replayerHoldsUnchanged = false;
     }
     return at->second;
 }
 
-WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const
+WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& graph, Replayer& replayer) const
 {
     Replayed out;
-    fixed = *m_graph; // into the memory of the last fixed graph
-    out.applied = applyFixesInPlace(fixed, fixes, m_rates);
+    // Put back as it was however this returns: a failed allocation in a
+    // fix or the replay leaves the graph whole for the next set. (The
+    // restore allocates nothing: the graph's arrays only grew since.)
+    struct PutBack {
+        const GraphRestorePoint& point;
+        RunGraph& graph;
+        ~PutBack() { point.restore(graph); }
+    } putBack{*m_restore, graph};
+    out.applied = applyFixesInPlace(graph, fixes, m_rates);
     // Fixes that changed nothing left the graph as it was: its replay is the unchanged one.
     out.spanNs = m_summary.replaySpanNs;
     out.floorNs = m_summary.floorNs;
@@ -193,15 +204,15 @@ WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& fixed, Replayer& rep
         out.stepNs = m_unchangedStepNs;
         return out;
     }
-    const ReplayResult& r = replayer.replay(fixed, /*nodeTimes=*/false);
+    const ReplayResult& r = replayer.replay(graph, /*nodeTimes=*/false);
     out.spanNs = r.ok ? r.spanNs() : -1;
     out.droppedWaits = r.droppedWaits;
     if (r.ok)
         for (const std::vector<Interval>& steps : m_steps)
-            out.stepNs.push_back(stepLengths(fixed, replayer, steps));
+            out.stepNs.push_back(stepLengths(graph, replayer, steps));
     // The replay cannot model everything the floor counts (host memory
     // shared by pageable staging): no prediction goes below it.
-    out.floorNs = floorNs(fixed, m_contentionRates, &out.floorBinds);
+    out.floorNs = floorNs(graph, m_contentionRates, &out.floorBinds);
     if (out.spanNs >= 0 && out.spanNs < out.floorNs) {
         // The steps give up the same share of their saving as the whole.
         const double whole = static_cast<double>(m_summary.replaySpanNs - out.spanNs);
@@ -223,6 +234,7 @@ void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
     m_steps = std::move(groups);
     m_unchangedStepNs.clear();
     m_replayed.clear();
+    m_restore.reset(); // the graph's steps change
     if (m_graph) {
         m_graph->steps.clear();
         for (const std::vector<Interval>& steps : m_steps)
@@ -255,19 +267,35 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
     // Each thread takes the next set not taken: replays differ in length.
     std::atomic<std::size_t> next{0};
     using Done = std::vector<std::pair<FixSet, Replayed>>;
-    const auto work = [&](RunGraph& fixed, Replayer& replayer) {
+    const auto work = [&](RunGraph& graph, Replayer& replayer) {
         Done done;
         for (std::size_t i = next++; i < todo.size(); i = next++)
-            done.emplace_back(todo[i], replayWith(todo[i], fixed, replayer));
+            done.emplace_back(todo[i], replayWith(todo[i], graph, replayer));
         return done;
     };
     Done all;
     {
-        // The second thread's graph and replay memory live only while it works.
-        RunGraph otherFixed;
+        // The second thread edits its own copy of the graph, made before
+        // this one edits the graph, while this one makes the restore point
+        // (both only read the graph then). Its copy and replay memory live
+        // only while it works.
+        RunGraph otherGraph;
         Replayer otherReplayer;
-        auto other = std::async(std::launch::async, [&] { return work(otherFixed, otherReplayer); });
-        Done mine = work(m_fixed, m_replayer);
+        std::promise<void> copied;
+        auto other = std::async(std::launch::async, [&] {
+            try {
+                otherGraph = *m_graph;
+            } catch (...) {
+                copied.set_exception(std::current_exception());
+                throw;
+            }
+            copied.set_value();
+            return work(otherGraph, otherReplayer);
+        });
+        if (!m_restore)
+            m_restore.emplace(*m_graph);
+        copied.get_future().get(); // rethrows where the copy failed
+        Done mine = work(*m_graph, m_replayer);
         m_replayerHoldsUnchanged = false;
         all = other.get();
         all.insert(all.end(), mine.begin(), mine.end());
@@ -332,7 +360,7 @@ std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet 
 
 void WhatIf::releaseReplayMemory()
 {
-    m_fixed = RunGraph{};
+    m_restore.reset();
     m_replayer = Replayer{};
     m_replayerHoldsUnchanged = false;
 }

@@ -12,6 +12,7 @@
 #include "replay/Contention.h"
 #include "replay/Fix.h"
 #include "replay/FixTransforms.h"
+#include "replay/GraphRestorePoint.h"
 #include "replay/Replayer.h"
 #include "replay/RunGraph.h"
 #include "trace/NameRoles.h"
@@ -120,9 +121,14 @@ public:
     // Replays each of `sets` not replayed yet, so that spanWith answers them
     // from memory; a set never asked for after leaves no trace in the
     // summary (WhatIfSummary::replays), so a caller may add the sets it
-    // will likely ask for. A big graph's sets are split between this thread and a
-    // second one with its own copy of the graph: the replays are most of a
-    // big run's analysis, and the second core is idle by then.
+    // will likely ask for. A big graph's sets are split between this thread,
+    // which edits the graph itself, and a second one with a copy of it: the
+    // replays are most of a big run's analysis, and the second core is idle
+    // by then.
+    //
+    // spanWith, savingOf, stepSavings and replayEach edit the graph for each
+    // fix set and put it back: a WhatIf replays on one thread at a time, and
+    // not while replayedRun reads its graph on another.
     void replayEach(const std::vector<FixSet>& sets);
     // The run as this graph replays with `fixes` (whatIfRun below says what
     // it holds): `run` and `span` are those the graph was built from. Const
@@ -149,8 +155,9 @@ private:
         // Per step group, each step's length in this replay (setSteps).
         std::vector<StepSavings> stepNs;
     };
-    // `fixes` applied to a copy of the graph in `fixed`, replayed by `replayer`.
-    Replayed replayWith(FixSet fixes, RunGraph& fixed, Replayer& replayer) const;
+    // `fixes` applied to `graph` (this one's, or a second thread's copy of
+    // it), replayed by `replayer`; `graph` is put back as it was after.
+    Replayed replayWith(FixSet fixes, RunGraph& graph, Replayer& replayer) const;
     // `fixes`' replay, made on this thread where it is not made yet; not
     // marked asked (spanWith marks it).
     Replayed& replayOnce(FixSet fixes);
@@ -160,10 +167,11 @@ private:
     ContentionRates m_contentionRates;
     WhatIfSummary m_summary;
     DemandMigrations m_demand;
-    // The graph with the fixes of the last replay, and the replays' memory:
-    // kept, since a fresh copy of a big graph for each fix set cost more
-    // than the fixes and the replay together (page faults).
-    RunGraph m_fixed;
+    // What puts the graph back after a fix set's replay edited it (made
+    // before the first), and the replays' memory: kept, since a fresh copy
+    // of a big graph for each fix set cost more than the fixes and the
+    // replay together (page faults).
+    std::optional<GraphRestorePoint> m_restore;
     Replayer m_replayer;
     // The replayer's times are the unchanged graph's (no fix set was
     // replayed by it since): setSteps reads them without a second replay.

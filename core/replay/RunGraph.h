@@ -96,10 +96,13 @@ struct KernelFault {
     std::uint64_t bytesBack = 0;
 };
 
-struct RunGraph {
-    std::vector<GraphNode> nodes;
+// What a graph says beside its nodes and edges: the device's engines and
+// their contention, the latencies the replay adds, the run's steps and
+// span, and how the graph was made. Apart from the arrays of the graph's
+// size, so that a fix set's restore point (GraphRestorePoint.h) keeps it
+// whole, as one copy, whatever is added to it.
+struct GraphModel {
     std::vector<KernelFault> faults; // by node, rising
-    std::vector<GraphEdge> edges;
     // The lanes: the run's, plus any a fix adds (streams of a what-if).
     std::vector<Lane> lanes;
     int copyEngines = 2;       // per direction 1 each when >= 2; 1: one engine shared by both directions
@@ -111,13 +114,6 @@ struct RunGraph {
     // direction. 1: lone speed side by side. Set by calibrateContention
     // (Contention.h), which also takes the slowdown out of measured times.
     double kernelSlowdown = 1.0;
-    // The launch-shape basis of kernels beside kernels (Contention.h), where
-    // it is the basis: by node, the share of the GPU's block slots its
-    // kernel fills (0 ... 1; 0 for a compute node without a shape, and for
-    // nodes past the end, which a fix added). Compute nodes running together
-    // then each run max(1, the sum of their shares) times slower, in place
-    // of kernelSlowdown. Empty: kernelSlowdown holds.
-    std::vector<double> kernelFill;
     double copySlowdown = 1.0;
     std::string contention; // the basis of each, in words
     std::int64_t launchLatencyNs = 0; // call begin -> earliest GPU begin
@@ -153,6 +149,20 @@ struct RunGraph {
     std::int64_t measuredSpanBeginNs = 0;
     std::int64_t measuredSpanEndNs = 0;
     std::int64_t measuredSpanNs() const { return spanNs(measuredSpanBeginNs, measuredSpanEndNs); }
+};
+
+// The graph: a node per op of the judged span, an edge per wait, and the
+// model they are replayed on.
+struct RunGraph : GraphModel {
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    // The launch-shape basis of kernels beside kernels (Contention.h), where
+    // it is the basis: by node, the share of the GPU's block slots its
+    // kernel fills (0 ... 1; 0 for a compute node without a shape, and for
+    // nodes past the end, which a fix added). Compute nodes running together
+    // then each run max(1, the sum of their shares) times slower, in place
+    // of kernelSlowdown. Empty: kernelSlowdown holds.
+    std::vector<double> kernelFill;
 };
 
 // A copy whose rate the host-device link binds, so that it shares the link

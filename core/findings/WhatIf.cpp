@@ -118,6 +118,14 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
     }
     m_graph = std::move(build.graph);
     calibrateContention(*m_graph, run, m_contentionRates);
+    if (launchPolicyFor(m_graph->nodes.size()) == std::launch::async)
+        m_copyAhead = std::async(std::launch::async, [&g = *m_graph] {
+            RunGraph arrays;
+            arrays.nodes = g.nodes;
+            arrays.edges = g.edges;
+            arrays.kernelFill = g.kernelFill;
+            return arrays;
+        });
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
     m_summary.contention = m_graph->contention;
@@ -176,6 +184,8 @@ WhatIf::Replayed& WhatIf::replayOnce(FixSet fixes)
 {
     const auto [at, fresh] = m_replayed.try_emplace(fixes);
     if (fresh) {
+        if (m_copyAhead.valid())
+            m_copyAhead.wait(); // it reads the arrays this edits
         if (!m_restore)
             m_restore.emplace(*m_graph);
         at->second = replayWith(fixes, *m_graph, m_replayer);
@@ -262,8 +272,11 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
     if (todo.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
         for (FixSet f : todo)
             replayOnce(f);
+        m_copyAhead = {}; // not needed: its memory goes
         return;
     }
+    // The second thread's graph: its arrays copied ahead, where they were.
+    RunGraph otherGraph = m_copyAhead.valid() ? m_copyAhead.get() : RunGraph{}; // rethrows a failed copy
     // Each thread takes the next set not taken: replays differ in length.
     std::atomic<std::size_t> next{0};
     using Done = std::vector<std::pair<FixSet, Replayed>>;
@@ -275,16 +288,18 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
     };
     Done all;
     {
-        // The second thread edits its own copy of the graph, made before
-        // this one edits the graph, while this one makes the restore point
-        // (both only read the graph then). Its copy and replay memory live
-        // only while it works.
-        RunGraph otherGraph;
+        // The second thread edits its own copy of the graph, made (or its
+        // model added to the arrays copied ahead) before this one edits the
+        // graph, while this one makes the restore point: both only read the
+        // graph then. Its copy and replay memory live only while it works.
         Replayer otherReplayer;
         std::promise<void> copied;
         auto other = std::async(std::launch::async, [&] {
             try {
-                otherGraph = *m_graph;
+                if (otherGraph.nodes.empty())
+                    otherGraph = *m_graph;
+                else
+                    static_cast<GraphModel&>(otherGraph) = *m_graph;
             } catch (...) {
                 copied.set_exception(std::current_exception());
                 throw;
@@ -362,6 +377,7 @@ void WhatIf::releaseReplayMemory()
 {
     m_restore.reset();
     m_replayer = Replayer{};
+    m_copyAhead = {};
     m_replayerHoldsUnchanged = false;
 }
 

@@ -19,6 +19,7 @@
 #include "trace/Run.h"
 
 #include <cstdint>
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,6 +74,10 @@ public:
     WhatIf(const Run& run, const TransferRates& rates);
     WhatIf(const Run& run, const TransferRates& rates, Interval span, const NameRoles* roles = nullptr,
            const std::vector<OpRange>* ops = nullptr);
+    // Not moved or copied: a big graph's copy ahead (m_copyAhead) reads the
+    // graph where it is.
+    WhatIf(const WhatIf&) = delete;
+    WhatIf& operator=(const WhatIf&) = delete;
 
     const WhatIfSummary& summary() const { return m_summary; }
     // The span's managed memory moved on demand, read from the run's index
@@ -173,6 +178,13 @@ private:
     // replay together (page faults).
     std::optional<GraphRestorePoint> m_restore;
     Replayer m_replayer;
+    // The second replay thread's copy of the graph's arrays (nodes, edges,
+    // kernel fill), made on that thread from the calibrated graph while
+    // this one replays the unchanged graph and the findings are found: a
+    // big graph only, where the copy was a fifth of the fix sets' replays
+    // and the second core idle meanwhile. replayEach takes it; nothing
+    // edits those arrays before (replayOnce waits for it first).
+    std::future<RunGraph> m_copyAhead;
     // The replayer's times are the unchanged graph's (no fix set was
     // replayed by it since): setSteps reads them without a second replay.
     bool m_replayerHoldsUnchanged = false;

@@ -59,15 +59,24 @@ std::string idleCalls(const Context& c, std::int64_t idleNs)
         std::size_t calls = 0;
         std::int64_t ns = 0;
     };
-    std::map<std::string, Use> byName;
+    // Summed by name id (a big trace has millions of host ops and a few
+    // hundred names), then by name.
+    std::vector<Use> byId(c.run.names.size());
     for (std::uint32_t i : c.hostOps) {
         const Op& op = c.run.ops[i];
-        const std::string& name = c.run.nameOf(op);
-        if (name.empty())
+        if (op.nameId >= byId.size())
             continue;
-        Use& u = byName[name];
+        Use& u = byId[op.nameId];
         ++u.calls;
         u.ns = saturatingAdd(u.ns, idleWithin(c.gpuIdle, op.startNs, op.endNs));
+    }
+    std::map<std::string, Use> byName;
+    for (std::size_t id = 0; id < byId.size(); ++id) {
+        if (byId[id].calls == 0 || c.run.names[id].empty())
+            continue;
+        Use& u = byName[c.run.names[id]];
+        u.calls += byId[id].calls;
+        u.ns = saturatingAdd(u.ns, byId[id].ns);
     }
     std::vector<std::pair<std::string, Use>> top(byName.begin(), byName.end());
     std::erase_if(top, [&](const auto& e) { return static_cast<double>(e.second.ns) < kIdleCallShare * static_cast<double>(idleNs); });

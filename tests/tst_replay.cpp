@@ -1564,6 +1564,10 @@ private slots:
             markFaults(g);
             const RunGraph before = g;
             const GraphRestorePoint point(g);
+            // Made as the what-if makes one ahead: the arrays first, the
+            // model when it is used.
+            GraphRestorePoint ahead(g.nodes, g.edges);
+            ahead.keepModel(g);
             FixSet everything = 0;
             for (int i = 0; i < kFixCount; ++i)
                 everything |= fixBit(fixAt(i));
@@ -1574,6 +1578,10 @@ private slots:
                 point.restore(g);
                 const std::string difference = graphDifference(g, before);
                 QVERIFY2(difference.empty(), (describeFixes(set) + ": " + difference).c_str());
+                applyFixesInPlace(g, set, {50, 50});
+                ahead.restore(g);
+                const std::string aheadDifference = graphDifference(g, before);
+                QVERIFY2(aheadDifference.empty(), (describeFixes(set) + " (ahead): " + aheadDifference).c_str());
             }
         }
     }

@@ -119,12 +119,14 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
     m_graph = std::move(build.graph);
     calibrateContention(*m_graph, run, m_contentionRates);
     if (launchPolicyFor(m_graph->nodes.size()) == std::launch::async)
-        m_copyAhead = std::async(std::launch::async, [&g = *m_graph] {
+        m_ahead = std::async(std::launch::async, [&g = *m_graph] {
+            // The arrays alone: this thread may set the graph's faults or
+            // steps meanwhile (the model is taken when the point is).
             RunGraph arrays;
             arrays.nodes = g.nodes;
             arrays.edges = g.edges;
             arrays.kernelFill = g.kernelFill;
-            return arrays;
+            return Ahead{GraphRestorePoint(g.nodes, g.edges), std::move(arrays)};
         });
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
@@ -157,7 +159,6 @@ void WhatIf::setDemand(DemandMigrations demand)
     std::erase_if(m_replayed, [](const auto& entry) { return has(entry.first, Fix::PrefetchManaged); });
     if (m_graph)
         markFaultedKernels(*m_graph, m_demand);
-    m_restore.reset(); // the graph's faults change
 }
 
 std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
@@ -184,14 +185,25 @@ WhatIf::Replayed& WhatIf::replayOnce(FixSet fixes)
 {
     const auto [at, fresh] = m_replayed.try_emplace(fixes);
     if (fresh) {
-        if (m_copyAhead.valid())
-            m_copyAhead.wait(); // it reads the arrays this edits
-        if (!m_restore)
-            m_restore.emplace(*m_graph);
+        restorePoint();
         at->second = replayWith(fixes, *m_graph, m_replayer);
         m_replayerHoldsUnchanged = false;
     }
     return at->second;
+}
+
+GraphRestorePoint& WhatIf::restorePoint(RunGraph* otherArrays)
+{
+    if (m_ahead.valid()) {
+        Ahead ahead = m_ahead.get(); // rethrows a failed copy
+        m_restore.emplace(std::move(ahead.point));
+        if (otherArrays)
+            *otherArrays = std::move(ahead.arrays);
+    }
+    if (!m_restore)
+        m_restore.emplace(*m_graph);
+    m_restore->keepModel(*m_graph);
+    return *m_restore;
 }
 
 WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& graph, Replayer& replayer) const
@@ -244,7 +256,6 @@ void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
     m_steps = std::move(groups);
     m_unchangedStepNs.clear();
     m_replayed.clear();
-    m_restore.reset(); // the graph's steps change
     if (m_graph) {
         m_graph->steps.clear();
         for (const std::vector<Interval>& steps : m_steps)
@@ -272,11 +283,13 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
     if (todo.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
         for (FixSet f : todo)
             replayOnce(f);
-        m_copyAhead = {}; // not needed: its memory goes
         return;
     }
     // The second thread's graph: its arrays copied ahead, where they were.
-    RunGraph otherGraph = m_copyAhead.valid() ? m_copyAhead.get() : RunGraph{}; // rethrows a failed copy
+    RunGraph otherGraph;
+    const bool ahead = m_ahead.valid();
+    if (ahead)
+        restorePoint(&otherGraph);
     // Each thread takes the next set not taken: replays differ in length.
     std::atomic<std::size_t> next{0};
     using Done = std::vector<std::pair<FixSet, Replayed>>;
@@ -290,8 +303,8 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
     {
         // The second thread edits its own copy of the graph, made (or its
         // model added to the arrays copied ahead) before this one edits the
-        // graph, while this one makes the restore point: both only read the
-        // graph then. Its copy and replay memory live only while it works.
+        // graph, while this one makes the restore point where none was made
+        // ahead: both only read the graph then.
         Replayer otherReplayer;
         std::promise<void> copied;
         auto other = std::async(std::launch::async, [&] {
@@ -307,8 +320,8 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
             copied.set_value();
             return work(otherGraph, otherReplayer);
         });
-        if (!m_restore)
-            m_restore.emplace(*m_graph);
+        if (!ahead)
+            restorePoint();
         copied.get_future().get(); // rethrows where the copy failed
         Done mine = work(*m_graph, m_replayer);
         m_replayerHoldsUnchanged = false;
@@ -375,9 +388,9 @@ std::optional<Run> whatIfRun(const Run& run, const TransferRates& rates, FixSet 
 
 void WhatIf::releaseReplayMemory()
 {
+    m_ahead = {};
     m_restore.reset();
     m_replayer = Replayer{};
-    m_copyAhead = {};
     m_replayerHoldsUnchanged = false;
 }
 

@@ -74,8 +74,8 @@ public:
     WhatIf(const Run& run, const TransferRates& rates);
     WhatIf(const Run& run, const TransferRates& rates, Interval span, const NameRoles* roles = nullptr,
            const std::vector<OpRange>* ops = nullptr);
-    // Not moved or copied: a big graph's copy ahead (m_copyAhead) reads the
-    // graph where it is.
+    // Not moved or copied: what a big graph's replays make ahead (m_ahead)
+    // reads the graph where it is.
     WhatIf(const WhatIf&) = delete;
     WhatIf& operator=(const WhatIf&) = delete;
 
@@ -178,13 +178,22 @@ private:
     // replay together (page faults).
     std::optional<GraphRestorePoint> m_restore;
     Replayer m_replayer;
-    // The second replay thread's copy of the graph's arrays (nodes, edges,
-    // kernel fill), made on that thread from the calibrated graph while
-    // this one replays the unchanged graph and the findings are found: a
-    // big graph only, where the copy was a fifth of the fix sets' replays
-    // and the second core idle meanwhile. replayEach takes it; nothing
-    // edits those arrays before (replayOnce waits for it first).
-    std::future<RunGraph> m_copyAhead;
+    // Made ahead on a second thread for a big graph, from the calibrated
+    // graph, while this one replays the unchanged graph and the findings
+    // are found (the second core is idle then): the restore point, and the
+    // second replay thread's copy of the graph's arrays (nodes, edges,
+    // kernel fill). Made after the first fix set asked for, the two were a
+    // fifth of the fix sets' replays. Nothing edits those arrays before
+    // restorePoint takes it.
+    struct Ahead {
+        GraphRestorePoint point;
+        RunGraph arrays;
+    };
+    std::future<Ahead> m_ahead;
+    // The restore point, made here or taken from what was made ahead (the
+    // arrays copied ahead into `otherArrays` where given, else dropped),
+    // with the graph's model as it is now.
+    GraphRestorePoint& restorePoint(RunGraph* otherArrays = nullptr);
     // The replayer's times are the unchanged graph's (no fix set was
     // replayed by it since): setSteps reads them without a second replay.
     bool m_replayerHoldsUnchanged = false;

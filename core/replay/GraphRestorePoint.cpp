@@ -2,10 +2,16 @@
 
 namespace ovs {
 
-GraphRestorePoint::GraphRestorePoint(const RunGraph& graph) : m_edges(graph.edges), m_model(graph)
+GraphRestorePoint::GraphRestorePoint(const RunGraph& graph) : GraphRestorePoint(graph.nodes, graph.edges)
 {
-    m_nodes.reserve(graph.nodes.size());
-    for (const GraphNode& n : graph.nodes)
+    keepModel(graph);
+}
+
+GraphRestorePoint::GraphRestorePoint(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges)
+    : m_edges(edges)
+{
+    m_nodes.reserve(nodes.size());
+    for (const GraphNode& n : nodes)
         m_nodes.push_back({n.durationNs, n.chunk, n.lane, static_cast<std::uint8_t>(n.role),
                            static_cast<std::uint8_t>(n.memory), n.removed});
 }

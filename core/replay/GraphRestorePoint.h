@@ -24,6 +24,13 @@ class GraphRestorePoint {
 public:
     // Reads `graph` only: another thread may copy it meanwhile.
     explicit GraphRestorePoint(const RunGraph& graph);
+    // Of a graph's nodes and edges alone, its model to be kept later
+    // (keepModel): made ahead on another thread, while this one may still
+    // set the graph's faults or steps.
+    GraphRestorePoint(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges);
+    // `graph`'s model as it is now: its faults or steps may have been set
+    // since the point was made (nothing else of a graph changes but by a fix).
+    void keepModel(const RunGraph& graph) { m_model = graph; }
     // `graph` (the one this was made from, or a copy of it, since edited by
     // fixes) as it was; its arrays keep their memory.
     void restore(RunGraph& graph) const;

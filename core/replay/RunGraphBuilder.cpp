@@ -110,9 +110,6 @@ public:
             return out;
         }
         describeModel();
-        // The edges were reserved for two a node; a big graph is kept
-        // through every replay, and the slack was a quarter of its edges.
-        m_g.edges.shrink_to_fit();
         out.graph = std::move(m_g);
         return out;
     }

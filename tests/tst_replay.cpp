@@ -300,50 +300,40 @@ void markFaults(RunGraph& g)
 // by field (a restore point must give back the graph a fix set edited).
 std::string graphDifference(const RunGraph& a, const RunGraph& b)
 {
-    if (a.nodes.size() != b.nodes.size())
-        return "nodes " + std::to_string(a.nodes.size()) + " vs " + std::to_string(b.nodes.size());
-    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-        const GraphNode& x = a.nodes[i];
-        const GraphNode& y = b.nodes[i];
-        if (std::tie(x.op, x.call, x.chunk, x.lane, x.kind, x.gpu, x.engine, x.role, x.memory, x.removed, x.async, x.added,
-                     x.bytes, x.measuredBeginNs, x.measuredEndNs, x.durationNs)
-            != std::tie(y.op, y.call, y.chunk, y.lane, y.kind, y.gpu, y.engine, y.role, y.memory, y.removed, y.async,
-                        y.added, y.bytes, y.measuredBeginNs, y.measuredEndNs, y.durationNs))
-            return "node " + std::to_string(i);
-    }
-    if (a.edges.size() != b.edges.size())
-        return "edges " + std::to_string(a.edges.size()) + " vs " + std::to_string(b.edges.size());
-    for (std::size_t i = 0; i < a.edges.size(); ++i) {
-        const GraphEdge& x = a.edges[i];
-        const GraphEdge& y = b.edges[i];
-        if (x.from != y.from || x.to != y.to || x.kind != y.kind || x.fromEnd != y.fromEnd || x.toEnd != y.toEnd
-            || x.lagNs != y.lagNs)
-            return "edge " + std::to_string(i);
-    }
-    if (a.lanes.size() != b.lanes.size())
-        return "lanes";
-    for (std::size_t i = 0; i < a.lanes.size(); ++i)
-        if (a.lanes[i].name != b.lanes[i].name || a.lanes[i].kind != b.lanes[i].kind
-            || a.lanes[i].device != b.lanes[i].device || a.lanes[i].streamKind != b.lanes[i].streamKind)
-            return "lane " + std::to_string(i);
-    if (a.faults.size() != b.faults.size())
-        return "faults";
-    for (std::size_t i = 0; i < a.faults.size(); ++i)
-        if (a.faults[i].node != b.faults[i].node || a.faults[i].stallNs != b.faults[i].stallNs
-            || a.faults[i].bytes != b.faults[i].bytes || a.faults[i].bytesBack != b.faults[i].bytesBack)
-            return "fault " + std::to_string(i);
+    // Each part's fields as one tuple of references, compared whole.
+    const auto node = [](const GraphNode& n) {
+        return std::tie(n.op, n.call, n.chunk, n.lane, n.kind, n.gpu, n.engine, n.role, n.memory, n.removed, n.async,
+                        n.added, n.bytes, n.measuredBeginNs, n.measuredEndNs, n.durationNs);
+    };
+    const auto edge = [](const GraphEdge& e) {
+        return std::make_tuple(e.from, e.to, e.kind, bool(e.fromEnd), bool(e.toEnd), std::int64_t(e.lagNs));
+    };
+    const auto lane = [](const Lane& l) { return std::tie(l.name, l.kind, l.device, l.streamKind); };
+    const auto fault = [](const KernelFault& f) { return std::tie(f.node, f.stallNs, f.bytes, f.bytesBack); };
+    const auto model = [](const RunGraph& g) {
+        return std::tie(g.copyEngines, g.kernelSlots, g.kernelSlowdown, g.copySlowdown, g.contention,
+                        g.launchLatencyNs, g.dependencyLatencyNs, g.idleLaunchLatencyNs, g.asyncCallNs, g.notes,
+                        g.gpuNodes, g.inferredEdges, g.handOffs, g.chunksInferred, g.unlaunchedGpuNodes,
+                        g.droppedWaits, g.measuredSpanBeginNs, g.measuredSpanEndNs);
+    };
+    // The first index where two lists differ, in words; empty where none.
+    const auto differing = [](const char* what, const auto& x, const auto& y, const auto& fields) -> std::string {
+        if (x.size() != y.size())
+            return std::string(what) + "s " + std::to_string(x.size()) + " vs " + std::to_string(y.size());
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (fields(x[i]) != fields(y[i]))
+                return std::string(what) + " " + std::to_string(i);
+        return {};
+    };
+    for (std::string d : {differing("node", a.nodes, b.nodes, node), differing("edge", a.edges, b.edges, edge),
+                          differing("lane", a.lanes, b.lanes, lane), differing("fault", a.faults, b.faults, fault)})
+        if (!d.empty())
+            return d;
     if (a.kernelFill != b.kernelFill)
         return "kernel fill";
     if (a.steps.size() != b.steps.size())
         return "steps";
-    if (std::tie(a.copyEngines, a.kernelSlots, a.kernelSlowdown, a.copySlowdown, a.contention, a.launchLatencyNs,
-                 a.dependencyLatencyNs, a.idleLaunchLatencyNs, a.asyncCallNs, a.notes, a.gpuNodes, a.inferredEdges,
-                 a.handOffs, a.chunksInferred, a.unlaunchedGpuNodes, a.droppedWaits, a.measuredSpanBeginNs,
-                 a.measuredSpanEndNs)
-        != std::tie(b.copyEngines, b.kernelSlots, b.kernelSlowdown, b.copySlowdown, b.contention, b.launchLatencyNs,
-                    b.dependencyLatencyNs, b.idleLaunchLatencyNs, b.asyncCallNs, b.notes, b.gpuNodes, b.inferredEdges,
-                    b.handOffs, b.chunksInferred, b.unlaunchedGpuNodes, b.droppedWaits, b.measuredSpanBeginNs,
-                    b.measuredSpanEndNs))
+    if (model(a) != model(b))
         return "the graph's model";
     return {};
 }

@@ -182,8 +182,11 @@ struct JsonParseResult {
     int column = 0;
 };
 
-// Reads `text` with the product's strict reader (JsonReader) into a tree.
-inline JsonParseResult parseJson(std::string_view text)
+// Reads `text` with the product's strict reader (JsonReader) into a tree;
+// with `skipOnly`, only checks it as JsonReader::skip does for members a
+// reader does not know (the value is then null), which must accept and
+// refuse exactly what reading it does.
+inline JsonParseResult parseJson(std::string_view text, bool skipOnly = false)
 {
     struct Builder {
         JsonReader& json;
@@ -229,8 +232,13 @@ inline JsonParseResult parseJson(std::string_view text)
         JsonReader::Value v;
         if (const auto error = json.document().get_value().get(v))
             json.syntaxError(error);
-        Builder builder{json};
-        result.value = builder.value(v, 1);
+        if (skipOnly) {
+            json.skip(v, 1);
+            result.value = Json(nullptr);
+        } else {
+            Builder builder{json};
+            result.value = builder.value(v, 1);
+        }
         json.finish();
     } catch (const JsonReadError& e) {
         result.value.reset();

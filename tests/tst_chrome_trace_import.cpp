@@ -292,6 +292,15 @@ void TestChromeTraceImport::microseconds_data()
     QTest::newRow("tiny exponent") << "1e-400" << true << qint64(0);
     QTest::newRow("not a number") << "abc" << false << qint64(0);
     QTest::newRow("empty exponent") << "1e" << false << qint64(0);
+    // The reader's one-pass path (JsonReader::scaledInteger: no exponent, at
+    // most three decimals, 19 digits as ns) and its edges.
+    QTest::newRow("zero") << "0" << true << qint64(0);
+    QTest::newRow("negative zero") << "-0.000" << true << qint64(0);
+    QTest::newRow("two decimals") << "7.25" << true << qint64(7250);
+    QTest::newRow("four decimals round") << "12.3456" << true << qint64(12346);
+    QTest::newRow("19 digits as ns") << "1234567890123456.789" << true << qint64(1234567890123456789LL);
+    QTest::newRow("19 digits beyond int64") << "9999999999999999.999" << false << qint64(0);
+    QTest::newRow("20 digits as ns") << "12345678901234567" << false << qint64(0);
 }
 
 void TestChromeTraceImport::microseconds()
@@ -303,6 +312,18 @@ void TestChromeTraceImport::microseconds()
     QCOMPARE(microsecondsTextToNs(text.toStdString(), result), ok);
     if (ok)
         QCOMPARE(qint64(result), ns);
+    // Read as a kernel's "dur" (every row is valid JSON but two), through
+    // the reader's one-pass path or this function: the same ns either way.
+    if (text == "abc" || text == "1e")
+        return;
+    const QByteArray dur = text.toUtf8();
+    const auto loaded = traceFromJson(chromeTrace({x("kernel", "k", 0, 7, "0", dur.constData())}));
+    if (!ok || ns < 0 || ns >= (qint64(1) << 62)) {
+        QVERIFY2(!loaded.trace, "accepted");
+        return;
+    }
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    QCOMPARE(qint64(loaded.trace->runs[0].ops.at(0).durationNs()), ns);
 }
 
 namespace {

@@ -70,6 +70,19 @@ void TestJson::acceptsValidJson_data()
     QTest::newRow("empty object") << QByteArray("{ }") << QByteArray("{}");
     QTest::newRow("array") << QByteArray("[1, 2.5, \"x\", null, [true]]") << QByteArray("[1,2.5,\"x\",null,[true]]");
     QTest::newRow("object") << QByteArray("{\"a\" : 1 , \"b\":{\"c\":[]}}") << QByteArray("{\"a\":1,\"b\":{\"c\":[]}}");
+    // Strings and keys are looked through eight bytes at a time for quotes,
+    // backslashes and control characters: found in any place of a word.
+    QTest::newRow("escape after two words") << QByteArray(R"("0123456789abcdef\"x\\y")")
+                                            << QByteArray(R"("0123456789abcdef\"x\\y")");
+    QTest::newRow("escape at a word's end") << QByteArray(R"("0123456\n")") << QByteArray(R"("0123456\n")");
+    QTest::newRow("UTF-8 across words") << QByteArray("\"abcdef\xe2\x80\x94ghijklm\xc3\xa9\"")
+                                        << QByteArray("\"abcdef\xe2\x80\x94ghijklm\xc3\xa9\"");
+    QTest::newRow("long keys with escapes") << QByteArray(R"({"est. achieved occupancy %":1,"x\u0041bcdefghijk":2})")
+                                            << QByteArray(R"({"est. achieved occupancy %":1,"xAbcdefghijk":2})");
+    // Numbers are read in one pass where plain (no exponent, 19 digits or fewer).
+    QTest::newRow("19 digits with a point") << QByteArray("1234567890.123456789") << QByteArray("1234567890.1234567");
+    QTest::newRow("20 digits") << QByteArray("12345678901234567890") << QByteArray("12345678901234567168.0");
+    QTest::newRow("zero with a fraction") << QByteArray("-0.000") << QByteArray("-0.0");
     // The duplicate check compares a key's length and first eight bytes first.
     QTest::newRow("keys alike in length and first eight bytes") << QByteArray(R"({"External id":1,"External ix":2})")
                                                                 << QByteArray(R"({"External id":1,"External ix":2})");
@@ -84,6 +97,8 @@ void TestJson::acceptsValidJson()
     QVERIFY2(result.value.has_value(), result.error.c_str());
     QVERIFY(result.error.empty());
     QCOMPARE(QByteArray::fromStdString(result.value->toText()), "[" + compact + "]");
+    const auto skipped = parseJson(view("[" + text + "]"), /*skipOnly=*/true);
+    QVERIFY2(skipped.error.empty(), skipped.error.c_str());
 }
 
 void TestJson::rejectsInvalidJson_data()
@@ -122,6 +137,11 @@ void TestJson::rejectsInvalidJson_data()
     QTest::newRow("unterminated string") << QByteArray("\"abc") << "unexpected end of input in a string" << 1 << 2;
     QTest::newRow("raw newline in string") << QByteArray("\"a\nb\"") << "control character U+000A in a string must be escaped" << 1 << 4;
     QTest::newRow("raw tab in string") << QByteArray("\"a\tb\"") << "control character U+0009" << 1 << 4;
+    QTest::newRow("raw tab in a string's second word") << QByteArray("\"0123456789abc\tdef\"") << "control character U+0009"
+                                                      << 1 << 16;
+    QTest::newRow("raw tab in a long key") << QByteArray("{\"abcdefghij\tk\":1}") << "control character U+0009" << 1 << 14;
+    QTest::newRow("leading zero after a minus in a fraction") << QByteArray("-01.5") << "invalid number" << 1 << 2;
+    QTest::newRow("point after 19 digits") << QByteArray("[1234567890123456789.]") << "invalid number" << 1 << 3;
     QTest::newRow("bad escape") << QByteArray(R"(["\x"])") << "invalid escape in a string" << 1 << 3;
     QTest::newRow("short unicode escape") << QByteArray(R"("\u12")") << "invalid escape in a string" << 1 << 2;
     QTest::newRow("lone high surrogate") << QByteArray(R"("\ud800")") << "unpaired \\u surrogate" << 1 << 2;
@@ -154,6 +174,10 @@ void TestJson::rejectsInvalidJson()
     QCOMPARE(result.line, line);
     QCOMPARE(result.column, column);
     QVERIFY2(error.startsWith(QStringLiteral("line %1, column %2: ").arg(line).arg(column)), qPrintable(error));
+    // Skipped (a member no reader knows), the same text is refused in the same words.
+    const auto skipped = parseJson(view("[" + text + "]"), /*skipOnly=*/true);
+    QVERIFY(!skipped.value.has_value());
+    QCOMPARE(QString::fromStdString(skipped.error), error);
 }
 
 void TestJson::keepsIntegersExact()

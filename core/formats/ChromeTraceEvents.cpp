@@ -262,8 +262,11 @@ std::int64_t ChromeTraceImporter::idOf(Value& v, std::size_t index, const char* 
 
 std::int64_t ChromeTraceImporter::microseconds(Value& v, std::size_t index, const char* what)
 {
-    // A well-formed number in range, read once; anything else as below,
-    // which words the error.
+    // A well-formed number in range, read once: most as microseconds with
+    // at most three decimals (exact as ns); others through their text;
+    // anything else as below, which words the error.
+    if (std::int64_t ns = 0; m_json->scaledInteger(v, 3, ns))
+        return ns;
     if (const std::string_view text = m_json->numberText(v); !text.empty())
         if (std::int64_t ns = 0; microsecondsTextToNs(text, ns))
             return ns;

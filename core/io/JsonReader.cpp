@@ -3,10 +3,12 @@
 #include "base/MessageText.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <limits>
 
 namespace ovs {
 
@@ -101,6 +103,30 @@ StringScan scanStrings(std::string_view text)
     if (inString)
         scan.unclosedStart = start;
     return scan;
+}
+
+// The first byte in [p, end) that is a quote, a backslash or a control
+// character (`end` where none is), looked for eight bytes at a time: most
+// of a trace's text is in strings and keys without any, which a byte loop
+// walked one by one. Reads up to 7 bytes past `end`, within the padding
+// the reader's text has.
+const char* firstSpecial(const char* p, const char* end)
+{
+    static_assert(std::endian::native == std::endian::little, "the first marked byte is the lowest");
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+    constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+    // The high bit of each byte of x that is zero (of each below 0x20 for
+    // the last term), exact up to the first: a borrow only marks bytes
+    // above one marked already.
+    const auto zeros = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+    for (; p < end; p += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, sizeof w);
+        const std::uint64_t marks = zeros(w ^ (kOnes * '"')) | zeros(w ^ (kOnes * '\\')) | ((w - kOnes * 0x20) & ~w & kHighs);
+        if (marks != 0)
+            return std::min(end, p + std::countr_zero(marks) / 8);
+    }
+    return end;
 }
 
 // RFC 8259's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
@@ -314,7 +340,7 @@ std::string_view JsonReader::string(Value& value)
     if (raw.empty() || raw[0] != '"')
         syntaxErrorAt(location(), "expected a string");
     bool escaped = false;
-    std::size_t i = 1;
+    std::size_t i = static_cast<std::size_t>(firstSpecial(raw.data() + 1, raw.data() + raw.size()) - raw.data());
     for (; i < raw.size(); ++i) {
         const char c = raw[i];
         if (c == '"')
@@ -373,16 +399,70 @@ std::string_view JsonReader::numberText(Value& value)
     return raw;
 }
 
-bool JsonReader::plainInteger(Value& value, std::int64_t& out)
+namespace {
+
+// A number without an exponent, as read by readPlain.
+struct PlainNumber {
+    std::uint64_t magnitude = 0; // its digits, the point left out
+    int digits = 0;              // summed into magnitude: at most 19, below 10^19
+    int fraction = 0;            // of them after the point
+    bool negative = false;
+};
+
+// RFC 8259's grammar checked and the digits summed in one pass: a big
+// trace has several numbers per event, and reading each as text, then
+// checking it, then converting it was a fifth of the reader's time. False
+// for an exponent, over 19 digits, more than `maxFraction` after the
+// point, or anything malformed.
+bool readPlain(std::string_view raw, int maxFraction, PlainNumber& n)
 {
-    const std::string_view raw = numberText(value);
-    if (raw.empty() || !fitsInt64(raw))
+    const char* p = raw.data();
+    const char* const end = p + raw.size();
+    n.negative = p != end && *p == '-';
+    p += n.negative ? 1 : 0;
+    const auto digit = [&] { return p != end && static_cast<unsigned>(*p - '0') < 10; };
+    const auto add = [&] {
+        n.magnitude = n.magnitude * 10 + static_cast<unsigned>(*p++ - '0');
+        return ++n.digits <= 19;
+    };
+    if (!digit())
         return false;
-    for (const char c : raw)
-        if (c == '.' || c == 'e' || c == 'E')
+    if (*p == '0')
+        ++p; // a lone zero: "01" is malformed, refused below
+    else
+        while (digit())
+            if (!add())
+                return false;
+    if (p != end && *p == '.') {
+        ++p;
+        if (!digit())
             return false;
-    const auto [end, status] = std::from_chars(raw.data(), raw.data() + raw.size(), out);
-    return status == std::errc() && end == raw.data() + raw.size();
+        while (digit())
+            if (++n.fraction > maxFraction || !add())
+                return false;
+    }
+    return p == end; // else an exponent, or anything else
+}
+
+} // namespace
+
+bool JsonReader::scaledInteger(Value& value, int decimals, std::int64_t& out)
+{
+    const std::string_view raw = rawText(value);
+    PlainNumber n;
+    if (raw.empty() || raw.data() + raw.size() >= m_text.data() + m_text.size() // cut by the end: not whole
+        || !readPlain(raw, decimals, n))
+        return false;
+    for (; n.fraction < decimals; ++n.fraction) {
+        if (++n.digits > 19)
+            return false;
+        n.magnitude *= 10;
+    }
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    if (n.magnitude > kMax + (n.negative ? 1 : 0))
+        return false;
+    out = n.negative ? static_cast<std::int64_t>(0 - n.magnitude) : static_cast<std::int64_t>(n.magnitude);
+    return true;
 }
 
 double JsonReader::number(Value& value)
@@ -451,7 +531,7 @@ std::string_view JsonReader::key(od::field& field)
     const char* raw = field.key().raw();
     const char* end = m_text.data() + m_text.size();
     bool escaped = false;
-    const char* p = raw;
+    const char* p = firstSpecial(raw, end);
     for (; p < end && *p != '"'; ++p) {
         if (*p == '\\') {
             escaped = true;
@@ -476,6 +556,14 @@ void JsonReader::checkDepth(int depth)
 
 void JsonReader::skip(Value& value, int depth)
 {
+    // A number of at most 19 digits without an exponent is valid and in
+    // range (an int64 or a double) whatever its digits: checked in one pass,
+    // not typed, checked and converted. Traces' arguments hold many.
+    if (const std::string_view raw = rawText(value);
+        !raw.empty() && (raw[0] == '-' || static_cast<unsigned>(raw[0] - '0') < 10)
+        && raw.data() + raw.size() < m_text.data() + m_text.size())
+        if (PlainNumber n; readPlain(raw, 19, n))
+            return;
     switch (kind(value)) {
     case JsonKind::Object:
         forEachMember(value, depth, [&](std::string_view, Value& member) { skip(member, depth + 1); });

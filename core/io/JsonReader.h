@@ -76,7 +76,13 @@ public:
     std::string_view numberText(Value& value);
     // A plain integer literal that fits int64 (what kind() calls Integer),
     // as integer() reads it; false for anything else, read as above.
-    bool plainInteger(Value& value, std::int64_t& out);
+    bool plainInteger(Value& value, std::int64_t& out) { return scaledInteger(value, 0, out); }
+    // A well-formed number without an exponent and with at most `decimals`
+    // digits after its point, times 10^decimals, where that takes at most
+    // 19 digits and fits int64: exact, read in one pass over its text (a
+    // trace's times are microseconds with three decimals, read as ns).
+    // False for anything else, read as above; the value is left unread.
+    bool scaledInteger(Value& value, int decimals, std::int64_t& out);
     // The value's text as written (for messages; clipped by the caller).
     static std::string_view rawText(Value& value);
 
@@ -160,9 +166,12 @@ void JsonReader::forEachMember(simdjson::ondemand::object object, int depth, F&&
     checkDepth(depth);
     KeySet keys;
     for (auto member : object) {
-        simdjson::ondemand::field field;
-        if (const auto error = std::move(member).get(field))
+        if (const auto error = member.error())
             syntaxError(error);
+        // The field where simdjson made it, not copied out: the copy read
+        // back as one 16-byte load what was just stored in two, which
+        // stalled on every member (a twentieth of reading a big trace).
+        auto&& field = std::move(member).value_unsafe();
         // Where the key starts, taken first: unescaping a key (key() does for
         // keys with escapes) consumes it, and field.key() is invalid after.
         const char* keyQuote = field.key().raw() - 1;
@@ -179,9 +188,9 @@ void JsonReader::forEachElement(Value& value, int depth, F&& f)
     checkDepth(depth);
     std::size_t index = 0;
     for (auto element : arrayOf(value)) {
-        Value v;
-        if (const auto error = std::move(element).get(v))
+        if (const auto error = element.error())
             syntaxError(error);
+        auto&& v = std::move(element).value_unsafe(); // as for members
         f(v, index++);
     }
 }

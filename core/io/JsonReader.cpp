@@ -414,16 +414,20 @@ struct PlainNumber {
 // checking it, then converting it was a fifth of the reader's time. False
 // for an exponent, over 19 digits, more than `maxFraction` after the
 // point, or anything malformed.
-bool readPlain(std::string_view raw, int maxFraction, PlainNumber& n)
+bool readPlain(std::string_view raw, int maxFraction, PlainNumber& out)
 {
+    // Summed in locals, `out` written once: a store through it per digit
+    // may alias the text, so each was stored and loaded again.
     const char* p = raw.data();
     const char* const end = p + raw.size();
-    n.negative = p != end && *p == '-';
-    p += n.negative ? 1 : 0;
+    const bool negative = p != end && *p == '-';
+    p += negative ? 1 : 0;
+    std::uint64_t magnitude = 0;
+    int digits = 0, fraction = 0;
     const auto digit = [&] { return p != end && static_cast<unsigned>(*p - '0') < 10; };
     const auto add = [&] {
-        n.magnitude = n.magnitude * 10 + static_cast<unsigned>(*p++ - '0');
-        return ++n.digits <= 19;
+        magnitude = magnitude * 10 + static_cast<unsigned>(*p++ - '0');
+        return ++digits <= 19;
     };
     if (!digit())
         return false;
@@ -438,10 +442,13 @@ bool readPlain(std::string_view raw, int maxFraction, PlainNumber& n)
         if (!digit())
             return false;
         while (digit())
-            if (++n.fraction > maxFraction || !add())
+            if (++fraction > maxFraction || !add())
                 return false;
     }
-    return p == end; // else an exponent, or anything else
+    if (p != end)
+        return false; // an exponent, or anything else
+    out = {magnitude, digits, fraction, negative};
+    return true;
 }
 
 } // namespace

@@ -790,34 +790,36 @@ int numberChunks(RunGraph& g, const std::map<int, std::vector<std::uint32_t>>& s
 {
     struct Local {
         std::int64_t firstBegin;
-        int lane;
-        int local;
+        std::uint32_t made; // its place in the order made, to find its number
     };
+    // Each unnumbered node and the local chunk it falls in: a flat list, not
+    // a map of lists (a node per chunk of a big trace allocated for each).
     std::vector<Local> locals;
-    std::map<std::pair<int, int>, std::vector<std::uint32_t>> members;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> members; // (node, local)
     for (const auto& [lane, nodes] : streams) {
-        int local = -1;
+        bool any = false;
         OpKind prev = OpKind::Kernel;
         for (std::uint32_t n : nodes) {
-            GraphNode& node = g.nodes[n];
+            const GraphNode& node = g.nodes[n];
             if (node.chunk >= 0)
                 continue;
-            if (local < 0 || (node.kind == OpKind::Upload && prev != OpKind::Upload)) {
-                ++local;
-                locals.push_back({node.measuredBeginNs, lane, local});
+            if (!any || (node.kind == OpKind::Upload && prev != OpKind::Upload)) {
+                any = true;
+                locals.push_back({node.measuredBeginNs, static_cast<std::uint32_t>(locals.size())});
             }
             prev = node.kind;
-            members[{lane, local}].push_back(n);
+            members.emplace_back(n, static_cast<std::uint32_t>(locals.size() - 1));
         }
     }
+    // Numbered in the order they began (the sort's order among equal begins
+    // depends only on the begins, as before `made` was carried).
     std::sort(locals.begin(), locals.end(), [](const Local& a, const Local& b) { return a.firstBegin < b.firstBegin; });
-    int next = first;
-    for (const Local& l : locals) {
-        for (std::uint32_t n : members[{l.lane, l.local}])
-            g.nodes[n].chunk = next;
-        ++next;
-    }
-    return next;
+    std::vector<int> numberOf(locals.size());
+    for (std::size_t i = 0; i < locals.size(); ++i)
+        numberOf[locals[i].made] = first + static_cast<int>(i);
+    for (const auto& [n, local] : members)
+        g.nodes[n].chunk = numberOf[local];
+    return first + static_cast<int>(locals.size());
 }
 
 GraphBuild buildRunGraph(const Run& run)

@@ -1,4 +1,5 @@
 #include "JsonTree.h"
+#include "io/JsonTextScan.h"
 #include "io/JsonWriter.h"
 
 #include <QtTest>
@@ -41,6 +42,7 @@ private slots:
     void writerJoinsStringParts();
     void everyTruncationFailsWithoutCrashing();
     void randomBytesNeverCrash();
+    void textScanFindsTheFirstSpecialByte();
 };
 
 void TestJson::acceptsValidJson_data()
@@ -441,3 +443,38 @@ void TestJson::randomBytesNeverCrash()
 
 QTEST_APPLESS_MAIN(TestJson)
 #include "tst_json.moc"
+
+// The reader's scan of strings and keys (io/JsonTextScan.h), word by word and
+// by SSE2 where the machine has it, against a byte loop: every start and
+// length, bytes around each kind of special (0x1F and 0x20, 0x5B and 0x5C,
+// 0x21 to 0x23, bytes with the high bit), and specials just past the end,
+// which must not count.
+void TestJson::textScanFindsTheFirstSpecialByte()
+{
+    const auto special = [](unsigned char c) { return c == '"' || c == '\\' || c < 0x20; };
+    const unsigned char alphabet[] = {'a', 'Z', ' ', '!', '"', '#', '[', '\\', ']', 0x00, 0x09, 0x1F, 0x7F, 0x80, 0x9C, 0xA2, 0xDC, 0xFF};
+    std::mt19937 random(29);
+    std::uniform_int_distribution<std::size_t> pick(0, sizeof alphabet - 1);
+    std::uniform_int_distribution<int> plain(0, 5);
+    int compared = 0;
+    for (int round = 0; round < 2000; ++round) {
+        // Mostly plain letters, so that runs of every length occur.
+        char buffer[96 + 16];
+        for (char& c : buffer)
+            c = static_cast<char>(plain(random) != 0 ? 'a' + plain(random) : alphabet[pick(random)]);
+        for (std::size_t begin = 0; begin < 8; ++begin)
+            for (std::size_t length = 0; length + begin <= 96; length += 1 + round % 5) {
+                const char* p = buffer + begin;
+                const char* end = p + length;
+                const char* expected = p;
+                while (expected < end && !special(static_cast<unsigned char>(*expected)))
+                    ++expected;
+                QCOMPARE(static_cast<const void*>(jsonscan::firstSpecialByWords(p, end)), static_cast<const void*>(expected));
+#if defined(__SSE2__)
+                QCOMPARE(static_cast<const void*>(jsonscan::firstSpecialBySse2(p, end)), static_cast<const void*>(expected));
+#endif
+                ++compared;
+            }
+    }
+    QVERIFY(compared > 100000);
+}

@@ -1,9 +1,9 @@
 #include "io/JsonReader.h"
 
 #include "base/MessageText.h"
+#include "io/JsonTextScan.h"
 
 #include <algorithm>
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -103,30 +103,6 @@ StringScan scanStrings(std::string_view text)
     if (inString)
         scan.unclosedStart = start;
     return scan;
-}
-
-// The first byte in [p, end) that is a quote, a backslash or a control
-// character (`end` where none is), looked for eight bytes at a time: most
-// of a trace's text is in strings and keys without any, which a byte loop
-// walked one by one. Reads up to 7 bytes past `end`, within the padding
-// the reader's text has.
-const char* firstSpecial(const char* p, const char* end)
-{
-    static_assert(std::endian::native == std::endian::little, "the first marked byte is the lowest");
-    constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-    constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-    // The high bit of each byte of x that is zero (of each below 0x20 for
-    // the last term), exact up to the first: a borrow only marks bytes
-    // above one marked already.
-    const auto zeros = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
-    for (; p < end; p += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, p, sizeof w);
-        const std::uint64_t marks = zeros(w ^ (kOnes * '"')) | zeros(w ^ (kOnes * '\\')) | ((w - kOnes * 0x20) & ~w & kHighs);
-        if (marks != 0)
-            return std::min(end, p + std::countr_zero(marks) / 8);
-    }
-    return end;
 }
 
 // RFC 8259's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
@@ -340,7 +316,7 @@ std::string_view JsonReader::string(Value& value)
     if (raw.empty() || raw[0] != '"')
         syntaxErrorAt(location(), "expected a string");
     bool escaped = false;
-    std::size_t i = static_cast<std::size_t>(firstSpecial(raw.data() + 1, raw.data() + raw.size()) - raw.data());
+    std::size_t i = static_cast<std::size_t>(jsonscan::firstSpecial(raw.data() + 1, raw.data() + raw.size()) - raw.data());
     for (; i < raw.size(); ++i) {
         const char c = raw[i];
         if (c == '"')
@@ -538,7 +514,7 @@ std::string_view JsonReader::key(od::field& field)
     const char* raw = field.key().raw();
     const char* end = m_text.data() + m_text.size();
     bool escaped = false;
-    const char* p = firstSpecial(raw, end);
+    const char* p = jsonscan::firstSpecial(raw, end);
     for (; p < end && *p != '"'; ++p) {
         if (*p == '\\') {
             escaped = true;
@@ -597,14 +573,15 @@ bool JsonReader::KeySet::insert(std::string_view key)
 {
     if (!m_many.empty())
         return m_many.insert(key).second;
-    // The prefix gathered in a register: a short memcpy onto the stack, read
-    // back as one word, stalled the load on the bytes' separate stores.
+    // The first eight bytes as one load, the bytes past a shorter key masked
+    // off: a key is a view of the padded text or of simdjson's string buffer
+    // (padded too), so eight bytes are always there to read. Most of a
+    // trace's keys are shorter ("ph", "ts", "pid"), and a byte loop per key
+    // cost more than the check itself.
     std::uint64_t prefix = 0;
-    if (key.size() >= sizeof prefix)
-        std::memcpy(&prefix, key.data(), sizeof prefix);
-    else
-        for (std::size_t i = 0; i < key.size(); ++i)
-            prefix |= std::uint64_t{static_cast<unsigned char>(key[i])} << (8 * i);
+    std::memcpy(&prefix, key.data(), sizeof prefix);
+    if (key.size() < sizeof prefix)
+        prefix &= (std::uint64_t{1} << (8 * key.size())) - 1;
     // Fibonacci hashing of the prefix and length: its top six bits pick the bit.
     const std::uint64_t bit = std::uint64_t{1} << (((prefix ^ key.size()) * 0x9E3779B97F4A7C15ull) >> 58);
     if ((m_seen & bit) != 0)

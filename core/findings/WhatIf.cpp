@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <exception>
 #include <future>
@@ -186,7 +187,7 @@ WhatIf::Replayed& WhatIf::replayOnce(FixSet fixes)
     const auto [at, fresh] = m_replayed.try_emplace(fixes);
     if (fresh) {
         restorePoint();
-        at->second = replayWith(fixes, *m_graph, m_replayer);
+        at->second = replayChain({fixes}, *m_graph, m_replayer).front().second;
         m_replayerHoldsUnchanged = false;
     }
     return at->second;
@@ -206,18 +207,56 @@ GraphRestorePoint& WhatIf::restorePoint(RunGraph* otherArrays)
     return *m_restore;
 }
 
-WhatIf::Replayed WhatIf::replayWith(FixSet fixes, RunGraph& graph, Replayer& replayer) const
+std::vector<WhatIf::Chain> WhatIf::chainsOf(const std::vector<FixSet>& sets)
 {
-    Replayed out;
+    // Smaller sets first: a set can only extend one made before it.
+    std::vector<FixSet> bySize = sets;
+    std::stable_sort(bySize.begin(), bySize.end(),
+                     [](FixSet a, FixSet b) { return std::popcount(a) < std::popcount(b); });
+    std::vector<Chain> chains;
+    for (const FixSet s : bySize) {
+        Chain* extended = nullptr;
+        for (Chain& c : chains) {
+            const FixSet last = c.back();
+            if ((last & ~s) == 0 && appliesAfter(last, s & ~last)
+                && (!extended || std::popcount(last) > std::popcount(extended->back())))
+                extended = &c;
+        }
+        if (extended)
+            extended->push_back(s);
+        else
+            chains.push_back({s});
+    }
+    std::stable_sort(chains.begin(), chains.end(), [](const Chain& a, const Chain& b) { return a.size() > b.size(); });
+    return chains;
+}
+
+std::vector<std::pair<FixSet, WhatIf::Replayed>> WhatIf::replayChain(const Chain& chain, RunGraph& graph,
+                                                                     Replayer& replayer) const
+{
+    std::vector<std::pair<FixSet, Replayed>> out;
     // Put back as it was however this returns: a failed allocation in a
-    // fix or the replay leaves the graph whole for the next set. (The
+    // fix or the replay leaves the graph whole for the next chain. (The
     // restore allocates nothing: the graph's arrays only grew since.)
     struct PutBack {
         const GraphRestorePoint& point;
         RunGraph& graph;
         ~PutBack() { point.restore(graph); }
     } putBack{*m_restore, graph};
-    out.applied = applyFixesInPlace(graph, fixes, m_rates);
+    FixSet applied = 0; // the fixes applied so far
+    FixSet changed = 0; // those of them that changed something
+    for (const FixSet fixes : chain) {
+        changed |= applyFixesInPlace(graph, fixes & ~applied, m_rates);
+        applied = fixes;
+        out.emplace_back(fixes, measure(graph, replayer, changed));
+    }
+    return out;
+}
+
+WhatIf::Replayed WhatIf::measure(RunGraph& graph, Replayer& replayer, FixSet applied) const
+{
+    Replayed out;
+    out.applied = applied;
     // Fixes that changed nothing left the graph as it was: its replay is the unchanged one.
     out.spanNs = m_summary.replaySpanNs;
     out.floorNs = m_summary.floorNs;
@@ -280,27 +319,34 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
     for (FixSet f : sets)
         if (f != 0 && !m_replayed.contains(f) && std::find(todo.begin(), todo.end(), f) == todo.end())
             todo.push_back(f);
-    if (todo.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
-        for (FixSet f : todo)
-            replayOnce(f);
+    if (todo.empty())
         return;
-    }
-    // The second thread's graph: its arrays copied ahead, where they were.
-    RunGraph otherGraph;
-    const bool ahead = m_ahead.valid();
-    if (ahead)
-        restorePoint(&otherGraph);
-    // Each thread takes the next set not taken: replays differ in length.
-    std::atomic<std::size_t> next{0};
+    const std::vector<Chain> chains = chainsOf(todo);
     using Done = std::vector<std::pair<FixSet, Replayed>>;
-    const auto work = [&](RunGraph& graph, Replayer& replayer) {
-        Done done;
-        for (std::size_t i = next++; i < todo.size(); i = next++)
-            done.emplace_back(todo[i], replayWith(todo[i], graph, replayer));
-        return done;
-    };
     Done all;
-    {
+    if (chains.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
+        restorePoint();
+        for (const Chain& chain : chains) {
+            Done done = replayChain(chain, *m_graph, m_replayer);
+            all.insert(all.end(), done.begin(), done.end());
+        }
+        m_replayerHoldsUnchanged = false;
+    } else {
+        // The second thread's graph: its arrays copied ahead, where they were.
+        RunGraph otherGraph;
+        const bool ahead = m_ahead.valid();
+        if (ahead)
+            restorePoint(&otherGraph);
+        // Each thread takes the next chain not taken: the longest first.
+        std::atomic<std::size_t> next{0};
+        const auto work = [&](RunGraph& graph, Replayer& replayer) {
+            Done done;
+            for (std::size_t i = next++; i < chains.size(); i = next++) {
+                Done chain = replayChain(chains[i], graph, replayer);
+                done.insert(done.end(), chain.begin(), chain.end());
+            }
+            return done;
+        };
         // The second thread edits its own copy of the graph, made (or its
         // model added to the arrays copied ahead) before this one edits the
         // graph, while this one makes the restore point where none was made

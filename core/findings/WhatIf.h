@@ -160,9 +160,21 @@ private:
         // Per step group, each step's length in this replay (setSteps).
         std::vector<StepSavings> stepNs;
     };
-    // `fixes` applied to `graph` (this one's, or a second thread's copy of
-    // it), replayed by `replayer`; `graph` is put back as it was after.
-    Replayed replayWith(FixSet fixes, RunGraph& graph, Replayer& replayer) const;
+    // Fix sets replayed one after another on one graph, each applied on
+    // top of the one before (which it extends in kFixOrder: appliesAfter),
+    // so that a chain applies each fix once and puts the graph back once.
+    using Chain = std::vector<FixSet>;
+    // `sets` (distinct) in chains: each set goes after the largest set it
+    // extends in order, where one ends a chain; else it starts one. The
+    // longest chains first, for the two threads of replayEach to take.
+    static std::vector<Chain> chainsOf(const std::vector<FixSet>& sets);
+    // `chain`'s sets applied to `graph` (this one's, or a second thread's
+    // copy of it) and each replayed by `replayer`; `graph` is put back as
+    // it was after.
+    std::vector<std::pair<FixSet, Replayed>> replayChain(const Chain& chain, RunGraph& graph, Replayer& replayer) const;
+    // What the replay of `graph`, with fixes applied that changed
+    // `applied`, says (its span, steps and floor).
+    Replayed measure(RunGraph& graph, Replayer& replayer, FixSet applied) const;
     // `fixes`' replay, made on this thread where it is not made yet; not
     // marked asked (spanWith marks it).
     Replayed& replayOnce(FixSet fixes);

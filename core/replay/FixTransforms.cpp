@@ -469,27 +469,41 @@ RunGraph applyFixes(const RunGraph& graph, FixSet fixes, const FixRates& rates, 
 FixSet applyFixesInPlace(RunGraph& g, FixSet fixes, const FixRates& rates)
 {
     FixSet done = 0;
-    const auto apply = [&](Fix f, bool changed) { done |= changed ? fixBit(f) : 0; };
-    // Order matters where fixes meet: pinning first (an async copy of
-    // pageable memory still blocks), moving copies to streams before
-    // splitting streams by chunk.
-    // Prefetches first: they go with their kernels wherever a later fix
-    // moves them (a stream per chunk moves both, by the kernel's chunk).
-    if (has(fixes, Fix::PrefetchManaged))
-        apply(Fix::PrefetchManaged, prefetchManaged(g, rates));
-    if (has(fixes, Fix::PinHostMemory))
-        apply(Fix::PinHostMemory, pinHostMemory(g, rates));
-    if (has(fixes, Fix::HoistAllocations))
-        apply(Fix::HoistAllocations, hoistAllocations(g));
-    if (has(fixes, Fix::AsyncCopies))
-        apply(Fix::AsyncCopies, asyncCopies(g, fixes));
-    if (has(fixes, Fix::NonBlockingStreams))
-        apply(Fix::NonBlockingStreams, nonBlockingStreams(g));
-    if (has(fixes, Fix::StreamPerChunk))
-        apply(Fix::StreamPerChunk, streamPerChunk(g));
-    if (has(fixes, Fix::RemoveHostSync))
-        apply(Fix::RemoveHostSync, removeHostSync(g));
+    // Order matters where fixes meet (kFixOrder): prefetches first (they go
+    // with their kernels wherever a later fix moves them: a stream per
+    // chunk moves both, by the kernel's chunk), pinning before the async
+    // copies (an async copy of pageable memory still blocks), moving copies
+    // to streams before splitting streams by chunk.
+    for (const Fix f : kFixOrder) {
+        if (!has(fixes, f))
+            continue;
+        bool changed = false;
+        switch (f) {
+        case Fix::PrefetchManaged: changed = prefetchManaged(g, rates); break;
+        case Fix::PinHostMemory: changed = pinHostMemory(g, rates); break;
+        case Fix::HoistAllocations: changed = hoistAllocations(g); break;
+        case Fix::AsyncCopies: changed = asyncCopies(g, fixes); break;
+        case Fix::NonBlockingStreams: changed = nonBlockingStreams(g); break;
+        case Fix::StreamPerChunk: changed = streamPerChunk(g); break;
+        case Fix::RemoveHostSync: changed = removeHostSync(g); break;
+        }
+        done |= changed ? fixBit(f) : 0;
+    }
     return done;
+}
+
+bool appliesAfter(FixSet applied, FixSet added)
+{
+    if ((applied & added) != 0 || has(applied | added, Fix::AsyncCopies))
+        return false;
+    bool seenAdded = false;
+    for (const Fix f : kFixOrder) {
+        if (has(added, f))
+            seenAdded = true;
+        else if (has(applied, f) && seenAdded)
+            return false; // a fix applied comes after one added
+    }
+    return true;
 }
 
 } // namespace ovs

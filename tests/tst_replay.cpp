@@ -1264,6 +1264,16 @@ private slots:
         }
         // Every fix together saves more than any one of them.
         QVERIFY(together.savingOf(sets.back()) > together.savingOf(sets[2]));
+        // The sets above in chains: a set after one it extends in kFixOrder.
+        const FixSet p = fixBit(Fix::PinHostMemory), s = fixBit(Fix::StreamPerChunk), y = fixBit(Fix::RemoveHostSync),
+                     h = fixBit(Fix::HoistAllocations), a = fixBit(Fix::AsyncCopies);
+        QCOMPARE(WhatIf::chainsOf(sets), (std::vector<WhatIf::Chain>{{p, p | s}, {h, y | s | h}, {s}, {y}}));
+        // What the findings of a PyTorch trace ask for (each fix, each pair,
+        // all): each fix applied in two chains at most, the sync's in four.
+        QCOMPARE(WhatIf::chainsOf({p | s | y, p, y, s, p | y, p | s, s | y}),
+                 (std::vector<WhatIf::Chain>{{p, p | y}, {s, s | y}, {p | s, p | s | y}, {y}}));
+        // AsyncCopies reads the whole set: never chained.
+        QCOMPARE(WhatIf::chainsOf({a | p, p, a}), (std::vector<WhatIf::Chain>{{p}, {a}, {a | p}}));
     }
 
     // Correlation ids to ops: one array where the ids are compact, sorted
@@ -1573,6 +1583,26 @@ private slots:
                 const std::string aheadDifference = graphDifference(g, before);
                 QVERIFY2(aheadDifference.empty(), (describeFixes(set) + " (ahead): " + aheadDifference).c_str());
             }
+            // A fix applied on top of one before it in kFixOrder gives the
+            // graph both give applied at once (WhatIf replays its fix sets
+            // in such chains); AsyncCopies, whose transform reads the whole
+            // set, is never chained.
+            for (std::size_t i = 0; i < kFixOrder.size(); ++i)
+                for (std::size_t j = 0; j < kFixOrder.size(); ++j) {
+                    const FixSet first = fixBit(kFixOrder[i]);
+                    const FixSet then = fixBit(kFixOrder[j]);
+                    const bool async = kFixOrder[i] == Fix::AsyncCopies || kFixOrder[j] == Fix::AsyncCopies;
+                    QCOMPARE(appliesAfter(first, then), i < j && !async);
+                    if (!appliesAfter(first, then))
+                        continue;
+                    RunGraph once = g;
+                    const FixSet changedOnce = applyFixesInPlace(once, first | then, {50, 50});
+                    const FixSet changed = applyFixesInPlace(g, first, {50, 50}) | applyFixesInPlace(g, then, {50, 50});
+                    QCOMPARE(changed, changedOnce);
+                    const std::string chained = graphDifference(g, once);
+                    QVERIFY2(chained.empty(), (describeFixes(first) + " then " + describeFixes(then) + ": " + chained).c_str());
+                    point.restore(g);
+                }
         }
     }
 

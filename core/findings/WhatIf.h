@@ -135,6 +135,15 @@ public:
     // fix set and put it back: a WhatIf replays on one thread at a time, and
     // not while replayedRun reads its graph on another.
     void replayEach(const std::vector<FixSet>& sets);
+    // How replayEach groups its sets: fix sets replayed one after another
+    // on one graph, each applied on top of the one before (which it extends
+    // in kFixOrder: appliesAfter), so that a chain applies each fix once
+    // and puts the graph back once. `sets` (distinct) in chains: each set
+    // goes after the largest set it extends in order, where one ends a
+    // chain; else it starts one. The longest chains first, for the two
+    // threads of replayEach to take.
+    using Chain = std::vector<FixSet>;
+    static std::vector<Chain> chainsOf(const std::vector<FixSet>& sets);
     // The run as this graph replays with `fixes` (whatIfRun below says what
     // it holds): `run` and `span` are those the graph was built from. Const
     // and on its own copy of the graph, so that a WhatIf an analysis kept
@@ -160,14 +169,6 @@ private:
         // Per step group, each step's length in this replay (setSteps).
         std::vector<StepSavings> stepNs;
     };
-    // Fix sets replayed one after another on one graph, each applied on
-    // top of the one before (which it extends in kFixOrder: appliesAfter),
-    // so that a chain applies each fix once and puts the graph back once.
-    using Chain = std::vector<FixSet>;
-    // `sets` (distinct) in chains: each set goes after the largest set it
-    // extends in order, where one ends a chain; else it starts one. The
-    // longest chains first, for the two threads of replayEach to take.
-    static std::vector<Chain> chainsOf(const std::vector<FixSet>& sets);
     // `chain`'s sets applied to `graph` (this one's, or a second thread's
     // copy of it) and each replayed by `replayer`; `graph` is put back as
     // it was after.

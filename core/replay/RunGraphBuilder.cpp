@@ -128,16 +128,26 @@ private:
             ops += r.end - r.begin;
         // At most one node per op: one allocation, not one per doubling.
         m_g.nodes.reserve(ops);
+        // The ops come lane by lane: each lane's list looked up once, not per op.
+        std::vector<std::uint32_t>* hostLane = nullptr;
+        int hostLaneOf = -1;
         for (const OpRange& r : ranges)
-            for (std::uint32_t i = r.begin; i < r.end; ++i)
-                addNode(i, hostByLane);
+            for (std::uint32_t i = r.begin; i < r.end; ++i) {
+                if (const int lane = m_run.ops[i].lane; lane != hostLaneOf) {
+                    hostLane = &hostByLane[lane];
+                    hostLaneOf = lane;
+                }
+                addNode(i, *hostLane);
+            }
+        std::erase_if(hostByLane, [](const auto& lane) { return lane.second.empty(); });
         for (auto& [lane, nodes] : hostByLane)
             m_hostLanes.push_back(keepLeaves(std::move(nodes)));
         dropNested();
     }
 
-    // Op i as a node, where it begins in the span on a stream or host thread.
-    void addNode(std::uint32_t i, std::map<int, std::vector<std::uint32_t>>& hostByLane)
+    // Op i as a node, where it begins in the span on a stream or host
+    // thread (a host thread's node also into `hostLane`, its lane's list).
+    void addNode(std::uint32_t i, std::vector<std::uint32_t>& hostLane)
     {
         const Op& op = m_run.ops[i];
         if (op.lane >= m_run.lanes.size())
@@ -165,7 +175,7 @@ private:
             if (m_run.lanes[op.lane].kind != LaneKind::HostThread)
                 return;
             n.role = roleOf(m_roles, op, &n.async);
-            hostByLane[op.lane].push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
+            hostLane.push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
         }
         m_g.nodes.push_back(n);
     }
@@ -196,12 +206,20 @@ private:
     // outer one. Dropped ops become the host's own work between calls.
     std::vector<std::uint32_t> keepLeaves(std::vector<std::uint32_t> nodes)
     {
-        std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto before = [&](std::uint32_t a, std::uint32_t b) {
             const GraphNode& x = m_g.nodes[a];
             const GraphNode& y = m_g.nodes[b];
             return x.measuredBeginNs != y.measuredBeginNs ? x.measuredBeginNs < y.measuredBeginNs
                                                           : x.measuredEndNs > y.measuredEndNs;
-        });
+        };
+        // A lane's ops come in time order: where each is strictly before the
+        // next, that is the one order the sort gives (with ties it may not
+        // be: the sort is not stable).
+        bool strictly = true;
+        for (std::size_t i = 1; i < nodes.size() && strictly; ++i)
+            strictly = before(nodes[i - 1], nodes[i]);
+        if (!strictly)
+            std::sort(nodes.begin(), nodes.end(), before);
         std::vector<std::uint32_t> kept;
         for (std::uint32_t n : nodes) {
             GraphNode& node = m_g.nodes[n];

@@ -433,17 +433,26 @@ private:
     // chunk (else any host op) that ended last before they began.
     void inferLaunches()
     {
+        // Gathered and sorted when a GPU op needs them: in most traces every
+        // GPU op has its call, and sorting every host op's end was a tenth
+        // of a big graph's build.
         std::map<int, std::vector<std::pair<std::int64_t, std::uint32_t>>> hostEnds; // chunk -> (end, node)
-        for (const auto& lane : m_hostLanes)
-            for (std::uint32_t n : lane) {
-                const GraphNode& h = m_g.nodes[n];
-                hostEnds[-1].emplace_back(h.measuredEndNs, n);
-                if (h.chunk >= 0)
-                    hostEnds[h.chunk].emplace_back(h.measuredEndNs, n);
-            }
-        for (auto& [chunk, ends] : hostEnds)
-            std::sort(ends.begin(), ends.end());
+        bool gathered = false;
+        const auto gather = [&] {
+            for (const auto& lane : m_hostLanes)
+                for (std::uint32_t n : lane) {
+                    const GraphNode& h = m_g.nodes[n];
+                    hostEnds[-1].emplace_back(h.measuredEndNs, n);
+                    if (h.chunk >= 0)
+                        hostEnds[h.chunk].emplace_back(h.measuredEndNs, n);
+                }
+            for (auto& [chunk, ends] : hostEnds)
+                std::sort(ends.begin(), ends.end());
+            gathered = true;
+        };
         const auto latestBefore = [&](int chunk, std::int64_t t) -> std::int64_t {
+            if (!gathered)
+                gather();
             const auto found = hostEnds.find(chunk);
             if (found == hostEnds.end())
                 return -1;

@@ -40,27 +40,24 @@ CycleBreak breakCycles(RunGraph& g)
     CycleBreak out;
     const std::size_t points = g.nodes.size() * 2;
     const auto pointOf = [](std::uint32_t node, bool end) { return 2 * node + (end ? 1u : 0u); };
-    // Edges into and out of each point, as offsets into one array each (CSR).
-    std::vector<std::uint32_t> inOffset(points + 1, 0), outOffset(points + 1, 0);
+    // Edges out of each point, as offsets into one array (CSR), and how
+    // many edges wait on each point.
+    std::vector<std::uint32_t> outOffset(points + 1, 0);
+    std::vector<int> pending(points, 0);
     for (const GraphEdge& e : g.edges) {
-        ++inOffset[pointOf(e.to, e.toEnd) + 1];
+        ++pending[pointOf(e.to, e.toEnd)];
         ++outOffset[pointOf(e.from, e.fromEnd) + 1];
     }
-    for (std::size_t p = 0; p < points; ++p) {
-        inOffset[p + 1] += inOffset[p];
-        outOffset[p + 1] += outOffset[p];
-    }
-    std::vector<std::uint32_t> inEdges(g.edges.size()), outEdges(g.edges.size());
-    {
-        std::vector<std::uint32_t> inAt(inOffset.begin(), inOffset.end() - 1), outAt(outOffset.begin(), outOffset.end() - 1);
-        for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
-            inEdges[inAt[pointOf(g.edges[i].to, g.edges[i].toEnd)]++] = i;
-            outEdges[outAt[pointOf(g.edges[i].from, g.edges[i].fromEnd)]++] = i;
-        }
-    }
-    std::vector<int> pending(points, 0);
     for (std::size_t p = 0; p < points; ++p)
-        pending[p] = static_cast<int>(inOffset[p + 1] - inOffset[p]) + (p % 2 == 1 ? 1 : 0);
+        outOffset[p + 1] += outOffset[p];
+    std::vector<std::uint32_t> outEdges(g.edges.size());
+    {
+        std::vector<std::uint32_t> outAt(outOffset.begin(), outOffset.end() - 1);
+        for (std::uint32_t i = 0; i < g.edges.size(); ++i)
+            outEdges[outAt[pointOf(g.edges[i].from, g.edges[i].fromEnd)]++] = i;
+    }
+    for (std::size_t p = 1; p < points; p += 2)
+        ++pending[p]; // every end waits for its own begin
     std::vector<bool> done(points, false), dropped(g.edges.size(), false);
     std::vector<std::uint32_t> ready;
     for (std::uint32_t p = 0; p < points; ++p)
@@ -82,6 +79,21 @@ CycleBreak breakCycles(RunGraph& g)
         }
     };
     drain();
+    // Most graphs hold no cycle: every point is done, and the edges into
+    // each point (for the walk back along a cycle) are never needed.
+    if (std::all_of(done.begin(), done.end(), [](bool d) { return d; }))
+        return out;
+    std::vector<std::uint32_t> inOffset(points + 1, 0);
+    for (const GraphEdge& e : g.edges)
+        ++inOffset[pointOf(e.to, e.toEnd) + 1];
+    for (std::size_t p = 0; p < points; ++p)
+        inOffset[p + 1] += inOffset[p];
+    std::vector<std::uint32_t> inEdges(g.edges.size());
+    {
+        std::vector<std::uint32_t> inAt(inOffset.begin(), inOffset.end() - 1);
+        for (std::uint32_t i = 0; i < g.edges.size(); ++i)
+            inEdges[inAt[pointOf(g.edges[i].to, g.edges[i].toEnd)]++] = i;
+    }
     std::vector<std::uint32_t> onPath(points, 0); // walk number that reached the point, 0: none
     std::uint32_t walk = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path; // (point, the edge that leads from it to the next)

@@ -127,7 +127,9 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
             arrays.nodes = g.nodes;
             arrays.edges = g.edges;
             arrays.kernelFill = g.kernelFill;
-            return Ahead{GraphRestorePoint(g.nodes, g.edges), std::move(arrays)};
+            Replayer replayer;
+            replayer.prepare(g.nodes.size(), g.edges.size());
+            return Ahead{GraphRestorePoint(g.nodes, g.edges), std::move(arrays), std::move(replayer)};
         });
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
@@ -193,13 +195,15 @@ WhatIf::Replayed& WhatIf::replayOnce(FixSet fixes)
     return at->second;
 }
 
-GraphRestorePoint& WhatIf::restorePoint(RunGraph* otherArrays)
+GraphRestorePoint& WhatIf::restorePoint(RunGraph* otherArrays, Replayer* otherReplayer)
 {
     if (m_ahead.valid()) {
         Ahead ahead = m_ahead.get(); // rethrows a failed copy
         m_restore.emplace(std::move(ahead.point));
         if (otherArrays)
             *otherArrays = std::move(ahead.arrays);
+        if (otherReplayer)
+            *otherReplayer = std::move(ahead.replayer);
     }
     if (!m_restore)
         m_restore.emplace(*m_graph);
@@ -332,11 +336,12 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
         }
         m_replayerHoldsUnchanged = false;
     } else {
-        // The second thread's graph: its arrays copied ahead, where they were.
+        // The second thread's graph and replayer: made ahead, where they were.
         RunGraph otherGraph;
+        Replayer otherReplayer;
         const bool ahead = m_ahead.valid();
         if (ahead)
-            restorePoint(&otherGraph);
+            restorePoint(&otherGraph, &otherReplayer);
         // Each thread takes the next chain not taken: the longest first.
         std::atomic<std::size_t> next{0};
         const auto work = [&](RunGraph& graph, Replayer& replayer) {
@@ -351,7 +356,6 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
         // model added to the arrays copied ahead) before this one edits the
         // graph, while this one makes the restore point where none was made
         // ahead: both only read the graph then.
-        Replayer otherReplayer;
         std::promise<void> copied;
         auto other = std::async(std::launch::async, [&] {
             try {

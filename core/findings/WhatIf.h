@@ -195,18 +195,19 @@ private:
     // graph, while this one replays the unchanged graph and the findings
     // are found (the second core is idle then): the restore point, and the
     // second replay thread's copy of the graph's arrays (nodes, edges,
-    // kernel fill). Made when the first fix set is asked for, they held
-    // its replays up (0.4 s of the 2 GB trace's). Nothing edits those
-    // arrays before restorePoint takes it.
+    // kernel fill) and its replayer's memory. Made when the first fix set
+    // is asked for, they held its replays up (0.4 s of the 2 GB trace's).
+    // Nothing edits those arrays before restorePoint takes it.
     struct Ahead {
         GraphRestorePoint point;
         RunGraph arrays;
+        Replayer replayer;
     };
     std::future<Ahead> m_ahead;
     // The restore point, made here or taken from what was made ahead (the
-    // arrays copied ahead into `otherArrays` where given, else dropped),
-    // with the graph's model as it is now.
-    GraphRestorePoint& restorePoint(RunGraph* otherArrays = nullptr);
+    // arrays and replayer made ahead into `otherArrays` and `otherReplayer`
+    // where given, else dropped), with the graph's model as it is now.
+    GraphRestorePoint& restorePoint(RunGraph* otherArrays = nullptr, Replayer* otherReplayer = nullptr);
     // The replayer's times are the unchanged graph's (no fix set was
     // replayed by it since): setSteps reads them without a second replay.
     bool m_replayerHoldsUnchanged = false;

@@ -180,6 +180,14 @@ Replayer::Entry Replayer::pop()
     return top;
 }
 
+void Replayer::prepare(std::size_t nodes, std::size_t edges)
+{
+    m_offset.assign(2 * nodes + 1, 0);
+    m_pending.assign(2 * nodes, 0);
+    m_time.assign(2 * nodes, 0);
+    m_out.assign(edges, 0);
+}
+
 const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
 {
     ReplayResult& r = m_result;

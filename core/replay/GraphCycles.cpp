@@ -28,6 +28,35 @@ std::tuple<int, int, std::int64_t, std::uint32_t> weakness(const RunGraph& g, st
 
 constexpr std::uint32_t kOwnEdge = UINT32_MAX; // a node's begin -> its end
 
+std::uint32_t pointOf(std::uint32_t node, bool end)
+{
+    return 2 * node + (end ? 1u : 0u);
+}
+
+// The graph's edges grouped by a point of each (`side`: where it leaves
+// from, or where it goes), as offsets into one array of edge indices (CSR).
+struct EdgesByPoint {
+    std::vector<std::uint32_t> offset; // per point, and one past the last
+    std::vector<std::uint32_t> edges;
+};
+enum class Side { From, To };
+EdgesByPoint edgesByPoint(const RunGraph& g, Side side)
+{
+    const auto pointAt = [side](const GraphEdge& e) {
+        return side == Side::From ? pointOf(e.from, e.fromEnd) : pointOf(e.to, e.toEnd);
+    };
+    const std::size_t points = g.nodes.size() * 2;
+    EdgesByPoint by{std::vector<std::uint32_t>(points + 1, 0), std::vector<std::uint32_t>(g.edges.size())};
+    for (const GraphEdge& e : g.edges)
+        ++by.offset[pointAt(e) + 1];
+    for (std::size_t p = 0; p < points; ++p)
+        by.offset[p + 1] += by.offset[p];
+    std::vector<std::uint32_t> at(by.offset.begin(), by.offset.end() - 1);
+    for (std::uint32_t i = 0; i < g.edges.size(); ++i)
+        by.edges[at[pointAt(g.edges[i])]++] = i;
+    return by;
+}
+
 } // namespace
 
 bool isDroppable(const GraphEdge& e)
@@ -39,23 +68,13 @@ CycleBreak breakCycles(RunGraph& g)
 {
     CycleBreak out;
     const std::size_t points = g.nodes.size() * 2;
-    const auto pointOf = [](std::uint32_t node, bool end) { return 2 * node + (end ? 1u : 0u); };
-    // Edges out of each point, as offsets into one array (CSR), and how
-    // many edges wait on each point.
-    std::vector<std::uint32_t> outOffset(points + 1, 0);
+    // Edges out of each point, and how many edges wait on each point.
+    const EdgesByPoint outOf = edgesByPoint(g, Side::From);
+    const std::vector<std::uint32_t>& outOffset = outOf.offset;
+    const std::vector<std::uint32_t>& outEdges = outOf.edges;
     std::vector<int> pending(points, 0);
-    for (const GraphEdge& e : g.edges) {
+    for (const GraphEdge& e : g.edges)
         ++pending[pointOf(e.to, e.toEnd)];
-        ++outOffset[pointOf(e.from, e.fromEnd) + 1];
-    }
-    for (std::size_t p = 0; p < points; ++p)
-        outOffset[p + 1] += outOffset[p];
-    std::vector<std::uint32_t> outEdges(g.edges.size());
-    {
-        std::vector<std::uint32_t> outAt(outOffset.begin(), outOffset.end() - 1);
-        for (std::uint32_t i = 0; i < g.edges.size(); ++i)
-            outEdges[outAt[pointOf(g.edges[i].from, g.edges[i].fromEnd)]++] = i;
-    }
     for (std::size_t p = 1; p < points; p += 2)
         ++pending[p]; // every end waits for its own begin
     std::vector<bool> done(points, false), dropped(g.edges.size(), false);
@@ -83,17 +102,9 @@ CycleBreak breakCycles(RunGraph& g)
     // each point (for the walk back along a cycle) are never needed.
     if (std::all_of(done.begin(), done.end(), [](bool d) { return d; }))
         return out;
-    std::vector<std::uint32_t> inOffset(points + 1, 0);
-    for (const GraphEdge& e : g.edges)
-        ++inOffset[pointOf(e.to, e.toEnd) + 1];
-    for (std::size_t p = 0; p < points; ++p)
-        inOffset[p + 1] += inOffset[p];
-    std::vector<std::uint32_t> inEdges(g.edges.size());
-    {
-        std::vector<std::uint32_t> inAt(inOffset.begin(), inOffset.end() - 1);
-        for (std::uint32_t i = 0; i < g.edges.size(); ++i)
-            inEdges[inAt[pointOf(g.edges[i].to, g.edges[i].toEnd)]++] = i;
-    }
+    const EdgesByPoint in = edgesByPoint(g, Side::To);
+    const std::vector<std::uint32_t>& inOffset = in.offset;
+    const std::vector<std::uint32_t>& inEdges = in.edges;
     std::vector<std::uint32_t> onPath(points, 0); // walk number that reached the point, 0: none
     std::uint32_t walk = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path; // (point, the edge that leads from it to the next)

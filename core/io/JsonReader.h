@@ -168,9 +168,7 @@ void JsonReader::forEachMember(simdjson::ondemand::object object, int depth, F&&
     for (auto member : object) {
         if (const auto error = member.error())
             syntaxError(error);
-        // The field where simdjson made it, not copied out: the copy read
-        // back as one 16-byte load what was just stored in two, which
-        // stalled on every member (a twentieth of reading a big trace).
+        // The field used where simdjson made it, not copied out first.
         auto&& field = std::move(member).value_unsafe();
         // Where the key starts, taken first: unescaping a key (key() does for
         // keys with escapes) consumes it, and field.key() is invalid after.

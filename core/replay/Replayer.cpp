@@ -22,6 +22,15 @@ class Engines {
 public:
     explicit Engines(const RunGraph& g) : m_g(g)
     {
+        // Room up front, past the allocator's small sizes, for what the
+        // loop writes on every event (and `started` in replay()): small
+        // buffers of two replays on two threads can share a cache line in
+        // one arena's slabs, and every write then took the line from the
+        // other core. One replay of the 2 GB trace's graph beside another
+        // took 0.40 s, 0.27 s alone; with this room 0.25 s beside another.
+        m_running.reserve(1024);
+        for (auto& q : m_queue)
+            q.reserve(4096);
         m_capacity = {1, 1, 1, std::max(1, g.kernelSlots)};
         m_sharedCopy = g.copyEngines == 1;
     }
@@ -242,6 +251,7 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
         }
     };
     std::vector<std::uint32_t> started;
+    started.reserve(4096); // as the engines' (Engines above)
     // In time order: the engines' next end before a point ready at the same
     // time, so that a unit freed then is free for it.
     while (!m_queue.empty() || engines.nextEndNs() != INT64_MAX) {

@@ -370,7 +370,7 @@ std::string_view JsonReader::numberText(Value& value)
 {
     const std::string_view raw = rawText(value);
     if (raw.empty() || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
-        || raw.data() + raw.size() >= m_text.data() + m_text.size() || !isJsonNumber(raw))
+        || !endsInText(raw) || !isJsonNumber(raw))
         return {};
     return raw;
 }
@@ -433,8 +433,7 @@ bool JsonReader::scaledInteger(Value& value, int decimals, std::int64_t& out)
 {
     const std::string_view raw = rawText(value);
     PlainNumber n;
-    if (raw.empty() || raw.data() + raw.size() >= m_text.data() + m_text.size() // cut by the end: not whole
-        || !readPlain(raw, decimals, n))
+    if (raw.empty() || !endsInText(raw) || !readPlain(raw, decimals, n))
         return false;
     for (; n.fraction < decimals; ++n.fraction) {
         if (++n.digits > 19)
@@ -542,9 +541,7 @@ void JsonReader::skip(Value& value, int depth)
     // A number of at most 19 digits without an exponent is valid and in
     // range (an int64 or a double) whatever its digits: checked in one pass,
     // not typed, checked and converted. Traces' arguments hold many.
-    if (const std::string_view raw = rawText(value);
-        !raw.empty() && (raw[0] == '-' || static_cast<unsigned>(raw[0] - '0') < 10)
-        && raw.data() + raw.size() < m_text.data() + m_text.size())
+    if (const std::string_view raw = rawText(value); endsInText(raw))
         if (PlainNumber n; readPlain(raw, 19, n))
             return;
     switch (kind(value)) {

@@ -152,6 +152,9 @@ private:
     };
 
     void start();
+    // A value's text (rawText) that ends before the document does: a
+    // number cut by the end of a window's text is not whole.
+    bool endsInText(std::string_view raw) const { return raw.data() + raw.size() < m_text.data() + m_text.size(); }
 
     std::string_view m_text;
     bool m_placeErrors = true;

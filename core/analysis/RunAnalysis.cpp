@@ -7,6 +7,7 @@
 #include "findings/WhatIf.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ovs {
 
@@ -33,19 +34,27 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
         for (const OpRange& r : *scope.ops)
             ops += r.end - r.begin;
     }
-    // The run's index (one walk over its ops) is built while the what-if
-    // builds and replays the graph: the graph, the larger, on this thread,
-    // where it reuses the memory the reader freed.
+    // The run's index (one walk over its ops), its metrics and what the
+    // rules find from them are made while the what-if builds and replays the
+    // graph: the graph, the larger, on this thread, where it reuses the
+    // memory the reader freed. The rules' context refers to the index,
+    // which stays where it is made.
+    std::optional<RunIndex> index;
+    FindingsAhead ahead;
     auto indexed = std::async(launchPolicyFor(ops), [&] {
-        return scope.ops ? RunIndex::view(run, judged.span, *scope.ops, roles) : RunIndex(run, judged.span, roles);
+        index.emplace(scope.ops ? RunIndex::view(run, judged.span, *scope.ops, roles)
+                                : RunIndex(run, judged.span, roles));
+        a.metrics = computeMetrics(*index, a.rates);
+        // As though the what-if replays, as a completed run's nearly
+        // always does (findFindings finds them again where it does not).
+        ahead = findFindingsAhead(*index, a.metrics, a.rates, run.status == RunStatus::Completed);
     });
     auto kept = std::make_shared<WhatIf>(run, rates, judged.span, roles.get(), scope.ops);
     WhatIf& whatIf = *kept;
-    const RunIndex index = indexed.get();
-    a.metrics = computeMetrics(index, a.rates);
-    a.collectiveKernels = index.collectiveKernels();
+    indexed.get();
+    a.collectiveKernels = index->collectiveKernels();
     // The findings, and the verdict among them (judged once: findings/Verdict.h).
-    a.findings = findFindings(index, whatIf, a.metrics, a.rates, stepGroups);
+    a.findings = findFindings(*index, whatIf, a.metrics, a.rates, stepGroups, std::move(ahead));
     if (keepWhatIf) {
         kept->releaseReplayMemory();
         a.whatIf = std::move(kept);

@@ -266,33 +266,88 @@ RunFindings findFindings(const Run& run, const RunMetrics& metrics, const Transf
     return findFindings(index, whatIf, metrics, rates, stepGroups);
 }
 
+// The rules, in the order their findings are listed (ties of cost keep
+// it): those before the one that reads the what-if's graph, and after it.
+namespace {
+
+void rulesBeforeGraph(const findings::Context& c, std::vector<Finding>& out)
+{
+    findings::pageableCopies(c, out);
+    findings::syncCopies(c, out);
+    findings::legacyDefaultStream(c, out);
+}
+
+void rulesAfterGraph(const findings::Context& c, const DemandMigrations& demand, std::vector<Finding>& out)
+{
+    findings::syncInLoop(c, out);
+    findings::allocInLoop(c, out);
+    findings::smallCopies(c, out);
+    findings::managedMigration(c, demand, out);
+}
+
+// A run with op times inside its span: else the findings are its bound alone.
+bool timedInside(const Run& run, const findings::Context& c)
+{
+    return run.timing != kWallOnlyTiming && c.wallNs > 0;
+}
+
+} // namespace
+
+struct FindingsAheadState {
+    findings::Context c;
+    DemandMigrations demand;
+    bool ruled = false; // the rules ran (a run timed inside its span)
+    std::vector<Finding> beforeGraph, afterGraph;
+};
+
+FindingsAhead::FindingsAhead() = default;
+FindingsAhead::FindingsAhead(FindingsAhead&&) noexcept = default;
+FindingsAhead& FindingsAhead::operator=(FindingsAhead&&) noexcept = default;
+FindingsAhead::~FindingsAhead() = default;
+
+FindingsAhead findFindingsAhead(const RunIndex& index, const RunMetrics& metrics, const TransferRates& rates,
+                                bool replayed)
+{
+    FindingsAhead ahead;
+    ahead.state.reset(new FindingsAheadState{findings::gather(index, metrics, rates), {}, false, {}, {}});
+    FindingsAheadState& s = *ahead.state;
+    s.c.replayed = replayed;
+    if (timedInside(index.run(), s.c)) {
+        s.demand = demandMigrations(index);
+        rulesBeforeGraph(s.c, s.beforeGraph);
+        rulesAfterGraph(s.c, s.demand, s.afterGraph);
+        s.ruled = true;
+    }
+    return ahead;
+}
+
 RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics, const TransferRates& rates,
-                         const std::vector<std::vector<Interval>>& stepGroups)
+                         const std::vector<std::vector<Interval>>& stepGroups, FindingsAhead ahead)
 {
     using namespace findings;
     using namespace thresholds;
     const Run& run = index.run();
+    const bool replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
+    if (!ahead.state || (ahead.state->ruled && ahead.state->c.replayed != replayed))
+        ahead = findFindingsAhead(index, metrics, rates, replayed);
+    FindingsAheadState& s = *ahead.state;
+    Context& c = s.c;
+    c.replayed = replayed;
     RunFindings result;
-    Context c = gather(index, metrics, rates);
-    c.replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
     result.wallNs = c.wallNs;
     for (const DeviceWork& w : c.devices)
         result.devices.push_back(w.activity);
-    if (run.timing == kWallOnlyTiming || c.wallNs <= 0) {
+    if (!s.ruled) {
         result.verdict = judgeRun(c, {});
         result.findings.push_back(boundFinding(c, result.verdict));
         return result;
     }
     // Before any replay with fixes: the prefetch fix moves the stalls it names.
-    whatIf.setDemand(demandMigrations(index));
-    pageableCopies(c, result.findings);
-    syncCopies(c, result.findings);
-    legacyDefaultStream(c, result.findings);
+    whatIf.setDemand(std::move(s.demand));
+    result.findings = std::move(s.beforeGraph);
     oneStream(c, whatIf.graph(), result.findings);
-    syncInLoop(c, result.findings);
-    allocInLoop(c, result.findings);
-    smallCopies(c, result.findings);
-    managedMigration(c, whatIf.demand(), result.findings);
+    result.findings.insert(result.findings.end(), std::make_move_iterator(s.afterGraph.begin()),
+                           std::make_move_iterator(s.afterGraph.end()));
     const std::int64_t activeNs = c.gpuBusy.isEmpty()
                                       ? 0
                                       : spanNs(c.gpuBusy.pieces().front().beginNs, c.gpuBusy.pieces().back().endNs);

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -163,9 +164,30 @@ std::string findingWords(FindingKind kind, const std::vector<FindingKind>& alsoK
 // spans per region group, whose share of each replayed saving is wanted.
 RunFindings findFindings(const Run& run, const RunMetrics& metrics, const TransferRates& rates, Interval span,
                          const std::vector<std::vector<Interval>>& stepGroups = {});
+
+// What the rules find from the run's index alone, before the what-if has a
+// graph: analyzeSpan finds it on the index's thread while this one builds
+// the graph (a quarter of a second of a 2 GB trace's analysis). The rules
+// read whether the run replays; `replayed` is what is assumed, and
+// findFindings finds them again where the what-if says otherwise.
+struct FindingsAheadState;
+struct FindingsAhead {
+    FindingsAhead();
+    FindingsAhead(FindingsAhead&&) noexcept;
+    FindingsAhead& operator=(FindingsAhead&&) noexcept;
+    ~FindingsAhead();
+    // The context the rules read and what they found: it refers to the
+    // index, metrics and rates it was found from, which stay where they are.
+    std::unique_ptr<FindingsAheadState> state;
+};
+FindingsAhead findFindingsAhead(const RunIndex& index, const RunMetrics& metrics, const TransferRates& rates,
+                                bool replayed);
+
 // The same from the run's index over the judged span and its what-if over
-// the same span (analyzeSpan builds both at once, on two threads).
+// the same span (analyzeSpan builds both at once, on two threads), with
+// what was found ahead from the same index, metrics and rates, if it was.
 RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics,
-                         const TransferRates& rates, const std::vector<std::vector<Interval>>& stepGroups = {});
+                         const TransferRates& rates, const std::vector<std::vector<Interval>>& stepGroups = {},
+                         FindingsAhead ahead = {});
 
 } // namespace ovs

@@ -1524,6 +1524,52 @@ private slots:
                      f.findings.back().cause.c_str());
     }
 
+    // analyzeSpan finds the rules' findings ahead, from the index alone, as
+    // though the run replays: where that holds, and where it does not (a
+    // run whose graph has no GPU work), the findings are those found after.
+    void findingsFoundAheadAreTheSame_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QDir data(OVERLAPSCOPE_TEST_DATA);
+        for (const QString& folder : {QString("."), QString("profiled"), QString("profiled/what-if"), QString("profiled/what-if-h100")})
+            for (const QString& name : QDir(data.filePath(folder)).entryList({"*.json"}, QDir::Files, QDir::Name))
+                QTest::newRow(qPrintable(folder + "/" + name)) << QString(folder + "/" + name);
+        QTest::newRow("built, no GPU work") << QString();
+    }
+    void findingsFoundAheadAreTheSame()
+    {
+        QFETCH(QString, file);
+        Run run;
+        std::vector<BandwidthSweep> sweeps;
+        if (file.isEmpty()) {
+            RunBuilder b;
+            const int thread = b.lane("host thread", LaneKind::HostThread);
+            for (int i = 0; i < 8; ++i)
+                b.call(thread, "cudaStreamSynchronize", i * 100'000, i * 100'000 + 40'000);
+            run = b.finish();
+        } else {
+            const Trace trace = load(file);
+            run = trace.runs.front();
+            sweeps = trace.sweeps;
+        }
+        const TransferRates rates = transferRatesFor(run, sweeps);
+        const Interval span = timedRegion(run);
+        const RunMetrics metrics = computeMetrics(run, rates);
+        const RunIndex index(run, span);
+        const auto found = [&](std::optional<bool> assumed) {
+            WhatIf whatIf(run, rates, span);
+            FindingsAhead ahead;
+            if (assumed)
+                ahead = findFindingsAhead(index, metrics, rates, *assumed);
+            const RunFindings f = findFindings(index, whatIf, metrics, rates, {}, std::move(ahead));
+            return std::pair(whatIf.summary().replayed, describe(f) + QString::fromStdString(f.verdict.words));
+        };
+        const auto [replayed, after] = found(std::nullopt);
+        QCOMPARE(replayed, !file.isEmpty());
+        QCOMPARE(found(true).second, after);
+        QCOMPARE(found(false).second, after);
+    }
+
     // Traces that measured no pinned rate (a Kineto trace of pageable copies
     // on an H200, a public Nsight report of CloverLeaf on an A100): pinning
     // is replayed at the rate the device class table assumes, and the cost

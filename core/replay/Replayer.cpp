@@ -207,21 +207,20 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     const std::size_t points = g.nodes.size() * 2;
     const auto pointOf = [](std::uint32_t node, bool end) { return 2 * node + (end ? 1 : 0); };
     // Outgoing edges per point, as offsets into one array (CSR): counted,
-    // summed, filled by moving each point's offset up, then moved back.
+    // summed to each point's end (the last, to all of them), filled from the last edge back by moving
+    // each point's offset down to its start (each point's edges in edge
+    // order, as the replay releases them).
     m_offset.assign(points + 1, 0);
     m_pending.assign(points, 0);
     for (const GraphEdge& e : g.edges) {
-        ++m_offset[pointOf(e.from, e.fromEnd) + 1];
+        ++m_offset[pointOf(e.from, e.fromEnd)];
         ++m_pending[pointOf(e.to, e.toEnd)];
     }
     for (std::size_t p = 0; p < points; ++p)
         m_offset[p + 1] += m_offset[p];
     m_out.resize(g.edges.size());
-    for (std::uint32_t i = 0; i < g.edges.size(); ++i)
-        m_out[m_offset[pointOf(g.edges[i].from, g.edges[i].fromEnd)]++] = i;
-    for (std::size_t p = points; p > 0; --p)
-        m_offset[p] = m_offset[p - 1];
-    m_offset[0] = 0;
+    for (std::uint32_t i = static_cast<std::uint32_t>(g.edges.size()); i > 0; --i)
+        m_out[--m_offset[pointOf(g.edges[i - 1].from, g.edges[i - 1].fromEnd)]] = i - 1;
     m_time.assign(points, INT64_MIN);
     for (std::size_t n = 0; n < g.nodes.size(); ++n)
         ++m_pending[2 * n + 1]; // every end waits for its own begin
@@ -252,6 +251,9 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     };
     std::vector<std::uint32_t> started;
     started.reserve(4096); // as the engines' (Engines above)
+    // The GPU's span, as its ops begin and end: the engines start every GPU
+    // op not removed, and its end comes from the queue.
+    std::int64_t spanBegin = INT64_MAX, spanEnd = INT64_MIN;
     // In time order: the engines' next end before a point ready at the same
     // time, so that a unit freed then is free for it.
     while (!m_queue.empty() || engines.nextEndNs() != INT64_MAX) {
@@ -262,6 +264,8 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
             release(pointOf(node, true), ends);
             for (std::uint32_t s : started)
                 happened(pointOf(s, false), ends);
+            if (!started.empty())
+                spanBegin = std::min(spanBegin, ends);
             continue;
         }
         const auto [at, tie, p] = pop();
@@ -271,9 +275,13 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
             engines.submit(p / 2, at, started);
             for (std::uint32_t s : started)
                 happened(pointOf(s, false), at);
+            if (!started.empty())
+                spanBegin = std::min(spanBegin, at);
             continue;
         }
         happened(p, at);
+        if (!begin && node.gpu && !node.removed)
+            spanEnd = std::max(spanEnd, at);
         if (begin)
             release(p + 1, saturatingAdd(at, node.removed ? 0 : node.durationNs));
     }
@@ -298,19 +306,13 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     if (nodeTimes) {
         r.beginNs.resize(g.nodes.size());
         r.endNs.resize(g.nodes.size());
-    }
-    r.spanBeginNs = INT64_MAX;
-    r.spanEndNs = INT64_MIN;
-    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
-        if (nodeTimes) {
+        for (std::size_t n = 0; n < g.nodes.size(); ++n) {
             r.beginNs[n] = m_time[2 * n];
             r.endNs[n] = m_time[2 * n + 1];
         }
-        if (g.nodes[n].gpu && !g.nodes[n].removed) {
-            r.spanBeginNs = std::min(r.spanBeginNs, m_time[2 * n]);
-            r.spanEndNs = std::max(r.spanEndNs, m_time[2 * n + 1]);
-        }
     }
+    r.spanBeginNs = spanBegin;
+    r.spanEndNs = spanEnd;
     if (r.spanBeginNs > r.spanEndNs)
         r.spanBeginNs = r.spanEndNs = 0;
     return r;

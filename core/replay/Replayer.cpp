@@ -207,11 +207,16 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     const std::size_t points = g.nodes.size() * 2;
     const auto pointOf = [](std::uint32_t node, bool end) { return 2 * node + (end ? 1 : 0); };
     // Outgoing edges per point, as offsets into one array (CSR): counted,
-    // summed to each point's end (the last, to all of them), filled from the last edge back by moving
-    // each point's offset down to its start (each point's edges in edge
-    // order, as the replay releases them).
+    // summed to each point's end (the last, to all of them), filled from
+    // the last edge back by moving each point's offset down to its start
+    // (each point's edges in edge order, as the replay releases them).
+    // What each point waits for: its edges in, and an end its own begin.
     m_offset.assign(points + 1, 0);
-    m_pending.assign(points, 0);
+    m_pending.resize(points);
+    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+        m_pending[2 * n] = 0;
+        m_pending[2 * n + 1] = 1;
+    }
     for (const GraphEdge& e : g.edges) {
         ++m_offset[pointOf(e.from, e.fromEnd)];
         ++m_pending[pointOf(e.to, e.toEnd)];
@@ -222,8 +227,6 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     for (std::uint32_t i = static_cast<std::uint32_t>(g.edges.size()); i > 0; --i)
         m_out[--m_offset[pointOf(g.edges[i - 1].from, g.edges[i - 1].fromEnd)]] = i - 1;
     m_time.assign(points, INT64_MIN);
-    for (std::size_t n = 0; n < g.nodes.size(); ++n)
-        ++m_pending[2 * n + 1]; // every end waits for its own begin
     m_queue.clear();
     const auto ready = [&](std::uint32_t p) {
         push({m_time[p], g.nodes[p / 2].measuredBeginNs, p});

@@ -8,7 +8,6 @@
 #include <tuple>
 #include <iterator>
 #include <map>
-#include <optional>
 
 namespace ovs {
 
@@ -34,16 +33,34 @@ void makeAsync(RunGraph& g, const std::vector<std::uint32_t>& calls)
     std::erase_if(g.edges, [&](const GraphEdge& e) { return now[e.to] && e.kind == EdgeKind::Blocking; });
 }
 
+// Each lane's GPU nodes, in node order. Nodes come lane by lane (a fix
+// moves some): the lane's list is looked up where the lane changes, not per
+// node (a map lookup per node was a fifth of a stream fix on 3.6 M nodes).
+std::map<int, std::vector<std::uint32_t>> gpuNodesByLane(const RunGraph& g)
+{
+    std::map<int, std::vector<std::uint32_t>> byLane;
+    std::vector<std::uint32_t>* list = nullptr;
+    int listLane = -1;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+        const GraphNode& node = g.nodes[n];
+        if (!node.gpu)
+            continue;
+        if (node.lane != listLane) {
+            listLane = node.lane;
+            list = &byLane[listLane];
+        }
+        list->push_back(n);
+    }
+    return byLane;
+}
+
 // Stream order again from each GPU node's lane, in the order the host
 // enqueued them: after a fix moved nodes between streams. Returns each
 // lane's GPU nodes in that order.
 std::map<int, std::vector<std::uint32_t>> reorderStreams(RunGraph& g)
 {
     std::erase_if(g.edges, [](const GraphEdge& e) { return e.kind == EdgeKind::StreamOrder; });
-    std::map<int, std::vector<std::uint32_t>> byLane;
-    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
-        if (g.nodes[n].gpu)
-            byLane[g.nodes[n].lane].push_back(n);
+    std::map<int, std::vector<std::uint32_t>> byLane = gpuNodesByLane(g);
     // Sorted by keys read once per node (a comparator that looks each one up
     // through its call is most of this on a million nodes): when enqueued,
     // then when it began (a prefetch shares its kernel's call and times: it
@@ -124,6 +141,9 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
 {
     std::vector<bool> pinned(g.nodes.size(), false);
     bool changed = false;
+    // cudaMemcpyAsync from pinned memory returns at once; cudaMemcpy still
+    // waits, for a faster copy.
+    std::vector<std::uint32_t> calls;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
         GraphNode& node = g.nodes[n];
         if (!node.gpu || node.memory != HostMemoryKind::Pageable
@@ -135,6 +155,16 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
         node.durationNs = std::min(node.durationNs, saturatingCast<std::int64_t>(static_cast<double>(node.bytes) / rate));
         node.memory = HostMemoryKind::Pinned;
         pinned[n] = changed = true;
+        // Every call of a pinned copy loses its staging time (an upload's
+        // call may return before its copy ends and still have staged for
+        // long). A duration only ever goes down to a bound here and below:
+        // the order of the bounds does not matter.
+        if (node.call != UINT32_MAX) {
+            GraphNode& call = g.nodes[node.call];
+            call.durationNs = std::min(call.durationNs, g.asyncCallNs);
+            if (call.async && call.role == CallRole::SyncCopy)
+                calls.push_back(node.call);
+        }
     }
     // The staging the calling thread did before the copy (uploads) and after
     // it (downloads) is gone: the copy starts a launch latency after its
@@ -146,19 +176,6 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
             e.lagNs = std::min(e.lagNs, g.asyncCallNs);
             g.nodes[e.to].durationNs = std::min(g.nodes[e.to].durationNs, g.asyncCallNs);
         }
-    }
-    // cudaMemcpyAsync from pinned memory returns at once; cudaMemcpy still
-    // waits, for a faster copy.
-    // Every call of a pinned copy loses its staging time (an upload's call
-    // may return before its copy ends and still have staged for long).
-    std::vector<std::uint32_t> calls;
-    for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
-        if (!pinned[n] || g.nodes[n].call == UINT32_MAX)
-            continue;
-        GraphNode& call = g.nodes[g.nodes[n].call];
-        call.durationNs = std::min(call.durationNs, g.asyncCallNs);
-        if (call.async && call.role == CallRole::SyncCopy)
-            calls.push_back(g.nodes[n].call);
     }
     makeAsync(g, calls);
     return changed;
@@ -232,19 +249,35 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
 // reuses (depth: the streams in use, at least two).
 bool removeHostSync(RunGraph& g)
 {
+    // One pass over the nodes (a graph of millions is read once, not three
+    // times): the GPU's lanes, when its work was enqueued, and the waits.
     // Nodes come lane by lane: a lane is listed where it changes, not per node.
     std::vector<int> lanes;
-    for (const GraphNode& n : g.nodes)
-        if (n.gpu && (lanes.empty() || lanes.back() != n.lane))
-            lanes.push_back(n.lane);
+    EnqueueSpan span;
+    std::vector<std::uint32_t> syncCalls;
+    for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+        const GraphNode& node = g.nodes[n];
+        if (node.gpu) {
+            if (lanes.empty() || lanes.back() != node.lane)
+                lanes.push_back(node.lane);
+            const std::int64_t at = enqueuedAt(g, node);
+            span.first = std::min(span.first, at);
+            span.last = std::max(span.last, at);
+        }
+        if (node.role == CallRole::Sync)
+            syncCalls.push_back(n);
+    }
     sortUnique(lanes);
     const std::size_t depth = std::max<std::size_t>(2, lanes.size());
     std::map<int, std::vector<std::uint32_t>> syncsByThread;
-    const EnqueueSpan span = enqueueSpan(g);
-    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
-        if (g.nodes[n].role == CallRole::Sync && insideLoop(span, g.nodes[n]))
+    for (const std::uint32_t n : syncCalls)
+        if (insideLoop(span, g.nodes[n]))
             syncsByThread[g.nodes[n].lane].push_back(n);
     bool changed = false;
+    // Each wait's place among its thread's, by node: one array over the
+    // graph's nodes (a search per blocking edge was a sixth of this on a
+    // big graph), cleared after each thread.
+    std::vector<std::uint32_t> placeOfNode;
     for (auto& [thread, syncs] : syncsByThread) {
         if (static_cast<int>(syncs.size()) < thresholds::kMinRepeats)
             continue;
@@ -269,23 +302,17 @@ bool removeHostSync(RunGraph& g)
         syncs = std::move(moved);
         if (static_cast<int>(syncs.size()) < thresholds::kMinRepeats)
             continue;
-        // Each wait's place among them, by node (sorted, searched: a map's
-        // node per wait cost more than the rest of this on a big graph).
-        std::vector<std::pair<std::uint32_t, std::size_t>> place;
-        place.reserve(syncs.size());
+        placeOfNode.resize(g.nodes.size(), UINT32_MAX);
         for (std::size_t i = 0; i < syncs.size(); ++i)
-            place.emplace_back(syncs[i], i);
-        std::sort(place.begin(), place.end());
-        const auto placeOf = [&](std::uint32_t node) -> std::optional<std::size_t> {
-            const auto at = std::lower_bound(place.begin(), place.end(), std::pair<std::uint32_t, std::size_t>{node, 0});
-            return at != place.end() && at->first == node ? std::optional(at->second) : std::nullopt;
-        };
+            placeOfNode[syncs[i]] = static_cast<std::uint32_t>(i);
         std::vector<std::vector<GraphEdge>> waits(syncs.size());
         for (const GraphEdge& e : g.edges)
-            if (e.kind == EdgeKind::Blocking)
-                if (const auto at = placeOf(e.to))
-                    waits[*at].push_back(e);
-        std::erase_if(g.edges, [&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && placeOf(e.to); });
+            if (e.kind == EdgeKind::Blocking && placeOfNode[e.to] != UINT32_MAX)
+                waits[placeOfNode[e.to]].push_back(e);
+        std::erase_if(g.edges,
+                      [&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && placeOfNode[e.to] != UINT32_MAX; });
+        for (const std::uint32_t n : syncs)
+            placeOfNode[n] = UINT32_MAX;
         for (std::size_t i = 0; i < syncs.size(); ++i) {
             if (i >= depth)
                 for (GraphEdge e : waits[i - depth]) {
@@ -315,18 +342,15 @@ bool nonBlockingStreams(RunGraph& g)
 // their buffers.
 bool streamPerChunk(RunGraph& g)
 {
-    std::map<int, std::vector<std::uint32_t>> byLane;
-    for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
-        if (g.nodes[n].gpu)
-            byLane[g.nodes[n].lane].push_back(n);
+    const std::map<int, std::vector<std::uint32_t>> byLane = gpuNodesByLane(g);
     std::vector<bool> moved(g.nodes.size(), false);
     bool anyMoved = false;
-    for (auto& [lane, nodes] : byLane) {
+    for (const auto& [lane, nodes] : byLane) {
         std::vector<int> chunks;
-        chunks.reserve(nodes.size());
         bool copies = false, kernels = false;
         for (std::uint32_t n : nodes) {
-            chunks.push_back(g.nodes[n].chunk);
+            if (chunks.empty() || chunks.back() != g.nodes[n].chunk)
+                chunks.push_back(g.nodes[n].chunk);
             copies = copies || g.nodes[n].kind == OpKind::Upload || g.nodes[n].kind == OpKind::Download;
             kernels = kernels || g.nodes[n].kind == OpKind::Kernel;
         }
@@ -341,8 +365,14 @@ bool streamPerChunk(RunGraph& g)
             newLane[static_cast<std::size_t>(k)] = static_cast<int>(g.lanes.size());
             g.lanes.push_back(std::move(l));
         }
+        // A chunk's nodes come together: its place is searched once per run of them.
+        int placed = 0;
+        std::ptrdiff_t place = -1;
         for (std::uint32_t n : nodes) {
-            const auto place = std::lower_bound(chunks.begin(), chunks.end(), g.nodes[n].chunk) - chunks.begin();
+            if (place < 0 || g.nodes[n].chunk != placed) {
+                placed = g.nodes[n].chunk;
+                place = std::lower_bound(chunks.begin(), chunks.end(), placed) - chunks.begin();
+            }
             const int k = static_cast<int>(place % thresholds::kWhatIfStreams);
             if (k != 0) {
                 g.nodes[n].lane = static_cast<std::uint16_t>(newLane[static_cast<std::size_t>(k)]);

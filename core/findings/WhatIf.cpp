@@ -59,33 +59,42 @@ void markFaultedKernels(RunGraph& g, const DemandMigrations& demand)
 std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const Replayer& r,
                                                      const std::vector<Interval>& steps)
 {
-    // Step indices as 32 bits: this runs for every fix set replayed, on
-    // graphs of millions of nodes, and on two threads at once.
+    // One pass over the nodes: this runs for every fix set replayed, on
+    // graphs of millions of nodes, and on two threads at once. A lane's GPU
+    // ops come in the order they were enqueued, so the step found for the
+    // node before is tried first; the last step's end is kept as it goes.
     constexpr std::uint32_t kNone = UINT32_MAX;
-    std::vector<std::uint32_t> stepOf(g.nodes.size(), kNone);
     std::vector<std::int64_t> first(steps.size(), INT64_MAX);
     std::uint32_t lastStep = kNone;
+    std::int64_t lastEnd = INT64_MIN;
+    std::size_t next = 0; // the first step beginning after the last node's enqueue
     for (std::size_t n = 0; n < g.nodes.size(); ++n) {
         const GraphNode& node = g.nodes[n];
         if (!node.gpu || node.removed)
             continue;
         const std::int64_t at = enqueuedAt(g, node);
-        const auto next = std::upper_bound(steps.begin(), steps.end(), at,
-                                           [](std::int64_t t, const Interval& s) { return t < s.beginNs; });
-        if (next == steps.begin() || at >= std::prev(next)->endNs)
+        const bool sameAsBefore =
+            (next == 0 || steps[next - 1].beginNs <= at) && (next == steps.size() || at < steps[next].beginNs);
+        if (!sameAsBefore)
+            next = static_cast<std::size_t>(
+                std::upper_bound(steps.begin(), steps.end(), at,
+                                 [](std::int64_t t, const Interval& s) { return t < s.beginNs; })
+                - steps.begin());
+        if (next == 0 || at >= steps[next - 1].endNs)
             continue;
-        const auto i = static_cast<std::uint32_t>(std::prev(next) - steps.begin());
-        stepOf[n] = i;
+        const auto i = static_cast<std::uint32_t>(next - 1);
         first[i] = std::min(first[i], r.timeOf(static_cast<std::uint32_t>(n), false));
-        lastStep = lastStep == kNone ? i : std::max(lastStep, i);
+        const std::int64_t end = r.timeOf(static_cast<std::uint32_t>(n), true);
+        if (lastStep == kNone || i > lastStep) {
+            lastStep = i;
+            lastEnd = end;
+        } else if (i == lastStep) {
+            lastEnd = std::max(lastEnd, end);
+        }
     }
     std::vector<std::optional<std::int64_t>> lengths(steps.size());
     if (lastStep == kNone)
         return lengths;
-    std::int64_t lastEnd = INT64_MIN;
-    for (std::size_t n = 0; n < g.nodes.size(); ++n)
-        if (stepOf[n] == lastStep)
-            lastEnd = std::max(lastEnd, r.timeOf(static_cast<std::uint32_t>(n), true));
     std::uint32_t previous = kNone;
     for (std::uint32_t i = 0; i <= lastStep; ++i) {
         if (first[i] == INT64_MAX)

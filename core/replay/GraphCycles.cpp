@@ -2,6 +2,7 @@
 
 #include "base/Saturating.h"
 #include "base/Thresholds.h"
+#include "replay/EdgesByPoint.h"
 
 #include <algorithm>
 #include <tuple>
@@ -28,35 +29,6 @@ std::tuple<int, int, std::int64_t, std::uint32_t> weakness(const RunGraph& g, st
 
 constexpr std::uint32_t kOwnEdge = UINT32_MAX; // a node's begin -> its end
 
-std::uint32_t pointOf(std::uint32_t node, bool end)
-{
-    return 2 * node + (end ? 1u : 0u);
-}
-
-// The graph's edges grouped by a point of each (`side`: where it leaves
-// from, or where it goes), as offsets into one array of edge indices (CSR).
-struct EdgesByPoint {
-    std::vector<std::uint32_t> offset; // per point, and one past the last
-    std::vector<std::uint32_t> edges;
-};
-enum class Side { From, To };
-EdgesByPoint edgesByPoint(const RunGraph& g, Side side)
-{
-    const auto pointAt = [side](const GraphEdge& e) {
-        return side == Side::From ? pointOf(e.from, e.fromEnd) : pointOf(e.to, e.toEnd);
-    };
-    const std::size_t points = g.nodes.size() * 2;
-    EdgesByPoint by{std::vector<std::uint32_t>(points + 1, 0), std::vector<std::uint32_t>(g.edges.size())};
-    for (const GraphEdge& e : g.edges)
-        ++by.offset[pointAt(e) + 1];
-    for (std::size_t p = 0; p < points; ++p)
-        by.offset[p + 1] += by.offset[p];
-    std::vector<std::uint32_t> at(by.offset.begin(), by.offset.end() - 1);
-    for (std::uint32_t i = 0; i < g.edges.size(); ++i)
-        by.edges[at[pointAt(g.edges[i])]++] = i;
-    return by;
-}
-
 } // namespace
 
 bool isDroppable(const GraphEdge& e)
@@ -69,12 +41,11 @@ CycleBreak breakCycles(RunGraph& g)
     CycleBreak out;
     const std::size_t points = g.nodes.size() * 2;
     // Edges out of each point, and how many edges wait on each point.
-    const EdgesByPoint outOf = edgesByPoint(g, Side::From);
+    std::vector<int> pending(points, 0);
+    EdgesByPoint outOf;
+    outOf.group(g, EdgeSide::From, &pending);
     const std::vector<std::uint32_t>& outOffset = outOf.offset;
     const std::vector<std::uint32_t>& outEdges = outOf.edges;
-    std::vector<int> pending(points, 0);
-    for (const GraphEdge& e : g.edges)
-        ++pending[pointOf(e.to, e.toEnd)];
     for (std::size_t p = 1; p < points; p += 2)
         ++pending[p]; // every end waits for its own begin
     std::vector<bool> done(points, false), dropped(g.edges.size(), false);
@@ -102,7 +73,8 @@ CycleBreak breakCycles(RunGraph& g)
     // each point (for the walk back along a cycle) are never needed.
     if (std::all_of(done.begin(), done.end(), [](bool d) { return d; }))
         return out;
-    const EdgesByPoint in = edgesByPoint(g, Side::To);
+    EdgesByPoint in;
+    in.group(g, EdgeSide::To);
     const std::vector<std::uint32_t>& inOffset = in.offset;
     const std::vector<std::uint32_t>& inEdges = in.edges;
     std::vector<std::uint32_t> onPath(points, 0); // walk number that reached the point, 0: none

@@ -1,6 +1,7 @@
 #include "replay/Replayer.h"
 
 #include "base/Saturating.h"
+#include "replay/EdgesByPoint.h"
 #include "replay/GraphCycles.h"
 
 #include <algorithm>
@@ -191,10 +192,10 @@ Replayer::Entry Replayer::pop()
 
 void Replayer::prepare(std::size_t nodes, std::size_t edges)
 {
-    m_offset.assign(2 * nodes + 1, 0);
+    m_outOf.offset.assign(2 * nodes + 1, 0);
     m_pending.assign(2 * nodes, 0);
     m_time.assign(2 * nodes, 0);
-    m_out.assign(edges, 0);
+    m_outOf.edges.assign(edges, 0);
 }
 
 const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
@@ -205,27 +206,14 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     r.droppedWaits = 0;
     r.spanBeginNs = r.spanEndNs = 0;
     const std::size_t points = g.nodes.size() * 2;
-    const auto pointOf = [](std::uint32_t node, bool end) { return 2 * node + (end ? 1 : 0); };
-    // Outgoing edges per point, as offsets into one array (CSR): counted,
-    // summed to each point's end (the last, to all of them), filled from
-    // the last edge back by moving each point's offset down to its start
-    // (each point's edges in edge order, as the replay releases them).
-    // What each point waits for: its edges in, and an end its own begin.
-    m_offset.assign(points + 1, 0);
+    // What each point waits for: an end its own begin, and its edges in,
+    // counted as the edges out of each point are grouped (EdgesByPoint.h).
     m_pending.resize(points);
     for (std::size_t n = 0; n < g.nodes.size(); ++n) {
         m_pending[2 * n] = 0;
         m_pending[2 * n + 1] = 1;
     }
-    for (const GraphEdge& e : g.edges) {
-        ++m_offset[pointOf(e.from, e.fromEnd)];
-        ++m_pending[pointOf(e.to, e.toEnd)];
-    }
-    for (std::size_t p = 0; p < points; ++p)
-        m_offset[p + 1] += m_offset[p];
-    m_out.resize(g.edges.size());
-    for (std::uint32_t i = static_cast<std::uint32_t>(g.edges.size()); i > 0; --i)
-        m_out[--m_offset[pointOf(g.edges[i - 1].from, g.edges[i - 1].fromEnd)]] = i - 1;
+    m_outOf.group(g, EdgeSide::From, &m_pending);
     m_time.assign(points, INT64_MIN);
     m_queue.clear();
     const auto ready = [&](std::uint32_t p) {
@@ -247,8 +235,8 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     const auto happened = [&](std::uint32_t p, std::int64_t t) {
         ++done;
         m_time[p] = t;
-        for (std::uint32_t i = m_offset[p]; i < m_offset[p + 1]; ++i) {
-            const GraphEdge& e = g.edges[m_out[i]];
+        for (std::uint32_t i = m_outOf.offset[p]; i < m_outOf.offset[p + 1]; ++i) {
+            const GraphEdge& e = g.edges[m_outOf.edges[i]];
             release(pointOf(e.to, e.toEnd), saturatingAdd(t, e.lagNs));
         }
     };

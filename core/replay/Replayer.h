@@ -1,5 +1,6 @@
 #pragma once
 
+#include "replay/EdgesByPoint.h"
 #include "replay/Replay.h"
 #include "replay/RunGraph.h"
 
@@ -42,8 +43,7 @@ private:
         bool operator<(const Entry& o) const { return std::tie(at, tie, point) < std::tie(o.at, o.tie, o.point); }
     };
     ReplayResult m_result;
-    std::vector<std::uint32_t> m_offset; // outgoing edges per point, as offsets into m_out (CSR)
-    std::vector<std::uint32_t> m_out;
+    EdgesByPoint m_outOf; // the edges out of each point
     std::vector<int> m_pending;
     // Per point: when it may happen while it waits, then, once it is taken
     // from the queue (nothing waits on it after), when it happened.

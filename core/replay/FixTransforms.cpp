@@ -118,15 +118,20 @@ ThreadOrder threadOrder(const RunGraph& g)
 struct EnqueueSpan {
     std::int64_t first = INT64_MAX;
     std::int64_t last = INT64_MIN;
+    // A GPU node's enqueue counted in.
+    void add(const RunGraph& g, const GraphNode& gpu)
+    {
+        const std::int64_t at = enqueuedAt(g, gpu);
+        first = std::min(first, at);
+        last = std::max(last, at);
+    }
 };
 EnqueueSpan enqueueSpan(const RunGraph& g)
 {
     EnqueueSpan s;
     for (const GraphNode& n : g.nodes)
-        if (n.gpu) {
-            s.first = std::min(s.first, enqueuedAt(g, n));
-            s.last = std::max(s.last, enqueuedAt(g, n));
-        }
+        if (n.gpu)
+            s.add(g, n);
     return s;
 }
 
@@ -260,9 +265,7 @@ bool removeHostSync(RunGraph& g)
         if (node.gpu) {
             if (lanes.empty() || lanes.back() != node.lane)
                 lanes.push_back(node.lane);
-            const std::int64_t at = enqueuedAt(g, node);
-            span.first = std::min(span.first, at);
-            span.last = std::max(span.last, at);
+            span.add(g, node);
         }
         if (node.role == CallRole::Sync)
             syncCalls.push_back(n);

@@ -302,8 +302,11 @@ std::string graphDifference(const RunGraph& a, const RunGraph& b)
 {
     // Each part's fields as one tuple of references, compared whole.
     const auto node = [](const GraphNode& n) {
-        return std::tie(n.op, n.call, n.chunk, n.lane, n.kind, n.gpu, n.engine, n.role, n.memory, n.removed, n.async,
-                        n.added, n.bytes, n.measuredBeginNs, n.measuredEndNs, n.durationNs);
+        return std::tie(n.op, n.call, n.kind, n.gpu, n.engine, n.async, n.added, n.bytes, n.measuredBeginNs,
+                        n.measuredEndNs);
+    };
+    const auto state = [](const NodeState& s) {
+        return std::make_tuple(s.durationNs, s.chunk, s.lane, s.role, s.memory, bool(s.removed));
     };
     const auto edge = [](const GraphEdge& e) {
         return std::make_tuple(e.from, e.to, e.kind, bool(e.fromEnd), bool(e.toEnd), std::int64_t(e.lagNs));
@@ -325,7 +328,8 @@ std::string graphDifference(const RunGraph& a, const RunGraph& b)
                 return std::string(what) + " " + std::to_string(i);
         return {};
     };
-    for (std::string d : {differing("node", a.nodes, b.nodes, node), differing("edge", a.edges, b.edges, edge),
+    for (std::string d : {differing("node", a.nodes, b.nodes, node), differing("node state", a.state, b.state, state),
+                          differing("edge", a.edges, b.edges, edge),
                           differing("lane", a.lanes, b.lanes, lane), differing("fault", a.faults, b.faults, fault)})
         if (!d.empty())
             return d;
@@ -429,16 +433,16 @@ private slots:
         QCOMPARE(g.inferredEdges, 0);
         QCOMPARE(g.unlaunchedGpuNodes, 0);
         std::map<CallRole, int> roles;
-        for (const GraphNode& n : g.nodes)
-            if (!n.gpu)
-                ++roles[n.role];
+        for (std::size_t n = 0; n < g.nodes.size(); ++n)
+            if (!g.nodes[n].gpu)
+                ++roles[g.state[n].role];
         QCOMPARE(roles[CallRole::Launch], 9);
         QCOMPARE(roles[CallRole::Sync], 4);
         // The chunks: an upload after other work begins one.
         std::set<int> chunks;
-        for (const GraphNode& n : g.nodes)
-            if (n.gpu)
-                chunks.insert(n.chunk);
+        for (std::size_t n = 0; n < g.nodes.size(); ++n)
+            if (g.nodes[n].gpu)
+                chunks.insert(g.state[n].chunk);
         QCOMPARE(chunks.size(), std::size_t(3));
     }
 
@@ -812,9 +816,9 @@ private slots:
         QVERIFY2(g.contention.find(words.toStdString()) != std::string::npos, g.contention.c_str());
         // Side by side for 2 ms, P and Q each did 1 ms of lone work (P 10 us
         // more, alone before Q began): the sum.
-        for (const GraphNode& n : g.nodes)
-            if (n.gpu)
-                QCOMPARE(n.durationNs, n.lane == p ? 1010 * kUs : 1000 * kUs);
+        for (std::size_t n = 0; n < g.nodes.size(); ++n)
+            if (g.nodes[n].gpu)
+                QCOMPARE(g.state[n].durationNs, g.state[n].lane == p ? 1010 * kUs : 1000 * kUs);
         QCOMPARE(span(g), g.measuredSpanNs());
         FixSet applied = 0;
         const RunGraph fixed = applyFixes(g, fixBit(Fix::NonBlockingStreams), {}, &applied);
@@ -1178,11 +1182,12 @@ private slots:
         h.b.call(h.host, "cudaMemcpyAsync", 0, 1020 * kUs - early, 1);
         h.b.gpu(OpKind::Upload, s, 20 * kUs, 1020 * kUs, kTenMB, HostMemoryKind::Pinned, 1);
         const RunGraph g = graphOf(h.b.finish());
-        const auto call = std::find_if(g.nodes.begin(), g.nodes.end(), [](const GraphNode& n) { return !n.gpu; });
-        QCOMPARE(int(call->role), int(blocked ? CallRole::SyncCopy : CallRole::Launch));
+        const auto call = static_cast<std::size_t>(
+            std::find_if(g.nodes.begin(), g.nodes.end(), [](const GraphNode& n) { return !n.gpu; }) - g.nodes.begin());
+        QCOMPARE(int(g.state[call].role), int(blocked ? CallRole::SyncCopy : CallRole::Launch));
         QCOMPARE(countEdges(g, EdgeKind::Blocking), blocked ? 1 : 0);
         // The blocked call's own time is what it took after the copy: none.
-        QCOMPARE(call->durationNs, blocked ? std::int64_t(0) : 1020 * kUs - early);
+        QCOMPARE(g.state[call].durationNs, blocked ? std::int64_t(0) : 1020 * kUs - early);
     }
 
     // kDefaultAsyncCallNs: what an async call costs where the run has none
@@ -1563,10 +1568,13 @@ private slots:
             RunGraph g = *whatIf.graph();
             markFaults(g);
             const RunGraph before = g;
+            // `before` shares the nodes' facts with `g` (GraphNodes): a deep
+            // copy too, to see that no fix edits them where they are shared.
+            const std::vector<GraphNode> factsBefore(g.nodes.begin(), g.nodes.end());
             const GraphRestorePoint point(g);
             // Made as the what-if makes one ahead: the arrays first, the
             // model when it is used.
-            GraphRestorePoint ahead(g.nodes, g.edges);
+            GraphRestorePoint ahead(g.nodes, g.state, g.edges);
             ahead.keepModel(g);
             FixSet everything = 0;
             for (int i = 0; i < kFixCount; ++i)
@@ -1583,6 +1591,7 @@ private slots:
                 const std::string aheadDifference = graphDifference(g, before);
                 QVERIFY2(aheadDifference.empty(), (describeFixes(set) + " (ahead): " + aheadDifference).c_str());
             }
+            QVERIFY(std::equal(factsBefore.begin(), factsBefore.end(), before.nodes.begin(), before.nodes.end()));
             // A fix applied on top of one before it in kFixOrder gives the
             // graph both give applied at once (WhatIf replays its fix sets
             // in such chains); AsyncCopies, whose transform reads the whole

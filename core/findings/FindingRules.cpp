@@ -266,12 +266,14 @@ std::vector<std::pair<int, int>> loopStreams(const Context& c, const RunGraph* g
         bool copies = false, kernels = false;
     };
     std::map<int, Carried> byLane;
-    for (const GraphNode& n : graph->nodes) {
-        if (!n.gpu || !w.laneOps().contains(n.lane))
+    for (std::size_t i = 0; i < graph->nodes.size(); ++i) {
+        const GraphNode& n = graph->nodes[i];
+        const NodeState& s = graph->state[i];
+        if (!n.gpu || !w.laneOps().contains(s.lane))
             continue;
-        Carried& l = byLane[n.lane];
-        if (l.chunks.empty() || l.chunks.back() != n.chunk)
-            l.chunks.push_back(n.chunk);
+        Carried& l = byLane[s.lane];
+        if (l.chunks.empty() || l.chunks.back() != s.chunk)
+            l.chunks.push_back(s.chunk);
         l.copies = l.copies || n.kind == OpKind::Upload || n.kind == OpKind::Download;
         l.kernels = l.kernels || n.kind == OpKind::Kernel;
     }

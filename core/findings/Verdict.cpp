@@ -96,7 +96,7 @@ std::int64_t hostWorkNs(const RunGraph& g)
     for (const GraphEdge& e : g.edges)
         if (e.kind == EdgeKind::HostOrder && g.nodes[e.to].measuredBeginNs > g.measuredSpanBeginNs
             && g.nodes[e.to].measuredBeginNs <= g.measuredSpanEndNs)
-            perThread[g.nodes[e.to].lane] = saturatingAdd(perThread[g.nodes[e.to].lane], e.lagNs);
+            perThread[g.state[e.to].lane] = saturatingAdd(perThread[g.state[e.to].lane], e.lagNs);
     std::int64_t most = 0;
     for (const auto& [thread, ns] : perThread)
         most = std::max(most, ns);

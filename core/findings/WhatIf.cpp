@@ -45,7 +45,7 @@ void markFaultedKernels(RunGraph& g, const DemandMigrations& demand)
         if (const GraphNode& n = g.nodes[i]; n.gpu && n.op < ops && byOp[n.op]) {
             KernelFault f;
             f.node = i;
-            f.stallNs = std::min(byOp[n.op]->stallNs, n.durationNs);
+            f.stallNs = std::min(byOp[n.op]->stallNs, g.state[i].durationNs);
             f.bytes = byOp[n.op]->bytesIn;
             f.bytesBack = demand.hostReadsBack() ? f.bytes : 0;
             g.faults.push_back(f);
@@ -70,7 +70,7 @@ std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const Re
     std::size_t next = 0; // the first step beginning after the last node's enqueue
     for (std::size_t n = 0; n < g.nodes.size(); ++n) {
         const GraphNode& node = g.nodes[n];
-        if (!node.gpu || node.removed)
+        if (!node.gpu || g.state[n].removed)
             continue;
         const std::int64_t at = enqueuedAt(g, node);
         const bool sameAsBefore =
@@ -132,13 +132,15 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
         m_ahead = std::async(std::launch::async, [&g = *m_graph] {
             // The arrays alone: this thread may set the graph's faults or
             // steps meanwhile (the model is taken when the point is).
+            // The nodes' facts are shared, not copied.
             RunGraph arrays;
             arrays.nodes = g.nodes;
+            arrays.state = g.state;
             arrays.edges = g.edges;
             arrays.kernelFill = g.kernelFill;
             Replayer replayer;
             replayer.prepare(g.nodes.size(), g.edges.size());
-            return Ahead{GraphRestorePoint(g.nodes, g.edges), std::move(arrays), std::move(replayer)};
+            return Ahead{GraphRestorePoint(g.nodes, g.state, g.edges), std::move(arrays), std::move(replayer)};
         });
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
@@ -483,7 +485,8 @@ std::optional<Run> WhatIf::replayedRun(const Run& run, FixSet fixes, Interval sp
     out.ops.reserve(fixed.nodes.size());
     for (std::size_t n = 0; n < fixed.nodes.size(); ++n) {
         const GraphNode& node = fixed.nodes[n];
-        if (node.removed)
+        const NodeState& state = fixed.state[n];
+        if (state.removed)
             continue;
         Op op = run.ops[node.op];
         if (node.added) {
@@ -497,8 +500,8 @@ std::optional<Run> WhatIf::replayedRun(const Run& run, FixSet fixes, Interval sp
             op.nameId = prefetchName;
             op.correlation = 0;
         }
-        op.lane = node.lane;
-        op.memory = node.memory;
+        op.lane = state.lane;
+        op.memory = state.memory;
         op.startNs = r.beginNs[n];
         op.endNs = r.endNs[n];
         if (node.gpu) {

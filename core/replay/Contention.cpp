@@ -66,12 +66,12 @@ Calibration calibrate(const RunGraph& g, const std::vector<std::uint32_t>& nodes
 {
     std::map<Key, std::vector<std::int64_t>> alone;
     for (std::size_t i = 0; i < nodes.size(); ++i)
-        if (g.nodes[nodes[i]].durationNs > 0 && overlap[i] <= thresholds::kClockToleranceNs)
-            alone[keys[i]].push_back(g.nodes[nodes[i]].durationNs);
+        if (g.state[nodes[i]].durationNs > 0 && overlap[i] <= thresholds::kClockToleranceNs)
+            alone[keys[i]].push_back(g.state[nodes[i]].durationNs);
     std::vector<double> samples;
     std::map<Key, bool> used;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-        const double d = static_cast<double>(g.nodes[nodes[i]].durationNs);
+        const double d = static_cast<double>(g.state[nodes[i]].durationNs);
         const auto found = alone.find(keys[i]);
         if (d <= 0 || 2 * static_cast<double>(overlap[i]) < d || found == alone.end())
             continue;
@@ -96,7 +96,7 @@ void takeOut(RunGraph& g, const std::vector<std::uint32_t>& nodes, const std::ve
     if (slowdown <= 1.0)
         return;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-        GraphNode& n = g.nodes[nodes[i]];
+        NodeState& n = g.state[nodes[i]];
         const std::int64_t beside = std::min(overlap[i], n.durationNs);
         n.durationNs = n.durationNs - beside + std::llround(static_cast<double>(beside) / slowdown);
     }
@@ -161,7 +161,7 @@ void takeOutByShape(RunGraph& g, const std::vector<std::uint32_t>& nodes)
             running.erase(std::find(running.begin(), running.end(), i));
     }
     for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-        GraphNode& n = g.nodes[nodes[i]];
+        NodeState& n = g.state[nodes[i]];
         n.durationNs -= std::min<std::int64_t>(n.durationNs, std::llround(saved[i]));
     }
 }
@@ -181,7 +181,8 @@ bool kernelsByShape(RunGraph& g, const Run& run, const std::vector<std::uint32_t
             continue;
         ++kernels;
         const KernelShape* shape = run.shapeOf(node.op);
-        const DeviceInfo& device = run.deviceAt(node.lane < g.lanes.size() ? g.lanes[node.lane].device : 0);
+        const std::uint16_t lane = g.state[n].lane;
+        const DeviceInfo& device = run.deviceAt(lane < g.lanes.size() ? g.lanes[lane].device : 0);
         if (!shape || device.smCount <= 0)
             continue;
         const std::uint64_t perSm = blocksPerSm(*shape, smLimitsOf(device.computeCapability));
@@ -202,7 +203,8 @@ bool kernelsByShape(RunGraph& g, const Run& run, const std::vector<std::uint32_t
 
     const GraphNode& w = g.nodes[widest];
     const KernelShape& shape = *run.shapeOf(w.op);
-    const int sms = run.deviceAt(w.lane < g.lanes.size() ? g.lanes[w.lane].device : 0).smCount;
+    const std::uint16_t lane = g.state[widest].lane;
+    const int sms = run.deviceAt(lane < g.lanes.size() ? g.lanes[lane].device : 0).smCount;
     const auto smsFilled = static_cast<std::uint64_t>(std::min<double>(
         sms, std::ceil(static_cast<double>(shape.blocks()) / static_cast<double>(widestPerSm))));
     std::string name = run.nameOf(run.ops[w.op]);
@@ -279,7 +281,7 @@ void calibrateCopies(RunGraph& g, const ContentionRates& rates)
     }
     std::vector<std::uint32_t> up, down, nodes;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
-        if (g.nodes[n].gpu && usesLink(g.nodes[n]))
+        if (g.nodes[n].gpu && usesLink(g.nodes[n], g.state[n]))
             (g.nodes[n].engine == EngineClass::CopyH2D ? up : down).push_back(n);
     const Segments upSet = coveredBy(g, up, 1), downSet = coveredBy(g, down, 1);
     std::vector<std::int64_t> overlap;
@@ -290,7 +292,7 @@ void calibrateCopies(RunGraph& g, const ContentionRates& rates)
             const GraphNode& node = g.nodes[n];
             nodes.push_back(n);
             overlap.push_back(overlapWith(*rivals, node.measuredBeginNs, node.measuredEndNs));
-            keys.emplace_back(static_cast<int>(node.engine), static_cast<int>(node.memory), node.bytes);
+            keys.emplace_back(static_cast<int>(node.engine), static_cast<int>(g.state[n].memory), node.bytes);
         }
     if (rates.bidirectionalGBps > 0 && rates.pinnedH2DGBps > 0 && rates.pinnedD2HGBps > 0) {
         // Both directions at once share the link in proportion to their
@@ -327,9 +329,10 @@ std::int64_t floorNs(const RunGraph& g, const ContentionRates& rates, std::strin
     double up = 0, down = 0, dtod = 0, compute = 0, filledWork = 0, link = 0, pageableBytes = 0;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
         const GraphNode& n = g.nodes[i];
-        if (!n.gpu || n.removed)
+        const NodeState& s = g.state[i];
+        if (!n.gpu || s.removed)
             continue;
-        const auto work = static_cast<double>(std::max<std::int64_t>(0, n.durationNs));
+        const auto work = static_cast<double>(std::max<std::int64_t>(0, s.durationNs));
         switch (n.engine) {
         case EngineClass::CopyH2D: up += work; break;
         case EngineClass::CopyD2H: (g.copyEngines == 1 ? up : down) += work; break;
@@ -340,9 +343,9 @@ std::int64_t floorNs(const RunGraph& g, const ContentionRates& rates, std::strin
             break;
         case EngineClass::None: break;
         }
-        if (usesLink(n))
+        if (usesLink(n, s))
             link += work;
-        if ((n.kind == OpKind::Upload || n.kind == OpKind::Download) && n.memory == HostMemoryKind::Pageable)
+        if ((n.kind == OpKind::Upload || n.kind == OpKind::Download) && s.memory == HostMemoryKind::Pageable)
             pageableBytes += static_cast<double>(n.bytes);
     }
     // At most `slots` at once, each `slowdown` times slower beside another:

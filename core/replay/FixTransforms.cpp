@@ -26,8 +26,8 @@ void makeAsync(RunGraph& g, const std::vector<std::uint32_t>& calls)
 {
     std::vector<bool> now(g.nodes.size(), false);
     for (std::uint32_t call : calls) {
-        g.nodes[call].role = CallRole::Launch;
-        g.nodes[call].durationNs = g.asyncCallNs;
+        g.state[call].role = CallRole::Launch;
+        g.state[call].durationNs = g.asyncCallNs;
         now[call] = true;
     }
     std::erase_if(g.edges, [&](const GraphEdge& e) { return now[e.to] && e.kind == EdgeKind::Blocking; });
@@ -42,11 +42,10 @@ std::map<int, std::vector<std::uint32_t>> gpuNodesByLane(const RunGraph& g)
     std::vector<std::uint32_t>* list = nullptr;
     int listLane = -1;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
-        const GraphNode& node = g.nodes[n];
-        if (!node.gpu)
+        if (!g.nodes[n].gpu)
             continue;
-        if (node.lane != listLane) {
-            listLane = node.lane;
+        if (const int lane = g.state[n].lane; lane != listLane) {
+            listLane = lane;
             list = &byLane[listLane];
         }
         list->push_back(n);
@@ -150,24 +149,25 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
     // waits, for a faster copy.
     std::vector<std::uint32_t> calls;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
-        GraphNode& node = g.nodes[n];
-        if (!node.gpu || node.memory != HostMemoryKind::Pageable
+        const GraphNode& node = g.nodes[n];
+        NodeState& state = g.state[n];
+        if (!node.gpu || state.memory != HostMemoryKind::Pageable
             || (node.kind != OpKind::Upload && node.kind != OpKind::Download))
             continue;
         const double rate = node.kind == OpKind::Upload ? rates.pinnedH2DGBps : rates.pinnedD2HGBps;
         if (rate <= 0)
             continue;
-        node.durationNs = std::min(node.durationNs, saturatingCast<std::int64_t>(static_cast<double>(node.bytes) / rate));
-        node.memory = HostMemoryKind::Pinned;
+        state.durationNs = std::min(state.durationNs, saturatingCast<std::int64_t>(static_cast<double>(node.bytes) / rate));
+        state.memory = HostMemoryKind::Pinned;
         pinned[n] = changed = true;
         // Every call of a pinned copy loses its staging time (an upload's
         // call may return before its copy ends and still have staged for
         // long). A duration only ever goes down to a bound here and below:
         // the order of the bounds does not matter.
         if (node.call != UINT32_MAX) {
-            GraphNode& call = g.nodes[node.call];
+            NodeState& call = g.state[node.call];
             call.durationNs = std::min(call.durationNs, g.asyncCallNs);
-            if (call.async && call.role == CallRole::SyncCopy)
+            if (g.nodes[node.call].async && call.role == CallRole::SyncCopy)
                 calls.push_back(node.call);
         }
     }
@@ -179,7 +179,7 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
             e.lagNs = std::min(e.lagNs, g.launchLatencyNs);
         if (pinned[e.from] && e.kind == EdgeKind::Blocking) {
             e.lagNs = std::min(e.lagNs, g.asyncCallNs);
-            g.nodes[e.to].durationNs = std::min(g.nodes[e.to].durationNs, g.asyncCallNs);
+            g.state[e.to].durationNs = std::min(g.state[e.to].durationNs, g.asyncCallNs);
         }
     }
     makeAsync(g, calls);
@@ -196,7 +196,7 @@ int streamAround(const RunGraph& g, const ThreadOrder& order, std::uint32_t call
              n = (ahead ? order.next : order.prev)[n]) {
             const GraphNode& h = g.nodes[n];
             if (h.call != UINT32_MAX && g.nodes[h.call].kind == OpKind::Kernel)
-                return g.nodes[h.call].lane;
+                return g.state[h.call].lane;
         }
     }
     return -1;
@@ -210,13 +210,13 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
     std::vector<std::uint32_t> calls;
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
         const GraphNode& call = g.nodes[n];
-        if (call.role != CallRole::SyncCopy || call.async || call.call == UINT32_MAX)
+        if (g.state[n].role != CallRole::SyncCopy || call.async || call.call == UINT32_MAX)
             continue;
-        GraphNode& gpu = g.nodes[call.call];
+        NodeState& gpu = g.state[call.call];
         // An async copy of pageable memory still blocks: only with pinning.
         if (gpu.memory == HostMemoryKind::Pageable && !has(fixes, Fix::PinHostMemory))
             continue;
-        const int lane = streamAround(g, order, n, gpu.kind == OpKind::Upload);
+        const int lane = streamAround(g, order, n, g.nodes[call.call].kind == OpKind::Upload);
         if (lane >= 0 && lane != gpu.lane) {
             gpu.lane = static_cast<std::uint16_t>(lane);
             moved[call.call] = anyMoved = true;
@@ -236,13 +236,13 @@ bool asyncCopies(RunGraph& g, FixSet fixes)
             int next = 0;
             for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
                 if (moved[n])
-                    gained[g.nodes[n].lane] = true;
-                next = std::max(next, g.nodes[n].chunk + 1);
+                    gained[g.state[n].lane] = true;
+                next = std::max(next, g.state[n].chunk + 1);
             }
             std::erase_if(streams, [&](const auto& lane) { return !gained[static_cast<std::size_t>(lane.first)]; });
             for (const auto& [lane, nodes] : streams)
                 for (std::uint32_t n : nodes)
-                    g.nodes[n].chunk = -1;
+                    g.state[n].chunk = -1;
             numberChunks(g, streams, next);
         }
     }
@@ -263,11 +263,11 @@ bool removeHostSync(RunGraph& g)
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
         const GraphNode& node = g.nodes[n];
         if (node.gpu) {
-            if (lanes.empty() || lanes.back() != node.lane)
-                lanes.push_back(node.lane);
+            if (lanes.empty() || lanes.back() != g.state[n].lane)
+                lanes.push_back(g.state[n].lane);
             span.add(g, node);
         }
-        if (node.role == CallRole::Sync)
+        if (g.state[n].role == CallRole::Sync)
             syncCalls.push_back(n);
     }
     sortUnique(lanes);
@@ -275,7 +275,7 @@ bool removeHostSync(RunGraph& g)
     std::map<int, std::vector<std::uint32_t>> syncsByThread;
     for (const std::uint32_t n : syncCalls)
         if (insideLoop(span, g.nodes[n]))
-            syncsByThread[g.nodes[n].lane].push_back(n);
+            syncsByThread[g.state[n].lane].push_back(n);
     bool changed = false;
     // Each wait's place among its thread's, by node: one array over the
     // graph's nodes (a search per blocking edge was a sixth of this on a
@@ -332,7 +332,7 @@ bool nonBlockingStreams(RunGraph& g)
 {
     std::vector<bool> legacy(g.nodes.size(), false);
     for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
-        if (g.nodes[n].gpu && g.nodes[n].lane < g.lanes.size() && isLegacyStream(g.lanes[g.nodes[n].lane]))
+        if (g.nodes[n].gpu && g.state[n].lane < g.lanes.size() && isLegacyStream(g.lanes[g.state[n].lane]))
             legacy[n] = true;
     const std::size_t before = g.edges.size();
     dropBarriersOf(g, legacy);
@@ -352,8 +352,8 @@ bool streamPerChunk(RunGraph& g)
         std::vector<int> chunks;
         bool copies = false, kernels = false;
         for (std::uint32_t n : nodes) {
-            if (chunks.empty() || chunks.back() != g.nodes[n].chunk)
-                chunks.push_back(g.nodes[n].chunk);
+            if (chunks.empty() || chunks.back() != g.state[n].chunk)
+                chunks.push_back(g.state[n].chunk);
             copies = copies || g.nodes[n].kind == OpKind::Upload || g.nodes[n].kind == OpKind::Download;
             kernels = kernels || g.nodes[n].kind == OpKind::Kernel;
         }
@@ -372,13 +372,13 @@ bool streamPerChunk(RunGraph& g)
         int placed = 0;
         std::ptrdiff_t place = -1;
         for (std::uint32_t n : nodes) {
-            if (place < 0 || g.nodes[n].chunk != placed) {
-                placed = g.nodes[n].chunk;
+            if (place < 0 || g.state[n].chunk != placed) {
+                placed = g.state[n].chunk;
                 place = std::lower_bound(chunks.begin(), chunks.end(), placed) - chunks.begin();
             }
             const int k = static_cast<int>(place % thresholds::kWhatIfStreams);
             if (k != 0) {
-                g.nodes[n].lane = static_cast<std::uint16_t>(newLane[static_cast<std::size_t>(k)]);
+                g.state[n].lane = static_cast<std::uint16_t>(newLane[static_cast<std::size_t>(k)]);
                 moved[n] = anyMoved = true;
             }
         }
@@ -394,31 +394,36 @@ bool hoistAllocations(RunGraph& g)
 {
     bool changed = false;
     const EnqueueSpan span = enqueueSpan(g);
-    for (GraphNode& node : g.nodes)
-        if (!node.gpu && node.role == CallRole::Alloc && insideLoop(span, node))
-            node.removed = changed = true;
-    std::erase_if(g.edges, [&](const GraphEdge& e) { return g.nodes[e.to].removed && e.kind == EdgeKind::Blocking; });
+    for (std::size_t n = 0; n < g.nodes.size(); ++n)
+        if (NodeState& s = g.state[n]; !g.nodes[n].gpu && s.role == CallRole::Alloc && insideLoop(span, g.nodes[n]))
+            s.removed = changed = true;
+    std::erase_if(g.edges, [&](const GraphEdge& e) { return g.state[e.to].removed && e.kind == EdgeKind::Blocking; });
     return changed;
 }
 
 // A prefetch of `bytes` for `kernel` at `gbps`, to the GPU (Upload) or back
 // to the host (Download): a GPU node on the kernel's stream, enqueued by its
 // launch call.
-GraphNode prefetchFor(const GraphNode& kernel, OpKind kind, std::uint64_t bytes, double gbps)
+struct Prefetch {
+    GraphNode facts;
+    NodeState state;
+};
+Prefetch prefetchFor(const GraphNode& kernel, const NodeState& kernelState, OpKind kind, std::uint64_t bytes, double gbps)
 {
-    GraphNode prefetch = kernel;
+    Prefetch out{kernel, kernelState};
+    GraphNode& prefetch = out.facts;
     prefetch.kind = kind;
     prefetch.engine = kind == OpKind::Upload ? EngineClass::CopyH2D : EngineClass::CopyD2H;
-    prefetch.memory = HostMemoryKind::Managed;
     prefetch.bytes = bytes;
-    prefetch.durationNs = saturatingCast<std::int64_t>(static_cast<double>(bytes) / gbps);
+    out.state.memory = HostMemoryKind::Managed;
+    out.state.durationNs = saturatingCast<std::int64_t>(static_cast<double>(bytes) / gbps);
     // Where a later fix orders its stream again (reorderStreams: by call,
     // then measured begin), the one in goes before the kernel and the one
     // back after it.
     if (kind == OpKind::Download)
         prefetch.measuredBeginNs = prefetch.measuredEndNs = kernel.measuredEndNs;
     prefetch.added = true;
-    return prefetch;
+    return out;
 }
 
 // Each kernel that faulted managed memory in loses its stall (its pages are
@@ -437,14 +442,17 @@ bool prefetchManaged(RunGraph& g, const FixRates& rates)
         const std::uint32_t k = fault.node;
         if (k >= before || !g.nodes[k].gpu || g.nodes[k].kind != OpKind::Kernel || fault.stallNs <= 0)
             continue;
-        const GraphNode kernelAsMeasured = g.nodes[k];
-        g.nodes[k].durationNs = std::max<std::int64_t>(0, kernelAsMeasured.durationNs - fault.stallNs);
+        // Copies: adding a node may move the graph's arrays.
+        const GraphNode kernel = g.nodes[k];
+        const NodeState kernelAsMeasured = g.state[k];
+        g.state[k].durationNs = std::max<std::int64_t>(0, kernelAsMeasured.durationNs - fault.stallNs);
         fault.stallNs = 0; // taken out: the fix applied again changes nothing
-        in[k] = static_cast<std::uint32_t>(g.nodes.size());
-        g.nodes.push_back(prefetchFor(kernelAsMeasured, OpKind::Upload, fault.bytes, rates.pinnedH2DGBps));
+        const Prefetch first = prefetchFor(kernel, kernelAsMeasured, OpKind::Upload, fault.bytes, rates.pinnedH2DGBps);
+        in[k] = g.addNode(first.facts, first.state);
         if (fault.bytesBack > 0 && rates.pinnedD2HGBps > 0) {
-            back[k] = static_cast<std::uint32_t>(g.nodes.size());
-            g.nodes.push_back(prefetchFor(kernelAsMeasured, OpKind::Download, fault.bytesBack, rates.pinnedD2HGBps));
+            const Prefetch then =
+                prefetchFor(kernel, kernelAsMeasured, OpKind::Download, fault.bytesBack, rates.pinnedD2HGBps);
+            back[k] = g.addNode(then.facts, then.state);
         }
     }
     if (g.nodes.size() == before)

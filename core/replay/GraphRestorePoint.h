@@ -6,13 +6,14 @@
 // trace's graph is hundreds of megabytes; this keeps about half of it.
 //
 // What a fix may change (FixTransforms.cpp) is what is kept: each node's
-// duration, chunk, lane, role, memory and removed flag; the edges; the
-// graph's model (GraphModel: lanes and faults a fix adds, counts, words).
-// What was measured of a node and the contention model's kernel fill are
-// never edited by a fix, so they are not kept twice; nodes a fix adds
-// (prefetches) go. tst_replay's storedTracesReplay applies every fix to
-// every stored trace's graph and checks that the restore gives back the
-// graph field by field.
+// state (NodeState: duration, chunk, lane, role, memory, removed flag); the
+// edges; the graph's model (GraphModel: lanes and faults a fix adds,
+// counts, words). The nodes' facts are never edited by a fix: the point
+// shares them (GraphNodes), and the graph gets them back as they were
+// (without the nodes a fix added, prefetches). The contention model's
+// kernel fill is never edited either. tst_replay's storedTracesReplay
+// applies every fix to every stored trace's graph and checks that the
+// restore gives back the graph field by field.
 
 #include "replay/RunGraph.h"
 
@@ -27,7 +28,8 @@ public:
     // Of a graph's nodes and edges alone, its model to be kept later
     // (keepModel): made ahead on another thread, while this one may still
     // set the graph's faults or steps.
-    GraphRestorePoint(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges);
+    GraphRestorePoint(const GraphNodes& nodes, const std::vector<NodeState>& state,
+                      const std::vector<GraphEdge>& edges);
     // `graph`'s model as it is now: its faults or steps may have been set
     // since the point was made (nothing else of a graph changes but by a fix).
     void keepModel(const RunGraph& graph) { m_model = graph; }
@@ -36,19 +38,8 @@ public:
     void restore(RunGraph& graph) const;
 
 private:
-    // 16 bytes: a big graph has millions of nodes.
-    struct NodeState {
-        std::int64_t durationNs;
-        std::int32_t chunk;
-        std::uint16_t lane;
-        std::uint8_t role : 3;   // CallRole
-        std::uint8_t memory : 4; // HostMemoryKind
-        std::uint8_t removed : 1;
-    };
-    static_assert(static_cast<int>(CallRole::Alloc) < 8 && static_cast<int>(HostMemoryKind::Device) < 16,
-                  "NodeState's bits hold every role and memory kind");
-    static_assert(sizeof(NodeState) == 16, "a restore point keeps a few fields per node, not the node");
-    std::vector<NodeState> m_nodes;
+    GraphNodes m_nodes;
+    std::vector<NodeState> m_state;
     std::vector<GraphEdge> m_edges;
     GraphModel m_model;
 };

@@ -98,7 +98,7 @@ private:
     void start(std::uint32_t node, int c, std::int64_t now)
     {
         ++m_busy[c];
-        const double work = static_cast<double>(std::max<std::int64_t>(0, m_g.nodes[node].durationNs));
+        const double work = static_cast<double>(std::max<std::int64_t>(0, m_g.state[node].durationNs));
         m_running.push_back({node, c, work, 1.0, now, now});
     }
 
@@ -119,11 +119,12 @@ private:
         double fill = 0; // the launch-shape basis: the running kernels' shares of the GPU
         for (const Running& r : m_running) {
             const GraphNode& n = m_g.nodes[r.node];
+            const bool link = usesLink(n, m_g.state[r.node]);
             compute += r.cls == 3 ? 1 : 0;
             if (r.cls == 3 && r.node < m_g.kernelFill.size())
                 fill += m_g.kernelFill[r.node];
-            linkUp += usesLink(n) && n.engine == EngineClass::CopyH2D ? 1 : 0;
-            linkDown += usesLink(n) && n.engine == EngineClass::CopyD2H ? 1 : 0;
+            linkUp += link && n.engine == EngineClass::CopyH2D ? 1 : 0;
+            linkDown += link && n.engine == EngineClass::CopyD2H ? 1 : 0;
         }
         m_nextEnd = INT64_MAX;
         for (Running& r : m_running) {
@@ -131,7 +132,7 @@ private:
             r.slowdown = 1.0;
             if (r.cls == 3 && compute > 1)
                 r.slowdown = m_g.kernelFill.empty() ? m_g.kernelSlowdown : std::max(1.0, fill);
-            else if (usesLink(n) && (n.engine == EngineClass::CopyH2D ? linkDown : linkUp) > 0)
+            else if (usesLink(n, m_g.state[r.node]) && (n.engine == EngineClass::CopyH2D ? linkDown : linkUp) > 0)
                 r.slowdown = m_g.copySlowdown;
             r.endNs = saturatingAdd(now, static_cast<std::int64_t>(std::llround(r.workNs * r.slowdown)));
             m_nextEnd = std::min(m_nextEnd, r.endNs);
@@ -261,8 +262,9 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
         }
         const auto [at, tie, p] = pop();
         const GraphNode& node = g.nodes[p / 2];
+        const NodeState& state = g.state[p / 2];
         const bool begin = p % 2 == 0;
-        if (begin && node.gpu && !node.removed) {
+        if (begin && node.gpu && !state.removed) {
             engines.submit(p / 2, at, started);
             for (std::uint32_t s : started)
                 happened(pointOf(s, false), at);
@@ -271,10 +273,10 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
             continue;
         }
         happened(p, at);
-        if (!begin && node.gpu && !node.removed)
+        if (!begin && node.gpu && !state.removed)
             spanEnd = std::max(spanEnd, at);
         if (begin)
-            release(p + 1, saturatingAdd(at, node.removed ? 0 : node.durationNs));
+            release(p + 1, saturatingAdd(at, state.removed ? 0 : state.durationNs));
     }
     r.beginNs.clear();
     r.endNs.clear();

@@ -16,6 +16,7 @@
 #include "base/Saturating.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,30 +34,74 @@ enum class CallRole : std::uint8_t {
 // Which engine a GPU node needs.
 enum class EngineClass : std::uint8_t { None, CopyH2D, CopyD2H, CopyDtoD, Compute };
 
-// Fields ordered widest last, so the node packs into 56 bytes: a big
-// profile's graph holds millions, copied once per fix set replayed (what
-// few kernels fault on managed memory is kept apart, in RunGraph::faults).
+// A node's facts: what was measured of its op and what the graph's build
+// decided of it, which no fix edits (what a fix may change is its
+// NodeState). 40 bytes: a big profile's graph holds millions, and a graph's
+// copies (the second replay thread's, a restore point) share them
+// (GraphNodes). What few kernels fault on managed memory is kept apart, in
+// RunGraph::faults.
 struct GraphNode {
     std::uint32_t op = 0;      // index into Run::ops
     std::uint32_t call = UINT32_MAX;  // GPU node: the host node that enqueued it; host node: its GPU node
-    std::int32_t chunk = -1;          // the repeating group of GPU work it belongs to (GPU nodes); -1: none
-    std::uint16_t lane = 0;    // Run::lanes index; a fix may move a GPU node to another stream
     OpKind kind = OpKind::Upload;
     bool gpu = false;
     EngineClass engine = EngineClass::None;
-    CallRole role = CallRole::Work;
-    HostMemoryKind memory = HostMemoryKind::None;
-    bool removed = false;             // a fix took it out (its edges stay; it takes no time)
     bool async = false;               // a Launch/SyncCopy call named ...Async
     // A fix added it (a prefetch): `op` is the op it was added for, and
-    // kind, bytes and memory are its own.
+    // kind and bytes are its own (its memory too, in its state).
     bool added = false;
     std::uint64_t bytes = 0;
     std::int64_t measuredBeginNs = 0; // engine-true for GPU ops where known
     std::int64_t measuredEndNs = 0;
-    std::int64_t durationNs = 0;      // begin -> end in the replay: the node's own time (see RunGraphBuilder)
+    bool operator==(const GraphNode&) const = default;
 };
-static_assert(sizeof(GraphNode) <= 56, "GraphNode is kept compact: see above");
+static_assert(sizeof(GraphNode) <= 40, "GraphNode is kept compact: see above");
+
+// What a fix may change of a node: all a graph's copy or restore point
+// (GraphRestorePoint.h) keeps of it apart from the shared facts. 16 bytes.
+struct NodeState {
+    std::int64_t durationNs = 0;      // begin -> end in the replay: the node's own time (see RunGraphBuilder)
+    std::int32_t chunk = -1;          // the repeating group of GPU work it belongs to (GPU nodes); -1: none
+    std::uint16_t lane = 0;    // Run::lanes index; a fix may move a GPU node to another stream
+    CallRole role : 3 = CallRole::Work;
+    HostMemoryKind memory : 4 = HostMemoryKind::None;
+    bool removed : 1 = false;         // a fix took it out (its edges stay; it takes no time)
+};
+static_assert(static_cast<int>(CallRole::Alloc) < 8 && static_cast<int>(HostMemoryKind::Device) < 16,
+              "NodeState's bits hold every role and memory kind");
+static_assert(sizeof(NodeState) == 16, "NodeState is kept compact: see above");
+
+// The nodes' facts of a graph, shared by its copies: copying a graph (for
+// the second replay thread) or keeping a restore point copies only a
+// pointer. A graph that adds nodes (a fix's prefetches) first takes a copy
+// of its own where another graph shares them (edit()).
+class GraphNodes {
+public:
+    const GraphNode& operator[](std::size_t i) const { return (*m_nodes)[i]; }
+    std::size_t size() const { return m_nodes ? m_nodes->size() : 0; }
+    bool empty() const { return size() == 0; }
+    const GraphNode* data() const { return m_nodes ? m_nodes->data() : nullptr; }
+    const GraphNode* begin() const { return data(); }
+    const GraphNode* end() const { return data() + size(); }
+    // This graph's array to write: its own (copied first where shared).
+    // Only the graph's build, and a fix adding nodes, write.
+    std::vector<GraphNode>& edit();
+    // The same facts as `other` (not equal ones): shared.
+    bool sameAs(const GraphNodes& other) const { return m_nodes == other.m_nodes; }
+
+private:
+    std::shared_ptr<std::vector<GraphNode>> m_nodes;
+};
+
+inline std::vector<GraphNode>& GraphNodes::edit()
+{
+    // One owner: no other graph, and so no other thread, can read these.
+    if (!m_nodes)
+        m_nodes = std::make_shared<std::vector<GraphNode>>();
+    else if (m_nodes.use_count() > 1)
+        m_nodes = std::make_shared<std::vector<GraphNode>>(*m_nodes);
+    return *m_nodes;
+}
 
 enum class EdgeKind : std::uint8_t {
     StreamOrder, // the previous op of the same stream
@@ -154,8 +199,16 @@ struct GraphModel {
 // The graph: a node per op of the judged span, an edge per wait, and the
 // model they are replayed on.
 struct RunGraph : GraphModel {
-    std::vector<GraphNode> nodes;
+    GraphNodes nodes;
+    std::vector<NodeState> state; // by node, beside its facts
     std::vector<GraphEdge> edges;
+    // Adds a node (a fix's prefetch): its facts and its state; its index.
+    std::uint32_t addNode(const GraphNode& facts, const NodeState& s)
+    {
+        nodes.edit().push_back(facts);
+        state.push_back(s);
+        return static_cast<std::uint32_t>(state.size() - 1);
+    }
     // The launch-shape basis of kernels beside kernels (Contention.h), where
     // it is the basis: by node, the share of the GPU's block slots its
     // kernel fills (0 ... 1; 0 for a compute node without a shape, and for
@@ -168,9 +221,9 @@ struct RunGraph : GraphModel {
 // A copy whose rate the host-device link binds, so that it shares the link
 // with a copy of the other direction: not a pageable one, which the host's
 // staging binds.
-inline bool usesLink(const GraphNode& n)
+inline bool usesLink(const GraphNode& n, const NodeState& s)
 {
-    return (n.engine == EngineClass::CopyH2D || n.engine == EngineClass::CopyD2H) && n.memory != HostMemoryKind::Pageable;
+    return (n.engine == EngineClass::CopyH2D || n.engine == EngineClass::CopyD2H) && s.memory != HostMemoryKind::Pageable;
 }
 
 // When the host enqueued a GPU node: its call's begin, else (no call known)

@@ -92,7 +92,7 @@ public:
             return out;
         }
         // Edges: one to two per node in the traces we have; reserved once.
-        m_g.edges.reserve(2 * m_g.nodes.size());
+        m_g.edges.reserve(2 * m_nodes.size());
         addHostOrder();
         addStreamOrder();
         assignChunks();
@@ -127,7 +127,8 @@ private:
         for (const OpRange& r : ranges)
             ops += r.end - r.begin;
         // At most one node per op: one allocation, not one per doubling.
-        m_g.nodes.reserve(ops);
+        m_nodes.reserve(ops);
+        m_state.reserve(ops);
         // The ops come lane by lane: each lane's list looked up once, not per op.
         std::vector<std::uint32_t>* hostLane = nullptr;
         int hostLaneOf = -1;
@@ -153,31 +154,33 @@ private:
         if (op.lane >= m_run.lanes.size())
             return;
         GraphNode n;
+        NodeState s;
         n.op = i;
         n.kind = op.kind;
-        n.lane = op.lane;
+        s.lane = op.lane;
         n.gpu = isGpuOp(op.kind);
-        n.memory = op.memory;
+        s.memory = op.memory;
         n.bytes = op.bytes;
         n.measuredBeginNs = busyBeginNs(op);
         n.measuredEndNs = std::max(n.measuredBeginNs, busyEndNs(op));
         if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
             return;
-        n.durationNs = saturatingSub(n.measuredEndNs, n.measuredBeginNs);
-        n.chunk = op.chunk;
+        s.durationNs = saturatingSub(n.measuredEndNs, n.measuredBeginNs);
+        s.chunk = op.chunk;
         if (n.gpu) {
             if (m_run.lanes[op.lane].kind != LaneKind::Stream)
                 return;
             n.engine = engineOf(op.kind);
-            m_gpu.push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
+            m_gpu.push_back(static_cast<std::uint32_t>(m_nodes.size()));
             ++m_g.gpuNodes;
         } else {
             if (m_run.lanes[op.lane].kind != LaneKind::HostThread)
                 return;
-            n.role = roleOf(m_roles, op, &n.async);
-            hostLane.push_back(static_cast<std::uint32_t>(m_g.nodes.size()));
+            s.role = roleOf(m_roles, op, &n.async);
+            hostLane.push_back(static_cast<std::uint32_t>(m_nodes.size()));
         }
-        m_g.nodes.push_back(n);
+        m_nodes.push_back(n);
+        m_state.push_back(s);
     }
 
     // Nodes keepLeaves dropped are no part of the graph: renumber the rest,
@@ -185,14 +188,16 @@ private:
     // pages to fault in).
     void dropNested()
     {
-        std::vector<std::uint32_t> newIndex(m_g.nodes.size(), UINT32_MAX);
+        std::vector<std::uint32_t> newIndex(m_nodes.size(), UINT32_MAX);
         std::uint32_t kept = 0;
-        for (std::uint32_t i = 0; i < m_g.nodes.size(); ++i)
-            if (!m_g.nodes[i].removed) {
+        for (std::uint32_t i = 0; i < m_nodes.size(); ++i)
+            if (!m_state[i].removed) {
                 newIndex[i] = kept;
-                m_g.nodes[kept++] = m_g.nodes[i];
+                m_state[kept] = m_state[i];
+                m_nodes[kept++] = m_nodes[i];
             }
-        m_g.nodes.resize(kept);
+        m_nodes.resize(kept);
+        m_state.resize(kept);
         for (std::uint32_t& n : m_gpu)
             n = newIndex[n];
         for (auto& lane : m_hostLanes)
@@ -207,8 +212,8 @@ private:
     std::vector<std::uint32_t> keepLeaves(std::vector<std::uint32_t> nodes)
     {
         const auto before = [&](std::uint32_t a, std::uint32_t b) {
-            const GraphNode& x = m_g.nodes[a];
-            const GraphNode& y = m_g.nodes[b];
+            const GraphNode& x = m_nodes[a];
+            const GraphNode& y = m_nodes[b];
             return x.measuredBeginNs != y.measuredBeginNs ? x.measuredBeginNs < y.measuredBeginNs
                                                           : x.measuredEndNs > y.measuredEndNs;
         };
@@ -222,14 +227,13 @@ private:
             std::sort(nodes.begin(), nodes.end(), before);
         std::vector<std::uint32_t> kept;
         for (std::uint32_t n : nodes) {
-            GraphNode& node = m_g.nodes[n];
-            if (!kept.empty() && node.measuredBeginNs < m_g.nodes[kept.back()].measuredEndNs) {
-                GraphNode& last = m_g.nodes[kept.back()];
+            if (!kept.empty() && m_nodes[n].measuredBeginNs < m_nodes[kept.back()].measuredEndNs) {
+                NodeState& last = m_state[kept.back()];
                 if (last.role == CallRole::Work) {
                     last.removed = true;
                     kept.back() = n;
                 } else {
-                    node.removed = true;
+                    m_state[n].removed = true;
                 }
                 continue;
             }
@@ -252,12 +256,12 @@ private:
         if (m_hostLanes.size() > 1)
             for (const auto& lane : m_hostLanes)
                 for (std::uint32_t n : lane)
-                    ends.emplace_back(m_g.nodes[n].measuredEndNs, n);
+                    ends.emplace_back(m_nodes[n].measuredEndNs, n);
         sortSortedRuns(ends); // thread by thread, each in time order
         for (const auto& lane : m_hostLanes)
             for (std::size_t i = 1; i < lane.size(); ++i) {
-                const GraphNode& prev = m_g.nodes[lane[i - 1]];
-                const GraphNode& cur = m_g.nodes[lane[i]];
+                const GraphNode& prev = m_nodes[lane[i - 1]];
+                const GraphNode& cur = m_nodes[lane[i]];
                 // The gap is the host's own work between the two calls: kept
                 // as it was measured, whatever a fix changes around it...
                 std::int64_t gap = saturatingSub(cur.measuredBeginNs, prev.measuredEndNs);
@@ -267,9 +271,9 @@ private:
                 // thread asks, and the main thread goes on when it is
                 // done), and it follows that call, at the measured distance,
                 // where a fix moves it. Its own gap no longer holds it back.
-                if (const std::uint32_t from = handOff(ends, prev, cur); from != UINT32_MAX) {
+                if (const std::uint32_t from = handOff(ends, prev, cur, m_state[lane[i]].lane); from != UINT32_MAX) {
                     addEdge(from, lane[i], EdgeKind::HandOff, true, false,
-                            saturatingSub(cur.measuredBeginNs, m_g.nodes[from].measuredEndNs));
+                            saturatingSub(cur.measuredBeginNs, m_nodes[from].measuredEndNs));
                     ++m_g.handOffs;
                     gap = 0;
                 }
@@ -281,7 +285,7 @@ private:
     // `prev` and `cur` (one thread's calls), where the gap is long enough to
     // be a wait: UINT32_MAX where none.
     std::uint32_t handOff(const std::vector<std::pair<std::int64_t, std::uint32_t>>& ends, const GraphNode& prev,
-                          const GraphNode& cur) const
+                          const GraphNode& cur, std::uint16_t curLane) const
     {
         if (ends.empty() || saturatingSub(cur.measuredBeginNs, prev.measuredEndNs) <= kHandOffGapNs)
             return UINT32_MAX;
@@ -290,7 +294,7 @@ private:
             --it;
             if (it->first <= prev.measuredEndNs)
                 return UINT32_MAX;
-            if (m_g.nodes[it->second].lane != cur.lane)
+            if (m_state[it->second].lane != curLane)
                 return it->second;
         }
         return UINT32_MAX;
@@ -300,10 +304,10 @@ private:
     {
         std::map<int, std::vector<std::uint32_t>> byLane;
         for (std::uint32_t n : m_gpu)
-            byLane[m_g.nodes[n].lane].push_back(n);
+            byLane[m_state[n].lane].push_back(n);
         for (auto& [lane, nodes] : byLane) {
             std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
-                return m_g.nodes[a].measuredBeginNs < m_g.nodes[b].measuredBeginNs;
+                return m_nodes[a].measuredBeginNs < m_nodes[b].measuredBeginNs;
             });
             m_streams[lane] = std::move(nodes);
         }
@@ -328,7 +332,7 @@ private:
     // `to` began this long after `from` ended (negative: before).
     std::int64_t gapBetween(std::uint32_t from, std::uint32_t to) const
     {
-        return saturatingSub(m_g.nodes[to].measuredBeginNs, m_g.nodes[from].measuredEndNs);
+        return saturatingSub(m_nodes[to].measuredBeginNs, m_nodes[from].measuredEndNs);
     }
     // The lag of a GPU dependency: the dependency latency, or the measured
     // gap where that is shorter.
@@ -343,7 +347,7 @@ private:
     {
         for (const auto& [lane, nodes] : m_streams)
             for (std::uint32_t n : nodes)
-                if (m_g.nodes[n].chunk < 0)
+                if (m_state[n].chunk < 0)
                     m_g.chunksInferred = true;
         numberChunks(m_g, m_streams, 0);
     }
@@ -353,28 +357,28 @@ private:
     void addLaunches()
     {
         CorrelationMap callOf; // correlation -> host node
-        callOf.reserve(m_g.nodes.size() - m_gpu.size());
+        callOf.reserve(m_nodes.size() - m_gpu.size());
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
-                callOf.add(m_run.ops[m_g.nodes[n].op].correlation, n);
+                callOf.add(m_run.ops[m_nodes[n].op].correlation, n);
         callOf.finish();
         // When each GPU op's stream let it begin: its predecessor's end.
-        std::vector<std::int64_t> streamFreeAt(m_g.nodes.size(), INT64_MIN);
+        std::vector<std::int64_t> streamFreeAt(m_nodes.size(), INT64_MIN);
         for (const auto& [lane, nodes] : m_streams)
             for (std::size_t i = 1; i < nodes.size(); ++i)
-                streamFreeAt[nodes[i]] = m_g.nodes[nodes[i - 1]].measuredEndNs;
+                streamFreeAt[nodes[i]] = m_nodes[nodes[i - 1]].measuredEndNs;
         std::vector<std::int64_t> delays, freeDelays;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs; // (call, gpu)
         for (std::uint32_t g : m_gpu) {
-            const std::uint32_t call = callOf.find(m_run.ops[m_g.nodes[g].op].correlation);
+            const std::uint32_t call = callOf.find(m_run.ops[m_nodes[g].op].correlation);
             if (call == CorrelationMap::kNone)
                 continue;
             pairs.emplace_back(call, g);
-            m_g.nodes[g].call = call;
-            m_g.nodes[call].call = g;
-            const std::int64_t d = saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[call].measuredBeginNs);
+            m_nodes[g].call = call;
+            m_nodes[call].call = g;
+            const std::int64_t d = saturatingSub(m_nodes[g].measuredBeginNs, m_nodes[call].measuredBeginNs);
             delays.push_back(d);
-            if (streamFreeAt[g] <= m_g.nodes[call].measuredBeginNs && m_g.nodes[g].memory != HostMemoryKind::Pageable)
+            if (streamFreeAt[g] <= m_nodes[call].measuredBeginNs && m_state[g].memory != HostMemoryKind::Pageable)
                 freeDelays.push_back(d);
         }
         // The launch latency: a low percentile of call-to-GPU delays, since
@@ -394,10 +398,10 @@ private:
         if (!freeDelays.empty())
             m_g.idleLaunchLatencyNs = std::min(m_g.launchLatencyNs, percentile(freeDelays, 0.1, 0));
         for (const auto& [call, g] : pairs) {
-            const std::int64_t d = saturatingSub(m_g.nodes[g].measuredBeginNs, m_g.nodes[call].measuredBeginNs);
+            const std::int64_t d = saturatingSub(m_nodes[g].measuredBeginNs, m_nodes[call].measuredBeginNs);
             // A pageable copy begins once the calling thread has staged its
             // data: the whole delay is the call's (pinning takes it away).
-            const bool staged = m_g.nodes[g].memory == HostMemoryKind::Pageable;
+            const bool staged = m_state[g].memory == HostMemoryKind::Pageable;
             addEdge(call, g, EdgeKind::Launch, false, false, staged ? d : std::min(d, m_g.launchLatencyNs));
             markBlockingCopy(call, g);
         }
@@ -407,9 +411,9 @@ private:
         std::vector<std::int64_t> asyncCalls;
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
-                if (const GraphNode& c = m_g.nodes[n]; c.role == CallRole::Launch
-                    && (c.call == UINT32_MAX || m_g.nodes[c.call].memory != HostMemoryKind::Pageable))
-                    asyncCalls.push_back(c.durationNs);
+                if (const GraphNode& c = m_nodes[n]; m_state[n].role == CallRole::Launch
+                    && (c.call == UINT32_MAX || m_state[c.call].memory != HostMemoryKind::Pageable))
+                    asyncCalls.push_back(m_state[n].durationNs);
         m_g.asyncCallNs = percentile(asyncCalls, 0.5, kDefaultAsyncCallNs);
     }
 
@@ -419,14 +423,15 @@ private:
     // is done (the calling thread staged it).
     void markBlockingCopy(std::uint32_t call, std::uint32_t g)
     {
-        GraphNode& c = m_g.nodes[call];
-        const GraphNode& gpu = m_g.nodes[g];
-        if (c.role != CallRole::Launch && c.role != CallRole::SyncCopy)
+        const GraphNode& c = m_nodes[call];
+        const GraphNode& gpu = m_nodes[g];
+        NodeState& state = m_state[call];
+        if (state.role != CallRole::Launch && state.role != CallRole::SyncCopy)
             return;
         if (gpu.kind != OpKind::Upload && gpu.kind != OpKind::Download && gpu.kind != OpKind::Memset
             && gpu.kind != OpKind::DeviceCopy && gpu.kind != OpKind::PeerCopy)
             return;
-        c.role = saturatingAdd(c.measuredEndNs, kClockToleranceNs) >= gpu.measuredEndNs ? CallRole::SyncCopy : CallRole::Launch;
+        state.role = saturatingAdd(c.measuredEndNs, kClockToleranceNs) >= gpu.measuredEndNs ? CallRole::SyncCopy : CallRole::Launch;
     }
 
     // GPU ops with no enqueueing call: released by the host op of their
@@ -441,10 +446,10 @@ private:
         const auto gather = [&] {
             for (const auto& lane : m_hostLanes)
                 for (std::uint32_t n : lane) {
-                    const GraphNode& h = m_g.nodes[n];
+                    const GraphNode& h = m_nodes[n];
                     hostEnds[-1].emplace_back(h.measuredEndNs, n);
-                    if (h.chunk >= 0)
-                        hostEnds[h.chunk].emplace_back(h.measuredEndNs, n);
+                    if (const int chunk = m_state[n].chunk; chunk >= 0)
+                        hostEnds[chunk].emplace_back(h.measuredEndNs, n);
                 }
             for (auto& [chunk, ends] : hostEnds)
                 std::sort(ends.begin(), ends.end());
@@ -461,7 +466,7 @@ private:
             return it == v.begin() ? std::int64_t(-1) : std::int64_t(std::prev(it)->second);
         };
         for (std::uint32_t g : m_gpu) {
-            GraphNode& node = m_g.nodes[g];
+            GraphNode& node = m_nodes[g];
             if (node.call != UINT32_MAX || adoptStagingWait(g))
                 continue;
             ++m_g.unlaunchedGpuNodes;
@@ -479,22 +484,23 @@ private:
     // call itself (the driver stages the data on that thread).
     bool adoptStagingWait(std::uint32_t g)
     {
-        GraphNode& node = m_g.nodes[g];
-        if ((node.kind != OpKind::Upload && node.kind != OpKind::Download) || node.memory != HostMemoryKind::Pageable)
+        GraphNode& node = m_nodes[g];
+        if ((node.kind != OpKind::Upload && node.kind != OpKind::Download) || m_state[g].memory != HostMemoryKind::Pageable)
             return false;
         for (const auto& lane : m_hostLanes) {
             auto it = std::upper_bound(lane.begin(), lane.end(), node.measuredBeginNs,
-                                       [&](std::int64_t t, std::uint32_t n) { return t < m_g.nodes[n].measuredBeginNs; });
+                                       [&](std::int64_t t, std::uint32_t n) { return t < m_nodes[n].measuredBeginNs; });
             if (it == lane.begin())
                 continue;
-            GraphNode& wait = m_g.nodes[*std::prev(it)];
+            const std::uint32_t waitNode = *std::prev(it);
+            GraphNode& wait = m_nodes[waitNode];
             const Op& op = m_run.ops[wait.op];
             if (wait.kind != OpKind::HostWait || wait.call != UINT32_MAX || op.bytes != node.bytes
                 || op.memory != HostMemoryKind::Pageable || op.chunk != m_run.ops[node.op].chunk
                 || saturatingAdd(wait.measuredEndNs, kClockToleranceNs) < node.measuredEndNs)
                 continue;
             wait.call = g;
-            wait.role = CallRole::SyncCopy;
+            m_state[waitNode].role = CallRole::SyncCopy;
             node.call = *std::prev(it);
             addEdge(node.call, g, EdgeKind::Launch, false, false, saturatingSub(node.measuredBeginNs, wait.measuredBeginNs));
             return true;
@@ -511,23 +517,23 @@ private:
     {
         std::vector<std::uint32_t> byEnd = m_gpu;
         std::sort(byEnd.begin(), byEnd.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return m_g.nodes[a].measuredEndNs < m_g.nodes[b].measuredEndNs;
+            return m_nodes[a].measuredEndNs < m_nodes[b].measuredEndNs;
         });
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane) {
-                GraphNode& call = m_g.nodes[n];
-                if (call.role == CallRole::SyncCopy && call.call != UINT32_MAX) {
+                const GraphNode& call = m_nodes[n];
+                const CallRole role = m_state[n].role;
+                if (role == CallRole::SyncCopy && call.call != UINT32_MAX) {
                     blockOn(n, {call.call});
-                } else if (call.role == CallRole::Sync || call.role == CallRole::Alloc
-                           || call.role == CallRole::SyncCopy) {
+                } else if (role == CallRole::Sync || role == CallRole::Alloc || role == CallRole::SyncCopy) {
                     const std::int64_t awaited = awaitedBy(n, byEnd);
                     if (awaited < 0)
                         continue;
-                    const bool waited = m_g.nodes[static_cast<std::size_t>(awaited)].measuredEndNs > call.measuredBeginNs;
+                    const bool waited = m_nodes[static_cast<std::size_t>(awaited)].measuredEndNs > call.measuredBeginNs;
                     // An allocation that did not wait for the GPU is host work.
-                    if (call.role == CallRole::Alloc && !waited)
+                    if (role == CallRole::Alloc && !waited)
                         continue;
-                    if (call.role == CallRole::Alloc || isDeviceWideSync(m_roles, m_run.ops[call.op])) {
+                    if (role == CallRole::Alloc || isDeviceWideSync(m_roles, m_run.ops[call.op])) {
                         // What ended after the call returned was not waited
                         // for. An allocation that returned with work of a
                         // stream still running did not wait for the device at
@@ -536,8 +542,8 @@ private:
                         // replay, and contradict the waits inferred for it.
                         std::vector<std::uint32_t> last = lastOfEachStream(call.measuredBeginNs, static_cast<std::uint32_t>(awaited));
                         const std::int64_t returned = saturatingAdd(call.measuredEndNs, kClockToleranceNs);
-                        const auto late = [&](std::uint32_t g) { return m_g.nodes[g].measuredEndNs > returned; };
-                        if (call.role == CallRole::Alloc && std::any_of(last.begin(), last.end(), late))
+                        const auto late = [&](std::uint32_t g) { return m_nodes[g].measuredEndNs > returned; };
+                        if (role == CallRole::Alloc && std::any_of(last.begin(), last.end(), late))
                             continue;
                         std::erase_if(last, late);
                         blockOn(n, last);
@@ -552,16 +558,16 @@ private:
     // first, where the run numbers chunks and the call has one).
     std::int64_t awaitedBy(std::uint32_t n, const std::vector<std::uint32_t>& byEnd) const
     {
-        const GraphNode& call = m_g.nodes[n];
+        const GraphNode& call = m_nodes[n];
         const std::int64_t limit = saturatingAdd(call.measuredEndNs, kClockToleranceNs);
         auto it = std::upper_bound(byEnd.begin(), byEnd.end(), limit, [&](std::int64_t t, std::uint32_t g) {
-            return t < m_g.nodes[g].measuredEndNs;
+            return t < m_nodes[g].measuredEndNs;
         });
         std::int64_t any = -1;
         const int chunk = m_run.ops[call.op].chunk;
         for (int looked = 0; it != byEnd.begin() && looked < 256; ++looked) {
             --it;
-            const GraphNode& g = m_g.nodes[*it];
+            const GraphNode& g = m_nodes[*it];
             if (enqueuedAt(g) > saturatingAdd(call.measuredBeginNs, kClockToleranceNs))
                 continue;
             if (any < 0)
@@ -584,7 +590,7 @@ private:
             least.resize(nodes.size());
             std::int64_t soFar = INT64_MAX;
             for (std::size_t i = nodes.size(); i-- > 0;)
-                least[i] = soFar = std::min(soFar, enqueuedAt(m_g.nodes[nodes[i]]));
+                least[i] = soFar = std::min(soFar, enqueuedAt(m_nodes[nodes[i]]));
         }
     }
 
@@ -617,12 +623,12 @@ private:
     // part of a waiting call that is not waiting).
     void blockOn(std::uint32_t n, const std::vector<std::uint32_t>& gpu)
     {
-        GraphNode& call = m_g.nodes[n];
+        const GraphNode& call = m_nodes[n];
         std::int64_t satisfied = call.measuredBeginNs;
         for (std::uint32_t g : gpu)
-            satisfied = std::max(satisfied, m_g.nodes[g].measuredEndNs);
+            satisfied = std::max(satisfied, m_nodes[g].measuredEndNs);
         const std::int64_t tail = std::max<std::int64_t>(0, saturatingSub(call.measuredEndNs, satisfied));
-        call.durationNs = tail;
+        m_state[n].durationNs = tail;
         for (std::uint32_t g : gpu)
             addEdge(g, n, EdgeKind::Blocking, true, true, tail);
     }
@@ -646,7 +652,7 @@ private:
         // Work on the legacy stream waits for the blocking streams' work
         // enqueued before it, and theirs for its.
         const auto barrier = [&](const std::vector<int>& waitFor, std::uint32_t n) {
-            const std::int64_t t = enqueuedAt(m_g.nodes[n]);
+            const std::int64_t t = enqueuedAt(m_nodes[n]);
             for (int lane : waitFor) {
                 const std::int64_t last = lastEnqueuedBefore(lane, t, false);
                 if (last >= 0)
@@ -666,38 +672,38 @@ private:
 
     void inferUnexplainedWaits()
     {
-        std::vector<std::int64_t> explained(m_g.nodes.size(), INT64_MIN);
+        std::vector<std::int64_t> explained(m_nodes.size(), INT64_MIN);
         for (const GraphEdge& e : m_g.edges) {
             if (e.toEnd)
                 continue;
-            const GraphNode& from = m_g.nodes[e.from];
+            const GraphNode& from = m_nodes[e.from];
             const std::int64_t t = saturatingAdd(e.fromEnd ? from.measuredEndNs : from.measuredBeginNs, e.lagNs);
             explained[e.to] = std::max(explained[e.to], t);
         }
         std::map<EngineClass, std::vector<std::int64_t>> engineEnds;
         std::vector<std::pair<std::int64_t, std::uint32_t>> gpuEnds, hostEnds;
         for (std::uint32_t g : m_gpu) {
-            engineEnds[m_g.nodes[g].engine].push_back(m_g.nodes[g].measuredEndNs);
-            gpuEnds.emplace_back(m_g.nodes[g].measuredEndNs, g);
+            engineEnds[m_nodes[g].engine].push_back(m_nodes[g].measuredEndNs);
+            gpuEnds.emplace_back(m_nodes[g].measuredEndNs, g);
         }
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
-                hostEnds.emplace_back(m_g.nodes[n].measuredEndNs, n);
+                hostEnds.emplace_back(m_nodes[n].measuredEndNs, n);
         // Gathered stream by stream and thread by thread, each in time order.
         for (auto& [engine, ends] : engineEnds)
             sortSortedRuns(ends);
         sortSortedRuns(gpuEnds);
         sortSortedRuns(hostEnds);
         for (std::uint32_t g : m_gpu) {
-            const GraphNode& node = m_g.nodes[g];
+            const GraphNode& node = m_nodes[g];
             const std::int64_t from = explained[g] == INT64_MIN ? node.measuredBeginNs : explained[g];
             if (saturatingSub(node.measuredBeginNs, from) <= kUnexplainedWaitNs || engineWasBusy(engineEnds[node.engine], from, node))
                 continue;
-            const std::int64_t cause = latestEnd(gpuEnds, from, node, true);
-            const std::int64_t host = cause < 0 ? latestEnd(hostEnds, from, node, false) : cause;
+            const std::int64_t cause = latestEnd(gpuEnds, from, g, true);
+            const std::int64_t host = cause < 0 ? latestEnd(hostEnds, from, g, false) : cause;
             if (host < 0)
                 continue;
-            const GraphNode& c = m_g.nodes[static_cast<std::size_t>(host)];
+            const GraphNode& c = m_nodes[static_cast<std::size_t>(host)];
             addEdge(static_cast<std::uint32_t>(host), g, EdgeKind::Inferred, true, false,
                     saturatingSub(node.measuredBeginNs, c.measuredEndNs));
             ++m_g.inferredEdges;
@@ -716,16 +722,16 @@ private:
 
     // The op (of another lane) that ended last in (from, node's begin].
     std::int64_t latestEnd(const std::vector<std::pair<std::int64_t, std::uint32_t>>& ends, std::int64_t from,
-                           const GraphNode& node, bool otherLane) const
+                           std::uint32_t n, bool otherLane) const
     {
+        const GraphNode& node = m_nodes[n];
         auto it = std::upper_bound(ends.begin(), ends.end(),
                                    std::make_pair(saturatingAdd(node.measuredBeginNs, kClockToleranceNs), UINT32_MAX));
         while (it != ends.begin()) {
             --it;
             if (it->first <= from)
                 return -1;
-            const GraphNode& c = m_g.nodes[it->second];
-            if (!otherLane || c.lane != node.lane)
+            if (!otherLane || m_state[it->second].lane != m_state[n].lane)
                 return it->second;
         }
         return -1;
@@ -741,9 +747,9 @@ private:
         // many run together, and no more.
         std::vector<std::pair<std::int64_t, int>> edges;
         for (std::uint32_t g : m_gpu)
-            if (m_g.nodes[g].engine == EngineClass::Compute) {
-                edges.emplace_back(saturatingAdd(m_g.nodes[g].measuredBeginNs, kClockToleranceNs), +1);
-                edges.emplace_back(m_g.nodes[g].measuredEndNs, -1);
+            if (m_nodes[g].engine == EngineClass::Compute) {
+                edges.emplace_back(saturatingAdd(m_nodes[g].measuredBeginNs, kClockToleranceNs), +1);
+                edges.emplace_back(m_nodes[g].measuredEndNs, -1);
             }
         std::sort(edges.begin(), edges.end());
         int now = 0, most = 1;
@@ -753,8 +759,8 @@ private:
         m_g.measuredSpanBeginNs = INT64_MAX;
         m_g.measuredSpanEndNs = INT64_MIN;
         for (std::uint32_t g : m_gpu) {
-            m_g.measuredSpanBeginNs = std::min(m_g.measuredSpanBeginNs, m_g.nodes[g].measuredBeginNs);
-            m_g.measuredSpanEndNs = std::max(m_g.measuredSpanEndNs, m_g.nodes[g].measuredEndNs);
+            m_g.measuredSpanBeginNs = std::min(m_g.measuredSpanBeginNs, m_nodes[g].measuredBeginNs);
+            m_g.measuredSpanEndNs = std::max(m_g.measuredSpanEndNs, m_nodes[g].measuredEndNs);
         }
         m_g.notes = std::to_string(m_g.gpuNodes) + " GPU ops";
         if (m_g.unlaunchedGpuNodes > 0)
@@ -775,6 +781,10 @@ private:
     const NameRoles& m_roles;
     const std::vector<OpRange>* m_ops; // a view's ranges; nullptr: every op
     RunGraph m_g;
+    // The graph's nodes as it builds them: their facts (this graph's own
+    // until it is copied) and their states.
+    std::vector<GraphNode>& m_nodes = m_g.nodes.edit();
+    std::vector<NodeState>& m_state = m_g.state;
     std::vector<std::uint32_t> m_gpu;                     // GPU nodes
     std::vector<std::vector<std::uint32_t>> m_hostLanes;  // per host lane, the kept nodes in order
     std::map<int, std::vector<std::uint32_t>> m_streams;  // per stream lane, its nodes in order
@@ -828,7 +838,7 @@ int numberChunks(RunGraph& g, const std::map<int, std::vector<std::uint32_t>>& s
         OpKind prev = OpKind::Kernel;
         for (std::uint32_t n : nodes) {
             const GraphNode& node = g.nodes[n];
-            if (node.chunk >= 0)
+            if (g.state[n].chunk >= 0)
                 continue;
             if (!any || (node.kind == OpKind::Upload && prev != OpKind::Upload)) {
                 any = true;
@@ -845,7 +855,7 @@ int numberChunks(RunGraph& g, const std::map<int, std::vector<std::uint32_t>>& s
     for (std::size_t i = 0; i < locals.size(); ++i)
         numberOf[locals[i].made] = first + static_cast<int>(i);
     for (const auto& [n, local] : members)
-        g.nodes[n].chunk = numberOf[local];
+        g.state[n].chunk = numberOf[local];
     return first + static_cast<int>(locals.size());
 }
 

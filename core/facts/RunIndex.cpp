@@ -75,10 +75,16 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
             m_mainHostLane = static_cast<int>(i);
     }
 
+    // The GPU's and these kinds' sets are the devices' sets united: made
+    // from them, not gathered again.
+    const auto deviceHolds = [](OpKind k) {
+        return k == OpKind::Upload || k == OpKind::Download || k == OpKind::Kernel || k == OpKind::Memset;
+    };
+
     // The walk: intervals gathered per kind and per device, united after.
     std::array<std::vector<Interval>, kOpKindCount> perKind;
     std::map<int, std::array<std::vector<Interval>, kOpKindCount>> perDevice;
-    std::vector<Interval> gpu, waits, collectives;
+    std::vector<Interval> waits, collectives;
     std::vector<char> gpuLane(lanes, 0), stagingLane(lanes, 0);
     // The whole run's ops, or a view's ranges (lanes in order: op order).
     const std::vector<OpRange> all{{0, static_cast<std::uint32_t>(run.ops.size())}};
@@ -101,13 +107,14 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
         t.bytes = saturatingAdd(t.bytes, op.bytes);
         t.ns = saturatingAdd(t.ns, spanNs(interval.beginNs, interval.endNs));
         t.memories |= 1u << static_cast<unsigned>(op.memory);
-        perKind[k].push_back(interval);
+        if (!deviceHolds(op.kind))
+            perKind[k].push_back(interval);
         if (isGpuOp(op.kind)) {
             ++m_gpuOps;
             m_gpuOpsWithExec += op.hasExec() ? 1 : 0;
             gpuLane[op.lane] = 1;
             m_gpuOpOf.add(op.correlation, i);
-            gpu.push_back(interval);
+
             const int device = m_laneDevice[op.lane];
             perDevice[device][k].push_back(interval);
             DeviceFacts* d = nullptr;
@@ -149,9 +156,18 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
     const auto clip = [&](std::vector<Interval> v) {
         return IntervalSet(std::move(v)).clipped(m_span.beginNs, m_span.endNs);
     };
-    for (std::size_t k = 0; k < kOpKindCount; ++k)
-        m_kinds[k].time = clip(std::move(perKind[k]));
-    m_gpuBusy = clip(std::move(gpu));
+    // The staging kept, since the metrics unite it with others (kindTime);
+    // the other kinds measured. (The devices' kinds below.)
+    for (std::size_t k = 0; k < kOpKindCount; ++k) {
+        const auto kind = static_cast<OpKind>(k);
+        if (deviceHolds(kind))
+            continue;
+        IntervalSet time = clip(std::move(perKind[k]));
+        m_kinds[k].unionNs = time.length();
+        if (kind == OpKind::StageIn || kind == OpKind::StageOut)
+            m_kindTime[k] = std::move(time);
+    }
+
     m_collectiveKernels = IntervalSet(std::move(collectives));
     m_mainThreadWaits = clip(std::move(waits));
     std::sort(m_devices.begin(), m_devices.end(),
@@ -170,6 +186,38 @@ RunIndex::RunIndex(const Run& run, Interval span, std::shared_ptr<const NameRole
         d.memset = set(OpKind::Memset);
         d.busy = d.h2d.united(d.d2h).united(d.deviceCopies).united(d.compute).united(d.memset);
     }
+    // On one device its sets are the GPU's (kept once); on several, united.
+    m_oneDevice = m_devices.size() == 1;
+    const auto unitedOver = [&](IntervalSet DeviceFacts::*set) {
+        IntervalSet all;
+        for (const DeviceFacts& d : m_devices)
+            all = all.united(d.*set);
+        return all;
+    };
+    if (!m_oneDevice) {
+        m_gpuBusy = unitedOver(&DeviceFacts::busy);
+        m_kindTime[static_cast<std::size_t>(OpKind::Upload)] = unitedOver(&DeviceFacts::h2d);
+        m_kindTime[static_cast<std::size_t>(OpKind::Download)] = unitedOver(&DeviceFacts::d2h);
+        m_kindTime[static_cast<std::size_t>(OpKind::Kernel)] = unitedOver(&DeviceFacts::compute);
+    }
+    for (const OpKind k : {OpKind::Upload, OpKind::Download, OpKind::Kernel})
+        m_kinds[static_cast<std::size_t>(k)].unionNs = kindTime(k).length();
+    m_kinds[static_cast<std::size_t>(OpKind::Memset)].unionNs =
+        m_oneDevice ? m_devices.front().memset.length() : unitedOver(&DeviceFacts::memset).length();
+}
+
+const IntervalSet& RunIndex::kindTime(OpKind k) const
+{
+    if (m_oneDevice) {
+        const DeviceFacts& d = m_devices.front();
+        switch (k) {
+        case OpKind::Upload: return d.h2d;
+        case OpKind::Download: return d.d2h;
+        case OpKind::Kernel: return d.compute;
+        default: break;
+        }
+    }
+    return m_kindTime[static_cast<std::size_t>(k)];
 }
 
 } // namespace ovs

@@ -36,7 +36,7 @@ struct KindFacts {
     std::uint64_t bytes = 0;   // as recorded (a kernel's: the bytes it touched once)
     std::int64_t ns = 0;       // the ops' engine intervals' lengths, summed (unclipped)
     std::uint32_t memories = 0; // a bit per HostMemoryKind seen
-    IntervalSet time;          // their engine intervals united, clipped to the span
+    std::int64_t unionNs = 0;  // their engine intervals united, clipped to the span: its length
 };
 
 // One device's GPU work in the span.
@@ -106,8 +106,15 @@ public:
 
     // In the span: per op kind, per device (in ordinal order), all GPU work.
     const KindFacts& kind(OpKind k) const { return m_kinds[static_cast<std::size_t>(k)]; }
+    // The ops of kind `k` in the span, their engine intervals united and
+    // clipped to it, for the kinds the metrics unite with others: uploads,
+    // downloads, kernels, staging. (The other kinds' union is measured,
+    // KindFacts::unionNs, not kept: a big trace's calls are millions.)
+    // On one device, its own sets: the same instants, kept once.
+    const IntervalSet& kindTime(OpKind k) const;
     const std::vector<DeviceFacts>& devices() const { return m_devices; }
-    const IntervalSet& gpuBusy() const { return m_gpuBusy; }
+    // The GPU's busy time, all devices together: on one device, its own.
+    const IntervalSet& gpuBusy() const { return m_oneDevice ? m_devices.front().busy : m_gpuBusy; }
     int gpuOps() const { return m_gpuOps; }
     int gpuOpsWithExec() const { return m_gpuOpsWithExec; }
     // Host ops (calls, waits, staging) on host lanes, by start time.
@@ -149,7 +156,11 @@ private:
     int m_streams = 0;
     int m_stagingThreads = 0;
     std::array<KindFacts, kOpKindCount> m_kinds;
+    std::array<IntervalSet, kOpKindCount> m_kindTime; // the kinds kindTime keeps, where not a device's
     std::vector<DeviceFacts> m_devices;
+    // The span's GPU work is on one device (m_devices holds it): the GPU
+    // kinds' sets and the GPU's busy time are that device's.
+    bool m_oneDevice = false;
     IntervalSet m_gpuBusy;
     int m_gpuOps = 0;
     int m_gpuOpsWithExec = 0;

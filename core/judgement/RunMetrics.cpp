@@ -98,18 +98,18 @@ RunMetrics computeMetrics(const RunIndex& index, const TransferRates& rates)
                       ? saturatingCast<std::uint64_t>(2 * repeats * static_cast<double>(facts.bytes))
                       : facts.bytes;
         t.ns = facts.ns;
-        t.unionNs = facts.time.length();
+        t.unionNs = facts.unionNs;
         if (std::has_single_bit(facts.memories))
             t.memory = static_cast<HostMemoryKind>(std::countr_zero(facts.memories));
         const double available = availableRate(static_cast<OpKind>(k), t.memory, rates, m.stagingThreads);
         if (available > 0 && t.ns > 0)
             t.ofRate = t.gbps() / available;
     }
-    const IntervalSet& h2d = index.kind(OpKind::Upload).time;
-    const IntervalSet& d2h = index.kind(OpKind::Download).time;
+    const IntervalSet& h2d = index.kindTime(OpKind::Upload);
+    const IntervalSet& d2h = index.kindTime(OpKind::Download);
     const IntervalSet copies = h2d.united(d2h);
-    const IntervalSet& compute = index.kind(OpKind::Kernel).time;
-    const IntervalSet stage = index.kind(OpKind::StageIn).time.united(index.kind(OpKind::StageOut).time);
+    const IntervalSet& compute = index.kindTime(OpKind::Kernel);
+    const IntervalSet stage = index.kindTime(OpKind::StageIn).united(index.kindTime(OpKind::StageOut));
     m.stagingThreadNs = saturatingAdd(index.kind(OpKind::StageIn).ns, index.kind(OpKind::StageOut).ns);
     m.h2d = busy(h2d, m.wallNs);
     m.d2h = busy(d2h, m.wallNs);

@@ -132,7 +132,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
         m_ahead = std::async(std::launch::async, [&g = *m_graph] {
             // The arrays alone: this thread may set the graph's faults or
             // steps meanwhile (the model is taken when the point is).
-            // The nodes' facts are shared, not copied.
+            // The nodes' facts and the kernels' fill are shared, not copied.
             RunGraph arrays;
             arrays.nodes = g.nodes;
             arrays.state = g.state;

@@ -198,7 +198,7 @@ bool kernelsByShape(RunGraph& g, const Run& run, const std::vector<std::uint32_t
     if (shaped == 0)
         return false;
     g.kernelSlowdown = 1.0;
-    g.kernelFill = std::move(fill);
+    g.kernelFill.edit() = std::move(fill);
     takeOutByShape(g, nodes);
 
     const GraphNode& w = g.nodes[widest];

@@ -71,37 +71,40 @@ static_assert(static_cast<int>(CallRole::Alloc) < 8 && static_cast<int>(HostMemo
               "NodeState's bits hold every role and memory kind");
 static_assert(sizeof(NodeState) == 16, "NodeState is kept compact: see above");
 
-// The nodes' facts of a graph, shared by its copies: copying a graph (for
-// the second replay thread) or keeping a restore point copies only a
-// pointer. A graph that adds nodes (a fix's prefetches) first takes a copy
-// of its own where another graph shares them (edit()).
-class GraphNodes {
+// An array a graph shares with its copies, which no fix edits: copying a
+// graph (for the second replay thread) or keeping a restore point copies
+// only a pointer. A graph that adds to it (a fix's prefetches) first takes a
+// copy of its own where another graph shares it (edit()).
+template <class T>
+class SharedArray {
 public:
-    const GraphNode& operator[](std::size_t i) const { return (*m_nodes)[i]; }
-    std::size_t size() const { return m_nodes ? m_nodes->size() : 0; }
+    const T& operator[](std::size_t i) const { return (*m_items)[i]; }
+    std::size_t size() const { return m_items ? m_items->size() : 0; }
     bool empty() const { return size() == 0; }
-    const GraphNode* data() const { return m_nodes ? m_nodes->data() : nullptr; }
-    const GraphNode* begin() const { return data(); }
-    const GraphNode* end() const { return data() + size(); }
+    const T* data() const { return m_items ? m_items->data() : nullptr; }
+    const T* begin() const { return data(); }
+    const T* end() const { return data() + size(); }
     // This graph's array to write: its own (copied first where shared).
-    // Only the graph's build, and a fix adding nodes, write.
-    std::vector<GraphNode>& edit();
-    // The same facts as `other` (not equal ones): shared.
-    bool sameAs(const GraphNodes& other) const { return m_nodes == other.m_nodes; }
+    // Only the graph's build (and its contention model), and a fix adding
+    // nodes, write.
+    std::vector<T>& edit()
+    {
+        // One owner: no other graph, and so no other thread, can read it.
+        if (!m_items)
+            m_items = std::make_shared<std::vector<T>>();
+        else if (m_items.use_count() > 1)
+            m_items = std::make_shared<std::vector<T>>(*m_items);
+        return *m_items;
+    }
+    // The same array as `other` (not an equal one): shared.
+    bool sameAs(const SharedArray& other) const { return m_items == other.m_items; }
 
 private:
-    std::shared_ptr<std::vector<GraphNode>> m_nodes;
+    std::shared_ptr<std::vector<T>> m_items;
 };
 
-inline std::vector<GraphNode>& GraphNodes::edit()
-{
-    // One owner: no other graph, and so no other thread, can read these.
-    if (!m_nodes)
-        m_nodes = std::make_shared<std::vector<GraphNode>>();
-    else if (m_nodes.use_count() > 1)
-        m_nodes = std::make_shared<std::vector<GraphNode>>(*m_nodes);
-    return *m_nodes;
-}
+// The nodes' facts of a graph, shared by its copies.
+using GraphNodes = SharedArray<GraphNode>;
 
 enum class EdgeKind : std::uint8_t {
     StreamOrder, // the previous op of the same stream
@@ -215,7 +218,7 @@ struct RunGraph : GraphModel {
     // nodes past the end, which a fix added). Compute nodes running together
     // then each run max(1, the sum of their shares) times slower, in place
     // of kernelSlowdown. Empty: kernelSlowdown holds.
-    std::vector<double> kernelFill;
+    SharedArray<double> kernelFill;
 };
 
 // A copy whose rate the host-device link binds, so that it shares the link

@@ -18,12 +18,31 @@
 // reader freed instead of faulting fresh pages, and the process ends when
 // the job is done. The window returns freed pages to the system over about
 // ten seconds (jemalloc's default decay), so its memory falls back after a
-// large trace is closed.
+// large trace is closed. Where a phase of the analysis has freed what the
+// next cannot reuse, core hands it back at once (base/FreedMemory.h): the
+// release set here purges every arena's free pages.
 #ifndef OVERLAPSCOPE_MALLOC_CONF
 #error "compile with OVERLAPSCOPE_MALLOC_CONF (overlapscope_use_allocator in the top CMakeLists.txt)"
 #endif
 
+#include "base/FreedMemory.h"
+
+#include <cstddef>
+
 extern "C" {
 // NOLINTNEXTLINE: the name and type are jemalloc's.
 const char* malloc_conf = OVERLAPSCOPE_MALLOC_CONF;
+int mallctl(const char* name, void* oldp, std::size_t* oldlenp, void* newp, std::size_t newlen);
 }
+
+namespace {
+
+// MALLCTL_ARENAS_ALL (4096): every arena's unused dirty pages.
+void purgeArenas()
+{
+    mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
+}
+
+const bool kReleaseSet = (ovs::setFreedMemoryRelease(&purgeArenas), true);
+
+} // namespace

@@ -1,6 +1,7 @@
 #include "findings/WhatIf.h"
 
 #include "base/DurationText.h"
+#include "base/FreedMemory.h"
 #include "base/NumberText.h"
 #include "base/ParallelWork.h"
 #include "base/Thresholds.h"
@@ -128,7 +129,10 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
     }
     m_graph = std::move(build.graph);
     calibrateContention(*m_graph, run, m_contentionRates);
-    if (launchPolicyFor(m_graph->nodes.size()) == std::launch::async)
+    if (launchPolicyFor(m_graph->nodes.size()) == std::launch::async) {
+        // A big graph: what the reader and the build freed and the replays'
+        // arrays cannot take goes back before they are made (FreedMemory.h).
+        releaseFreedMemory();
         m_ahead = std::async(std::launch::async, [&g = *m_graph] {
             // The arrays alone: this thread may set the graph's faults or
             // steps meanwhile (the model is taken when the point is).
@@ -142,6 +146,7 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
             replayer.prepare(g.nodes.size(), g.edges.size());
             return Ahead{GraphRestorePoint(g.nodes, g.state, g.edges), std::move(arrays), std::move(replayer)};
         });
+    }
     m_summary.measuredSpanNs = m_graph->measuredSpanNs();
     m_summary.assumptions = modelWords(*m_graph);
     m_summary.contention = m_graph->contention;

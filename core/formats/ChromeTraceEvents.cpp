@@ -9,6 +9,7 @@
 #include "cupti/RecordValues.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -435,13 +436,22 @@ std::uint32_t ChromeTraceImporter::intern(std::string_view name)
 {
     if (name.empty())
         return 0;
+    // Recently interned: one comparison, no hash of the whole name.
+    std::uint64_t head = 0, tail = 0;
+    std::memcpy(&head, name.data(), std::min<std::size_t>(name.size(), 8));
+    std::memcpy(&tail, name.data() + name.size() - std::min<std::size_t>(name.size(), 8),
+                std::min<std::size_t>(name.size(), 8));
+    const std::uint64_t key = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ name.size()) * 0xFF51AFD7ED558CCDull;
+    std::uint32_t& recent = m_recentNames[key >> 56];
+    if (recent != 0 && m_names[recent] == name)
+        return recent;
     // Looked up by view: a name seen before (most are) costs no string.
     if (const auto it = m_nameIds.find(name); it != m_nameIds.end())
-        return it->second;
+        return recent = it->second;
     const auto id = static_cast<std::uint32_t>(m_names.size());
     m_nameIds.emplace(std::string(name), id);
     m_names.emplace_back(name);
-    return id;
+    return recent = id;
 }
 
 void ChromeTraceImporter::complete(const Event& e, std::size_t index)

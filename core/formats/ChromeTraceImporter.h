@@ -8,6 +8,7 @@
 #include "trace/KernelShapeTable.h"
 #include "trace/PythonFrame.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -189,6 +190,11 @@ private:
     KernelShapeTable m_shapes;
     std::vector<std::string> m_names{std::string()};
     std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_nameIds;
+    // Names interned lately, by a hash of their length and first and last
+    // bytes (intern): a trace names a few kernels and calls millions of
+    // times, and hashing a templated kernel's name of hundreds of bytes for
+    // the map each time cost more than comparing it once. 0: none.
+    std::array<std::uint32_t, 256> m_recentNames{};
     std::unordered_map<std::string, std::int64_t, ViewHash, std::equal_to<>> m_stringIds;
     std::map<std::int64_t, DeviceInfo> m_devices;
     std::map<std::int64_t, std::string> m_processNames;

@@ -96,8 +96,6 @@ public:
             m_items = std::make_shared<std::vector<T>>(*m_items);
         return *m_items;
     }
-    // The same array as `other` (not an equal one): shared.
-    bool sameAs(const SharedArray& other) const { return m_items == other.m_items; }
 
 private:
     std::shared_ptr<std::vector<T>> m_items;

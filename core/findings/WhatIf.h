@@ -195,8 +195,8 @@ private:
     // graph, while this one replays the unchanged graph and the findings
     // are found (the second core is idle then): the restore point, and the
     // second replay thread's copy of the graph's arrays (the nodes' states
-    // and the edges; the nodes' facts and the kernel fill are shared) and
-    // its replayer's memory. Made when the first fix set
+    // and the edges' order; the nodes' facts, the edges as built and the
+    // kernel fill are shared) and its replayer's memory. Made when the first fix set
     // is asked for, they held its replays up (0.4 s of the 2 GB trace's).
     // Nothing edits those arrays before restorePoint takes it.
     struct Ahead {

@@ -14,7 +14,7 @@ std::uint32_t pointAt(const GraphEdge& e)
 // from the last edge back by moving each point's offset down to its start:
 // each point's edges in the graph's order, with no second array of
 // offsets and no pass to move them back.
-template <EdgeSide side>
+template <EdgeSide side, EdgeIndex index>
 void groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<int>* otherSide)
 {
     constexpr EdgeSide other = side == EdgeSide::From ? EdgeSide::To : EdgeSide::From;
@@ -34,17 +34,19 @@ void groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<int>* otherSide)
         by.offset[p + 1] += by.offset[p];
     by.edges.resize(g.edges.size());
     for (auto i = static_cast<std::uint32_t>(g.edges.size()); i > 0; --i)
-        by.edges[--by.offset[pointAt<side>(g.edges[i - 1])]] = i - 1;
+        by.edges[--by.offset[pointAt<side>(g.edges[i - 1])]] = index == EdgeIndex::Id ? g.edges.idAt(i - 1) : i - 1;
 }
 
 } // namespace
 
-void EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<int>* otherSide)
+void EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<int>* otherSide, EdgeIndex index)
 {
     if (side == EdgeSide::From)
-        groupBy<EdgeSide::From>(*this, g, otherSide);
+        index == EdgeIndex::Id ? groupBy<EdgeSide::From, EdgeIndex::Id>(*this, g, otherSide)
+                               : groupBy<EdgeSide::From, EdgeIndex::Place>(*this, g, otherSide);
     else
-        groupBy<EdgeSide::To>(*this, g, otherSide);
+        index == EdgeIndex::Id ? groupBy<EdgeSide::To, EdgeIndex::Id>(*this, g, otherSide)
+                               : groupBy<EdgeSide::To, EdgeIndex::Place>(*this, g, otherSide);
 }
 
 } // namespace ovs

@@ -30,7 +30,7 @@ void makeAsync(RunGraph& g, const std::vector<std::uint32_t>& calls)
         g.state[call].durationNs = g.asyncCallNs;
         now[call] = true;
     }
-    std::erase_if(g.edges, [&](const GraphEdge& e) { return now[e.to] && e.kind == EdgeKind::Blocking; });
+    g.edges.eraseIf([&](const GraphEdge& e) { return now[e.to] && e.kind == EdgeKind::Blocking; });
 }
 
 // Each lane's GPU nodes, in node order. Nodes come lane by lane (a fix
@@ -58,7 +58,7 @@ std::map<int, std::vector<std::uint32_t>> gpuNodesByLane(const RunGraph& g)
 // lane's GPU nodes in that order.
 std::map<int, std::vector<std::uint32_t>> reorderStreams(RunGraph& g)
 {
-    std::erase_if(g.edges, [](const GraphEdge& e) { return e.kind == EdgeKind::StreamOrder; });
+    g.edges.eraseIf([](const GraphEdge& e) { return e.kind == EdgeKind::StreamOrder; });
     std::map<int, std::vector<std::uint32_t>> byLane = gpuNodesByLane(g);
     // Sorted by keys read once per node (a comparator that looks each one up
     // through its call is most of this on a million nodes): when enqueued,
@@ -92,7 +92,7 @@ std::map<int, std::vector<std::uint32_t>> reorderStreams(RunGraph& g)
 // `moved` (per node: a vector, since a graph has a million edges to look up).
 void dropBarriersOf(RunGraph& g, const std::vector<bool>& moved)
 {
-    std::erase_if(g.edges, [&](const GraphEdge& e) {
+    g.edges.eraseIf([&](const GraphEdge& e) {
         return (e.kind == EdgeKind::CrossStream || e.kind == EdgeKind::Inferred) && (moved[e.from] || moved[e.to]);
     });
 }
@@ -174,13 +174,15 @@ bool pinHostMemory(RunGraph& g, const FixRates& rates)
     // The staging the calling thread did before the copy (uploads) and after
     // it (downloads) is gone: the copy starts a launch latency after its
     // call, and a call that waits for it returns as a pinned copy's would.
-    for (GraphEdge& e : g.edges) {
+    for (std::size_t i = 0; i < g.edges.size(); ++i) {
+        GraphEdge e = g.edges[i];
         if (pinned[e.to] && e.kind == EdgeKind::Launch)
-            e.lagNs = std::min(e.lagNs, g.launchLatencyNs);
+            e.lagNs = std::min<std::int64_t>(e.lagNs, g.launchLatencyNs);
         if (pinned[e.from] && e.kind == EdgeKind::Blocking) {
-            e.lagNs = std::min(e.lagNs, g.asyncCallNs);
+            e.lagNs = std::min<std::int64_t>(e.lagNs, g.asyncCallNs);
             g.state[e.to].durationNs = std::min(g.state[e.to].durationNs, g.asyncCallNs);
         }
+        g.edges.set(i, e);
     }
     makeAsync(g, calls);
     return changed;
@@ -312,8 +314,7 @@ bool removeHostSync(RunGraph& g)
         for (const GraphEdge& e : g.edges)
             if (e.kind == EdgeKind::Blocking && placeOfNode[e.to] != UINT32_MAX)
                 waits[placeOfNode[e.to]].push_back(e);
-        std::erase_if(g.edges,
-                      [&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && placeOfNode[e.to] != UINT32_MAX; });
+        g.edges.eraseIf([&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && placeOfNode[e.to] != UINT32_MAX; });
         for (const std::uint32_t n : syncs)
             placeOfNode[n] = UINT32_MAX;
         for (std::size_t i = 0; i < syncs.size(); ++i) {
@@ -397,7 +398,7 @@ bool hoistAllocations(RunGraph& g)
     for (std::size_t n = 0; n < g.nodes.size(); ++n)
         if (NodeState& s = g.state[n]; !g.nodes[n].gpu && s.role == CallRole::Alloc && insideLoop(span, g.nodes[n]))
             s.removed = changed = true;
-    std::erase_if(g.edges, [&](const GraphEdge& e) { return g.state[e.to].removed && e.kind == EdgeKind::Blocking; });
+    g.edges.eraseIf([&](const GraphEdge& e) { return g.state[e.to].removed && e.kind == EdgeKind::Blocking; });
     return changed;
 }
 
@@ -461,29 +462,32 @@ bool prefetchManaged(RunGraph& g, const FixRates& rates)
     // what followed it follows its prefetch back; the call that enqueued the
     // kernel enqueues the prefetches too.
     std::vector<GraphEdge> added;
-    for (GraphEdge& e : g.edges) {
+    for (std::size_t i = 0; i < g.edges.size(); ++i) {
+        // Changed on a copy, kept where it differs (GraphEdges::set).
+        GraphEdge e = g.edges[i];
         if (e.kind == EdgeKind::StreamOrder && e.from < before && back[e.from] != UINT32_MAX)
             e.from = back[e.from];
-        if (e.to >= before || in[e.to] == UINT32_MAX)
-            continue;
-        // A wait inferred from a faulting kernel's late begin was the fault
-        // handling of the kernels before it, which is gone: the order stays,
-        // the time it waited does not.
-        if (e.kind == EdgeKind::Inferred)
-            e.lagNs = 0;
-        if (e.kind == EdgeKind::StreamOrder) {
-            e.to = in[e.to];
-        } else if (e.kind == EdgeKind::Launch) {
-            // The kernel no longer queues behind stalled ones: its call
-            // launches it, and its prefetches, at the idle stream's latency.
-            e.lagNs = std::min(e.lagNs, g.idleLaunchLatencyNs);
-            for (const std::uint32_t prefetch : {in[e.to], back[e.to]})
-                if (prefetch != UINT32_MAX) {
-                    GraphEdge launch = e;
-                    launch.to = prefetch;
-                    added.push_back(launch);
-                }
+        if (e.to < before && in[e.to] != UINT32_MAX) {
+            // A wait inferred from a faulting kernel's late begin was the
+            // fault handling of the kernels before it, which is gone: the
+            // order stays, the time it waited does not.
+            if (e.kind == EdgeKind::Inferred)
+                e.lagNs = 0;
+            if (e.kind == EdgeKind::StreamOrder) {
+                e.to = in[e.to];
+            } else if (e.kind == EdgeKind::Launch) {
+                // The kernel no longer queues behind stalled ones: its call
+                // launches it, and its prefetches, at the idle stream's latency.
+                e.lagNs = std::min<std::int64_t>(e.lagNs, g.idleLaunchLatencyNs);
+                for (const std::uint32_t prefetch : {in[e.to], back[e.to]})
+                    if (prefetch != UINT32_MAX) {
+                        GraphEdge launch = e;
+                        launch.to = prefetch;
+                        added.push_back(launch);
+                    }
+            }
         }
+        g.edges.set(i, e);
     }
     for (std::uint32_t k = 0; k < before; ++k) {
         if (in[k] != UINT32_MAX)
@@ -491,7 +495,7 @@ bool prefetchManaged(RunGraph& g, const FixRates& rates)
         if (back[k] != UINT32_MAX)
             added.push_back({k, back[k], EdgeKind::StreamOrder, true, false, 0});
     }
-    g.edges.insert(g.edges.end(), added.begin(), added.end());
+    g.edges.append(added.begin(), added.end());
     g.gpuNodes += static_cast<int>(g.nodes.size() - before);
     return true;
 }

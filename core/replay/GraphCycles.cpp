@@ -135,11 +135,7 @@ CycleBreak breakCycles(RunGraph& g)
             break;
     }
     if (out.dropped > 0) {
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < g.edges.size(); ++i)
-            if (!dropped[i])
-                g.edges[kept++] = g.edges[i];
-        g.edges.resize(kept);
+        g.edges.eraseAt(dropped);
         g.droppedWaits += out.dropped;
     }
     return out;

@@ -8,7 +8,7 @@ GraphRestorePoint::GraphRestorePoint(const RunGraph& graph) : GraphRestorePoint(
 }
 
 GraphRestorePoint::GraphRestorePoint(const GraphNodes& nodes, const std::vector<NodeState>& state,
-                                     const std::vector<GraphEdge>& edges)
+                                     const GraphEdges& edges)
     : m_nodes(nodes), m_state(state), m_edges(edges)
 {
 }
@@ -19,7 +19,7 @@ void GraphRestorePoint::restore(RunGraph& graph) const
     // Nodes a fix added (prefetches) go with the facts it copied to add them.
     graph.nodes = m_nodes;
     graph.state.assign(m_state.begin(), m_state.end());
-    graph.edges.assign(m_edges.begin(), m_edges.end());
+    graph.edges = m_edges; // the base shared; the order and the graph's own in the memory they had
 }
 
 } // namespace ovs

@@ -3,11 +3,12 @@
 // A graph as it was before fixes were applied to it, to put it back after:
 // the what-if replays each fix set by editing one graph and putting it back
 // (WhatIf::replayWith), not on a fresh copy of the graph per set. A big
-// trace's graph is hundreds of megabytes; this keeps about half of it.
+// trace's graph is hundreds of megabytes; this keeps a small part of it.
 //
 // What a fix may change (FixTransforms.cpp) is what is kept: each node's
 // state (NodeState: duration, chunk, lane, role, memory, removed flag); the
-// edges; the graph's model (GraphModel: lanes and faults a fix adds,
+// edges' order and the graph's own edges (the edges as built are shared:
+// GraphEdges.h); the graph's model (GraphModel: lanes and faults a fix adds,
 // counts, words). The nodes' facts are never edited by a fix: the point
 // shares them (GraphNodes), and the graph gets them back as they were
 // (without the nodes a fix added, prefetches). The contention model's
@@ -29,7 +30,7 @@ public:
     // (keepModel): made ahead on another thread, while this one may still
     // set the graph's faults or steps.
     GraphRestorePoint(const GraphNodes& nodes, const std::vector<NodeState>& state,
-                      const std::vector<GraphEdge>& edges);
+                      const GraphEdges& edges);
     // `graph`'s model as it is now: its faults or steps may have been set
     // since the point was made (nothing else of a graph changes but by a fix).
     void keepModel(const RunGraph& graph) { m_model = graph; }
@@ -40,7 +41,7 @@ public:
 private:
     GraphNodes m_nodes;
     std::vector<NodeState> m_state;
-    std::vector<GraphEdge> m_edges;
+    GraphEdges m_edges;
     GraphModel m_model;
 };
 

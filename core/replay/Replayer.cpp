@@ -214,7 +214,7 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
         m_pending[2 * n] = 0;
         m_pending[2 * n + 1] = 1;
     }
-    m_outOf.group(g, EdgeSide::From, &m_pending);
+    m_outOf.group(g, EdgeSide::From, &m_pending, EdgeIndex::Id);
     m_time.assign(points, INT64_MIN);
     m_queue.clear();
     const auto ready = [&](std::uint32_t p) {
@@ -237,7 +237,7 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
         ++done;
         m_time[p] = t;
         for (std::uint32_t i = m_outOf.offset[p]; i < m_outOf.offset[p + 1]; ++i) {
-            const GraphEdge& e = g.edges[m_outOf.edges[i]];
+            const GraphEdge& e = g.edges.byId(m_outOf.edges[i]);
             release(pointOf(e.to, e.toEnd), saturatingAdd(t, e.lagNs));
         }
     };

@@ -10,6 +10,7 @@
 // duration; a GPU node's begin also waits for a free engine of its class.
 
 #include "base/HostMemoryKind.h"
+#include "replay/GraphEdges.h"
 #include "trace/Op.h"
 #include "facts/IntervalSet.h"
 #include "trace/Run.h"
@@ -104,31 +105,6 @@ private:
 // The nodes' facts of a graph, shared by its copies.
 using GraphNodes = SharedArray<GraphNode>;
 
-enum class EdgeKind : std::uint8_t {
-    StreamOrder, // the previous op of the same stream
-    Launch,      // the host call that enqueued it
-    HostOrder,   // the previous op of the same host thread, after the host's own work between them
-    Blocking,    // a host call returns only after the GPU op it waited for
-    CrossStream, // the legacy default stream's barriers, event waits
-    Inferred,    // a wait the trace does not name, inferred from the times (see RunGraphBuilder)
-    HandOff,     // another host thread's call that ended last inside a long gap of this thread (see RunGraphBuilder)
-};
-const char* toString(EdgeKind kind);
-
-// 16 bytes: a big profile's graph holds millions of edges, copied once per
-// fix set replayed. The lag fits 48 bits (39 hours; the graph's builder
-// clamps to kMaxLagNs, no trace's wait is that long).
-struct GraphEdge {
-    static constexpr std::int64_t kMaxLagNs = (std::int64_t{1} << 47) - 1;
-    std::uint32_t from = 0; // node indices
-    std::uint32_t to = 0;
-    EdgeKind kind : 8 = EdgeKind::StreamOrder;
-    bool fromEnd : 1 = true; // from the end of `from` (else its begin)
-    bool toEnd : 1 = false;  // to the end of `to` (else its begin)
-    std::int64_t lagNs : 48 = 0;
-};
-static_assert(sizeof(GraphEdge) == 16, "GraphEdge is kept compact: see above");
-
 // A kernel that faulted on managed memory: its time under fault handling
 // and on-demand migrations, and the bytes they moved to its GPU
 // (findings/DemandMigrations.h). Fix::PrefetchManaged takes the stall out
@@ -202,7 +178,7 @@ struct GraphModel {
 struct RunGraph : GraphModel {
     GraphNodes nodes;
     std::vector<NodeState> state; // by node, beside its facts
-    std::vector<GraphEdge> edges;
+    GraphEdges edges; // shared with the graph's copies as built (GraphEdges.h)
     // Adds a node (a fix's prefetch): its facts and its state; its index.
     std::uint32_t addNode(const GraphNode& facts, const NodeState& s)
     {

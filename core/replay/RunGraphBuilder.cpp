@@ -110,6 +110,8 @@ public:
             return out;
         }
         describeModel();
+        // As built, the edges are shared by the graph's copies (GraphEdges.h).
+        m_g.edges.share();
         out.graph = std::move(m_g);
         return out;
     }

@@ -415,7 +415,7 @@ Prefetch prefetchFor(const GraphNode& kernel, const NodeState& kernelState, OpKi
     GraphNode& prefetch = out.facts;
     prefetch.kind = kind;
     prefetch.engine = kind == OpKind::Upload ? EngineClass::CopyH2D : EngineClass::CopyD2H;
-    prefetch.bytes = bytes;
+    prefetch.setBytes(bytes);
     out.state.memory = HostMemoryKind::Managed;
     out.state.durationNs = saturatingCast<std::int64_t>(static_cast<double>(bytes) / gbps);
     // Where a later fix orders its stream again (reorderStreams: by call,

@@ -37,26 +37,29 @@ enum class EngineClass : std::uint8_t { None, CopyH2D, CopyD2H, CopyDtoD, Comput
 
 // A node's facts: what was measured of its op and what the graph's build
 // decided of it, which no fix edits (what a fix may change is its
-// NodeState). 40 bytes: a big profile's graph holds millions, and a graph's
+// NodeState). 32 bytes: a big profile's graph holds millions, and a graph's
 // copies (the second replay thread's, a restore point) share them
 // (GraphNodes). What few kernels fault on managed memory is kept apart, in
 // RunGraph::faults.
 struct GraphNode {
+    // A copy's bytes fit 48 bits (256 TiB); more is held as this (setBytes).
+    static constexpr std::uint64_t kMaxBytes = (std::uint64_t{1} << 48) - 1;
     std::uint32_t op = 0;      // index into Run::ops
     std::uint32_t call = UINT32_MAX;  // GPU node: the host node that enqueued it; host node: its GPU node
-    OpKind kind = OpKind::Upload;
-    bool gpu = false;
-    EngineClass engine = EngineClass::None;
-    bool async = false;               // a Launch/SyncCopy call named ...Async
-    // A fix added it (a prefetch): `op` is the op it was added for, and
-    // kind and bytes are its own (its memory too, in its state).
-    bool added = false;
-    std::uint64_t bytes = 0;
     std::int64_t measuredBeginNs = 0; // engine-true for GPU ops where known
     std::int64_t measuredEndNs = 0;
+    std::uint64_t bytes : 48 = 0;     // set by setBytes
+    OpKind kind : 8 = OpKind::Upload;
+    bool gpu : 1 = false;
+    EngineClass engine : 3 = EngineClass::None;
+    bool async : 1 = false;           // a Launch/SyncCopy call named ...Async
+    // A fix added it (a prefetch): `op` is the op it was added for, and
+    // kind and bytes are its own (its memory too, in its state).
+    bool added : 1 = false;
+    void setBytes(std::uint64_t b) { bytes = b < kMaxBytes ? b : kMaxBytes; }
     bool operator==(const GraphNode&) const = default;
 };
-static_assert(sizeof(GraphNode) <= 40, "GraphNode is kept compact: see above");
+static_assert(sizeof(GraphNode) == 32, "GraphNode is kept compact: see above");
 
 // What a fix may change of a node: all a graph's copy or restore point
 // (GraphRestorePoint.h) keeps of it apart from the shared facts. 16 bytes.

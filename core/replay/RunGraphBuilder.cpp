@@ -162,7 +162,7 @@ private:
         s.lane = op.lane;
         n.gpu = isGpuOp(op.kind);
         s.memory = op.memory;
-        n.bytes = op.bytes;
+        n.setBytes(op.bytes);
         n.measuredBeginNs = busyBeginNs(op);
         n.measuredEndNs = std::max(n.measuredBeginNs, busyEndNs(op));
         if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
@@ -178,7 +178,9 @@ private:
         } else {
             if (m_run.lanes[op.lane].kind != LaneKind::HostThread)
                 return;
-            s.role = roleOf(m_roles, op, &n.async);
+            bool async = false;
+            s.role = roleOf(m_roles, op, &async);
+            n.async = async;
             hostLane.push_back(static_cast<std::uint32_t>(m_nodes.size()));
         }
         m_nodes.push_back(n);

@@ -11,6 +11,7 @@
 #include "findings/WhatIf.h"
 #include "base/Thresholds.h"
 #include "facts/RunIndex.h"
+#include "replay/Replayer.h"
 #include "replay/Contention.h"
 #include "replay/FixTransforms.h"
 #include "replay/GraphCycles.h"
@@ -519,6 +520,38 @@ private slots:
     // where it was measured (A 0-1 ms, B 2-3 ms, C 5-6 ms). The rows add
     // waits by hand that contradict each other; the graph loses the weakest
     // (GraphCycles.h) and the replay gives the expected span.
+    // A point waiting for more than 16 bits count (the replay counts waits
+    // in 16 bits where they fit, in int where not): a kernel after each of
+    // `waits` host ops, the last of which ends `waits` ns in.
+    void onePointWaitsForMany_data()
+    {
+        QTest::addColumn<int>("waits");
+        QTest::newRow("counted in 16 bits") << 100;
+        QTest::newRow("past 16 bits") << 70'000;
+    }
+    void onePointWaitsForMany()
+    {
+        QFETCH(int, waits);
+        RunBuilder b;
+        b.lane("stream 0");
+        b.gpu(OpKind::Kernel, 0, 0, 1 * kMs);
+        RunGraph g = graphOf(b.finish());
+        QCOMPARE(g.nodes.size(), std::size_t(1));
+        for (int i = 1; i <= waits; ++i) {
+            GraphNode host;
+            host.measuredEndNs = i;
+            NodeState state;
+            state.durationNs = i;
+            const std::uint32_t n = g.addNode(host, state);
+            g.edges.push_back({n, 0, EdgeKind::HostOrder, true, false, 0});
+        }
+        Replayer replayer;
+        const ReplayResult& r = replayer.replay(g);
+        QVERIFY2(r.ok, r.why.c_str());
+        QCOMPARE(r.beginNs[0], std::int64_t(waits));
+        QCOMPARE(r.spanNs(), 1 * kMs);
+    }
+
     void cyclesLoseTheirWeakestWait_data()
     {
         QTest::addColumn<QString>("edges"); // from>to:kind:lagMs, comma separated; kinds i(nferred) c(ross-stream) s(tream order) l(aunch)

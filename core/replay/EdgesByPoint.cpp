@@ -14,17 +14,19 @@ std::uint32_t pointAt(const GraphEdge& e)
 // from the last edge back by moving each point's offset down to its start:
 // each point's edges in the graph's order, with no second array of
 // offsets and no pass to move them back.
-template <EdgeSide side, EdgeIndex index>
-void groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<int>* otherSide)
+// Returns false where a count of `otherSide` wrapped round (16 bits).
+template <EdgeSide side, EdgeIndex index, class Count = int>
+bool groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<Count>* otherSide)
 {
     constexpr EdgeSide other = side == EdgeSide::From ? EdgeSide::To : EdgeSide::From;
     const std::size_t points = g.nodes.size() * 2;
     by.offset.assign(points + 1, 0);
+    bool fits = true;
     if (otherSide) {
-        std::vector<int>& count = *otherSide;
+        std::vector<Count>& count = *otherSide;
         for (const GraphEdge& e : g.edges) {
             ++by.offset[pointAt<side>(e)];
-            ++count[pointAt<other>(e)];
+            fits = ++count[pointAt<other>(e)] != 0 && fits;
         }
     } else {
         for (const GraphEdge& e : g.edges)
@@ -35,9 +37,19 @@ void groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<int>* otherSide)
     by.edges.resize(g.edges.size());
     for (auto i = static_cast<std::uint32_t>(g.edges.size()); i > 0; --i)
         by.edges[--by.offset[pointAt<side>(g.edges[i - 1])]] = index == EdgeIndex::Id ? g.edges.idAt(i - 1) : i - 1;
+    return fits;
 }
 
 } // namespace
+
+bool EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<std::uint16_t>* otherSide, EdgeIndex index)
+{
+    if (side == EdgeSide::From)
+        return index == EdgeIndex::Id ? groupBy<EdgeSide::From, EdgeIndex::Id>(*this, g, otherSide)
+                                      : groupBy<EdgeSide::From, EdgeIndex::Place>(*this, g, otherSide);
+    return index == EdgeIndex::Id ? groupBy<EdgeSide::To, EdgeIndex::Id>(*this, g, otherSide)
+                                  : groupBy<EdgeSide::To, EdgeIndex::Place>(*this, g, otherSide);
+}
 
 void EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<int>* otherSide, EdgeIndex index)
 {

@@ -36,6 +36,10 @@ struct EdgesByPoint {
     // for, where the edges are grouped by where they leave from).
     void group(const RunGraph& g, EdgeSide side, std::vector<int>* otherSide = nullptr,
                EdgeIndex index = EdgeIndex::Place);
+    // The same, each point's count in 16 bits (the replay's: half the
+    // memory of int counts, per replay thread); false where some point's
+    // count passed 65535 (the counts are then wrong: group again with int).
+    bool group(const RunGraph& g, EdgeSide side, std::vector<std::uint16_t>* otherSide, EdgeIndex index);
 };
 
 } // namespace ovs

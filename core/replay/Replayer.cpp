@@ -199,6 +199,22 @@ void Replayer::prepare(std::size_t nodes, std::size_t edges)
     m_outOf.edges.assign(edges, 0);
 }
 
+namespace {
+
+// Each point's count of what it waits for before its edges in are counted:
+// an end waits for its own begin.
+template <class Count>
+void ownWaits(std::vector<Count>& pending, std::size_t nodes)
+{
+    pending.resize(2 * nodes);
+    for (std::size_t n = 0; n < nodes; ++n) {
+        pending[2 * n] = 0;
+        pending[2 * n + 1] = 1;
+    }
+}
+
+} // namespace
+
 const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
 {
     ReplayResult& r = m_result;
@@ -206,22 +222,31 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     r.why.clear();
     r.droppedWaits = 0;
     r.spanBeginNs = r.spanEndNs = 0;
-    const std::size_t points = g.nodes.size() * 2;
     // What each point waits for: an end its own begin, and its edges in,
-    // counted as the edges out of each point are grouped (EdgesByPoint.h).
-    m_pending.resize(points);
-    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
-        m_pending[2 * n] = 0;
-        m_pending[2 * n + 1] = 1;
-    }
-    m_outOf.group(g, EdgeSide::From, &m_pending, EdgeIndex::Id);
+    // counted as the edges out of each point are grouped (EdgesByPoint.h);
+    // in 16 bits where every count fits (one point waiting for more than
+    // 65535 would be a wait for every op of a long loop).
+    ownWaits(m_pending, g.nodes.size());
+    if (m_outOf.group(g, EdgeSide::From, &m_pending, EdgeIndex::Id))
+        return replayCounted(g, nodeTimes, m_pending);
+    std::vector<int> wide;
+    ownWaits(wide, g.nodes.size());
+    m_outOf.group(g, EdgeSide::From, &wide, EdgeIndex::Id);
+    return replayCounted(g, nodeTimes, wide);
+}
+
+template <class Count>
+const ReplayResult& Replayer::replayCounted(const RunGraph& g, bool nodeTimes, std::vector<Count>& pending)
+{
+    ReplayResult& r = m_result;
+    const std::size_t points = g.nodes.size() * 2;
     m_time.assign(points, INT64_MIN);
     m_queue.clear();
     const auto ready = [&](std::uint32_t p) {
         push({m_time[p], g.nodes[p / 2].measuredBeginNs, p});
     };
     for (std::uint32_t p = 0; p < points; ++p)
-        if (m_pending[p] == 0) {
+        if (pending[p] == 0) {
             m_time[p] = g.nodes[p / 2].measuredBeginNs;
             ready(p);
         }
@@ -229,7 +254,7 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     std::size_t done = 0;
     const auto release = [&](std::uint32_t p, std::int64_t t) {
         m_time[p] = std::max(m_time[p], t);
-        if (--m_pending[p] == 0)
+        if (--pending[p] == 0)
             ready(p);
     };
     // A point happened at `t`: what waits for it is released.

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ovs {
@@ -54,6 +55,22 @@ static_assert(sizeof(GraphEdge) == 16, "GraphEdge is kept compact: see above");
 class GraphEdges {
 public:
     GraphEdges() = default;
+    GraphEdges(const GraphEdges&) = default;
+    GraphEdges& operator=(const GraphEdges&) = default;
+    // A moved-from one holds no edges, and no pointer into a base it no
+    // longer shares.
+    GraphEdges(GraphEdges&& o) noexcept { *this = std::move(o); }
+    GraphEdges& operator=(GraphEdges&& o) noexcept
+    {
+        m_base = std::move(o.m_base);
+        m_baseData = std::exchange(o.m_baseData, nullptr);
+        m_baseSize = std::exchange(o.m_baseSize, 0);
+        m_own = std::move(o.m_own);
+        m_order = std::move(o.m_order);
+        o.m_own.clear();
+        o.m_order.clear();
+        return *this;
+    }
     // The graph's own edges, in this order (a test's graph; a build's,
     // before share()).
     GraphEdges(std::vector<GraphEdge> edges) { *this = std::move(edges); }

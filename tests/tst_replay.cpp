@@ -301,10 +301,11 @@ void markFaults(RunGraph& g)
 // by field (a restore point must give back the graph a fix set edited).
 std::string graphDifference(const RunGraph& a, const RunGraph& b)
 {
-    // Each part's fields as one tuple of references, compared whole.
+    // Each part's fields as one tuple, compared whole (values, not
+    // references: a bit-field bound to a reference is a temporary's).
     const auto node = [](const GraphNode& n) {
-        return std::tie(n.op, n.call, n.kind, n.gpu, n.engine, n.async, n.added, n.bytes, n.measuredBeginNs,
-                        n.measuredEndNs);
+        return std::make_tuple(n.op, n.call, OpKind(n.kind), bool(n.gpu), EngineClass(n.engine), bool(n.async),
+                               bool(n.added), std::uint64_t(n.bytes), n.measuredBeginNs, n.measuredEndNs);
     };
     const auto state = [](const NodeState& s) {
         return std::make_tuple(s.durationNs, s.chunk, s.lane, s.role, s.memory, bool(s.removed));
@@ -1630,6 +1631,19 @@ private slots:
                 QVERIFY2(aheadDifference.empty(), (describeFixes(set) + " (ahead): " + aheadDifference).c_str());
             }
             QVERIFY(std::equal(factsBefore.begin(), factsBefore.end(), before.nodes.begin(), before.nodes.end()));
+            // The points above kept the edges as built by their base alone;
+            // a point of a graph a fix edited keeps its edges whole.
+            QVERIFY(before.edges.asBuilt());
+            applyFixesInPlace(g, fixBit(Fix::StreamPerChunk) | fixBit(Fix::PinHostMemory), {50, 50});
+            const RunGraph edited = g;
+            const GraphRestorePoint editedPoint(g);
+            if (!g.edges.asBuilt()) {
+                applyFixesInPlace(g, everything, {50, 50});
+                editedPoint.restore(g);
+                const std::string editedDifference = graphDifference(g, edited);
+                QVERIFY2(editedDifference.empty(), ("after an edit: " + editedDifference).c_str());
+            }
+            point.restore(g);
             // A fix applied on top of one before it in kFixOrder gives the
             // graph both give applied at once (WhatIf replays its fix sets
             // in such chains); AsyncCopies, whose transform reads the whole

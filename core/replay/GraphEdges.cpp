@@ -59,4 +59,33 @@ void GraphEdges::share()
     m_baseSize = static_cast<std::uint32_t>(m_base->size());
 }
 
+bool GraphEdges::asBuilt() const
+{
+    if (!m_base || !m_own.empty() || m_order.size() != m_baseSize)
+        return false;
+    for (std::size_t place = 0; place < m_order.size(); ++place)
+        if (m_order[place] != place)
+            return false;
+    return true;
+}
+
+GraphEdges GraphEdges::baseOnly() const
+{
+    GraphEdges out;
+    out.m_base = m_base;
+    out.m_baseData = m_baseData;
+    out.m_baseSize = m_baseSize;
+    return out;
+}
+
+void GraphEdges::restoreBuilt(const GraphEdges& record)
+{
+    m_base = record.m_base;
+    m_baseData = record.m_baseData;
+    m_baseSize = record.m_baseSize;
+    m_own.clear();
+    m_order.resize(m_baseSize);
+    std::iota(m_order.begin(), m_order.end(), 0u);
+}
+
 } // namespace ovs

@@ -155,6 +155,16 @@ public:
 
     std::vector<GraphEdge> toVector() const { return {begin(), end()}; }
 
+    // What a restore point (GraphRestorePoint.h) need not copy: the edges
+    // as built, each in its place, none of the graph's own.
+    bool asBuilt() const;
+    // The base alone, shared, in no order (it holds no edges): a restore
+    // point's record of edges asBuilt().
+    GraphEdges baseOnly() const;
+    // Back to the edges as built of `record` (baseOnly()), in the memory
+    // these have.
+    void restoreBuilt(const GraphEdges& record);
+
 private:
     std::shared_ptr<const std::vector<GraphEdge>> m_base;
     const GraphEdge* m_baseData = nullptr; // m_base's, read for every edge of every replay

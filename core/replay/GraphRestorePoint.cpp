@@ -9,7 +9,8 @@ GraphRestorePoint::GraphRestorePoint(const RunGraph& graph) : GraphRestorePoint(
 
 GraphRestorePoint::GraphRestorePoint(const GraphNodes& nodes, const std::vector<NodeState>& state,
                                      const GraphEdges& edges)
-    : m_nodes(nodes), m_state(state), m_edges(edges)
+    : m_nodes(nodes), m_state(state), m_edgesAsBuilt(edges.asBuilt()),
+      m_edges(m_edgesAsBuilt ? edges.baseOnly() : edges)
 {
 }
 
@@ -19,7 +20,11 @@ void GraphRestorePoint::restore(RunGraph& graph) const
     // Nodes a fix added (prefetches) go with the facts it copied to add them.
     graph.nodes = m_nodes;
     graph.state.assign(m_state.begin(), m_state.end());
-    graph.edges = m_edges; // the base shared; the order and the graph's own in the memory they had
+    // The base shared; the order and the graph's own in the memory they had.
+    if (m_edgesAsBuilt)
+        graph.edges.restoreBuilt(m_edges);
+    else
+        graph.edges = m_edges;
 }
 
 } // namespace ovs

@@ -40,25 +40,27 @@ bool groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<Count>* otherSide)
     return fits;
 }
 
+// The grouping for `side` and `index`, chosen once per call.
+template <class Count>
+bool groupAs(EdgesByPoint& by, const RunGraph& g, EdgeSide side, std::vector<Count>* otherSide, EdgeIndex index)
+{
+    if (side == EdgeSide::From)
+        return index == EdgeIndex::Id ? groupBy<EdgeSide::From, EdgeIndex::Id>(by, g, otherSide)
+                                      : groupBy<EdgeSide::From, EdgeIndex::Place>(by, g, otherSide);
+    return index == EdgeIndex::Id ? groupBy<EdgeSide::To, EdgeIndex::Id>(by, g, otherSide)
+                                  : groupBy<EdgeSide::To, EdgeIndex::Place>(by, g, otherSide);
+}
+
 } // namespace
 
 bool EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<std::uint16_t>* otherSide, EdgeIndex index)
 {
-    if (side == EdgeSide::From)
-        return index == EdgeIndex::Id ? groupBy<EdgeSide::From, EdgeIndex::Id>(*this, g, otherSide)
-                                      : groupBy<EdgeSide::From, EdgeIndex::Place>(*this, g, otherSide);
-    return index == EdgeIndex::Id ? groupBy<EdgeSide::To, EdgeIndex::Id>(*this, g, otherSide)
-                                  : groupBy<EdgeSide::To, EdgeIndex::Place>(*this, g, otherSide);
+    return groupAs(*this, g, side, otherSide, index);
 }
 
 void EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<int>* otherSide, EdgeIndex index)
 {
-    if (side == EdgeSide::From)
-        index == EdgeIndex::Id ? groupBy<EdgeSide::From, EdgeIndex::Id>(*this, g, otherSide)
-                               : groupBy<EdgeSide::From, EdgeIndex::Place>(*this, g, otherSide);
-    else
-        index == EdgeIndex::Id ? groupBy<EdgeSide::To, EdgeIndex::Id>(*this, g, otherSide)
-                               : groupBy<EdgeSide::To, EdgeIndex::Place>(*this, g, otherSide);
+    groupAs(*this, g, side, otherSide, index);
 }
 
 } // namespace ovs

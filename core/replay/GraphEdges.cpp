@@ -6,9 +6,7 @@ namespace ovs {
 
 GraphEdges& GraphEdges::operator=(std::vector<GraphEdge> edges)
 {
-    m_base.reset();
-    m_baseData = nullptr;
-    m_baseSize = 0;
+    useBase(nullptr);
     m_own = std::move(edges);
     m_order.resize(m_own.size());
     std::iota(m_order.begin(), m_order.end(), 0u);
@@ -40,11 +38,8 @@ void GraphEdges::share()
     // A build's edges are its own, in the order added, unless its cycle
     // break erased some: then they are the base as they come. Either way
     // the base holds them in order, and each place's id is its place.
-    bool inOrder = !m_base && m_order.size() == m_own.size();
-    for (std::size_t place = 0; inOrder && place < m_order.size(); ++place)
-        inOrder = m_order[place] == place;
     std::vector<GraphEdge> base;
-    if (inOrder) {
+    if (!m_base && m_order.size() == m_own.size() && inIdOrder()) {
         base = std::move(m_own);
     } else {
         base.reserve(m_order.size());
@@ -54,35 +49,39 @@ void GraphEdges::share()
     m_own = {};
     m_order.resize(base.size());
     std::iota(m_order.begin(), m_order.end(), 0u);
-    m_base = std::make_shared<const std::vector<GraphEdge>>(std::move(base));
-    m_baseData = m_base->data();
-    m_baseSize = static_cast<std::uint32_t>(m_base->size());
+    useBase(std::make_shared<const std::vector<GraphEdge>>(std::move(base)));
 }
 
-bool GraphEdges::asBuilt() const
+bool GraphEdges::inIdOrder() const
 {
-    if (!m_base || !m_own.empty() || m_order.size() != m_baseSize)
-        return false;
     for (std::size_t place = 0; place < m_order.size(); ++place)
         if (m_order[place] != place)
             return false;
     return true;
 }
 
+void GraphEdges::useBase(std::shared_ptr<const std::vector<GraphEdge>> base)
+{
+    m_base = std::move(base);
+    m_baseData = m_base ? m_base->data() : nullptr;
+    m_baseSize = m_base ? static_cast<std::uint32_t>(m_base->size()) : 0;
+}
+
+bool GraphEdges::asBuilt() const
+{
+    return m_base && m_own.empty() && m_order.size() == m_baseSize && inIdOrder();
+}
+
 GraphEdges GraphEdges::baseOnly() const
 {
     GraphEdges out;
-    out.m_base = m_base;
-    out.m_baseData = m_baseData;
-    out.m_baseSize = m_baseSize;
+    out.useBase(m_base);
     return out;
 }
 
 void GraphEdges::restoreBuilt(const GraphEdges& record)
 {
-    m_base = record.m_base;
-    m_baseData = record.m_baseData;
-    m_baseSize = record.m_baseSize;
+    useBase(record.m_base);
     m_own.clear();
     m_order.resize(m_baseSize);
     std::iota(m_order.begin(), m_order.end(), 0u);

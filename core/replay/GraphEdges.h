@@ -166,6 +166,11 @@ public:
     void restoreBuilt(const GraphEdges& record);
 
 private:
+    // Each place holds the edge of id `place` (the edges as built, or a
+    // build's own as added).
+    bool inIdOrder() const;
+    void useBase(std::shared_ptr<const std::vector<GraphEdge>> base);
+
     std::shared_ptr<const std::vector<GraphEdge>> m_base;
     const GraphEdge* m_baseData = nullptr; // m_base's, read for every edge of every replay
     std::uint32_t m_baseSize = 0;

@@ -9,9 +9,20 @@ GraphRestorePoint::GraphRestorePoint(const RunGraph& graph) : GraphRestorePoint(
 
 GraphRestorePoint::GraphRestorePoint(const GraphNodes& nodes, const std::vector<NodeState>& state,
                                      const GraphEdges& edges)
-    : m_nodes(nodes), m_state(state), m_edgesAsBuilt(edges.asBuilt()),
-      m_edges(m_edgesAsBuilt ? edges.baseOnly() : edges)
+    : m_nodes(nodes), m_edgesAsBuilt(edges.asBuilt()), m_edges(m_edgesAsBuilt ? edges.baseOnly() : edges)
 {
+    m_kept.resize(state.size());
+    for (std::uint32_t n = 0; n < state.size(); ++n) {
+        const NodeState& s = state[n];
+        Kept& k = m_kept[n];
+        k.chunk = s.chunk;
+        k.lane = s.lane;
+        k.role = s.role;
+        k.memory = s.memory;
+        k.removed = s.removed;
+        if (s.durationNs != measuredDurationNs(nodes[n]))
+            m_durations.emplace_back(n, s.durationNs);
+    }
 }
 
 void GraphRestorePoint::restore(RunGraph& graph) const
@@ -19,7 +30,21 @@ void GraphRestorePoint::restore(RunGraph& graph) const
     static_cast<GraphModel&>(graph) = m_model;
     // Nodes a fix added (prefetches) go with the facts it copied to add them.
     graph.nodes = m_nodes;
-    graph.state.assign(m_state.begin(), m_state.end());
+    graph.state.resize(m_kept.size());
+    auto other = m_durations.begin();
+    for (std::uint32_t n = 0; n < m_kept.size(); ++n) {
+        const Kept& k = m_kept[n];
+        NodeState& s = graph.state[n];
+        if (other != m_durations.end() && other->first == n)
+            s.durationNs = (other++)->second;
+        else
+            s.durationNs = measuredDurationNs(m_nodes[n]);
+        s.chunk = k.chunk;
+        s.lane = k.lane;
+        s.role = k.role;
+        s.memory = k.memory;
+        s.removed = k.removed;
+    }
     // The base shared; the order and the graph's own in the memory they had.
     if (m_edgesAsBuilt)
         graph.edges.restoreBuilt(m_edges);

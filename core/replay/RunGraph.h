@@ -61,6 +61,13 @@ struct GraphNode {
 };
 static_assert(sizeof(GraphNode) == 32, "GraphNode is kept compact: see above");
 
+// A node's own time as measured: its duration as built, before the
+// contention model takes a rival's slowdown out of it (Contention.h).
+inline std::int64_t measuredDurationNs(const GraphNode& n)
+{
+    return saturatingSub(n.measuredEndNs, n.measuredBeginNs);
+}
+
 // What a fix may change of a node: all a graph's copy or restore point
 // (GraphRestorePoint.h) keeps of it apart from the shared facts. 16 bytes.
 struct NodeState {

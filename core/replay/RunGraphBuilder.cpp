@@ -167,7 +167,7 @@ private:
         n.measuredEndNs = std::max(n.measuredBeginNs, busyEndNs(op));
         if (n.measuredBeginNs < m_begin || n.measuredBeginNs >= m_end)
             return;
-        s.durationNs = saturatingSub(n.measuredEndNs, n.measuredBeginNs);
+        s.durationNs = measuredDurationNs(n);
         s.chunk = op.chunk;
         if (n.gpu) {
             if (m_run.lanes[op.lane].kind != LaneKind::Stream)

@@ -81,8 +81,14 @@ std::map<int, std::vector<std::uint32_t>> reorderStreams(RunGraph& g)
         // Most lanes come in that order already: checked on the fly, with
         // no array of keys (24 bytes a node: a stream of a million).
         bool sorted = true;
-        for (std::size_t i = 1; i < nodes.size() && sorted; ++i)
-            sorted = !(keyOf(nodes[i]) < keyOf(nodes[i - 1]));
+        if (!nodes.empty()) {
+            Key before = keyOf(nodes[0]);
+            for (std::size_t i = 1; i < nodes.size() && sorted; ++i) {
+                const Key key = keyOf(nodes[i]);
+                sorted = !(key < before);
+                before = key;
+            }
+        }
         if (!sorted) {
             keys.clear();
             for (std::uint32_t n : nodes)

@@ -13,15 +13,9 @@ GraphRestorePoint::GraphRestorePoint(const GraphNodes& nodes, const std::vector<
 {
     m_kept.resize(state.size());
     for (std::uint32_t n = 0; n < state.size(); ++n) {
-        const NodeState& s = state[n];
-        Kept& k = m_kept[n];
-        k.chunk = s.chunk;
-        k.lane = s.lane;
-        k.role = s.role;
-        k.memory = s.memory;
-        k.removed = s.removed;
-        if (s.durationNs != measuredDurationNs(nodes[n]))
-            m_durations.emplace_back(n, s.durationNs);
+        m_kept[n] = Kept::of(state[n]);
+        if (state[n].durationNs != measuredDurationNs(nodes[n]))
+            m_durations.emplace_back(n, state[n].durationNs);
     }
 }
 
@@ -33,17 +27,10 @@ void GraphRestorePoint::restore(RunGraph& graph) const
     graph.state.resize(m_kept.size());
     auto other = m_durations.begin();
     for (std::uint32_t n = 0; n < m_kept.size(); ++n) {
-        const Kept& k = m_kept[n];
         NodeState& s = graph.state[n];
-        if (other != m_durations.end() && other->first == n)
-            s.durationNs = (other++)->second;
-        else
-            s.durationNs = measuredDurationNs(m_nodes[n]);
-        s.chunk = k.chunk;
-        s.lane = k.lane;
-        s.role = k.role;
-        s.memory = k.memory;
-        s.removed = k.removed;
+        m_kept[n].into(s);
+        s.durationNs = other != m_durations.end() && other->first == n ? (other++)->second
+                                                                        : measuredDurationNs(m_nodes[n]);
     }
     // The base shared; the order and the graph's own in the memory they had.
     if (m_edgesAsBuilt)

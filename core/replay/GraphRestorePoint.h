@@ -43,13 +43,33 @@ public:
     void restore(RunGraph& graph) const;
 
 private:
-    // Each node's state but its duration: 8 bytes of NodeState's 16.
+    // Each node's state but its duration: 8 bytes of NodeState's 16. Its
+    // fields are read from a state and written back side by side here: a
+    // field NodeState gains is kept by adding it to both.
     struct Kept {
         std::int32_t chunk = -1;
         std::uint16_t lane = 0;
         CallRole role : 3 = CallRole::Work;
         HostMemoryKind memory : 4 = HostMemoryKind::None;
         bool removed : 1 = false;
+        static Kept of(const NodeState& s)
+        {
+            Kept k;
+            k.chunk = s.chunk;
+            k.lane = s.lane;
+            k.role = s.role;
+            k.memory = s.memory;
+            k.removed = s.removed;
+            return k;
+        }
+        void into(NodeState& s) const
+        {
+            s.chunk = chunk;
+            s.lane = lane;
+            s.role = role;
+            s.memory = memory;
+            s.removed = removed;
+        }
     };
     static_assert(sizeof(Kept) == 8, "a restore point keeps 8 bytes a node: see m_kept");
     GraphNodes m_nodes;

@@ -19,6 +19,14 @@ they are missing, then, each --runs times (the median is reported):
 With --baseline (another build folder, say of the last landed commit), each
 `analyze` run of the other build's CLI alternates with this one's, and a
 before/after table on this machine is written under the first.
+Each file's `analyze` is also timed --runs times after --pause seconds
+idle ("cold"): on a virtual machine whose balloon device reports freed
+memory to the host (free page reporting, read from /sys and stated in the
+block), the memory the last program freed goes back to the host within
+seconds, and every page a program then touches first is faulted in by the
+host too. Runs back to back ("warm", the table's first columns) find most
+of their pages still backed. A user's first `analyze` after a pause is a
+cold one.
 Independent checks, once per file: `cat FILE > /dev/null` (the speed of
 reading the bytes at all), and for 450 MB Python's json.load counting the
 events (the reader must count as many).
@@ -82,6 +90,23 @@ def source_commit(build):
     return (commit or "?") + ("-dirty" if dirty else "")
 
 
+def free_page_reporting():
+    """Whether a virtio balloon device reports freed guest memory to the host
+    (feature bit 5, VIRTIO_BALLOON_F_REPORTING): "on", "off", or "no balloon"."""
+    base = "/sys/bus/virtio/devices"
+    try:
+        devices = os.listdir(base)
+    except OSError:
+        return "no balloon"
+    for d in devices:
+        driver = os.path.join(base, d, "driver")
+        if os.path.islink(driver) and os.path.basename(os.readlink(driver)) == "virtio_balloon":
+            with open(os.path.join(base, d, "features")) as f:
+                bits = f.read().strip()
+            return "on" if len(bits) > 5 and bits[5] == "1" else "off"
+    return "no balloon"
+
+
 def median_row(rows):
     return [statistics.median(column) for column in zip(*rows)]
 
@@ -92,6 +117,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tmp", default="/tmp")
     ap.add_argument("--baseline", help="another build folder whose `analyze` is measured beside this one's")
+    ap.add_argument("--pause", type=float, default=8.0,
+                    help="seconds idle before each cold `analyze` (0: no cold runs)")
     args = ap.parse_args()
     baseline_cli = os.path.join(args.baseline, "app", "cli", "overlapscope-cli") if args.baseline else None
     compared = []
@@ -101,8 +128,9 @@ def main():
     log = []
     out = []
     loads = [load_average()]
-    out.append("| trace | events | `analyze` wall s | target | CPU s | peak MB | target | read s | analysis s |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    cold_head = f" wall s after {args.pause:g} s idle | CPU s |" if args.pause > 0 else ""
+    out.append("| trace | events | `analyze` wall s | target | CPU s | peak MB | target | read s | analysis s |" + cold_head)
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if args.pause > 0 else ""))
     checks = []
     allocator = "?"
     window_row = None
@@ -132,12 +160,30 @@ def main():
             cells = [c.strip() for c in row.strip("|").split("|")]
             events = int(cells[2])
             split.append((float(cells[5].split()[0]), float(cells[9].split()[0])))
+        # Cold: each run after a pause, the baseline's alternating where given.
+        cold, cold_before = [], []
+        for _ in range(args.runs if args.pause > 0 else 0):
+            if baseline_cli:
+                time.sleep(args.pause)
+                wall, cpu, peak, _ = timed([baseline_cli, "analyze", path])
+                cold_before.append((wall, cpu, peak))
+                log.append(f"baseline analyze {label} after {args.pause:g} s idle: wall {wall:.2f} s, CPU {cpu:.2f} s, "
+                           f"peak {peak:.0f} MB")
+            time.sleep(args.pause)
+            wall, cpu, peak, _ = timed([cli, "analyze", path])
+            cold.append((wall, cpu, peak))
+            log.append(f"analyze {label} after {args.pause:g} s idle: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
         wall, cpu, peak = median_row(analyze)
         read_s, analysis_s = median_row(split)
+        cold_cells = ""
+        if cold:
+            cold_wall, cold_cpu, _ = median_row(cold)
+            cold_cells = f" {cold_wall:.2f} | {cold_cpu:.2f} |"
         if before:
-            compared.append((label, median_row(before), (wall, cpu, peak)))
+            compared.append((label, median_row(before), (wall, cpu, peak),
+                             median_row(cold_before) if cold_before else None, median_row(cold) if cold else None))
         out.append(f"| {label} | {events} | **{wall:.2f}** | {wall_target:.0f} | {cpu:.2f} | **{peak:.0f}** | "
-                   f"{peak_target} | {read_s:.2f} | {analysis_s:.2f} |")
+                   f"{peak_target} | {read_s:.2f} | {analysis_s:.2f} |" + cold_cells)
         # Its output discarded, not captured: a parent that held the text
         # would hand its peak memory down to the programs measured after.
         started = time.monotonic()
@@ -186,7 +232,7 @@ def main():
     day = datetime.date.today().isoformat()
     text = [f"Measured {day} by `scripts/measure-big-traces.py` on {os.cpu_count()} cores ({cpu_model()}), "
             f"load average {min(loads):.1f} to {max(loads):.1f}, RelWithDebInfo, allocator: {allocator}; "
-            f"the median of {args.runs} runs each.", ""]
+            f"the median of {args.runs} runs each; free page reporting to the host: {free_page_reporting()}.", ""]
     text += out
     text.append("")
     if compared:
@@ -194,10 +240,13 @@ def main():
                     f"one's (`--baseline`; medians): before {source_commit(args.baseline)}, after "
                     f"{source_commit(args.build)}.")
         text.append("")
-        text.append("| trace | wall s before | after | CPU s before | after | peak MB before | after |")
-        text.append("|---|---:|---:|---:|---:|---:|---:|")
-        for label, b, a in compared:
-            text.append(f"| {label} | {b[0]:.2f} | **{a[0]:.2f}** | {b[1]:.2f} | {a[1]:.2f} | {b[2]:.0f} | **{a[2]:.0f}** |")
+        cold = compared[0][3] is not None
+        text.append("| trace | wall s before | after | CPU s before | after | peak MB before | after |"
+                    + (" wall s after idle, before | after |" if cold else ""))
+        text.append("|---|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if cold else ""))
+        for label, b, a, cb, ca in compared:
+            text.append(f"| {label} | {b[0]:.2f} | **{a[0]:.2f}** | {b[1]:.2f} | {a[1]:.2f} | {b[2]:.0f} | **{a[2]:.0f}** |"
+                        + (f" {cb[0]:.2f} | **{ca[0]:.2f}** |" if cb and ca else ""))
         text.append("")
     if window_row:
         label, drawn, analysed, cpu_s, rss = window_row

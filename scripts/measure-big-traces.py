@@ -54,9 +54,30 @@ def run(cmd, env=None):
     return p, time.monotonic() - started
 
 
+def huge_page_faults():
+    """The system's count of anonymous huge pages faulted in so far
+    (/proc/vmstat's thp_fault_alloc); None where the kernel gives none."""
+    try:
+        with open("/proc/vmstat") as f:
+            for line in f:
+                if line.startswith("thp_fault_alloc "):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+faulted_mb = []  # per timed() run: MB of huge pages faulted in while it ran (None: unknown)
+
+
 def timed(cmd):
-    """Wall s, CPU s (user + sys), peak MB of `cmd` by /usr/bin/time."""
+    """Wall s, CPU s (user + sys), peak MB of `cmd` by /usr/bin/time; the
+    huge pages the system faulted in meanwhile go to faulted_mb (the
+    machine is otherwise idle: the program's own)."""
+    before = huge_page_faults()
     p, _ = run(["/usr/bin/time", "-f", "TIME %e %U %S %M"] + cmd)
+    after = huge_page_faults()
+    faulted_mb.append(2 * (after - before) if before is not None and after is not None else None)
     if p.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{p.stderr}")
     m = re.search(r"TIME ([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9]+)", p.stderr)
@@ -129,8 +150,9 @@ def main():
     out = []
     loads = [load_average()]
     cold_head = f" wall s after {args.pause:g} s idle | CPU s |" if args.pause > 0 else ""
-    out.append("| trace | events | `analyze` wall s | target | CPU s | peak MB | target | read s | analysis s |" + cold_head)
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if args.pause > 0 else ""))
+    out.append("| trace | events | `analyze` wall s | target | CPU s | peak MB | target | huge pages faulted in, MB "
+               "| read s | analysis s |" + cold_head)
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if args.pause > 0 else ""))
     checks = []
     allocator = "?"
     window_row = None
@@ -142,7 +164,7 @@ def main():
             if p.returncode != 0:
                 sys.exit(p.stderr)
         subprocess.run(["cat", path], stdout=subprocess.DEVNULL)  # into the page cache, as after a copy
-        analyze, split, before = [], [], []
+        analyze, split, before, faulted = [], [], [], []
         events = None
         for _ in range(args.runs):
             loads.append(load_average())
@@ -152,7 +174,9 @@ def main():
                 log.append(f"baseline analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
             wall, cpu, peak, _ = timed([cli, "analyze", path])
             analyze.append((wall, cpu, peak))
-            log.append(f"analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
+            faulted.append(faulted_mb[-1])
+            log.append(f"analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB, "
+                       f"huge pages faulted in {faulted_mb[-1]} MB")
             p, _ = run([reader, path])
             log.append(p.stdout.strip())
             allocator = p.stdout.splitlines()[0].replace("allocator: ", "")
@@ -172,7 +196,8 @@ def main():
             time.sleep(args.pause)
             wall, cpu, peak, _ = timed([cli, "analyze", path])
             cold.append((wall, cpu, peak))
-            log.append(f"analyze {label} after {args.pause:g} s idle: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
+            log.append(f"analyze {label} after {args.pause:g} s idle: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB, "
+                       f"huge pages faulted in {faulted_mb[-1]} MB")
         wall, cpu, peak = median_row(analyze)
         read_s, analysis_s = median_row(split)
         cold_cells = ""
@@ -182,8 +207,10 @@ def main():
         if before:
             compared.append((label, median_row(before), (wall, cpu, peak),
                              median_row(cold_before) if cold_before else None, median_row(cold) if cold else None))
+        known = [mb for mb in faulted if mb is not None]
+        faulted_cell = f"{statistics.median(known):.0f}" if known else "?"
         out.append(f"| {label} | {events} | **{wall:.2f}** | {wall_target:.0f} | {cpu:.2f} | **{peak:.0f}** | "
-                   f"{peak_target} | {read_s:.2f} | {analysis_s:.2f} |" + cold_cells)
+                   f"{peak_target} | {faulted_cell} | {read_s:.2f} | {analysis_s:.2f} |" + cold_cells)
         # Its output discarded, not captured: a parent that held the text
         # would hand its peak memory down to the programs measured after.
         started = time.monotonic()

@@ -128,6 +128,12 @@ def free_page_reporting():
     return "no balloon"
 
 
+def median_mb(values):
+    """The median of the MB values known, as table text ("?" where none)."""
+    known = [mb for mb in values if mb is not None]
+    return f"{statistics.median(known):.0f}" if known else "?"
+
+
 def median_row(rows):
     return [statistics.median(column) for column in zip(*rows)]
 
@@ -164,14 +170,16 @@ def main():
             if p.returncode != 0:
                 sys.exit(p.stderr)
         subprocess.run(["cat", path], stdout=subprocess.DEVNULL)  # into the page cache, as after a copy
-        analyze, split, before, faulted = [], [], [], []
+        analyze, split, before, faulted, faulted_before = [], [], [], [], []
         events = None
         for _ in range(args.runs):
             loads.append(load_average())
             if baseline_cli:
                 wall, cpu, peak, _ = timed([baseline_cli, "analyze", path])
                 before.append((wall, cpu, peak))
-                log.append(f"baseline analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
+                faulted_before.append(faulted_mb[-1])
+                log.append(f"baseline analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB, "
+                           f"huge pages faulted in {faulted_mb[-1]} MB")
             wall, cpu, peak, _ = timed([cli, "analyze", path])
             analyze.append((wall, cpu, peak))
             faulted.append(faulted_mb[-1])
@@ -192,7 +200,7 @@ def main():
                 wall, cpu, peak, _ = timed([baseline_cli, "analyze", path])
                 cold_before.append((wall, cpu, peak))
                 log.append(f"baseline analyze {label} after {args.pause:g} s idle: wall {wall:.2f} s, CPU {cpu:.2f} s, "
-                           f"peak {peak:.0f} MB")
+                           f"peak {peak:.0f} MB, huge pages faulted in {faulted_mb[-1]} MB")
             time.sleep(args.pause)
             wall, cpu, peak, _ = timed([cli, "analyze", path])
             cold.append((wall, cpu, peak))
@@ -204,11 +212,11 @@ def main():
         if cold:
             cold_wall, cold_cpu, _ = median_row(cold)
             cold_cells = f" {cold_wall:.2f} | {cold_cpu:.2f} |"
+        faulted_cell = median_mb(faulted)
         if before:
             compared.append((label, median_row(before), (wall, cpu, peak),
-                             median_row(cold_before) if cold_before else None, median_row(cold) if cold else None))
-        known = [mb for mb in faulted if mb is not None]
-        faulted_cell = f"{statistics.median(known):.0f}" if known else "?"
+                             median_row(cold_before) if cold_before else None, median_row(cold) if cold else None,
+                             median_mb(faulted_before), faulted_cell))
         out.append(f"| {label} | {events} | **{wall:.2f}** | {wall_target:.0f} | {cpu:.2f} | **{peak:.0f}** | "
                    f"{peak_target} | {faulted_cell} | {read_s:.2f} | {analysis_s:.2f} |" + cold_cells)
         # Its output discarded, not captured: a parent that held the text
@@ -268,12 +276,14 @@ def main():
                     f"{source_commit(args.build)}.")
         text.append("")
         cold = compared[0][3] is not None
-        text.append("| trace | wall s before | after | CPU s before | after | peak MB before | after |"
-                    + (" wall s after idle, before | after |" if cold else ""))
-        text.append("|---|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if cold else ""))
-        for label, b, a, cb, ca in compared:
-            text.append(f"| {label} | {b[0]:.2f} | **{a[0]:.2f}** | {b[1]:.2f} | {a[1]:.2f} | {b[2]:.0f} | **{a[2]:.0f}** |"
-                        + (f" {cb[0]:.2f} | **{ca[0]:.2f}** |" if cb and ca else ""))
+        text.append("| trace | wall s before | after | CPU s before | after | peak MB before | after "
+                    "| huge pages faulted in, MB, before | after |"
+                    + (" wall s after idle, before | after | CPU s after idle, before | after |" if cold else ""))
+        text.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|---:|---:|" if cold else ""))
+        for label, b, a, cb, ca, fb, fa in compared:
+            text.append(f"| {label} | {b[0]:.2f} | **{a[0]:.2f}** | {b[1]:.2f} | {a[1]:.2f} | {b[2]:.0f} | **{a[2]:.0f}** "
+                        f"| {fb} | **{fa}** |"
+                        + (f" {cb[0]:.2f} | **{ca[0]:.2f}** | {cb[1]:.2f} | {ca[1]:.2f} |" if cb and ca else ""))
         text.append("")
     if window_row:
         label, drawn, analysed, cpu_s, rss = window_row

@@ -130,32 +130,19 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
     m_graph = std::move(build.graph);
     calibrateContention(*m_graph, run, m_contentionRates);
     if (launchPolicyFor(m_graph->nodes.size()) == std::launch::async) {
-        // A big graph. The replays' biggest arrays are taken first (this
-        // thread's replay memory, and the second thread's with its copy of
-        // the states), from the memory the reader and the build freed,
-        // much of it faulted in already; then what is still free goes back
-        // (FreedMemory.h): held beside the replays it would only raise the
-        // peak. Taken after, they were faulted in afresh: 236 MB more of
-        // the 2 GB trace's, at a cost a machine that hands freed memory to
-        // its host makes high (docs/timeline-performance.md, "Warm and cold
-        // runs").
-        m_replayer.prepare(m_graph->nodes.size(), m_graph->edges.size());
-        Replayer otherReplayer;
-        otherReplayer.reserve(m_graph->nodes.size(), m_graph->edges.size());
-        std::vector<NodeState> otherState;
-        otherState.reserve(m_graph->state.size());
+        // A big graph: what the reader and the build freed and the replays'
+        // arrays cannot take goes back before they are made (FreedMemory.h).
         releaseFreedMemory();
-        m_ahead = std::async(std::launch::async, [&g = *m_graph, replayer = std::move(otherReplayer),
-                                                  state = std::move(otherState)]() mutable {
+        m_ahead = std::async(std::launch::async, [&g = *m_graph] {
             // The arrays alone: this thread may set the graph's faults or
             // steps meanwhile (the model is taken when the point is).
             // The nodes' facts and the kernels' fill are shared, not copied.
             RunGraph arrays;
             arrays.nodes = g.nodes;
-            state.assign(g.state.begin(), g.state.end()); // in the room taken above
-            arrays.state = std::move(state);
+            arrays.state = g.state;
             arrays.edges = g.edges;
             arrays.kernelFill = g.kernelFill;
+            Replayer replayer;
             replayer.prepare(g.nodes.size(), g.edges.size());
             return Ahead{GraphRestorePoint(g.nodes, g.state, g.edges), std::move(arrays), std::move(replayer)};
         });

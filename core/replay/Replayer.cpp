@@ -191,14 +191,6 @@ Replayer::Entry Replayer::pop()
     return top;
 }
 
-void Replayer::reserve(std::size_t nodes, std::size_t edges)
-{
-    m_outOf.offset.reserve(2 * nodes + 1);
-    m_pending.reserve(2 * nodes);
-    m_time.reserve(2 * nodes);
-    m_outOf.edges.reserve(edges);
-}
-
 void Replayer::prepare(std::size_t nodes, std::size_t edges)
 {
     m_outOf.offset.assign(2 * nodes + 1, 0);

@@ -27,11 +27,6 @@ public:
     // an idle core, for a thread that replays a big graph next (fresh pages
     // cost that first replay a fifth of its time).
     void prepare(std::size_t nodes, std::size_t edges);
-    // The memory prepare() sizes, taken and not touched: where a thread
-    // takes it before the allocator's free pages go back (WhatIf), it lands
-    // on pages the program has faulted in already, and prepare() on another
-    // thread fills it later without a fresh one.
-    void reserve(std::size_t nodes, std::size_t edges);
     // A node's begin or end in the last replay, where it was ok, read where
     // the replay keeps it: for a reader of a few nodes' times (the steps'
     // lengths) that needs no copy of every node's.

@@ -32,6 +32,7 @@ reading the bytes at all), and for 450 MB Python's json.load counting the
 events (the reader must count as many).
 """
 import argparse
+import collections
 import datetime
 import os
 import platform
@@ -67,21 +68,30 @@ def huge_page_faults():
     return None
 
 
-faulted_mb = []  # per timed() run: MB of huge pages faulted in while it ran (None: unknown)
+Timed = collections.namedtuple("Timed", "wall cpu peak faulted stdout")
 
 
 def timed(cmd):
-    """Wall s, CPU s (user + sys), peak MB of `cmd` by /usr/bin/time; the
-    huge pages the system faulted in meanwhile go to faulted_mb (the
-    machine is otherwise idle: the program's own)."""
+    """`cmd` under /usr/bin/time: wall s, CPU s (user + sys), peak MB, the MB
+    of huge pages the system faulted in meanwhile (the machine is otherwise
+    idle: the program's own; None where the kernel does not count them), and
+    its stdout."""
     before = huge_page_faults()
     p, _ = run(["/usr/bin/time", "-f", "TIME %e %U %S %M"] + cmd)
     after = huge_page_faults()
-    faulted_mb.append(2 * (after - before) if before is not None and after is not None else None)
     if p.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{p.stderr}")
     m = re.search(r"TIME ([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9]+)", p.stderr)
-    return float(m.group(1)), float(m.group(2)) + float(m.group(3)), int(m.group(4)) / 1024, p.stdout
+    faulted = 2 * (after - before) if before is not None and after is not None else None
+    return Timed(float(m.group(1)), float(m.group(2)) + float(m.group(3)), int(m.group(4)) / 1024, faulted, p.stdout)
+
+
+def analyze_logged(cli, path, what, log):
+    """`cli analyze path`, timed, with a line in `log` that begins with `what`."""
+    t = timed([cli, "analyze", path])
+    log.append(f"{what}: wall {t.wall:.2f} s, CPU {t.cpu:.2f} s, peak {t.peak:.0f} MB, "
+               f"huge pages faulted in {t.faulted} MB")
+    return t
 
 
 def load_average():
@@ -170,21 +180,13 @@ def main():
             if p.returncode != 0:
                 sys.exit(p.stderr)
         subprocess.run(["cat", path], stdout=subprocess.DEVNULL)  # into the page cache, as after a copy
-        analyze, split, before, faulted, faulted_before = [], [], [], [], []
+        analyze, split, before = [], [], []  # each a list of Timed
         events = None
         for _ in range(args.runs):
             loads.append(load_average())
             if baseline_cli:
-                wall, cpu, peak, _ = timed([baseline_cli, "analyze", path])
-                before.append((wall, cpu, peak))
-                faulted_before.append(faulted_mb[-1])
-                log.append(f"baseline analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB, "
-                           f"huge pages faulted in {faulted_mb[-1]} MB")
-            wall, cpu, peak, _ = timed([cli, "analyze", path])
-            analyze.append((wall, cpu, peak))
-            faulted.append(faulted_mb[-1])
-            log.append(f"analyze {label}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB, "
-                       f"huge pages faulted in {faulted_mb[-1]} MB")
+                before.append(analyze_logged(baseline_cli, path, f"baseline analyze {label}", log))
+            analyze.append(analyze_logged(cli, path, f"analyze {label}", log))
             p, _ = run([reader, path])
             log.append(p.stdout.strip())
             allocator = p.stdout.splitlines()[0].replace("allocator: ", "")
@@ -197,26 +199,22 @@ def main():
         for _ in range(args.runs if args.pause > 0 else 0):
             if baseline_cli:
                 time.sleep(args.pause)
-                wall, cpu, peak, _ = timed([baseline_cli, "analyze", path])
-                cold_before.append((wall, cpu, peak))
-                log.append(f"baseline analyze {label} after {args.pause:g} s idle: wall {wall:.2f} s, CPU {cpu:.2f} s, "
-                           f"peak {peak:.0f} MB, huge pages faulted in {faulted_mb[-1]} MB")
+                cold_before.append(analyze_logged(baseline_cli, path,
+                                                  f"baseline analyze {label} after {args.pause:g} s idle", log))
             time.sleep(args.pause)
-            wall, cpu, peak, _ = timed([cli, "analyze", path])
-            cold.append((wall, cpu, peak))
-            log.append(f"analyze {label} after {args.pause:g} s idle: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB, "
-                       f"huge pages faulted in {faulted_mb[-1]} MB")
-        wall, cpu, peak = median_row(analyze)
+            cold.append(analyze_logged(cli, path, f"analyze {label} after {args.pause:g} s idle", log))
+        wall, cpu, peak = median_row([t[:3] for t in analyze])
         read_s, analysis_s = median_row(split)
         cold_cells = ""
         if cold:
-            cold_wall, cold_cpu, _ = median_row(cold)
+            cold_wall, cold_cpu, _ = median_row([t[:3] for t in cold])
             cold_cells = f" {cold_wall:.2f} | {cold_cpu:.2f} |"
-        faulted_cell = median_mb(faulted)
+        faulted_cell = median_mb([t.faulted for t in analyze])
         if before:
-            compared.append((label, median_row(before), (wall, cpu, peak),
-                             median_row(cold_before) if cold_before else None, median_row(cold) if cold else None,
-                             median_mb(faulted_before), faulted_cell))
+            compared.append((label, median_row([t[:3] for t in before]), (wall, cpu, peak),
+                             median_row([t[:3] for t in cold_before]) if cold_before else None,
+                             median_row([t[:3] for t in cold]) if cold else None,
+                             median_mb([t.faulted for t in before]), faulted_cell))
         out.append(f"| {label} | {events} | **{wall:.2f}** | {wall_target:.0f} | {cpu:.2f} | **{peak:.0f}** | "
                    f"{peak_target} | {faulted_cell} | {read_s:.2f} | {analysis_s:.2f} |" + cold_cells)
         # Its output discarded, not captured: a parent that held the text
@@ -257,7 +255,7 @@ def main():
     straggler = ""
     for _ in range(args.runs):
         loads.append(load_average())
-        wall, cpu, peak, stdout = timed([cli, "analyze", folder])
+        wall, cpu, peak, _, stdout = timed([cli, "analyze", folder])
         ranked.append((wall, cpu, peak))
         log.append(f"analyze of the 32-rank folder: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB")
         straggler = next((line for line in stdout.splitlines() if line.startswith("Straggler: ")), "")

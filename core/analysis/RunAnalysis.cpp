@@ -49,7 +49,10 @@ RunAnalysis analyzeSpan(const Run& run, const TransferRates& rates, const Judged
         // always does (findFindings finds them again where it does not).
         ahead = findFindingsAhead(*index, a.metrics, a.rates, run.status == RunStatus::Completed);
     });
-    auto kept = std::make_shared<WhatIf>(run, rates, judged.span, roles.get(), scope.ops);
+    // The unchanged replay is made with the fix sets (findFindings), on
+    // both cores where the graph is big.
+    auto kept = std::make_shared<WhatIf>(run, rates, judged.span, roles.get(), scope.ops,
+                                         WhatIf::Unchanged::WithFixSets);
     WhatIf& whatIf = *kept;
     indexed.get();
     a.collectiveKernels = index->collectiveKernels();

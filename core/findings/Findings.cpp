@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace ovs {
 
@@ -321,13 +322,24 @@ FindingsAhead findFindingsAhead(const RunIndex& index, const RunMetrics& metrics
     return ahead;
 }
 
-RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics, const TransferRates& rates,
-                         const std::vector<std::vector<Interval>>& stepGroups, FindingsAhead ahead)
+namespace {
+
+// The findings as they are where the what-if replays (`replayed`) or not;
+// nullopt where the unchanged replay, made here with the fix sets, did not
+// reproduce the measurement after all.
+std::optional<RunFindings> findFindingsAs(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics,
+                                          const TransferRates& rates,
+                                          const std::vector<std::vector<Interval>>& stepGroups, FindingsAhead& ahead,
+                                          bool replayed)
 {
     using namespace findings;
     using namespace thresholds;
     const Run& run = index.run();
-    const bool replayed = whatIf.summary().replayed && run.status == RunStatus::Completed;
+    // Only where the fix sets are replayed does the unchanged replay go
+    // with them; every other way, it is made here (the summary and a kept
+    // what-if need it).
+    if (!replayed)
+        whatIf.replayUnchanged();
     if (!ahead.state || (ahead.state->ruled && ahead.state->c.replayed != replayed))
         ahead = findFindingsAhead(index, metrics, rates, replayed);
     FindingsAheadState& s = *ahead.state;
@@ -338,6 +350,9 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     for (const DeviceWork& w : c.devices)
         result.devices.push_back(w.activity);
     if (!s.ruled) {
+        whatIf.replayUnchanged();
+        if ((whatIf.summary().replayed && run.status == RunStatus::Completed) != replayed)
+            return std::nullopt;
         result.verdict = judgeRun(c, {});
         result.findings.push_back(boundFinding(c, result.verdict));
         return result;
@@ -357,7 +372,9 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     FixSet all = 0;
     if (c.replayed) {
         whatIf.setSteps(stepGroups);
-        replayAhead(whatIf, result.findings);
+        replayAhead(whatIf, result.findings); // the unchanged run too, where it waits
+        if (!whatIf.summary().replayed)
+            return std::nullopt;
         replayCosts(whatIf, run, rates, result.findings);
         // "All fixes": every fix the replay could apply, printed or not: a
         // serialized run's causes each save little alone and much together.
@@ -393,6 +410,23 @@ RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics
     result.findings.push_back(boundFinding(c, result.verdict));
     attachSources(index, result.findings);
     return result;
+}
+
+} // namespace
+
+RunFindings findFindings(const RunIndex& index, WhatIf& whatIf, const RunMetrics& metrics, const TransferRates& rates,
+                         const std::vector<std::vector<Interval>>& stepGroups, FindingsAhead ahead)
+{
+    const bool completed = index.run().status == RunStatus::Completed;
+    // A big run's what-if replays the unchanged run with the fix sets
+    // (WhatIf::Unchanged::WithFixSets): until then the rules are found as
+    // though it reproduces the measurement, as it nearly always does, and
+    // found again where it does not.
+    const bool replayable = whatIf.replayable() && completed;
+    if (std::optional<RunFindings> found = findFindingsAs(index, whatIf, metrics, rates, stepGroups, ahead, replayable))
+        return std::move(*found);
+    ahead = {};
+    return findFindingsAs(index, whatIf, metrics, rates, stepGroups, ahead, false).value();
 }
 
 } // namespace ovs

@@ -113,7 +113,7 @@ std::vector<std::optional<std::int64_t>> stepLengths(const RunGraph& g, const Re
 WhatIf::WhatIf(const Run& run, const TransferRates& rates) : WhatIf(run, rates, {run.timedBeginNs, run.timedEndNs}) {}
 
 WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const NameRoles* roles,
-               const std::vector<OpRange>* ops)
+               const std::vector<OpRange>* ops, Unchanged unchanged)
 {
     m_rates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps};
     m_contentionRates = {rates.pinnedH2DGBps, rates.pinnedD2HGBps, rates.bidirectionalGBps, rates.hostMemoryGBps,
@@ -133,6 +133,12 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
         // A big graph: what the reader and the build freed and the replays'
         // arrays cannot take goes back before they are made (FreedMemory.h).
         releaseFreedMemory();
+        // This thread's replay memory first, where the unchanged replay
+        // made it when it followed at once: made with the unchanged replay
+        // beside the fix sets' first replays (Unchanged::WithFixSets), the
+        // 2 GB trace's peak measured 30 to 70 MB higher and its system time
+        // some 0.5 s more.
+        m_replayer.prepare(m_graph->nodes.size(), m_graph->edges.size());
         m_ahead = std::async(std::launch::async, [&g = *m_graph] {
             // The arrays alone: this thread may set the graph's faults or
             // steps meanwhile (the model is taken when the point is).
@@ -152,6 +158,16 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
     m_summary.contention = m_graph->contention;
     m_summary.droppedWaits = m_graph->droppedWaits;
     m_summary.floorNs = floorNs(*m_graph, m_contentionRates, &m_summary.floorBinds);
+    m_unchangedPending = true;
+    if (unchanged == Unchanged::InConstructor)
+        replayUnchanged();
+}
+
+void WhatIf::replayUnchanged()
+{
+    if (!m_unchangedPending)
+        return;
+    m_unchangedPending = false;
     const ReplayResult& unchanged = m_replayer.replay(*m_graph, /*nodeTimes=*/false);
     m_replayerHoldsUnchanged = unchanged.ok;
     if (!unchanged.ok) {
@@ -169,6 +185,10 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
         return;
     }
     m_summary.replayed = true;
+    // Steps set while the replay waited: their lengths in it, read now.
+    m_unchangedStepNs.clear();
+    for (const std::vector<Interval>& steps : m_steps)
+        m_unchangedStepNs.push_back(stepLengths(*m_graph, m_replayer, steps));
 }
 
 void WhatIf::setDemand(DemandMigrations demand)
@@ -184,6 +204,7 @@ std::int64_t WhatIf::spanWith(FixSet fixes, FixSet* applied, bool* clamped)
 {
     if (clamped)
         *clamped = false;
+    replayUnchanged();
     if (!m_summary.replayed)
         return -1;
     if (fixes == 0) {
@@ -206,6 +227,7 @@ WhatIf::Replayed& WhatIf::replayOnce(FixSet fixes)
     if (fresh) {
         restorePoint();
         at->second = replayChain({fixes}, *m_graph, m_replayer).front().second;
+        finish(at->second);
         m_replayerHoldsUnchanged = false;
     }
     return at->second;
@@ -252,7 +274,8 @@ std::vector<WhatIf::Chain> WhatIf::chainsOf(const std::vector<FixSet>& sets)
 }
 
 std::vector<std::pair<FixSet, WhatIf::Replayed>> WhatIf::replayChain(const Chain& chain, RunGraph& graph,
-                                                                     Replayer& replayer) const
+                                                                     Replayer& replayer,
+                                                                     const std::atomic<bool>* stop) const
 {
     std::vector<std::pair<FixSet, Replayed>> out;
     // Put back as it was however this returns: a failed allocation in a
@@ -266,6 +289,8 @@ std::vector<std::pair<FixSet, WhatIf::Replayed>> WhatIf::replayChain(const Chain
     FixSet applied = 0; // the fixes applied so far
     FixSet changed = 0; // those of them that changed something
     for (const FixSet fixes : chain) {
+        if (stop && *stop)
+            break;
         changed |= applyFixesInPlace(graph, fixes & ~applied, m_rates);
         applied = fixes;
         out.emplace_back(fixes, measure(graph, replayer, changed));
@@ -277,23 +302,31 @@ WhatIf::Replayed WhatIf::measure(RunGraph& graph, Replayer& replayer, FixSet app
 {
     Replayed out;
     out.applied = applied;
-    // Fixes that changed nothing left the graph as it was: its replay is the unchanged one.
-    out.spanNs = m_summary.replaySpanNs;
-    out.floorNs = m_summary.floorNs;
-    out.floorBinds = m_summary.floorBinds;
-    if (out.applied == 0) {
-        out.stepNs = m_unchangedStepNs;
+    // Fixes that changed nothing left the graph as it was: its replay is
+    // the unchanged one (finish).
+    if (out.applied == 0)
         return out;
-    }
     const ReplayResult& r = replayer.replay(graph, /*nodeTimes=*/false);
     out.spanNs = r.ok ? r.spanNs() : -1;
     out.droppedWaits = r.droppedWaits;
     if (r.ok)
         for (const std::vector<Interval>& steps : m_steps)
             out.stepNs.push_back(stepLengths(graph, replayer, steps));
+    out.floorNs = floorNs(graph, m_contentionRates, &out.floorBinds);
+    return out;
+}
+
+void WhatIf::finish(Replayed& out) const
+{
+    if (out.applied == 0) {
+        out.spanNs = m_summary.replaySpanNs;
+        out.floorNs = m_summary.floorNs;
+        out.floorBinds = m_summary.floorBinds;
+        out.stepNs = m_unchangedStepNs;
+        return;
+    }
     // The replay cannot model everything the floor counts (host memory
     // shared by pageable staging): no prediction goes below it.
-    out.floorNs = floorNs(graph, m_contentionRates, &out.floorBinds);
     if (out.spanNs >= 0 && out.spanNs < out.floorNs) {
         // The steps give up the same share of their saving as the whole.
         const double whole = static_cast<double>(m_summary.replaySpanNs - out.spanNs);
@@ -307,7 +340,6 @@ WhatIf::Replayed WhatIf::measure(RunGraph& graph, Replayer& replayer, FixSet app
         out.spanNs = out.floorNs;
         out.clamped = true;
     }
-    return out;
 }
 
 void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
@@ -320,7 +352,8 @@ void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
         for (const std::vector<Interval>& steps : m_steps)
             m_graph->steps.insert(m_graph->steps.end(), steps.begin(), steps.end());
     }
-    if (!m_summary.replayed || m_steps.empty())
+    // Where the unchanged replay waits, it reads the steps' lengths itself.
+    if (m_unchangedPending || !m_summary.replayed || m_steps.empty())
         return;
     // The unchanged replay's times are still in the replayer where no fix
     // set was replayed since: a big graph's replay is not made twice.
@@ -333,18 +366,21 @@ void WhatIf::setSteps(std::vector<std::vector<Interval>> groups)
 
 void WhatIf::replayEach(const std::vector<FixSet>& sets)
 {
-    if (!m_summary.replayed)
+    if (!replayable())
         return;
     std::vector<FixSet> todo;
     for (FixSet f : sets)
         if (f != 0 && !m_replayed.contains(f) && std::find(todo.begin(), todo.end(), f) == todo.end())
             todo.push_back(f);
-    if (todo.empty())
-        return;
     const std::vector<Chain> chains = chainsOf(todo);
+    // The unchanged replay, where it waits, is one more task for the threads.
+    const bool unchanged = m_unchangedPending;
     using Done = std::vector<std::pair<FixSet, Replayed>>;
     Done all;
-    if (chains.size() < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
+    if (chains.size() + (unchanged ? 1 : 0) < 2 || launchPolicyFor(m_graph->nodes.size()) != std::launch::async) {
+        replayUnchanged();
+        if (!m_summary.replayed || chains.empty())
+            return;
         restorePoint();
         for (const Chain& chain : chains) {
             Done done = replayChain(chain, *m_graph, m_replayer);
@@ -355,26 +391,31 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
         // The second thread's graph and replayer: made ahead, where they were.
         RunGraph otherGraph;
         Replayer otherReplayer;
-        const bool ahead = m_ahead.valid();
-        if (ahead)
-            restorePoint(&otherGraph, &otherReplayer);
         // Each thread takes the next chain not taken: the longest first.
         std::atomic<std::size_t> next{0};
+        // Set where the unchanged replay fails or does not reproduce the
+        // measurement: the fix sets' replays are then moot.
+        std::atomic<bool> stop{false};
         const auto work = [&](RunGraph& graph, Replayer& replayer) {
             Done done;
-            for (std::size_t i = next++; i < chains.size(); i = next++) {
-                Done chain = replayChain(chains[i], graph, replayer);
+            for (std::size_t i = next++; i < chains.size() && !stop; i = next++) {
+                Done chain = replayChain(chains[i], graph, replayer, &stop);
                 done.insert(done.end(), chain.begin(), chain.end());
             }
             return done;
         };
         // The second thread edits its own copy of the graph, made (or its
         // model added to the arrays copied ahead) before this one edits the
-        // graph, while this one makes the restore point where none was made
-        // ahead: both only read the graph then.
+        // graph. It takes the restore point too where that was made ahead
+        // (waiting for it, where it is not made yet) or where this thread
+        // replays the unchanged run meanwhile; else this one makes it while
+        // the second copies the graph. All of that only reads the graph.
+        const bool otherTakesPoint = m_ahead.valid() || unchanged;
         std::promise<void> copied;
         auto other = std::async(std::launch::async, [&] {
             try {
+                if (otherTakesPoint)
+                    restorePoint(&otherGraph, &otherReplayer);
                 if (otherGraph.nodes.empty())
                     otherGraph = *m_graph;
                 else
@@ -386,16 +427,44 @@ void WhatIf::replayEach(const std::vector<FixSet>& sets)
             copied.set_value();
             return work(otherGraph, otherReplayer);
         });
-        if (!ahead)
-            restorePoint();
-        copied.get_future().get(); // rethrows where the copy failed
-        Done mine = work(*m_graph, m_replayer);
-        m_replayerHoldsUnchanged = false;
-        all = other.get();
+        std::exception_ptr failed;
+        try {
+            if (!otherTakesPoint)
+                restorePoint();
+            replayUnchanged();
+        } catch (...) {
+            failed = std::current_exception();
+        }
+        if (failed || !m_summary.replayed)
+            stop = true;
+        Done mine;
+        try {
+            copied.get_future().get(); // rethrows where the copy failed
+            if (!stop)
+                mine = work(*m_graph, m_replayer);
+        } catch (...) {
+            stop = true;
+            if (!failed)
+                failed = std::current_exception();
+        }
+        if (!mine.empty())
+            m_replayerHoldsUnchanged = false;
+        try {
+            all = other.get();
+        } catch (...) {
+            if (!failed)
+                failed = std::current_exception();
+        }
+        if (failed)
+            std::rethrow_exception(failed);
+        if (!m_summary.replayed)
+            return;
         all.insert(all.end(), mine.begin(), mine.end());
     }
-    for (const auto& [fixes, replayed] : all)
-        m_replayed[fixes] = replayed;
+    for (auto& [fixes, replayed] : all) {
+        finish(replayed);
+        m_replayed[fixes] = std::move(replayed);
+    }
 }
 
 std::int64_t WhatIf::savingOf(FixSet fixes)
@@ -426,6 +495,7 @@ void WhatIf::setAllFixes(FixSet fixes)
 
 WhatIf::StepSavings WhatIf::stepSavings(FixSet fixes, std::size_t group)
 {
+    replayUnchanged();
     if (!m_summary.replayed || group >= m_unchangedStepNs.size())
         return {};
     const StepSavings& unchanged = m_unchangedStepNs[group];
@@ -464,7 +534,7 @@ std::optional<Run> WhatIf::replayedRun(const Run& run, FixSet fixes, Interval sp
 {
     if (!m_summary.replayed || !m_graph) {
         if (why)
-            *why = m_summary.why;
+            *why = m_unchangedPending ? "the unchanged run is not replayed yet (WhatIf::replayUnchanged)" : m_summary.why;
         return std::nullopt;
     }
     const RunGraph fixed = applyFixes(*m_graph, fixes, m_rates);

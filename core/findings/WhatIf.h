@@ -18,6 +18,7 @@
 #include "trace/NameRoles.h"
 #include "trace/Run.h"
 
+#include <atomic>
 #include <cstdint>
 #include <future>
 #include <map>
@@ -67,19 +68,36 @@ struct WhatIfSummary {
 // A run's graph and its unchanged replay, built once; replays it with fixes.
 class WhatIf {
 public:
+    // When the unchanged run is replayed: in the constructor, or with the
+    // first fix sets replayEach is given (or where anything else needs it
+    // first: replayUnchanged). A big graph's fix sets are replayed on two
+    // threads; with the unchanged replay among them, the eight replays of
+    // a run with three findings share the two cores four and four, instead
+    // of one alone and then four and three (the 2 GB Kineto trace: one
+    // replay, some 0.3 s, sooner).
+    enum class Unchanged { InConstructor, WithFixSets };
+
     // Over the run's timed region, or over `span`, the judged span
     // (judgement/JudgedSpan.h): the graph holds the ops that begin in it.
     // `roles` and `ops` as buildRunGraph takes them: the run's names decided
     // once, and a view's op ranges (a step judged on its own).
     WhatIf(const Run& run, const TransferRates& rates);
     WhatIf(const Run& run, const TransferRates& rates, Interval span, const NameRoles* roles = nullptr,
-           const std::vector<OpRange>* ops = nullptr);
+           const std::vector<OpRange>* ops = nullptr, Unchanged unchanged = Unchanged::InConstructor);
     // Not moved or copied: what a big graph's replays make ahead (m_ahead)
     // reads the graph where it is.
     WhatIf(const WhatIf&) = delete;
     WhatIf& operator=(const WhatIf&) = delete;
 
+    // Complete once the unchanged run is replayed (Unchanged above): until
+    // then, replayed is false and the replay's span is 0.
     const WhatIfSummary& summary() const { return m_summary; }
+    // Whether the run can be replayed: its graph was built, and its
+    // unchanged replay reproduced the measurement or is still to be made.
+    bool replayable() const { return m_graph && (m_unchangedPending || m_summary.replayed); }
+    // The unchanged replay, where it waits (Unchanged::WithFixSets); nothing
+    // where it was made.
+    void replayUnchanged();
     // The span's managed memory moved on demand, read from the run's index
     // (demandMigrations): the kernels' fault stalls that Fix::PrefetchManaged
     // takes out, marked on the graph, and the finding's. Given after the
@@ -123,8 +141,8 @@ public:
     // replayed or no steps were set.
     using StepSavings = std::vector<std::optional<std::int64_t>>;
     StepSavings stepSavings(FixSet fixes, std::size_t group);
-    // Replays each of `sets` not replayed yet, so that spanWith answers them
-    // from memory; a set never asked for after leaves no trace in the
+    // Replays each of `sets` not replayed yet, and the unchanged run where
+    // it waits, so that spanWith answers them from memory; a set never asked for after leaves no trace in the
     // summary (WhatIfSummary::replays), so a caller may add the sets it
     // will likely ask for. A big graph's sets are split between this thread,
     // which edits the graph itself, and a second one with a copy of it: the
@@ -171,11 +189,19 @@ private:
     };
     // `chain`'s sets applied to `graph` (this one's, or a second thread's
     // copy of it) and each replayed by `replayer`; `graph` is put back as
-    // it was after.
-    std::vector<std::pair<FixSet, Replayed>> replayChain(const Chain& chain, RunGraph& graph, Replayer& replayer) const;
+    // it was after. Stops before the next set once `stop` is set. What it
+    // returns is measured, not finished (finish).
+    std::vector<std::pair<FixSet, Replayed>> replayChain(const Chain& chain, RunGraph& graph, Replayer& replayer,
+                                                         const std::atomic<bool>* stop = nullptr) const;
     // What the replay of `graph`, with fixes applied that changed
-    // `applied`, says (its span, steps and floor).
+    // `applied`, says (its span, steps and floor) before the unchanged
+    // replay is read: made on a second thread while this one may still be
+    // making the unchanged replay.
     Replayed measure(RunGraph& graph, Replayer& replayer, FixSet applied) const;
+    // A measured replay completed from the unchanged one: a set that
+    // changed nothing is the unchanged replay, and one that went below its
+    // floor is raised to it, its steps with it.
+    void finish(Replayed& replayed) const;
     // `fixes`' replay, made on this thread where it is not made yet; not
     // marked asked (spanWith marks it).
     Replayed& replayOnce(FixSet fixes);
@@ -212,6 +238,8 @@ private:
     // The replayer's times are the unchanged graph's (no fix set was
     // replayed by it since): setSteps reads them without a second replay.
     bool m_replayerHoldsUnchanged = false;
+    // The unchanged run is still to be replayed (Unchanged::WithFixSets).
+    bool m_unchangedPending = false;
     std::map<FixSet, Replayed> m_replayed;
     std::vector<std::vector<Interval>> m_steps;
     std::vector<StepSavings> m_unchangedStepNs; // the unchanged replay's step lengths

@@ -133,11 +133,11 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
         // A big graph: what the reader and the build freed and the replays'
         // arrays cannot take goes back before they are made (FreedMemory.h).
         releaseFreedMemory();
-        // This thread's replay memory first, where the unchanged replay
-        // made it when it followed at once: made with the unchanged replay
-        // beside the fix sets' first replays (Unchanged::WithFixSets), the
-        // 2 GB trace's peak measured 30 to 70 MB higher and its system time
-        // some 0.5 s more.
+        // This thread's replay memory, made before the second thread
+        // starts on its copy, as when the unchanged replay followed here at
+        // once. Left to the unchanged replay, now made beside the fix sets'
+        // first replays (Unchanged::WithFixSets), the 2 GB trace's peak
+        // measured 30 to 70 MB higher and its system time some 0.5 s more.
         m_replayer.prepare(m_graph->nodes.size(), m_graph->edges.size());
         m_ahead = std::async(std::launch::async, [&g = *m_graph] {
             // The arrays alone: this thread may set the graph's faults or

@@ -127,6 +127,7 @@ private slots:
     void microseconds_data();
     void microseconds();
     void mapsEventsToOps();
+    void lanesNamedApart();
     void realTraceNamesTheExamplesFunction();
     void callSitesFollowTheRule_data();
     void callSitesFollowTheRule();
@@ -769,6 +770,31 @@ void TestChromeTraceImport::importsKinetoAnnotations()
     }
     QCOMPARE(gpu, 4);
     QCOMPARE(hostNames, (std::map<std::string, int>{{"Optimizer.step#SGD.step", 4}, {"Optimizer.zero_grad#SGD.zero_grad", 4}}));
+}
+
+// A run's lanes are named apart, so that the trace saves as a native one
+// that loads (fuzz_chrome_trace found one that did not): two threads of
+// one process given one name, and a range on a thread of a process that
+// made no CUDA call (its lanes go to the run), named as a thread of the run.
+void TestChromeTraceImport::lanesNamedApart()
+{
+    const auto loaded = traceFromJson(chromeTrace({
+        R"({"ph":"M","name":"thread_name","pid":9,"tid":90,"args":{"name":"worker"}})",
+        R"({"ph":"M","name":"thread_name","pid":9,"tid":91,"args":{"name":"worker"}})",
+        x("cuda_runtime", "cudaLaunchKernel", 9, 90, "100", "2", R"({"correlation":1})"),
+        x("cuda_runtime", "cudaLaunchKernel", 9, 91, "110", "2", R"({"correlation":2})"),
+        x("kernel", "k", 0, 3, "103", "5", R"({"device":0,"stream":3,"correlation":1})"),
+        x("kernel", "k", 0, 3, "113", "5", R"({"device":0,"stream":3,"correlation":2})"),
+        x("cuda_runtime", "cudaStreamSynchronize", 7, 90, "120", "2"),
+        x("user_annotation", "ProfilerStep#0", 8, 90, "99", "30", R"({"External id":40})"),
+    }));
+    QVERIFY2(loaded.trace, loaded.error.c_str());
+    const Run& run = loaded.trace->runs.at(1); // pid 9 (pid 7 is the first run)
+    QCOMPARE(laneNames(run, LaneKind::HostThread), (std::set<std::string>{"worker", "worker (pid 9, tid 91)"}));
+    const Run& first = loaded.trace->runs.at(0);
+    QCOMPARE(laneNames(first, LaneKind::HostThread), (std::set<std::string>{"thread 90", "thread 90 (pid 8, tid 90)"}));
+    const auto again = traceFromJson(traceToJson(*loaded.trace));
+    QVERIFY2(again.trace, again.error.c_str());
 }
 
 void TestChromeTraceImport::profilerStepsAndNesting()

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 namespace ovs {
 
@@ -146,6 +147,7 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
     for (std::size_t r = 0; r < runs.size(); ++r)
         runs[r].ops.reserve(opsOfRun[r]);
     std::size_t splitLanes = 0;
+    std::vector<std::unordered_set<std::string>> namesOfRun(runs.size());
     for (auto& [key, indices] : byLane) {
         Run& run = runs[key.run];
         // Each lane's events come in time order within each part of the file
@@ -174,8 +176,22 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
             if (run.lanes.size() >= kMaxLanes)
                 throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
             run.lanes.push_back(lane);
+            std::string& named = run.lanes.back().name;
             if (sub > 0)
-                run.lanes.back().name += " (" + std::to_string(sub + 1) + ")";
+                named += " (" + std::to_string(sub + 1) + ")";
+            // A run's lanes are named apart (a native trace refuses two of
+            // one name): a thread named as another of the run (two threads
+            // given one name, or the thread of another process whose
+            // ranges the run holds) is told apart by its process and
+            // thread ids, then by a count.
+            if (!namesOfRun[key.run].insert(named).second) {
+                const std::string base =
+                    key.gpu ? named
+                            : named + " (pid " + std::to_string(key.a) + ", tid " + std::to_string(key.b) + ")";
+                named = base;
+                for (std::size_t k = 2; !namesOfRun[key.run].insert(named).second; ++k)
+                    named = base + " [" + std::to_string(k) + "]";
+            }
         };
         std::vector<std::int64_t> laneEnds;
         const std::size_t firstLane = run.lanes.size();

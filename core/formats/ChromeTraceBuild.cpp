@@ -172,6 +172,7 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
         const Lane lane{name, key.gpu ? LaneKind::Stream : LaneKind::HostThread,
                         static_cast<std::uint16_t>(key.gpu ? gpus.size() - 1 : 0),
                         key.gpu && key.b == kLegacyDefaultStream ? StreamKind::LegacyDefault : StreamKind::Unknown};
+        const LaneKey laneKey = key; // `key` is a structured binding, which clang before 16 lets no lambda capture
         const auto addLane = [&](std::size_t sub) {
             if (run.lanes.size() >= kMaxLanes)
                 throw JsonReadError{"the trace needs more than 65535 lanes in one process"};
@@ -184,12 +185,12 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
             // given one name, or the thread of another process whose
             // ranges the run holds) is told apart by its process and
             // thread ids, then by a count.
-            if (!namesOfRun[key.run].insert(named).second) {
-                const std::string base =
-                    key.gpu ? named
-                            : named + " (pid " + std::to_string(key.a) + ", tid " + std::to_string(key.b) + ")";
+            if (!namesOfRun[laneKey.run].insert(named).second) {
+                const std::string base = laneKey.gpu ? named
+                                                     : named + " (pid " + std::to_string(laneKey.a) + ", tid "
+                                                           + std::to_string(laneKey.b) + ")";
                 named = base;
-                for (std::size_t k = 2; !namesOfRun[key.run].insert(named).second; ++k)
+                for (std::size_t k = 2; !namesOfRun[laneKey.run].insert(named).second; ++k)
                     named = base + " [" + std::to_string(k) + "]";
             }
         };

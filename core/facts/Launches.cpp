@@ -1,5 +1,6 @@
 #include "facts/Launches.h"
 
+#include "base/SortedRuns.h"
 #include "trace/CorrelationMap.h"
 #include "trace/OpTimes.h"
 
@@ -29,8 +30,11 @@ std::vector<Launch> launchesOf(const Run& run)
         }
         launches.push_back(l);
     }
-    std::sort(launches.begin(), launches.end(),
-              [](const Launch& a, const Launch& b) { return a.enqueuedNs < b.enqueuedNs; });
+    // Each stream's ops were enqueued in its order nearly always: merged by
+    // sorted runs (a tenth of this function's time on a big trace, where
+    // std::sort took a third). Equal enqueue times may come in another
+    // order than std::sort's; no reader of the launches looks at that order.
+    sortSortedRuns(launches, [](const Launch& a, const Launch& b) { return a.enqueuedNs < b.enqueuedNs; });
     return launches;
 }
 

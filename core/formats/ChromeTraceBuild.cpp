@@ -107,6 +107,12 @@ std::int64_t ChromeTraceImporter::firstTime() const
 std::map<ChromeTraceImporter::LaneKey, std::vector<std::uint32_t>> ChromeTraceImporter::groupByLane(const RunsOfPids& runsOf, std::int64_t first)
 {
     std::map<LaneKey, std::vector<std::uint32_t>> byLane;
+    // The lane of the host op and of the GPU op before, kept: most ops
+    // follow one of their own lane (a thread's calls, a stream's kernels;
+    // Kineto writes a kernel and its launch one after the other), and a
+    // map lookup per op was half of this walk over millions.
+    LaneKey lastKey[2];
+    std::vector<std::uint32_t>* lastLane[2] = {nullptr, nullptr};
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
         Pending& p = m_pending[i];
         p.op.startNs -= first;
@@ -115,7 +121,14 @@ std::map<ChromeTraceImporter::LaneKey, std::vector<std::uint32_t>> ChromeTraceIm
             p.op.execStartNs = p.op.startNs;
             p.op.execEndNs = p.op.endNs;
         }
-        byLane[{runsOf.runOf(p), p.gpu, p.a, p.b}].push_back(static_cast<std::uint32_t>(i));
+        const LaneKey key{runsOf.runOf(p), p.gpu, p.a, p.b};
+        LaneKey& last = lastKey[p.gpu];
+        std::vector<std::uint32_t>*& lane = lastLane[p.gpu];
+        if (!lane || key.run != last.run || key.a != last.a || key.b != last.b) {
+            last = key;
+            lane = &byLane[key];
+        }
+        lane->push_back(static_cast<std::uint32_t>(i));
     }
     for (std::size_t i = 0; i < m_regions.size(); ++i)
         byLane.try_emplace({runsOf.regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});

@@ -34,7 +34,7 @@ ChromeTraceImport ChromeTraceImporter::build()
     const std::size_t frameworkOps = m_frames.size() - pythonFrames;
     m_frames.clear();
     m_frames.shrink_to_fit();
-    std::map<LaneKey, std::vector<std::uint32_t>> byLane = groupByLane(runsOf, first);
+    std::map<LaneKey, LaneOps> byLane = groupByLane(runsOf, first);
     ChromeTraceImport result;
     std::vector<Run>& runs = result.trace.runs;
     runs.resize(runsOf.pids.size());
@@ -104,15 +104,15 @@ std::int64_t ChromeTraceImporter::firstTime() const
 // The pending ops' indices by lane, their times made relative to `first`.
 // A thread or stream that only opened ranges gets its lane too: the range
 // is drawn where it was opened.
-std::map<ChromeTraceImporter::LaneKey, std::vector<std::uint32_t>> ChromeTraceImporter::groupByLane(const RunsOfPids& runsOf, std::int64_t first)
+std::map<ChromeTraceImporter::LaneKey, ChromeTraceImporter::LaneOps> ChromeTraceImporter::groupByLane(const RunsOfPids& runsOf, std::int64_t first)
 {
-    std::map<LaneKey, std::vector<std::uint32_t>> byLane;
+    std::map<LaneKey, LaneOps> byLane;
     // The lane of the host op and of the GPU op before, kept: most ops
     // follow one of their own lane (a thread's calls, a stream's kernels;
     // Kineto writes a kernel and its launch one after the other), and a
     // map lookup per op was half of this walk over millions.
     LaneKey lastKey[2];
-    std::vector<std::uint32_t>* lastLane[2] = {nullptr, nullptr};
+    LaneOps* lastLane[2] = {nullptr, nullptr};
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
         Pending& p = m_pending[i];
         p.op.startNs -= first;
@@ -123,12 +123,16 @@ std::map<ChromeTraceImporter::LaneKey, std::vector<std::uint32_t>> ChromeTraceIm
         }
         const LaneKey key{runsOf.runOf(p), p.gpu, p.a, p.b};
         LaneKey& last = lastKey[p.gpu];
-        std::vector<std::uint32_t>*& lane = lastLane[p.gpu];
+        LaneOps*& lane = lastLane[p.gpu];
         if (!lane || key.run != last.run || key.a != last.a || key.b != last.b) {
             last = key;
             lane = &byLane[key];
         }
-        lane->push_back(static_cast<std::uint32_t>(i));
+        if (std::tie(p.op.startNs, p.op.endNs) < std::tie(lane->lastStartNs, lane->lastEndNs))
+            lane->inTimeOrder = false;
+        lane->lastStartNs = p.op.startNs;
+        lane->lastEndNs = p.op.endNs;
+        lane->indices.push_back(static_cast<std::uint32_t>(i));
     }
     for (std::size_t i = 0; i < m_regions.size(); ++i)
         byLane.try_emplace({runsOf.regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});
@@ -150,27 +154,30 @@ std::string ChromeTraceImporter::laneName(const LaneKey& key) const
 // extra lanes were made. A stream lane's device is its GPU's place in
 // gpusOfRun[its run], the CUDA ordinals (Kineto's `device`) of the run's
 // stream lanes, rising: the run's devices (describeRuns).
-std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, std::vector<std::uint32_t>>& byLane,
+std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane,
                                               std::map<LaneKey, std::uint16_t>& laneOfKey,
                                               std::vector<std::vector<std::int64_t>>& gpusOfRun)
 {
     std::vector<std::size_t> opsOfRun(runs.size(), 0);
-    for (const auto& [key, indices] : byLane)
-        opsOfRun[key.run] += indices.size();
+    for (const auto& [key, lane] : byLane)
+        opsOfRun[key.run] += lane.indices.size();
     for (std::size_t r = 0; r < runs.size(); ++r)
         runs[r].ops.reserve(opsOfRun[r]);
     std::size_t splitLanes = 0;
     std::vector<std::unordered_set<std::string>> namesOfRun(runs.size());
-    for (auto& [key, indices] : byLane) {
+    for (auto& [key, laneOps] : byLane) {
         Run& run = runs[key.run];
+        std::vector<std::uint32_t>& indices = laneOps.indices;
         // Each lane's events come in time order within each part of the file
         // (the two halves of a windowed read, Kineto's CPU and GPU
-        // sections): merged by run, not sorted again (base/SortedRuns.h);
-        // stable, as std::stable_sort was.
-        sortSortedRuns(indices, [&](std::uint32_t x, std::uint32_t y) {
-            return std::tie(m_pending[x].op.startNs, m_pending[x].op.endNs)
-                   < std::tie(m_pending[y].op.startNs, m_pending[y].op.endNs);
-        });
+        // sections), and nearly always across them (groupByLane saw which):
+        // merged by run, not sorted again (base/SortedRuns.h); stable, as
+        // std::stable_sort was.
+        if (!laneOps.inTimeOrder)
+            sortSortedRuns(indices, [&](std::uint32_t x, std::uint32_t y) {
+                return std::tie(m_pending[x].op.startNs, m_pending[x].op.endNs)
+                       < std::tie(m_pending[y].op.startNs, m_pending[y].op.endNs);
+            });
         const std::string name = laneName(key);
         // Keys come by run, host before GPU, then by ordinal: each run's
         // GPUs are met in rising order.

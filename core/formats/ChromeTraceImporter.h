@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -155,10 +156,21 @@ private:
         std::size_t all = 0, steps = 0, annotations = 0, gpuAnnotations = 0;
     };
 
+    // A lane's pending ops (their indices, in the file's order) and
+    // whether that is their time order: one pass over millions of ops
+    // finds it while grouping them, so placing them need not read them all
+    // once more to see that it is.
+    struct LaneOps {
+        std::vector<std::uint32_t> indices;
+        bool inTimeOrder = true;
+        std::int64_t lastStartNs = std::numeric_limits<std::int64_t>::min();
+        std::int64_t lastEndNs = std::numeric_limits<std::int64_t>::min();
+    };
+
     std::int64_t firstTime() const;
-    std::map<LaneKey, std::vector<std::uint32_t>> groupByLane(const RunsOfPids& runsOf, std::int64_t first);
+    std::map<LaneKey, LaneOps> groupByLane(const RunsOfPids& runsOf, std::int64_t first);
     std::string laneName(const LaneKey& key) const;
-    std::size_t placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, std::vector<std::uint32_t>>& byLane,
+    std::size_t placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane,
                              std::map<LaneKey, std::uint16_t>& laneOfKey,
                              std::vector<std::vector<std::int64_t>>& gpusOfRun);
     RegionCounts countRegions() const;

@@ -3,6 +3,7 @@
 #include "base/Thresholds.h"
 #include "replay/RunGraphBuilder.h"
 #include "base/Saturating.h"
+#include "base/SortedRuns.h"
 
 #include <algorithm>
 #include <tuple>
@@ -301,7 +302,8 @@ bool removeHostSync(RunGraph& g)
     for (auto& [thread, syncs] : syncsByThread) {
         if (static_cast<int>(syncs.size()) < thresholds::kMinRepeats)
             continue;
-        std::sort(syncs.begin(), syncs.end(), [&](std::uint32_t a, std::uint32_t b) {
+        // Gathered in node order: the thread's own time order, nearly always.
+        sortSortedRuns(syncs, [&](std::uint32_t a, std::uint32_t b) {
             return g.nodes[a].measuredBeginNs < g.nodes[b].measuredBeginNs;
         });
         // Each step's last wait stays where it is (RunGraph::steps): the

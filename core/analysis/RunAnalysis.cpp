@@ -73,10 +73,15 @@ RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps
 RunAnalysis analyzeRun(const Run& run, const std::vector<BandwidthSweep>& sweeps, const Run* serializedBaseline,
                        const AnalysisOptions& options, std::string* note)
 {
-    const TransferRates rates = withGivenPinnedRates(transferRatesFor(run, sweeps), options.pinnedRates);
+    // The run's transfer rates (a walk over its ops) found beside its
+    // launches (another), on a big run.
+    auto ratesFound = std::async(launchPolicyFor(run.ops.size()), [&] {
+        return withGivenPinnedRates(transferRatesFor(run, sweeps), options.pinnedRates);
+    });
     // The run's launches, found once, decide the judged span and the
     // steps' spans, and go: a big trace holds millions.
     std::vector<Launch> launches = launchesOf(run);
+    const TransferRates rates = ratesFound.get();
     JudgedSpan judged = judgedSpan(run, launches);
     std::vector<RegionGroup> groups;
     if (!options.region.empty()) {

@@ -327,11 +327,15 @@ bool removeHostSync(RunGraph& g)
         placeOfNode.resize(g.nodes.size(), UINT32_MAX);
         for (std::size_t i = 0; i < syncs.size(); ++i)
             placeOfNode[syncs[i]] = static_cast<std::uint32_t>(i);
+        // Each moved wait's edges, gathered as they are erased: one pass
+        // over the graph's millions of edges, not two.
         std::vector<std::vector<GraphEdge>> waits(syncs.size());
-        for (const GraphEdge& e : g.edges)
-            if (e.kind == EdgeKind::Blocking && placeOfNode[e.to] != UINT32_MAX)
-                waits[placeOfNode[e.to]].push_back(e);
-        g.edges.eraseIf([&](const GraphEdge& e) { return e.kind == EdgeKind::Blocking && placeOfNode[e.to] != UINT32_MAX; });
+        g.edges.eraseIf([&](const GraphEdge& e) {
+            if (e.kind != EdgeKind::Blocking || placeOfNode[e.to] == UINT32_MAX)
+                return false;
+            waits[placeOfNode[e.to]].push_back(e);
+            return true;
+        });
         for (const std::uint32_t n : syncs)
             placeOfNode[n] = UINT32_MAX;
         for (std::size_t i = 0; i < syncs.size(); ++i) {

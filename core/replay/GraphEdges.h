@@ -130,12 +130,18 @@ public:
             push_back(*first);
     }
     // Erases the edges `drop` says of, keeping the rest in order; how many.
+    // `drop` sees each edge once, in order (a fix may gather what it
+    // erases in the same pass).
     template <class Drop>
     std::size_t eraseIf(Drop drop)
     {
-        const std::size_t before = m_order.size();
-        std::erase_if(m_order, [&](std::uint32_t id) { return drop(byId(id)); });
-        return before - m_order.size();
+        std::size_t kept = 0;
+        for (const std::uint32_t id : m_order)
+            if (!drop(byId(id)))
+                m_order[kept++] = id;
+        const std::size_t erased = m_order.size() - kept;
+        m_order.resize(kept);
+        return erased;
     }
     // Erases the edges at the places `dropped` marks (one flag per place).
     void eraseAt(const std::vector<bool>& dropped);

@@ -85,16 +85,7 @@ std::uint32_t ChromeTraceImporter::RunsOfPids::runOf(const Pending& p) const
 // Times count from the first event of the file, for every run alike.
 std::int64_t ChromeTraceImporter::firstTime() const
 {
-    std::int64_t first = std::numeric_limits<std::int64_t>::max();
-    std::int64_t last = std::numeric_limits<std::int64_t>::min();
-    for (const Pending& p : m_pending) {
-        first = std::min(first, p.op.startNs);
-        last = std::max(last, p.op.endNs);
-    }
-    for (const PendingRegion& r : m_regions) {
-        first = std::min(first, r.beginNs);
-        last = std::max(last, r.endNs);
-    }
+    const std::int64_t first = m_firstNs, last = m_lastNs; // kept as the ops and ranges came
     const bool spanOverflows = first < 0 && last > std::numeric_limits<std::int64_t>::max() + first;
     if (spanOverflows || last - first >= Trace::kTimeLimitNs)
         throw JsonReadError{"the trace spans more than 2^62 ns (146 years) from its first event to its last"};

@@ -208,6 +208,8 @@ bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
         r.nameId = regionNameIds[r.nameId];
         m_regions.push_back(r);
     }
+    m_firstNs = std::min(m_firstNs, later.m_firstNs);
+    m_lastNs = std::max(m_lastNs, later.m_lastNs);
     // Frames and call stacks: names interned again, sites made at the build.
     std::vector<std::uint32_t> frameNameIds(later.m_frameNames.size());
     for (std::size_t i = 0; i < later.m_frameNames.size(); ++i)
@@ -517,6 +519,8 @@ void ChromeTraceImporter::complete(const Event& e, std::size_t index)
         m_gpuDevices.emplace(p.a, 0);
         ++m_gpuOps;
     }
+    m_firstNs = std::min(m_firstNs, p.op.startNs);
+    m_lastNs = std::max(m_lastNs, p.op.endNs);
     m_pending.push_back(p);
 }
 
@@ -562,6 +566,8 @@ void ChromeTraceImporter::region(const Event& e, RegionSource source)
     r.a = r.gpu ? e.device.value_or(e.pid) : e.pid;
     r.b = r.gpu ? e.stream.value_or(e.tid) : e.tid;
     r.externalId = e.externalId.value_or(0);
+    m_firstNs = std::min(m_firstNs, r.beginNs);
+    m_lastNs = std::max(m_lastNs, r.endNs);
     m_regions.push_back(r);
 }
 

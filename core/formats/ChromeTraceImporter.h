@@ -199,6 +199,11 @@ private:
     int m_rank = -1;                           // distributedInfo.rank
     std::optional<std::int64_t> m_baseTimeNs; // Kineto's ts count from it
     std::vector<Pending> m_pending;
+    // The first begin and the last end of the pending ops and ranges, kept
+    // as each is added (firstTime): a pass over millions of pending ops
+    // at the read's end, on one core, less.
+    std::int64_t m_firstNs = std::numeric_limits<std::int64_t>::max();
+    std::int64_t m_lastNs = std::numeric_limits<std::int64_t>::min();
     KernelShapeTable m_shapes;
     std::vector<std::string> m_names{std::string()};
     std::unordered_map<std::string, std::uint32_t, ViewHash, std::equal_to<>> m_nameIds;

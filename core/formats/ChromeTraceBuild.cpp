@@ -5,9 +5,11 @@
 #include "formats/ChromeTraceImporter.h"
 
 #include "base/MessageText.h"
+#include "base/ParallelWork.h"
 #include "base/SortedRuns.h"
 
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <unordered_set>
 
@@ -123,6 +125,8 @@ std::map<ChromeTraceImporter::LaneKey, ChromeTraceImporter::LaneOps> ChromeTrace
             lane->inTimeOrder = false;
         lane->lastStartNs = p.op.startNs;
         lane->lastEndNs = p.op.endNs;
+        lane->shapes = lane->shapes || p.shape > 0;
+        lane->sources = lane->sources || !p.source.empty();
         lane->indices.push_back(static_cast<std::uint32_t>(i));
     }
     for (std::size_t i = 0; i < m_regions.size(); ++i)
@@ -145,19 +149,48 @@ std::string ChromeTraceImporter::laneName(const LaneKey& key) const
 // extra lanes were made. A stream lane's device is its GPU's place in
 // gpusOfRun[its run], the CUDA ordinals (Kineto's `device`) of the run's
 // stream lanes, rising: the run's devices (describeRuns).
+//
+// A big run's arrays are made at their full size on the other core while
+// this one orders each lane's ops and numbers its lanes, and the ops are
+// then copied in by both: faulting in the pages of 3.6 M ops (200 MB, and
+// their shapes and call sites) was most of this walk, on one core, with
+// the other idle.
 std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane,
                                               std::map<LaneKey, std::uint16_t>& laneOfKey,
                                               std::vector<std::vector<std::int64_t>>& gpusOfRun)
 {
     std::vector<std::size_t> opsOfRun(runs.size(), 0);
-    for (const auto& [key, lane] : byLane)
+    // Whether an op of each run has a launch shape, a call source: the
+    // run's tables of them are empty where none has (Run.h).
+    std::vector<char> shapesOfRun(runs.size(), 0), sourcesOfRun(runs.size(), 0);
+    for (const auto& [key, lane] : byLane) {
         opsOfRun[key.run] += lane.indices.size();
-    for (std::size_t r = 0; r < runs.size(); ++r)
-        runs[r].ops.reserve(opsOfRun[r]);
+        shapesOfRun[key.run] |= lane.shapes;
+        sourcesOfRun[key.run] |= lane.sources;
+    }
+    std::future<void> made = std::async(launchPolicyFor(m_pending.size()), [&] {
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            runs[r].ops.resize(opsOfRun[r]);
+            if (shapesOfRun[r])
+                runs[r].opShapes.resize(opsOfRun[r], 0);
+            if (sourcesOfRun[r])
+                runs[r].opSources.resize(opsOfRun[r]);
+        }
+    });
+    // Each run holds the whole (small) tables: ids stay the importer's.
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        if (shapesOfRun[r])
+            runs[r].kernelShapes = m_shapes.shapes();
+        if (sourcesOfRun[r])
+            runs[r].sourceSites = m_sites;
+    }
+    // Where each lane's ops go: its run, and its first place in the run's ops.
+    std::vector<LanePlace> places;
+    std::vector<std::size_t> placed(runs.size(), 0);
     std::size_t splitLanes = 0;
     std::vector<std::unordered_set<std::string>> namesOfRun(runs.size());
     for (auto& [key, laneOps] : byLane) {
-        Run& run = runs[key.run];
+        Run& run = runs[key.run]; // its lanes; its ops and their tables are the other core's until `made`
         std::vector<std::uint32_t>& indices = laneOps.indices;
         // Each lane's events come in time order within each part of the file
         // (the two halves of a windowed read, Kineto's CPU and GPU
@@ -211,34 +244,60 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
             addLane(0);
         laneOfKey.emplace(key, static_cast<std::uint16_t>(firstLane));
         for (std::uint32_t i : indices) {
-            Op& op = m_pending[i].op;
+            Pending& p = m_pending[i];
             std::size_t sub = 0;
-            while (sub < laneEnds.size() && laneEnds[sub] > op.startNs)
+            while (sub < laneEnds.size() && laneEnds[sub] > p.op.startNs)
                 ++sub;
             if (sub == laneEnds.size()) {
                 addLane(sub);
-                laneEnds.push_back(op.endNs);
+                laneEnds.push_back(p.op.endNs);
                 splitLanes += sub > 0;
             }
-            laneEnds[sub] = op.endNs;
-            op.lane = static_cast<std::uint16_t>(firstLane + sub);
-            run.ops.push_back(op);
-            if (m_pending[i].shape > 0) {
-                // Each run holds the whole (small) table: ids stay the importer's.
-                if (run.kernelShapes.empty())
-                    run.kernelShapes = m_shapes.shapes();
-                run.setShape(run.ops.size() - 1, m_pending[i].shape);
-            }
-            if (!m_pending[i].source.empty()) {
-                if (run.sourceSites.empty())
-                    run.sourceSites = m_sites;
-                run.setSource(run.ops.size() - 1, m_pending[i].source);
-            }
+            laneEnds[sub] = p.op.endNs;
+            p.op.lane = static_cast<std::uint16_t>(firstLane + sub);
         }
+        if (!indices.empty())
+            places.push_back({&indices, key.run, placed[key.run]});
+        placed[key.run] += indices.size();
     }
+    made.get(); // rethrows where an array could not be made
+    copyToRuns(runs, places);
     m_pending.clear();
     m_pending.shrink_to_fit();
     return splitLanes;
+}
+
+// The pending ops copied to their places (placeOnLanes) with their shapes
+// and call sites: a big run's second half on the other core.
+void ChromeTraceImporter::copyToRuns(std::vector<Run>& runs, const std::vector<LanePlace>& places) const
+{
+    std::size_t total = 0;
+    for (const LanePlace& place : places)
+        total += place.indices->size();
+    // The k-th to the (end-1)-th op of the lanes, in their order.
+    const auto copy = [&](std::size_t begin, std::size_t end) {
+        std::size_t before = 0; // the ops of the places before this one
+        for (const LanePlace& place : places) {
+            const std::vector<std::uint32_t>& indices = *place.indices;
+            const std::size_t from = std::max(begin, before), to = std::min(end, before + indices.size());
+            Run& run = runs[place.run];
+            for (std::size_t k = from; k < to; ++k) {
+                const Pending& p = m_pending[indices[k - before]];
+                const std::size_t at = place.at + (k - before);
+                run.ops[at] = p.op;
+                if (p.shape > 0)
+                    run.opShapes[at] = p.shape;
+                if (!p.source.empty())
+                    run.opSources[at] = p.source;
+            }
+            before += indices.size();
+            if (before >= end)
+                break;
+        }
+    };
+    std::future<void> second = std::async(launchPolicyFor(total), copy, total / 2, total);
+    copy(0, total / 2);
+    second.get();
 }
 
 ChromeTraceImporter::RegionCounts ChromeTraceImporter::countRegions() const

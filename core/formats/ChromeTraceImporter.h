@@ -163,8 +163,17 @@ private:
     struct LaneOps {
         std::vector<std::uint32_t> indices;
         bool inTimeOrder = true;
+        bool shapes = false;  // an op of it has a kernel's launch shape
+        bool sources = false; // an op of it has a call source
         std::int64_t lastStartNs = std::numeric_limits<std::int64_t>::min();
         std::int64_t lastEndNs = std::numeric_limits<std::int64_t>::min();
+    };
+
+    // Where a lane's ops go in its run (placeOnLanes): from `at` on.
+    struct LanePlace {
+        const std::vector<std::uint32_t>* indices;
+        std::uint32_t run;
+        std::size_t at;
     };
 
     std::int64_t firstTime() const;
@@ -173,6 +182,7 @@ private:
     std::size_t placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane,
                              std::map<LaneKey, std::uint16_t>& laneOfKey,
                              std::vector<std::vector<std::int64_t>>& gpusOfRun);
+    void copyToRuns(std::vector<Run>& runs, const std::vector<LanePlace>& places) const;
     RegionCounts countRegions() const;
     std::string sourceName() const;
     void describeRuns(std::vector<Run>& runs, const std::vector<std::int64_t>& runPids,

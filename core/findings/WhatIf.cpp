@@ -122,23 +122,30 @@ WhatIf::WhatIf(const Run& run, const TransferRates& rates, Interval span, const 
         m_summary.why = "the run has no op timing";
         return;
     }
-    GraphBuild build = buildRunGraph(run, span.beginNs, span.endNs, roles, ops);
+    // Calibrated, and for a big graph the replays' memory made, while the
+    // build's cycle check runs on the other core (neither reads the edges).
+    GraphBuild build = buildRunGraph(run, span.beginNs, span.endNs, roles, ops, [&](RunGraph& g) {
+        calibrateContention(g, run, m_contentionRates);
+        if (launchPolicyFor(g.nodes.size()) == std::launch::async) {
+            // What the reader and the build freed and the replays' arrays
+            // cannot take goes back before they are made (FreedMemory.h).
+            releaseFreedMemory();
+            // This thread's replay memory, made before the second thread
+            // starts on its copy, as when the unchanged replay followed here
+            // at once. Left to the unchanged replay, now made beside the fix
+            // sets' first replays (Unchanged::WithFixSets), the 2 GB trace's
+            // peak measured 30 to 70 MB higher and its system time some
+            // 0.5 s more.
+            m_replayer.prepare(g.nodes.size(), g.edges.size());
+        }
+    });
     if (!build.graph) {
         m_summary.why = build.why;
         return;
     }
     m_graph = std::move(build.graph);
-    calibrateContention(*m_graph, run, m_contentionRates);
     if (launchPolicyFor(m_graph->nodes.size()) == std::launch::async) {
-        // A big graph: what the reader and the build freed and the replays'
-        // arrays cannot take goes back before they are made (FreedMemory.h).
-        releaseFreedMemory();
-        // This thread's replay memory, made before the second thread
-        // starts on its copy, as when the unchanged replay followed here at
-        // once. Left to the unchanged replay, now made beside the fix sets'
-        // first replays (Unchanged::WithFixSets), the 2 GB trace's peak
-        // measured 30 to 70 MB higher and its system time some 0.5 s more.
-        m_replayer.prepare(m_graph->nodes.size(), m_graph->edges.size());
+        // The second thread's copy of a big graph, made ahead on it.
         m_ahead = std::async(std::launch::async, [&g = *m_graph] {
             // The arrays alone: this thread may set the graph's faults or
             // steps meanwhile (the model is taken when the point is).

@@ -36,42 +36,85 @@ bool isDroppable(const GraphEdge& e)
     return e.kind == EdgeKind::Inferred || e.kind == EdgeKind::HandOff || e.kind == EdgeKind::CrossStream;
 }
 
+namespace {
+
+// Kahn's algorithm over a graph's points: each point is done once every
+// edge into it (and, for an end, its own begin) is. What is left undone
+// waits on a cycle.
+class PointWalk {
+public:
+    explicit PointWalk(const RunGraph& g) : m_g(g), m_pending(g.nodes.size() * 2, 0), m_done(m_pending.size(), false)
+    {
+        // Edges out of each point, and how many edges wait on each point.
+        m_outOf.group(g, EdgeSide::From, &m_pending);
+        for (std::size_t p = 1; p < m_pending.size(); p += 2)
+            ++m_pending[p]; // every end waits for its own begin
+        for (std::uint32_t p = 0; p < m_pending.size(); ++p)
+            if (m_pending[p] == 0)
+                m_ready.push_back(p);
+    }
+
+    // Walks on from the points ready; `dropped(edge place)`: an edge that no
+    // longer counts.
+    template <class Dropped>
+    void drain(const Dropped& dropped)
+    {
+        const std::vector<std::uint32_t>& outOffset = m_outOf.offset;
+        const std::vector<std::uint32_t>& outEdges = m_outOf.edges;
+        while (!m_ready.empty()) {
+            const std::uint32_t p = m_ready.back();
+            m_ready.pop_back();
+            m_done[p] = true;
+            if (p % 2 == 0 && --m_pending[p + 1] == 0)
+                m_ready.push_back(p + 1);
+            for (std::uint32_t k = outOffset[p]; k < outOffset[p + 1]; ++k) {
+                const GraphEdge& e = m_g.edges[outEdges[k]];
+                if (!dropped(outEdges[k]) && --m_pending[pointOf(e.to, e.toEnd)] == 0)
+                    m_ready.push_back(pointOf(e.to, e.toEnd));
+            }
+        }
+    }
+
+    bool allDone() const
+    {
+        return std::all_of(m_done.begin(), m_done.end(), [](bool d) { return d; });
+    }
+    bool done(std::uint32_t p) const { return m_done[p]; }
+    // An edge into point `to` no longer counts.
+    void drop(std::uint32_t to)
+    {
+        if (--m_pending[to] == 0)
+            m_ready.push_back(to);
+    }
+
+private:
+    const RunGraph& m_g;
+    EdgesByPoint m_outOf;
+    std::vector<int> m_pending;
+    std::vector<bool> m_done;
+    std::vector<std::uint32_t> m_ready;
+};
+
+} // namespace
+
+bool isAcyclic(const RunGraph& g)
+{
+    PointWalk walk(g);
+    walk.drain([](std::uint32_t) { return false; });
+    return walk.allDone();
+}
+
 CycleBreak breakCycles(RunGraph& g)
 {
     CycleBreak out;
     const std::size_t points = g.nodes.size() * 2;
-    // Edges out of each point, and how many edges wait on each point.
-    std::vector<int> pending(points, 0);
-    EdgesByPoint outOf;
-    outOf.group(g, EdgeSide::From, &pending);
-    const std::vector<std::uint32_t>& outOffset = outOf.offset;
-    const std::vector<std::uint32_t>& outEdges = outOf.edges;
-    for (std::size_t p = 1; p < points; p += 2)
-        ++pending[p]; // every end waits for its own begin
-    std::vector<bool> done(points, false), dropped(g.edges.size(), false);
-    std::vector<std::uint32_t> ready;
-    for (std::uint32_t p = 0; p < points; ++p)
-        if (pending[p] == 0)
-            ready.push_back(p);
-    // Kahn's algorithm, resumed after each drop.
-    const auto drain = [&] {
-        while (!ready.empty()) {
-            const std::uint32_t p = ready.back();
-            ready.pop_back();
-            done[p] = true;
-            if (p % 2 == 0 && --pending[p + 1] == 0)
-                ready.push_back(p + 1);
-            for (std::uint32_t k = outOffset[p]; k < outOffset[p + 1]; ++k) {
-                const GraphEdge& e = g.edges[outEdges[k]];
-                if (!dropped[outEdges[k]] && --pending[pointOf(e.to, e.toEnd)] == 0)
-                    ready.push_back(pointOf(e.to, e.toEnd));
-            }
-        }
-    };
-    drain();
+    std::vector<bool> dropped(g.edges.size(), false);
+    PointWalk kahn(g);
+    const auto isDropped = [&](std::uint32_t edge) { return dropped[edge]; };
+    kahn.drain(isDropped);
     // Most graphs hold no cycle: every point is done, and the edges into
     // each point (for the walk back along a cycle) are never needed.
-    if (std::all_of(done.begin(), done.end(), [](bool d) { return d; }))
+    if (kahn.allDone())
         return out;
     EdgesByPoint in;
     in.group(g, EdgeSide::To);
@@ -81,7 +124,7 @@ CycleBreak breakCycles(RunGraph& g)
     std::uint32_t walk = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path; // (point, the edge that leads from it to the next)
     for (std::uint32_t start = 0; start < points; ++start) {
-        while (!done[start]) {
+        while (!kahn.done(start)) {
             // Every point not done waits for one not done: walk back along
             // such waits until a point comes round again; that is a cycle.
             ++walk;
@@ -90,12 +133,12 @@ CycleBreak breakCycles(RunGraph& g)
             while (onPath[p] != walk) {
                 onPath[p] = walk;
                 std::uint32_t from = UINT32_MAX, edge = kOwnEdge;
-                if (p % 2 == 1 && !done[p - 1]) {
+                if (p % 2 == 1 && !kahn.done(p - 1)) {
                     from = p - 1;
                 } else {
                     for (std::uint32_t k = inOffset[p]; k < inOffset[p + 1] && from == UINT32_MAX; ++k) {
                         const GraphEdge& e = g.edges[inEdges[k]];
-                        if (!dropped[inEdges[k]] && !done[pointOf(e.from, e.fromEnd)]) {
+                        if (!dropped[inEdges[k]] && !kahn.done(pointOf(e.from, e.fromEnd))) {
                             from = pointOf(e.from, e.fromEnd);
                             edge = inEdges[k];
                         }
@@ -126,10 +169,8 @@ CycleBreak breakCycles(RunGraph& g)
             dropped[weakest] = true;
             ++out.dropped;
             const GraphEdge& e = g.edges[weakest];
-            if (--pending[pointOf(e.to, e.toEnd)] == 0) {
-                ready.push_back(pointOf(e.to, e.toEnd));
-                drain();
-            }
+            kahn.drop(pointOf(e.to, e.toEnd));
+            kahn.drain(isDropped);
         }
         if (!out.acyclic)
             break;

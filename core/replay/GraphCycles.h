@@ -29,5 +29,9 @@ bool isDroppable(const GraphEdge& e);
 // ended, the less it explains the wait); the first added on a tie.
 // Adds the count to g.droppedWaits. Linear where the graph has no cycle.
 CycleBreak breakCycles(RunGraph& g);
+// Whether `g` holds no cycle: breakCycles's first walk, reading the graph
+// only (its edges and its count of nodes), so that it can run beside what
+// changes the graph's nodes and model.
+bool isAcyclic(const RunGraph& g);
 
 } // namespace ovs

@@ -1,5 +1,6 @@
 #include "replay/RunGraphBuilder.h"
 
+#include "base/ParallelWork.h"
 #include "base/Thresholds.h"
 #include "trace/ApiNames.h"
 #include "replay/GraphCycles.h"
@@ -9,7 +10,10 @@
 #include "trace/OpTimes.h"
 
 #include <algorithm>
+#include <array>
+#include <future>
 #include <map>
+#include <utility>
 
 namespace ovs {
 
@@ -28,6 +32,12 @@ EngineClass engineOf(OpKind kind)
     case OpKind::Memset: return EngineClass::Compute;
     default: return EngineClass::None;
     }
+}
+
+constexpr std::size_t kEngineClasses = static_cast<std::size_t>(EngineClass::Compute) + 1;
+std::size_t engineIndex(EngineClass e)
+{
+    return static_cast<std::size_t>(e);
 }
 
 CallRole roleOf(const NameRoles& names, const Op& op, bool* async)
@@ -82,7 +92,7 @@ public:
     {
     }
 
-    GraphBuild build()
+    GraphBuild build(const std::function<void(RunGraph&)>& meanwhile)
     {
         GraphBuild out;
         m_g.lanes = m_run.lanes;
@@ -104,13 +114,24 @@ public:
         inferUnexplainedWaits();
         // Inferred waits can contradict each other (a cycle no schedule
         // satisfies): the weakest go, once, here, so that every replay of
-        // every fix set starts from a graph that holds.
-        const CycleBreak cycles = breakCycles(m_g);
-        if (!cycles.acyclic) {
-            out.why = cycles.why;
-            return out;
-        }
+        // every fix set starts from a graph that holds. Most graphs hold no
+        // cycle; a big one's walk that finds so (a tenth of a second on 3.6 M
+        // nodes) runs on the other core while this one describes the model
+        // and does what the caller does `meanwhile`, none of which touches
+        // the edges. Where the walk finds a cycle, it is broken after.
+        std::future<bool> acyclic =
+            std::async(launchPolicyFor(m_nodes.size()), [&g = std::as_const(m_g)] { return isAcyclic(g); });
         describeModel();
+        if (meanwhile)
+            meanwhile(m_g);
+        if (!acyclic.get()) {
+            const CycleBreak cycles = breakCycles(m_g);
+            if (!cycles.acyclic) {
+                out.why = cycles.why;
+                return out;
+            }
+        }
+        m_g.notes = notes();
         // As built, the edges are shared by the graph's copies (GraphEdges.h).
         m_g.edges.share();
         out.graph = std::move(m_g);
@@ -691,24 +712,35 @@ private:
         // (addEdge), not by the waits inferred here.
         std::vector<std::int64_t> explained;
         explained.swap(m_explained);
-        std::map<EngineClass, std::vector<std::int64_t>> engineEnds;
+        // By engine class (EngineClass's values index it), and each array
+        // made at its size: a map lookup per GPU node, and the arrays'
+        // growth, were most of this on one core for millions of nodes.
+        std::array<std::vector<std::int64_t>, kEngineClasses> engineEnds;
+        std::array<std::size_t, kEngineClasses> ofEngine{};
+        for (std::uint32_t g : m_gpu)
+            ++ofEngine[engineIndex(m_nodes[g].engine)];
+        for (std::size_t e = 0; e < kEngineClasses; ++e)
+            engineEnds[e].reserve(ofEngine[e]);
         std::vector<std::pair<std::int64_t, std::uint32_t>> gpuEnds, hostEnds;
+        gpuEnds.reserve(m_gpu.size());
+        hostEnds.reserve(m_nodes.size() - m_gpu.size());
         for (std::uint32_t g : m_gpu) {
-            engineEnds[m_nodes[g].engine].push_back(m_nodes[g].measuredEndNs);
+            engineEnds[engineIndex(m_nodes[g].engine)].push_back(m_nodes[g].measuredEndNs);
             gpuEnds.emplace_back(m_nodes[g].measuredEndNs, g);
         }
         for (const auto& lane : m_hostLanes)
             for (std::uint32_t n : lane)
                 hostEnds.emplace_back(m_nodes[n].measuredEndNs, n);
         // Gathered stream by stream and thread by thread, each in time order.
-        for (auto& [engine, ends] : engineEnds)
+        for (std::vector<std::int64_t>& ends : engineEnds)
             sortSortedRuns(ends);
         sortSortedRuns(gpuEnds);
         sortSortedRuns(hostEnds);
         for (std::uint32_t g : m_gpu) {
             const GraphNode& node = m_nodes[g];
             const std::int64_t from = explained[g] == INT64_MIN ? node.measuredBeginNs : explained[g];
-            if (saturatingSub(node.measuredBeginNs, from) <= kUnexplainedWaitNs || engineWasBusy(engineEnds[node.engine], from, node))
+            if (saturatingSub(node.measuredBeginNs, from) <= kUnexplainedWaitNs
+                || engineWasBusy(engineEnds[engineIndex(node.engine)], from, node))
                 continue;
             const std::int64_t cause = latestEnd(gpuEnds, from, g, true);
             const std::int64_t host = cause < 0 ? latestEnd(hostEnds, from, g, false) : cause;
@@ -761,6 +793,8 @@ private:
         // by lane): merged by sorted runs, not sorted as one array of
         // events, which was a tenth of the graph's serial end on a big trace.
         std::vector<std::int64_t> begins, ends;
+        begins.reserve(m_gpu.size());
+        ends.reserve(m_gpu.size());
         for (std::uint32_t g : m_gpu)
             if (m_nodes[g].engine == EngineClass::Compute) {
                 begins.push_back(saturatingAdd(m_nodes[g].measuredBeginNs, kClockToleranceNs));
@@ -782,17 +816,23 @@ private:
             m_g.measuredSpanBeginNs = std::min(m_g.measuredSpanBeginNs, m_nodes[g].measuredBeginNs);
             m_g.measuredSpanEndNs = std::max(m_g.measuredSpanEndNs, m_nodes[g].measuredEndNs);
         }
-        m_g.notes = std::to_string(m_g.gpuNodes) + " GPU ops";
+    }
+
+    // What the model counted, for its words (WhatIf's assumptions).
+    std::string notes() const
+    {
+        std::string notes = std::to_string(m_g.gpuNodes) + " GPU ops";
         if (m_g.unlaunchedGpuNodes > 0)
-            m_g.notes += ", " + std::to_string(m_g.unlaunchedGpuNodes) + " released by the host op of their chunk";
+            notes += ", " + std::to_string(m_g.unlaunchedGpuNodes) + " released by the host op of their chunk";
         if (m_g.inferredEdges > 0)
-            m_g.notes += ", " + std::to_string(m_g.inferredEdges) + " waits inferred from the times";
+            notes += ", " + std::to_string(m_g.inferredEdges) + " waits inferred from the times";
         if (m_g.handOffs > 0)
-            m_g.notes += ", " + std::to_string(m_g.handOffs) + (m_g.handOffs == 1 ? " hand-off" : " hand-offs")
-                         + " between host threads";
+            notes += ", " + std::to_string(m_g.handOffs) + (m_g.handOffs == 1 ? " hand-off" : " hand-offs")
+                     + " between host threads";
         if (m_g.droppedWaits > 0)
-            m_g.notes += ", " + std::to_string(m_g.droppedWaits) + " inferred wait" + (m_g.droppedWaits == 1 ? "" : "s")
-                         + " dropped (they contradicted the others)";
+            notes += ", " + std::to_string(m_g.droppedWaits) + " inferred wait" + (m_g.droppedWaits == 1 ? "" : "s")
+                     + " dropped (they contradicted the others)";
+        return notes;
     }
 
     const Run& m_run;
@@ -838,12 +878,12 @@ bool isLegacyStream(const Lane& lane)
 }
 
 GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs, const NameRoles* roles,
-                         const std::vector<OpRange>* ops)
+                         const std::vector<OpRange>* ops, const std::function<void(RunGraph&)>& meanwhile)
 {
     if (roles)
-        return Builder(run, beginNs, endNs, *roles, ops).build();
+        return Builder(run, beginNs, endNs, *roles, ops).build(meanwhile);
     const NameRoles own(run.names);
-    return Builder(run, beginNs, endNs, own, ops).build();
+    return Builder(run, beginNs, endNs, own, ops).build(meanwhile);
 }
 
 int numberChunks(RunGraph& g, const std::map<int, std::vector<std::uint32_t>>& streams, int first)

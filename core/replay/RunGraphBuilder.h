@@ -5,6 +5,7 @@
 #include "trace/Run.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,8 +36,13 @@ struct GraphBuild {
 //   wait the trace does not name).
 // `roles`: the run's names decided once (made here where not given); `ops`:
 // a view's ranges (opRangesIn), the only ops looked at, where given.
+// `meanwhile`, where given, is called with the graph built, its model
+// described, while a big graph is checked for cycles on the other core: it
+// may change the nodes' states and the model, never the edges. Where a
+// cycle must be broken, the graph it saw loses the edges that close it.
 GraphBuild buildRunGraph(const Run& run, std::int64_t beginNs, std::int64_t endNs, const NameRoles* roles = nullptr,
-                         const std::vector<OpRange>* ops = nullptr);
+                         const std::vector<OpRange>* ops = nullptr,
+                         const std::function<void(RunGraph&)>& meanwhile = {});
 
 // Chunks where the run numbers none (profiled programs): the GPU nodes of
 // `streams` (each stream's nodes in stream order) whose chunk is -1 are

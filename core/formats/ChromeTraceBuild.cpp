@@ -61,9 +61,10 @@ ChromeTraceImporter::RunsOfPids::RunsOfPids(const ChromeTraceImporter& importer)
     if (pids.empty())
         pids.push_back(std::numeric_limits<std::int64_t>::min());
     if (pids.size() > 1) {
-        for (const Pending& p : importer.m_pending)
+        importer.m_pending.forEach([&](const Pending& p) {
             if (!p.gpu)
                 runOfCorrelation.add(p.op.correlation, runOfPid(p.a));
+        });
         runOfCorrelation.finish();
     }
     regionRuns = importer.runsOfRegions(pids);
@@ -262,8 +263,7 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
     }
     made.get(); // rethrows where an array could not be made
     copyToRuns(runs, places);
-    m_pending.clear();
-    m_pending.shrink_to_fit();
+    m_pending.release();
     return splitLanes;
 }
 

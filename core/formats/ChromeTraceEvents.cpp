@@ -194,13 +194,13 @@ bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
     std::vector<std::uint32_t> nameIds(later.m_names.size(), 0);
     for (std::size_t i = 1; i < later.m_names.size(); ++i)
         nameIds[i] = intern(later.m_names[i]);
-    m_pending.reserve(m_pending.size() + later.m_pending.size());
-    for (Pending& p : later.m_pending) {
+    // Renumbered in place, then joined as they are (TwoPartVector.h).
+    later.m_pending.forEach([&](Pending& p) {
         p.op.nameId = nameIds[p.op.nameId];
         if (p.shape > 0)
             p.shape = m_shapes.add(later.m_shapes.shapes()[p.shape - 1]);
-        m_pending.push_back(p);
-    }
+    });
+    m_pending.append(std::move(later.m_pending));
     std::vector<std::uint32_t> regionNameIds(later.m_regionNames.size());
     for (std::size_t i = 0; i < later.m_regionNames.size(); ++i)
         regionNameIds[i] = internRegionName(later.m_regionNames[i]);

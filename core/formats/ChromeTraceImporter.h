@@ -3,6 +3,7 @@
 // The formats room's own: what ChromeTraceImport and its windowed reader
 // share. Not for other rooms (they read traces through ChromeTraceImport).
 
+#include "base/TwoPartVector.h"
 #include "formats/ChromeTraceImport.h"
 #include "trace/CorrelationMap.h"
 #include "trace/KernelShapeTable.h"
@@ -208,7 +209,7 @@ private:
     bool m_kineto = false;
     int m_rank = -1;                           // distributedInfo.rank
     std::optional<std::int64_t> m_baseTimeNs; // Kineto's ts count from it
-    std::vector<Pending> m_pending;
+    TwoPartVector<Pending> m_pending; // the windowed read's two parts, joined without a copy
     // The first begin and the last end of the pending ops and ranges, kept
     // as each is added (firstTime): a pass over millions of pending ops
     // at the read's end, on one core, less.

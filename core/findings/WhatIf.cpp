@@ -276,7 +276,12 @@ std::vector<WhatIf::Chain> WhatIf::chainsOf(const std::vector<FixSet>& sets)
         else
             chains.push_back({s});
     }
-    std::stable_sort(chains.begin(), chains.end(), [](const Chain& a, const Chain& b) { return a.size() > b.size(); });
+    // The longest first (each set a replay), then of chains as long the one
+    // that applies more fixes (each a pass over the graph): two threads take
+    // them in this order, and the last taken is the one left to run alone.
+    std::stable_sort(chains.begin(), chains.end(), [](const Chain& a, const Chain& b) {
+        return a.size() != b.size() ? a.size() > b.size() : std::popcount(a.back()) > std::popcount(b.back());
+    });
     return chains;
 }
 

@@ -158,8 +158,9 @@ public:
     // in kFixOrder: appliesAfter), so that a chain applies each fix once
     // and puts the graph back once. `sets` (distinct) in chains: each set
     // goes after the largest set it extends in order, where one ends a
-    // chain; else it starts one. The longest chains first, for the two
-    // threads of replayEach to take.
+    // chain; else it starts one. The longest chains first, then of chains
+    // as long the one applying more fixes, for the two threads of
+    // replayEach to take.
     using Chain = std::vector<FixSet>;
     static std::vector<Chain> chainsOf(const std::vector<FixSet>& sets);
     // The run as this graph replays with `fixes` (whatIfRun below says what

@@ -9,6 +9,9 @@
 // of its own.
 
 #include "analysis/RunAnalysis.h"
+#ifdef OVERLAPSCOPE_JEMALLOC_LINKED
+#include "HugePages.h"
+#endif
 #include "formats/ChromeTraceImport.h"
 #include "formats/TraceFile.h"
 #include "io/JsonReader.h"
@@ -104,7 +107,8 @@ int main(int argc, char** argv)
         return 2;
     }
 #ifdef OVERLAPSCOPE_JEMALLOC_LINKED
-    std::printf("allocator: jemalloc, %s (app/allocator/MallocConf.cpp)\n\n", OVERLAPSCOPE_MALLOC_CONF);
+    std::printf("allocator: jemalloc, %s, %s (app/allocator/MallocConf.cpp)\n\n", OVERLAPSCOPE_MALLOC_CONF,
+                ovs::hugePagesInWords());
 #else
     std::printf("allocator: the system's malloc\n\n");
 #endif

@@ -107,8 +107,11 @@ std::map<ChromeTraceImporter::LaneKey, ChromeTraceImporter::LaneOps> ChromeTrace
     // map lookup per op was half of this walk over millions.
     LaneKey lastKey[2];
     LaneOps* lastLane[2] = {nullptr, nullptr};
+    LaterIds* later = m_laterIds ? &*m_laterIds : nullptr;
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
         Pending& p = m_pending[i];
+        if (later && i >= later->from)
+            renumber(p, *later);
         p.op.startNs -= first;
         p.op.endNs -= first;
         if (p.gpu) {
@@ -130,6 +133,7 @@ std::map<ChromeTraceImporter::LaneKey, ChromeTraceImporter::LaneOps> ChromeTrace
         lane->sources = lane->sources || !p.source.empty();
         lane->indices.push_back(static_cast<std::uint32_t>(i));
     }
+    m_laterIds.reset();
     for (std::size_t i = 0; i < m_regions.size(); ++i)
         byLane.try_emplace({runsOf.regionRuns[i], m_regions[i].gpu, m_regions[i].a, m_regions[i].b});
     return byLane;

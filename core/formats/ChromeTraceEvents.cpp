@@ -191,15 +191,18 @@ bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
         if (merged != id)
             return false;
     }
-    std::vector<std::uint32_t> nameIds(later.m_names.size(), 0);
+    // The later ops joined as they are (TwoPartVector.h); their name and
+    // shape ids made this reader's as the build first walks them
+    // (LaterIds), the names interned here, in the order met.
+    renumberLater();
+    LaterIds ids;
+    ids.from = m_pending.size();
+    ids.names.assign(later.m_names.size(), 0);
     for (std::size_t i = 1; i < later.m_names.size(); ++i)
-        nameIds[i] = intern(later.m_names[i]);
-    // Renumbered in place, then joined as they are (TwoPartVector.h).
-    later.m_pending.forEach([&](Pending& p) {
-        p.op.nameId = nameIds[p.op.nameId];
-        if (p.shape > 0)
-            p.shape = m_shapes.add(later.m_shapes.shapes()[p.shape - 1]);
-    });
+        ids.names[i] = intern(later.m_names[i]);
+    ids.shapes = later.m_shapes.shapes();
+    ids.shapeIds.assign(ids.shapes.size() + 1, 0);
+    m_laterIds = std::move(ids);
     m_pending.append(std::move(later.m_pending));
     std::vector<std::uint32_t> regionNameIds(later.m_regionNames.size());
     for (std::size_t i = 0; i < later.m_regionNames.size(); ++i)
@@ -243,6 +246,28 @@ bool ChromeTraceImporter::append(ChromeTraceImporter&& later)
     m_gpuOps += later.m_gpuOps;
     m_apiCalls += later.m_apiCalls;
     return true;
+}
+
+void ChromeTraceImporter::renumber(Pending& p, LaterIds& ids)
+{
+    p.op.nameId = ids.names[p.op.nameId];
+    if (p.shape > 0) {
+        // Shapes taken in the order their ops come, as a reader of both
+        // parts would have met them.
+        std::uint32_t& id = ids.shapeIds[p.shape];
+        if (id == 0)
+            id = m_shapes.add(ids.shapes[p.shape - 1]);
+        p.shape = id;
+    }
+}
+
+void ChromeTraceImporter::renumberLater()
+{
+    if (!m_laterIds)
+        return;
+    for (std::size_t i = m_laterIds->from; i < m_pending.size(); ++i)
+        renumber(m_pending[i], *m_laterIds);
+    m_laterIds.reset();
 }
 
 std::int64_t ChromeTraceImporter::idOf(Value& v, std::size_t index, const char* what)

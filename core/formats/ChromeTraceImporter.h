@@ -210,6 +210,20 @@ private:
     int m_rank = -1;                           // distributedInfo.rank
     std::optional<std::int64_t> m_baseTimeNs; // Kineto's ts count from it
     TwoPartVector<Pending> m_pending; // the windowed read's two parts, joined without a copy
+    // The ops a later reader read (append), with its name and shape ids:
+    // made this reader's as the build first walks the ops (groupByLane),
+    // not in a walk of their own over a gigabyte trace's millions, on one
+    // core. `names` is done; a shape is taken into m_shapes where its
+    // first op comes.
+    struct LaterIds {
+        std::size_t from = 0;                // the first of them in m_pending
+        std::vector<std::uint32_t> names;    // its name id -> this reader's
+        std::vector<KernelShape> shapes;     // its shapes (its id - 1)
+        std::vector<std::uint32_t> shapeIds; // its shape id -> this reader's; 0 until met
+    };
+    std::optional<LaterIds> m_laterIds;
+    void renumber(Pending& p, LaterIds& ids);
+    void renumberLater(); // all at once, where the build will not
     // The first begin and the last end of the pending ops and ranges, kept
     // as each is added (firstTime): a pass over millions of pending ops
     // at the read's end, on one core, less.

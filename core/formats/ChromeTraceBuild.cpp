@@ -42,9 +42,16 @@ ChromeTraceImport ChromeTraceImporter::build()
     runs.resize(runsOf.pids.size());
     std::map<LaneKey, std::uint16_t> laneOfKey; // the lane of each key's first op
     std::vector<std::vector<std::int64_t>> gpusOfRun(runs.size());
-    const std::size_t splitLanes = placeOnLanes(runs, byLane, laneOfKey, gpusOfRun);
+    std::size_t splitLanes = 0;
+    const std::vector<LanePlace> places = placeOnLanes(runs, byLane, laneOfKey, gpusOfRun, splitLanes);
     const RegionCounts regionCounts = countRegions();
+    // The ops copied to their places on the other core while this one
+    // builds the ranges (neither reads what the other writes).
+    std::future<void> copied =
+        std::async(launchPolicyFor(m_pending.size()), [&] { copyToRuns(runs, places); });
     buildRegions(runs, runsOf.regionRuns, laneOfKey, first);
+    copied.get();
+    m_pending.release();
     describeRuns(runs, runsOf.pids, gpusOfRun, first);
     result.events = m_events;
     result.summary = summary(splitLanes, regionCounts, pythonFrames, frameworkOps);
@@ -150,19 +157,19 @@ std::string ChromeTraceImporter::laneName(const LaneKey& key) const
 
 // Each key's ops into its run, by start time, on the key's lanes. A lane
 // runs one op at a time: where ops overlap (API calls nested in others,
-// clock rounding), the later one moves to an extra lane. Returns how many
-// extra lanes were made. A stream lane's device is its GPU's place in
+// clock rounding), the later one moves to an extra lane. A stream lane's device is its GPU's place in
 // gpusOfRun[its run], the CUDA ordinals (Kineto's `device`) of the run's
 // stream lanes, rising: the run's devices (describeRuns).
 //
 // A big run's arrays are made at their full size on the other core while
-// this one orders each lane's ops and numbers its lanes, and the ops are
-// then copied in by both: faulting in the pages of 3.6 M ops (200 MB, and
-// their shapes and call sites) was most of this walk, on one core, with
-// the other idle.
-std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane,
-                                              std::map<LaneKey, std::uint16_t>& laneOfKey,
-                                              std::vector<std::vector<std::int64_t>>& gpusOfRun)
+// this one orders each lane's ops and numbers its lanes: faulting in the
+// pages of 3.6 M ops (200 MB, and their shapes and call sites) was most of
+// this walk, on one core, with the other idle. Returns where each lane's
+// ops go (copyToRuns copies them there); `splitLanes`: how many extra
+// lanes were made.
+std::vector<ChromeTraceImporter::LanePlace> ChromeTraceImporter::placeOnLanes(
+    std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane, std::map<LaneKey, std::uint16_t>& laneOfKey,
+    std::vector<std::vector<std::int64_t>>& gpusOfRun, std::size_t& splitLanes)
 {
     std::vector<std::size_t> opsOfRun(runs.size(), 0);
     // Whether an op of each run has a launch shape, a call source: the
@@ -192,7 +199,7 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
     // Where each lane's ops go: its run, and its first place in the run's ops.
     std::vector<LanePlace> places;
     std::vector<std::size_t> placed(runs.size(), 0);
-    std::size_t splitLanes = 0;
+    splitLanes = 0;
     std::vector<std::unordered_set<std::string>> namesOfRun(runs.size());
     for (auto& [key, laneOps] : byLane) {
         Run& run = runs[key.run]; // its lanes; its ops and their tables are the other core's until `made`
@@ -266,42 +273,26 @@ std::size_t ChromeTraceImporter::placeOnLanes(std::vector<Run>& runs, std::map<L
         placed[key.run] += indices.size();
     }
     made.get(); // rethrows where an array could not be made
-    copyToRuns(runs, places);
-    m_pending.release();
-    return splitLanes;
+    return places;
 }
 
-// The pending ops copied to their places (placeOnLanes) with their shapes
-// and call sites: a big run's second half on the other core.
+// The pending ops copied to their places (placeOnLanes), with their shapes
+// and call sites. Writes the runs' ops and their tables only.
 void ChromeTraceImporter::copyToRuns(std::vector<Run>& runs, const std::vector<LanePlace>& places) const
 {
-    std::size_t total = 0;
-    for (const LanePlace& place : places)
-        total += place.indices->size();
-    // The k-th to the (end-1)-th op of the lanes, in their order.
-    const auto copy = [&](std::size_t begin, std::size_t end) {
-        std::size_t before = 0; // the ops of the places before this one
-        for (const LanePlace& place : places) {
-            const std::vector<std::uint32_t>& indices = *place.indices;
-            const std::size_t from = std::max(begin, before), to = std::min(end, before + indices.size());
-            Run& run = runs[place.run];
-            for (std::size_t k = from; k < to; ++k) {
-                const Pending& p = m_pending[indices[k - before]];
-                const std::size_t at = place.at + (k - before);
-                run.ops[at] = p.op;
-                if (p.shape > 0)
-                    run.opShapes[at] = p.shape;
-                if (!p.source.empty())
-                    run.opSources[at] = p.source;
-            }
-            before += indices.size();
-            if (before >= end)
-                break;
+    for (const LanePlace& place : places) {
+        Run& run = runs[place.run];
+        std::size_t at = place.at;
+        for (const std::uint32_t i : *place.indices) {
+            const Pending& p = m_pending[i];
+            run.ops[at] = p.op;
+            if (p.shape > 0)
+                run.opShapes[at] = p.shape;
+            if (!p.source.empty())
+                run.opSources[at] = p.source;
+            ++at;
         }
-    };
-    std::future<void> second = std::async(launchPolicyFor(total), copy, total / 2, total);
-    copy(0, total / 2);
-    second.get();
+    }
 }
 
 ChromeTraceImporter::RegionCounts ChromeTraceImporter::countRegions() const

@@ -180,9 +180,9 @@ private:
     std::int64_t firstTime() const;
     std::map<LaneKey, LaneOps> groupByLane(const RunsOfPids& runsOf, std::int64_t first);
     std::string laneName(const LaneKey& key) const;
-    std::size_t placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane,
-                             std::map<LaneKey, std::uint16_t>& laneOfKey,
-                             std::vector<std::vector<std::int64_t>>& gpusOfRun);
+    std::vector<LanePlace> placeOnLanes(std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane,
+                                        std::map<LaneKey, std::uint16_t>& laneOfKey,
+                                        std::vector<std::vector<std::int64_t>>& gpusOfRun, std::size_t& splitLanes);
     void copyToRuns(std::vector<Run>& runs, const std::vector<LanePlace>& places) const;
     RegionCounts countRegions() const;
     std::string sourceName() const;

@@ -73,16 +73,20 @@ Timed = collections.namedtuple("Timed", "wall cpu peak faulted stdout")
 
 def timed(cmd):
     """`cmd` under /usr/bin/time: wall s, CPU s (user + sys), peak MB, the MB
-    of huge pages the system faulted in meanwhile (the machine is otherwise
-    idle: the program's own; None where the kernel does not count them), and
-    its stdout."""
+    of memory it faulted in (its minor faults, each 4 KiB but for the huge
+    pages the system faulted in meanwhile, 2 MiB each: the machine is
+    otherwise idle, so they are the program's; None where the kernel does
+    not count huge pages), and its stdout."""
     before = huge_page_faults()
-    p, _ = run(["/usr/bin/time", "-f", "TIME %e %U %S %M"] + cmd)
+    p, _ = run(["/usr/bin/time", "-f", "TIME %e %U %S %M %R"] + cmd)
     after = huge_page_faults()
     if p.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{p.stderr}")
-    m = re.search(r"TIME ([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9]+)", p.stderr)
-    faulted = 2 * (after - before) if before is not None and after is not None else None
+    m = re.search(r"TIME ([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9]+) ([0-9]+)", p.stderr)
+    faulted = None
+    if before is not None and after is not None:
+        huge = min(after - before, int(m.group(5)))
+        faulted = round(2 * huge + (int(m.group(5)) - huge) * 4 / 1024)
     return Timed(float(m.group(1)), float(m.group(2)) + float(m.group(3)), int(m.group(4)) / 1024, faulted, p.stdout)
 
 
@@ -90,7 +94,7 @@ def analyze_logged(cli, path, what, log):
     """`cli analyze path`, timed, with a line in `log` that begins with `what`."""
     t = timed([cli, "analyze", path])
     log.append(f"{what}: wall {t.wall:.2f} s, CPU {t.cpu:.2f} s, peak {t.peak:.0f} MB, "
-               f"huge pages faulted in {t.faulted} MB")
+               f"memory faulted in {t.faulted} MB")
     return t
 
 
@@ -166,7 +170,7 @@ def main():
     out = []
     loads = [load_average()]
     cold_head = f" wall s after {args.pause:g} s idle | CPU s |" if args.pause > 0 else ""
-    out.append("| trace | events | `analyze` wall s | target | CPU s | peak MB | target | huge pages faulted in, MB "
+    out.append("| trace | events | `analyze` wall s | target | CPU s | peak MB | target | memory faulted in, MB "
                "| read s | analysis s |" + cold_head)
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if args.pause > 0 else ""))
     checks = []
@@ -275,7 +279,7 @@ def main():
         text.append("")
         cold = compared[0][3] is not None
         text.append("| trace | wall s before | after | CPU s before | after | peak MB before | after "
-                    "| huge pages faulted in, MB, before | after |"
+                    "| memory faulted in, MB, before | after |"
                     + (" wall s after idle, before | after | CPU s after idle, before | after |" if cold else ""))
         text.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|---:|---:|" if cold else ""))
         for label, b, a, cb, ca, fb, fa in compared:

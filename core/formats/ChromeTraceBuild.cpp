@@ -157,16 +157,17 @@ std::string ChromeTraceImporter::laneName(const LaneKey& key) const
 
 // Each key's ops into its run, by start time, on the key's lanes. A lane
 // runs one op at a time: where ops overlap (API calls nested in others,
-// clock rounding), the later one moves to an extra lane. A stream lane's device is its GPU's place in
-// gpusOfRun[its run], the CUDA ordinals (Kineto's `device`) of the run's
-// stream lanes, rising: the run's devices (describeRuns).
+// clock rounding), the later one moves to an extra lane. A stream lane's
+// device is its GPU's place in gpusOfRun[its run], the CUDA ordinals
+// (Kineto's `device`) of the run's stream lanes, rising: the run's devices
+// (describeRuns).
 //
 // A big run's arrays are made at their full size on the other core while
 // this one orders each lane's ops and numbers its lanes: faulting in the
-// pages of 3.6 M ops (200 MB, and their shapes and call sites) was most of
-// this walk, on one core, with the other idle. Returns where each lane's
-// ops go (copyToRuns copies them there); `splitLanes`: how many extra
-// lanes were made.
+// pages of 3.6 M ops (200 MB, and their shapes and call sites) was about
+// half of this walk's samples, on one core, with the other idle. Returns
+// where each lane's ops go (copyToRuns copies them there); `splitLanes`:
+// how many extra lanes were made.
 std::vector<ChromeTraceImporter::LanePlace> ChromeTraceImporter::placeOnLanes(
     std::vector<Run>& runs, std::map<LaneKey, LaneOps>& byLane, std::map<LaneKey, std::uint16_t>& laneOfKey,
     std::vector<std::vector<std::int64_t>>& gpusOfRun, std::size_t& splitLanes)

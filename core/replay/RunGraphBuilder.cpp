@@ -713,8 +713,9 @@ private:
         std::vector<std::int64_t> explained;
         explained.swap(m_explained);
         // By engine class (EngineClass's values index it), and each array
-        // made at its size: a map lookup per GPU node, and the arrays'
-        // growth, were most of this on one core for millions of nodes.
+        // made at its size: a map lookup per GPU node and the arrays'
+        // growth (a tenth of this walk's samples) on one core, for
+        // millions of nodes.
         std::array<std::vector<std::int64_t>, kEngineClasses> engineEnds;
         std::array<std::size_t, kEngineClasses> ofEngine{};
         for (std::uint32_t g : m_gpu)

@@ -18,10 +18,12 @@
 // VIRTIO_BALLOON_F_REPORTING): there the guest's huge pages come from the
 // free memory the host took back, and each 2 MiB is backed again inside
 // one fault, while 4 KiB pages mostly come from memory just freed and
-// still backed. On our 2-core VM a gigabyte faulted in took 0.6 to 2.6 s
-// in huge pages against 0.36 to 0.45 s in small ones, and `analyze` of the
-// 2 GB trace 5.15 s against 4.82 s warm, 5.77 s against 4.71 s after a
-// pause (medians, docs/timeline-performance.md). There the programs turn
+// still backed. On our 2-core VM a gigabyte faulted in took 1.5 to 2.6 s
+// in huge pages against 0.56 to 1.36 s in small ones (app/bench's
+// overlapscope-fault-bench), and `analyze` of the 2 GB trace 5.15 s
+// against 4.82 s warm, 5.77 s against 4.71 s after a pause (medians,
+// docs/timeline-performance.md, "Huge pages where the host takes freed
+// memory back"). There the programs turn
 // huge pages off for themselves (PR_SET_THP_DISABLE) as they start;
 // OVERLAPSCOPE_HUGE_PAGES=on keeps them, =off turns them off anywhere.
 //

@@ -7,6 +7,9 @@
 #include <QtTest>
 
 #include <csignal>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <functional>
 #include <thread>
 
@@ -121,6 +124,34 @@ private slots:
         QVERIFY(launcher.start({"/bin/sh", "-c", "test \"$OVS_TEST_REPLACED$OVS_TEST_ADDED\" = newadded"},
                                {"OVS_TEST_REPLACED=new", "OVS_TEST_ADDED=added"}, &problem, &why));
         QCOMPARE(runToEnd(launcher).shellStatus(), 0);
+    }
+
+    // The profiler may have turned huge pages off for itself (the
+    // allocator does on a VM that hands freed memory back, MallocConf.cpp):
+    // the program it starts runs with the system's setting, and the
+    // profiler keeps its own.
+    void theProgramGetsTheSystemsHugePages()
+    {
+#ifdef __linux__
+        QFile status("/proc/self/status");
+        QVERIFY(status.open(QIODevice::ReadOnly));
+        if (!status.readAll().contains("THP_enabled:"))
+            QSKIP("this kernel does not say whether a process has huge pages (/proc/PID/status THP_enabled)");
+        if (prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0)
+            QSKIP("this process cannot turn its huge pages off");
+        ProgramLauncher launcher;
+        LaunchProblem problem = LaunchProblem::None;
+        std::string why;
+        const bool started = launcher.start({"/bin/sh", "-c", "grep -Eq '^THP_enabled:[[:space:]]*1' /proc/self/status"},
+                                            {}, &problem, &why);
+        const int mine = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+        prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
+        QVERIFY2(started, why.c_str());
+        QCOMPARE(runToEnd(launcher).shellStatus(), 0); // the child had them
+        QCOMPARE(mine, 1);                             // this process still had them off
+#else
+        QSKIP("Linux only");
+#endif
     }
 
     void stopSendsSigintThenSigterm()

@@ -24,7 +24,8 @@
 // against 4.82 s warm, 5.77 s against 4.71 s after a pause (medians,
 // docs/timeline-performance.md, "Huge pages where the host takes freed
 // memory back"). There the programs turn
-// huge pages off for themselves (PR_SET_THP_DISABLE) as they start;
+// huge pages off for themselves (PR_SET_THP_DISABLE) as they start, and
+// the programs they start get the system's (base/ChildHugePages.h);
 // OVERLAPSCOPE_HUGE_PAGES=on keeps them, =off turns them off anywhere.
 //
 // The command-line programs also keep every freed page for reuse (no decay)

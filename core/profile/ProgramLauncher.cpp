@@ -1,5 +1,7 @@
 #include "profile/ProgramLauncher.h"
 
+#include "base/ChildHugePages.h"
+
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -144,7 +146,11 @@ bool ProgramLauncher::start(const std::vector<std::string>& argv, const std::vec
     if (!workingDirectory.empty())
         posix_spawn_file_actions_addchdir_np(&actions, workingDirectory.c_str());
     pid_t pid = -1;
-    const int error = ::posix_spawn(&pid, argp[0], &actions, &attr, argp.data(), envp.data());
+    int error = 0;
+    {
+        const ChildHugePages systemHugePages; // the program's, not the profiler's
+        error = ::posix_spawn(&pid, argp[0], &actions, &attr, argp.data(), envp.data());
+    }
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     if (error != 0) {

@@ -1,5 +1,7 @@
 #include "panels/SourceOpener.h"
 
+#include "base/ChildHugePages.h"
+
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QProcess>
@@ -40,6 +42,7 @@ bool openSource(const QString& file, int line, QString* why)
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     const QString editor = env.value(QStringLiteral("VISUAL"), env.value(QStringLiteral("EDITOR")));
     const QStringList command = editorCommand(editor, file, line);
+    const ChildHugePages systemHugePages; // the editor's own setting, not the window's
     if (command.isEmpty()) {
         if (!QDesktopServices::openUrl(QUrl::fromLocalFile(file)))
             return fail(QObject::tr("no program opens %1 (set VISUAL or EDITOR)").arg(file));

@@ -41,14 +41,6 @@ public:
 
     // Calls f on each item in order, part by part.
     template <class F>
-    void forEach(F&& f)
-    {
-        for (T& item : m_first)
-            f(item);
-        for (T& item : m_second)
-            f(item);
-    }
-    template <class F>
     void forEach(F&& f) const
     {
         for (const T& item : m_first)

@@ -521,13 +521,15 @@ private slots:
     // where it was measured (A 0-1 ms, B 2-3 ms, C 5-6 ms). The rows add
     // waits by hand that contradict each other; the graph loses the weakest
     // (GraphCycles.h) and the replay gives the expected span.
-    // A point waiting for more than 16 bits count (the replay counts waits
-    // in 16 bits where they fit, in int where not): a kernel after each of
-    // `waits` host ops, the last of which ends `waits` ns in.
+    // A point waiting for more than 8 or 16 bits count (the replay counts
+    // waits in 8 bits where they fit, else in 16, else in int): a kernel
+    // after each of `waits` host ops, the last of which ends `waits` ns in.
     void onePointWaitsForMany_data()
     {
         QTest::addColumn<int>("waits");
-        QTest::newRow("counted in 16 bits") << 100;
+        QTest::newRow("counted in 8 bits") << 100;
+        QTest::newRow("the most 8 bits count") << 255;
+        QTest::newRow("one past 8 bits") << 256;
         QTest::newRow("past 16 bits") << 70'000;
     }
     void onePointWaitsForMany()

@@ -1,5 +1,8 @@
 #include "replay/EdgesByPoint.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace ovs {
 
 namespace {
@@ -14,19 +17,17 @@ std::uint32_t pointAt(const GraphEdge& e)
 // from the last edge back by moving each point's offset down to its start:
 // each point's edges in the graph's order, with no second array of
 // offsets and no pass to move them back.
-// Returns false where a count of `otherSide` wrapped round (16 bits).
-template <EdgeSide side, EdgeIndex index, class Count = int>
-bool groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<Count>* otherSide)
+template <EdgeSide side>
+void groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<int>* otherSide)
 {
     constexpr EdgeSide other = side == EdgeSide::From ? EdgeSide::To : EdgeSide::From;
     const std::size_t points = g.nodes.size() * 2;
     by.offset.assign(points + 1, 0);
-    bool fits = true;
     if (otherSide) {
-        std::vector<Count>& count = *otherSide;
+        std::vector<int>& count = *otherSide;
         for (const GraphEdge& e : g.edges) {
             ++by.offset[pointAt<side>(e)];
-            fits = ++count[pointAt<other>(e)] != 0 && fits;
+            ++count[pointAt<other>(e)];
         }
     } else {
         for (const GraphEdge& e : g.edges)
@@ -36,31 +37,45 @@ bool groupBy(EdgesByPoint& by, const RunGraph& g, std::vector<Count>* otherSide)
         by.offset[p + 1] += by.offset[p];
     by.edges.resize(g.edges.size());
     for (auto i = static_cast<std::uint32_t>(g.edges.size()); i > 0; --i)
-        by.edges[--by.offset[pointAt<side>(g.edges[i - 1])]] = index == EdgeIndex::Id ? g.edges.idAt(i - 1) : i - 1;
-    return fits;
-}
-
-// The grouping for `side` and `index`, chosen once per call.
-template <class Count>
-bool groupAs(EdgesByPoint& by, const RunGraph& g, EdgeSide side, std::vector<Count>* otherSide, EdgeIndex index)
-{
-    if (side == EdgeSide::From)
-        return index == EdgeIndex::Id ? groupBy<EdgeSide::From, EdgeIndex::Id>(by, g, otherSide)
-                                      : groupBy<EdgeSide::From, EdgeIndex::Place>(by, g, otherSide);
-    return index == EdgeIndex::Id ? groupBy<EdgeSide::To, EdgeIndex::Id>(by, g, otherSide)
-                                  : groupBy<EdgeSide::To, EdgeIndex::Place>(by, g, otherSide);
+        by.edges[--by.offset[pointAt<side>(g.edges[i - 1])]] = i - 1;
 }
 
 } // namespace
 
-bool EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<std::uint16_t>* otherSide, EdgeIndex index)
+void EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<int>* otherSide)
 {
-    return groupAs(*this, g, side, otherSide, index);
+    if (side == EdgeSide::From)
+        groupBy<EdgeSide::From>(*this, g, otherSide);
+    else
+        groupBy<EdgeSide::To>(*this, g, otherSide);
 }
 
-void EdgesByPoint::group(const RunGraph& g, EdgeSide side, std::vector<int>* otherSide, EdgeIndex index)
+// As groupBy above, by node: counted, summed to each node's end, filled
+// from the last edge back.
+template <class Count>
+bool EdgesOutOfNode::group(const RunGraph& g, std::vector<Count>& waits)
 {
-    groupAs(*this, g, side, otherSide, index);
+    if (g.edges.idCount() > kFromEnd)
+        throw std::length_error("a graph of more than " + std::to_string(kFromEnd) + " edges cannot be replayed");
+    const std::size_t nodes = g.nodes.size();
+    offset.assign(nodes + 1, 0);
+    bool fits = true;
+    for (const GraphEdge& e : g.edges) {
+        ++offset[e.from];
+        fits = ++waits[pointOf(e.to, e.toEnd)] != 0 && fits;
+    }
+    for (std::size_t n = 0; n < nodes; ++n)
+        offset[n + 1] += offset[n];
+    edges.resize(g.edges.size());
+    for (auto i = static_cast<std::uint32_t>(g.edges.size()); i > 0; --i) {
+        const GraphEdge& e = g.edges[i - 1];
+        edges[--offset[e.from]] = g.edges.idAt(i - 1) | (e.fromEnd ? kFromEnd : 0);
+    }
+    return fits;
 }
+
+template bool EdgesOutOfNode::group(const RunGraph&, std::vector<std::uint8_t>&);
+template bool EdgesOutOfNode::group(const RunGraph&, std::vector<std::uint16_t>&);
+template bool EdgesOutOfNode::group(const RunGraph&, std::vector<int>&);
 
 } // namespace ovs

@@ -81,6 +81,8 @@ public:
     const GraphEdge& operator[](std::size_t place) const { return byId(m_order[place]); }
     std::uint32_t idAt(std::size_t place) const { return m_order[place]; }
     const GraphEdge& byId(std::uint32_t id) const { return id < m_baseSize ? m_baseData[id] : m_own[id - m_baseSize]; }
+    // One past the largest id (erased edges keep theirs).
+    std::size_t idCount() const { return m_baseSize + m_own.size(); }
 
     class const_iterator {
     public:

@@ -193,7 +193,7 @@ Replayer::Entry Replayer::pop()
 
 void Replayer::prepare(std::size_t nodes, std::size_t edges)
 {
-    m_outOf.offset.assign(2 * nodes + 1, 0);
+    m_outOf.offset.assign(nodes + 1, 0);
     m_pending.assign(2 * nodes, 0);
     m_time.assign(2 * nodes, 0);
     m_outOf.edges.assign(edges, 0);
@@ -223,16 +223,22 @@ const ReplayResult& Replayer::replay(const RunGraph& g, bool nodeTimes)
     r.droppedWaits = 0;
     r.spanBeginNs = r.spanEndNs = 0;
     // What each point waits for: an end its own begin, and its edges in,
-    // counted as the edges out of each point are grouped (EdgesByPoint.h);
-    // in 16 bits where every count fits (one point waiting for more than
-    // 65535 would be a wait for every op of a long loop).
+    // counted as the edges out of each node are grouped (EdgesByPoint.h);
+    // in 8 bits where every count fits (a point of a big trace's graph
+    // waits for a few), else in 16 or 32 (a wait for every stream of many,
+    // or for every op of a long loop), in arrays made for that replay.
     ownWaits(m_pending, g.nodes.size());
-    if (m_outOf.group(g, EdgeSide::From, &m_pending, EdgeIndex::Id))
+    if (m_outOf.group(g, m_pending))
         return replayCounted(g, nodeTimes, m_pending);
-    std::vector<int> wide;
-    ownWaits(wide, g.nodes.size());
-    m_outOf.group(g, EdgeSide::From, &wide, EdgeIndex::Id);
-    return replayCounted(g, nodeTimes, wide);
+    std::vector<std::uint16_t> wider;
+    ownWaits(wider, g.nodes.size());
+    if (m_outOf.group(g, wider))
+        return replayCounted(g, nodeTimes, wider);
+    wider = {};
+    std::vector<int> widest;
+    ownWaits(widest, g.nodes.size());
+    m_outOf.group(g, widest);
+    return replayCounted(g, nodeTimes, widest);
 }
 
 template <class Count>
@@ -261,8 +267,13 @@ const ReplayResult& Replayer::replayCounted(const RunGraph& g, bool nodeTimes, s
     const auto happened = [&](std::uint32_t p, std::int64_t t) {
         ++done;
         m_time[p] = t;
-        for (std::uint32_t i = m_outOf.offset[p]; i < m_outOf.offset[p + 1]; ++i) {
-            const GraphEdge& e = g.edges.byId(m_outOf.edges[i]);
+        // The node's edges from this point: its begin's or its end's.
+        const std::uint32_t side = p % 2 == 1 ? EdgesOutOfNode::kFromEnd : 0;
+        for (std::uint32_t i = m_outOf.offset[p / 2]; i < m_outOf.offset[p / 2 + 1]; ++i) {
+            const std::uint32_t entry = m_outOf.edges[i];
+            if ((entry & EdgesOutOfNode::kFromEnd) != side)
+                continue;
+            const GraphEdge& e = g.edges.byId(entry & ~EdgesOutOfNode::kFromEnd);
             release(pointOf(e.to, e.toEnd), saturatingAdd(t, e.lagNs));
         }
     };

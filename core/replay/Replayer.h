@@ -43,9 +43,9 @@ private:
         bool operator<(const Entry& o) const { return std::tie(at, tie, point) < std::tie(o.at, o.tie, o.point); }
     };
     ReplayResult m_result;
-    EdgesByPoint m_outOf; // the edges out of each point
-    // Per point: how many of its waits are left (16 bits: replay()).
-    std::vector<std::uint16_t> m_pending;
+    EdgesOutOfNode m_outOf; // the edges out of each node's points
+    // Per point: how many of its waits are left (8 bits: replay()).
+    std::vector<std::uint8_t> m_pending;
     // Per point: when it may happen while it waits, then, once it is taken
     // from the queue (nothing waits on it after), when it happened.
     std::vector<std::int64_t> m_time;
